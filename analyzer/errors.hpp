@@ -1,0 +1,31 @@
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace rooflab {
+
+// Exit codes of DESIGN.md.
+enum class ExitCode : int { ok = 0, variant_failed = 1, bad_input = 2, no_device = 3, interrupted = 130 };
+
+// Bad config, manifest or command line: the message names the file, key and line.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// No usable OpenCL device, or the selector matched none.
+class DeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A failure while building or running one variant; caught at the batch boundary.
+class VariantError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "CL_INVALID_WORK_GROUP_SIZE (-54)" for an OpenCL status code.
+std::string openclErrorName(int code);
+
+}  // namespace rooflab

@@ -1,0 +1,11 @@
+#include "analyzer/references.hpp"
+#include "analyzer/references/builtin.hpp"
+
+namespace rooflab {
+
+// Every family's C++ reference is added here, by name, as "cpu:<name>" in manifests.
+void registerBuiltinReferences(ReferenceRegistry& registry) {
+  registry.add("vecadd", references::vecadd);
+}
+
+}  // namespace rooflab
