@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "analyzer/cl.hpp"
 
 namespace rooflab {
@@ -42,5 +44,7 @@ std::vector<SelectedDevice> discoverDevices();
 // SEL of DESIGN.md: auto (first GPU, else CPU), gpu, cpu, "P:D", or a substring of the platform or
 // device name (case-insensitive). Throws DeviceError when nothing matches.
 SelectedDevice selectDevice(const std::string& selector);
+
+nlohmann::json toJson(const DeviceInfo& info);
 
 }  // namespace rooflab

@@ -1,0 +1,95 @@
+#include "analyzer/cli/commands.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+#include "analyzer/batch.hpp"
+#include "analyzer/device.hpp"
+#include "analyzer/format.hpp"
+#include "analyzer/json_file.hpp"
+#include "analyzer/stop_flag.hpp"
+
+namespace fs = std::filesystem;
+
+namespace rooflab {
+
+int runCommand(const RunCommand& cmd) {
+  const BatchConfig config = cmd.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.config_path);
+  BatchOptions options;
+  options.device_override = cmd.device;
+  options.out_override = cmd.out;
+  options.counters_override = cmd.no_counters ? "off" : "";
+  options.formats_override = cmd.formats;
+  options.progress = !cmd.quiet;
+  installStopSignalHandlers();
+  BatchOutcome outcome = runBatch(config, options);
+  std::printf("results: %s\n", (outcome.out_dir / "results.json").c_str());
+  return static_cast<int>(outcome.exit_code);
+}
+
+int listCommand(const std::string& kernels_dir) {
+  std::vector<fs::path> search_path;
+  if (kernels_dir.empty())
+    search_path = defaultBatchConfig().run.kernels;
+  else
+    search_path.push_back(fs::absolute(kernels_dir));
+  FamilyDiscovery found = discoverFamilies(search_path);
+  for (const auto& family : found.families) {
+    std::printf("%s  %s\n  %s\n  params:", family.name.c_str(), family.description.c_str(), family.path.c_str());
+    for (const auto& name : family.param_order) std::printf(" %s=%s", name.c_str(), formatNumber(family.params.at(name)).c_str());
+    std::printf("\n  work: flops = %s, bytes = %s; reference: %s\n", family.flops.text.c_str(), family.bytes.text.c_str(),
+                family.reference.empty() ? "(none)" : family.reference.c_str());
+    for (const auto& v : family.variants) {
+      std::string kernels;
+      for (const auto& l : v.launches) kernels += (kernels.empty() ? "" : " + ") + l.kernel;
+      std::printf("    %-24s %-34s %s%s\n", v.name.c_str(), kernels.c_str(), v.source.filename().c_str(),
+                  v.annotated ? "" : "  (not annotated: normal mode only)");
+      if (!v.description.empty()) std::printf("    %-24s %s\n", "", v.description.c_str());
+    }
+  }
+  for (const auto& e : found.errors) std::fprintf(stderr, "rooflab: %s\n", e.c_str());
+  return found.errors.empty() ? 0 : static_cast<int>(ExitCode::bad_input);
+}
+
+int devicesCommand() {
+  const auto devices = discoverDevices();
+  if (devices.empty()) {
+    std::fprintf(stderr, "rooflab: no OpenCL platform or device found (install an ICD, e.g. pocl-opencl-icd)\n");
+    return static_cast<int>(ExitCode::no_device);
+  }
+  std::string platform;
+  for (const auto& d : devices) {
+    const DeviceInfo& i = d.info;
+    if (i.platform != platform) {
+      platform = i.platform;
+      std::printf("platform %d: %s\n", i.platform_index, i.platform.c_str());
+    }
+    std::printf("  %d:%d  %s  [%s, %s]\n", i.platform_index, i.device_index, i.name.c_str(), i.type.c_str(), i.vendor.c_str());
+    std::printf("        %s, driver %s\n", i.opencl_version.c_str(), i.driver_version.c_str());
+    std::printf("        %u compute units at %u MHz; global memory %.2f GiB (max allocation %.2f GiB); local memory %llu KiB\n",
+                i.compute_units, i.clock_mhz, i.global_mem_bytes / 1073741824.0, i.max_alloc_bytes / 1073741824.0,
+                static_cast<unsigned long long>(i.local_mem_bytes / 1024));
+    std::string sizes;
+    for (auto s : i.max_work_item_sizes) sizes += (sizes.empty() ? "" : "x") + std::to_string(s);
+    std::printf("        max work-group %zu (per dimension %s); profiling timer resolution %llu ns\n",
+                i.max_work_group_size, sizes.c_str(), static_cast<unsigned long long>(i.timer_resolution_ns));
+  }
+  return 0;
+}
+
+int ceilingsCommand(const CeilingsCommand&) {
+  std::fprintf(stderr, "rooflab: ceilings: not available in this build yet\n");
+  return static_cast<int>(ExitCode::bad_input);
+}
+
+int reportCommand(const ReportCommand&) {
+  std::fprintf(stderr, "rooflab: report: not available in this build yet\n");
+  return static_cast<int>(ExitCode::bad_input);
+}
+
+int diffCommand(const DiffCommand&) {
+  std::fprintf(stderr, "rooflab: diff: not available in this build yet\n");
+  return static_cast<int>(ExitCode::bad_input);
+}
+
+}  // namespace rooflab

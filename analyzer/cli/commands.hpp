@@ -1,0 +1,38 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace rooflab {
+
+struct RunCommand {
+  std::string config_path;
+  std::string device;
+  std::string out;
+  bool no_counters = false;
+  bool quiet = false;
+  std::vector<std::string> formats;
+};
+struct CeilingsCommand {
+  std::string device = "auto";
+  std::string out;
+};
+struct ReportCommand {
+  std::string results_path;
+  std::string out;
+  std::vector<std::string> formats;
+};
+struct DiffCommand {
+  std::string old_path;
+  std::string new_path;
+  double threshold = 0.10;
+};
+
+// Each returns the process exit code; InputError and DeviceError propagate to main().
+int runCommand(const RunCommand& cmd);
+int listCommand(const std::string& kernels_dir);
+int devicesCommand();
+int ceilingsCommand(const CeilingsCommand& cmd);
+int reportCommand(const ReportCommand& cmd);
+int diffCommand(const DiffCommand& cmd);
+
+}  // namespace rooflab

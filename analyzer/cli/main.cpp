@@ -1,0 +1,73 @@
+// rooflab command line: parses arguments, calls the analyzer, maps failures to DESIGN.md's exit codes.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "analyzer/cli/commands.hpp"
+#include "analyzer/errors.hpp"
+
+int main(int argc, char** argv) {
+  using namespace rooflab;
+  CLI::App app{"rooflab: roofline profiler for OpenCL kernels"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("rooflab ") + ROOFLAB_VERSION);
+
+  RunCommand run;
+  auto* run_cmd = app.add_subcommand("run", "Run a batch config (default: the embedded configs/default.toml)");
+  run_cmd->add_option("config", run.config_path, "Batch config TOML");
+  run_cmd->add_option("--device", run.device, "auto | gpu | cpu | P:D | name substring");
+  run_cmd->add_option("--out", run.out, "Output folder (default: the config's [run].out)");
+  run_cmd->add_flag("--no-counters", run.no_counters, "Do not read hardware counters");
+  run_cmd->add_option("--formats", run.formats, "Report formats: html,png,json,csv")->delimiter(',');
+  run_cmd->add_flag("--quiet", run.quiet, "No progress line");
+
+  std::string kernels_dir;
+  auto* list_cmd = app.add_subcommand("list", "List kernel families, variants and parameters");
+  list_cmd->add_option("--kernels", kernels_dir, "Kernel folder (default: the built-in kernels/)");
+
+  app.add_subcommand("devices", "List OpenCL platforms and devices, with the matching device model");
+
+  CeilingsCommand ceilings;
+  auto* ceilings_cmd = app.add_subcommand("ceilings", "Measure empirical ceilings and write a device model TOML");
+  ceilings_cmd->add_option("--device", ceilings.device, "Device selector");
+  ceilings_cmd->add_option("--out", ceilings.out, "Write the measured model to this TOML file");
+
+  ReportCommand report;
+  auto* report_cmd = app.add_subcommand("report", "Re-render reports from a saved results JSON (no device needed)");
+  report_cmd->add_option("results", report.results_path, "results.json")->required();
+  report_cmd->add_option("--out", report.out, "Output folder (default: the results file's folder)");
+  report_cmd->add_option("--formats", report.formats, "Report formats")->delimiter(',');
+
+  DiffCommand diff;
+  auto* diff_cmd = app.add_subcommand("diff", "Per-variant changes between two runs");
+  diff_cmd->add_option("old", diff.old_path, "Old results.json")->required();
+  diff_cmd->add_option("new", diff.new_path, "New results.json")->required();
+  diff_cmd->add_option("--threshold", diff.threshold, "Relative slow-down that counts as a regression (default 0.10)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(ExitCode::bad_input);
+  }
+
+  try {
+    if (*run_cmd) return runCommand(run);
+    if (*list_cmd) return listCommand(kernels_dir);
+    if (app.got_subcommand("devices")) return devicesCommand();
+    if (*ceilings_cmd) return ceilingsCommand(ceilings);
+    if (*report_cmd) return reportCommand(report);
+    if (*diff_cmd) return diffCommand(diff);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "rooflab: %s\n", e.what());
+    return static_cast<int>(ExitCode::bad_input);
+  } catch (const DeviceError& e) {
+    std::fprintf(stderr, "rooflab: %s\n", e.what());
+    return static_cast<int>(ExitCode::no_device);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rooflab: unexpected error: %s\n", e.what());
+    return static_cast<int>(ExitCode::variant_failed);
+  }
+  return 0;
+}

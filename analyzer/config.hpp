@@ -1,0 +1,52 @@
+#pragma once
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analyzer/toml_reader.hpp"
+
+namespace rooflab {
+
+enum class RunMode { normal, compute_only, memory_only };
+std::string modeName(RunMode mode);                   // "normal", "compute-only", "memory-only"
+std::optional<RunMode> parseMode(const std::string& name);
+
+struct RunSettings {
+  std::string device = "auto";
+  int repetitions = 10;
+  int warmup = 2;
+  std::vector<RunMode> modes{RunMode::normal};
+  std::string counters = "auto";  // auto | on | off
+  std::string reference_model = "gtx670";
+  std::string out = "rooflab-out";
+  std::vector<std::string> formats{"html", "png", "json", "csv"};
+  std::vector<std::filesystem::path> kernels;  // absolute, resolved against the config's folder
+  double variant_time_limit_s = 120;           // a point running longer is stopped and reported
+  std::uint64_t seed = 20121;                  // buffer contents are a function of this seed
+};
+
+struct StudySpec {
+  std::string family;
+  std::vector<std::string> variants{"*"};           // names or glob patterns (* and ?)
+  std::vector<std::pair<std::string, std::vector<double>>> params;  // swept as a cartesian product
+  std::vector<RunMode> modes;                        // empty: the run's modes
+  SourceLocation where;
+};
+
+struct BatchConfig {
+  std::string path;  // file, or "<embedded default>"
+  RunSettings run;
+  std::vector<StudySpec> studies;
+  std::string text;  // the TOML as given, kept in the results
+};
+
+// Throws InputError (file, key, line). Relative kernel folders resolve against `base_dir`.
+BatchConfig parseBatchConfig(std::string_view text, const std::string& name, const std::filesystem::path& base_dir);
+BatchConfig loadBatchConfig(const std::filesystem::path& path);
+// configs/default.toml compiled into the binary; its kernel folders resolve against the source tree.
+BatchConfig defaultBatchConfig();
+
+bool globMatch(const std::string& pattern, const std::string& text);
+
+}  // namespace rooflab

@@ -1,0 +1,28 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace rooflab {
+
+using ParamValues = std::map<std::string, double>;
+
+// A size, work or geometry expression failed: the message says which expression and why; the
+// caller adds where it came from (file, key, line).
+class ExpressionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Evaluates a muParser expression over the parameters (N, TS, ...). Besides muParser's built-ins
+// (+ - * / ^, min, max, sqrt, log2, abs, rint, ...) it knows ceil and floor. A result that is not
+// finite (division by zero, log of 0) is an error.
+double evaluateExpression(std::string_view text, const ParamValues& params);
+
+// As evaluateExpression, for counts and sizes: the result must be a non-negative integer (within
+// 1e-9 relative), or positive when `allow_zero` is false.
+std::int64_t evaluateCount(std::string_view text, const ParamValues& params, bool allow_zero = false);
+
+}  // namespace rooflab

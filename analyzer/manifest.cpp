@@ -1,0 +1,405 @@
+#include "analyzer/manifest.hpp"
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "analyzer/errors.hpp"
+#include "analyzer/references.hpp"
+
+namespace fs = std::filesystem;
+
+namespace rooflab {
+
+double ManifestExpression::evaluate(const ParamValues& params) const {
+  try {
+    return evaluateExpression(text, params);
+  } catch (const ExpressionError& e) {
+    throw InputError(where.str() + ": " + key + ": " + e.what());
+  }
+}
+
+std::int64_t ManifestExpression::count(const ParamValues& params, bool allow_zero) const {
+  try {
+    return evaluateCount(text, params, allow_zero);
+  } catch (const ExpressionError& e) {
+    throw InputError(where.str() + ": " + key + ": " + e.what());
+  }
+}
+
+const VariantSpec* FamilyManifest::findVariant(const std::string& variant_name) const {
+  for (const auto& v : variants)
+    if (v.name == variant_name) return &v;
+  return nullptr;
+}
+
+const BufferSpec* FamilyManifest::findBuffer(const std::string& buffer_name, const VariantSpec* variant) const {
+  for (const auto& b : buffers)
+    if (b.name == buffer_name) return &b;
+  if (variant)
+    for (const auto& b : variant->scratch)
+      if (b.name == buffer_name) return &b;
+  return nullptr;
+}
+
+namespace {
+
+bool isIdentifier(const std::string& s) {
+  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
+  return std::regex_match(s, re);
+}
+
+ManifestExpression expressionAt(const TomlReader& r, const std::string& key, const std::string& text) {
+  return ManifestExpression{text, r.keyPath(key), r.where(key)};
+}
+
+std::optional<ManifestExpression> optionalExpressionAt(const TomlReader& r, const std::string& key) {
+  if (auto text = r.optionalExpression(key)) return expressionAt(r, key, *text);
+  return std::nullopt;
+}
+
+BufferInit parseInit(const TomlReader& r) {
+  const std::string init = r.optionalString("init").value_or("random");
+  if (init == "random") return BufferInit::random;
+  if (init == "iota") return BufferInit::iota;
+  if (init == "ones") return BufferInit::ones;
+  if (init == "zero") return BufferInit::zero;
+  r.fail("init", "unknown init '" + init + "' (expected random, iota, ones or zero)");
+}
+
+BufferAccess parseAccess(const TomlReader& r) {
+  const std::string access = r.optionalString("access").value_or("read");
+  if (access == "read") return BufferAccess::read;
+  if (access == "write") return BufferAccess::write;
+  if (access == "read_write") return BufferAccess::read_write;
+  r.fail("access", "unknown access '" + access + "' (expected read, write or read_write)");
+}
+
+BufferSpec parseBuffer(const TomlReader& r, bool scratch) {
+  if (scratch)
+    r.rejectUnknownKeys({"name", "type", "count", "init"});
+  else
+    r.rejectUnknownKeys({"name", "type", "count", "init", "access"});
+  BufferSpec b;
+  b.name = r.requireString("name");
+  if (!isIdentifier(b.name)) r.fail("name", "'" + b.name + "' is not a valid buffer name");
+  const std::string type = r.requireString("type");
+  auto parsed = ElementType::parse(type);
+  if (!parsed) r.fail("type", "unknown element type '" + type + "' (float, double, int, uint, long, ulong, char, uchar, short, ushort, with optional 2/3/4/8/16)");
+  b.type = *parsed;
+  b.count = expressionAt(r, "count", r.requireExpression("count"));
+  b.init = parseInit(r);
+  b.access = scratch ? BufferAccess::read_write : parseAccess(r);
+  return b;
+}
+
+std::vector<const toml::table*> tablesOf(const TomlReader& r, const std::string& key) {
+  std::vector<const toml::table*> out;
+  const toml::array* array = r.optionalArray(key);
+  if (!array) return out;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const toml::table* t = array->get(i)->as_table();
+    if (!t) r.fail(key, "element " + std::to_string(i) + " must be a table");
+    out.push_back(t);
+  }
+  return out;
+}
+
+KernelArgSpec parseArg(const TomlReader& r, const std::string& key, const std::string& text,
+                       const FamilyManifest& family, const std::vector<BufferSpec>& scratch) {
+  KernelArgSpec arg;
+  arg.text = text;
+  auto isBuffer = [&](const std::string& name) {
+    for (const auto& b : family.buffers)
+      if (b.name == name) return true;
+    for (const auto& b : scratch)
+      if (b.name == name) return true;
+    return false;
+  };
+  if (isBuffer(text)) {
+    arg.kind = KernelArgSpec::Kind::buffer;
+    arg.buffer = text;
+    return arg;
+  }
+  auto colon = text.find(':');
+  std::string prefix = colon == std::string::npos ? "" : text.substr(0, colon);
+  std::string body = colon == std::string::npos ? text : text.substr(colon + 1);
+  static const std::pair<const char*, ScalarKind> kScalarPrefixes[] = {
+      {"int", ScalarKind::i32}, {"uint", ScalarKind::u32}, {"long", ScalarKind::i64},
+      {"ulong", ScalarKind::u64}, {"float", ScalarKind::f32}, {"double", ScalarKind::f64}};
+  if (prefix == "local") {
+    arg.kind = KernelArgSpec::Kind::local_bytes;
+  } else if (!prefix.empty()) {
+    bool known = false;
+    for (const auto& [name, kind] : kScalarPrefixes)
+      if (prefix == name) {
+        arg.scalar_type = kind;
+        known = true;
+      }
+    if (!known)
+      throw InputError(r.where(key).str() + ": " + key + ": unknown argument prefix '" + prefix +
+                       ":' (expected local, int, uint, long, ulong, float or double)");
+    arg.kind = KernelArgSpec::Kind::scalar;
+  } else {
+    arg.kind = KernelArgSpec::Kind::scalar;
+  }
+  arg.value = ManifestExpression{body, key, r.where(key)};
+  // An argument that is neither a buffer nor a valid expression is almost always a misspelt buffer.
+  try {
+    evaluateExpression(body, family.params);
+  } catch (const ExpressionError& e) {
+    throw InputError(r.where(key).str() + ": " + key + ": '" + text +
+                     "' is not a buffer of this family and not a valid expression (" + e.what() + ")");
+  }
+  return arg;
+}
+
+std::vector<ManifestExpression> geometry(const TomlReader& r, const std::string& key, bool required) {
+  std::vector<ManifestExpression> out;
+  auto texts = r.optionalTextArray(key);
+  if (!texts) {
+    if (required) r.fail(key, "missing (an array of 1 to 3 expressions is required)");
+    return out;
+  }
+  if (texts->empty() || texts->size() > 3) r.fail(key, "must have 1 to 3 dimensions");
+  for (std::size_t i = 0; i < texts->size(); ++i)
+    out.push_back(ManifestExpression{(*texts)[i], r.keyPath(key) + "[" + std::to_string(i) + "]", r.where(key)});
+  return out;
+}
+
+LaunchSpec parseLaunch(const TomlReader& r, const FamilyManifest& family, const std::vector<BufferSpec>& scratch) {
+  LaunchSpec launch;
+  launch.kernel = r.requireString("kernel");
+  if (!isIdentifier(launch.kernel)) r.fail("kernel", "'" + launch.kernel + "' is not a valid kernel name");
+  auto args = r.optionalTextArray("args");
+  if (!args) r.fail("args", "missing (list the kernel's arguments: buffer names, params, local:<bytes>)");
+  for (std::size_t i = 0; i < args->size(); ++i)
+    launch.args.push_back(parseArg(r, r.keyPath("args") + "[" + std::to_string(i) + "]", (*args)[i], family, scratch));
+  launch.global = geometry(r, "global", true);
+  launch.local = geometry(r, "local", false);
+  if (!launch.local.empty() && launch.local.size() != launch.global.size())
+    r.fail("local", "has " + std::to_string(launch.local.size()) + " dimensions but global has " +
+                        std::to_string(launch.global.size()));
+  return launch;
+}
+
+bool sourceDefinesKernel(const std::string& source, const std::string& kernel) {
+  const std::regex re("(__kernel|\\bkernel)\\s[^;{}]*\\b" + kernel + "\\s*\\(");
+  return std::regex_search(source, re);
+}
+
+DefineSpec parseDefine(const TomlReader& r, const std::string& name, const toml::node& node) {
+  DefineSpec d;
+  d.name = name;
+  d.key = r.keyPath("defines") + "." + name;
+  d.where = SourceLocation{r.file(), static_cast<int>(node.source().begin.line)};
+  if (!isIdentifier(name)) throw InputError(d.where.str() + ": " + d.key + ": not a valid macro name");
+  if (auto b = node.value_exact<bool>()) {
+    d.value = *b ? "1" : "0";
+  } else if (auto s = node.value_exact<std::string>()) {
+    if (s->rfind("raw:", 0) == 0) {
+      d.value = s->substr(4);
+    } else {
+      d.value = *s;
+      d.is_expression = true;
+    }
+  } else if (auto text = nodeAsText(node)) {
+    d.value = *text;
+  } else {
+    throw InputError(d.where.str() + ": " + d.key + ": must be a number, a boolean, an expression string or \"raw:<text>\"");
+  }
+  return d;
+}
+
+VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, const fs::path& dir) {
+  r.rejectUnknownKeys({"name", "description", "source", "kernel", "args", "global", "local", "defines",
+                       "launches", "scratch", "flops", "bytes", "global_accesses", "local_accesses",
+                       "tolerance"});
+  VariantSpec v;
+  v.where = r.where();
+  v.name = r.requireString("name");
+  if (!isIdentifier(v.name)) r.fail("name", "'" + v.name + "' is not a valid variant name (letters, digits, _)");
+  v.description = r.optionalString("description").value_or("");
+  const std::string source = r.requireString("source");
+  v.source = fs::absolute(dir / source).lexically_normal();
+  if (!fs::is_regular_file(v.source)) r.fail("source", "file '" + v.source.string() + "' not found");
+
+  for (const toml::table* t : tablesOf(r, "scratch")) {
+    v.scratch.push_back(parseBuffer(r.sub(*t, r.keyPath("scratch")), true));
+    if (family.findBuffer(v.scratch.back().name))
+      r.fail("scratch", "buffer '" + v.scratch.back().name + "' is already a family buffer");
+  }
+  const bool has_single = r.has("kernel") || r.has("args") || r.has("global") || r.has("local");
+  const auto launch_tables = tablesOf(r, "launches");
+  if (has_single && !launch_tables.empty())
+    r.fail("launches", "give either kernel/args/global/local or launches, not both");
+  if (has_single) {
+    v.launches.push_back(parseLaunch(r, family, v.scratch));
+  } else if (!launch_tables.empty()) {
+    for (std::size_t i = 0; i < launch_tables.size(); ++i) {
+      TomlReader lr = r.sub(*launch_tables[i], r.keyPath("launches") + "[" + std::to_string(i) + "]");
+      lr.rejectUnknownKeys({"kernel", "args", "global", "local"});
+      v.launches.push_back(parseLaunch(lr, family, v.scratch));
+    }
+  } else {
+    r.fail("kernel", "missing (a variant needs kernel, args and global, or launches)");
+  }
+
+  const std::string text = [&] {
+    std::ifstream in(v.source, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }();
+  for (const auto& launch : v.launches)
+    if (!sourceDefinesKernel(text, launch.kernel))
+      r.fail(launch_tables.empty() ? "kernel" : "launches",
+             "kernel '" + launch.kernel + "' is not defined in " + v.source.filename().string());
+  v.annotated = text.find("RL_LOAD") != std::string::npos || text.find("RL_STORE") != std::string::npos;
+
+  if (const toml::table* defines = r.optionalTable("defines"))
+    for (const auto& [name, node] : *defines) v.defines.push_back(parseDefine(r, std::string(name.str()), node));
+  v.flops = optionalExpressionAt(r, "flops");
+  v.bytes = optionalExpressionAt(r, "bytes");
+  v.global_accesses = optionalExpressionAt(r, "global_accesses");
+  v.local_accesses = optionalExpressionAt(r, "local_accesses");
+  v.tolerance = r.optionalNumber("tolerance");
+  return v;
+}
+
+}  // namespace
+
+FamilyManifest loadFamilyManifest(const fs::path& path) {
+  const std::string file = path.string();
+  const toml::table root = parseTomlFile(file);
+  TomlReader r(root, file);
+  r.rejectUnknownKeys({"name", "description", "params", "work", "buffers", "check", "variants"});
+  FamilyManifest family;
+  family.path = fs::absolute(path).lexically_normal();
+  family.name = r.requireString("name");
+  if (!isIdentifier(family.name)) r.fail("name", "'" + family.name + "' is not a valid family name");
+  family.description = r.optionalString("description").value_or("");
+
+  if (const toml::table* params = r.optionalTable("params")) {
+    TomlReader pr = r.sub(*params, "params");
+    for (const auto& [key, node] : *params) {
+      const std::string name(key.str());
+      if (!isIdentifier(name)) pr.fail(name, "not a valid parameter name");
+      if (!node.is_integer() && !node.is_floating_point()) pr.fail(name, "must be a number");
+      family.params[name] = *node.value<double>();
+      family.param_order.push_back(name);
+    }
+  }
+
+  const toml::table* work = r.optionalTable("work");
+  if (!work) r.fail("work", "missing: [work] needs flops and bytes expressions");
+  TomlReader wr = r.sub(*work, "work");
+  wr.rejectUnknownKeys({"flops", "bytes"});
+  family.flops = expressionAt(wr, "flops", wr.requireExpression("flops"));
+  family.bytes = expressionAt(wr, "bytes", wr.requireExpression("bytes"));
+
+  std::set<std::string> names;
+  for (const toml::table* t : tablesOf(r, "buffers")) {
+    family.buffers.push_back(parseBuffer(r.sub(*t, "buffers[" + std::to_string(family.buffers.size()) + "]"), false));
+    if (!names.insert(family.buffers.back().name).second)
+      r.fail("buffers", "duplicate buffer name '" + family.buffers.back().name + "'");
+    if (family.params.count(family.buffers.back().name))
+      r.fail("buffers", "buffer '" + family.buffers.back().name + "' has the name of a parameter");
+  }
+  if (family.buffers.empty()) r.fail("buffers", "missing: a family needs at least one [[buffers]] entry");
+
+  if (const toml::table* check = r.optionalTable("check")) {
+    TomlReader cr = r.sub(*check, "check");
+    cr.rejectUnknownKeys({"reference", "tolerance"});
+    family.reference = cr.optionalString("reference").value_or("");
+    family.tolerance = cr.optionalNumber("tolerance").value_or(family.tolerance);
+    if (family.tolerance < 0) cr.fail("tolerance", "must not be negative");
+  }
+
+  const fs::path dir = family.path.parent_path();
+  names.clear();
+  const auto variant_tables = tablesOf(r, "variants");
+  if (variant_tables.empty()) r.fail("variants", "missing: a family needs at least one [[variants]] entry");
+  for (std::size_t i = 0; i < variant_tables.size(); ++i) {
+    family.variants.push_back(parseVariant(r.sub(*variant_tables[i], "variants[" + std::to_string(i) + "]"), family, dir));
+    if (!names.insert(family.variants.back().name).second)
+      r.fail("variants", "duplicate variant name '" + family.variants.back().name + "'");
+  }
+
+  if (!family.reference.empty()) {
+    const std::string& ref = family.reference;
+    if (ref.rfind("variant:", 0) == 0) {
+      if (!family.findVariant(ref.substr(8))) r.fail("check", "reference variant '" + ref.substr(8) + "' does not exist");
+    } else if (ref.rfind("cpu:", 0) == 0) {
+      if (!ReferenceRegistry::builtin().find(ref.substr(4)))
+        r.fail("check", "no C++ reference named '" + ref.substr(4) + "' is registered");
+    } else {
+      r.fail("check", "reference '" + ref + "' must be variant:<name> or cpu:<name>");
+    }
+  }
+  bool has_output = false;
+  for (const auto& b : family.buffers) has_output = has_output || b.isOutput();
+  if (!has_output) r.fail("buffers", "no buffer has access write or read_write: nothing could be verified");
+
+  // Everything must evaluate with the defaults; sweeps are checked again per point.
+  for (const auto& v : family.variants) validateForParams(family, v, family.params);
+  return family;
+}
+
+void validateForParams(const FamilyManifest& family, const VariantSpec& v, const ParamValues& params) {
+  family.flops.evaluate(params);
+  family.bytes.evaluate(params);
+  for (const auto& b : family.buffers) b.count.count(params);
+  for (const auto& b : v.scratch) b.count.count(params);
+  for (const auto* e : {&v.flops, &v.bytes, &v.global_accesses, &v.local_accesses})
+    if (*e) (*e)->evaluate(params);
+  for (const auto& d : v.defines)
+    if (d.is_expression) ManifestExpression{d.value, d.key, d.where}.evaluate(params);
+  for (const auto& launch : v.launches) {
+    for (std::size_t i = 0; i < launch.global.size(); ++i) {
+      const std::int64_t g = launch.global[i].count(params);
+      if (launch.local.empty()) continue;
+      const std::int64_t l = launch.local[i].count(params);
+      if (g % l != 0)
+        throw InputError(launch.global[i].where.str() + ": " + launch.global[i].key + ": global size " +
+                         std::to_string(g) + " is not a multiple of local size " + std::to_string(l));
+    }
+    for (const auto& arg : launch.args) {
+      if (arg.kind == KernelArgSpec::Kind::local_bytes) arg.value.count(params);
+      if (arg.kind == KernelArgSpec::Kind::scalar) arg.value.evaluate(params);
+    }
+  }
+}
+
+FamilyDiscovery discoverFamilies(const std::vector<fs::path>& search_path) {
+  FamilyDiscovery result;
+  std::set<std::string> seen;
+  for (const auto& dir : search_path) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      result.errors.push_back(dir.string() + ": kernel folder not found");
+      continue;
+    }
+    std::vector<fs::path> manifests;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+      if (entry.is_directory() && fs::is_regular_file(entry.path() / "family.toml"))
+        manifests.push_back(entry.path() / "family.toml");
+    std::sort(manifests.begin(), manifests.end());
+    for (const auto& m : manifests) {
+      try {
+        FamilyManifest family = loadFamilyManifest(m);
+        if (!seen.insert(family.name).second) {
+          result.errors.push_back(m.string() + ": family '" + family.name + "' is already defined earlier in the kernel search path");
+          continue;
+        }
+        result.families.push_back(std::move(family));
+      } catch (const InputError& e) {
+        result.errors.push_back(e.what());
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace rooflab

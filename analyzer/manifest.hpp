@@ -1,0 +1,110 @@
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/element_type.hpp"
+#include "analyzer/expression.hpp"
+#include "analyzer/host_buffer.hpp"
+#include "analyzer/toml_reader.hpp"
+
+namespace rooflab {
+
+// An expression from a manifest, with where it was written, so that an evaluation error at run
+// time still names the file, key and line.
+struct ManifestExpression {
+  std::string text;
+  std::string key;  // "variants[1].global[0]"
+  SourceLocation where;
+
+  double evaluate(const ParamValues& params) const;
+  std::int64_t count(const ParamValues& params, bool allow_zero = false) const;
+};
+
+enum class BufferAccess { read, write, read_write };
+
+struct BufferSpec {
+  std::string name;
+  ElementType type;
+  ManifestExpression count;
+  BufferInit init = BufferInit::random;
+  BufferAccess access = BufferAccess::read;
+  bool isOutput() const { return access != BufferAccess::read; }
+};
+
+struct KernelArgSpec {
+  enum class Kind { buffer, local_bytes, scalar };
+  Kind kind = Kind::scalar;
+  std::string buffer;           // Kind::buffer
+  ManifestExpression value;     // Kind::local_bytes (bytes) and Kind::scalar
+  ScalarKind scalar_type = ScalarKind::i32;
+  std::string text;             // as written in the manifest
+};
+
+struct LaunchSpec {
+  std::string kernel;
+  std::vector<KernelArgSpec> args;
+  std::vector<ManifestExpression> global;
+  std::vector<ManifestExpression> local;  // empty: the runtime chooses
+};
+
+struct DefineSpec {
+  std::string name;
+  std::string value;   // literal text, or an expression when is_expression
+  bool is_expression = false;
+  std::string key;
+  SourceLocation where;
+};
+
+struct VariantSpec {
+  std::string name;
+  std::string description;
+  std::filesystem::path source;  // absolute
+  std::vector<DefineSpec> defines;
+  std::vector<LaunchSpec> launches;
+  std::vector<BufferSpec> scratch;
+  std::optional<ManifestExpression> flops;   // overrides [work] when given
+  std::optional<ManifestExpression> bytes;
+  std::optional<ManifestExpression> global_accesses;
+  std::optional<ManifestExpression> local_accesses;
+  std::optional<double> tolerance;           // overrides [check] when given
+  bool annotated = false;  // the source uses RL_LOAD / RL_STORE, so mutants can be built
+  SourceLocation where;
+};
+
+struct FamilyManifest {
+  std::string name;
+  std::string description;
+  std::filesystem::path path;  // family.toml
+  ParamValues params;          // defaults
+  std::vector<std::string> param_order;
+  ManifestExpression flops;
+  ManifestExpression bytes;
+  std::vector<BufferSpec> buffers;
+  std::string reference;  // "variant:<name>" | "cpu:<name>" | "" (not checked)
+  double tolerance = 1e-5;
+  std::vector<VariantSpec> variants;
+
+  const VariantSpec* findVariant(const std::string& name) const;
+  const BufferSpec* findBuffer(const std::string& name, const VariantSpec* variant = nullptr) const;
+};
+
+// Reads and validates a manifest: every key typed, every expression parsed against the default
+// parameters, every argument resolved, every source present and every kernel named in it.
+// Throws InputError naming the file, the key and the line.
+FamilyManifest loadFamilyManifest(const std::filesystem::path& path);
+
+// Checks the point-specific parts (sizes, geometry) for one set of parameters; throws InputError.
+void validateForParams(const FamilyManifest& family, const VariantSpec& variant, const ParamValues& params);
+
+struct FamilyDiscovery {
+  std::vector<FamilyManifest> families;
+  std::vector<std::string> errors;  // one per manifest that failed to load
+};
+
+// Every <dir>/<family>/family.toml under the search path; a broken manifest is an error entry, the
+// others still load. A later directory cannot redefine a family name (reported as an error).
+FamilyDiscovery discoverFamilies(const std::vector<std::filesystem::path>& search_path);
+
+}  // namespace rooflab

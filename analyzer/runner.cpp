@@ -1,0 +1,477 @@
+#include "analyzer/runner.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "analyzer/errors.hpp"
+#include "analyzer/format.hpp"
+#include "analyzer/references.hpp"
+#include "analyzer/stop_flag.hpp"
+#include "analyzer/verification.hpp"
+#include "embedded_kernel_prelude.hpp"
+
+namespace rooflab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw VariantError("cannot read kernel source " + path.string());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string clFailure(const cl::Error& e) {
+  return std::string(e.what()) + " failed: " + openclErrorName(e.err());
+}
+
+template <class T>
+void appendScalar(std::vector<std::byte>& out, T value) {
+  out.resize(sizeof(T));
+  std::memcpy(out.data(), &value, sizeof(T));
+}
+
+std::vector<std::byte> scalarBytes(ScalarKind kind, double value, const std::string& what) {
+  std::vector<std::byte> bytes;
+  auto checkRange = [&](double lo, double hi) {
+    if (value < lo || value > hi || value != std::trunc(value))
+      throw VariantError("argument " + what + " = " + formatNumber(value) + " does not fit its integer type");
+  };
+  switch (kind) {
+    case ScalarKind::i32: checkRange(INT32_MIN, INT32_MAX); appendScalar<std::int32_t>(bytes, std::int32_t(value)); break;
+    case ScalarKind::u32: checkRange(0, UINT32_MAX); appendScalar<std::uint32_t>(bytes, std::uint32_t(value)); break;
+    case ScalarKind::i64: checkRange(-9.2e18, 9.2e18); appendScalar<std::int64_t>(bytes, std::int64_t(value)); break;
+    case ScalarKind::u64: checkRange(0, 1.8e19); appendScalar<std::uint64_t>(bytes, std::uint64_t(value)); break;
+    case ScalarKind::f32: appendScalar<float>(bytes, float(value)); break;
+    case ScalarKind::f64: appendScalar<double>(bytes, value); break;
+    default: throw VariantError("argument " + what + ": unsupported scalar type");
+  }
+  return bytes;
+}
+
+cl::NDRange toRange(const std::vector<std::int64_t>& dims) {
+  switch (dims.size()) {
+    case 1: return cl::NDRange(dims[0]);
+    case 2: return cl::NDRange(dims[0], dims[1]);
+    case 3: return cl::NDRange(dims[0], dims[1], dims[2]);
+    default: return cl::NullRange;
+  }
+}
+
+std::string pointKey(const RunPoint& point) {
+  std::string key = point.family->name;
+  for (const auto& [name, value] : point.params) key += ";" + name + "=" + formatNumber(value);
+  return key;
+}
+
+}  // namespace
+
+std::string composeKernelSource(const std::string& file_text, const std::string& file_name) {
+  std::string source(embedded::kernel_prelude);
+  source += "\n#line 1 \"" + file_name + "\"\n";
+  source += file_text;
+  return source;
+}
+
+struct VariantRunner::Prepared {
+  const RunPoint* point = nullptr;
+  cl::Program program;
+  std::vector<cl::Kernel> kernels;
+  std::vector<ResolvedLaunch> launches;
+  std::map<std::string, const BufferSpec*> specs;
+  std::map<std::string, cl::Buffer> buffers;
+  std::map<std::string, std::size_t> buffer_bytes;
+  const std::map<std::string, HostBuffer>* inputs = nullptr;
+};
+
+VariantRunner::VariantRunner(const SelectedDevice& device, const RunSettings& settings)
+    : device_(device), settings_(settings) {
+  try {
+    context_ = cl::Context(device_.device);
+    queue_ = cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE);
+  } catch (const cl::Error& e) {
+    throw DeviceError("cannot open " + device_.info.name + ": " + clFailure(e));
+  }
+}
+
+VariantRunner::~VariantRunner() = default;
+
+cl::Program VariantRunner::buildProgram(const RunPoint& point, const std::string& options, RunRecord& record) {
+  const std::string key = point.variant->source.string() + "\n" + options;
+  if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+  const std::string source = composeKernelSource(readFile(point.variant->source), point.variant->source.filename().string());
+  const auto start = Clock::now();
+  cl::Program program(context_, source);
+  try {
+    program.build({device_.device}, options.c_str());
+  } catch (const cl::BuildError& e) {
+    std::string log;
+    for (const auto& [dev, text] : e.getBuildLog()) log += text;
+    record.build_log = log;
+    throw VariantError("OpenCL build of " + point.variant->source.filename().string() + " failed (" + options +
+                       "):\n" + log);
+  } catch (const cl::Error& e) {
+    std::string log;
+    try {
+      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device);
+    } catch (const cl::Error&) {
+    }
+    record.build_log = log;
+    throw VariantError("OpenCL build of " + point.variant->source.filename().string() + " failed: " + clFailure(e) +
+                       (log.empty() ? "" : "\n" + log));
+  }
+  record.build_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  programs_.emplace(key, program);
+  return program;
+}
+
+const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const RunPoint& point) {
+  const std::string key = pointKey(point);
+  if (key == inputs_key_) return inputs_;
+  inputs_.clear();
+  references_.clear();
+  for (const auto& spec : point.family->buffers) {
+    if (spec.access == BufferAccess::write) continue;
+    HostBuffer buffer(spec.name, spec.type, static_cast<std::size_t>(spec.count.count(point.params)));
+    fillBuffer(buffer, spec.init, settings_.seed);
+    inputs_.emplace(spec.name, std::move(buffer));
+  }
+  inputs_key_ = key;
+  return inputs_;
+}
+
+std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& point, RunRecord& record) {
+  auto prepared = std::make_unique<Prepared>();
+  prepared->point = &point;
+  const VariantSpec& variant = *point.variant;
+  const DeviceInfo& dev = device_.info;
+
+  std::string options = "-D RL_MODE=" + std::to_string(static_cast<int>(point.mode));
+  for (const auto& d : variant.defines) {
+    const std::string value = d.is_expression ? formatNumber(ManifestExpression{d.value, d.key, d.where}.evaluate(point.params)) : d.value;
+    options += " -D " + d.name + "=" + value;
+  }
+  record.build_options = options;
+  prepared->program = buildProgram(point, options, record);
+  prepared->inputs = &hostInputs(point);
+
+  // Buffers: family buffers, then the variant's scratch buffers.
+  std::vector<const BufferSpec*> specs;
+  for (const auto& b : point.family->buffers) specs.push_back(&b);
+  for (const auto& b : variant.scratch) specs.push_back(&b);
+  for (const BufferSpec* spec : specs) {
+    const std::size_t bytes = static_cast<std::size_t>(spec->count.count(point.params)) * spec->type.bytes();
+    if (bytes > dev.max_alloc_bytes)
+      throw VariantError("buffer '" + spec->name + "' needs " + std::to_string(bytes) + " bytes; " + dev.name +
+                         " allows at most " + std::to_string(dev.max_alloc_bytes) + " per allocation");
+    cl_mem_flags flags = spec->access == BufferAccess::read ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
+    try {
+      prepared->buffers.emplace(spec->name, cl::Buffer(context_, flags, bytes));
+    } catch (const cl::Error& e) {
+      throw VariantError("allocating buffer '" + spec->name + "' (" + std::to_string(bytes) + " bytes): " + clFailure(e));
+    }
+    prepared->specs[spec->name] = spec;
+    prepared->buffer_bytes[spec->name] = bytes;
+    if (spec->access == BufferAccess::read) {
+      const HostBuffer& host = prepared->inputs->at(spec->name);
+      queue_.enqueueWriteBuffer(prepared->buffers.at(spec->name), CL_TRUE, 0, host.sizeBytes(), host.bytes.data());
+    }
+  }
+
+  // Kernels and their arguments.
+  std::size_t launch_index = 0;
+  for (const auto& launch : variant.launches) {
+    ResolvedLaunch resolved;
+    resolved.geometry.kernel = launch.kernel;
+    for (const auto& g : launch.global) resolved.geometry.global.push_back(g.count(point.params));
+    for (const auto& l : launch.local) resolved.geometry.local.push_back(l.count(point.params));
+    const std::string where = "launch " + std::to_string(launch_index++) + " (" + launch.kernel + ")";
+
+    cl::Kernel kernel;
+    try {
+      kernel = cl::Kernel(prepared->program, launch.kernel.c_str());
+    } catch (const cl::Error& e) {
+      throw VariantError(where + ": creating the kernel: " + clFailure(e));
+    }
+    const cl_uint declared = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+    if (declared != launch.args.size())
+      throw VariantError(where + ": the kernel takes " + std::to_string(declared) + " arguments but the manifest gives " +
+                         std::to_string(launch.args.size()));
+
+    std::size_t local_arg_bytes = 0;
+    for (std::size_t i = 0; i < launch.args.size(); ++i) {
+      const KernelArgSpec& spec = launch.args[i];
+      ResolvedArg arg;
+      arg.kind = spec.kind;
+      try {
+        switch (spec.kind) {
+          case KernelArgSpec::Kind::buffer:
+            arg.buffer = spec.buffer;
+            kernel.setArg(static_cast<cl_uint>(i), prepared->buffers.at(spec.buffer));
+            break;
+          case KernelArgSpec::Kind::local_bytes:
+            arg.local_bytes = static_cast<std::size_t>(spec.value.count(point.params));
+            local_arg_bytes += arg.local_bytes;
+            kernel.setArg(static_cast<cl_uint>(i), cl::Local(arg.local_bytes));
+            break;
+          case KernelArgSpec::Kind::scalar:
+            arg.scalar_bytes = scalarBytes(spec.scalar_type, spec.value.evaluate(point.params), "'" + spec.text + "'");
+            kernel.setArg(static_cast<cl_uint>(i), arg.scalar_bytes.size(), arg.scalar_bytes.data());
+            break;
+        }
+      } catch (const cl::Error& e) {
+        throw VariantError(where + ": argument " + std::to_string(i) + " ('" + spec.text + "'): " + clFailure(e) +
+                           " (does the kernel parameter's type match?)");
+      }
+      resolved.args.push_back(std::move(arg));
+    }
+
+    if (!resolved.geometry.local.empty()) {
+      std::int64_t group = 1;
+      for (std::size_t d = 0; d < resolved.geometry.local.size(); ++d) {
+        group *= resolved.geometry.local[d];
+        if (d < dev.max_work_item_sizes.size() && resolved.geometry.local[d] > static_cast<std::int64_t>(dev.max_work_item_sizes[d]))
+          throw VariantError(where + ": local size " + std::to_string(resolved.geometry.local[d]) + " in dimension " +
+                             std::to_string(d) + " exceeds the device's " + std::to_string(dev.max_work_item_sizes[d]));
+      }
+      const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_.device);
+      if (group > static_cast<std::int64_t>(kernel_max))
+        throw VariantError(where + ": work-group of " + std::to_string(group) + " work items exceeds the " +
+                           std::to_string(kernel_max) + " this kernel allows on " + dev.name);
+      for (std::size_t d = 0; d < resolved.geometry.local.size(); ++d)
+        if (resolved.geometry.global[d] % resolved.geometry.local[d] != 0)
+          throw VariantError(where + ": global size " + std::to_string(resolved.geometry.global[d]) +
+                             " is not a multiple of local size " + std::to_string(resolved.geometry.local[d]));
+    }
+    const std::uint64_t static_local = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device_.device);
+    if (local_arg_bytes + static_local > dev.local_mem_bytes)
+      throw VariantError(where + ": needs " + std::to_string(local_arg_bytes + static_local) +
+                         " bytes of local memory; the device has " + std::to_string(dev.local_mem_bytes));
+    record.geometry.push_back(resolved.geometry);
+    prepared->kernels.push_back(kernel);
+    prepared->launches.push_back(std::move(resolved));
+  }
+  return prepared;
+}
+
+RepetitionTiming VariantRunner::execute(Prepared& prepared) {
+  // Every run starts from the same state: inputs as initialised, outputs and scratch poisoned, so
+  // an element the kernel did not write fails verification instead of passing on stale data.
+  for (const auto& [name, spec] : prepared.specs) {
+    cl::Buffer& buffer = prepared.buffers.at(name);
+    const std::size_t bytes = prepared.buffer_bytes.at(name);
+    if (spec->access == BufferAccess::read) continue;
+    if (spec->access == BufferAccess::read_write && prepared.inputs->count(name)) {
+      const HostBuffer& host = prepared.inputs->at(name);
+      queue_.enqueueWriteBuffer(buffer, CL_FALSE, 0, host.sizeBytes(), host.bytes.data());
+    } else if (spec->type.scalar == ScalarKind::f32) {
+      queue_.enqueueFillBuffer<cl_uint>(buffer, 0x7fc00000u, 0, bytes);
+    } else if (spec->type.scalar == ScalarKind::f64) {
+      queue_.enqueueFillBuffer<cl_ulong>(buffer, 0x7ff8000000000000ull, 0, bytes);
+    } else {
+      queue_.enqueueFillBuffer<cl_uchar>(buffer, 0xA5, 0, bytes);
+    }
+  }
+  std::vector<cl::Event> events(prepared.kernels.size());
+  for (std::size_t i = 0; i < prepared.kernels.size(); ++i) {
+    const LaunchGeometry& g = prepared.launches[i].geometry;
+    try {
+      queue_.enqueueNDRangeKernel(prepared.kernels[i], cl::NullRange, toRange(g.global),
+                                  g.local.empty() ? cl::NullRange : toRange(g.local), nullptr, &events[i]);
+    } catch (const cl::Error& e) {
+      throw VariantError("launch " + std::to_string(i) + " (" + g.kernel + "): " + clFailure(e));
+    }
+  }
+  try {
+    queue_.finish();
+  } catch (const cl::Error& e) {
+    throw VariantError("waiting for the kernels: " + clFailure(e));
+  }
+  RepetitionTiming t;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const auto queued = static_cast<std::int64_t>(events[i].getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>());
+    const auto submit = static_cast<std::int64_t>(events[i].getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>());
+    const auto start = static_cast<std::int64_t>(events[i].getProfilingInfo<CL_PROFILING_COMMAND_START>());
+    const auto end = static_cast<std::int64_t>(events[i].getProfilingInfo<CL_PROFILING_COMMAND_END>());
+    if (i == 0) {
+      t.queued_ns = queued;
+      t.submit_ns = submit;
+      t.start_ns = start;
+      t.launch_overhead_ns = start - queued;
+    }
+    t.end_ns = end;
+    t.kernel_ns += end - start;
+  }
+  t.span_ns = t.end_ns - t.start_ns;
+  return t;
+}
+
+std::map<std::string, HostBuffer> VariantRunner::readOutputs(Prepared& prepared) {
+  std::map<std::string, HostBuffer> outputs;
+  for (const auto& spec : prepared.point->family->buffers) {
+    if (!spec.isOutput()) continue;
+    HostBuffer host(spec.name, spec.type, static_cast<std::size_t>(spec.count.count(prepared.point->params)));
+    queue_.enqueueReadBuffer(prepared.buffers.at(spec.name), CL_TRUE, 0, host.sizeBytes(), host.bytes.data());
+    outputs.emplace(spec.name, std::move(host));
+  }
+  return outputs;
+}
+
+const std::map<std::string, HostBuffer>& VariantRunner::referenceOutputs(const RunPoint& point) {
+  const std::string& ref = point.family->reference;
+  if (auto it = references_.find(ref); it != references_.end()) return it->second;
+  const auto& inputs = hostInputs(point);
+  std::map<std::string, HostBuffer> outputs;
+  if (ref.rfind("cpu:", 0) == 0) {
+    const ReferenceFunction* fn = ReferenceRegistry::builtin().find(ref.substr(4));
+    if (!fn) throw VariantError("no C++ reference named '" + ref.substr(4) + "'");
+    for (const auto& spec : point.family->buffers) {
+      if (!spec.isOutput()) continue;
+      HostBuffer out(spec.name, spec.type, static_cast<std::size_t>(spec.count.count(point.params)));
+      if (auto in = inputs.find(spec.name); in != inputs.end()) out.bytes = in->second.bytes;  // in-place references
+      outputs.emplace(spec.name, std::move(out));
+    }
+    ReferenceContext ctx{point.params, inputs, outputs};
+    (*fn)(ctx);
+  } else {
+    RunPoint ref_point = point;
+    ref_point.variant = point.family->findVariant(ref.substr(8));
+    ref_point.mode = RunMode::normal;
+    RunRecord scratch_record;
+    try {
+      auto prepared = prepare(ref_point, scratch_record);
+      execute(*prepared);
+      outputs = readOutputs(*prepared);
+    } catch (const std::exception& e) {
+      throw VariantError("reference variant '" + ref.substr(8) + "' failed: " + e.what());
+    }
+  }
+  return references_.emplace(ref, std::move(outputs)).first->second;
+}
+
+void VariantRunner::verify(const RunPoint& point, const std::map<std::string, HostBuffer>& outputs, RunRecord& record) {
+  VerificationResult& v = record.verification;
+  v.reference = point.family->reference;
+  v.tolerance = point.variant->tolerance.value_or(point.family->tolerance);
+  if (point.mode != RunMode::normal) {
+    v.status = "skipped";
+    v.detail = "a mutant's outputs are not results";
+    return;
+  }
+  if (v.reference.empty()) {
+    v.status = "not_checked";
+    v.detail = "the family declares no reference";
+    return;
+  }
+  if (v.reference == "variant:" + point.variant->name) {
+    v.status = "reference";
+    return;
+  }
+  try {
+    const auto& expected = referenceOutputs(point);
+    double worst = 0;
+    bool pass = true;
+    std::string detail;
+    for (const auto& [name, out] : outputs) {
+      const BufferComparison c = compareBuffers(out, expected.at(name), v.tolerance);
+      worst = std::max(worst, c.rel_l2_error);
+      v.wrong_elements += c.wrong_elements;
+      v.non_finite += c.non_finite;
+      if (!c.passes(v.tolerance)) {
+        pass = false;
+        detail += (detail.empty() ? "" : "; ") + name + ": rel. L2 error " + formatNumber(c.rel_l2_error) + ", " +
+                  std::to_string(c.wrong_elements) + " of " + std::to_string(c.compared) + " values wrong (first at " +
+                  std::to_string(c.first_wrong) + ")" +
+                  (c.non_finite ? ", " + std::to_string(c.non_finite) + " never written (NaN/poison)" : "");
+      }
+    }
+    v.rel_l2_error = worst;
+    v.status = pass ? "passed" : "failed";
+    v.detail = detail;
+  } catch (const std::exception& e) {
+    v.status = "not_checked";
+    v.detail = e.what();
+  }
+}
+
+RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& progress) {
+  RunRecord record;
+  record.family = point.family->name;
+  record.variant = point.variant->name;
+  record.mode = point.mode;
+  record.params = point.params;
+  record.param_order = point.family->param_order;
+  const auto started = Clock::now();
+  try {
+    validateForParams(*point.family, *point.variant, point.params);
+    const VariantSpec& v = *point.variant;
+    record.work.flops = (v.flops ? *v.flops : point.family->flops).evaluate(point.params);
+    record.work.bytes = (v.bytes ? *v.bytes : point.family->bytes).evaluate(point.params);
+    if (v.global_accesses) record.work.global_accesses = v.global_accesses->evaluate(point.params);
+    if (v.local_accesses) record.work.local_accesses = v.local_accesses->evaluate(point.params);
+    if (point.mode != RunMode::normal && !v.annotated) {
+      record.status = "skipped";
+      record.error = "the kernel has no mutation annotations (RL_LOAD / RL_STORE), so it runs in normal mode only; see "
+                     "docs/manifest.md, \"Mutation annotations\"";
+      record.verification.status = "skipped";
+      return record;
+    }
+
+    auto prepared = prepare(point, record);
+    EventTimings timings;
+    timings.warmup = settings_.warmup;
+    for (int i = 0; i < settings_.warmup; ++i) {
+      if (progress) progress("warmup", i, settings_.warmup);
+      execute(*prepared);
+    }
+    for (int i = 0; i < settings_.repetitions; ++i) {
+      const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+      if (i > 0 && (stopFlag() || elapsed > settings_.variant_time_limit_s)) {
+        timings.cut_short = true;
+        break;
+      }
+      if (progress) progress("timed", i, settings_.repetitions);
+      timings.repetitions.push_back(execute(*prepared));
+    }
+    const std::int64_t origin = timings.repetitions.front().queued_ns;
+    std::vector<double> kernel_ns, overhead_ns;
+    for (auto& rep : timings.repetitions) {
+      rep.queued_ns -= origin;
+      rep.submit_ns -= origin;
+      rep.start_ns -= origin;
+      rep.end_ns -= origin;
+      kernel_ns.push_back(static_cast<double>(rep.kernel_ns));
+      overhead_ns.push_back(static_cast<double>(rep.launch_overhead_ns));
+    }
+    timings.kernel_ns = summarize(kernel_ns);
+    timings.launch_overhead_ns = summarize(overhead_ns);
+    record.timings = std::move(timings);
+
+    const auto outputs = readOutputs(*prepared);
+    if (progress) progress("verify", 0, 1);
+    verify(point, outputs, record);
+  } catch (const cl::Error& e) {
+    record.status = "error";
+    record.error = record.label() + " on " + device_.info.name + ": " + clFailure(e);
+  } catch (const std::exception& e) {
+    record.status = "error";
+    record.error = record.label() + " on " + device_.info.name + ": " + e.what();
+  }
+  if (record.status == "error") {
+    // A failed launch can leave commands queued; drain so the next variant starts clean.
+    try {
+      queue_.finish();
+    } catch (const cl::Error&) {
+    }
+  }
+  return record;
+}
+
+}  // namespace rooflab

@@ -1,0 +1,40 @@
+#include "analyzer/verification.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace rooflab {
+
+BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& reference, double tolerance) {
+  if (output.scalarCount() != reference.scalarCount() || output.type.scalar != reference.type.scalar)
+    throw std::invalid_argument("compareBuffers: '" + output.name + "' and its reference differ in type or size");
+  BufferComparison c;
+  c.compared = output.scalarCount();
+  double diff_sq = 0, ref_sq = 0;
+  for (std::size_t i = 0; i < c.compared; ++i) {
+    const double r = reference.scalarAt(i);
+    ref_sq += r * r;
+  }
+  // An element is wrong when it is off by more than the tolerance relative to its own size, or to
+  // the buffer's RMS for elements near zero (where a relative test alone is meaningless).
+  const double rms = c.compared ? std::sqrt(ref_sq / static_cast<double>(c.compared)) : 0.0;
+  bool any_wrong = false;
+  for (std::size_t i = 0; i < c.compared; ++i) {
+    const double o = output.scalarAt(i);
+    const double r = reference.scalarAt(i);
+    const double d = o - r;
+    const bool wrong = !std::isfinite(o) || std::fabs(d) > tolerance * std::max(std::fabs(r), rms) + 1e-300;
+    // A non-finite output (unwritten, still poisoned) counts as if it were 0.
+    diff_sq += std::isfinite(o) ? d * d : r * r;
+    if (!std::isfinite(o)) ++c.non_finite;
+    if (wrong) {
+      if (!any_wrong) c.first_wrong = i;
+      any_wrong = true;
+      ++c.wrong_elements;
+    }
+  }
+  c.rel_l2_error = ref_sq > 0 ? std::sqrt(diff_sq / ref_sq) : std::sqrt(diff_sq);
+  return c;
+}
+
+}  // namespace rooflab

@@ -1,0 +1,26 @@
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "analyzer/host_buffer.hpp"
+
+namespace rooflab {
+
+// How far one output buffer is from its reference.
+struct BufferComparison {
+  double rel_l2_error = 0;       // ||out - ref|| / ||ref|| (absolute when ||ref|| is 0)
+  std::size_t wrong_elements = 0;  // scalars off by more than tolerance x max(|ref|, rms(ref)), or non-finite
+  std::size_t first_wrong = 0;   // scalar index of the first wrong one (when any)
+  std::size_t non_finite = 0;      // NaN or infinite outputs (a poisoned element was never written)
+  std::size_t compared = 0;
+
+  // The verdict: the L2 error within tolerance and every element finite. wrong_elements is a
+  // diagnostic (where the error sits), not part of the verdict.
+  bool passes(double tolerance) const { return non_finite == 0 && rel_l2_error <= tolerance; }
+};
+
+// Both buffers must have the same type and count (throws std::invalid_argument otherwise).
+// Accumulates in double so that float rounding of the comparison itself does not count.
+BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& reference, double tolerance);
+
+}  // namespace rooflab
