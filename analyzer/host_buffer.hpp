@@ -31,7 +31,9 @@ struct HostBuffer {
   const T* data() const { return reinterpret_cast<const T*>(bytes.data()); }
 };
 
-enum class BufferInit { random, iota, ones, zero };
+// random: uniform in [-1, 1) (floats) or 0..99 (integers); random_positive: [0, 1) or 1..100, for
+// sums whose relative rounding error must stay small.
+enum class BufferInit { random, random_positive, iota, ones, zero };
 
 // Fills a buffer reproducibly: the same seed and buffer name give the same contents on every run.
 void fillBuffer(HostBuffer& buffer, BufferInit init, std::uint64_t seed);

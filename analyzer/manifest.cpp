@@ -62,10 +62,11 @@ std::optional<ManifestExpression> optionalExpressionAt(const TomlReader& r, cons
 BufferInit parseInit(const TomlReader& r) {
   const std::string init = r.optionalString("init").value_or("random");
   if (init == "random") return BufferInit::random;
+  if (init == "random_positive") return BufferInit::random_positive;
   if (init == "iota") return BufferInit::iota;
   if (init == "ones") return BufferInit::ones;
   if (init == "zero") return BufferInit::zero;
-  r.fail("init", "unknown init '" + init + "' (expected random, iota, ones or zero)");
+  r.fail("init", "unknown init '" + init + "' (expected random, random_positive, iota, ones or zero)");
 }
 
 BufferAccess parseAccess(const TomlReader& r) {
