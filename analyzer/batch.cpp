@@ -156,6 +156,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options,
     fs::remove(probe, ec);
   }
 
+  if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
   BatchPlan plan = planBatch(config);
   for (const auto& e : plan.input_errors) std::fprintf(stderr, "rooflab: %s\n", e.c_str());
 

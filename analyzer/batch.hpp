@@ -30,6 +30,7 @@ struct BatchOptions {
   std::string counters_override;  // --no-counters gives "off"
   std::vector<std::string> formats_override;
   bool progress = true;           // the progress line on stderr
+  bool keep_binaries = false;     // write each program binary (PTX on NVIDIA) to <out>/binaries
 };
 
 struct BatchOutcome {

@@ -80,6 +80,31 @@ std::string composeKernelSource(const std::string& file_text, const std::string&
   return source;
 }
 
+// NVIDIA's binary is PTX text: keeping it lets a user read what the compiler made of a variant.
+void VariantRunner::keepBinary(const cl::Program& program, const RunPoint& point, const std::string& options) {
+  try {
+    const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    if (binaries.empty()) return;
+    std::filesystem::create_directories(settings_.binaries_dir);
+    const bool text = device_.info.isNvidia();
+    const std::string file = point.family->name + "-" + point.variant->name + "-" +
+                             std::to_string(std::hash<std::string>{}(options) % 100000) + (text ? ".ptx" : ".bin");
+    std::ofstream out(std::filesystem::path(settings_.binaries_dir) / file, std::ios::binary);
+    const auto& bytes = binaries.front();
+    std::size_t length = bytes.size();
+    if (text)  // the PTX string is NUL-terminated inside the binary
+      for (std::size_t i = 0; i < bytes.size(); ++i)
+        if (bytes[i] == 0) {
+          length = i;
+          break;
+        }
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(length));
+    out << "\n// rooflab build options: " << options << "\n";
+  } catch (const std::exception&) {
+    // Keeping binaries is a convenience; it never fails a variant.
+  }
+}
+
 struct VariantRunner::Prepared {
   const RunPoint* point = nullptr;
   cl::Program program;
@@ -128,6 +153,7 @@ cl::Program VariantRunner::buildProgram(const RunPoint& point, const std::string
                        (log.empty() ? "" : "\n" + log));
   }
   record.build_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!settings_.binaries_dir.empty()) keepBinary(program, point, options);
   programs_.emplace(key, program);
   return program;
 }

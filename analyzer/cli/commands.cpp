@@ -21,6 +21,7 @@ int runCommand(const RunCommand& cmd) {
   options.counters_override = cmd.no_counters ? "off" : "";
   options.formats_override = cmd.formats;
   options.progress = !cmd.quiet;
+  options.keep_binaries = cmd.keep_binaries;
   installStopSignalHandlers();
   BatchOutcome outcome = runBatch(config, options);
   std::printf("results: %s\n", (outcome.out_dir / "results.json").c_str());

@@ -10,6 +10,7 @@ struct RunCommand {
   std::string out;
   bool no_counters = false;
   bool quiet = false;
+  bool keep_binaries = false;
   std::vector<std::string> formats;
 };
 struct CeilingsCommand {

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--no-counters", run.no_counters, "Do not read hardware counters");
   run_cmd->add_option("--formats", run.formats, "Report formats: html,png,json,csv")->delimiter(',');
   run_cmd->add_flag("--quiet", run.quiet, "No progress line");
+  run_cmd->add_flag("--keep-binaries", run.keep_binaries, "Write each program binary (PTX on NVIDIA) to <out>/binaries");
 
   std::string kernels_dir;
   auto* list_cmd = app.add_subcommand("list", "List kernel families, variants and parameters");
