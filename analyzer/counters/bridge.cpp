@@ -1,0 +1,426 @@
+// measureBridged: NVIDIA's OpenCL PTX, rewritten (ptx_rewrite.hpp), loaded and launched through the
+// CUDA driver, timed with CUDA events and profiled with CUPTI's range profiler.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <set>
+
+#include "analyzer/counters/counters.hpp"
+#include "analyzer/counters/cuda_driver.hpp"
+#include "analyzer/counters/cupti_library.hpp"
+#include "analyzer/counters/ptx_rewrite.hpp"
+#include "analyzer/counters/range_profiler.hpp"
+#include "analyzer/device.hpp"
+
+namespace rooflab::counters {
+namespace {
+
+// A launch or argument the bridge cannot express; becomes the reason.
+class BridgeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+const CudaDriver& driver() { return cudaDriver(); }
+
+// The device's primary context, current on this thread for the lifetime of the object.
+class CurrentPrimaryContext {
+ public:
+  explicit CurrentPrimaryContext(CUdevice device) : device_(device) {
+    checkCuda(driver().primaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
+    if (const CUresult r = driver().ctxPushCurrent(context_); r != CUDA_SUCCESS) {
+      driver().primaryCtxRelease(device_);
+      checkCuda(r, "cuCtxPushCurrent");
+    }
+  }
+  ~CurrentPrimaryContext() {
+    CUcontext popped = nullptr;
+    driver().ctxPopCurrent(&popped);
+    // Releasing the last reference destroys the context, and with it any sticky error a faulting
+    // kernel left: the next measurement starts clean.
+    driver().primaryCtxRelease(device_);
+  }
+  CurrentPrimaryContext(const CurrentPrimaryContext&) = delete;
+  CurrentPrimaryContext& operator=(const CurrentPrimaryContext&) = delete;
+  CUcontext get() const { return context_; }
+
+ private:
+  CUdevice device_;
+  CUcontext context_ = nullptr;
+};
+
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+    // cuMemAlloc refuses 0 bytes; an empty OpenCL buffer still needs a valid pointer to pass.
+    checkCuda(driver().memAlloc(&pointer_, std::max<std::size_t>(bytes, 1)), "cuMemAlloc");
+  }
+  ~DeviceBuffer() { driver().memFree(pointer_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  CUdeviceptr pointer() const { return pointer_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  CUdeviceptr pointer_ = 0;
+  std::size_t bytes_;
+};
+
+class LoadedModule {
+ public:
+  explicit LoadedModule(const std::string& ptx) {
+    std::vector<char> error_log(1 << 16, '\0');
+    std::array<CUjit_option, 2> options = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    std::array<void*, 2> values = {error_log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(error_log.size()))};
+    const CUresult r = driver().moduleLoadDataEx(&module_, ptx.c_str(), static_cast<unsigned>(options.size()),
+                                                 options.data(), values.data());
+    if (r != CUDA_SUCCESS) {
+      std::string log(error_log.data());
+      throw CudaError("cuModuleLoadDataEx (the rewritten PTX): " + driver().errorText(r) +
+                      (log.empty() ? "" : "; JIT log: " + log));
+    }
+  }
+  ~LoadedModule() { driver().moduleUnload(module_); }
+  LoadedModule(const LoadedModule&) = delete;
+  LoadedModule& operator=(const LoadedModule&) = delete;
+  CUmodule get() const { return module_; }
+
+ private:
+  CUmodule module_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() { checkCuda(driver().eventCreate(&event_, CU_EVENT_DEFAULT), "cuEventCreate"); }
+  ~Event() { driver().eventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  CUevent get() const { return event_; }
+
+ private:
+  CUevent event_ = nullptr;
+};
+
+// The CUDA device named like the OpenCL device (NVIDIA's OpenCL and CUDA report the same names);
+// device 0 when none matches.
+int chooseDeviceOrdinal(const std::string& name) {
+  for (int ordinal = 0; !name.empty() && ordinal < driver().device_count; ++ordinal) {
+    CUdevice device = 0;
+    char device_name[256] = {};
+    if (driver().deviceGet(&device, ordinal) != CUDA_SUCCESS) continue;
+    if (driver().deviceGetName(device_name, sizeof device_name, device) != CUDA_SUCCESS) continue;
+    if (name == device_name) return ordinal;
+  }
+  return 0;
+}
+
+std::string launchContext(std::size_t index, const BridgeLaunch& launch) {
+  return "launch #" + std::to_string(index) + " (kernel " + launch.kernel + ")";
+}
+
+std::string kernelNames(const std::vector<PtxKernelSignature>& kernels) {
+  std::string names;
+  for (const PtxKernelSignature& k : kernels) names += (names.empty() ? "" : ", ") + k.name;
+  return names.empty() ? "none" : names;
+}
+
+// What one launch needs, checked against the kernel's PTX signature.
+struct LaunchPlan {
+  const PtxKernelSignature* signature = nullptr;
+  std::vector<std::size_t> local_arg_bytes;  // one per __local argument
+  std::size_t module_index = 0;
+  std::array<unsigned, 3> grid = {1, 1, 1};
+  std::array<unsigned, 3> block = {1, 1, 1};
+};
+
+LaunchPlan planLaunch(std::size_t index, const BridgeLaunch& launch, const std::vector<PtxKernelSignature>& kernels,
+                      const std::map<std::string, HostBuffer>& buffers) {
+  const std::string where = launchContext(index, launch);
+  LaunchPlan plan;
+  const auto kernel = std::find_if(kernels.begin(), kernels.end(),
+                                   [&](const PtxKernelSignature& k) { return k.name == launch.kernel; });
+  if (kernel == kernels.end())
+    throw BridgeError(where + ": no such kernel in the program's PTX (it has: " + kernelNames(kernels) + ")");
+  plan.signature = &*kernel;
+
+  if (launch.args.size() != kernel->params.size())
+    throw BridgeError(where + ": " + std::to_string(launch.args.size()) + " arguments given, the kernel takes " +
+                      std::to_string(kernel->params.size()));
+  for (std::size_t i = 0; i < launch.args.size(); ++i) {
+    const BridgeArg& arg = launch.args[i];
+    const PtxParam& param = kernel->params[i];
+    const std::string arg_where = where + ", argument " + std::to_string(i) + " (" + param.name + ")";
+    switch (param.kind) {
+      case PtxParamKind::global_pointer:
+        if (arg.kind != BridgeArg::Kind::buffer) throw BridgeError(arg_where + ": the kernel expects a __global buffer");
+        if (buffers.count(arg.buffer_name) == 0) throw BridgeError(arg_where + ": no buffer named " + arg.buffer_name);
+        break;
+      case PtxParamKind::local_pointer:
+        if (arg.kind != BridgeArg::Kind::local) throw BridgeError(arg_where + ": the kernel expects a __local size");
+        plan.local_arg_bytes.push_back(arg.local_bytes);
+        break;
+      case PtxParamKind::scalar:
+        if (arg.kind != BridgeArg::Kind::scalar) throw BridgeError(arg_where + ": the kernel expects a value");
+        if (arg.scalar_bytes.size() != param.size_bytes)
+          throw BridgeError(arg_where + ": " + std::to_string(arg.scalar_bytes.size()) +
+                            " bytes given, the PTX parameter takes " + std::to_string(param.size_bytes));
+        break;
+    }
+  }
+
+  if (launch.global.empty() || launch.global.size() > 3 || launch.local.size() != launch.global.size())
+    throw BridgeError(where + ": the bridge needs 1 to 3 global dimensions and an explicit local size for each");
+  for (std::size_t d = 0; d < launch.global.size(); ++d) {
+    const std::size_t global = launch.global[d], local = launch.local[d];
+    if (local == 0 || global % local != 0)
+      throw BridgeError(where + ": global size " + std::to_string(global) + " is not a multiple of local size " +
+                        std::to_string(local) + " in dimension " + std::to_string(d) +
+                        " (CUDA grids have whole blocks only)");
+    plan.grid[d] = static_cast<unsigned>(global / local);
+    plan.block[d] = static_cast<unsigned>(local);
+  }
+  return plan;
+}
+
+// The offsets of __local arguments are baked into the PTX. Launches of one kernel whose offsets differ
+// need different modules; everything else shares the first. Returns the sizes each module is rewritten with.
+std::vector<LocalArgBytesByKernel> assignModules(std::vector<LaunchPlan>& plans,
+                                                 const std::vector<PtxKernelSignature>& kernels) {
+  std::vector<LocalArgBytesByKernel> modules(1);
+  for (LaunchPlan& plan : plans) {
+    const PtxKernelSignature& kernel = *plan.signature;
+    if (kernel.localPointerCount() < 2) continue;  // offset 0 in every module
+    const std::vector<std::size_t> offsets = layoutDynamicLocal(kernel, plan.local_arg_bytes).offsets_bytes;
+    std::size_t m = 0;
+    for (; m < modules.size(); ++m) {
+      const auto placed = modules[m].find(kernel.name);
+      if (placed == modules[m].end()) {
+        modules[m][kernel.name] = plan.local_arg_bytes;
+        break;
+      }
+      if (layoutDynamicLocal(kernel, placed->second).offsets_bytes == offsets) break;
+    }
+    if (m == modules.size()) modules.push_back({{kernel.name, plan.local_arg_bytes}});
+    plan.module_index = m;
+  }
+  // Kernels not launched still need sizes to be rewritten; they never run, so zeros do.
+  for (LocalArgBytesByKernel& module : modules)
+    for (const PtxKernelSignature& kernel : kernels)
+      if (kernel.localPointerCount() >= 2 && module.count(kernel.name) == 0)
+        module[kernel.name] = std::vector<std::size_t>(kernel.localPointerCount(), 0);
+  return modules;
+}
+
+// Launch-ready form of one launch: the function and the parameter values cuLaunchKernel reads.
+struct PreparedLaunch {
+  CUfunction function = nullptr;
+  LaunchPlan plan;
+  unsigned dynamic_shared_bytes = 0;
+  std::vector<std::vector<std::byte>> values;  // one per remaining PTX parameter
+  std::vector<void*> params;                   // pointers into values
+};
+
+std::int64_t medianNs(std::vector<std::int64_t> samples) {
+  std::sort(samples.begin(), samples.end());
+  const std::size_t n = samples.size();
+  return n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+}
+
+void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
+             const std::vector<BridgeLaunch>& launches, int timing_repetitions, const BridgeOptions& options,
+             CounterMeasurement& m) {
+  // Check the PTX and the launches first: their errors say more than "no GPU here", and need none.
+  if (launches.empty()) throw BridgeError("no launches to bridge");
+  const std::string ptx = ptxTextFromProgramBinary(opencl_ptx);
+  const std::vector<PtxKernelSignature> kernels = parseKernelSignatures(ptx);
+  std::vector<LaunchPlan> plans;
+  for (std::size_t i = 0; i < launches.size(); ++i) plans.push_back(planLaunch(i, launches[i], kernels, buffers));
+  const std::vector<LocalArgBytesByKernel> module_sizes = assignModules(plans, kernels);
+  if (!driver().usable()) throw BridgeError(driver().unavailable_reason);
+
+  const int ordinal = chooseDeviceOrdinal(options.device_name);
+  CUdevice device = 0;
+  checkCuda(driver().deviceGet(&device, ordinal), "cuDeviceGet");
+  CurrentPrimaryContext context(device);  // declared first: everything below is freed while it is current
+  int shared_optin_bytes = 0;
+  checkCuda(driver().deviceGetAttribute(&shared_optin_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                                        device),
+            "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
+
+  std::vector<std::unique_ptr<LoadedModule>> modules;
+  for (const LocalArgBytesByKernel& sizes : module_sizes)
+    modules.push_back(std::make_unique<LoadedModule>(rewriteForCuda(ptx, sizes).ptx));
+
+  // Device copies of every buffer a launch names. The inputs are kept aside: the read-back overwrites
+  // the caller's buffers, and every profiling pass must start from the same inputs as the timed runs.
+  std::map<std::string, std::unique_ptr<DeviceBuffer>> device_buffers;
+  std::map<std::string, std::vector<std::byte>> inputs;
+  for (const BridgeLaunch& launch : launches)
+    for (const BridgeArg& arg : launch.args)
+      if (arg.kind == BridgeArg::Kind::buffer && device_buffers.count(arg.buffer_name) == 0) {
+        const HostBuffer& host = buffers.at(arg.buffer_name);
+        device_buffers[arg.buffer_name] = std::make_unique<DeviceBuffer>(host.sizeBytes());
+        inputs[arg.buffer_name] = host.bytes;
+      }
+  auto upload = [&] {
+    for (const auto& [name, device_buffer] : device_buffers) {
+      const std::vector<std::byte>& bytes = inputs.at(name);
+      if (!bytes.empty())
+        checkCuda(driver().memcpyHtoD(device_buffer->pointer(), bytes.data(), bytes.size()),
+                  "cuMemcpyHtoD (buffer " + name + ")");
+    }
+  };
+
+  std::vector<PreparedLaunch> prepared;
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const BridgeLaunch& launch = launches[i];
+    const std::string where = launchContext(i, launch);
+    PreparedLaunch p;
+    p.plan = plans[i];
+    checkCuda(driver().moduleGetFunction(&p.function, modules[p.plan.module_index]->get(), launch.kernel.c_str()),
+              "cuModuleGetFunction (" + where + ")");
+    const PtxKernelSignature& kernel = *p.plan.signature;
+    std::size_t dynamic_bytes = 0;
+    if (!p.plan.local_arg_bytes.empty()) dynamic_bytes = layoutDynamicLocal(kernel, p.plan.local_arg_bytes).total_bytes;
+    p.dynamic_shared_bytes = static_cast<unsigned>(dynamic_bytes);
+
+    BridgedKernelResources resources;
+    int value = 0;
+    checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_NUM_REGS, p.function), "cuFuncGetAttribute(NUM_REGS)");
+    resources.registers_per_thread = value;
+    checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, p.function),
+              "cuFuncGetAttribute(LOCAL_SIZE_BYTES)");
+    resources.local_bytes_per_thread = value;
+    checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, p.function),
+              "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
+    resources.static_shared_bytes = value;
+    checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, p.function),
+              "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)");
+    resources.max_threads_per_block = value;
+    resources.dynamic_shared_bytes = static_cast<std::int64_t>(dynamic_bytes);
+    m.kernels[launch.kernel] = resources;
+
+    const std::size_t threads = std::size_t{p.plan.block[0]} * p.plan.block[1] * p.plan.block[2];
+    if (threads > static_cast<std::size_t>(resources.max_threads_per_block))
+      throw BridgeError(where + ": " + std::to_string(threads) + " work-items per work-group, the bridged kernel "
+                        "allows " + std::to_string(resources.max_threads_per_block));
+    const std::int64_t shared_total = resources.static_shared_bytes + resources.dynamic_shared_bytes;
+    if (shared_total > shared_optin_bytes)
+      throw BridgeError(where + ": " + std::to_string(shared_total) + " bytes of local memory, the device allows " +
+                        std::to_string(shared_optin_bytes));
+    // Beyond 48 KiB a kernel must opt in to larger dynamic shared memory.
+    if (shared_total > 48 * 1024)
+      checkCuda(driver().funcSetAttribute(p.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                          static_cast<int>(dynamic_bytes)),
+                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + where + ")");
+
+    for (std::size_t a = 0; a < launch.args.size(); ++a) {
+      const BridgeArg& arg = launch.args[a];
+      if (kernel.params[a].kind == PtxParamKind::local_pointer) continue;  // removed by the rewrite
+      if (arg.kind == BridgeArg::Kind::buffer) {
+        const CUdeviceptr pointer = device_buffers.at(arg.buffer_name)->pointer();
+        std::vector<std::byte> bytes(sizeof pointer);
+        std::memcpy(bytes.data(), &pointer, sizeof pointer);
+        p.values.push_back(std::move(bytes));
+      } else {
+        p.values.push_back(arg.scalar_bytes);
+      }
+    }
+    for (std::vector<std::byte>& v : p.values) p.params.push_back(v.data());
+    prepared.push_back(std::move(p));
+  }
+
+  auto runSequence = [&] {
+    for (std::size_t i = 0; i < prepared.size(); ++i) {
+      PreparedLaunch& p = prepared[i];
+      checkCuda(driver().launchKernel(p.function, p.plan.grid[0], p.plan.grid[1], p.plan.grid[2], p.plan.block[0],
+                                      p.plan.block[1], p.plan.block[2], p.dynamic_shared_bytes, nullptr,
+                                      p.params.empty() ? nullptr : p.params.data(), nullptr),
+                "cuLaunchKernel (" + launchContext(i, launches[i]) + ")");
+    }
+  };
+
+  upload();
+  for (int w = 0; w < options.warmup_runs; ++w) runSequence();
+  checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the warm-up runs)");
+
+  Event start, stop;
+  for (int r = 0; r < std::max(1, timing_repetitions); ++r) {
+    checkCuda(driver().eventRecord(start.get(), nullptr), "cuEventRecord");
+    runSequence();
+    checkCuda(driver().eventRecord(stop.get(), nullptr), "cuEventRecord");
+    checkCuda(driver().eventSynchronize(stop.get()), "cuEventSynchronize (after a timed run)");
+    float ms = 0;
+    checkCuda(driver().eventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
+    m.bridged_repetitions_ns.push_back(static_cast<std::int64_t>(static_cast<double>(ms) * 1e6 + 0.5));
+  }
+  m.bridged_kernel_ns = medianNs(m.bridged_repetitions_ns);
+
+  // One run from the caller's inputs, copied back for verification.
+  upload();
+  runSequence();
+  checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the verification run)");
+  std::set<std::string> read_back(options.read_back_buffers.begin(), options.read_back_buffers.end());
+  for (const auto& [name, device_buffer] : device_buffers) {
+    if (!read_back.empty() && read_back.count(name) == 0) continue;
+    HostBuffer& host = buffers.at(name);
+    if (host.sizeBytes() > 0)
+      checkCuda(driver().memcpyDtoH(host.bytes.data(), device_buffer->pointer(), host.sizeBytes()),
+                "cuMemcpyDtoH (buffer " + name + ")");
+  }
+  m.buffers_read_back = true;
+
+  if (!options.collect_counters) {
+    m.reason = "counters not requested";
+    return;
+  }
+  std::vector<std::string> metric_names;
+  for (const CounterMetric& metric : counterMetricTable()) metric_names.emplace_back(metric.raw_name);
+  try {
+    RangeProfile profile = profileOneRange(context.get(), ordinal, metric_names, upload, runSequence);
+    m.values = std::move(profile.values);
+    m.missing = std::move(profile.missing);
+    m.profiler_passes = profile.passes;
+    m.available = true;
+  } catch (const std::exception& e) {
+    m.reason = std::string("CUPTI range profiler: ") + e.what();
+  }
+}
+
+}  // namespace
+
+std::string bridgeUnavailableReason() { return cudaDriver().unavailable_reason; }
+
+std::string countersUnavailableReason(const DeviceInfo& device) {
+  if (!device.isNvidia()) return "not an NVIDIA device (vendor: " + device.vendor + ")";
+  if (!cudaDriver().usable()) return cudaDriver().unavailable_reason;
+  return cuptiLibrary().unavailable_reason;
+}
+
+CounterMeasurement measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
+                                  const std::vector<BridgeLaunch>& launches, int timing_repetitions,
+                                  const BridgeOptions& options) {
+  CounterMeasurement m;
+  try {
+    measure(opencl_ptx, buffers, launches, timing_repetitions, options, m);
+  } catch (const PtxRewriteError& e) {
+    m.reason = std::string("PTX bridge: ") + e.what();
+  } catch (const CudaError& e) {
+    m.reason = std::string("CUDA driver: ") + e.what();
+  } catch (const std::exception& e) {
+    m.reason = std::string("PTX bridge: ") + e.what();
+  } catch (...) {
+    m.reason = "PTX bridge: unknown error";
+  }
+  if (!m.available && m.reason.empty()) m.reason = "counters were not collected";
+  if (m.available) m.reason.clear();
+  try {
+    deriveCounterValues(m);
+  } catch (...) {
+  }
+  return m;
+}
+
+}  // namespace rooflab::counters

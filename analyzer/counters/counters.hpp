@@ -1,0 +1,143 @@
+#pragma once
+// NVIDIA hardware counters for OpenCL kernels, through the PTX bridge (DESIGN.md): the OpenCL program's
+// PTX is rewritten for the CUDA driver, launched with cuLaunchKernel under CUDA events for timing and
+// under CUPTI's range profiler for the metric table below.
+//
+// Nothing here throws and nothing needs an NVIDIA machine to link or start: libcuda and libcupti are
+// loaded at run time. Every failure becomes `available = false` with a reason.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/host_buffer.hpp"
+
+namespace rooflab {
+struct DeviceInfo;
+}
+
+namespace rooflab::counters {
+
+// One counter of the metric table: the raw metric name CUPTI collects (sm_90 names), and what reports show.
+struct CounterMetric {
+  const char* raw_name;
+  const char* display_name;
+  const char* unit;  // bytes, inst, requests, sectors, wavefronts, conflicts, %
+  const char* description;
+};
+
+// The raw metrics collected in one range around the bridged launch sequence.
+const std::vector<CounterMetric>& counterMetricTable();
+
+// Values computed from the raw metrics (and the bridged time); keys of CounterMeasurement::derived.
+// raw_name holds the derived key (fp32_flops, dram_bytes, ...).
+const std::vector<CounterMetric>& derivedCounterTable();
+
+// One argument of a bridged launch, in OpenCL argument order.
+struct BridgeArg {
+  enum class Kind { buffer, scalar, local };
+  Kind kind = Kind::scalar;
+  std::string buffer_name;                // Kind::buffer: a key of the buffers map
+  std::vector<std::byte> scalar_bytes;    // Kind::scalar: the bytes clSetKernelArg would get
+  std::size_t local_bytes = 0;            // Kind::local: size of the __local argument
+
+  static BridgeArg buffer(std::string name) {
+    BridgeArg a;
+    a.kind = Kind::buffer;
+    a.buffer_name = std::move(name);
+    return a;
+  }
+  static BridgeArg scalar(std::vector<std::byte> bytes) {
+    BridgeArg a;
+    a.kind = Kind::scalar;
+    a.scalar_bytes = std::move(bytes);
+    return a;
+  }
+  template <class T>
+  static BridgeArg scalarOf(const T& value) {
+    std::vector<std::byte> bytes(sizeof(T));
+    std::memcpy(bytes.data(), &value, sizeof(T));
+    return scalar(std::move(bytes));
+  }
+  static BridgeArg local(std::size_t bytes) {
+    BridgeArg a;
+    a.kind = Kind::local;
+    a.local_bytes = bytes;
+    return a;
+  }
+};
+
+// One clEnqueueNDRangeKernel of the variant, replayed through CUDA: grid = global / local per dimension.
+struct BridgeLaunch {
+  std::string kernel;
+  std::vector<BridgeArg> args;
+  std::vector<std::size_t> global;  // 1 to 3 dimensions; each a multiple of local
+  std::vector<std::size_t> local;   // same dimensions as global (the bridge needs an explicit work-group size)
+};
+
+struct BridgeOptions {
+  // The CUDA device whose name equals this (the OpenCL CL_DEVICE_NAME); empty or no match: CUDA device 0.
+  std::string device_name;
+  int warmup_runs = 1;          // untimed runs of the sequence before the timed ones
+  bool collect_counters = true;  // false: bridged timing and results only
+  // Buffers copied back after the bridged run; empty: every buffer a launch names.
+  std::vector<std::string> read_back_buffers;
+};
+
+// What cuFuncGetAttribute reports for one bridged kernel.
+struct BridgedKernelResources {
+  int registers_per_thread = 0;
+  std::int64_t local_bytes_per_thread = 0;  // local memory (register spills, stack), per thread
+  std::int64_t static_shared_bytes = 0;     // __local arrays declared in the kernel
+  std::int64_t dynamic_shared_bytes = 0;    // __local arguments of its (last) launch
+  int max_threads_per_block = 0;
+};
+
+struct CounterMeasurement {
+  bool available = false;  // the metric table was collected
+  std::string reason;      // why not, when !available
+  std::map<std::string, double> values;          // raw metric name -> value, for each metric collected
+  std::map<std::string, std::string> missing;    // raw metric name -> why it was not collected
+  std::map<std::string, std::optional<double>> derived;  // derivedCounterTable() key -> value (nullopt: see derived_reasons)
+  std::map<std::string, std::string> derived_reasons;    // why a derived value is null
+  std::optional<std::int64_t> bridged_kernel_ns;  // median time of the launch sequence over the timed repetitions
+  std::vector<std::int64_t> bridged_repetitions_ns;
+  std::map<std::string, BridgedKernelResources> kernels;  // by kernel name
+  int profiler_passes = 0;        // replays CUPTI needed to collect the table
+  bool buffers_read_back = false;  // the buffers hold the results of one clean bridged run
+};
+
+// "" when counters may work for this device (NVIDIA, CUDA built in, libcuda and libcupti load, a CUDA
+// device exists); otherwise why they cannot. Cheap after the first call.
+std::string countersUnavailableReason(const DeviceInfo& device);
+
+// Why the bridge cannot launch anything here ("" when libcuda loads and a CUDA device exists),
+// whatever the OpenCL device. Tests use it to skip.
+std::string bridgeUnavailableReason();
+
+// Runs `launches` (in order) from NVIDIA's OpenCL PTX (the CL_PROGRAM_BINARIES text) through the CUDA
+// driver: uploads every buffer a launch names, runs the sequence `warmup_runs` times, then
+// `timing_repetitions` times under CUDA events (bridged_kernel_ns is the median), then once more from
+// freshly uploaded buffers and copies them back (so the caller can verify the bridged result), then,
+// from freshly uploaded buffers again for each pass CUPTI needs, under the range profiler with one
+// range around the whole sequence. Timings survive a CUPTI failure. Never throws.
+CounterMeasurement measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
+                                  const std::vector<BridgeLaunch>& launches, int timing_repetitions,
+                                  const BridgeOptions& options = {});
+
+// Fills derived and derived_reasons from values and bridged_kernel_ns.
+void deriveCounterValues(CounterMeasurement& measurement);
+
+// {"available", "reason" (null when available), "values", "missing", "derived", "derived_reasons",
+//  "bridged_kernel_ns" (null when the bridge did not run), "profiler_passes", "kernels"}.
+nlohmann::json toJson(const CounterMeasurement& measurement);
+
+// A measurement that did not happen, for the runner's own reasons ("--no-counters", ...).
+CounterMeasurement unavailableMeasurement(std::string reason);
+
+}  // namespace rooflab::counters

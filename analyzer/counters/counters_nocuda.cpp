@@ -1,0 +1,28 @@
+// The counters API of a rooflab built without the CUDA Toolkit: everything reports why it is unavailable.
+// CMake compiles every analyzer/counters/*.cpp when CUDA is found, this file included; the guard keeps
+// it from clashing with the real implementation then.
+#ifndef ROOFLAB_HAVE_CUDA
+
+#include "analyzer/counters/counters.hpp"
+#include "analyzer/device.hpp"
+
+namespace rooflab::counters {
+namespace {
+constexpr const char* kNoCuda = "counters unavailable: rooflab was built without the CUDA Toolkit";
+}
+
+std::string bridgeUnavailableReason() { return kNoCuda; }
+
+std::string countersUnavailableReason(const DeviceInfo& device) {
+  if (!device.isNvidia()) return "not an NVIDIA device (vendor: " + device.vendor + ")";
+  return kNoCuda;
+}
+
+CounterMeasurement measureBridged(const std::string&, std::map<std::string, HostBuffer>&,
+                                  const std::vector<BridgeLaunch>&, int, const BridgeOptions&) {
+  return unavailableMeasurement(kNoCuda);
+}
+
+}  // namespace rooflab::counters
+
+#endif  // ROOFLAB_HAVE_CUDA

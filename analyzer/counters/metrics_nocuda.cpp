@@ -1,0 +1,188 @@
+// The metric table, derived values and JSON of the counters module. Named *_nocuda because it needs no
+// CUDA headers: CMake builds it with and without the CUDA Toolkit, so reports and tests see the same
+// table and JSON either way.
+#include <cmath>
+
+#include "analyzer/counters/counters.hpp"
+
+namespace rooflab::counters {
+namespace {
+
+// Raw metric names (sm_90), as Nsight Compute's sections use them: FP32 operations as in
+// SpeedOfLight_RooflineChart (fadd + fmul + 2 x ffma), shared memory as in SharedMemoryConflicts,
+// achieved occupancy as in Occupancy.
+constexpr const char* kFadd = "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum";
+constexpr const char* kFmul = "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum";
+constexpr const char* kFfma = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+constexpr const char* kDramRead = "dram__bytes_read.sum";
+constexpr const char* kDramWrite = "dram__bytes_write.sum";
+constexpr const char* kL2Bytes = "lts__t_bytes.sum";
+constexpr const char* kGlobalLoadRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+constexpr const char* kGlobalStoreRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
+constexpr const char* kGlobalLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+constexpr const char* kGlobalStoreSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+constexpr const char* kSharedLoadWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr const char* kSharedStoreWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+constexpr const char* kSharedLoadConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+constexpr const char* kSharedStoreConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+constexpr const char* kAchievedOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
+constexpr const char* kWarpInstructions = "smsp__inst_executed.sum";
+
+// Counts are integers: write them as such (16777216, not 1.6777216e7). JSON never holds NaN or Infinity.
+nlohmann::json number(double value) {
+  if (!std::isfinite(value)) return nullptr;
+  if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0)  // 2^53: exact in a double
+    return static_cast<std::int64_t>(value);
+  return value;
+}
+
+}  // namespace
+
+const std::vector<CounterMetric>& counterMetricTable() {
+  static const std::vector<CounterMetric> table = {
+      {kFadd, "FP32 add instructions (thread)", "inst",
+       "Predicated-on FADD instructions executed, counted per thread: 1 FLOP each."},
+      {kFmul, "FP32 multiply instructions (thread)", "inst",
+       "Predicated-on FMUL instructions executed, counted per thread: 1 FLOP each."},
+      {kFfma, "FP32 fused multiply-add instructions (thread)", "inst",
+       "Predicated-on FFMA instructions executed, counted per thread: 2 FLOPs each."},
+      {kDramRead, "DRAM bytes read", "bytes", "Bytes read from device memory (HBM/GDDR)."},
+      {kDramWrite, "DRAM bytes written", "bytes", "Bytes written to device memory (HBM/GDDR)."},
+      {kL2Bytes, "L2 bytes", "bytes", "Bytes requested from the L2 cache by all units (loads, stores, atomics)."},
+      {kGlobalLoadRequests, "Global load requests", "requests",
+       "Warp-level global load instructions seen by L1TEX."},
+      {kGlobalStoreRequests, "Global store requests", "requests",
+       "Warp-level global store instructions seen by L1TEX."},
+      {kGlobalLoadSectors, "Global load sectors", "sectors",
+       "32-byte sectors the global loads touched; sectors per request shows coalescing (4 for a warp reading "
+       "consecutive 4-byte words)."},
+      {kGlobalStoreSectors, "Global store sectors", "sectors", "32-byte sectors the global stores touched."},
+      {kSharedLoadWavefronts, "Shared load wavefronts", "wavefronts",
+       "Passes through the shared-memory data path that __local loads needed; more than one per request "
+       "means bank conflicts."},
+      {kSharedStoreWavefronts, "Shared store wavefronts", "wavefronts",
+       "Passes through the shared-memory data path that __local stores needed."},
+      {kSharedLoadConflicts, "Shared load bank conflicts", "conflicts", "Bank conflicts of __local loads."},
+      {kSharedStoreConflicts, "Shared store bank conflicts", "conflicts", "Bank conflicts of __local stores."},
+      {kAchievedOccupancy, "Achieved occupancy", "%",
+       "Average active warps per active cycle, as a percentage of the SM's maximum."},
+      {kWarpInstructions, "Warp instructions executed", "inst", "Instructions executed, counted per warp."},
+  };
+  return table;
+}
+
+const std::vector<CounterMetric>& derivedCounterTable() {
+  static const std::vector<CounterMetric> table = {
+      {"fp32_flops", "FP32 FLOPs", "FLOP", "FADD + FMUL + 2 x FFMA thread instructions."},
+      {"dram_bytes_read", "DRAM bytes read", "bytes", "dram__bytes_read.sum."},
+      {"dram_bytes_write", "DRAM bytes written", "bytes", "dram__bytes_write.sum."},
+      {"dram_bytes", "DRAM bytes", "bytes", "Bytes read plus bytes written."},
+      {"l2_bytes", "L2 bytes", "bytes", "lts__t_bytes.sum."},
+      {"fp32_flops_per_dram_byte", "Arithmetic intensity (counters)", "FLOP/byte",
+       "FP32 FLOPs per DRAM byte: the roofline's x from measured traffic."},
+      {"warp_instructions_per_dram_byte", "Instruction-to-byte ratio", "inst/byte",
+       "Warp instructions executed per DRAM byte."},
+      {"global_load_sectors_per_request", "Sectors per global load request", "sectors/request",
+       "Coalescing of global loads: 4 is ideal for 4-byte words, 32 is fully scattered."},
+      {"global_store_sectors_per_request", "Sectors per global store request", "sectors/request",
+       "Coalescing of global stores."},
+      {"shared_wavefronts", "Shared-memory wavefronts", "wavefronts", "Load plus store wavefronts."},
+      {"shared_bank_conflicts", "Shared-memory bank conflicts", "conflicts", "Load plus store bank conflicts."},
+      {"achieved_occupancy_pct", "Achieved occupancy", "%", "sm__warps_active.avg.pct_of_peak_sustained_active."},
+      {"fp32_gflops", "FP32 GFLOP/s (counters)", "GFLOP/s", "FP32 FLOPs over the median bridged time."},
+      {"dram_gbps", "DRAM GB/s (counters)", "GB/s", "DRAM bytes over the median bridged time."},
+  };
+  return table;
+}
+
+void deriveCounterValues(CounterMeasurement& m) {
+  m.derived.clear();
+  m.derived_reasons.clear();
+  auto value = [&](const char* raw) -> std::optional<double> {
+    const auto it = m.values.find(raw);
+    if (it == m.values.end()) return std::nullopt;
+    return it->second;
+  };
+  // Sets `key` when every input exists, else null with the first missing input as the reason.
+  auto set = [&](const std::string& key, std::optional<double> result, const std::string& missing_reason) {
+    m.derived[key] = result;
+    if (!result) m.derived_reasons[key] = missing_reason;
+  };
+  auto notCollected = [](const char* raw) { return std::string(raw) + " was not collected"; };
+  auto sum = [&](const char* a, const char* b) -> std::optional<double> {
+    if (!value(a) || !value(b)) return std::nullopt;
+    return *value(a) + *value(b);
+  };
+  auto ratio = [&](const std::string& key, std::optional<double> num, std::optional<double> den,
+                   const std::string& missing_reason, const std::string& zero_reason) {
+    if (!num || !den) return set(key, std::nullopt, missing_reason);
+    if (*den == 0) return set(key, std::nullopt, zero_reason);
+    set(key, *num / *den, "");
+  };
+
+  std::optional<double> flops;
+  if (value(kFadd) && value(kFmul) && value(kFfma)) flops = *value(kFadd) + *value(kFmul) + 2 * *value(kFfma);
+  set("fp32_flops", flops, "an FP32 instruction counter was not collected");
+  set("dram_bytes_read", value(kDramRead), notCollected(kDramRead));
+  set("dram_bytes_write", value(kDramWrite), notCollected(kDramWrite));
+  const std::optional<double> dram_bytes = sum(kDramRead, kDramWrite);
+  set("dram_bytes", dram_bytes, "a DRAM byte counter was not collected");
+  set("l2_bytes", value(kL2Bytes), notCollected(kL2Bytes));
+  ratio("fp32_flops_per_dram_byte", flops, dram_bytes, "FP32 FLOPs or DRAM bytes were not collected",
+        "no DRAM traffic: the data stayed in cache");
+  ratio("warp_instructions_per_dram_byte", value(kWarpInstructions), dram_bytes,
+        "instructions or DRAM bytes were not collected", "no DRAM traffic: the data stayed in cache");
+  ratio("global_load_sectors_per_request", value(kGlobalLoadSectors), value(kGlobalLoadRequests),
+        "global load sectors or requests were not collected", "no global loads");
+  ratio("global_store_sectors_per_request", value(kGlobalStoreSectors), value(kGlobalStoreRequests),
+        "global store sectors or requests were not collected", "no global stores");
+  set("shared_wavefronts", sum(kSharedLoadWavefronts, kSharedStoreWavefronts),
+      "a shared-memory wavefront counter was not collected");
+  set("shared_bank_conflicts", sum(kSharedLoadConflicts, kSharedStoreConflicts),
+      "a shared-memory bank conflict counter was not collected");
+  set("achieved_occupancy_pct", value(kAchievedOccupancy), notCollected(kAchievedOccupancy));
+
+  std::optional<double> ns;
+  if (m.bridged_kernel_ns) ns = static_cast<double>(*m.bridged_kernel_ns);
+  // FLOP per ns is GFLOP/s; byte per ns is GB/s.
+  ratio("fp32_gflops", flops, ns, "FP32 FLOPs or the bridged time are missing", "the bridged time was 0 ns");
+  ratio("dram_gbps", dram_bytes, ns, "DRAM bytes or the bridged time are missing", "the bridged time was 0 ns");
+}
+
+nlohmann::json toJson(const CounterMeasurement& m) {
+  nlohmann::json j;
+  j["available"] = m.available;
+  j["reason"] = m.available ? nlohmann::json(nullptr) : nlohmann::json(m.reason);
+  nlohmann::json values = nlohmann::json::object();
+  for (const auto& [name, v] : m.values) values[name] = number(v);
+  j["values"] = values;
+  nlohmann::json missing = nlohmann::json::object();
+  for (const auto& [name, why] : m.missing) missing[name] = why;
+  j["missing"] = missing;
+  nlohmann::json derived = nlohmann::json::object();
+  for (const auto& [name, v] : m.derived) derived[name] = v ? number(*v) : nlohmann::json(nullptr);
+  j["derived"] = derived;
+  nlohmann::json reasons = nlohmann::json::object();
+  for (const auto& [name, why] : m.derived_reasons) reasons[name] = why;
+  j["derived_reasons"] = reasons;
+  j["bridged_kernel_ns"] = m.bridged_kernel_ns ? nlohmann::json(*m.bridged_kernel_ns) : nlohmann::json(nullptr);
+  j["profiler_passes"] = m.profiler_passes;
+  nlohmann::json kernels = nlohmann::json::object();
+  for (const auto& [name, k] : m.kernels) {
+    kernels[name] = {{"registers_per_thread", k.registers_per_thread},
+                     {"local_bytes_per_thread", k.local_bytes_per_thread},
+                     {"static_shared_bytes", k.static_shared_bytes},
+                     {"dynamic_shared_bytes", k.dynamic_shared_bytes},
+                     {"max_threads_per_block", k.max_threads_per_block}};
+  }
+  j["kernels"] = kernels;
+  return j;
+}
+
+CounterMeasurement unavailableMeasurement(std::string reason) {
+  CounterMeasurement m;
+  m.reason = std::move(reason);
+  return m;
+}
+
+}  // namespace rooflab::counters
