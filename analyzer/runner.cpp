@@ -87,7 +87,7 @@ void VariantRunner::keepBinary(const cl::Program& program, const RunPoint& point
     if (binaries.empty()) return;
     std::filesystem::create_directories(settings_.binaries_dir);
     const bool text = device_.info.isNvidia();
-    const std::string file = point.family->name + "-" + point.variant->name + "-" +
+    const std::string file = point.family->name + "-" + point.variant->source.stem().string() + "-" +
                              std::to_string(std::hash<std::string>{}(options) % 100000) + (text ? ".ptx" : ".bin");
     std::ofstream out(std::filesystem::path(settings_.binaries_dir) / file, std::ios::binary);
     const auto& bytes = binaries.front();
@@ -267,10 +267,10 @@ std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& 
           throw VariantError(where + ": local size " + std::to_string(resolved.geometry.local[d]) + " in dimension " +
                              std::to_string(d) + " exceeds the device's " + std::to_string(dev.max_work_item_sizes[d]));
       }
-      const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_.device);
-      if (group > static_cast<std::int64_t>(kernel_max))
-        throw VariantError(where + ": work-group of " + std::to_string(group) + " work items exceeds the " +
-                           std::to_string(kernel_max) + " this kernel allows on " + dev.name);
+      // CL_KERNEL_WORK_GROUP_SIZE is not checked here: NVIDIA reports 256 for kernels that launch
+      // fine with 1024 work items (seen on an H100, driver 580). A launch that really exceeds the
+      // kernel's limit fails with CL_INVALID_WORK_GROUP_SIZE, and execute() explains it.
+      (void)group;
       for (std::size_t d = 0; d < resolved.geometry.local.size(); ++d)
         if (resolved.geometry.global[d] % resolved.geometry.local[d] != 0)
           throw VariantError(where + ": global size " + std::to_string(resolved.geometry.global[d]) +
@@ -305,6 +305,13 @@ RepetitionTiming VariantRunner::execute(Prepared& prepared) {
       queue_.enqueueFillBuffer<cl_uchar>(buffer, 0xA5, 0, bytes);
     }
   }
+  // Wait for the resets so that a kernel's queued-to-start time is its launch overhead alone,
+  // not the fill or upload queued before it.
+  try {
+    queue_.finish();
+  } catch (const cl::Error& e) {
+    throw VariantError("resetting buffers: " + clFailure(e));
+  }
   std::vector<cl::Event> events(prepared.kernels.size());
   for (std::size_t i = 0; i < prepared.kernels.size(); ++i) {
     const LaunchGeometry& g = prepared.launches[i].geometry;
@@ -312,7 +319,12 @@ RepetitionTiming VariantRunner::execute(Prepared& prepared) {
       queue_.enqueueNDRangeKernel(prepared.kernels[i], cl::NullRange, toRange(g.global),
                                   g.local.empty() ? cl::NullRange : toRange(g.local), nullptr, &events[i]);
     } catch (const cl::Error& e) {
-      throw VariantError("launch " + std::to_string(i) + " (" + g.kernel + "): " + clFailure(e));
+      std::string hint;
+      if (e.err() == CL_INVALID_WORK_GROUP_SIZE && !g.local.empty()) {
+        const std::size_t limit = prepared.kernels[i].getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_.device);
+        hint = " (the driver allows at most " + std::to_string(limit) + " work items per group for this kernel)";
+      }
+      throw VariantError("launch " + std::to_string(i) + " (" + g.kernel + "): " + clFailure(e) + hint);
     }
   }
   try {

@@ -35,7 +35,9 @@ inline float rl_fold(float a, float b) {
 
 // RL_LOAD(T, p, i): the global load p[i] of element type T.
 #if RL_MODE == RL_COMPUTE_ONLY
-#define RL_LOAD(T, p, i) ((T)(rl_fake_value((uint)(i))))
+// The buffer's address enters the value, so loads of a[i] and b[i] give different values and the
+// compiler cannot merge them.
+#define RL_LOAD(T, p, i) ((T)(rl_fake_value((uint)(i) + (uint)((ulong)(p) >> 4))))
 #else
 #define RL_LOAD(T, p, i) ((p)[i])
 #endif
