@@ -1,0 +1,85 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/device.hpp"
+
+namespace rooflab {
+
+// When and where a model's numbers were measured (`rooflab ceilings`); absent for datasheet models.
+struct MeasurementStamp {
+  std::string at;      // UTC, ISO 8601 ("2026-11-22T13:00:00Z")
+  std::string device;  // CL_DEVICE_NAME
+  std::string driver;  // CL_DRIVER_VERSION
+
+  bool operator==(const MeasurementStamp& other) const {
+    return at == other.at && device == other.device && driver == other.driver;
+  }
+};
+
+// The roofs of one device: what a roofline places kernels against. The file format is documented
+// at the top of configs/devices/gtx670.toml; every number carries a source in `sources`, keyed by
+// the field's TOML/JSON name ("peak_gflops", ...).
+struct DeviceModel {
+  std::string key;  // file stem of configs/devices/<key>.toml; "measured" for a ceilings run
+  std::string display_name;
+  std::vector<std::string> match_names;    // case-insensitive substrings of CL_DEVICE_NAME
+  std::vector<std::string> match_exclude;  // substrings that veto a match
+  double peak_gflops = 0;                  // FP32, an FMA counting 2 flops
+  double dram_gbps = 0;
+  std::optional<double> local_gbps;  // aggregate over all compute units
+  std::optional<std::uint64_t> local_mem_bytes;  // per compute unit
+  std::optional<std::uint32_t> compute_units;
+  std::optional<std::uint32_t> fp32_lanes_per_cu;
+  std::optional<std::uint32_t> clock_mhz;       // highest (boost) clock
+  std::optional<std::uint32_t> base_clock_mhz;
+  std::optional<std::uint64_t> last_level_cache_bytes;
+  std::map<std::string, std::string> sources;
+  std::optional<MeasurementStamp> measured;
+  std::string notes;
+
+  // FLOP per DRAM byte where the compute roof meets the memory roof.
+  double ridgeIntensity() const { return peak_gflops / dram_gbps; }
+
+  bool operator==(const DeviceModel& other) const;
+  bool operator!=(const DeviceModel& other) const { return !(*this == other); }
+};
+
+// ROOFLAB_SOURCE_DIR "/configs/devices": where the shipped models live.
+std::filesystem::path defaultDeviceModelDir();
+
+// Parses one model from TOML text; `key` becomes the model's key and `origin` (a path or a label)
+// prefixes error messages. Throws InputError naming origin, key and line.
+DeviceModel parseDeviceModel(std::string_view toml_text, const std::string& key, const std::string& origin);
+
+// Loads configs/devices/<key>.toml (key = file stem). Throws InputError naming file, key and line.
+DeviceModel loadDeviceModel(const std::filesystem::path& path);
+
+// Every *.toml in `dir`, sorted by key. Throws InputError for the first bad file or a missing dir.
+std::vector<DeviceModel> loadDeviceModels(const std::filesystem::path& dir = defaultDeviceModelDir());
+
+// The model with this key, if any (e.g. the config's reference_model).
+std::optional<DeviceModel> findDeviceModel(const std::vector<DeviceModel>& models, std::string_view key);
+
+// The model whose `match` substring occurs in the device name (case-insensitive) and none of whose
+// `match_exclude` substrings do; when several match, the longest matching substring wins (the most
+// specific rule), then the first key.
+std::optional<DeviceModel> matchDeviceModel(const DeviceInfo& device, const std::vector<DeviceModel>& models);
+
+// The TOML text of a model, in the shipped files' format (without `key`: that is the file name).
+// parseDeviceModel(toToml(m), m.key, ...) == m.
+std::string toToml(const DeviceModel& model);
+
+// The `models.<key>` object of docs/results-schema.md; unknown numbers are null.
+nlohmann::json toJson(const DeviceModel& model);
+// The inverse of toJson, for reports re-rendered from a results file. Throws InputError.
+DeviceModel deviceModelFromJson(const nlohmann::json& json);
+
+}  // namespace rooflab

@@ -1,0 +1,68 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/device_model.hpp"
+
+namespace rooflab {
+
+// What limits a kernel on one model (docs/results-schema.md, "bound").
+enum class RooflineBound { memory, compute, latency, unknown };
+// Where the flops and bytes of a placement came from.
+enum class IntensitySource { analytic, counters };
+
+std::string toString(RooflineBound bound);
+std::string toString(IntensitySource source);
+
+// A kernel that reaches at least this fraction of the roof at its intensity is said to be bound by
+// that roof (DRAM bandwidth left of the ridge, arithmetic right of it). Datasheet roofs are seldom
+// reached (a good streaming kernel gets 80-90% of DRAM bandwidth, a good GEMM 70-90% of the FMA
+// peak), so the margin is generous: at half the roof one resource is still clearly the main limit.
+// Below it neither resource is saturated and the time goes to latency: too little parallelism,
+// dependent loads, synchronisation or launch overhead. The same margin applies to the local roof.
+inline constexpr double kRoofBoundFraction = 0.5;
+
+struct RooflineInput {
+  double flops = 0;
+  double dram_bytes = 0;
+  // Median kernel time on the device that ran; nullopt when the variant did not run.
+  std::optional<double> kernel_ns;
+  // Local-memory accesses x element size, when the variant declares local_accesses.
+  std::optional<double> local_bytes;
+  IntensitySource intensity_source = IntensitySource::analytic;
+  // False when the timing was taken on another device than the model describes (the GTX 670
+  // reference model for a run on an H100 or a CPU). Achieved rates and fractions are still reported,
+  // but the bound is then the roof that limits this work on the model, decided by intensity alone:
+  // "latency" would only say the device that ran is slower than the model.
+  bool timed_on_model_device = true;
+};
+
+// One record's place on one model's roofline; nullopt fields are JSON null, explained in `reason`.
+struct RooflinePlacement {
+  std::optional<double> intensity;  // FLOP per DRAM byte; nullopt when dram_bytes is 0
+  IntensitySource intensity_source = IntensitySource::analytic;
+  std::optional<double> achieved_gflops;    // flops / kernel time
+  std::optional<double> attainable_gflops;  // min(peak, intensity x dram bandwidth)
+  // achieved / attainable; can exceed 1 when the run's device is faster than the model. For work
+  // without flops (a copy, a transpose) the flop roof is 0, and the fraction is the limit of the
+  // same ratio: achieved DRAM bandwidth over the model's.
+  std::optional<double> fraction_of_roof;
+  double ridge_intensity = 0;  // peak / dram bandwidth
+  RooflineBound bound = RooflineBound::unknown;
+  // max(flops / peak, dram_bytes / bandwidth): the time the work would need at this model's roof,
+  // i.e. on the reference model "the time it would need on a GTX 670".
+  std::optional<std::int64_t> time_at_roof_ns;
+  // flops / (local_bytes / local_gbps): the roof set by local-memory bandwidth.
+  std::optional<double> local_roof_gflops;
+  std::optional<std::string> reason;  // why fields are null, and what decided the bound
+};
+
+RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput& input);
+
+// The record.roofline.<key> object of docs/results-schema.md. Never NaN or Infinity.
+nlohmann::json toJson(const RooflinePlacement& placement);
+
+}  // namespace rooflab

@@ -1,0 +1,101 @@
+// `rooflab ceilings` (analyzer/ceilings.hpp): a run on the PoCL CPU device with tiny sizes returns
+// positive finite figures and a loadable measured model. It never asserts speed: CI machines vary.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "analyzer/ceilings.hpp"
+#include "analyzer/device.hpp"
+
+using rooflab::CeilingBenchmark;
+using rooflab::CeilingsReport;
+using rooflab::DeviceModel;
+
+namespace {
+
+std::optional<rooflab::SelectedDevice> cpuDevice() {
+  for (const rooflab::SelectedDevice& device : rooflab::discoverDevices())
+    if (device.info.type == "CPU") return device;
+  return std::nullopt;
+}
+
+CeilingBenchmark figure(const char* name, const char* unit, double rate) {
+  CeilingBenchmark benchmark;
+  benchmark.name = name;
+  benchmark.unit = unit;
+  benchmark.best_rate = benchmark.median_rate = rate;
+  benchmark.repetitions = 5;
+  benchmark.geometry = "synthetic";
+  return benchmark;
+}
+
+}  // namespace
+
+TEST(Ceilings, TinyRunOnPoclGivesPositiveFiniteFigures) {
+  const auto device = cpuDevice();
+  if (!device) GTEST_SKIP() << "no CPU OpenCL device (install pocl-opencl-icd)";
+
+  rooflab::CeilingsOptions options;
+  options.repetitions = 2;
+  options.dram_buffer_bytes = 1 << 20;
+  options.min_kernel_ns = 1'000'000;
+  const CeilingsReport report = rooflab::measureCeilings(*device, options);
+
+  for (const CeilingBenchmark* benchmark : report.benchmarks()) {
+    SCOPED_TRACE(benchmark->name);
+    EXPECT_FALSE(benchmark->error.has_value()) << benchmark->error.value_or("");
+    ASSERT_TRUE(benchmark->best_rate.has_value());
+    EXPECT_TRUE(std::isfinite(*benchmark->best_rate));
+    EXPECT_GT(*benchmark->best_rate, 0.0);
+    EXPECT_GT(benchmark->best_kernel_ns, 0);
+    EXPECT_EQ(benchmark->repetitions, 2);
+    EXPECT_FALSE(benchmark->geometry.empty());
+  }
+  EXPECT_TRUE(report.complete());
+
+  ASSERT_TRUE(report.model.has_value());
+  const DeviceModel& model = *report.model;
+  EXPECT_EQ(model.key, "measured");
+  ASSERT_TRUE(model.measured.has_value());
+  EXPECT_EQ(model.measured->device, device->info.name);
+  EXPECT_EQ(model.measured->driver, device->info.driver_version);
+  EXPECT_EQ(model.measured->at, report.measured_at);
+  EXPECT_DOUBLE_EQ(model.peak_gflops, *report.fp32_fma.best_rate);
+  EXPECT_DOUBLE_EQ(model.dram_gbps, std::max(*report.dram_copy.best_rate, *report.dram_read.best_rate));
+  EXPECT_DOUBLE_EQ(*model.local_gbps, *report.local_read.best_rate);
+
+  // The model it writes loads back and matches the device it was measured on.
+  EXPECT_EQ(rooflab::parseDeviceModel(rooflab::toToml(model), "measured", "ceilings output"), model);
+  EXPECT_TRUE(rooflab::matchDeviceModel(device->info, {model}).has_value());
+
+  const std::string json = rooflab::toJson(report).dump();
+  EXPECT_EQ(json.find("NaN"), std::string::npos);
+  const std::string text = rooflab::formatCeilingsReport(report, std::nullopt);
+  EXPECT_NE(text.find(device->info.name), std::string::npos) << text;
+  EXPECT_NE(text.find("GFLOP/s"), std::string::npos) << text;
+}
+
+TEST(Ceilings, ReportShowsMeasuredAboveDatasheetUnclamped) {
+  CeilingsReport report;
+  report.device.name = "NVIDIA H100 80GB HBM3";
+  report.device.platform = "NVIDIA CUDA";
+  report.device.driver_version = "580.65";
+  report.measured_at = "2026-11-22T13:00:00Z";
+  report.dram_copy = figure("dram_copy", "GB/s", 3015.0);
+  report.dram_read = figure("dram_read", "GB/s", 3100.0);
+  report.fp32_fma = figure("fp32_fma", "GFLOP/s", 70250.0);  // a boost clock above 1980 MHz
+  report.local_read = figure("local_read", "GB/s", 30000.0);
+  report.local_read.best_rate.reset();
+  report.local_read.error = "CL_OUT_OF_RESOURCES";
+
+  const auto datasheet = rooflab::findDeviceModel(rooflab::loadDeviceModels(), "h100-sxm");
+  ASSERT_TRUE(datasheet.has_value());
+  const std::string text = rooflab::formatCeilingsReport(report, datasheet);
+  EXPECT_NE(text.find("70250.0 GFLOP/s"), std::string::npos) << text;
+  EXPECT_NE(text.find("66908.2 GFLOP/s"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.05 (above datasheet)"), std::string::npos) << text;
+  EXPECT_NE(text.find("0.90"), std::string::npos) << text;  // 3015 / 3350
+  EXPECT_NE(text.find("FAILED: CL_OUT_OF_RESOURCES"), std::string::npos) << text;
+  EXPECT_NE(text.find("h100-sxm"), std::string::npos) << text;
+  EXPECT_FALSE(report.complete());
+}
