@@ -8,8 +8,10 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <sstream>
 
 #include "analyzer/json_file.hpp"
+#include "analyzer/roofline_models.hpp"
 #include "analyzer/stop_flag.hpp"
 
 namespace fs = std::filesystem;
@@ -59,7 +61,7 @@ nlohmann::json configJson(const BatchConfig& config) {
   return {{"path", config.path},
           {"run",
            {{"device", r.device}, {"repetitions", r.repetitions}, {"warmup", r.warmup}, {"modes", modes},
-            {"counters", r.counters}, {"reference_model", r.reference_model}, {"out", r.out},
+            {"counters", r.counters}, {"reference_model", r.reference_model}, {"ceilings", r.ceilings}, {"out", r.out},
             {"formats", r.formats}, {"kernels", kernels}, {"variant_time_limit_s", r.variant_time_limit_s},
             {"seed", r.seed}}},
           {"study", studies},
@@ -135,7 +137,7 @@ BatchPlan planBatch(const BatchConfig& config) {
   return plan;
 }
 
-BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options, const BatchHooks& hooks) {
+BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
   BatchConfig config = config_in;
   if (!options.device_override.empty()) config.run.device = options.device_override;
   if (!options.out_override.empty()) config.run.out = options.out_override;
@@ -174,7 +176,10 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options,
              {"models", nlohmann::json::object()},
              {"input_errors", plan.input_errors},
              {"records", nlohmann::json::array()}};
-  if (hooks.on_start) hooks.on_start(results, device.info);
+  std::ostringstream ceilings_log;
+  const RooflineModels models = prepareRooflineModels(config.run, device, ceilings_log);
+  if (options.progress) std::fputs(ceilings_log.str().c_str(), stderr);
+  results["models"] = toJson(models);
 
   const std::size_t total = plan.points.size();
   std::fprintf(stderr, "rooflab: %zu points (%zu families) on %s [%s]; %d warm-up + %d timed runs each; results in %s\n",
@@ -197,13 +202,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options,
     RunRecord record = runner.run(point, [&](const char* phase, int index, int count) {
       if (progress.tty()) progress.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));
     });
-    if (hooks.annotate && record.status == "ok") {
-      try {
-        hooks.annotate(record, runner, point);
-      } catch (const std::exception& e) {
-        record.error = std::string("analysis after the run failed: ") + e.what();
-      }
-    }
+    if (record.status == "ok") placeRecord(record, models);
     if (record.status == "error") {
       ++failed;
       progress.finish();

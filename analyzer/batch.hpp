@@ -39,15 +39,9 @@ struct BatchOutcome {
   ExitCode exit_code = ExitCode::ok;
 };
 
-// Hooks that later stages (roofline placement, counters, reports) attach to without the batch
-// knowing them: each record passes through `annotate` before it is stored.
-struct BatchHooks {
-  std::function<void(nlohmann::json& results, const DeviceInfo&)> on_start;
-  std::function<void(RunRecord&, VariantRunner&, const RunPoint&)> annotate;
-};
-
-// Runs every point, writing <out>/results.json after each record. Throws InputError for a bad
+// Measures the device's ceilings (unless [run] ceilings = "datasheet"), runs every point, places
+// each record on the roofline models and writes <out>/results.json after each record. Throws InputError for a bad
 // output folder and DeviceError when no device can be opened; everything else is recorded.
-BatchOutcome runBatch(const BatchConfig& config, const BatchOptions& options, const BatchHooks& hooks = {});
+BatchOutcome runBatch(const BatchConfig& config, const BatchOptions& options);
 
 }  // namespace rooflab

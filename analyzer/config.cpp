@@ -61,7 +61,7 @@ std::vector<RunMode> parseModes(const TomlReader& r, const std::string& key) {
 
 void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir) {
   r.rejectUnknownKeys({"device", "repetitions", "warmup", "modes", "counters", "reference_model", "out",
-                       "formats", "kernels", "variant_time_limit_s", "seed"});
+                       "formats", "kernels", "variant_time_limit_s", "seed", "ceilings"});
   run.device = r.optionalString("device").value_or(run.device);
   if (auto reps = r.optionalInteger("repetitions")) {
     if (*reps < 1 || *reps > 100000) r.fail("repetitions", "must be between 1 and 100000");
@@ -76,6 +76,8 @@ void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir) {
   if (run.counters != "auto" && run.counters != "on" && run.counters != "off")
     r.fail("counters", "must be auto, on or off");
   run.reference_model = r.optionalString("reference_model").value_or(run.reference_model);
+  run.ceilings = r.optionalString("ceilings").value_or(run.ceilings);
+  if (run.ceilings != "measure" && run.ceilings != "datasheet") r.fail("ceilings", "must be measure or datasheet");
   run.out = r.optionalString("out").value_or(run.out);
   if (auto formats = r.optionalTextArray("formats")) {
     for (const auto& f : *formats)

@@ -19,6 +19,7 @@ struct RunSettings {
   std::vector<RunMode> modes{RunMode::normal};
   std::string counters = "auto";  // auto | on | off
   std::string reference_model = "gtx670";
+  std::string ceilings = "measure";           // measure | datasheet: the device's roofs for this run
   std::string out = "rooflab-out";
   std::vector<std::string> formats{"html", "png", "json", "csv"};
   std::vector<std::filesystem::path> kernels;  // absolute, resolved against the config's folder

@@ -1,9 +1,12 @@
 #include "analyzer/cli/commands.hpp"
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "analyzer/batch.hpp"
+#include "analyzer/ceilings.hpp"
+#include "analyzer/device_model.hpp"
 #include "analyzer/device.hpp"
 #include "analyzer/format.hpp"
 #include "analyzer/json_file.hpp"
@@ -58,6 +61,7 @@ int devicesCommand() {
     std::fprintf(stderr, "rooflab: no OpenCL platform or device found (install an ICD, e.g. pocl-opencl-icd)\n");
     return static_cast<int>(ExitCode::no_device);
   }
+  const std::vector<DeviceModel> models = loadDeviceModels();
   std::string platform;
   for (const auto& d : devices) {
     const DeviceInfo& i = d.info;
@@ -74,13 +78,38 @@ int devicesCommand() {
     for (auto s : i.max_work_item_sizes) sizes += (sizes.empty() ? "" : "x") + std::to_string(s);
     std::printf("        max work-group %zu (per dimension %s); profiling timer resolution %llu ns\n",
                 i.max_work_group_size, sizes.c_str(), static_cast<unsigned long long>(i.timer_resolution_ns));
+    if (auto model = matchDeviceModel(i, models))
+      std::printf("        device model: %s (%s): %.0f GFLOP/s FP32, %.1f GB/s DRAM\n", model->key.c_str(),
+                  model->display_name.c_str(), model->peak_gflops, model->dram_gbps);
+    else
+      std::printf("        device model: none in configs/devices; `rooflab run` measures one (`rooflab ceilings --device %d:%d` saves it)\n",
+                  i.platform_index, i.device_index);
   }
   return 0;
 }
 
-int ceilingsCommand(const CeilingsCommand&) {
-  std::fprintf(stderr, "rooflab: ceilings: not available in this build yet\n");
-  return static_cast<int>(ExitCode::bad_input);
+int ceilingsCommand(const CeilingsCommand& cmd) {
+  const SelectedDevice device = selectDevice(cmd.device);
+  const std::vector<DeviceModel> models = loadDeviceModels();
+  CeilingsOptions options;
+  options.datasheet = matchDeviceModel(device.info, models);
+  std::fprintf(stderr, "rooflab: measuring ceilings on %s [%s]%s\n", device.info.name.c_str(), device.info.platform.c_str(),
+               options.datasheet ? (" (datasheet model: " + options.datasheet->key + ")").c_str() : "");
+  const CeilingsReport report = measureCeilings(device, options);
+  std::cout << formatCeilingsReport(report, options.datasheet);
+  if (!report.model) {
+    std::fprintf(stderr, "rooflab: no model: the FP32 or both DRAM benchmarks failed\n");
+    return static_cast<int>(ExitCode::variant_failed);
+  }
+  const std::string toml = toToml(*report.model);
+  if (cmd.out.empty()) {
+    std::cout << "\n" << toml;
+  } else {
+    std::ofstream out(cmd.out, std::ios::binary);
+    if (!(out << toml)) throw InputError("cannot write " + cmd.out);
+    std::printf("device model: %s\n", cmd.out.c_str());
+  }
+  return report.complete() ? 0 : static_cast<int>(ExitCode::variant_failed);
 }
 
 int reportCommand(const ReportCommand&) {

@@ -1,0 +1,36 @@
+#pragma once
+#include <optional>
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/ceilings.hpp"
+#include "analyzer/config.hpp"
+#include "analyzer/device.hpp"
+#include "analyzer/device_model.hpp"
+#include "analyzer/run_record.hpp"
+
+namespace rooflab {
+
+// The models a run places its records on, under the keys records and reports use:
+//   <reference key> (gtx670)  the course's reference device
+//   "device"                   the device that ran, as measured by the ceilings at the start of the
+//                              run (or its datasheet model when ceilings are off)
+//   "datasheet"                the datasheet model matched to the device, when there is one
+struct RooflineModels {
+  DeviceModel reference;
+  std::optional<DeviceModel> device;
+  std::optional<DeviceModel> datasheet;
+  std::optional<CeilingsReport> ceilings;
+};
+
+// Throws InputError when the reference model does not exist.
+RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log);
+nlohmann::json toJson(const RooflineModels& models);
+
+// Fills record.roofline with one placement per model (analytic intensity), and one per model with
+// the counters' intensity (key "<model>_counters") when counters measured FLOPs and DRAM bytes.
+// Local-memory accesses are counted as 4-byte words.
+void placeRecord(RunRecord& record, const RooflineModels& models);
+
+}  // namespace rooflab

@@ -1,0 +1,101 @@
+#include <gtest/gtest.h>
+
+#include "analyzer/config.hpp"
+#include "analyzer/errors.hpp"
+
+using namespace rooflab;
+
+namespace {
+std::string configError(const std::string& text) {
+  try {
+    parseBatchConfig(text, "test.toml", "/tmp");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Config, ParsesRunAndStudies) {
+  const BatchConfig c = parseBatchConfig(R"(
+[run]
+device = "cpu"
+repetitions = 5
+warmup = 1
+modes = ["normal", "memory-only"]
+counters = "off"
+out = "o"
+formats = ["json", "csv"]
+kernels = ["kernels", "/abs/mine"]
+[[study]]
+family = "matmul"
+variants = ["naive*", "tiled"]
+params = { N = [64, 128], COL_MAJOR = 1 }
+[[study]]
+family = "vecadd"
+modes = ["normal"]
+)",
+                                         "t.toml", "/base");
+  EXPECT_EQ(c.run.device, "cpu");
+  EXPECT_EQ(c.run.repetitions, 5);
+  EXPECT_EQ(c.run.warmup, 1);
+  ASSERT_EQ(c.run.modes.size(), 2u);
+  EXPECT_EQ(c.run.modes[1], RunMode::memory_only);
+  EXPECT_EQ(c.run.counters, "off");
+  ASSERT_EQ(c.run.kernels.size(), 2u);
+  EXPECT_EQ(c.run.kernels[0], "/base/kernels");
+  EXPECT_EQ(c.run.kernels[1], "/abs/mine");
+  ASSERT_EQ(c.studies.size(), 2u);
+  // toml++ keeps a table's keys sorted, so sweeps expand in key order.
+  ASSERT_EQ(c.studies[0].params.size(), 2u);
+  EXPECT_EQ(c.studies[0].params[0].first, "COL_MAJOR");
+  EXPECT_EQ(c.studies[0].params[0].second, (std::vector<double>{1}));
+  EXPECT_EQ(c.studies[0].params[1].first, "N");
+  EXPECT_EQ(c.studies[0].params[1].second, (std::vector<double>{64, 128}));
+  EXPECT_EQ(c.studies[1].variants, (std::vector<std::string>{"*"}));
+  EXPECT_EQ(c.studies[1].modes.size(), 1u);
+}
+
+TEST(Config, DefaultConfigIsEmbeddedAndValid) {
+  const BatchConfig c = defaultBatchConfig();
+  EXPECT_FALSE(c.studies.empty());
+  EXPECT_EQ(c.run.kernels.at(0), std::filesystem::path(ROOFLAB_SOURCE_DIR) / "kernels");
+}
+
+TEST(Config, BadInputsNameKeyAndLine) {
+  struct Case {
+    const char* text;
+    const char* expect;
+  } cases[] = {
+      {"[run\n", "TOML syntax error"},
+      {"[run]\nrepetitions = 0\n[[study]]\nfamily = \"x\"\n", "test.toml:2: run.repetitions"},
+      {"[run]\nrepetitions = \"ten\"\n[[study]]\nfamily = \"x\"\n", "must be an integer"},
+      {"[run]\nmodes = [\"fast\"]\n[[study]]\nfamily = \"x\"\n", "unknown mode 'fast'"},
+      {"[run]\ncounters = \"maybe\"\n[[study]]\nfamily = \"x\"\n", "auto, on or off"},
+      {"[run]\nformats = [\"pdf\"]\n[[study]]\nfamily = \"x\"\n", "unknown format 'pdf'"},
+      {"[run]\nrepetition = 3\n[[study]]\nfamily = \"x\"\n", "unknown key"},
+      {"[run]\n", "a config needs at least one [[study]]"},
+      {"[[study]]\nvariants = [\"*\"]\n", "study[0].family: missing"},
+      {"[[study]]\nfamily = \"x\"\nparams = { N = \"big\" }\n", "must be a number or an array"},
+      {"[[study]]\nfamily = \"x\"\nparams = { N = [] }\n", "at least one value"},
+      {"[[study]]\nfamily = \"x\"\nvariants = []\n", "at least one variant"},
+  };
+  for (const auto& c : cases) {
+    const std::string error = configError(c.text);
+    EXPECT_NE(error.find(c.expect), std::string::npos) << "config:\n" << c.text << "\nerror: " << error;
+  }
+}
+
+TEST(Config, GlobMatch) {
+  EXPECT_TRUE(globMatch("*", "anything"));
+  EXPECT_TRUE(globMatch("naive*", "naive_1x128"));
+  EXPECT_TRUE(globMatch("t?led", "tiled"));
+  EXPECT_FALSE(globMatch("tiled", "tiled16"));
+  EXPECT_TRUE(globMatch("*16", "tiled16"));
+}
+
+TEST(Config, ModeNamesRoundTrip) {
+  for (RunMode m : {RunMode::normal, RunMode::compute_only, RunMode::memory_only})
+    EXPECT_EQ(parseMode(modeName(m)), m);
+  EXPECT_FALSE(parseMode("fast"));
+}

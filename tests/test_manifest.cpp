@@ -1,0 +1,177 @@
+#include <gtest/gtest.h>
+
+#include "analyzer/errors.hpp"
+#include "analyzer/manifest.hpp"
+#include "test_support.hpp"
+
+using namespace rooflab;
+using rooflab::testing::TempDir;
+
+namespace {
+
+const char* kKernel = R"(
+kernel void scale(global const float* x, global float* y, int n, float f) {
+  int i = get_global_id(0);
+  if (i < n) RL_STORE(float, y, i, RL_MUL(RL_LOAD(float, x, i), f));
+}
+kernel void twice(global float* y, int n) { int i = get_global_id(0); if (i < n) y[i] *= 2; }
+)";
+
+const char* kGood = R"(name = "scale"
+description = "y = f x"
+[params]
+N = 1024
+F = 2.5
+[work]
+flops = "N"
+bytes = "8*N"
+[[buffers]]
+name = "x"
+type = "float"
+count = "N"
+[[buffers]]
+name = "y"
+type = "float"
+count = "N"
+access = "write"
+[check]
+reference = "variant:plain"
+tolerance = 1e-6
+[[variants]]
+name = "plain"
+source = "k.cl"
+kernel = "scale"
+args = ["x", "y", "N", "float:F"]
+global = ["N"]
+local = ["64"]
+defines = { WG = 64, HALF = "N/2", NAME = "raw:foo" }
+global_accesses = "2*N"
+[[variants]]
+name = "two_pass"
+source = "k.cl"
+scratch = [ { name = "tmp", type = "float", count = "N" } ]
+launches = [
+  { kernel = "scale", args = ["x", "y", "N", "float:F"], global = ["N"] },
+  { kernel = "twice", args = ["y", "N"], global = ["N"], local = ["32"] },
+]
+)";
+
+std::string manifestError(const std::string& text) {
+  TempDir dir;
+  dir.write("fam/k.cl", kKernel);
+  const auto path = dir.write("fam/family.toml", text);
+  try {
+    loadFamilyManifest(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+TEST(Manifest, LoadsAGoodManifest) {
+  TempDir dir;
+  dir.write("fam/k.cl", kKernel);
+  const FamilyManifest f = loadFamilyManifest(dir.write("fam/family.toml", kGood));
+  EXPECT_EQ(f.name, "scale");
+  EXPECT_EQ(f.params.at("N"), 1024);
+  EXPECT_EQ(f.params.at("F"), 2.5);
+  ASSERT_EQ(f.buffers.size(), 2u);
+  EXPECT_TRUE(f.buffers[1].isOutput());
+  ASSERT_EQ(f.variants.size(), 2u);
+  const VariantSpec& plain = f.variants[0];
+  EXPECT_TRUE(plain.annotated);
+  ASSERT_EQ(plain.launches.size(), 1u);
+  ASSERT_EQ(plain.launches[0].args.size(), 4u);
+  EXPECT_EQ(plain.launches[0].args[0].kind, KernelArgSpec::Kind::buffer);
+  EXPECT_EQ(plain.launches[0].args[3].kind, KernelArgSpec::Kind::scalar);
+  EXPECT_EQ(plain.launches[0].args[3].scalar_type, ScalarKind::f32);
+  ASSERT_EQ(plain.defines.size(), 3u);
+  EXPECT_EQ(plain.global_accesses->evaluate(f.params), 2048);
+  const VariantSpec& two = f.variants[1];
+  EXPECT_EQ(two.launches.size(), 2u);
+  EXPECT_EQ(two.scratch.size(), 1u);
+  EXPECT_TRUE(two.launches[0].local.empty());
+}
+
+struct BadManifest {
+  const char* name;
+  const char* from;
+  const char* to;
+  const char* expect;  // substring of the error
+};
+
+class ManifestErrors : public ::testing::TestWithParam<BadManifest> {};
+
+TEST_P(ManifestErrors, NameFileKeyAndReason) {
+  const BadManifest& c = GetParam();
+  const std::string error = manifestError(replaced(kGood, c.from, c.to));
+  ASSERT_FALSE(error.empty()) << "no error for " << c.name;
+  EXPECT_NE(error.find("family.toml:"), std::string::npos) << error;
+  EXPECT_NE(error.find(c.expect), std::string::npos) << error;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, ManifestErrors,
+    ::testing::Values(
+        BadManifest{"syntax", "[work]", "[work", "TOML syntax error"},
+        BadManifest{"unknown_type", "type = \"float\"\ncount = \"N\"\n[[buffers]]", "type = \"flot\"\ncount = \"N\"\n[[buffers]]", "unknown element type 'flot'"},
+        BadManifest{"unknown_arg", "args = [\"x\", \"y\", \"N\", \"float:F\"]\nglobal", "args = [\"x\", \"yy\", \"N\", \"float:F\"]\nglobal", "'yy' is not a buffer"},
+        BadManifest{"bad_expression", "bytes = \"8*N\"", "bytes = \"8*\"", "work.bytes"},
+        BadManifest{"division_by_zero", "count = \"N\"\naccess", "count = \"N/0\"\naccess", "not finite"},
+        BadManifest{"zero_size", "count = \"N\"\naccess", "count = \"N-N\"\naccess", "must be positive"},
+        BadManifest{"negative_size", "count = \"N\"\naccess", "count = \"-N\"\naccess", "must be positive"},
+        BadManifest{"geometry_divides", "local = [\"64\"]", "local = [\"100\"]", "not a multiple of local size"},
+        BadManifest{"dims_mismatch", "local = [\"64\"]", "local = [\"64\", \"1\"]", "dimensions"},
+        BadManifest{"missing_source", "source = \"k.cl\"\nkernel = \"scale\"", "source = \"nope.cl\"\nkernel = \"scale\"", "not found"},
+        BadManifest{"missing_kernel", "kernel = \"scale\"", "kernel = \"scal\"", "kernel 'scal' is not defined"},
+        BadManifest{"duplicate_variant", "name = \"two_pass\"", "name = \"plain\"", "duplicate variant name"},
+        BadManifest{"unknown_key", "global_accesses = \"2*N\"", "global_acceses = \"2*N\"", "unknown key"},
+        BadManifest{"bad_reference", "reference = \"variant:plain\"", "reference = \"variant:fancy\"", "does not exist"},
+        BadManifest{"bad_cpu_reference", "reference = \"variant:plain\"", "reference = \"cpu:nothing\"", "no C++ reference"},
+        BadManifest{"bad_access", "access = \"write\"", "access = \"wrote\"", "unknown access"},
+        BadManifest{"bad_arg_prefix", "\"float:F\"]\nglobal = [\"N\"]\nlocal", "\"half:F\"]\nglobal = [\"N\"]\nlocal", "unknown argument prefix"},
+        BadManifest{"both_forms", "name = \"two_pass\"\n", "name = \"two_pass\"\nkernel = \"scale\"\n", "either kernel"},
+        BadManifest{"no_output", "access = \"write\"", "access = \"read\"", "nothing could be verified"}),
+    [](const ::testing::TestParamInfo<BadManifest>& info) { return std::string(info.param.name); });
+
+TEST(Manifest, ErrorCarriesTheLineOfTheKey) {
+  const std::string error = manifestError(replaced(kGood, "bytes = \"8*N\"", "bytes = \"8*\""));
+  // bytes is on line 8 of kGood.
+  EXPECT_NE(error.find("family.toml:8: work.bytes"), std::string::npos) << error;
+}
+
+TEST(Manifest, ValidateForParamsChecksEachPoint) {
+  TempDir dir;
+  dir.write("fam/k.cl", kKernel);
+  const FamilyManifest f = loadFamilyManifest(dir.write("fam/family.toml", kGood));
+  EXPECT_NO_THROW(validateForParams(f, f.variants[0], {{"N", 128}, {"F", 1}}));
+  EXPECT_THROW(validateForParams(f, f.variants[0], {{"N", 100}, {"F", 1}}), InputError);  // 100 % 64
+  EXPECT_THROW(validateForParams(f, f.variants[0], {{"N", 0}, {"F", 1}}), InputError);
+}
+
+TEST(Manifest, DiscoveryReportsBrokenManifestsAndLoadsTheRest) {
+  TempDir dir;
+  dir.write("good/k.cl", kKernel);
+  dir.write("good/family.toml", kGood);
+  dir.write("bad/k.cl", kKernel);
+  dir.write("bad/family.toml", "name = \"bad\"\n[work\n");
+  const FamilyDiscovery found = discoverFamilies({dir.path(), dir.path() / "missing"});
+  ASSERT_EQ(found.families.size(), 1u);
+  EXPECT_EQ(found.families[0].name, "scale");
+  ASSERT_EQ(found.errors.size(), 2u);
+}
+
+TEST(Manifest, BuiltinFamiliesLoad) {
+  const FamilyDiscovery found = discoverFamilies({std::filesystem::path(ROOFLAB_SOURCE_DIR) / "kernels"});
+  for (const auto& e : found.errors) ADD_FAILURE() << e;
+  EXPECT_GE(found.families.size(), 1u);
+}

@@ -1,0 +1,251 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "analyzer/batch.hpp"
+#include "analyzer/json_file.hpp"
+#include "test_support.hpp"
+
+using namespace rooflab;
+using rooflab::testing::TempDir;
+
+namespace {
+
+const char* kKernels = R"(
+kernel void add(global const float* a, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i < n) RL_STORE(float, c, i, RL_ADD(RL_LOAD(float, a, i), RL_LOAD(float, b, i)));
+}
+// Deliberately incomplete: leaves the upper half unwritten (still poisoned).
+kernel void half_only(global const float* a, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i < n / 2) c[i] = a[i] + b[i];
+}
+kernel void partial(global const float* a, global float* p, int n) {
+  int i = get_global_id(0);
+  if (i < n) p[i] = a[i];
+}
+kernel void finish(global const float* p, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i < n) c[i] = p[i] + b[i];
+}
+)";
+
+// Deliberately wrong: subtracts instead of adding. In a file of its own without annotations.
+const char* kPlainKernel = R"(
+kernel void wrong(global const float* a, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i < n) c[i] = a[i] - b[i];
+}
+)";
+
+const char* kFamily = R"(name = "adder"
+[params]
+N = 4096
+[work]
+flops = "N"
+bytes = "12*N"
+[[buffers]]
+name = "a"
+type = "float"
+count = "N"
+[[buffers]]
+name = "b"
+type = "float"
+count = "N"
+[[buffers]]
+name = "c"
+type = "float"
+count = "N"
+access = "write"
+[check]
+reference = "cpu:vecadd"
+tolerance = 1e-6
+[[variants]]
+name = "good"
+source = "k.cl"
+kernel = "add"
+args = ["a", "b", "c", "N"]
+global = ["N"]
+local = ["64"]
+global_accesses = "3*N"
+[[variants]]
+name = "wrong"
+source = "plain.cl"
+kernel = "wrong"
+args = ["a", "b", "c", "N"]
+global = ["N"]
+[[variants]]
+name = "half"
+source = "k.cl"
+kernel = "half_only"
+args = ["a", "b", "c", "N"]
+global = ["N"]
+[[variants]]
+name = "broken_build"
+source = "broken.cl"
+kernel = "add"
+args = ["a", "b", "c", "N"]
+global = ["N"]
+[[variants]]
+name = "too_few_args"
+source = "k.cl"
+kernel = "add"
+args = ["a", "b", "c"]
+global = ["N"]
+[[variants]]
+name = "two_launches"
+source = "k.cl"
+scratch = [ { name = "p", type = "float", count = "N" } ]
+launches = [
+  { kernel = "partial", args = ["a", "p", "N"], global = ["N"], local = ["32"] },
+  { kernel = "finish", args = ["p", "b", "c", "N"], global = ["N"], local = ["32"] },
+]
+)";
+
+struct BatchFixture {
+  TempDir dir;
+  BatchConfig config;
+  BatchFixture(const std::string& modes = "[\"normal\"]") {
+    dir.write("kernels/adder/k.cl", kKernels);
+    dir.write("kernels/adder/plain.cl", kPlainKernel);
+    dir.write("kernels/adder/broken.cl", "kernel void add(global float* a) { this is not C }\n");
+    dir.write("kernels/adder/family.toml", kFamily);
+    const std::string text = "[run]\ndevice = \"cpu\"\nrepetitions = 3\nwarmup = 1\nmodes = " + modes +
+                             "\nkernels = [\"kernels\"]\nout = \"" + (dir.path() / "out").string() +
+                             "\"\nformats = [\"json\"]\n[[study]]\nfamily = \"adder\"\nparams = { N = [4096] }\n";
+    config = parseBatchConfig(text, "cfg.toml", dir.path());
+  }
+};
+
+const nlohmann::json& recordOf(const nlohmann::json& results, const std::string& variant, const std::string& mode = "normal") {
+  for (const auto& r : results["records"])
+    if (r["variant"] == variant && r["mode"] == mode) return r;
+  throw std::runtime_error("no record for " + variant);
+}
+
+}  // namespace
+
+TEST(Runner, OneBadVariantNeverCostsTheBatch) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  BatchFixture f;
+  BatchOptions options;
+  options.progress = false;
+  const BatchOutcome outcome = runBatch(f.config, options);
+  EXPECT_EQ(outcome.exit_code, ExitCode::variant_failed);
+  const nlohmann::json& results = outcome.results;
+  EXPECT_EQ(results["schema"], 1);
+  EXPECT_EQ(results["status"], "complete");
+  ASSERT_EQ(results["records"].size(), 6u);
+
+  const auto& good = recordOf(results, "good");
+  EXPECT_EQ(good["status"], "ok");
+  EXPECT_EQ(good["verification"]["status"], "passed");
+  EXPECT_EQ(good["timings"]["repetitions"].size(), 3u);
+  EXPECT_GT(good["timings"]["kernel_ns"]["median"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(good["work"]["cgma"].get<double>(), 1.0 / 3.0);
+  for (const auto& rep : good["timings"]["repetitions"]) {
+    EXPECT_LE(rep["queued_ns"].get<std::int64_t>(), rep["submit_ns"].get<std::int64_t>());
+    EXPECT_LE(rep["submit_ns"].get<std::int64_t>(), rep["start_ns"].get<std::int64_t>());
+    EXPECT_LE(rep["start_ns"].get<std::int64_t>(), rep["end_ns"].get<std::int64_t>());
+  }
+
+  const auto& wrong = recordOf(results, "wrong");
+  EXPECT_EQ(wrong["status"], "ok");  // it ran; it is wrong, and flagged, not dropped
+  EXPECT_EQ(wrong["verification"]["status"], "failed");
+  EXPECT_GT(wrong["verification"]["wrong_elements"].get<int>(), 0);
+  EXPECT_GT(wrong["verification"]["rel_l2_error"].get<double>(), 0.1);
+
+  const auto& half = recordOf(results, "half");
+  EXPECT_EQ(half["verification"]["status"], "failed");
+  EXPECT_EQ(half["verification"]["non_finite"].get<int>(), 2048);  // poisoned, never written
+
+  const auto& broken = recordOf(results, "broken_build");
+  EXPECT_EQ(broken["status"], "error");
+  EXPECT_NE(broken["error"].get<std::string>().find("build"), std::string::npos);
+  EXPECT_NE(broken["error"].get<std::string>().find("broken_build"), std::string::npos);  // names the variant
+
+  const auto& few = recordOf(results, "too_few_args");
+  EXPECT_EQ(few["status"], "error");
+  EXPECT_NE(few["error"].get<std::string>().find("takes 4 arguments but the manifest gives 3"), std::string::npos)
+      << few["error"];
+
+  const auto& two = recordOf(results, "two_launches");
+  EXPECT_EQ(two["verification"]["status"], "passed");
+  EXPECT_EQ(two["geometry"]["launches"].size(), 2u);
+
+  // The file on disk is the same complete document.
+  const nlohmann::json on_disk = readJsonFile(outcome.out_dir / "results.json");
+  EXPECT_EQ(on_disk["records"].size(), 6u);
+  EXPECT_EQ(on_disk["summary"]["verification_failed"], 2);
+  EXPECT_EQ(on_disk["summary"]["failed"], 2);
+}
+
+TEST(Runner, MutantsRunButAreNeverVerified) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  BatchFixture f("[\"compute-only\", \"memory-only\"]");
+  f.config.studies[0].variants = {"good", "wrong"};
+  BatchOptions options;
+  options.progress = false;
+  const BatchOutcome outcome = runBatch(f.config, options);
+  for (const auto& r : outcome.results["records"]) {
+    if (r["variant"] == "good") {
+      EXPECT_EQ(r["status"], "ok") << r["error"];
+      EXPECT_EQ(r["verification"]["status"], "skipped");
+    } else {
+      // No annotations: the mutant cannot be built, and the record says how to fix that.
+      EXPECT_EQ(r["status"], "skipped");
+      EXPECT_NE(r["error"].get<std::string>().find("annotations"), std::string::npos);
+    }
+  }
+}
+
+TEST(Runner, UnknownFamilyIsReportedAndTheRestRuns) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  BatchFixture f;
+  f.config.studies[0].variants = {"good"};
+  StudySpec missing;
+  missing.family = "nope";
+  f.config.studies.push_back(missing);
+  BatchOptions options;
+  options.progress = false;
+  const BatchOutcome outcome = runBatch(f.config, options);
+  EXPECT_EQ(outcome.exit_code, ExitCode::bad_input);
+  EXPECT_EQ(outcome.results["records"].size(), 1u);
+  ASSERT_EQ(outcome.results["input_errors"].size(), 1u);
+  EXPECT_NE(outcome.results["input_errors"][0].get<std::string>().find("'nope'"), std::string::npos);
+}
+
+TEST(Runner, SameSeedGivesTheSameInputs) {
+  HostBuffer a("a", ElementType{ScalarKind::f32, 1}, 100), b("a", ElementType{ScalarKind::f32, 1}, 100),
+      c("b", ElementType{ScalarKind::f32, 1}, 100);
+  fillBuffer(a, BufferInit::random, 7);
+  fillBuffer(b, BufferInit::random, 7);
+  fillBuffer(c, BufferInit::random, 7);
+  EXPECT_EQ(a.bytes, b.bytes);
+  EXPECT_NE(a.bytes, c.bytes);  // the name is part of the seed
+}
+
+TEST(EndToEnd, DefaultConfigVerifiesEveryVecaddRecordOnPocl) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  TempDir dir;
+  const std::string command = std::string(ROOFLAB_BINARY) + " run --device cpu --quiet --formats json --out " +
+                              (dir.path() / "out").string() + " > " + (dir.path() / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream log(dir.path() / "log");
+  const std::string log_text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(WEXITSTATUS(status), 0) << log_text;
+  const nlohmann::json results = readJsonFile(dir.path() / "out" / "results.json");
+  EXPECT_EQ(results["status"], "complete");
+  int vecadd_normal = 0;
+  for (const auto& r : results["records"]) {
+    EXPECT_EQ(r["status"], r["family"] == "vecadd" && r["variant"].get<std::string>().rfind("broken", 0) == 0 ? r["status"] : "ok")
+        << r["error"];
+    if (r["family"] == "vecadd" && r["mode"] == "normal" && r["variant"].get<std::string>().rfind("broken", 0) != 0) {
+      ++vecadd_normal;
+      EXPECT_EQ(r["verification"]["status"], "passed") << r["variant"];
+    }
+  }
+  EXPECT_GE(vecadd_normal, 2);
+}
