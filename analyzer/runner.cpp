@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 
+#include "analyzer/counters/counters.hpp"
 #include "analyzer/errors.hpp"
 #include "analyzer/format.hpp"
 #include "analyzer/references.hpp"
@@ -439,6 +440,80 @@ void VariantRunner::verify(const RunPoint& point, const std::map<std::string, Ho
   }
 }
 
+nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map<std::string, HostBuffer>& opencl_outputs,
+                                             const RunRecord& record) {
+  auto unavailable = [](const std::string& reason) { return nlohmann::json{{"available", false}, {"reason", reason}}; };
+  if (settings_.counters == "off") return unavailable("counters are off (--no-counters or [run] counters = \"off\")");
+  const std::string why = counters::countersUnavailableReason(device_.info);
+  if (!why.empty()) return unavailable("counters unavailable: " + why);
+
+  std::string ptx;
+  try {
+    const auto binaries = prepared.program.getInfo<CL_PROGRAM_BINARIES>();
+    if (!binaries.empty()) {
+      const auto& bytes = binaries.front();
+      for (unsigned char b : bytes) {
+        if (b == 0) break;  // the PTX text is NUL-terminated inside the binary
+        ptx.push_back(static_cast<char>(b));
+      }
+    }
+  } catch (const cl::Error& e) {
+    return unavailable("counters unavailable: reading the program binary: " + clFailure(e));
+  }
+  if (ptx.empty()) return unavailable("counters unavailable: the OpenCL driver returned no PTX");
+
+  // The bridged run starts from the same inputs as the OpenCL run; outputs start poisoned.
+  std::map<std::string, HostBuffer> buffers;
+  for (const auto& [name, spec] : prepared.specs) {
+    if (auto in = prepared.inputs->find(name); in != prepared.inputs->end()) {
+      buffers.emplace(name, in->second);
+    } else {
+      HostBuffer b(name, spec->type, prepared.buffer_bytes.at(name) / spec->type.bytes());
+      poisonBuffer(b);
+      buffers.emplace(name, std::move(b));
+    }
+  }
+  std::vector<counters::BridgeLaunch> launches;
+  for (const auto& launch : prepared.launches) {
+    if (launch.geometry.local.empty())
+      return unavailable("counters unavailable: launch of " + launch.geometry.kernel +
+                         " has no local size in the manifest; the CUDA bridge needs one");
+    counters::BridgeLaunch b;
+    b.kernel = launch.geometry.kernel;
+    for (auto g : launch.geometry.global) b.global.push_back(static_cast<std::size_t>(g));
+    for (auto l : launch.geometry.local) b.local.push_back(static_cast<std::size_t>(l));
+    for (const auto& arg : launch.args) {
+      switch (arg.kind) {
+        case KernelArgSpec::Kind::buffer: b.args.push_back(counters::BridgeArg::buffer(arg.buffer)); break;
+        case KernelArgSpec::Kind::scalar: b.args.push_back(counters::BridgeArg::scalar(arg.scalar_bytes)); break;
+        case KernelArgSpec::Kind::local_bytes: b.args.push_back(counters::BridgeArg::local(arg.local_bytes)); break;
+      }
+    }
+    launches.push_back(std::move(b));
+  }
+  counters::BridgeOptions options;
+  options.device_name = device_.info.name;
+  const counters::CounterMeasurement m =
+      counters::measureBridged(ptx, buffers, launches, std::max(3, settings_.repetitions), options);
+  nlohmann::json out = counters::toJson(m);
+
+  // Consistency checks: the bridged kernel must compute what the OpenCL one did, in about its time.
+  if (m.buffers_read_back && record.mode == RunMode::normal) {
+    double worst = 0;
+    std::size_t non_finite = 0;
+    for (const auto& [name, opencl] : opencl_outputs) {
+      const BufferComparison c = compareBuffers(buffers.at(name), opencl, 0.0);
+      worst = std::max(worst, c.rel_l2_error);
+      non_finite += c.non_finite;
+    }
+    out["bridged_vs_opencl_rel_l2_error"] = finiteOrNull(worst);
+    out["bridged_non_finite"] = non_finite;
+  }
+  if (m.bridged_kernel_ns && record.timings && record.timings->kernel_ns.median > 0)
+    out["bridged_to_opencl_time_ratio"] = static_cast<double>(*m.bridged_kernel_ns) / record.timings->kernel_ns.median;
+  return out;
+}
+
 RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& progress) {
   RunRecord record;
   record.family = point.family->name;
@@ -495,6 +570,8 @@ RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& pr
     const auto outputs = readOutputs(*prepared);
     if (progress) progress("verify", 0, 1);
     verify(point, outputs, record);
+    if (progress) progress("counters", 0, 1);
+    record.counters = measureCounters(*prepared, outputs, record);
   } catch (const cl::Error& e) {
     record.status = "error";
     record.error = record.label() + " on " + device_.info.name + ": " + clFailure(e);

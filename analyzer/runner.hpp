@@ -57,6 +57,8 @@ class VariantRunner {
   const std::map<std::string, HostBuffer>& referenceOutputs(const RunPoint& point);
   void verify(const RunPoint& point, const std::map<std::string, HostBuffer>& outputs, RunRecord& record);
   cl::Program buildProgram(const RunPoint& point, const std::string& options, RunRecord& record);
+  nlohmann::json measureCounters(Prepared& prepared, const std::map<std::string, HostBuffer>& opencl_outputs,
+                                 const RunRecord& record);
   void keepBinary(const cl::Program& program, const RunPoint& point, const std::string& options);
 
   SelectedDevice device_;

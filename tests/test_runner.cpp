@@ -113,7 +113,7 @@ struct BatchFixture {
     dir.write("kernels/adder/broken.cl", "kernel void add(global float* a) { this is not C }\n");
     dir.write("kernels/adder/family.toml", kFamily);
     const std::string text = "[run]\ndevice = \"cpu\"\nrepetitions = 3\nwarmup = 1\nmodes = " + modes +
-                             "\nkernels = [\"kernels\"]\nout = \"" + (dir.path() / "out").string() +
+                             "\nceilings = \"datasheet\"\nkernels = [\"kernels\"]\nout = \"" + (dir.path() / "out").string() +
                              "\"\nformats = [\"json\"]\n[[study]]\nfamily = \"adder\"\nparams = { N = [4096] }\n";
     config = parseBatchConfig(text, "cfg.toml", dir.path());
   }
