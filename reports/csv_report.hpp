@@ -1,0 +1,21 @@
+#pragma once
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace rooflab::reports {
+
+// One row per record, for spreadsheets and scripts. RFC 4180: CRLF line ends, fields with a comma,
+// quote or line break quoted, quotes doubled. Numbers round-trip (std::to_chars) and never depend
+// on the locale; a value that is not known is an empty field.
+std::vector<std::string> csvHeader(const nlohmann::json& results);
+void writeCsv(const nlohmann::json& results, std::ostream& out);
+void writeCsvReport(const nlohmann::json& results, const std::filesystem::path& file);  // atomically
+
+// One field as RFC 4180 wants it.
+std::string csvField(const std::string& text);
+
+}  // namespace rooflab::reports

@@ -1,0 +1,531 @@
+#include "reports/html_report.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "reports/atomic_file.hpp"
+#include "reports/html_text.hpp"
+#include "reports/number_format.hpp"
+#include "reports/results_view.hpp"
+#include "reports/roofline_chart.hpp"
+#include "reports/svg_chart.hpp"
+
+namespace rooflab::reports {
+namespace {
+
+constexpr std::string_view kStyleSheet = R"css(
+:root { color-scheme: light; }
+body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0 auto; padding: 1.5em 2em 3em;
+       max-width: 1280px; color: #1a1a1a; background: #fff; line-height: 1.4; }
+h1 { margin-bottom: 0.2em; }
+h2 { border-bottom: 2px solid #1a1a1a; padding-bottom: 0.2em; margin-top: 2.2em; }
+h3 { margin-top: 1.6em; }
+nav a { margin-right: 1em; }
+.meta { color: #555; }
+.banner { background: #fff3cd; border: 1px solid #e0b000; padding: 0.6em 1em; }
+figure { margin: 1em 0; }
+svg.roofline { width: 100%; height: auto; border: 1px solid #ddd; }
+svg.roofline g.point:hover > *, svg.roofline g.point:focus > * { stroke-width: 3; }
+table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.92em; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.group-start td { border-top: 2px solid #666; }
+tr.failed td { background: #fde8e8; }
+tr.error td, tr.skipped td { background: #f6f6f6; }
+.bad { color: #b00020; font-weight: bold; }
+.muted { color: #666; }
+pre { white-space: pre-wrap; word-break: break-word; margin: 0.2em 0; font-size: 0.92em; }
+pre.config { background: #f7f7f7; border: 1px solid #ddd; padding: 0.8em; }
+.mutation { border: 1px solid #ccc; border-radius: 4px; padding: 0.5em 1em; margin: 0.8em 0; }
+.mutation h4 { margin: 0.2em 0 0.5em; }
+.bar-row { display: flex; align-items: center; gap: 0.6em; margin: 0.15em 0; }
+.bar-label { width: 11em; }
+.bar { flex: 0 0 420px; height: 1.1em; background: #f0f0f0; position: relative; }
+.bar > span { position: absolute; left: 0; top: 0; bottom: 0; }
+.fill-total { background: #555; }
+.fill-memory { background: #0072b2; }
+.fill-compute { background: #e69f00; }
+.verdict { padding: 0.05em 0.5em; border-radius: 3px; background: #eee; font-weight: normal; }
+.verdict-memory-bound { background: #d6eaf8; }
+.verdict-compute-bound { background: #fdebd0; }
+.verdict-latency-bound { background: #e8daef; }
+.verdict-balanced { background: #d5f5e3; }
+details summary { cursor: pointer; }
+)css";
+
+std::string escaped(std::string_view text) { return escapeHtml(text); }
+
+std::string td(const std::string& html_content, std::string_view css_class = "") {
+  return css_class.empty() ? "<td>" + html_content + "</td>"
+                           : "<td class=\"" + std::string(css_class) + "\">" + html_content + "</td>";
+}
+std::string tdText(std::string_view text, std::string_view css_class = "") { return td(escaped(text), css_class); }
+std::string tdNumber(const std::optional<double>& value, std::string (*format)(double)) {
+  return td(value ? escaped(format(*value)) : "<span class=\"muted\">–</span>", "num");
+}
+std::string th(std::string_view text) { return "<th>" + escaped(text) + "</th>"; }
+
+std::string recordParams(const json& record) { return paramsText(record.value("params", json::object())); }
+
+std::string cssToken(std::string_view text) {
+  std::string token;
+  for (char c : text) token += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '-';
+  return token;
+}
+
+// A generic JSON value for the device and model tables: numbers locale-independently.
+std::string valueText(const json& value) {
+  if (value.is_null()) return "–";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number()) return paramValueText(value);
+  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
+  return value.dump();
+}
+
+// The variants of a family in ladder order, grouped by params: the table's rungs.
+struct ParamsGroup {
+  std::string params_text;
+  std::vector<const json*> records;
+};
+
+std::vector<ParamsGroup> groupByParams(const std::vector<const json*>& records) {
+  std::vector<ParamsGroup> groups;
+  for (const json* record : records) {
+    const std::string params = recordParams(*record);
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const ParamsGroup& g) { return g.params_text == params; });
+    if (group == groups.end()) group = groups.insert(groups.end(), ParamsGroup{params, {}});
+    group->records.push_back(record);
+  }
+  return groups;
+}
+
+bool familyDoesFloatingPointWork(const std::vector<const json*>& records) {
+  return std::any_of(records.begin(), records.end(), [](const json* record) {
+    const json* work = memberOrNull(*record, "work");
+    return work != nullptr && numberAt(*work, "flops").value_or(0.0) > 0;
+  });
+}
+
+class HtmlReport {
+ public:
+  HtmlReport(const json& results, const ChartStyle& chart_style)
+      : results_(results), chart_style_(chart_style), model_keys_(modelKeysInOrder(results)) {}
+
+  std::string render() {
+    const std::string device_name = deviceName();
+    html_ += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+    html_ += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+    html_ += "<title>rooflab report: " + escaped(device_name) + "</title>\n";
+    html_ += "<style>" + std::string(kStyleSheet) + "</style>\n</head>\n<body>\n";
+    renderHeader(device_name);
+    const std::vector<std::string> families = familiesInRunOrder(results_);
+    renderNavigation(families);
+    for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
+    renderDevice();
+    renderModels();
+    renderConfig();
+    html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
+    html_ += "</body>\n</html>\n";
+    return std::move(html_);
+  }
+
+ private:
+  std::string deviceName() const {
+    const json* device = memberOrNull(results_, "device");
+    return device != nullptr ? textAt(*device, "name", "unknown device") : "unknown device";
+  }
+
+  std::string toolText() const {
+    const json* tool = memberOrNull(results_, "tool");
+    if (tool == nullptr) return "rooflab";
+    return textAt(*tool, "name", "rooflab") + " " + textAt(*tool, "version");
+  }
+
+  void renderHeader(const std::string& device_name) {
+    html_ += "<header>\n<h1>rooflab report: " + escaped(device_name) + "</h1>\n<p class=\"meta\">";
+    html_ += "Started " + escaped(textAt(results_, "started_at", "?")) + ", finished " +
+             escaped(textAt(results_, "finished_at", "–")) + " · " + escaped(toolText());
+    if (const json* summary = memberOrNull(results_, "summary")) {
+      html_ += " · " + escaped(textAt(*summary, "points", "?")) + " points: " + escaped(textAt(*summary, "ok", "?")) +
+               " ok, " + escaped(textAt(*summary, "failed", "?")) + " failed, " +
+               escaped(textAt(*summary, "verification_failed", "?")) + " failed verification, " +
+               escaped(textAt(*summary, "skipped", "?")) + " skipped";
+    }
+    html_ += "</p>\n";
+    const std::string status = textAt(results_, "status", "complete");
+    if (status != "complete") {
+      html_ += "<p class=\"banner\">This run is <strong>" + escaped(status) +
+               "</strong>: the report shows the records written so far.</p>\n";
+    }
+    html_ += "</header>\n";
+  }
+
+  void renderNavigation(const std::vector<std::string>& families) {
+    html_ += "<nav><p>";
+    for (std::size_t index = 0; index < families.size(); ++index) {
+      html_ += "<a href=\"#family-" + std::to_string(index) + "\">" + escaped(families[index]) + "</a>";
+    }
+    html_ += "<a href=\"#device\">device</a><a href=\"#models\">models</a><a href=\"#config\">config</a></p></nav>\n";
+  }
+
+  void renderFamily(const std::string& family, std::size_t index) {
+    const std::vector<const json*> records = recordsOfFamily(results_, family);
+    std::vector<const json*> normal_records, mutant_records;
+    for (const json* record : records) (isNormalMode(*record) ? normal_records : mutant_records).push_back(record);
+
+    html_ += "<section class=\"family\" id=\"family-" + std::to_string(index) + "\">\n<h2>" + escaped(family) + "</h2>\n";
+    renderChart(family);
+    renderVariantsTable(normal_records);
+    if (!mutant_records.empty()) renderMutantsTable(mutant_records, normal_records);
+    renderMutations(normal_records);
+    renderCounters(records);
+    html_ += "</section>\n";
+  }
+
+  void renderChart(const std::string& family) {
+    const RooflineChart chart = buildRooflineChart(results_, family);
+    html_ += "<figure>\n" + renderSvgChart(layoutRooflineChart(chart, chart_style_), family);
+    html_ += "<figcaption class=\"muted\">Normal-mode variants at (FLOP per DRAM byte, achieved GFLOP/s). "
+             "Solid: the device that ran; dashed: the reference model; dotted: local-memory roofs. "
+             "Hover a point for its details.";
+    if (!chart.unplaced.empty()) {
+      html_ += " Not on the chart:<ul class=\"unplaced\">";
+      for (const UnplacedRecord& unplaced : chart.unplaced) {
+        html_ += "<li>" + escaped(unplaced.variant) + " " + escaped(unplaced.params_text) + ": " +
+                 escaped(unplaced.reason) + "</li>";
+      }
+      html_ += "</ul>";
+    }
+    html_ += "</figcaption>\n</figure>\n";
+  }
+
+  // The course's table: each row a rung of the optimisation ladder for one problem size.
+  void renderVariantsTable(const std::vector<const json*>& records) {
+    html_ += "<h3>Variants</h3>\n";
+    if (records.empty()) {
+      html_ += "<p class=\"muted\">No normal-mode record.</p>\n";
+      return;
+    }
+    const bool rate_is_flops = familyDoesFloatingPointWork(records);
+    const bool has_mutation = std::any_of(records.begin(), records.end(),
+                                          [](const json* r) { return memberOrNull(*r, "mutation") != nullptr; });
+    std::string header = th("Variant") + th("Params") + th("Time (median)") + th(rate_is_flops ? "GFLOP/s" : "GB/s") +
+                         th("Step") + th("Gain") + th("Verification") + th("Bound (roofline, device)");
+    for (const std::string& key : model_keys_) header += th("% of roof: " + modelShortName(results_, key));
+    if (has_mutation) header += th("Mutation verdict");
+    const std::size_t columns_after_params = 6 + model_keys_.size() + (has_mutation ? 1 : 0);
+    html_ += "<table class=\"variants\">\n<thead><tr>" + header + "</tr></thead>\n<tbody>\n";
+
+    for (const ParamsGroup& group : groupByParams(records)) {
+      std::optional<double> first_ns, previous_ns;
+      bool first_row = true;
+      for (const json* record : group.records) {
+        const std::string row_class = std::string(first_row ? "group-start " : "") + rowClass(*record);
+        first_row = false;
+        html_ += "<tr class=\"" + row_class + "\">" + tdText(textAt(*record, "variant")) + tdText(group.params_text);
+        if (!isOk(*record)) {
+          html_ += "<td colspan=\"" + std::to_string(columns_after_params) + "\">" + statusHtml(*record) + "</td></tr>\n";
+          continue;
+        }
+        const auto median_ns = medianKernelNs(*record);
+        html_ += tdNumber(median_ns, &formatDurationNs);
+        html_ += tdNumber(rate_is_flops ? achievedGflops(*record) : achievedGbps(*record), &formatRate);
+        // Step: over the previous rung that has a time; gain: over the first rung (the baseline).
+        html_ += tdNumber(previous_ns && median_ns ? std::optional<double>(*previous_ns / *median_ns) : std::nullopt,
+                          &formatSpeedup);
+        html_ += tdNumber(first_ns && median_ns ? std::optional<double>(*first_ns / *median_ns) : std::nullopt,
+                          &formatSpeedup);
+        if (median_ns) {
+          if (!first_ns) first_ns = median_ns;
+          previous_ns = median_ns;
+        }
+        const std::string verification = verificationText(*record);
+        html_ += td(escaped(verification), verification.rfind("FAILED", 0) == 0 ? "bad" : "");
+        html_ += tdText(boundOn(*record, "device"));
+        for (const std::string& key : model_keys_) {
+          const json* placement = placementOn(*record, key);
+          html_ += tdNumber(placement != nullptr ? numberAt(*placement, "fraction_of_roof") : std::nullopt,
+                            &formatPercent);
+        }
+        if (has_mutation) {
+          const json* mutation = memberOrNull(*record, "mutation");
+          html_ += mutation != nullptr ? verdictHtml(textAt(*mutation, "verdict", "unknown")) : td("–", "muted");
+        }
+        html_ += "</tr>\n";
+      }
+    }
+    html_ += "</tbody>\n</table>\n";
+  }
+
+  void renderMutantsTable(const std::vector<const json*>& mutants, const std::vector<const json*>& normal_records) {
+    html_ += "<h3>Mutants</h3>\n<p class=\"muted\">compute-only keeps the arithmetic and fakes the loads; "
+             "memory-only keeps the traffic and drops the arithmetic. Their time against the original's says "
+             "what bounds it.</p>\n";
+    html_ += "<table class=\"mutants\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") + th("Time (median)") +
+             th("vs. original") + th("GFLOP/s") + th("GB/s") + th("Status") + "</tr></thead>\n<tbody>\n";
+    for (const json* record : mutants) {
+      html_ += "<tr class=\"" + rowClass(*record) + "\">" + tdText(textAt(*record, "variant")) +
+               tdText(recordParams(*record)) + tdText(textAt(*record, "mode"));
+      if (!isOk(*record)) {
+        html_ += "<td colspan=\"5\">" + statusHtml(*record) + "</td></tr>\n";
+        continue;
+      }
+      const auto median_ns = medianKernelNs(*record);
+      const auto original_ns = originalMedianNs(*record, normal_records);
+      html_ += tdNumber(median_ns, &formatDurationNs);
+      html_ += tdNumber(median_ns && original_ns ? std::optional<double>(*median_ns / *original_ns) : std::nullopt,
+                        &formatPercent);
+      html_ += tdNumber(achievedGflops(*record), &formatRate) + tdNumber(achievedGbps(*record), &formatRate);
+      html_ += tdText(textAt(*record, "status")) + "</tr>\n";
+    }
+    html_ += "</tbody>\n</table>\n";
+  }
+
+  void renderMutations(const std::vector<const json*>& records) {
+    std::vector<const json*> with_mutation;
+    for (const json* record : records) {
+      if (memberOrNull(*record, "mutation") != nullptr) with_mutation.push_back(record);
+    }
+    if (with_mutation.empty()) return;
+    html_ += "<h3>What bounds each variant</h3>\n";
+    for (const json* record : with_mutation) renderMutation(*record, (*record)["mutation"]);
+  }
+
+  void renderMutation(const json& record, const json& mutation) {
+    const std::string verdict = textAt(mutation, "verdict", "unknown");
+    html_ += "<div class=\"mutation\">\n<h4>" + escaped(textAt(record, "variant")) + " <span class=\"muted\">" +
+             escaped(recordParams(record)) + "</span> <span class=\"verdict verdict-" + cssToken(verdict) + "\">" +
+             escaped(verdict) + "</span></h4>\n";
+    const auto t_ns = numberAt(mutation, "t_ns");
+    const auto t_mem_ns = numberAt(mutation, "t_mem_ns");
+    const auto t_comp_ns = numberAt(mutation, "t_comp_ns");
+    const double longest_ns = std::max({t_ns.value_or(0.0), t_mem_ns.value_or(0.0), t_comp_ns.value_or(0.0)});
+    renderBar("t (original)", t_ns, longest_ns, "fill-total");
+    renderBar("t_mem (memory-only)", t_mem_ns, longest_ns, "fill-memory");
+    renderBar("t_comp (compute-only)", t_comp_ns, longest_ns, "fill-compute");
+
+    std::vector<std::string> impact;
+    if (const auto speedup = numberAt(mutation, "speedup_if_memory_free")) {
+      impact.push_back("if memory traffic were free: up to " + formatSpeedup(*speedup) + " faster");
+    }
+    if (const auto speedup = numberAt(mutation, "speedup_if_compute_free")) {
+      impact.push_back("if arithmetic were free: up to " + formatSpeedup(*speedup) + " faster");
+    }
+    if (!impact.empty()) {
+      html_ += "<p class=\"impact\">";
+      for (std::size_t i = 0; i < impact.size(); ++i) html_ += (i ? "; " : "") + escaped(impact[i]);
+      html_ += "</p>\n";
+    }
+    const json* margins = memberOrNull(mutation, "margins");
+    if (margins != nullptr && margins->is_object() && !margins->empty()) {
+      html_ += "<p class=\"margins muted\">Margins: ";
+      bool first = true;
+      for (const auto& [name, value] : margins->items()) {
+        html_ += (first ? "" : " · ") + escaped(name) + " " + escaped(valueText(value));
+        first = false;
+      }
+      html_ += "</p>\n";
+    }
+    const json* notes = memberOrNull(mutation, "notes");
+    if (notes != nullptr && notes->is_array() && !notes->empty()) {
+      html_ += "<ul class=\"notes\">";
+      for (const json& note : *notes) html_ += "<li>" + escaped(valueText(note)) + "</li>";
+      html_ += "</ul>\n";
+    }
+    html_ += "</div>\n";
+  }
+
+  void renderBar(std::string_view label, const std::optional<double>& value_ns, double longest_ns,
+                 std::string_view fill_class) {
+    html_ += "<div class=\"bar-row\"><span class=\"bar-label\">" + escaped(label) + "</span><span class=\"bar\">";
+    if (value_ns && longest_ns > 0) {
+      html_ += "<span class=\"" + std::string(fill_class) + "\" style=\"width:" +
+               formatFixed(*value_ns / longest_ns * 100.0, 1) + "%\"></span>";
+    }
+    html_ += "</span><span class=\"bar-value\">" +
+             (value_ns ? escaped(formatDurationNs(*value_ns)) : std::string("<span class=\"muted\">not measured</span>")) +
+             "</span></div>\n";
+  }
+
+  void renderCounters(const std::vector<const json*>& records) {
+    html_ += "<h3>Hardware counters</h3>\n";
+    std::vector<const json*> available;
+    std::vector<std::pair<std::string, std::vector<const json*>>> unavailable_by_reason;
+    for (const json* record : records) {
+      const json* counters = memberOrNull(*record, "counters");
+      if (counters != nullptr && counters->value("available", false)) {
+        available.push_back(record);
+        continue;
+      }
+      const std::string reason = counters != nullptr ? textAt(*counters, "reason", "no reason given") : "not recorded";
+      auto entry = std::find_if(unavailable_by_reason.begin(), unavailable_by_reason.end(),
+                                [&](const auto& e) { return e.first == reason; });
+      if (entry == unavailable_by_reason.end()) entry = unavailable_by_reason.insert(entry, {reason, {}});
+      entry->second.push_back(record);
+    }
+    if (!available.empty()) renderCountersTable(available);
+    for (const auto& [reason, without] : unavailable_by_reason) {
+      html_ += "<p class=\"counters-unavailable\">Counters unavailable";
+      if (without.size() != records.size()) {
+        html_ += " for ";
+        for (std::size_t i = 0; i < without.size(); ++i) {
+          html_ += (i ? ", " : "") + escaped(textAt(*without[i], "variant") + " " + textAt(*without[i], "mode") + " " +
+                                             recordParams(*without[i]));
+        }
+      }
+      html_ += ": " + escaped(reason) + "</p>\n";
+    }
+  }
+
+  void renderCountersTable(const std::vector<const json*>& records) {
+    html_ += "<table class=\"counters\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") +
+             th("FP32 FLOPs (counted)") + th("FLOPs (analytic)") + th("DRAM read") + th("DRAM write") +
+             th("DRAM bytes vs. analytic") + th("Bridged kernel time") + th("Raw metrics") + "</tr></thead>\n<tbody>\n";
+    for (const json* record : records) {
+      const json& counters = (*record)["counters"];
+      const json derived = counters.value("derived", json::object());
+      const json work = record->value("work", json::object());
+      const auto read_bytes = numberAt(derived, "dram_bytes_read");
+      const auto write_bytes = numberAt(derived, "dram_bytes_write");
+      const auto analytic_bytes = numberAt(work, "bytes");
+      std::optional<double> traffic_ratio;
+      if (read_bytes && write_bytes && analytic_bytes && *analytic_bytes > 0) {
+        traffic_ratio = (*read_bytes + *write_bytes) / *analytic_bytes;
+      }
+      html_ += "<tr>" + tdText(textAt(*record, "variant")) + tdText(recordParams(*record)) + tdText(textAt(*record, "mode")) +
+               tdNumber(numberAt(derived, "fp32_flops"), &formatCount) + tdNumber(numberAt(work, "flops"), &formatCount) +
+               tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
+               tdNumber(traffic_ratio, &formatPercent) + tdNumber(numberAt(counters, "bridged_kernel_ns"), &formatDurationNs);
+      html_ += "<td>";
+      const json* values = memberOrNull(counters, "values");
+      if (values != nullptr && values->is_object()) {
+        html_ += "<details><summary>" + std::to_string(values->size()) + " metrics</summary><table>";
+        for (const auto& [metric, value] : values->items()) {
+          html_ += "<tr>" + tdText(metric) + td(escaped(valueText(value)), "num") + "</tr>";
+        }
+        html_ += "</table></details>";
+      }
+      html_ += "</td></tr>\n";
+    }
+    html_ += "</tbody>\n</table>\n";
+  }
+
+  void renderDevice() {
+    html_ += "<section id=\"device\">\n<h2>Device</h2>\n";
+    const json* device = memberOrNull(results_, "device");
+    if (device == nullptr || !device->is_object()) {
+      html_ += "<p class=\"muted\">Not recorded.</p>\n</section>\n";
+      return;
+    }
+    html_ += "<table class=\"device\">\n<tbody>\n";
+    for (const auto& [key, value] : device->items()) {
+      std::string text = valueText(value);
+      const bool is_byte_count = key.size() > 6 && key.compare(key.size() - 6, 6, "_bytes") == 0 && value.is_number();
+      if (is_byte_count) text += " (" + formatBytes(value.get<double>()) + ")";
+      html_ += "<tr>" + th(key) + tdText(text) + "</tr>\n";
+    }
+    html_ += "</tbody>\n</table>\n</section>\n";
+  }
+
+  void renderModels() {
+    html_ += "<section id=\"models\">\n<h2>Roofline models</h2>\n";
+    const json* models = memberOrNull(results_, "models");
+    if (model_keys_.empty() || models == nullptr) {
+      html_ += "<p class=\"muted\">No model recorded.</p>\n</section>\n";
+      return;
+    }
+    html_ += "<table class=\"models\">\n<thead><tr>" + th("Key") + th("Model") + th("Peak FP32 GFLOP/s") +
+             th("DRAM GB/s") + th("Ridge FLOP/byte") + th("Local GB/s") + th("Local memory") + th("Compute units") +
+             th("Clock MHz") + th("Sources") + "</tr></thead>\n<tbody>\n";
+    for (const std::string& key : model_keys_) {
+      const json& model = (*models)[key];
+      const auto peak = numberAt(model, "peak_gflops");
+      const auto dram = numberAt(model, "dram_gbps");
+      html_ += "<tr>" + tdText(key == referenceModelKey(results_) ? key + " (reference)" : key) +
+               tdText(textAt(model, "display_name", key)) + tdNumber(peak, &formatRate) + tdNumber(dram, &formatRate) +
+               tdNumber(peak && dram && *dram > 0 ? std::optional<double>(*peak / *dram) : std::nullopt, &formatRate) +
+               tdNumber(numberAt(model, "local_gbps"), &formatRate) +
+               tdNumber(numberAt(model, "local_mem_bytes"), &formatBytes) +
+               tdNumber(numberAt(model, "compute_units"), &formatRoundTrip) +
+               tdNumber(numberAt(model, "clock_mhz"), &formatRoundTrip);
+      html_ += "<td>";
+      const json* sources = memberOrNull(model, "sources");
+      if (sources != nullptr && sources->is_object()) {
+        for (const auto& [field, source] : sources->items()) {
+          html_ += escaped(field) + ": " + escaped(valueText(source)) + "<br>";
+        }
+      }
+      html_ += "</td></tr>\n";
+    }
+    html_ += "</tbody>\n</table>\n</section>\n";
+  }
+
+  void renderConfig() {
+    html_ += "<section id=\"config\">\n<h2>Configuration</h2>\n";
+    const json* config = memberOrNull(results_, "config");
+    if (config == nullptr) {
+      html_ += "<p class=\"muted\">Not recorded.</p>\n</section>\n";
+      return;
+    }
+    html_ += "<p>From " + escaped(textAt(*config, "path", "(unknown)")) + "</p>\n";
+    html_ += "<pre class=\"config\">" + escaped(config->dump(2)) + "</pre>\n</section>\n";
+  }
+
+  static std::string rowClass(const json& record) {
+    if (!isOk(record)) return cssToken(textAt(record, "status", "unknown"));
+    const json* verification = memberOrNull(record, "verification");
+    if (verification != nullptr && textAt(*verification, "status") == "failed") return "failed";
+    return "ok";
+  }
+
+  // "error: <message>" for a record that did not run, with its whole text (build logs included).
+  static std::string statusHtml(const json& record) {
+    const std::string status = textAt(record, "status", "unknown");
+    std::string html = "<span class=\"" + std::string(status == "error" ? "bad" : "muted") + "\">" + escaped(status) + "</span>";
+    const std::string error = textAt(record, "error");
+    if (!error.empty()) html += "<pre class=\"error-text\">" + escaped(error) + "</pre>";
+    return html;
+  }
+
+  static std::string verdictHtml(const std::string& verdict) {
+    return "<td><span class=\"verdict verdict-" + cssToken(verdict) + "\">" + escaped(verdict) + "</span></td>";
+  }
+
+  std::string boundOn(const json& record, const std::string& key) const {
+    const json* placement = placementOn(record, key);
+    if (placement == nullptr) placement = model_keys_.empty() ? nullptr : placementOn(record, model_keys_.front());
+    return placement != nullptr ? textAt(*placement, "bound", "unknown") : "unknown";
+  }
+
+  // The normal-mode run of the same variant and params, which a mutant is compared with.
+  static std::optional<double> originalMedianNs(const json& mutant, const std::vector<const json*>& normal_records) {
+    for (const json* record : normal_records) {
+      if (textAt(*record, "variant") == textAt(mutant, "variant") && recordParams(*record) == recordParams(mutant)) {
+        return medianKernelNs(*record);
+      }
+    }
+    return std::nullopt;
+  }
+
+  const json& results_;
+  const ChartStyle& chart_style_;
+  std::vector<std::string> model_keys_;
+  std::string html_;
+};
+
+}  // namespace
+
+std::string renderHtmlReport(const json& results, const ChartStyle& chart_style) {
+  return HtmlReport(results, chart_style).render();
+}
+
+void writeHtmlReport(const json& results, const std::filesystem::path& file) {
+  writeFileAtomically(file, renderHtmlReport(results));
+}
+
+}  // namespace rooflab::reports

@@ -1,0 +1,24 @@
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/chart_scene.hpp"
+
+namespace rooflab::reports {
+
+// The PNG image (file bytes) of a laid-out chart, drawn with cairo. Throws std::runtime_error.
+std::string renderPng(const ChartScene& scene);
+
+// "roofline-<family>.png"; characters that do not belong in a file name become '_', so a doctored
+// results file cannot write outside the output folder.
+std::string rooflinePngFileName(const std::string& family);
+
+// One roofline-<family>.png per family in `out_dir` (which must exist); returns the files written.
+std::vector<std::filesystem::path> writePngReports(const nlohmann::json& results,
+                                                   const std::filesystem::path& out_dir,
+                                                   const ChartStyle& style = {});
+
+}  // namespace rooflab::reports

@@ -1,0 +1,306 @@
+#include "reports/roofline_chart.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+
+#include "reports/number_format.hpp"
+#include "reports/results_view.hpp"
+
+namespace rooflab::reports {
+namespace {
+
+// Padding around the data, in decades: room for the ceiling labels above the highest roof and
+// for markers at the edges. The ridge factor keeps both the slope and the flat part of every roof
+// visible even when all points sit on one side of the ridge.
+constexpr double kAxisPaddingDecades = 0.3;
+constexpr double kRidgeVisibilityFactor = 8.0;
+constexpr double kMinimumSpanDecades = 2.0;
+// A chart with a sub-microflop point and a petaflop peak would squash everything; clip instead.
+constexpr double kMaximumSpanDecades = 8.0;
+// Points get extra room on the right for their params label.
+constexpr double kPointLabelRoomDecades = 0.25;
+
+struct ModelCeilings {
+  double peak_gflops = 0;
+  double dram_gbps = 0;
+  std::optional<double> local_gbps;
+};
+
+std::string ceilingValueText(double value) { return formatSignificant(value, 4); }
+
+std::string compactValueText(double value) {
+  // "192.3", "2460", "66900": 4 significant digits, but no ".0" tail on round numbers.
+  std::string text = ceilingValueText(value);
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  return text;
+}
+
+std::string kindName(CeilingKind kind) {
+  switch (kind) {
+    case CeilingKind::dram_bandwidth: return "DRAM";
+    case CeilingKind::local_bandwidth: return "local memory";
+    case CeilingKind::fp32_peak: return "FP32 peak";
+  }
+  return "";
+}
+
+std::string ceilingShortLabel(CeilingKind kind, double value) {
+  const std::string unit = kind == CeilingKind::fp32_peak ? " GFLOP/s" : " GB/s";
+  return kindName(kind) + " " + compactValueText(value) + unit;
+}
+
+std::string ceilingLabel(CeilingKind kind, double value, const std::string& model_name) {
+  return ceilingShortLabel(kind, value) + " · " + model_name;
+}
+
+void setLogRange(LogAxis& axis, double min_log10, double max_log10) {
+  const double span = max_log10 - min_log10;
+  if (span < kMinimumSpanDecades) {
+    const double widen = (kMinimumSpanDecades - span) / 2;
+    min_log10 -= widen;
+    max_log10 += widen;
+  }
+  axis.min_value = std::pow(10.0, min_log10);
+  axis.max_value = std::pow(10.0, max_log10);
+  for (int decade = static_cast<int>(std::ceil(min_log10 - 1e-9));
+       decade <= static_cast<int>(std::floor(max_log10 + 1e-9)); ++decade) {
+    axis.decade_ticks.push_back(std::pow(10.0, decade));
+  }
+}
+
+// The params that take more than one value among the family's records: what tells points apart.
+std::vector<std::string> varyingParamNames(const std::vector<const json*>& records) {
+  std::map<std::string, std::vector<std::string>> values_by_name;
+  for (const json* record : records) {
+    const json* params = memberOrNull(*record, "params");
+    if (params == nullptr || !params->is_object()) continue;
+    for (const auto& [name, value] : params->items()) {
+      auto& values = values_by_name[name];
+      const std::string text = paramValueText(value);
+      if (std::find(values.begin(), values.end(), text) == values.end()) values.push_back(text);
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& [name, values] : values_by_name) {
+    if (values.size() > 1) names.push_back(name);
+  }
+  return names;
+}
+
+std::string shortLabelFor(const json& record, const std::vector<std::string>& varying_names) {
+  std::string label;
+  const json* params = memberOrNull(record, "params");
+  if (params == nullptr) return label;
+  for (const std::string& name : varying_names) {
+    const json* value = memberOrNull(*params, name);
+    if (value == nullptr) continue;
+    if (!label.empty()) label += ", ";
+    label += name + "=" + paramValueText(*value);
+  }
+  return label;
+}
+
+// Where a record goes on the chart: its intensity on the measured device's placement (all models
+// share the analytic intensity; the device's may come from counters), and its achieved rate.
+std::optional<DataPoint> placeOnChart(const json& results, const json& record, std::string& reason) {
+  if (!isOk(record)) {
+    reason = textAt(record, "status", "no status") + ": " + firstLine(textAt(record, "error", "no error text"));
+    return std::nullopt;
+  }
+  const json* placement = placementOn(record, "device");
+  if (placement == nullptr || !numberAt(*placement, "intensity")) {
+    for (const std::string& key : modelKeysInOrder(results)) {
+      const json* candidate = placementOn(record, key);
+      if (candidate != nullptr && numberAt(*candidate, "intensity")) {
+        placement = candidate;
+        break;
+      }
+    }
+  }
+  if (placement == nullptr) {
+    reason = "no roofline placement";
+    return std::nullopt;
+  }
+  const std::optional<double> intensity = numberAt(*placement, "intensity");
+  if (!intensity) {
+    reason = textAt(*placement, "reason", "intensity unknown");
+    return std::nullopt;
+  }
+  const double gflops = numberAt(*placement, "achieved_gflops").value_or(achievedGflops(record).value_or(0.0));
+  if (gflops <= 0 || *intensity <= 0) {
+    reason = "no floating-point work: not on log axes (see GB/s in the table)";
+    return std::nullopt;
+  }
+  return DataPoint{*intensity, gflops};
+}
+
+std::vector<std::string> pointDetails(const json& results, const json& record, const DataPoint& at) {
+  std::vector<std::string> lines;
+  lines.push_back(textAt(record, "family") + " / " + textAt(record, "variant"));
+  const std::string params = paramsText(record.value("params", json::object()));
+  if (!params.empty()) lines.push_back(params);
+  if (const auto median = medianKernelNs(record)) lines.push_back("time " + formatDurationNs(*median) + " (median)");
+  lines.push_back(formatRate(at.gflops) + " GFLOP/s");
+  if (const auto gbps = achievedGbps(record)) lines.push_back(formatRate(*gbps) + " GB/s");
+  lines.push_back("intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
+  for (const std::string& key : modelKeysInOrder(results)) {
+    const json* placement = placementOn(record, key);
+    if (placement == nullptr) continue;
+    std::string line = "bound on " + modelShortName(results, key) + ": " + textAt(*placement, "bound", "unknown");
+    if (const auto fraction = numberAt(*placement, "fraction_of_roof")) {
+      line += ", " + formatPercent(*fraction) + " of roof";
+    }
+    lines.push_back(line);
+  }
+  if (const json* mutation = memberOrNull(record, "mutation")) {
+    lines.push_back("mutation verdict: " + textAt(*mutation, "verdict", "unknown"));
+  }
+  lines.push_back("verification: " + verificationText(record));
+  return lines;
+}
+
+std::optional<ModelCeilings> ceilingsOf(const json& model) {
+  const auto peak = numberAt(model, "peak_gflops");
+  const auto dram = numberAt(model, "dram_gbps");
+  if (!peak || !dram || *peak <= 0 || *dram <= 0) return std::nullopt;
+  ModelCeilings ceilings{*peak, *dram, numberAt(model, "local_gbps")};
+  if (ceilings.local_gbps && *ceilings.local_gbps <= 0) ceilings.local_gbps.reset();
+  return ceilings;
+}
+
+bool familyDeclaresLocalAccesses(const std::vector<const json*>& records) {
+  for (const json* record : records) {
+    const json* roofline = memberOrNull(*record, "roofline");
+    if (roofline == nullptr || !roofline->is_object()) continue;
+    for (const auto& [key, placement] : roofline->items()) {
+      if (numberAt(placement, "local_roof_gflops")) return true;
+    }
+  }
+  return false;
+}
+
+// A bandwidth slope gflops = gbps x intensity, from the left/bottom edge to where it meets the peak.
+void addSlope(RooflineChart& chart, std::size_t model_index, CeilingKind kind, double gbps, double peak_gflops) {
+  const double x_start = std::max(chart.x_axis.min_value, chart.y_axis.min_value / gbps);
+  const double x_end = std::min(chart.x_axis.max_value, peak_gflops / gbps);
+  if (x_start >= x_end) return;
+  chart.ceilings.push_back(Ceiling{model_index, kind, gbps, {x_start, gbps * x_start}, {x_end, gbps * x_end},
+                                   ceilingLabel(kind, gbps, chart.models[model_index].short_name),
+                                   ceilingShortLabel(kind, gbps)});
+}
+
+void addPeak(RooflineChart& chart, std::size_t model_index, const ModelCeilings& ceilings) {
+  const double x_start = std::max(chart.x_axis.min_value, ceilings.peak_gflops / ceilings.dram_gbps);
+  if (x_start >= chart.x_axis.max_value) return;
+  chart.ceilings.push_back(Ceiling{model_index, CeilingKind::fp32_peak, ceilings.peak_gflops,
+                                   {x_start, ceilings.peak_gflops},
+                                   {chart.x_axis.max_value, ceilings.peak_gflops},
+                                   ceilingLabel(CeilingKind::fp32_peak, ceilings.peak_gflops,
+                                                chart.models[model_index].short_name),
+                                   ceilingShortLabel(CeilingKind::fp32_peak, ceilings.peak_gflops)});
+}
+
+}  // namespace
+
+std::string decadeTickLabel(double decade_value) {
+  const int exponent = static_cast<int>(std::lround(std::log10(decade_value)));
+  if (exponent >= -3 && exponent <= 5) return formatFixed(decade_value, exponent < 0 ? -exponent : 0);
+  static const char* const kSuperscripts[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  std::string label = "10";
+  if (exponent < 0) label += "⁻";
+  for (char digit : std::to_string(std::abs(exponent))) label += kSuperscripts[digit - '0'];
+  return label;
+}
+
+RooflineChart buildRooflineChart(const json& results, std::string_view family) {
+  RooflineChart chart;
+  chart.family = std::string(family);
+  chart.title = "Roofline: " + chart.family;
+  chart.x_axis.title = "Operational intensity (FLOP per DRAM byte)";
+  chart.y_axis.title = "Performance (GFLOP/s)";
+
+  const std::vector<const json*> family_records = recordsOfFamily(results, family);
+  std::vector<const json*> normal_records;
+  for (const json* record : family_records) {
+    if (isNormalMode(*record)) normal_records.push_back(record);
+  }
+  const std::vector<std::string> varying_names = varyingParamNames(normal_records);
+
+  std::vector<ModelCeilings> model_ceilings;
+  const std::string reference_key = referenceModelKey(results);
+  const json* models = memberOrNull(results, "models");
+  for (const std::string& key : modelKeysInOrder(results)) {
+    const auto ceilings = ceilingsOf((*models)[key]);
+    if (!ceilings) continue;
+    const ModelRole role = key == reference_key ? ModelRole::reference
+                           : key == "device"    ? ModelRole::measured_device
+                                                : ModelRole::other;
+    chart.models.push_back(ChartModel{key, modelShortName(results, key), role});
+    model_ceilings.push_back(*ceilings);
+  }
+
+  double min_x_log = std::numeric_limits<double>::infinity(), max_x_log = -min_x_log;
+  double min_y_log = min_x_log, max_y_log = -min_x_log;
+  auto include = [](double value, double& low, double& high) {
+    const double log_value = std::log10(value);
+    low = std::min(low, log_value);
+    high = std::max(high, log_value);
+  };
+
+  for (const json* record : normal_records) {
+    std::string reason;
+    const auto at = placeOnChart(results, *record, reason);
+    const std::string variant = textAt(*record, "variant", "(no variant)");
+    if (!at) {
+      chart.unplaced.push_back(UnplacedRecord{variant, paramsText(record->value("params", json::object())), reason});
+      continue;
+    }
+    auto series = std::find_if(chart.series.begin(), chart.series.end(),
+                               [&](const VariantSeries& s) { return s.variant == variant; });
+    if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), VariantSeries{variant});
+    chart.points.push_back(VariantPoint{*at, static_cast<std::size_t>(series - chart.series.begin()),
+                                        shortLabelFor(*record, varying_names),
+                                        pointDetails(results, *record, *at)});
+    include(at->intensity_flop_per_byte, min_x_log, max_x_log);
+    include(at->intensity_flop_per_byte * std::pow(10.0, kPointLabelRoomDecades), min_x_log, max_x_log);
+    include(at->gflops, min_y_log, max_y_log);
+  }
+  const bool draw_local_roofs = familyDeclaresLocalAccesses(normal_records);
+  for (const ModelCeilings& ceilings : model_ceilings) {
+    const double ridge = ceilings.peak_gflops / ceilings.dram_gbps;
+    include(ridge / kRidgeVisibilityFactor, min_x_log, max_x_log);
+    include(ridge * kRidgeVisibilityFactor, min_x_log, max_x_log);
+    if (draw_local_roofs && ceilings.local_gbps) {
+      include(ceilings.peak_gflops / *ceilings.local_gbps / kRidgeVisibilityFactor, min_x_log, max_x_log);
+    }
+    include(ceilings.peak_gflops, min_y_log, max_y_log);
+  }
+  if (!std::isfinite(min_x_log)) {  // no model and no point: an empty frame still says so
+    min_x_log = -1, max_x_log = 2, min_y_log = 0, max_y_log = 3;
+  }
+  setLogRange(chart.x_axis, min_x_log - kAxisPaddingDecades, max_x_log + kAxisPaddingDecades);
+  // The lowest DRAM slope must enter the frame at its left edge, or the roofs would float.
+  for (const ModelCeilings& ceilings : model_ceilings) {
+    include(ceilings.dram_gbps * chart.x_axis.min_value, min_y_log, max_y_log);
+  }
+  min_y_log = std::max(min_y_log, max_y_log - kMaximumSpanDecades);
+  setLogRange(chart.y_axis, min_y_log - kAxisPaddingDecades, max_y_log + kAxisPaddingDecades);
+
+  for (std::size_t index = 0; index < chart.models.size(); ++index) {
+    const ModelCeilings& ceilings = model_ceilings[index];
+    addSlope(chart, index, CeilingKind::dram_bandwidth, ceilings.dram_gbps, ceilings.peak_gflops);
+    if (draw_local_roofs && ceilings.local_gbps) {
+      addSlope(chart, index, CeilingKind::local_bandwidth, *ceilings.local_gbps, ceilings.peak_gflops);
+    }
+    addPeak(chart, index, ceilings);
+  }
+  return chart;
+}
+
+}  // namespace rooflab::reports

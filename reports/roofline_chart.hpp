@@ -1,0 +1,83 @@
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+// The roofline chart of one kernel family in data coordinates (FLOP/byte, GFLOP/s): axis ranges,
+// every ceiling of every model clipped to those ranges, and one point per normal-mode record. The
+// SVG and PNG drawers both draw this through the same layout (chart_scene.hpp), so they agree.
+namespace rooflab::reports {
+
+struct DataPoint {
+  double intensity_flop_per_byte = 0;
+  double gflops = 0;
+};
+
+enum class ModelRole { reference, measured_device, other };
+enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak };
+
+struct ChartModel {
+  std::string key;
+  std::string short_name;
+  ModelRole role = ModelRole::other;
+};
+
+// A straight piece of a roof: a bandwidth slope (GFLOP/s = GB/s x FLOP/byte) or the flat FP32 peak.
+struct Ceiling {
+  std::size_t model_index = 0;  // into RooflineChart::models
+  CeilingKind kind = CeilingKind::fp32_peak;
+  double value = 0;             // GB/s for a bandwidth, GFLOP/s for the peak
+  DataPoint from;
+  DataPoint to;
+  std::string label;            // "DRAM 192.3 GB/s · GeForce GTX 670"
+  std::string short_label;      // "DRAM 192.3 GB/s", for where the full label does not fit
+};
+
+// A log10 axis: ranges are padded around the data, ticks sit on the decades inside the range.
+struct LogAxis {
+  double min_value = 1;
+  double max_value = 10;
+  std::vector<double> decade_ticks;
+  std::string title;
+};
+
+struct VariantSeries {
+  std::string variant;
+};
+
+struct VariantPoint {
+  DataPoint at;
+  std::size_t series_index = 0;          // into RooflineChart::series: one colour/marker per variant
+  std::string short_label;               // the params that vary within the family ("N=1024"), or ""
+  std::vector<std::string> details;      // tooltip lines: variant, params, time, GFLOP/s, intensity, bound
+};
+
+// A normal-mode record with no place on log-log axes (an error, no FLOPs, unknown intensity).
+struct UnplacedRecord {
+  std::string variant;
+  std::string params_text;
+  std::string reason;
+};
+
+struct RooflineChart {
+  std::string family;
+  std::string title;
+  LogAxis x_axis;
+  LogAxis y_axis;
+  std::vector<ChartModel> models;
+  std::vector<Ceiling> ceilings;
+  std::vector<VariantSeries> series;
+  std::vector<VariantPoint> points;
+  std::vector<UnplacedRecord> unplaced;
+};
+
+// Only normal-mode records are placed: the mutants' rates measure the mutation, not the kernel.
+RooflineChart buildRooflineChart(const nlohmann::json& results, std::string_view family);
+
+// Text for a decade tick: "0.001", "1", "100000", "10⁶".
+std::string decadeTickLabel(double decade_value);
+
+}  // namespace rooflab::reports

@@ -1,0 +1,111 @@
+#include "reports/terminal_report.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "reports/number_format.hpp"
+#include "reports/results_view.hpp"
+
+namespace rooflab::reports {
+namespace {
+
+// An error message can be a whole build log; the table keeps one line of it.
+constexpr std::size_t kMaxErrorColumnChars = 56;
+
+std::size_t displayWidth(const std::string& text) {
+  std::size_t code_points = 0;
+  for (unsigned char byte : text) {
+    if ((byte & 0xC0) != 0x80) ++code_points;
+  }
+  return code_points;
+}
+
+std::string shortened(const std::string& text, std::size_t max_chars) {
+  if (displayWidth(text) <= max_chars) return text;
+  std::string result;
+  std::size_t code_points = 0;
+  for (unsigned char byte : text) {
+    const bool starts_code_point = (byte & 0xC0) != 0x80;
+    if (starts_code_point && ++code_points > max_chars - 1) break;
+    result += static_cast<char>(byte);
+  }
+  return result + "…";
+}
+
+enum class Align { left, right };
+
+struct Column {
+  std::string title;
+  Align align;
+};
+
+std::string optionalText(const std::optional<double>& value, std::string (*format)(double)) {
+  return value ? format(*value) : "-";
+}
+
+}  // namespace
+
+void printTerminalSummary(const json& results, std::ostream& out) {
+  const std::vector<std::string> model_keys = modelKeysInOrder(results);
+  const std::string bound_key =
+      std::find(model_keys.begin(), model_keys.end(), "device") != model_keys.end() ? "device"
+      : model_keys.empty()                                                          ? ""
+                                                                                    : model_keys.front();
+  const std::vector<Column> columns = {{"family/variant", Align::left}, {"params", Align::left},
+                                       {"mode", Align::left},           {"median", Align::right},
+                                       {"GFLOP/s", Align::right},       {"GB/s", Align::right},
+                                       {"verification", Align::left},   {"bound (" + bound_key + ")", Align::left}};
+  std::vector<std::vector<std::string>> rows;
+  std::size_t ok = 0, errors = 0, skipped = 0, verification_failed = 0;
+  for (const json& record : recordsOf(results)) {
+    const std::string status = textAt(record, "status", "unknown");
+    std::vector<std::string> row = {textAt(record, "family") + "/" + textAt(record, "variant"),
+                                    paramsText(record.value("params", json::object())), textAt(record, "mode")};
+    if (status == "ok") {
+      ++ok;
+      const json* placement = bound_key.empty() ? nullptr : placementOn(record, bound_key);
+      const std::string verification = verificationText(record);
+      if (verification.rfind("FAILED", 0) == 0) ++verification_failed;
+      row.insert(row.end(), {optionalText(medianKernelNs(record), &formatDurationNs),
+                             optionalText(achievedGflops(record), &formatRate),
+                             optionalText(achievedGbps(record), &formatRate), verification,
+                             placement != nullptr ? textAt(*placement, "bound", "unknown") : "-"});
+    } else {
+      (status == "error" ? errors : skipped) += 1;
+      const std::string error = firstLine(textAt(record, "error"));
+      row.insert(row.end(), {"-", "-", "-", shortened(status + (error.empty() ? "" : ": " + error), kMaxErrorColumnChars),
+                             "-"});
+    }
+    rows.push_back(std::move(row));
+  }
+
+  std::vector<std::size_t> widths;
+  for (const Column& column : columns) widths.push_back(displayWidth(column.title));
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], displayWidth(row[i]));
+  }
+  auto printRow = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::string padding(widths[i] - displayWidth(cells[i]), ' ');
+      const bool last = i + 1 == cells.size();
+      line += columns[i].align == Align::right ? padding + cells[i] : cells[i] + (last ? "" : padding);
+      if (!last) line += "  ";
+    }
+    out << line << '\n';
+  };
+  std::vector<std::string> titles;
+  for (const Column& column : columns) titles.push_back(column.title);
+  printRow(titles);
+  std::vector<std::string> rules;
+  for (std::size_t width : widths) rules.push_back(std::string(width, '-'));
+  printRow(rules);
+  for (const auto& row : rows) printRow(row);
+  // std::to_string, not operator<<: a stream imbued with a grouping locale would print "1.234".
+  out << std::to_string(rows.size()) + (rows.size() == 1 ? " record: " : " records: ") + std::to_string(ok) +
+             " ok, " + std::to_string(errors) + " error, " + std::to_string(skipped) + " skipped, " +
+             std::to_string(verification_failed) + " failed verification\n";
+}
+
+}  // namespace rooflab::reports

@@ -1,0 +1,587 @@
+// Renderers (reports/): every test reads the checked-in results fixtures, as `rooflab report`
+// does; nothing here needs a device.
+#include <gtest/gtest.h>
+
+#include <cairo.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <clocale>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <locale>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "reports/chart_scene.hpp"
+#include "reports/csv_report.hpp"
+#include "reports/diff_report.hpp"
+#include "reports/html_report.hpp"
+#include "reports/number_format.hpp"
+#include "reports/png_report.hpp"
+#include "reports/report_writer.hpp"
+#include "reports/results_view.hpp"
+#include "reports/roofline_chart.hpp"
+#include "reports/svg_chart.hpp"
+#include "reports/terminal_report.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+namespace reports = rooflab::reports;
+
+namespace {
+
+const fs::path kFixtureDir = ROOFLAB_SOURCE_DIR "/tests/fixtures/results";
+const char* const kCpuFixture = "cpu-pocl-small.json";
+const char* const kGpuFixture = "gpu-h100-modes.json";
+
+json loadFixture(const std::string& name) {
+  std::ifstream in(kFixtureDir / name);
+  if (!in) throw std::runtime_error("missing fixture " + (kFixtureDir / name).string());
+  return json::parse(in);
+}
+
+// A fresh folder per test, removed afterwards.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() /
+            ("rooflab-reports-" + std::string(test->test_suite_name()) + "-" + test->name() + "-" +
+             std::to_string(::getpid()));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::size_t countOccurrences(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
+  return count;
+}
+
+// RFC 4180 reader: quoted fields may hold commas, doubled quotes and line breaks; rows end in CRLF.
+std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      row.push_back(std::move(field));
+      field.clear();
+    } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+      row.push_back(std::move(field));
+      field.clear();
+      rows.push_back(std::move(row));
+      row.clear();
+      ++i;
+    } else {
+      field += c;
+    }
+  }
+  EXPECT_FALSE(quoted) << "unterminated quoted field";
+  EXPECT_TRUE(field.empty() && row.empty()) << "last row does not end in CRLF";
+  return rows;
+}
+
+std::string csvText(const json& results) {
+  std::ostringstream csv;
+  reports::writeCsv(results, csv);
+  return csv.str();
+}
+
+std::string terminalText(const json& results) {
+  std::ostringstream out;
+  reports::printTerminalSummary(results, out);
+  return out.str();
+}
+
+json* findRecord(json& results, const std::string& family, const std::string& variant, const std::string& mode,
+                 std::int64_t n) {
+  for (json& record : results["records"]) {
+    if (record["family"] == family && record["variant"] == variant && record["mode"] == mode &&
+        record["params"]["N"] == n) {
+      return &record;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// ---- fixtures ----
+
+TEST(ReportFixtures, FollowTheResultsSchema) {
+  for (const char* name : {kCpuFixture, kGpuFixture}) {
+    const json results = loadFixture(name);
+    EXPECT_NO_THROW(reports::requireSupportedResults(results)) << name;
+    ASSERT_TRUE(results["models"].contains("gtx670")) << name;
+    ASSERT_TRUE(results["models"].contains("device")) << name;
+    EXPECT_EQ(results["summary"]["points"], results["records"].size()) << name;
+    for (const json& record : results["records"]) {
+      for (const char* key : {"family", "variant", "mode", "params", "status", "error", "build", "geometry", "work",
+                              "timings", "verification", "counters", "roofline", "mutation"}) {
+        EXPECT_TRUE(record.contains(key)) << name << ": " << key;
+      }
+      EXPECT_TRUE(record["roofline"].contains("gtx670") && record["roofline"].contains("device")) << name;
+    }
+  }
+}
+
+TEST(ReportFixtures, GpuRunHasEveryModeMutationsAndBothKindsOfCounters) {
+  const json results = loadFixture(kGpuFixture);
+  std::set<std::string> modes;
+  bool counters_available = false, counters_unavailable = false;
+  for (const json& record : results["records"]) {
+    modes.insert(record["mode"].get<std::string>());
+    if (record["mode"] == "normal") {
+      EXPECT_TRUE(record["mutation"].is_object()) << record["variant"];
+    }
+    (record["counters"]["available"].get<bool>() ? counters_available : counters_unavailable) = true;
+  }
+  EXPECT_EQ(modes, (std::set<std::string>{"normal", "compute-only", "memory-only"}));
+  EXPECT_TRUE(counters_available);
+  EXPECT_TRUE(counters_unavailable);
+}
+
+// ---- number formatting ----
+
+TEST(ReportNumbers, FormatsForPeople) {
+  EXPECT_EQ(reports::formatDurationNs(812), "812 ns");
+  EXPECT_EQ(reports::formatDurationNs(61011), "61.0 µs");
+  EXPECT_EQ(reports::formatDurationNs(1234567), "1.23 ms");
+  EXPECT_EQ(reports::formatDurationNs(2.5e9), "2.50 s");
+  EXPECT_EQ(reports::formatRate(20413.3), "20413");
+  EXPECT_EQ(reports::formatRate(231.634), "231.6");
+  EXPECT_EQ(reports::formatRate(7.219), "7.22");
+  EXPECT_EQ(reports::formatRate(0.01234), "0.0123");
+  EXPECT_EQ(reports::formatSpeedup(2.345), "2.35×");  // to_chars rounds the binary value 2.34499...
+  EXPECT_EQ(reports::formatPercent(0.832), "83.2%");
+  EXPECT_EQ(reports::formatRoundTrip(0.1), "0.1");
+  EXPECT_EQ(reports::formatRoundTrip(1048576), "1048576");
+  EXPECT_EQ(reports::decadeTickLabel(0.01), "0.01");
+  EXPECT_EQ(reports::decadeTickLabel(1e5), "100000");
+  EXPECT_EQ(reports::decadeTickLabel(1e6), "10⁶");
+  EXPECT_EQ(reports::decadeTickLabel(1e-4), "10⁻⁴");
+}
+
+// ---- chart geometry, shared by the SVG and the PNG ----
+
+TEST(ReportChart, PlacesEveryNormalVariantUnderBothModelsRoofs) {
+  const json results = loadFixture(kGpuFixture);
+  const reports::RooflineChart chart = reports::buildRooflineChart(results, "matmul");
+  ASSERT_EQ(chart.models.size(), 2u);
+  EXPECT_EQ(chart.models[0].role, reports::ModelRole::reference);
+  EXPECT_EQ(chart.models[1].role, reports::ModelRole::measured_device);
+  EXPECT_EQ(chart.points.size(), 6u);  // 3 variants x 2 sizes, normal mode only
+  EXPECT_EQ(chart.series.size(), 3u);
+  EXPECT_TRUE(chart.unplaced.empty());
+
+  std::map<std::pair<std::size_t, reports::CeilingKind>, int> ceilings;
+  for (const reports::Ceiling& ceiling : chart.ceilings) ceilings[{ceiling.model_index, ceiling.kind}]++;
+  for (std::size_t model = 0; model < 2; ++model) {
+    // matmul declares local accesses: the local roof is drawn for both models.
+    for (auto kind : {reports::CeilingKind::dram_bandwidth, reports::CeilingKind::fp32_peak,
+                      reports::CeilingKind::local_bandwidth}) {
+      EXPECT_EQ((ceilings[{model, kind}]), 1) << model;
+    }
+  }
+  for (const reports::Ceiling& ceiling : chart.ceilings) {
+    EXPECT_NE(ceiling.label.find(ceiling.kind == reports::CeilingKind::fp32_peak ? "GFLOP/s" : "GB/s"),
+              std::string::npos);
+    EXPECT_GE(ceiling.from.intensity_flop_per_byte, chart.x_axis.min_value * 0.999);
+    EXPECT_LE(ceiling.to.intensity_flop_per_byte, chart.x_axis.max_value * 1.001);
+  }
+  for (const reports::VariantPoint& point : chart.points) {
+    EXPECT_GT(point.at.intensity_flop_per_byte, chart.x_axis.min_value);
+    EXPECT_LT(point.at.intensity_flop_per_byte, chart.x_axis.max_value);
+    EXPECT_GT(point.at.gflops, chart.y_axis.min_value);
+    EXPECT_LT(point.at.gflops, chart.y_axis.max_value);
+  }
+  for (double tick : chart.y_axis.decade_ticks) {
+    EXPECT_NEAR(std::log10(tick), std::round(std::log10(tick)), 1e-9);
+  }
+  EXPECT_GE(chart.x_axis.decade_ticks.size(), 2u);
+}
+
+TEST(ReportChart, WorkWithoutFlopsIsListedNotPlaced) {
+  const json results = loadFixture(kGpuFixture);
+  const reports::RooflineChart chart = reports::buildRooflineChart(results, "transpose");
+  EXPECT_TRUE(chart.points.empty());
+  EXPECT_EQ(chart.unplaced.size(), 2u);
+  const reports::RooflineChart cpu_matmul = reports::buildRooflineChart(loadFixture(kCpuFixture), "matmul");
+  ASSERT_EQ(cpu_matmul.unplaced.size(), 1u);  // vec4 N=512 did not build
+  EXPECT_EQ(cpu_matmul.unplaced[0].variant, "vec4");
+  EXPECT_NE(cpu_matmul.unplaced[0].reason.find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos);
+}
+
+TEST(ReportChart, SvgDrawsEveryScenePoint) {
+  const json results = loadFixture(kGpuFixture);
+  const reports::ChartScene scene = reports::layoutRooflineChart(reports::buildRooflineChart(results, "matmul"));
+  std::size_t points_with_tooltip = 0;
+  for (const reports::SceneItem& item : scene.items) {
+    if (const auto* marker = std::get_if<reports::SceneMarker>(&item); marker && !marker->tooltip.empty()) {
+      ++points_with_tooltip;
+    }
+  }
+  EXPECT_EQ(points_with_tooltip, 6u);
+  const std::string svg = reports::renderSvgChart(scene, "matmul");
+  EXPECT_EQ(countOccurrences(svg, "<g class=\"point\""), points_with_tooltip);
+  EXPECT_EQ(countOccurrences(svg, "<title>"), points_with_tooltip);
+}
+
+// ---- HTML ----
+
+TEST(ReportHtml, OneRooflineSvgPerFamilyAndEveryVariant) {
+  for (const char* name : {kCpuFixture, kGpuFixture}) {
+    const json results = loadFixture(name);
+    const std::string html = reports::renderHtmlReport(results);
+    const std::vector<std::string> families = reports::familiesInRunOrder(results);
+    EXPECT_EQ(countOccurrences(html, "<svg class=\"roofline\""), families.size()) << name;
+    for (const std::string& family : families) {
+      EXPECT_EQ(countOccurrences(html, "data-family=\"" + family + "\""), 1u) << name << " " << family;
+    }
+    for (const json& record : results["records"]) {
+      EXPECT_NE(html.find("<td>" + record["variant"].get<std::string>() + "</td>"), std::string::npos)
+          << name << " " << record["variant"];
+    }
+  }
+}
+
+TEST(ReportHtml, SelfContained) {
+  const std::string html = reports::renderHtmlReport(loadFixture(kGpuFixture));
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("url("), std::string::npos);
+  // The only absolute URL is the SVG namespace, which is a name, not a fetch.
+  EXPECT_EQ(countOccurrences(html, "http://") + countOccurrences(html, "https://"),
+            countOccurrences(html, "xmlns=\"http://www.w3.org/2000/svg\""));
+}
+
+TEST(ReportHtml, ShowsErrorsStepsVerificationMutationsAndCounters) {
+  const json cpu = loadFixture(kCpuFixture);
+  const std::string cpu_html = reports::renderHtmlReport(cpu);
+  // The build error is shown whole, escaped: it holds '<', '>', '&' and quotes.
+  EXPECT_NE(cpu_html.find("CL_BUILD_PROGRAM_FAILURE (-11)"), std::string::npos);
+  EXPECT_NE(cpu_html.find("float4 Asub[TS][N/4] &amp; &lt;__local&gt;"), std::string::npos);
+  EXPECT_EQ(cpu_html.find("<__local>"), std::string::npos);
+  EXPECT_NE(cpu_html.find("FAILED (rel. err 0.41"), std::string::npos);
+  EXPECT_NE(cpu_html.find("Counters unavailable: not an NVIDIA device"), std::string::npos);
+  // Step of tiled16 over naive at N=512, and gain of tiled_wpt over naive.
+  const double naive_ns = cpu["records"][10]["timings"]["kernel_ns"]["median"];
+  const double tiled_ns = cpu["records"][11]["timings"]["kernel_ns"]["median"];
+  const double wpt_ns = cpu["records"][12]["timings"]["kernel_ns"]["median"];
+  ASSERT_EQ(cpu["records"][11]["variant"], "tiled16");
+  EXPECT_NE(cpu_html.find(">" + reports::formatSpeedup(naive_ns / tiled_ns) + "<"), std::string::npos);
+  EXPECT_NE(cpu_html.find(">" + reports::formatSpeedup(naive_ns / wpt_ns) + "<"), std::string::npos);
+
+  const std::string gpu_html = reports::renderHtmlReport(loadFixture(kGpuFixture));
+  for (const char* verdict : {"memory-bound", "compute-bound", "latency-bound", "balanced", "unknown"}) {
+    EXPECT_NE(gpu_html.find(std::string("verdict-") + verdict), std::string::npos) << verdict;
+  }
+  EXPECT_NE(gpu_html.find("if memory traffic were free"), std::string::npos);
+  EXPECT_NE(gpu_html.find("dram__bytes_read.sum"), std::string::npos);
+  EXPECT_NE(gpu_html.find("the PTX bridge profiles single-launch variants only"), std::string::npos);
+  EXPECT_NE(gpu_html.find("padded local memory 53248 B &gt; CL_DEVICE_LOCAL_MEM_SIZE"), std::string::npos);
+  EXPECT_NE(gpu_html.find("H100 SXM5 80GB"), std::string::npos);
+  EXPECT_NE(gpu_html.find("bench/h100.toml"), std::string::npos);
+}
+
+TEST(ReportHtml, EscapesNamesFromTheResults) {
+  json results = loadFixture(kCpuFixture);
+  results["records"][0]["variant"] = "<script>alert('x')</script>";
+  results["records"][0]["family"] = "fam\"ily<";
+  const std::string html = reports::renderHtmlReport(results);
+  EXPECT_EQ(html.find("<script>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("data-family=\"fam&quot;ily&lt;\""), std::string::npos);
+}
+
+TEST(ReportHtml, InterruptedRunSaysSo) {
+  json results = loadFixture(kCpuFixture);
+  results["status"] = "interrupted";
+  results["records"].erase(results["records"].begin() + 5, results["records"].end());
+  const std::string html = reports::renderHtmlReport(results);
+  EXPECT_NE(html.find("<strong>interrupted</strong>"), std::string::npos);
+  EXPECT_EQ(countOccurrences(html, "<svg class=\"roofline\""), 1u);
+}
+
+// ---- PNG ----
+
+TEST(ReportPng, OneReadable1600x1000ImagePerFamily) {
+  ScratchDir out;
+  const json results = loadFixture(kGpuFixture);
+  const std::vector<fs::path> written = reports::writePngReports(results, out.path());
+  ASSERT_EQ(written.size(), reports::familiesInRunOrder(results).size());
+  for (const std::string& family : reports::familiesInRunOrder(results)) {
+    const fs::path file = out.path() / ("roofline-" + family + ".png");
+    ASSERT_TRUE(fs::exists(file)) << file;
+    cairo_surface_t* image = cairo_image_surface_create_from_png(file.c_str());
+    ASSERT_EQ(cairo_surface_status(image), CAIRO_STATUS_SUCCESS) << file;
+    EXPECT_EQ(cairo_image_surface_get_width(image), 1600);
+    EXPECT_EQ(cairo_image_surface_get_height(image), 1000);
+    cairo_surface_destroy(image);
+  }
+}
+
+TEST(ReportPng, FileNamesStayInTheOutputFolder) {
+  EXPECT_EQ(reports::rooflinePngFileName("matmul"), "roofline-matmul.png");
+  EXPECT_EQ(reports::rooflinePngFileName("../../etc/x"), "roofline-.._.._etc_x.png");
+  EXPECT_EQ(reports::rooflinePngFileName(".."), "roofline-_...png");
+}
+
+// ---- CSV ----
+
+TEST(ReportCsv, OneRowPerRecordThatParsesBack) {
+  for (const char* name : {kCpuFixture, kGpuFixture}) {
+    const json results = loadFixture(name);
+    const auto rows = parseCsv(csvText(results));
+    ASSERT_EQ(rows.size(), results["records"].size() + 1) << name;
+    const std::vector<std::string> header = reports::csvHeader(results);
+    EXPECT_EQ(rows[0], header);
+    for (const char* column : {"gtx670_intensity", "gtx670_attainable_gflops", "gtx670_fraction_of_roof",
+                               "gtx670_bound", "device_intensity", "device_bound"}) {
+      EXPECT_NE(std::find(header.begin(), header.end(), column), header.end()) << column;
+    }
+    auto column = [&](const std::string& title) {
+      return static_cast<std::size_t>(std::find(header.begin(), header.end(), title) - header.begin());
+    };
+    for (std::size_t i = 0; i < results["records"].size(); ++i) {
+      const json& record = results["records"][i];
+      const auto& row = rows[i + 1];
+      ASSERT_EQ(row.size(), header.size()) << name << " row " << i;
+      EXPECT_EQ(row[column("family")], record["family"]);
+      EXPECT_EQ(row[column("variant")], record["variant"]);
+      EXPECT_EQ(row[column("mode")], record["mode"]);
+      EXPECT_EQ(row[column("params")], "N=" + std::to_string(record["params"]["N"].get<std::int64_t>()));
+      EXPECT_EQ(row[column("status")], record["status"]);
+      EXPECT_EQ(row[column("error")], record["error"].is_string() ? record["error"].get<std::string>() : "");
+      if (record["timings"].is_object()) {
+        EXPECT_EQ(std::stod(row[column("median_ns")]), record["timings"]["kernel_ns"]["median"].get<double>());
+        EXPECT_EQ(std::stod(row[column("gflops")]), record["timings"]["gflops"].get<double>());
+        EXPECT_EQ(std::stod(row[column("device_fraction_of_roof")]),
+                  record["roofline"]["device"]["fraction_of_roof"].get<double>());
+      } else {
+        EXPECT_EQ(row[column("median_ns")], "");
+      }
+    }
+  }
+}
+
+TEST(ReportCsv, QuotesPerRfc4180) {
+  EXPECT_EQ(reports::csvField("plain"), "plain");
+  EXPECT_EQ(reports::csvField("a,b"), "\"a,b\"");
+  EXPECT_EQ(reports::csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(reports::csvField("two\nlines"), "\"two\nlines\"");
+}
+
+// ---- JSON and the writer ----
+
+TEST(ReportWriter, JsonWrittenEqualsTheInput) {
+  ScratchDir out;
+  const json results = loadFixture(kGpuFixture);
+  reports::writeReports(results, out.path() / "nested", {"json"});
+  const fs::path written = out.path() / "nested" / "results.json";
+  ASSERT_TRUE(fs::exists(written));
+  std::ifstream in(written);
+  EXPECT_EQ(json::parse(in), results);
+  for (const auto& entry : fs::directory_iterator(out.path() / "nested")) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << "temporary file left behind";
+  }
+}
+
+TEST(ReportWriter, WritesEveryKnownFormat) {
+  ScratchDir out;
+  const json results = loadFixture(kCpuFixture);
+  reports::writeReports(results, out.path(), reports::knownReportFormats());
+  for (const char* file : {"report.html", "results.json", "results.csv", "roofline-vecadd.png", "roofline-matmul.png"}) {
+    EXPECT_TRUE(fs::exists(out.path() / file)) << file;
+  }
+}
+
+TEST(ReportWriter, UnknownFormatIsNamedAndNothingIsWritten) {
+  ScratchDir out;
+  const fs::path target = out.path() / "never";
+  try {
+    reports::writeReports(loadFixture(kCpuFixture), target, {"html", "pdf"});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("\"pdf\""), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(fs::exists(target));
+}
+
+TEST(ReportWriter, RejectsWhatIsNotSchema1Results) {
+  ScratchDir out;
+  EXPECT_THROW(reports::writeReports(json{{"schema", 2}, {"records", json::array()}}, out.path(), {"csv"}),
+               std::invalid_argument);
+  EXPECT_THROW(reports::writeReports(json::array(), out.path(), {"csv"}), std::invalid_argument);
+}
+
+// ---- terminal ----
+
+TEST(ReportTerminal, OneLinePerRecordWithErrors) {
+  const json results = loadFixture(kCpuFixture);
+  const std::string text = terminalText(results);
+  // Header, rule, one line per record, totals.
+  EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), results["records"].size() + 3);
+  EXPECT_NE(text.find("error: clBuildProgram: CL_BUILD_PROGRAM_FAILURE"), std::string::npos);
+  EXPECT_NE(text.find("FAILED (rel. err 0.41"), std::string::npos);
+  EXPECT_NE(text.find("14 records: 13 ok, 1 error, 0 skipped, 2 failed verification"), std::string::npos);
+  EXPECT_NE(text.find("bound (device)"), std::string::npos);
+}
+
+// ---- locale ----
+
+// google/benchmark's locale_impermeability_test, for every renderer: a German locale (decimal
+// comma, '.' thousands grouping) must not change a byte.
+TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
+  const json results = loadFixture(kGpuFixture);
+  json slower = results;
+  slower["records"][0]["timings"]["kernel_ns"]["median"] = 1234567.0;
+  auto renderAll = [&] {
+    std::vector<std::string> outputs = {reports::renderHtmlReport(results), csvText(results), terminalText(results),
+                                        reports::renderPng(reports::layoutRooflineChart(
+                                            reports::buildRooflineChart(results, "matmul")))};
+    std::ostringstream diff;
+    reports::printDiff(reports::diffResults(results, slower), diff);
+    outputs.push_back(diff.str());
+    return outputs;
+  };
+  const std::vector<std::string> in_c_locale = renderAll();
+
+  const std::locale previous_global;
+  std::locale german;
+  bool found = false;
+  for (const char* name : {"de_DE.UTF-8", "de_DE.utf8", "de_DE"}) {
+    try {
+      german = std::locale(name);
+      found = std::setlocale(LC_ALL, name) != nullptr;
+    } catch (const std::runtime_error&) {
+    }
+    if (found) break;
+  }
+  if (!found) GTEST_SKIP() << "no de_DE locale installed (locale-gen de_DE.UTF-8 to run this test)";
+  std::locale::global(german);
+  std::setlocale(LC_ALL, german.name().c_str());
+  const std::vector<std::string> in_german_locale = renderAll();
+  std::ostringstream imbued;
+  imbued.imbue(german);
+  reports::printTerminalSummary(results, imbued);
+  std::locale::global(previous_global);
+  std::setlocale(LC_ALL, "C");
+
+  ASSERT_EQ(in_c_locale.size(), in_german_locale.size());
+  for (std::size_t i = 0; i < in_c_locale.size(); ++i) EXPECT_TRUE(in_c_locale[i] == in_german_locale[i]) << "output " << i;
+  EXPECT_EQ(imbued.str(), in_c_locale[2]);
+}
+
+// ---- diff ----
+
+TEST(ReportDiff, IdenticalRunsDoNotRegress) {
+  const json results = loadFixture(kGpuFixture);
+  const reports::DiffResult diff = reports::diffResults(results, results);
+  EXPECT_FALSE(diff.regressed);
+  EXPECT_EQ(diff.matched.size(), results["records"].size());
+  EXPECT_TRUE(diff.added.empty());
+  EXPECT_TRUE(diff.removed.empty());
+  EXPECT_TRUE(diff.warnings.empty());
+}
+
+TEST(ReportDiff, FindsARegressionInADoctoredCopy) {
+  const json old_run = loadFixture(kGpuFixture);
+  json new_run = old_run;
+  json* tiled = findRecord(new_run, "matmul", "tiled16", "normal", 1024);
+  ASSERT_NE(tiled, nullptr);
+  const double old_ns = (*tiled)["timings"]["kernel_ns"]["median"];
+  (*tiled)["timings"]["kernel_ns"]["median"] = old_ns * 1.25;
+  (*tiled)["timings"]["gflops"] = (*tiled)["timings"]["gflops"].get<double>() / 1.25;
+  // 5% slower stays under the default 10% threshold.
+  json* naive = findRecord(new_run, "matmul", "naive", "normal", 1024);
+  (*naive)["timings"]["kernel_ns"]["median"] = (*naive)["timings"]["kernel_ns"]["median"].get<double>() * 1.05;
+  // One record gone, one new.
+  json added = new_run["records"][0];
+  added["params"]["N"] = 33554432;
+  new_run["records"].erase(new_run["records"].begin() + 1);
+  new_run["records"].push_back(added);
+
+  const reports::DiffResult diff = reports::diffResults(old_run, new_run);
+  EXPECT_TRUE(diff.regressed);
+  std::vector<std::string> regressed;
+  for (const reports::RecordChange& change : diff.matched) {
+    if (change.regressed) regressed.push_back(change.key.text());
+    if (change.key.variant == "tiled16" && change.key.params == "N=1024" && change.key.mode == "normal") {
+      ASSERT_TRUE(change.time_change.has_value());
+      EXPECT_NEAR(*change.time_change, 0.25, 1e-9);
+    }
+  }
+  EXPECT_EQ(regressed, std::vector<std::string>{"matmul/tiled16 N=1024 (normal)"});
+  ASSERT_EQ(diff.added.size(), 1u);
+  EXPECT_EQ(diff.added[0].params, "N=33554432");
+  ASSERT_EQ(diff.removed.size(), 1u);
+  EXPECT_EQ(diff.removed[0].text(), "vecadd/global N=16777216 (compute-only)");
+
+  std::ostringstream text;
+  reports::printDiff(diff, text);
+  EXPECT_NE(text.str().find("REGRESSION: +25.0% median time (threshold 10.0%)"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("REGRESSED: 1 of"), std::string::npos);
+  EXPECT_NE(text.str().find("added:   vecadd/global N=33554432 (normal)"), std::string::npos);
+
+  // A looser threshold lets the same change pass; a tighter one catches the 5% too.
+  EXPECT_FALSE(reports::diffResults(old_run, new_run, 0.30).regressed);
+  std::size_t tight = 0;
+  for (const auto& change : reports::diffResults(old_run, new_run, 0.04).matched) tight += change.regressed;
+  EXPECT_EQ(tight, 2u);
+}
+
+TEST(ReportDiff, NewErrorsAndVerificationFailuresRegress) {
+  const json old_run = loadFixture(kCpuFixture);
+  json new_run = old_run;
+  json* global = findRecord(new_run, "vecadd", "global", "normal", 1048576);
+  (*global)["status"] = "error";
+  (*global)["error"] = "clEnqueueNDRangeKernel: CL_OUT_OF_RESOURCES (-5)";
+  (*global)["timings"] = nullptr;
+  json* vec4 = findRecord(new_run, "vecadd", "vec4", "normal", 1048576);
+  (*vec4)["verification"]["status"] = "failed";
+  const reports::DiffResult diff = reports::diffResults(old_run, new_run);
+  EXPECT_TRUE(diff.regressed);
+  std::size_t regressions = 0;
+  for (const auto& change : diff.matched) regressions += change.regressed;
+  EXPECT_EQ(regressions, 2u);
+  // The record that already failed verification in the old run is no news.
+  EXPECT_FALSE(reports::diffResults(old_run, old_run).regressed);
+}
+
+TEST(ReportDiff, WarnsAboutDifferentDevicesAndRejectsBadThresholds) {
+  const json cpu = loadFixture(kCpuFixture);
+  const json gpu = loadFixture(kGpuFixture);
+  const reports::DiffResult diff = reports::diffResults(cpu, gpu);
+  ASSERT_EQ(diff.warnings.size(), 1u);
+  EXPECT_NE(diff.warnings[0].find("different devices"), std::string::npos);
+  EXPECT_THROW(reports::diffResults(cpu, cpu, -0.1), std::invalid_argument);
+}
