@@ -28,6 +28,9 @@ std::vector<std::string> candidatePaths() {
   const std::string versioned = "libcupti.so." + std::to_string(CUDA_VERSION / 1000);
   std::vector<std::string> paths;
   if (const char* explicit_path = std::getenv("ROOFLAB_CUPTI_LIBRARY")) paths.emplace_back(explicit_path);
+#ifdef ROOFLAB_CUPTI_LIBRARY_PATH
+  paths.emplace_back(ROOFLAB_CUPTI_LIBRARY_PATH);  // the libcupti CMake found at build time
+#endif
   paths.push_back(versioned);
   paths.emplace_back("libcupti.so");
   std::vector<std::string> roots;

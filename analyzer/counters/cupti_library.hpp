@@ -54,9 +54,10 @@ struct CuptiLibrary {
   std::string errorText(CUptiResult result) const;
 };
 
-// Loaded once, on first use (libcuda first); never unloaded. Looks for $ROOFLAB_CUPTI_LIBRARY, then
-// libcupti.so.<CUDA major> and libcupti.so on the loader's path, then the CUDA Toolkit's library
-// folders ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda, including extras/CUPTI/lib64).
+// Loaded once, on first use (libcuda first); never unloaded. Looks for $ROOFLAB_CUPTI_LIBRARY, then the
+// libcupti CMake found (ROOFLAB_CUPTI_LIBRARY_PATH), then libcupti.so.<CUDA major> and libcupti.so on the
+// loader's path, then the CUDA Toolkit's library folders (ROOFLAB_CUDA_LIBRARY_DIR, $CUDA_HOME,
+// $CUDA_PATH, /usr/local/cuda, including extras/CUPTI/lib64).
 const CuptiLibrary& cuptiLibrary();
 
 // A failed CUPTI call, with the call and the result's text.
