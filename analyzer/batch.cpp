@@ -12,6 +12,7 @@
 
 #include "analyzer/json_file.hpp"
 #include "analyzer/roofline_models.hpp"
+#include "mutators/mutation_verdict.hpp"
 #include "analyzer/stop_flag.hpp"
 
 namespace fs = std::filesystem;
@@ -188,6 +189,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
 
   ProgressLine progress(options.progress);
   std::size_t ok = 0, failed = 0, verification_failed = 0, skipped = 0;
+  std::map<std::string, std::map<std::string, std::size_t>> mode_records;  // group -> mode -> record index
   bool interrupted = false;
   for (std::size_t i = 0; i < total; ++i) {
     if (stopFlag()) {
@@ -217,6 +219,24 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
       ++ok;
     }
     results["records"].push_back(toJson(record));
+    // Once a variant's last mode at these parameters has run, read the mutants against the original.
+    const std::string group = point.family->name + "/" + point.variant->name + " " +
+                              paramsLabel(point.params, point.family->param_order);
+    mode_records[group][modeName(point.mode)] = results["records"].size() - 1;
+    const bool last_of_group = i + 1 == total || plan.points[i + 1].variant != point.variant ||
+                               plan.points[i + 1].params != point.params;
+    if (last_of_group) {
+      const auto& modes = mode_records[group];
+      auto recordAt = [&](const char* mode) -> nlohmann::json* {
+        auto it = modes.find(mode);
+        return it == modes.end() ? nullptr : &results["records"][it->second];
+      };
+      nlohmann::json* normal = recordAt("normal");
+      nlohmann::json* mem = recordAt("memory-only");
+      nlohmann::json* comp = recordAt("compute-only");
+      if (normal && (mem || comp))
+        (*normal)["mutation"] = analyseMutation(*normal, mem, comp, static_cast<double>(device.info.timer_resolution_ns));
+    }
     results["summary"] = {{"points", total}, {"ok", ok}, {"failed", failed},
                           {"verification_failed", verification_failed}, {"skipped", skipped}};
     writeJsonAtomically(results_path, results);

@@ -23,9 +23,10 @@
 #define RL_NEVER_BITS 0x7fa5c3e1u
 
 inline float rl_fake_value(uint index) {
-  // Varies with the index so it cannot be hoisted or folded; small and finite
-  // so arithmetic on it stays in the normal range.
-  return (float)(index & 1023u) * 0.0009765625f + 0.5f;
+  // Varies with the index so it cannot be hoisted or folded, lies in [0.5, 1) so arithmetic on it
+  // stays in the normal range, and is made with integer operations only, so that the mutant
+  // executes the same floating-point instructions as the original.
+  return as_float(0x3f000000u | ((index * 2654435761u) >> 9));
 }
 
 inline float rl_fold(float a, float b) {
