@@ -310,10 +310,11 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
     if (shared_total > shared_optin_bytes)
       throw BridgeError(where + ": " + std::to_string(shared_total) + " bytes of local memory, the device allows " +
                         std::to_string(shared_optin_bytes));
-    // Beyond 48 KiB a kernel must opt in to larger dynamic shared memory.
+    // Beyond 48 KiB a kernel must opt in to larger dynamic shared memory. Opt in to all the device
+    // allows, so another launch of the same kernel with more local memory is covered too.
     if (shared_total > 48 * 1024)
       checkCuda(driver().funcSetAttribute(p.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                          static_cast<int>(dynamic_bytes)),
+                                          shared_optin_bytes - static_cast<int>(resources.static_shared_bytes)),
                 "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + where + ")");
 
     for (std::size_t a = 0; a < launch.args.size(); ++a) {
