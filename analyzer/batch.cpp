@@ -12,6 +12,7 @@
 
 #include "analyzer/json_file.hpp"
 #include "analyzer/roofline_models.hpp"
+#include "analyzer/watchdog.hpp"
 #include "mutators/mutation_verdict.hpp"
 #include "analyzer/stop_flag.hpp"
 
@@ -190,6 +191,10 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   ProgressLine progress(options.progress);
   std::size_t ok = 0, failed = 0, verification_failed = 0, skipped = 0;
   std::map<std::string, std::map<std::string, std::size_t>> mode_records;  // group -> mode -> record index
+  // The runner stops a slow variant between repetitions; a single run that hangs past twice the
+  // limit (plus build and verification time) ends the batch with what it has.
+  Watchdog watchdog(results, results_path, 2 * config.run.variant_time_limit_s + 10,
+                    static_cast<int>(ExitCode::variant_failed));
   bool interrupted = false;
   for (std::size_t i = 0; i < total; ++i) {
     if (stopFlag()) {
@@ -201,9 +206,18 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
                                "/" + point.variant->name + " " + paramsLabel(point.params, point.family->param_order) +
                                " " + modeName(point.mode);
     progress.show(prefix);
+    RunRecord stub;
+    stub.family = point.family->name;
+    stub.variant = point.variant->name;
+    stub.mode = point.mode;
+    stub.params = point.params;
+    stub.param_order = point.family->param_order;
+    watchdog.begin(toJson(stub));
     RunRecord record = runner.run(point, [&](const char* phase, int index, int count) {
       if (progress.tty()) progress.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));
     });
+    watchdog.end();
+    auto results_lock = watchdog.lock();
     if (record.status == "ok") placeRecord(record, models);
     if (record.status == "error") {
       ++failed;
@@ -242,6 +256,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
     writeJsonAtomically(results_path, results);
   }
   progress.finish();
+  auto final_lock = watchdog.lock();
   if (stopFlag()) interrupted = true;
   results["status"] = interrupted ? "interrupted" : "complete";
   results["finished_at"] = utcNow();

@@ -249,3 +249,51 @@ TEST(EndToEnd, DefaultConfigVerifiesEveryVecaddRecordOnPocl) {
   }
   EXPECT_GE(vecadd_normal, 2);
 }
+
+TEST(Runner, AHangingKernelIsReportedAndTheBatchStopsCleanly) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  TempDir dir;
+  dir.write("kernels/hang/k.cl", R"(
+kernel void spin(global const int* flag, global int* out) {
+  // flag[0] is 0, so this never ends (volatile: the compiler must re-read it).
+  while (((volatile global const int*)flag)[0] == 0) {}
+  out[get_global_id(0)] = 1;
+}
+)");
+  dir.write("kernels/hang/family.toml", R"(name = "hang"
+[params]
+N = 64
+[work]
+flops = "0"
+bytes = "4*N"
+[[buffers]]
+name = "flag"
+type = "int"
+count = "1"
+init = "zero"
+[[buffers]]
+name = "out"
+type = "int"
+count = "N"
+access = "write"
+[[variants]]
+name = "spin"
+source = "k.cl"
+kernel = "spin"
+args = ["flag", "out"]
+global = ["N"]
+)");
+  const auto config = dir.write("c.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 1\nwarmup = 0\nceilings = \"datasheet\"\n"
+                                          "variant_time_limit_s = 1\nformats = [\"json\"]\nkernels = [\"kernels\"]\n"
+                                          "[[study]]\nfamily = \"hang\"\n");
+  const auto out = dir.path() / "out";
+  const std::string command = std::string(ROOFLAB_BINARY) + " run " + config.string() + " --quiet --out " + out.string() +
+                              " > " + (dir.path() / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  const nlohmann::json results = readJsonFile(out / "results.json");
+  EXPECT_EQ(results["status"], "timed_out");
+  ASSERT_EQ(results["records"].size(), 1u);
+  EXPECT_EQ(results["records"][0]["variant"], "spin");
+  EXPECT_NE(results["records"][0]["error"].get<std::string>().find("hangs"), std::string::npos);
+}
