@@ -181,8 +181,8 @@ kernel void mm_volkov_64x16(global const float* a, global const float* b, global
 //    rows of P as one float4; its rows are padded by PAD_P = 4 floats (keeps float4 alignment)
 //    so that the transposing scalar stores of a warp hit 32 different banks.
 //  - A work item owns rows {4ty..4ty+3, 64+4ty..64+4ty+3} and the same pattern of columns with
-//    tx: the float4 reads of a warp from the Q tile are then 16 consecutive float4 (no conflict)
-//    and its stores to C are 256 contiguous bytes per row.
+//    tx, so that it reads its 8 values of P and of Q per k as two float4 each, a warp's reads
+//    are contiguous (no bank conflict) and its stores to C are 128 contiguous bytes per row.
 //  - Double buffering: the next tile's float4s are loaded into registers before the current tile
 //    is consumed, written to the other local buffer after it, and one barrier per step suffices.
 // Work-groups of a tile beyond n (n = 32 or 64) clamp their loads and skip their stores.
@@ -205,9 +205,13 @@ kernel void mm_blocked128_8x8(global const float* a, global const float* b, glob
   local float p_t[2][BK][BM + PAD_P] __attribute__((aligned(16)));
   local float q_s[2][BK][BN] __attribute__((aligned(16)));
 
-  const int tx = get_local_id(0);  // 0..15
-  const int ty = get_local_id(1);  // 0..15
-  const int tid = ty * 16 + tx;
+  const int tid = get_local_id(1) * 16 + get_local_id(0);
+  // The work item's column group tx and row group ty (0..15 each). A warp (32 consecutive tid)
+  // covers 8 tx by 4 ty, so that per k its float4 reads take 128 contiguous bytes of the Q tile
+  // and 64 of the P tile: one shared-memory wavefront each (a 16 x 2 warp would need two for Q).
+  const int lane = tid % 32, warp = tid / 32;
+  const int tx = (warp % 2) * 8 + lane % 8;
+  const int ty = (warp / 2) * 4 + lane / 8;
   const int m0 = get_group_id(1) * BM;  // first row of R in this tile
   const int n0 = get_group_id(0) * BN;  // first column
   const int n4 = n / 4;                 // float4 per row
