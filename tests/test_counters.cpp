@@ -200,6 +200,8 @@ TEST(Counters, JsonWritesCountsAsIntegersAndNeverNaN) {
   EXPECT_EQ(j.at("values").at("sm__warps_active.avg.pct_of_peak_sustained_active"), 42.5);
   EXPECT_TRUE(j.at("values").at("lts__t_bytes.sum").is_null());
   EXPECT_EQ(j.at("bridged_kernel_ns"), 70762);
+  EXPECT_EQ(j.at("l2_flushed_before_profiling"), false);
+  EXPECT_FALSE(j.contains("l2_flush_error"));
   EXPECT_EQ(j.at("kernels").at("k").at("registers_per_thread"), 32);
   EXPECT_EQ(j.dump().find("NaN"), std::string::npos);
 }
@@ -299,6 +301,9 @@ TEST(CountersGpu, Fp32OpsCountsEveryFlop) {
   EXPECT_NEAR(m.values.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 2.0 * n / 32, 1);
   // x and y are read once and y written once, all through L2.
   EXPECT_GE(m.values.at("lts__t_bytes.sum"), 0.99 * 12.0 * n);
+  // The L2 was emptied before the pass: the 8 MB of inputs come from DRAM although they would fit in L2.
+  EXPECT_TRUE(m.l2_flushed_before_profiling) << m.l2_flush_error;
+  EXPECT_GE(m.values.at("dram__bytes_read.sum"), 0.9 * 8.0 * n);
   EXPECT_GT(m.values.at("smsp__inst_executed.sum"), 0);
   const double occupancy = m.values.at("sm__warps_active.avg.pct_of_peak_sustained_active");
   EXPECT_GT(occupancy, 0);
@@ -357,7 +362,10 @@ TEST(CountersGpu, NvidiaSampleTiledMatmulAndDynamicLocalInOneSequence) {
   EXPECT_EQ(m.kernels.at("dyn").dynamic_shared_bytes, static_cast<std::int64_t>(work_group * sizeof(float)));
 
   SKIP_WITHOUT_COUNTERS(m);
-  // mm: N FFMA per work-item, N x N work-items; dyn does no arithmetic.
+  // mm: N FFMA per work-item, N x N work-items, and no FADD or FMUL; dyn does no arithmetic.
+  EXPECT_EQ(m.values.at(kFfma), 1.0 * N * N * N);
+  EXPECT_EQ(m.values.at(kFadd), 0.0);
+  EXPECT_EQ(m.values.at(kFmul), 0.0);
   EXPECT_EQ(derived(m, "fp32_flops"), 2.0 * N * N * N);
   EXPECT_GT(*derived(m, "shared_wavefronts"), 0);
 }
@@ -384,7 +392,8 @@ TEST(CountersGpu, TwoLocalArgumentsDoNotOverlap) {
   }
   EXPECT_EQ(m.kernels.at("two_local").dynamic_shared_bytes, 88);
   SKIP_WITHOUT_COUNTERS(m);
-  EXPECT_EQ(derived(m, "fp32_flops"), 2.0 * items);  // one mul, one add per work-item
+  EXPECT_EQ(derived(m, "fp32_flops"), 2.0 * items);  // one mul (or ptxas's x + x), one add per work-item
+  EXPECT_EQ(m.values.at(kFfma), 0.0);
 }
 
 TEST(CountersGpu, ScalarArgumentsArriveIntact) {
@@ -439,5 +448,8 @@ TEST(CountersGpu, StaticAndDynamicLocalCoexistAcrossSeveralKernels) {
   EXPECT_EQ(m.kernels.at("static_and_dynamic").static_shared_bytes, 256);
   EXPECT_EQ(m.kernels.size(), 3u);
   SKIP_WITHOUT_COUNTERS(m);
-  EXPECT_EQ(derived(m, "fp32_flops"), 2.0 * items);
+  EXPECT_EQ(derived(m, "fp32_flops"), 2.0 * items);  // static_and_dynamic: one FMUL, one FADD per work-item
+  EXPECT_EQ(m.values.at(kFmul), 1.0 * items);
+  EXPECT_EQ(m.values.at(kFadd), 1.0 * items);
+  EXPECT_EQ(m.values.at(kFfma), 0.0);
 }

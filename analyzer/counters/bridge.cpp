@@ -10,6 +10,7 @@
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/counters/cuda_driver.hpp"
 #include "analyzer/counters/cupti_library.hpp"
+#include "analyzer/counters/l2_flush.hpp"
 #include "analyzer/counters/ptx_rewrite.hpp"
 #include "analyzer/counters/range_profiler.hpp"
 #include "analyzer/device.hpp"
@@ -377,10 +378,24 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
     m.reason = "counters not requested";
     return;
   }
+  std::unique_ptr<L2Flusher> flusher;
+  if (options.cold_l2_for_counters) {
+    try {
+      flusher = std::make_unique<L2Flusher>(device);
+    } catch (const std::exception& e) {
+      m.l2_flush_error = e.what();  // counters still come, taken with a warm L2
+    }
+  }
+  auto preparePass = [&] {
+    upload();
+    if (flusher) flusher->flush();
+  };
+  m.l2_flushed_before_profiling = flusher != nullptr;
+
   std::vector<std::string> metric_names;
   for (const CounterMetric& metric : counterMetricTable()) metric_names.emplace_back(metric.raw_name);
   try {
-    RangeProfile profile = profileOneRange(context.get(), ordinal, metric_names, upload, runSequence);
+    RangeProfile profile = profileOneRange(context.get(), ordinal, metric_names, preparePass, runSequence);
     m.values = std::move(profile.values);
     m.missing = std::move(profile.missing);
     m.profiler_passes = profile.passes;

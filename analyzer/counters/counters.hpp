@@ -85,6 +85,9 @@ struct BridgeOptions {
   std::string device_name;
   int warmup_runs = 1;          // untimed runs of the sequence before the timed ones
   bool collect_counters = true;  // false: bridged timing and results only
+  // Empty the L2 before each profiling pass, so DRAM counters see the inputs come from DRAM as in a
+  // first run (Nsight Compute's --cache-control all). Timed runs stay warm, like the OpenCL ones.
+  bool cold_l2_for_counters = true;
   // Buffers copied back after the bridged run; empty: every buffer a launch names.
   std::vector<std::string> read_back_buffers;
 };
@@ -109,6 +112,8 @@ struct CounterMeasurement {
   std::vector<std::int64_t> bridged_repetitions_ns;
   std::map<std::string, BridgedKernelResources> kernels;  // by kernel name
   int profiler_passes = 0;        // replays CUPTI needed to collect the table
+  bool l2_flushed_before_profiling = false;
+  std::string l2_flush_error;     // why the L2 could not be flushed (the counters were then taken warm)
   bool buffers_read_back = false;  // the buffers hold the results of one clean bridged run
 };
 
@@ -124,8 +129,9 @@ std::string bridgeUnavailableReason();
 // driver: uploads every buffer a launch names, runs the sequence `warmup_runs` times, then
 // `timing_repetitions` times under CUDA events (bridged_kernel_ns is the median), then once more from
 // freshly uploaded buffers and copies them back (so the caller can verify the bridged result), then,
-// from freshly uploaded buffers again for each pass CUPTI needs, under the range profiler with one
-// range around the whole sequence. Timings survive a CUPTI failure. Never throws.
+// for each pass CUPTI needs, from freshly uploaded inputs and an emptied L2 (cold_l2_for_counters),
+// under the range profiler with one range around the whole sequence. Timings survive a CUPTI failure.
+// Never throws.
 CounterMeasurement measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
                                   const std::vector<BridgeLaunch>& launches, int timing_repetitions,
                                   const BridgeOptions& options = {});
@@ -134,7 +140,8 @@ CounterMeasurement measureBridged(const std::string& opencl_ptx, std::map<std::s
 void deriveCounterValues(CounterMeasurement& measurement);
 
 // {"available", "reason" (null when available), "values", "missing", "derived", "derived_reasons",
-//  "bridged_kernel_ns" (null when the bridge did not run), "profiler_passes", "kernels"}.
+//  "bridged_kernel_ns" (null when the bridge did not run), "profiler_passes",
+//  "l2_flushed_before_profiling" (and "l2_flush_error" when it failed), "kernels"}.
 nlohmann::json toJson(const CounterMeasurement& measurement);
 
 // A measurement that did not happen, for the runner's own reasons ("--no-counters", ...).

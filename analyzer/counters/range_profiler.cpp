@@ -44,6 +44,58 @@ std::string unsupportedReason(const CUpti_Profiler_DeviceSupported_Params& s) {
   return why.empty() ? "CUPTI reports the device as unsupported for range profiling" : why;
 }
 
+// CUPTI's host-side profiler object, which turns metric names into a configuration image and counter
+// data into values.
+class HostObject {
+ public:
+  HostObject(const CuptiLibrary& cupti, const std::string& chip_name, std::vector<std::uint8_t>& availability_image)
+      : cupti_(cupti), chip_name_(chip_name), availability_image_(availability_image) {
+    initialize();
+  }
+  ~HostObject() { deinitialize(); }
+  HostObject(const HostObject&) = delete;
+  HostObject& operator=(const HostObject&) = delete;
+
+  CUpti_Profiler_Host_Object* get() const { return object_; }
+  // Starts over with an empty configuration.
+  void reset() {
+    deinitialize();
+    initialize();
+  }
+  CUptiResult addMetrics(std::vector<const char*> names) {
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add{};
+    add.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE;
+    add.pHostObject = object_;
+    add.ppMetricNames = names.data();
+    add.numMetrics = names.size();
+    return cupti_.hostConfigAddMetrics(&add);
+  }
+
+ private:
+  void initialize() {
+    CUpti_Profiler_Host_Initialize_Params params{};
+    params.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE;
+    params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    params.pChipName = chip_name_.c_str();
+    params.pCounterAvailabilityImage = availability_image_.data();
+    checkCupti(cupti_.hostInitialize(&params), "cuptiProfilerHostInitialize");
+    object_ = params.pHostObject;
+  }
+  void deinitialize() {
+    if (!object_) return;
+    CUpti_Profiler_Host_Deinitialize_Params params{};
+    params.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE;
+    params.pHostObject = object_;
+    cupti_.hostDeinitialize(&params);
+    object_ = nullptr;
+  }
+
+  const CuptiLibrary& cupti_;
+  const std::string& chip_name_;
+  std::vector<std::uint8_t>& availability_image_;
+  CUpti_Profiler_Host_Object* object_ = nullptr;
+};
+
 }  // namespace
 
 RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::vector<std::string>& metrics,
@@ -83,44 +135,39 @@ RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::v
   availability.pCounterAvailabilityImage = availability_image.data();
   checkCupti(cupti.getCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
 
-  // Host side: the configuration image that tells the GPU what to count.
-  CUpti_Profiler_Host_Initialize_Params host_initialize{};
-  host_initialize.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE;
-  host_initialize.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-  host_initialize.pChipName = chip_name.c_str();
-  host_initialize.pCounterAvailabilityImage = availability_image.data();
-  checkCupti(cupti.hostInitialize(&host_initialize), "cuptiProfilerHostInitialize");
-  CUpti_Profiler_Host_Object* host = host_initialize.pHostObject;
-  ScopeExit host_deinitialize([&] {
-    CUpti_Profiler_Host_Deinitialize_Params p{};
-    p.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE;
-    p.pHostObject = host;
-    cupti.hostDeinitialize(&p);
-  });
-
-  // One metric at a time, so a name this chip does not know costs that metric only.
-  std::vector<const char*> collected;
-  for (const std::string& metric : metrics) {
-    const char* name = metric.c_str();
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add{};
-    add.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE;
-    add.pHostObject = host;
-    add.ppMetricNames = &name;
-    add.numMetrics = 1;
-    const CUptiResult result = cupti.hostConfigAddMetrics(&add);
-    if (result == CUPTI_SUCCESS) collected.push_back(name);
-    else profile.missing[metric] = "not available on " + chip_name + ": " + cupti.errorText(result);
+  // Host side: the configuration image that tells the GPU what to count. All metrics go in with one
+  // call, so CUPTI schedules the passes for the set as a whole (added one call at a time, each became
+  // its own pass group, and on an H100 the FADD, FMUL and FFMA counts then all read the same value).
+  const std::vector<const char*> requested = [&] {
+    std::vector<const char*> names;
+    for (const std::string& metric : metrics) names.push_back(metric.c_str());
+    return names;
+  }();
+  HostObject host(cupti, chip_name, availability_image);
+  std::vector<const char*> collected = requested;
+  if (const CUptiResult all = host.addMetrics(requested); all != CUPTI_SUCCESS) {
+    // Some name is unknown to this chip: find which on throwaway objects (a failed add may leave its
+    // object half-configured), then configure a fresh one with the rest.
+    collected.clear();
+    for (const char* name : requested) {
+      HostObject probe(cupti, chip_name, availability_image);
+      const CUptiResult result = probe.addMetrics({name});
+      if (result == CUPTI_SUCCESS) collected.push_back(name);
+      else profile.missing[name] = "not available on " + chip_name + ": " + cupti.errorText(result);
+    }
+    if (collected.empty()) throw std::runtime_error("none of the requested metrics is available on " + chip_name);
+    host.reset();
+    checkCupti(host.addMetrics(collected), "cuptiProfilerHostConfigAddMetrics");
   }
-  if (collected.empty()) throw std::runtime_error("none of the requested metrics is available on " + chip_name);
 
   CUpti_Profiler_Host_GetConfigImageSize_Params config_size{};
   config_size.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE;
-  config_size.pHostObject = host;
+  config_size.pHostObject = host.get();
   checkCupti(cupti.hostGetConfigImageSize(&config_size), "cuptiProfilerHostGetConfigImageSize");
   std::vector<std::uint8_t> config_image(config_size.configImageSize);
   CUpti_Profiler_Host_GetConfigImage_Params config{};
   config.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE;
-  config.pHostObject = host;
+  config.pHostObject = host.get();
   config.configImageSize = config_image.size();
   config.pConfigImage = config_image.data();
   checkCupti(cupti.hostGetConfigImage(&config), "cuptiProfilerHostGetConfigImage");
@@ -224,7 +271,7 @@ RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::v
   std::vector<double> values(collected.size());
   CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate{};
   evaluate.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
-  evaluate.pHostObject = host;
+  evaluate.pHostObject = host.get();
   evaluate.pCounterDataImage = counter_data.data();
   evaluate.counterDataImageSize = counter_data.size();
   evaluate.rangeIndex = 0;
