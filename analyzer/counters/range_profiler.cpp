@@ -136,8 +136,9 @@ RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::v
   checkCupti(cupti.getCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
 
   // Host side: the configuration image that tells the GPU what to count. All metrics go in with one
-  // call, so CUPTI schedules the passes for the set as a whole (added one call at a time, each became
-  // its own pass group, and on an H100 the FADD, FMUL and FFMA counts then all read the same value).
+  // call, as in NVIDIA's range_profiling sample, so CUPTI schedules passes for the set as a whole.
+  // (Added one call each, they took one pass each on an H100, and the FADD, FMUL and FFMA counts of
+  // vecadd, which runs FADDs only, all read the same value.)
   const std::vector<const char*> requested = [&] {
     std::vector<const char*> names;
     for (const std::string& metric : metrics) names.push_back(metric.c_str());
