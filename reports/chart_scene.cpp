@@ -79,15 +79,6 @@ StrokeDash roofDash(ModelRole role, CeilingKind kind) {
   return role == ModelRole::measured_device ? StrokeDash::solid : StrokeDash::dashed;
 }
 
-std::string roleText(ModelRole role) {
-  switch (role) {
-    case ModelRole::measured_device: return "device that ran";
-    case ModelRole::reference: return "reference model";
-    case ModelRole::other: return "other model";
-  }
-  return "";
-}
-
 // Drops a whole UTF-8 sequence, never half of one.
 void popLastCodePoint(std::string& text) {
   while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80) text.pop_back();
@@ -382,7 +373,7 @@ class SceneBuilder {
            roofDash(model.role, CeilingKind::fp32_peak));
       text(truncatedToWidth(model.short_name, font, max_text_px), {text_left, y}, font, TextAlign::start);
       y += font * 1.15;
-      text(roleText(model.role), {text_left, y}, font * 0.9, TextAlign::start, kMutedText);
+      text(model.role_text, {text_left, y}, font * 0.9, TextAlign::start, kMutedText);
       y += row_px;
     }
     const bool has_local_roof = std::any_of(chart_.ceilings.begin(), chart_.ceilings.end(), [](const Ceiling& c) {

@@ -40,7 +40,7 @@ std::string csvField(const std::string& text) {
 std::vector<std::string> csvHeader(const json& results) {
   std::vector<std::string> header = {"family", "variant", "mode",  "params", "status", "verification",
                                      "median_ns", "gflops", "gbps", "flops", "bytes", "cgma"};
-  for (const std::string& key : modelKeysInOrder(results)) {
+  for (const std::string& key : placementKeysInOrder(results)) {
     for (const char* column : {"_intensity", "_attainable_gflops", "_fraction_of_roof", "_bound"}) {
       header.push_back(key + column);
     }
@@ -51,16 +51,16 @@ std::vector<std::string> csvHeader(const json& results) {
 
 void writeCsv(const json& results, std::ostream& out) {
   writeRow(out, csvHeader(results));
-  const std::vector<std::string> model_keys = modelKeysInOrder(results);
+  const std::vector<std::string> placement_keys = placementKeysInOrder(results);
   for (const json& record : recordsOf(results)) {
     const json work = record.value("work", json::object());
     std::vector<std::string> row = {textAt(record, "family"), textAt(record, "variant"), textAt(record, "mode"),
-                                    paramsText(record.value("params", json::object()), ";"), textAt(record, "status"),
+                                    recordParamsText(record, ";"), textAt(record, "status"),
                                     verificationStatus(record), numberField(medianKernelNs(record)),
                                     numberField(achievedGflops(record)), numberField(achievedGbps(record)),
                                     numberField(numberAt(work, "flops")), numberField(numberAt(work, "bytes")),
                                     numberField(numberAt(work, "cgma"))};
-    for (const std::string& key : model_keys) {
+    for (const std::string& key : placement_keys) {
       const json* placement = placementOn(record, key);
       const json none = json::object();
       const json& on_model = placement != nullptr ? *placement : none;

@@ -8,7 +8,9 @@
 
 namespace rooflab::reports {
 
-// One row per record, for spreadsheets and scripts. RFC 4180: CRLF line ends, fields with a comma,
+// One row per record, for spreadsheets and scripts. Per roofline placement key (each model, and its
+// "<model>_counters" twin where counters measured the intensity): intensity, attainable GFLOP/s,
+// fraction of roof and bound. RFC 4180: CRLF line ends, fields with a comma,
 // quote or line break quoted, quotes doubled. Numbers round-trip (std::to_chars) and never depend
 // on the locale; a value that is not known is an empty field.
 std::vector<std::string> csvHeader(const nlohmann::json& results);

@@ -22,7 +22,7 @@ MatchKey matchKeyOf(const json& record) {
 
 RecordKey recordKeyOf(const json& record) {
   return RecordKey{textAt(record, "family"), textAt(record, "variant"), textAt(record, "mode", "normal"),
-                   paramsText(record.value("params", json::object()))};
+                   recordParamsText(record)};
 }
 
 std::string verificationStatus(const json& record) {

@@ -50,11 +50,16 @@ pre.config { background: #f7f7f7; border: 1px solid #ddd; padding: 0.8em; }
 .fill-total { background: #555; }
 .fill-memory { background: #0072b2; }
 .fill-compute { background: #e69f00; }
-.verdict { padding: 0.05em 0.5em; border-radius: 3px; background: #eee; font-weight: normal; }
+.verdict { padding: 0.05em 0.5em; border-radius: 3px; background: #eee; font-weight: normal; white-space: nowrap; }
+table.counters td, table.mutants td { white-space: nowrap; }
 .verdict-memory-bound { background: #d6eaf8; }
 .verdict-compute-bound { background: #fdebd0; }
 .verdict-latency-bound { background: #e8daef; }
 .verdict-balanced { background: #d5f5e3; }
+.verdict-memory-leaning { background: #eaf2f8; }
+.verdict-compute-leaning { background: #fef5e7; }
+.verdict-overhead-dominated { background: #f2f3f4; }
+ul.validation { margin: 0.3em 0; }
 details summary { cursor: pointer; }
 )css";
 
@@ -70,7 +75,6 @@ std::string tdNumber(const std::optional<double>& value, std::string (*format)(d
 }
 std::string th(std::string_view text) { return "<th>" + escaped(text) + "</th>"; }
 
-std::string recordParams(const json& record) { return paramsText(record.value("params", json::object())); }
 
 std::string cssToken(std::string_view text) {
   std::string token;
@@ -96,7 +100,7 @@ struct ParamsGroup {
 std::vector<ParamsGroup> groupByParams(const std::vector<const json*>& records) {
   std::vector<ParamsGroup> groups;
   for (const json* record : records) {
-    const std::string params = recordParams(*record);
+    const std::string params = recordParamsText(*record);
     auto group = std::find_if(groups.begin(), groups.end(), [&](const ParamsGroup& g) { return g.params_text == params; });
     if (group == groups.end()) group = groups.insert(groups.end(), ParamsGroup{params, {}});
     group->records.push_back(record);
@@ -128,6 +132,7 @@ class HtmlReport {
     for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
     renderDevice();
     renderModels();
+    renderMeasuredCeilings();
     renderConfig();
     html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
     html_ += "</body>\n</html>\n";
@@ -157,6 +162,12 @@ class HtmlReport {
                escaped(textAt(*summary, "skipped", "?")) + " skipped";
     }
     html_ += "</p>\n";
+    if (const json* input_errors = memberOrNull(results_, "input_errors");
+        input_errors != nullptr && input_errors->is_array() && !input_errors->empty()) {
+      html_ += "<div class=\"banner\"><strong>Input errors</strong> (these parts of the batch did not run):<ul>";
+      for (const json& error : *input_errors) html_ += "<li>" + escaped(valueText(error)) + "</li>";
+      html_ += "</ul></div>\n";
+    }
     const std::string status = textAt(results_, "status", "complete");
     if (status != "complete") {
       html_ += "<p class=\"banner\">This run is <strong>" + escaped(status) +
@@ -270,7 +281,7 @@ class HtmlReport {
              th("vs. original") + th("GFLOP/s") + th("GB/s") + th("Status") + "</tr></thead>\n<tbody>\n";
     for (const json* record : mutants) {
       html_ += "<tr class=\"" + rowClass(*record) + "\">" + tdText(textAt(*record, "variant")) +
-               tdText(recordParams(*record)) + tdText(textAt(*record, "mode"));
+               tdText(recordParamsText(*record)) + tdText(textAt(*record, "mode"));
       if (!isOk(*record)) {
         html_ += "<td colspan=\"5\">" + statusHtml(*record) + "</td></tr>\n";
         continue;
@@ -299,7 +310,7 @@ class HtmlReport {
   void renderMutation(const json& record, const json& mutation) {
     const std::string verdict = textAt(mutation, "verdict", "unknown");
     html_ += "<div class=\"mutation\">\n<h4>" + escaped(textAt(record, "variant")) + " <span class=\"muted\">" +
-             escaped(recordParams(record)) + "</span> <span class=\"verdict verdict-" + cssToken(verdict) + "\">" +
+             escaped(recordParamsText(record)) + "</span> <span class=\"verdict verdict-" + cssToken(verdict) + "\">" +
              escaped(verdict) + "</span></h4>\n";
     const auto t_ns = numberAt(mutation, "t_ns");
     const auto t_mem_ns = numberAt(mutation, "t_mem_ns");
@@ -330,6 +341,12 @@ class HtmlReport {
         first = false;
       }
       html_ += "</p>\n";
+    }
+    if (const json* validation = memberOrNull(mutation, "validation");
+        validation != nullptr && validation->is_object() && !validation->empty()) {
+      html_ += "<ul class=\"validation\">";
+      for (const auto& [mode, check] : validation->items()) html_ += "<li>" + escaped(validationText(mode, check)) + "</li>";
+      html_ += "</ul>\n";
     }
     const json* notes = memberOrNull(mutation, "notes");
     if (notes != nullptr && notes->is_array() && !notes->empty()) {
@@ -375,7 +392,7 @@ class HtmlReport {
         html_ += " for ";
         for (std::size_t i = 0; i < without.size(); ++i) {
           html_ += (i ? ", " : "") + escaped(textAt(*without[i], "variant") + " " + textAt(*without[i], "mode") + " " +
-                                             recordParams(*without[i]));
+                                             recordParamsText(*without[i]));
         }
       }
       html_ += ": " + escaped(reason) + "</p>\n";
@@ -397,7 +414,7 @@ class HtmlReport {
       if (read_bytes && write_bytes && analytic_bytes && *analytic_bytes > 0) {
         traffic_ratio = (*read_bytes + *write_bytes) / *analytic_bytes;
       }
-      html_ += "<tr>" + tdText(textAt(*record, "variant")) + tdText(recordParams(*record)) + tdText(textAt(*record, "mode")) +
+      html_ += "<tr>" + tdText(textAt(*record, "variant")) + tdText(recordParamsText(*record)) + tdText(textAt(*record, "mode")) +
                tdNumber(numberAt(derived, "fp32_flops"), &formatCount) + tdNumber(numberAt(work, "flops"), &formatCount) +
                tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
                tdNumber(traffic_ratio, &formatPercent) + tdNumber(numberAt(counters, "bridged_kernel_ns"), &formatDurationNs);
@@ -439,15 +456,14 @@ class HtmlReport {
       html_ += "<p class=\"muted\">No model recorded.</p>\n</section>\n";
       return;
     }
-    html_ += "<table class=\"models\">\n<thead><tr>" + th("Key") + th("Model") + th("Peak FP32 GFLOP/s") +
+    html_ += "<table class=\"models\">\n<thead><tr>" + th("Key") + th("Role") + th("Model") + th("Peak FP32 GFLOP/s") +
              th("DRAM GB/s") + th("Ridge FLOP/byte") + th("Local GB/s") + th("Local memory") + th("Compute units") +
              th("Clock MHz") + th("Sources") + "</tr></thead>\n<tbody>\n";
     for (const std::string& key : model_keys_) {
       const json& model = (*models)[key];
       const auto peak = numberAt(model, "peak_gflops");
       const auto dram = numberAt(model, "dram_gbps");
-      html_ += "<tr>" + tdText(key == referenceModelKey(results_) ? key + " (reference)" : key) +
-               tdText(textAt(model, "display_name", key)) + tdNumber(peak, &formatRate) + tdNumber(dram, &formatRate) +
+      html_ += "<tr>" + tdText(key) + tdText(modelRole(results_, key)) + tdText(textAt(model, "display_name", key)) + tdNumber(peak, &formatRate) + tdNumber(dram, &formatRate) +
                tdNumber(peak && dram && *dram > 0 ? std::optional<double>(*peak / *dram) : std::nullopt, &formatRate) +
                tdNumber(numberAt(model, "local_gbps"), &formatRate) +
                tdNumber(numberAt(model, "local_mem_bytes"), &formatBytes) +
@@ -465,6 +481,35 @@ class HtmlReport {
     html_ += "</tbody>\n</table>\n</section>\n";
   }
 
+  // The benchmarks `rooflab ceilings` ran at the start of the batch: where the device model's
+  // numbers come from.
+  void renderMeasuredCeilings() {
+    const json* models = memberOrNull(results_, "models");
+    const json* ceilings = models != nullptr ? memberOrNull(*models, "ceilings") : nullptr;
+    const json* benchmarks = ceilings != nullptr ? memberOrNull(*ceilings, "benchmarks") : nullptr;
+    if (benchmarks == nullptr || !benchmarks->is_array()) return;
+    html_ += "<section id=\"ceilings\">\n<h3>Measured ceilings</h3>\n<p class=\"muted\">Measured at " +
+             escaped(textAt(*ceilings, "measured_at", "?")) + "; the device model takes the best of the repetitions.</p>\n";
+    html_ += "<table class=\"ceilings\">\n<thead><tr>" + th("Benchmark") + th("Best") + th("Median") + th("Repetitions") +
+             th("Geometry") + "</tr></thead>\n<tbody>\n";
+    for (const json& benchmark : *benchmarks) {
+      const bool is_rate_of_flops = numberAt(benchmark, "gflops").has_value();
+      const char* rate_key = is_rate_of_flops ? "gflops" : "gbps";
+      const char* median_key = is_rate_of_flops ? "median_gflops" : "median_gbps";
+      const std::string unit = is_rate_of_flops ? " GFLOP/s" : " GB/s";
+      const auto best = numberAt(benchmark, rate_key);
+      const auto median = numberAt(benchmark, median_key);
+      html_ += "<tr>" + tdText(textAt(benchmark, "name")) +
+               td(best ? escaped(formatRate(*best) + unit) : "–", "num") +
+               td(median ? escaped(formatRate(*median) + unit) : "–", "num") +
+               tdText(textAt(benchmark, "repetitions", "–"), "num");
+      const std::string error = textAt(benchmark, "error");
+      html_ += error.empty() ? tdText(textAt(benchmark, "geometry")) : td("<span class=\"bad\">" + escaped(error) + "</span>");
+      html_ += "</tr>\n";
+    }
+    html_ += "</tbody>\n</table>\n</section>\n";
+  }
+
   void renderConfig() {
     html_ += "<section id=\"config\">\n<h2>Configuration</h2>\n";
     const json* config = memberOrNull(results_, "config");
@@ -474,6 +519,23 @@ class HtmlReport {
     }
     html_ += "<p>From " + escaped(textAt(*config, "path", "(unknown)")) + "</p>\n";
     html_ += "<pre class=\"config\">" + escaped(config->dump(2)) + "</pre>\n</section>\n";
+  }
+
+  // "memory-only mutant: global memory sectors (load + store) 1.57 M vs 1.57 M (counters): valid".
+  static std::string validationText(const std::string& mode, const json& check) {
+    std::string text = mode + " mutant";
+    const std::string quantity = textAt(check, "quantity");
+    if (!quantity.empty()) text += ": " + quantity;
+    const auto original = numberAt(check, "original");
+    const auto mutant = numberAt(check, "mutant");
+    if (original && mutant) text += " " + formatCount(*original) + " (original) vs " + formatCount(*mutant) + " (mutant)";
+    const std::string by = textAt(check, "by");
+    if (!by.empty()) text += ", checked by " + by;
+    const json* valid = memberOrNull(check, "valid");
+    if (valid != nullptr && valid->is_boolean()) text += valid->get<bool>() ? ": valid" : ": NOT valid, its time is not used";
+    const std::string note = textAt(check, "note");
+    if (!note.empty()) text += " (" + note + ")";
+    return text;
   }
 
   static std::string rowClass(const json& record) {
@@ -505,7 +567,7 @@ class HtmlReport {
   // The normal-mode run of the same variant and params, which a mutant is compared with.
   static std::optional<double> originalMedianNs(const json& mutant, const std::vector<const json*>& normal_records) {
     for (const json* record : normal_records) {
-      if (textAt(*record, "variant") == textAt(mutant, "variant") && recordParams(*record) == recordParams(mutant)) {
+      if (textAt(*record, "variant") == textAt(mutant, "variant") && recordParamsText(*record) == recordParamsText(mutant)) {
         return medianKernelNs(*record);
       }
     }

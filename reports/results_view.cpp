@@ -19,6 +19,11 @@ void requireSupportedResults(const json& results) {
   if (records == nullptr || !records->is_array()) {
     throw std::invalid_argument("results: \"records\" is missing or not an array");
   }
+  for (std::size_t index = 0; index < records->size(); ++index) {
+    if (!(*records)[index].is_object()) {
+      throw std::invalid_argument("results: records[" + std::to_string(index) + "] is not an object");
+    }
+  }
 }
 
 const json* memberOrNull(const json& object, std::string_view key) {
@@ -50,12 +55,22 @@ std::string paramValueText(const json& value) {
   return value.dump();
 }
 
-std::string paramsText(const json& params, std::string_view separator) {
-  if (!params.is_object()) return "";
+std::string recordParamsText(const json& record, std::string_view separator) {
+  const json* params = memberOrNull(record, "params");
+  if (params == nullptr || !params->is_object()) return "";
+  std::vector<std::string> names;
+  if (const json* order = memberOrNull(record, "param_order"); order != nullptr && order->is_array()) {
+    for (const json& name : *order) {
+      if (name.is_string() && params->contains(name.get<std::string>())) names.push_back(name.get<std::string>());
+    }
+  }
+  for (const auto& [name, value] : params->items()) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
   std::string text;
-  for (const auto& [name, value] : params.items()) {
+  for (const std::string& name : names) {
     if (!text.empty()) text += separator;
-    text += name + "=" + paramValueText(value);
+    text += name + "=" + paramValueText((*params)[name]);
   }
   return text;
 }
@@ -93,28 +108,80 @@ std::string referenceModelKey(const json& results) {
   return "gtx670";
 }
 
+bool isRooflineModel(const json& model) {
+  return numberAt(model, "peak_gflops").has_value() && numberAt(model, "dram_gbps").has_value();
+}
+
 std::vector<std::string> modelKeysInOrder(const json& results) {
   std::vector<std::string> keys;
   const json* models = memberOrNull(results, "models");
   if (models == nullptr || !models->is_object()) return keys;
-  const std::string reference = referenceModelKey(results);
-  if (models->contains(reference)) keys.push_back(reference);
-  if (reference != "device" && models->contains("device")) keys.push_back("device");
-  for (const auto& [key, model] : models->items()) {
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
-  }
+  auto addIfModel = [&](const std::string& key) {
+    const json* model = memberOrNull(*models, key);
+    if (model != nullptr && isRooflineModel(*model) && std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      keys.push_back(key);
+    }
+  };
+  addIfModel(referenceModelKey(results));
+  addIfModel("device");
+  for (const auto& [key, model] : models->items()) addIfModel(key);
   return keys;
 }
 
-std::string modelShortName(const json& results, const std::string& model_key) {
+std::vector<std::string> placementKeysInOrder(const json& results) {
+  std::vector<std::string> seen;
+  for (const json& record : recordsOf(results)) {
+    const json* roofline = memberOrNull(record, "roofline");
+    if (roofline == nullptr || !roofline->is_object()) continue;
+    for (const auto& [key, placement] : roofline->items()) {
+      if (std::find(seen.begin(), seen.end(), key) == seen.end()) seen.push_back(key);
+    }
+  }
+  std::vector<std::string> keys;
+  auto take = [&](const std::string& key) {
+    const auto found = std::find(seen.begin(), seen.end(), key);
+    if (found != seen.end()) {
+      keys.push_back(key);
+      seen.erase(found);
+    }
+  };
+  for (const std::string& model_key : modelKeysInOrder(results)) {
+    // Every model gets its columns even when no record could be placed on it.
+    keys.push_back(model_key);
+    seen.erase(std::remove(seen.begin(), seen.end(), model_key), seen.end());
+    take(model_key + "_counters");
+  }
+  std::sort(seen.begin(), seen.end());
+  keys.insert(keys.end(), seen.begin(), seen.end());
+  return keys;
+}
+
+namespace {
+constexpr std::string_view kCountersSuffix = "_counters";
+
+const json* modelAt(const json& results, const std::string& model_key) {
   const json* models = memberOrNull(results, "models");
-  const json* model = models != nullptr ? memberOrNull(*models, model_key) : nullptr;
+  return models != nullptr ? memberOrNull(*models, model_key) : nullptr;
+}
+}  // namespace
+
+std::string modelShortName(const json& results, const std::string& model_key) {
+  const json* model = modelAt(results, model_key);
+  if (model == nullptr && model_key.size() > kCountersSuffix.size() &&
+      model_key.compare(model_key.size() - kCountersSuffix.size(), kCountersSuffix.size(), kCountersSuffix) == 0) {
+    return modelShortName(results, model_key.substr(0, model_key.size() - kCountersSuffix.size())) + " (counters)";
+  }
   std::string name = model != nullptr ? textAt(*model, "display_name", model_key) : model_key;
   if (!name.empty() && name.back() == ')') {
     const auto open = name.rfind(" (");
     if (open != std::string::npos && open > 0) name.erase(open);
   }
   return name;
+}
+
+std::string modelRole(const json& results, const std::string& model_key) {
+  const json* model = modelAt(results, model_key);
+  return model != nullptr ? textAt(*model, "role") : "";
 }
 
 std::optional<double> medianKernelNs(const json& record) {

@@ -25,20 +25,30 @@ std::string textAt(const json& object, std::string_view key, std::string_view fa
 
 // One parameter value as text: integers exactly, floats round-trip, strings as they are.
 std::string paramValueText(const json& value);
-// "N=1024, TS=16" (separator ", ") or "N=1024;TS=16" (CSV); keys in the document's (sorted) order.
-std::string paramsText(const json& params, std::string_view separator = ", ");
+// "N=1024, TS=16" (separator ", ") or "N=1024;TS=16" (CSV). Names follow the record's
+// "param_order" (the manifest's order) where it has one, then the rest alphabetically.
+std::string recordParamsText(const json& record, std::string_view separator = ", ");
 
 const json& recordsOf(const json& results);  // the records array (an empty array when absent)
 // Families in the order their first record appears (the batch's order, not alphabetical).
 std::vector<std::string> familiesInRunOrder(const json& results);
 std::vector<const json*> recordsOfFamily(const json& results, std::string_view family);
 
-// Model keys of results.models: the reference model (config.run.reference_model, else "gtx670")
-// first, then "device", then any others, so every report lists them in the same order.
+// A roofline model: an object with numeric peak_gflops and dram_gbps. results.models also holds
+// entries that are not (the "ceilings" benchmark report).
+bool isRooflineModel(const json& model);
+// Keys of the roofline models in results.models: the reference model (config.run.reference_model,
+// else "gtx670") first, then "device", then the others, so every report lists them in one order.
 std::vector<std::string> modelKeysInOrder(const json& results);
+// Keys of the placements in record.roofline across all records: each model key followed by its
+// "<key>_counters" twin (intensity from measured FLOPs and DRAM bytes) where records have one.
+std::vector<std::string> placementKeysInOrder(const json& results);
 std::string referenceModelKey(const json& results);
 // A model's display name without its trailing "(...)": "GeForce GTX 670", "NVIDIA H100 80GB HBM3".
+// A placement key "<model>_counters" names its model's name with " (counters)".
 std::string modelShortName(const json& results, const std::string& model_key);
+// The model's "role" as the analyzer wrote it (reference | measured | datasheet), or "".
+std::string modelRole(const json& results, const std::string& model_key);
 
 std::optional<double> medianKernelNs(const json& record);
 std::optional<double> achievedGflops(const json& record);

@@ -143,12 +143,17 @@ std::optional<DataPoint> placeOnChart(const json& results, const json& record, s
 std::vector<std::string> pointDetails(const json& results, const json& record, const DataPoint& at) {
   std::vector<std::string> lines;
   lines.push_back(textAt(record, "family") + " / " + textAt(record, "variant"));
-  const std::string params = paramsText(record.value("params", json::object()));
+  const std::string params = recordParamsText(record);
   if (!params.empty()) lines.push_back(params);
   if (const auto median = medianKernelNs(record)) lines.push_back("time " + formatDurationNs(*median) + " (median)");
   lines.push_back(formatRate(at.gflops) + " GFLOP/s");
   if (const auto gbps = achievedGbps(record)) lines.push_back(formatRate(*gbps) + " GB/s");
   lines.push_back("intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
+  if (const json* counted = placementOn(record, "device_counters")) {
+    if (const auto intensity = numberAt(*counted, "intensity")) {
+      lines.push_back("intensity from counters " + formatSignificant(*intensity, 3) + " FLOP/byte");
+    }
+  }
   for (const std::string& key : modelKeysInOrder(results)) {
     const json* placement = placementOn(record, key);
     if (placement == nullptr) continue;
@@ -206,6 +211,36 @@ void addPeak(RooflineChart& chart, std::size_t model_index, const ModelCeilings&
                                    ceilingShortLabel(CeilingKind::fp32_peak, ceilings.peak_gflops)});
 }
 
+// The reference model and the device's; without a "device" model, the first other one.
+std::vector<std::string> chartModelKeys(const json& results) {
+  const std::vector<std::string> all = modelKeysInOrder(results);
+  const std::string reference = referenceModelKey(results);
+  std::vector<std::string> keys;
+  if (std::find(all.begin(), all.end(), reference) != all.end()) keys.push_back(reference);
+  if (std::find(all.begin(), all.end(), "device") != all.end() && reference != "device") {
+    keys.push_back("device");
+  } else {
+    for (const std::string& key : all) {
+      if (key != reference) {
+        keys.push_back(key);
+        break;
+      }
+    }
+  }
+  return keys;
+}
+
+std::string roleText(const json& results, const std::string& key, ModelRole role) {
+  const std::string recorded_role = modelRole(results, key);
+  switch (role) {
+    case ModelRole::reference: return "reference model";
+    case ModelRole::measured_device:
+      return recorded_role.empty() ? "device that ran" : "device that ran (" + recorded_role + ")";
+    case ModelRole::other: return recorded_role.empty() ? "model " + key : recorded_role + " model";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string decadeTickLabel(double decade_value) {
@@ -233,15 +268,14 @@ RooflineChart buildRooflineChart(const json& results, std::string_view family) {
   const std::vector<std::string> varying_names = varyingParamNames(normal_records);
 
   std::vector<ModelCeilings> model_ceilings;
-  const std::string reference_key = referenceModelKey(results);
   const json* models = memberOrNull(results, "models");
-  for (const std::string& key : modelKeysInOrder(results)) {
+  for (const std::string& key : chartModelKeys(results)) {
     const auto ceilings = ceilingsOf((*models)[key]);
     if (!ceilings) continue;
-    const ModelRole role = key == reference_key ? ModelRole::reference
-                           : key == "device"    ? ModelRole::measured_device
-                                                : ModelRole::other;
-    chart.models.push_back(ChartModel{key, modelShortName(results, key), role});
+    const ModelRole role = key == referenceModelKey(results) ? ModelRole::reference
+                           : key == "device"                ? ModelRole::measured_device
+                                                            : ModelRole::other;
+    chart.models.push_back(ChartModel{key, modelShortName(results, key), role, roleText(results, key, role)});
     model_ceilings.push_back(*ceilings);
   }
 
@@ -258,7 +292,7 @@ RooflineChart buildRooflineChart(const json& results, std::string_view family) {
     const auto at = placeOnChart(results, *record, reason);
     const std::string variant = textAt(*record, "variant", "(no variant)");
     if (!at) {
-      chart.unplaced.push_back(UnplacedRecord{variant, paramsText(record->value("params", json::object())), reason});
+      chart.unplaced.push_back(UnplacedRecord{variant, recordParamsText(*record), reason});
       continue;
     }
     auto series = std::find_if(chart.series.begin(), chart.series.end(),

@@ -23,6 +23,7 @@ struct ChartModel {
   std::string key;
   std::string short_name;
   ModelRole role = ModelRole::other;
+  std::string role_text;  // for the legend: "reference model", "device that ran (measured)"
 };
 
 // A straight piece of a roof: a bandwidth slope (GFLOP/s = GB/s x FLOP/byte) or the flat FP32 peak.
@@ -75,6 +76,8 @@ struct RooflineChart {
 };
 
 // Only normal-mode records are placed: the mutants' rates measure the mutation, not the kernel.
+// The roofs drawn are the reference model's and the device model's (another model when a run has
+// no "device" one): two sets of roofs stay readable, and the tables list every model.
 RooflineChart buildRooflineChart(const nlohmann::json& results, std::string_view family);
 
 // Text for a decade tick: "0.001", "1", "100000", "10⁶".

@@ -61,7 +61,7 @@ void printTerminalSummary(const json& results, std::ostream& out) {
   for (const json& record : recordsOf(results)) {
     const std::string status = textAt(record, "status", "unknown");
     std::vector<std::string> row = {textAt(record, "family") + "/" + textAt(record, "variant"),
-                                    paramsText(record.value("params", json::object())), textAt(record, "mode")};
+                                    recordParamsText(record), textAt(record, "mode")};
     if (status == "ok") {
       ++ok;
       const json* placement = bound_key.empty() ? nullptr : placementOn(record, bound_key);

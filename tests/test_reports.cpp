@@ -140,13 +140,17 @@ TEST(ReportFixtures, FollowTheResultsSchema) {
     EXPECT_NO_THROW(reports::requireSupportedResults(results)) << name;
     ASSERT_TRUE(results["models"].contains("gtx670")) << name;
     ASSERT_TRUE(results["models"].contains("device")) << name;
+    EXPECT_EQ(results["models"]["gtx670"]["role"], "reference") << name;
+    EXPECT_EQ(reports::modelKeysInOrder(results).front(), "gtx670") << name;
     EXPECT_EQ(results["summary"]["points"], results["records"].size()) << name;
     for (const json& record : results["records"]) {
       for (const char* key : {"family", "variant", "mode", "params", "status", "error", "build", "geometry", "work",
                               "timings", "verification", "counters", "roofline", "mutation"}) {
         EXPECT_TRUE(record.contains(key)) << name << ": " << key;
       }
-      EXPECT_TRUE(record["roofline"].contains("gtx670") && record["roofline"].contains("device")) << name;
+      if (record["status"] == "ok") {
+        EXPECT_TRUE(record["roofline"].contains("gtx670") && record["roofline"].contains("device")) << name;
+      }
     }
   }
 }
@@ -301,15 +305,19 @@ TEST(ReportHtml, ShowsErrorsStepsVerificationMutationsAndCounters) {
   EXPECT_NE(cpu_html.find(">" + reports::formatSpeedup(naive_ns / wpt_ns) + "<"), std::string::npos);
 
   const std::string gpu_html = reports::renderHtmlReport(loadFixture(kGpuFixture));
-  for (const char* verdict : {"memory-bound", "compute-bound", "latency-bound", "balanced", "unknown"}) {
+  for (const char* verdict : {"memory-bound", "compute-bound", "latency-bound", "balanced", "memory-leaning",
+                              "overhead-dominated", "unknown"}) {
     EXPECT_NE(gpu_html.find(std::string("verdict-") + verdict), std::string::npos) << verdict;
   }
   EXPECT_NE(gpu_html.find("if memory traffic were free"), std::string::npos);
   EXPECT_NE(gpu_html.find("dram__bytes_read.sum"), std::string::npos);
   EXPECT_NE(gpu_html.find("the PTX bridge profiles single-launch variants only"), std::string::npos);
+  EXPECT_NE(gpu_html.find("global memory sectors (load + store)"), std::string::npos);
+  EXPECT_NE(gpu_html.find("Measured ceilings"), std::string::npos);
   EXPECT_NE(gpu_html.find("padded local memory 53248 B &gt; CL_DEVICE_LOCAL_MEM_SIZE"), std::string::npos);
   EXPECT_NE(gpu_html.find("H100 SXM5 80GB"), std::string::npos);
-  EXPECT_NE(gpu_html.find("bench/h100.toml"), std::string::npos);
+  EXPECT_NE(gpu_html.find("bench/configs/h100-modes.toml"), std::string::npos);
+  EXPECT_NE(cpu_html.find("pattern &#39;tiled64*&#39; matches no variant"), std::string::npos);
 }
 
 TEST(ReportHtml, EscapesNamesFromTheResults) {
@@ -329,6 +337,24 @@ TEST(ReportHtml, InterruptedRunSaysSo) {
   const std::string html = reports::renderHtmlReport(results);
   EXPECT_NE(html.find("<strong>interrupted</strong>"), std::string::npos);
   EXPECT_EQ(countOccurrences(html, "<svg class=\"roofline\""), 1u);
+}
+
+TEST(ReportHtml, SparseDocumentsStillRender) {
+  // An interrupted or hand-made document: no models, no config, records missing most fields.
+  const json sparse = {{"schema", 1},
+                       {"records",
+                        {{{"family", "f"}, {"variant", "v"}, {"mode", "normal"}, {"status", "ok"}},
+                         {{"family", "f"}, {"variant", "w"}, {"status", "error"}, {"error", nullptr}},
+                         {{"family", "g"}, {"variant", "v"}, {"timings", nullptr}, {"roofline", {{"device", nullptr}}}}}}};
+  ScratchDir out;
+  EXPECT_NO_THROW(reports::writeReports(sparse, out.path(), reports::knownReportFormats()));
+  const std::string html = reports::renderHtmlReport(sparse);
+  EXPECT_EQ(countOccurrences(html, "<svg class=\"roofline\""), 2u);
+  EXPECT_EQ(parseCsv(csvText(sparse)).size(), 4u);
+  EXPECT_NE(terminalText(sparse).find("3 records"), std::string::npos);
+  EXPECT_NO_THROW(reports::diffResults(sparse, sparse));
+  EXPECT_THROW(reports::writeReports(json{{"schema", 1}, {"records", {1, 2}}}, out.path(), {"csv"}),
+               std::invalid_argument);
 }
 
 // ---- PNG ----
@@ -368,6 +394,11 @@ TEST(ReportCsv, OneRowPerRecordThatParsesBack) {
                                "gtx670_bound", "device_intensity", "device_bound"}) {
       EXPECT_NE(std::find(header.begin(), header.end(), column), header.end()) << column;
     }
+    if (std::string(name) == kGpuFixture) {
+      EXPECT_NE(std::find(header.begin(), header.end(), "device_counters_intensity"), header.end());
+      EXPECT_NE(std::find(header.begin(), header.end(), "datasheet_bound"), header.end());
+    }
+    EXPECT_EQ(std::find(header.begin(), header.end(), "ceilings_bound"), header.end());  // not a model
     auto column = [&](const std::string& title) {
       return static_cast<std::size_t>(std::find(header.begin(), header.end(), title) - header.begin());
     };
@@ -378,7 +409,12 @@ TEST(ReportCsv, OneRowPerRecordThatParsesBack) {
       EXPECT_EQ(row[column("family")], record["family"]);
       EXPECT_EQ(row[column("variant")], record["variant"]);
       EXPECT_EQ(row[column("mode")], record["mode"]);
-      EXPECT_EQ(row[column("params")], "N=" + std::to_string(record["params"]["N"].get<std::int64_t>()));
+      std::string params;
+      for (const json& param : record["param_order"]) {
+        params += (params.empty() ? "" : ";") + param.get<std::string>() + "=" +
+                  std::to_string(record["params"][param.get<std::string>()].get<std::int64_t>());
+      }
+      EXPECT_EQ(row[column("params")], params);
       EXPECT_EQ(row[column("status")], record["status"]);
       EXPECT_EQ(row[column("error")], record["error"].is_string() ? record["error"].get<std::string>() : "");
       if (record["timings"].is_object()) {
@@ -542,15 +578,15 @@ TEST(ReportDiff, FindsARegressionInADoctoredCopy) {
   }
   EXPECT_EQ(regressed, std::vector<std::string>{"matmul/tiled16 N=1024 (normal)"});
   ASSERT_EQ(diff.added.size(), 1u);
-  EXPECT_EQ(diff.added[0].params, "N=33554432");
+  EXPECT_EQ(diff.added[0].params, "N=33554432, WG=256");
   ASSERT_EQ(diff.removed.size(), 1u);
-  EXPECT_EQ(diff.removed[0].text(), "vecadd/global N=16777216 (compute-only)");
+  EXPECT_EQ(diff.removed[0].text(), "vecadd/global N=16777216, WG=256 (compute-only)");
 
   std::ostringstream text;
   reports::printDiff(diff, text);
   EXPECT_NE(text.str().find("REGRESSION: +25.0% median time (threshold 10.0%)"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("REGRESSED: 1 of"), std::string::npos);
-  EXPECT_NE(text.str().find("added:   vecadd/global N=33554432 (normal)"), std::string::npos);
+  EXPECT_NE(text.str().find("added:   vecadd/global N=33554432, WG=256 (normal)"), std::string::npos);
 
   // A looser threshold lets the same change pass; a tighter one catches the 5% too.
   EXPECT_FALSE(reports::diffResults(old_run, new_run, 0.30).regressed);
