@@ -19,7 +19,7 @@ for args in "$@"; do
   ./build-gpu/rooflab run $args --device gpu --formats json --out "$W/run$i" > "$W/run$i.log" 2>&1
   rc=$?
   end=$(date +%s.%N)
-  echo "run$i: rooflab run $args -> rc=$rc, $(echo "$end - $start" | bc) s wall" | tee -a "$W/summary.txt"
+  echo "run$i: rooflab run $args -> rc=$rc, $(python3 -c "print(round($end - $start, 1))") s wall" | tee -a "$W/summary.txt"
   tail -3 "$W/run$i.log"
 done
 cp build-gpu.log "$W/" 2>/dev/null

@@ -1,5 +1,6 @@
 #include "analyzer/cli/commands.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,9 @@
 #include "analyzer/format.hpp"
 #include "analyzer/json_file.hpp"
 #include "analyzer/stop_flag.hpp"
+#include "reports/diff_report.hpp"
+#include "reports/report_writer.hpp"
+#include "reports/terminal_report.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,7 +31,18 @@ int runCommand(const RunCommand& cmd) {
   options.keep_binaries = cmd.keep_binaries;
   installStopSignalHandlers();
   BatchOutcome outcome = runBatch(config, options);
+  reports::printTerminalSummary(outcome.results, std::cout);
+  const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
+  try {
+    reports::writeReports(outcome.results, outcome.out_dir, formats);
+  } catch (const std::exception& e) {
+    // The results are safe on disk; a renderer failing must not hide them.
+    std::fprintf(stderr, "rooflab: writing reports failed: %s (results are in %s)\n", e.what(),
+                 (outcome.out_dir / "results.json").c_str());
+  }
   std::printf("results: %s\n", (outcome.out_dir / "results.json").c_str());
+  if (std::find(formats.begin(), formats.end(), "html") != formats.end())
+    std::printf("report:  %s\n", (outcome.out_dir / "report.html").c_str());
   return static_cast<int>(outcome.exit_code);
 }
 
@@ -112,14 +127,33 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
   return report.complete() ? 0 : static_cast<int>(ExitCode::variant_failed);
 }
 
-int reportCommand(const ReportCommand&) {
-  std::fprintf(stderr, "rooflab: report: not available in this build yet\n");
-  return static_cast<int>(ExitCode::bad_input);
+int reportCommand(const ReportCommand& cmd) {
+  const nlohmann::json results = readJsonFile(cmd.results_path);
+  const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
+  std::vector<std::string> formats = cmd.formats;
+  if (formats.empty()) formats = {"html", "png", "csv"};
+  try {
+    reports::writeReports(results, out, formats);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(cmd.results_path + ": " + e.what());
+  }
+  reports::printTerminalSummary(results, std::cout);
+  std::printf("reports written to %s\n", out.c_str());
+  return 0;
 }
 
-int diffCommand(const DiffCommand&) {
-  std::fprintf(stderr, "rooflab: diff: not available in this build yet\n");
-  return static_cast<int>(ExitCode::bad_input);
+int diffCommand(const DiffCommand& cmd) {
+  const nlohmann::json old_run = readJsonFile(cmd.old_path);
+  const nlohmann::json new_run = readJsonFile(cmd.new_path);
+  reports::DiffResult diff;
+  try {
+    diff = reports::diffResults(old_run, new_run, cmd.threshold);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+  reports::printDiff(diff, std::cout);
+  // Non-zero when any variant got slower than the threshold, so CI can gate on it.
+  return diff.regressed ? static_cast<int>(ExitCode::variant_failed) : 0;
 }
 
 }  // namespace rooflab
