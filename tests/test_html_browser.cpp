@@ -2,9 +2,9 @@
 // the page makes its console complain. Skipped where Debian's chromium package is not installed.
 #include <gtest/gtest.h>
 
-#include <cairo.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +26,14 @@ std::string readFile(const fs::path& path) {
   std::ostringstream content;
   content << in.rdbuf();
   return content.str();
+}
+
+// Width of a PNG from its IHDR chunk (bytes 16..19, big-endian), without an image library.
+std::uint32_t pngWidth(const std::string& png) {
+  if (png.size() < 24) return 0;
+  std::uint32_t width = 0;
+  for (int i = 16; i < 20; ++i) width = width << 8 | static_cast<unsigned char>(png[i]);
+  return width;
 }
 
 // Single-quoted for /bin/sh; the paths are ours, but a temp dir may hold anything.
@@ -82,10 +90,8 @@ TEST_P(HtmlBrowser, RendersWithoutConsoleErrors) {
   const std::string png = readFile(screenshot);
   ASSERT_GE(png.size(), 8u);
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-  cairo_surface_t* image = cairo_image_surface_create_from_png(screenshot.c_str());
-  EXPECT_EQ(cairo_surface_status(image), CAIRO_STATUS_SUCCESS);
-  EXPECT_EQ(cairo_image_surface_get_width(image), 1600);
-  cairo_surface_destroy(image);
+  EXPECT_EQ(png.substr(12, 4), "IHDR");
+  EXPECT_EQ(pngWidth(png), 1600u);
 
   const std::vector<std::string> errors = consoleErrors(log);
   EXPECT_TRUE(errors.empty()) << errors.size() << " console errors, first: " << (errors.empty() ? "" : errors[0]);

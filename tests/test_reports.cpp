@@ -2,8 +2,11 @@
 // does; nothing here needs a device.
 #include <gtest/gtest.h>
 
-#include <cairo.h>
 #include <unistd.h>
+#ifdef ROOFLAB_HAVE_CAIRO
+#include <cairo.h>
+#include <dlfcn.h>
+#endif
 
 #include <algorithm>
 #include <clocale>
@@ -32,6 +35,21 @@ using nlohmann::json;
 namespace reports = rooflab::reports;
 
 namespace {
+
+#ifdef ROOFLAB_HAVE_CAIRO
+// cairo and fontconfig keep font caches for the life of the process; freed here so that sanitizer
+// builds (ROOFLAB_SANITIZE, ROOFLAB_FUZZ) do not report them as leaks. FcFini is looked up rather
+// than linked: the tests link cairo, which brings fontconfig, but not fontconfig itself.
+class CairoStaticData : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    cairo_debug_reset_static_data();
+    if (auto fontconfig_fini = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "FcFini"))) fontconfig_fini();
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kCairoStaticData =
+    ::testing::AddGlobalTestEnvironment(new CairoStaticData);
+#endif
 
 const fs::path kFixtureDir = ROOFLAB_SOURCE_DIR "/tests/fixtures/results";
 const char* const kCpuFixture = "cpu-pocl-small.json";
@@ -360,6 +378,9 @@ TEST(ReportHtml, SparseDocumentsStillRender) {
 // ---- PNG ----
 
 TEST(ReportPng, OneReadable1600x1000ImagePerFamily) {
+#ifndef ROOFLAB_HAVE_CAIRO
+  GTEST_SKIP() << "built without cairo: no PNG reports";
+#else
   ScratchDir out;
   const json results = loadFixture(kGpuFixture);
   const std::vector<fs::path> written = reports::writePngReports(results, out.path());
@@ -373,12 +394,17 @@ TEST(ReportPng, OneReadable1600x1000ImagePerFamily) {
     EXPECT_EQ(cairo_image_surface_get_height(image), 1000);
     cairo_surface_destroy(image);
   }
+#endif
 }
 
 TEST(ReportPng, FileNamesStayInTheOutputFolder) {
+#ifndef ROOFLAB_HAVE_CAIRO
+  GTEST_SKIP() << "built without cairo: no PNG reports";
+#else
   EXPECT_EQ(reports::rooflinePngFileName("matmul"), "roofline-matmul.png");
   EXPECT_EQ(reports::rooflinePngFileName("../../etc/x"), "roofline-.._.._etc_x.png");
   EXPECT_EQ(reports::rooflinePngFileName(".."), "roofline-_...png");
+#endif
 }
 
 // ---- CSV ----
@@ -455,9 +481,14 @@ TEST(ReportWriter, WritesEveryKnownFormat) {
   ScratchDir out;
   const json results = loadFixture(kCpuFixture);
   reports::writeReports(results, out.path(), reports::knownReportFormats());
-  for (const char* file : {"report.html", "results.json", "results.csv", "roofline-vecadd.png", "roofline-matmul.png"}) {
+  for (const char* file : {"report.html", "results.json", "results.csv"}) {
     EXPECT_TRUE(fs::exists(out.path() / file)) << file;
   }
+#ifdef ROOFLAB_HAVE_CAIRO
+  for (const char* file : {"roofline-vecadd.png", "roofline-matmul.png"}) {
+    EXPECT_TRUE(fs::exists(out.path() / file)) << file;
+  }
+#endif
 }
 
 TEST(ReportWriter, UnknownFormatIsNamedAndNothingIsWritten) {
@@ -501,12 +532,13 @@ TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
   json slower = results;
   slower["records"][0]["timings"]["kernel_ns"]["median"] = 1234567.0;
   auto renderAll = [&] {
-    std::vector<std::string> outputs = {reports::renderHtmlReport(results), csvText(results), terminalText(results),
-                                        reports::renderPng(reports::layoutRooflineChart(
-                                            reports::buildRooflineChart(results, "matmul")))};
+    std::vector<std::string> outputs = {reports::renderHtmlReport(results), csvText(results), terminalText(results)};
     std::ostringstream diff;
     reports::printDiff(reports::diffResults(results, slower), diff);
     outputs.push_back(diff.str());
+#ifdef ROOFLAB_HAVE_CAIRO
+    outputs.push_back(reports::renderPng(reports::layoutRooflineChart(reports::buildRooflineChart(results, "matmul"))));
+#endif
     return outputs;
   };
   const std::vector<std::string> in_c_locale = renderAll();
@@ -534,7 +566,7 @@ TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
 
   ASSERT_EQ(in_c_locale.size(), in_german_locale.size());
   for (std::size_t i = 0; i < in_c_locale.size(); ++i) EXPECT_TRUE(in_c_locale[i] == in_german_locale[i]) << "output " << i;
-  EXPECT_EQ(imbued.str(), in_c_locale[2]);
+  EXPECT_EQ(imbued.str(), in_c_locale[2]);  // the terminal table
 }
 
 // ---- diff ----
