@@ -23,7 +23,7 @@ struct RunSettings {
   std::string out = "rooflab-out";
   std::vector<std::string> formats{"html", "png", "json", "csv"};
   std::vector<std::filesystem::path> kernels;  // absolute, resolved against the config's folder
-  double variant_time_limit_s = 120;           // a point running longer is stopped and reported
+  double variant_time_limit_s = 60;            // a point running longer is stopped and reported
   std::uint64_t seed = 20121;                  // buffer contents are a function of this seed
   std::string binaries_dir;                    // when set, each built program's binary (PTX on NVIDIA) is kept here
 };

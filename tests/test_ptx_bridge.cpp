@@ -314,7 +314,7 @@ TEST(PtxBridge, CommentsDirectivesAndLineEndingsDoNotConfuseIt) {
       ".reqntid 64, 1, 1\n"
       "{\n"
       "\t.reg .b32 %r<2>;\n"
-      "\tmov.b32 \t%r1, %envreg10;\n"
+      "\tmov.b32 \t%r1, %envreg3;\n"
       "\t{ // a scope block\n"
       "\t}\n"
       "\tret;\n"
@@ -334,6 +334,20 @@ TEST(PtxBridge, CommentsDirectivesAndLineEndingsDoNotConfuseIt) {
   // Windows line endings parse the same.
   const std::string crlf = replaceAll(readPtxFixture(kNvidiaSample), "\n", "\r\n");
   EXPECT_EQ(rc::rewriteForCuda(crlf).ptx, rc::rewriteForCuda(readPtxFixture(kNvidiaSample)).ptx);
+}
+
+TEST(PtxBridge, UnknownEnvironmentRegistersAreRefusedNotZeroed) {
+  // Only %envreg3-5 (the global work offset) are known; zeroing another one once turned a
+  // grid-stride loop's step into 0 and hung the GPU.
+  const std::string ptx =
+      ".version 9.0\n.target sm_90, texmode_independent\n.address_size 64\n"
+      ".entry k(\n\t.param .u32 k_param_0\n)\n{\n\t.reg .b32 %r<2>;\n\tmov.b32 \t%r1, %envreg7;\n\tret;\n}\n";
+  try {
+    rc::rewriteForCuda(ptx);
+    FAIL() << "rewrite accepted %envreg7";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("%envreg7"), std::string::npos) << e.what();
+  }
 }
 
 // The CUDA driver JIT-compiles what ptxas compiles: when the toolkit's ptxas is here, every rewritten

@@ -313,7 +313,10 @@ std::string dropTexmodeIndependent(const SourceLine& line) {
   return line.text.substr(0, begin) + line.text.substr(end);
 }
 
-// `%envreg3` -> `0`: the bridge launches without a global work offset. Comments are left alone.
+// `%envreg3..5` -> `0`: NVIDIA's OpenCL passes the global work offset (x, y, z) in these (seen in
+// the PTX of every kernel that calls get_global_id), and the bridge launches without one. Any other
+// environment register carries something rooflab does not know how to supply; replacing it with 0
+// could turn a loop bound into 0 and hang the GPU (a grid-stride loop did), so it is refused.
 std::string zeroEnvRegisters(const std::string& text, const std::string& code) {
   std::string out;
   out.reserve(text.size());
@@ -323,6 +326,10 @@ std::string zeroEnvRegisters(const std::string& text, const std::string& code) {
       while (end < code.size() && std::isdigit(static_cast<unsigned char>(code[end]))) ++end;
       const bool whole = end > i + 7 && (end >= code.size() || !isIdentifierChar(code[end]));
       if (whole) {
+        const std::string reg = code.substr(i, end - i);
+        if (reg != "%envreg3" && reg != "%envreg4" && reg != "%envreg5")
+          throw std::runtime_error("the PTX reads " + reg + ", an OpenCL environment register whose meaning the "
+                                   "bridge does not know (only %envreg3-5, the global work offset, are supported)");
         out += '0';
         i = end;
         continue;
