@@ -336,17 +336,24 @@ TEST(PtxBridge, CommentsDirectivesAndLineEndingsDoNotConfuseIt) {
   EXPECT_EQ(rc::rewriteForCuda(crlf).ptx, rc::rewriteForCuda(readPtxFixture(kNvidiaSample)).ptx);
 }
 
+TEST(PtxBridge, NumberOfGroupsComesFromTheGrid) {
+  // NVIDIA's reduce7 (grid-stride loop) reads get_num_groups(0) from %envreg6 and adds %envreg0 to
+  // %ctaid.x (captured on an H100, tests/fixtures/ptx/nvidia-opencl-reduce.ptx).
+  const std::string out = rc::rewriteForCuda(readPtxFixture("nvidia-opencl-reduce.ptx")).ptx;
+  EXPECT_EQ(out.find("%envreg"), std::string::npos);
+  EXPECT_NE(out.find("mov.b32 \t%r1, %nctaid.x;"), std::string::npos);
+}
+
 TEST(PtxBridge, UnknownEnvironmentRegistersAreRefusedNotZeroed) {
-  // Only %envreg3-5 (the global work offset) are known; zeroing another one once turned a
-  // grid-stride loop's step into 0 and hung the GPU.
+  // Only %envreg0-8 are known; zeroing another one could turn a loop step into 0 and hang the GPU.
   const std::string ptx =
       ".version 9.0\n.target sm_90, texmode_independent\n.address_size 64\n"
-      ".entry k(\n\t.param .u32 k_param_0\n)\n{\n\t.reg .b32 %r<2>;\n\tmov.b32 \t%r1, %envreg7;\n\tret;\n}\n";
+      ".entry k(\n\t.param .u32 k_param_0\n)\n{\n\t.reg .b32 %r<2>;\n\tmov.b32 \t%r1, %envreg12;\n\tret;\n}\n";
   try {
     rc::rewriteForCuda(ptx);
-    FAIL() << "rewrite accepted %envreg7";
+    FAIL() << "rewrite accepted %envreg12";
   } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find("%envreg7"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("%envreg12"), std::string::npos) << e.what();
   }
 }
 
@@ -366,6 +373,10 @@ TEST(PtxBridge, RewrittenFixturesAssembleWithPtxas) {
       {"scalar-args.ptx", {}},
       {"several-kernels.ptx", {}},
       {"fp32-ops.ptx", {}},
+      // Captured from NVIDIA's OpenCL on an H100 (driver 580) with `rooflab run --keep-binaries`.
+      {"nvidia-opencl-reduce.ptx", {}},
+      {"nvidia-opencl-nbody.ptx", {}},
+      {"nvidia-opencl-vecadd-two-local-args.ptx", {{"vecadd_local", {1024, 1024}}}},
   };
   const fs::path dir = fs::temp_directory_path() / ("rooflab-ptxas-" + std::to_string(::getpid()));
   fs::create_directories(dir);

@@ -313,11 +313,13 @@ std::string dropTexmodeIndependent(const SourceLine& line) {
   return line.text.substr(0, begin) + line.text.substr(end);
 }
 
-// `%envreg3..5` -> `0`: NVIDIA's OpenCL passes the global work offset (x, y, z) in these (seen in
-// the PTX of every kernel that calls get_global_id), and the bridge launches without one. Any other
-// environment register carries something rooflab does not know how to supply; replacing it with 0
-// could turn a loop bound into 0 and hang the GPU (a grid-stride loop did), so it is refused.
-std::string zeroEnvRegisters(const std::string& text, const std::string& code) {
+// NVIDIA's OpenCL passes launch geometry in environment registers (read off the PTX of rooflab's
+// kernels on an H100, driver 580): %envreg0-2 are added to %ctaid (a group-id offset, for launches
+// the driver splits), %envreg3-5 to the global id (the global work offset), and %envreg6-8 are
+// get_num_groups(). The bridge launches one grid without offsets, so 0-5 become 0 and 6-8 the grid
+// size. Any other register is refused: a wrong guess once turned a grid-stride loop's step into 0
+// and hung the GPU.
+std::string replaceEnvRegisters(const std::string& text, const std::string& code) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
@@ -326,11 +328,15 @@ std::string zeroEnvRegisters(const std::string& text, const std::string& code) {
       while (end < code.size() && std::isdigit(static_cast<unsigned char>(code[end]))) ++end;
       const bool whole = end > i + 7 && (end >= code.size() || !isIdentifierChar(code[end]));
       if (whole) {
-        const std::string reg = code.substr(i, end - i);
-        if (reg != "%envreg3" && reg != "%envreg4" && reg != "%envreg5")
-          throw std::runtime_error("the PTX reads " + reg + ", an OpenCL environment register whose meaning the "
-                                   "bridge does not know (only %envreg3-5, the global work offset, are supported)");
-        out += '0';
+        const int index = std::stoi(code.substr(i + 7, end - i - 7));
+        if (index <= 5)
+          out += '0';
+        else if (index <= 8)
+          out += std::string("%nctaid.") + "xyz"[index - 6];
+        else
+          throw std::runtime_error("the PTX reads %envreg" + std::to_string(index) +
+                                   ", an OpenCL environment register whose meaning the bridge does not know "
+                                   "(%envreg0-8 are supported: group and global offsets, number of groups)");
         i = end;
         continue;
       }
@@ -494,7 +500,7 @@ CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKe
         first = false;
       }
       if (!first) out << '\n';
-      out << ')' << zeroEnvRegisters(lines[entry.close_line].text.substr(entry.close_col + 1),
+      out << ')' << replaceEnvRegisters(lines[entry.close_line].text.substr(entry.close_col + 1),
                                      lines[entry.close_line].code.substr(entry.close_col + 1))
           << '\n';
       if (!entry.body_open_line) {
@@ -522,14 +528,14 @@ CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKe
             break;
           }
         }
-        if (!replaced) out << zeroEnvRegisters(body.text, body.code) << '\n';
+        if (!replaced) out << replaceEnvRegisters(body.text, body.code) << '\n';
       }
       i = entry.body_close_line;
       continue;
     }
 
     const std::string directive = firstToken(line.code);
-    out << (directive == ".target" ? dropTexmodeIndependent(line) : zeroEnvRegisters(line.text, line.code)) << '\n';
+    out << (directive == ".target" ? dropTexmodeIndependent(line) : replaceEnvRegisters(line.text, line.code)) << '\n';
     if (extern_after_line && i == *extern_after_line) declareExtern();
   }
   result.ptx = out.str();
