@@ -257,7 +257,7 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
     if (!sourceDefinesKernel(text, launch.kernel))
       r.fail(launch_tables.empty() ? "kernel" : "launches",
              "kernel '" + launch.kernel + "' is not defined in " + v.source.filename().string());
-  v.annotated = text.find("RL_LOAD") != std::string::npos || text.find("RL_STORE") != std::string::npos;
+  v.annotated = text.find("RL_LOAD") != std::string::npos || text.find("RL_STORE") != std::string::npos;  // RL_LOAD4 too
 
   if (const toml::table* defines = r.optionalTable("defines"))
     for (const auto& [name, node] : *defines) v.defines.push_back(parseDefine(r, std::string(name.str()), node));

@@ -82,7 +82,7 @@ nlohmann::json analyseMutation(const nlohmann::json& normal, const nlohmann::jso
                         {"speedup_if_memory_free", nullptr},
                         {"speedup_if_compute_free", nullptr},
                         {"margins",
-                         {{"near", m.near}, {"far", m.far}, {"sum_tolerance", m.sum_tolerance},
+                         {{"near", m.near}, {"sum_tolerance", m.sum_tolerance},
                           {"min_kernel_ns", m.min_kernel_ns}, {"counter_tolerance", m.counter_tolerance}}},
                         {"validation", nlohmann::json::object()},
                         {"notes", nlohmann::json::array()}};
@@ -130,13 +130,14 @@ nlohmann::json analyseMutation(const nlohmann::json& normal, const nlohmann::jso
                     "times; grow the problem size for a meaningful verdict");
     return out;
   }
+  // DESIGN.md's reading: both ~ total: optimise both; one ~ total: bound by it; total ~ sum:
+  // latency-bound (traffic and computation do not overlap); otherwise the larger one leads.
   const bool mem_near = *t_mem >= m.near * *t, comp_near = *t_comp >= m.near * *t;
-  const bool mem_far = *t_mem <= m.far * *t, comp_far = *t_comp <= m.far * *t;
   if (mem_near && comp_near)
     out["verdict"] = "balanced";
-  else if (mem_near && comp_far)
+  else if (mem_near)
     out["verdict"] = "memory-bound";
-  else if (comp_near && mem_far)
+  else if (comp_near)
     out["verdict"] = "compute-bound";
   else if (std::fabs(*t - (*t_mem + *t_comp)) <= m.sum_tolerance * *t)
     out["verdict"] = "latency-bound";

@@ -12,7 +12,6 @@ namespace rooflab {
 // Margins of the verdict, as fractions of t. Named so the report can state them.
 struct VerdictMargins {
   double near = 0.80;            // a mutant "takes about as long as the whole" when t_x >= near x t
-  double far = 0.50;             // ... and "is clearly cheaper" when t_x <= far x t
   double sum_tolerance = 0.20;   // latency-bound: |t - (t_mem + t_comp)| <= sum_tolerance x t
   double min_kernel_ns_per_resolution = 20;  // under this many timer ticks, overhead dominates
   double min_kernel_ns = 10000;  // or under 10 us: launch ramp-up and tail dominate the kernel time

@@ -38,10 +38,10 @@ inline float3 body_body(float4 pi, float4 pj, float3 a, float eps2) {
 kernel void nbody_naive(global const float4* pos, global float4* acc, int n, float eps) {
   const int i = get_global_id(0);
   const float eps2 = eps * eps;
-  const float4 pi = RL_LOAD(float4, pos, i);
+  const float4 pi = RL_LOAD4(float4, pos, i);
   float3 a = (float3)(0.0f);
 #pragma unroll 1
-  for (int j = 0; j < n; ++j) a = body_body(pi, RL_LOAD(float4, pos, j), a, eps2);
+  for (int j = 0; j < n; ++j) a = body_body(pi, RL_LOAD4(float4, pos, j), a, eps2);
   STORE_ACC(acc, i, a);
 }
 
@@ -53,10 +53,10 @@ kernel void nbody_tiled(global const float4* pos, global float4* acc, int n, flo
   const int i = get_global_id(0);
   const int lid = get_local_id(0);
   const float eps2 = eps * eps;
-  const float4 pi = RL_LOAD(float4, pos, i);
+  const float4 pi = RL_LOAD4(float4, pos, i);
   float3 a = (float3)(0.0f);
   for (int t = 0; t < n; t += TILE) {
-    tile[lid] = RL_LOAD(float4, pos, t + lid);
+    tile[lid] = RL_LOAD4(float4, pos, t + lid);
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll 1
     for (int j = 0; j < TILE; ++j) a = body_body(pi, tile[j], a, eps2);
@@ -73,10 +73,10 @@ kernel void nbody_tiled_unroll2(global const float4* pos, global float4* acc, in
   const int i = get_global_id(0);
   const int lid = get_local_id(0);
   const float eps2 = eps * eps;
-  const float4 pi = RL_LOAD(float4, pos, i);
+  const float4 pi = RL_LOAD4(float4, pos, i);
   float3 a = (float3)(0.0f);
   for (int t = 0; t < n; t += TILE) {
-    tile[lid] = RL_LOAD(float4, pos, t + lid);
+    tile[lid] = RL_LOAD4(float4, pos, t + lid);
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll 1
     for (int j = 0; j < TILE; j += 2) {
@@ -93,10 +93,10 @@ kernel void nbody_tiled_unroll4(global const float4* pos, global float4* acc, in
   const int i = get_global_id(0);
   const int lid = get_local_id(0);
   const float eps2 = eps * eps;
-  const float4 pi = RL_LOAD(float4, pos, i);
+  const float4 pi = RL_LOAD4(float4, pos, i);
   float3 a = (float3)(0.0f);
   for (int t = 0; t < n; t += TILE) {
-    tile[lid] = RL_LOAD(float4, pos, t + lid);
+    tile[lid] = RL_LOAD4(float4, pos, t + lid);
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll 1
     for (int j = 0; j < TILE; j += 4) {
