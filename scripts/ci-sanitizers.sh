@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# CI: the test suite under AddressSanitizer + UndefinedBehaviorSanitizer (-DROOFLAB_SANITIZE=ON),
+# built in build-asan/. Budget on CI (2 cores): about 15 minutes on top of the normal build.
+# Usage: scripts/ci-sanitizers.sh [extra ctest arguments, e.g. -R Reliability]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${ROOFLAB_ASAN_BUILD:-build-asan}
+
+# -O1: ASan's recommended level; Debug's -O0 would make the C++ references in the tests crawl.
+# float-cast-overflow (a double too large for the integer it is converted to) is not part of GCC's
+# -fsanitize=undefined; rooflab converts user-given numbers to integers, so it is added here.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+  -DCMAKE_CXX_FLAGS="-fsanitize=float-cast-overflow" -DROOFLAB_SANITIZE=ON
+cmake --build "$build" -j2
+
+# LeakSanitizer stays on for rooflab's own code. PoCL and the LLVM inside it are not instrumented
+# and keep compiler state alive until exit; LSan reports that (hundreds of KB through libpocl and
+# libLLVM) in tests that build kernels, so leaks allocated from those libraries are suppressed.
+# If that ever gets noisy anyway, detect_leaks=0 is the fallback.
+cat >"$build/lsan.supp" <<'SUPP'
+leak:libpocl
+leak:libLLVM
+leak:libclang-cpp
+SUPP
+export LSAN_OPTIONS=suppressions=$(pwd)/$build/lsan.supp:print_suppressions=0
+# halt_on_error / abort_on_error: the first report fails the test that caused it.
+export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# The tests run the rooflab binary too; it inherits these settings.
+ctest --test-dir "$build" --output-on-failure -j2 --timeout 600 "$@"

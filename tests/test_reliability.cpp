@@ -1,0 +1,925 @@
+// Reliability: every kind of bad input a user can hand rooflab, run through the real binary, with
+// the exact exit code of DESIGN.md and the message the user reads. Faults inside a batch (a kernel
+// that does not build, an allocation the device refuses, wrong results) are recorded and the batch
+// goes on; an interrupt keeps the results so far. Inputs found by the fuzzers (tests/fuzz/) are
+// kept here as regression tests.
+//
+// A test marked "known issue" documents a product bug found here: it checks what the user should
+// see and is skipped (GTEST_SKIP) until the FIXME next to it is done.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "analyzer/config.hpp"
+#include "analyzer/errors.hpp"
+#include "analyzer/expression.hpp"
+#include "analyzer/json_file.hpp"
+#include "analyzer/manifest.hpp"
+#include "test_support.hpp"
+
+extern char** environ;
+
+using namespace rooflab;
+using rooflab::testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Running the binary
+
+struct Outcome {
+  int exit_code = -1;  // the process's exit status, or 128 + signal when a signal ended it
+  std::string out;
+  std::string err;
+};
+
+std::string readText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int decodeStatus(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+// Runs `rooflab <args>` in `cwd` (so a relative --out or [run] out lands in the temp folder).
+Outcome runRooflab(const std::string& args, const fs::path& cwd) {
+  const fs::path out = cwd / ".stdout", err = cwd / ".stderr";
+  const std::string command = "cd '" + cwd.string() + "' && '" + ROOFLAB_BINARY + "' " + args + " >'" + out.string() +
+                              "' 2>'" + err.string() + "' </dev/null";
+  Outcome o;
+  o.exit_code = decodeStatus(std::system(command.c_str()));
+  o.out = readText(out);
+  o.err = readText(err);
+  // ROOFLAB_TEST_ECHO=1 shows what the user sees for each bad input (for release notes, reviews).
+  if (std::getenv("ROOFLAB_TEST_ECHO"))
+    std::printf("$ rooflab %s\n%s[exit %d]\n", args.c_str(), o.err.c_str(), o.exit_code);
+  return o;
+}
+
+std::string show(const Outcome& o) {
+  return "exit " + std::to_string(o.exit_code) + "\nstderr:\n" + o.err + "\nstdout:\n" + o.out;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// 1-based line of the first line of `text` that contains `needle`.
+int lineOf(const std::string& text, const std::string& needle) {
+  const auto at = text.find(needle);
+  EXPECT_NE(at, std::string::npos) << needle;
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A kernel folder with one family, and a config that runs it quickly on PoCL
+
+const char* kSource = R"(
+kernel void add(global const float* a, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i < n) RL_STORE(float, c, i, RL_ADD(RL_LOAD(float, a, i), RL_LOAD(float, b, i)));
+}
+// Deliberately wrong: subtracts.
+kernel void subtract(global const float* a, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i < n) c[i] = a[i] - b[i];
+}
+// Uses a scratch buffer so that its size can be made larger than the device allows.
+kernel void add_via(global const float* a, global const float* b, global float* c, global float* big, int n) {
+  int i = get_global_id(0);
+  if (i < n) { big[i] = a[i]; c[i] = big[i] + b[i]; }
+}
+kernel void add_scaled(global const float* a, global const float* b, global float* c, int n, float f) {
+  int i = get_global_id(0);
+  if (i < n) c[i] = a[i] + f * b[i];
+}
+kernel void copy_chars(global const char* in, global char* out, int n) {
+  int i = get_global_id(0);
+  if (i < n) out[i] = in[i];
+}
+// Slow on purpose (about a millisecond per launch on PoCL): the interrupt tests need a long batch.
+kernel void add_slowly(global const float* a, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  float x = a[i];
+  for (int k = 0; k < 2000; ++k) x = x * 0.5f + a[i];
+  c[i] = a[i] + b[i] + (x - x);
+}
+)";
+
+const char* kFamily = R"(name = "adder"
+description = "c = a + b"
+[params]
+N = 4096
+[work]
+flops = "N"
+bytes = "12*N"
+[[buffers]]
+name = "a"
+type = "float"
+count = "N"
+[[buffers]]
+name = "b"
+type = "float"
+count = "N"
+[[buffers]]
+name = "c"
+type = "float"
+count = "N"
+access = "write"
+[check]
+reference = "cpu:vecadd"
+tolerance = 1e-6
+[[variants]]
+name = "good"
+source = "add.cl"
+kernel = "add"
+args = ["a", "b", "c", "N"]
+global = ["N"]
+local = ["64"]
+global_accesses = "3*N"
+)";
+
+std::string variant(const std::string& name, const std::string& body) {
+  return "[[variants]]\nname = \"" + name + "\"\nsource = \"add.cl\"\n" + body;
+}
+
+const char* kRun = R"([run]
+device = "cpu"
+repetitions = 1
+warmup = 0
+modes = ["normal"]
+counters = "off"
+ceilings = "datasheet"
+formats = ["json"]
+kernels = ["kernels"]
+out = "out"
+)";
+
+std::string study(const std::string& family = "adder", const std::string& extra = "") {
+  return "[[study]]\nfamily = \"" + family + "\"\n" + extra;
+}
+
+struct Workspace {
+  TempDir dir;
+  fs::path manifest;
+  fs::path config;
+  std::string manifest_text;
+  std::string config_text;
+
+  explicit Workspace(const std::string& family_toml = kFamily,
+                     const std::string& config_toml = std::string(kRun) + study()) {
+    dir.write("kernels/adder/add.cl", kSource);
+    setManifest(family_toml);
+    setConfig(config_toml);
+  }
+  void setManifest(const std::string& text) {
+    manifest_text = text;
+    manifest = dir.write("kernels/adder/family.toml", text);
+  }
+  void setConfig(const std::string& text) {
+    config_text = text;
+    config = dir.write("cfg.toml", text);
+  }
+  Outcome run(const std::string& extra = "") const { return runRooflab("run cfg.toml --quiet " + extra, dir.path()); }
+  nlohmann::json results() const { return readJsonFile(dir.path() / "out" / "results.json"); }
+  // "<abs>/kernels/adder/family.toml:<line>: " for the line holding `needle`
+  std::string at(const std::string& needle) const {
+    return manifest.string() + ":" + std::to_string(lineOf(manifest_text, needle)) + ": ";
+  }
+};
+
+// The record of `variant_name`, or null when there is none.
+nlohmann::json recordOf(const nlohmann::json& results, const std::string& variant_name) {
+  if (results.contains("records"))
+    for (const auto& r : results["records"])
+      if (r["variant"] == variant_name) return r;
+  return nullptr;
+}
+
+// The error of `variant_name`'s record in <out>/results.json; "" when the run left no such record
+// (a crashed run writes none).
+std::string recordedError(const Workspace& w, const std::string& variant_name) {
+  const fs::path path = w.dir.path() / "out" / "results.json";
+  if (!fs::exists(path)) return "";
+  const nlohmann::json rec = recordOf(readJsonFile(path), variant_name);
+  return rec.is_object() && rec.contains("error") && rec["error"].is_string() ? rec["error"].get<std::string>() : "";
+}
+
+// A manifest error: exit 2, the message names file, line and key; the run still writes results.
+void expectManifestError(const Workspace& w, const std::string& message) {
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: " + message)) << "expected: rooflab: " << message << "\n" << show(o);
+}
+
+}  // namespace
+
+// =============================================================================================
+// Command line
+
+TEST(ReliabilityCli, UnknownFlagExits2) {
+  TempDir dir;
+  const Outcome o = runRooflab("run --frobnicate", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "The following argument was not expected: --frobnicate")) << show(o);
+}
+
+TEST(ReliabilityCli, UnknownSubcommandExits2) {
+  TempDir dir;
+  const Outcome o = runRooflab("frobnicate", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  if (!contains(o.err, "frobnicate"))
+    // FIXME(main, analyzer/cli/main.cpp): CLI11 answers an unknown command with "A subcommand is
+    // required", which does not say what was wrong. Before app.parse, when argv[1] does not start
+    // with '-' and names no subcommand, print "rooflab: unknown command 'frobnicate' (expected run,
+    // devices, list, ceilings, report or diff)" and return 2.
+    GTEST_SKIP() << "known issue: an unknown command is answered with: " << o.err;
+}
+
+TEST(ReliabilityCli, MissingConfigFileExits2) {
+  TempDir dir;
+  const Outcome o = runRooflab("run nope.toml", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: nope.toml: config file cannot be read")) << show(o);
+}
+
+TEST(ReliabilityCli, ConfigThatIsAFolderExits2) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "cfg.toml");
+  const Outcome o = runRooflab("run cfg.toml", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  if (contains(o.err, "needs at least one [[study]]"))
+    // FIXME(loadBatchConfig, analyzer/config.cpp): std::ifstream opens a folder on Linux and reads
+    // nothing, so the user is told "cfg.toml:1: study: missing: a config needs at least one
+    // [[study]]". Check fs::is_regular_file first: "cfg.toml: config file cannot be read (it is a
+    // folder)".
+    GTEST_SKIP() << "known issue: a folder given as the config is read as an empty config: " << o.err;
+  EXPECT_TRUE(contains(o.err, "rooflab: cfg.toml: ")) << show(o);
+  EXPECT_TRUE(contains(o.err, "folder") || contains(o.err, "directory") || contains(o.err, "cannot be read"))
+      << show(o);
+}
+
+TEST(ReliabilityCli, UnwritableOutputFolderExits2) {
+  Workspace w;
+  const Outcome o = w.run("--out /proc/rooflab-x");
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: output folder '/proc/rooflab-x' cannot be created or written")) << show(o);
+}
+
+TEST(ReliabilityCli, OutputFolderThatIsAFileExits2) {
+  Workspace w;
+  const Outcome o = w.run("--out cfg.toml");
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: output folder '" + w.config.string() + "' cannot be created or written"))
+      << show(o);
+}
+
+TEST(ReliabilityCli, DeviceIndexThatDoesNotExistExits3) {
+  Workspace w;
+  const Outcome o = w.run("--device 7:7");
+  EXPECT_EQ(o.exit_code, 3) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: device selector '7:7': no device 7 on platform 7 (see `rooflab devices`)"))
+      << show(o);
+}
+
+TEST(ReliabilityCli, DeviceNameThatMatchesNothingExits3) {
+  Workspace w;
+  const Outcome o = w.run("--device nosuchgpu");
+  EXPECT_EQ(o.exit_code, 3) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: device selector 'nosuchgpu' matches no platform or device name")) << show(o);
+}
+
+TEST(ReliabilityCli, MalformedDeviceIndexExits3) {
+  Workspace w;
+  std::string problems;
+  for (const char* selector : {"0:", "99999999999:0", "0:0:0"}) {
+    const Outcome o = w.run(std::string("--device ") + selector);
+    if (o.exit_code != 3 || !contains(o.err, std::string("rooflab: device selector '") + selector + "'"))
+      problems += std::string("\n--device ") + selector + ": " + show(o);
+  }
+  if (!problems.empty())
+    // FIXME(selectDevice, analyzer/device.cpp): "0:" and an index beyond int make std::stoi throw
+    // std::invalid_argument / std::out_of_range, which main reports as "rooflab: unexpected error:
+    // stoi" with exit 1; "0:0:0" is taken as 0:0 (stoi stops at the second colon) and runs. Parse
+    // exactly two indices with std::from_chars and otherwise throw DeviceError: "device selector
+    // '0:': expected P:D with two indices (see `rooflab devices`)", exit 3.
+    GTEST_SKIP() << "known issue: malformed P:D selectors:" << problems;
+}
+
+TEST(ReliabilityCli, UnknownFormatFlagExits2) {
+  Workspace w;
+  const Outcome o = w.run("--formats pdf");
+  if (o.exit_code != 2)
+    // FIXME(runCommand / runBatch): --formats is not checked like [run] formats is: the whole batch
+    // runs, then "rooflab: writing reports failed: unknown report format "pdf" (known: html, png,
+    // json, csv)" and exit 0. Reject it before anything runs, as an InputError: "--formats:
+    // unknown format 'pdf' (expected html, png, json, csv)", exit 2.
+    GTEST_SKIP() << "known issue: --formats pdf is not rejected: " << show(o);
+  EXPECT_TRUE(contains(o.err, "unknown") && contains(o.err, "pdf")) << show(o);
+}
+
+TEST(ReliabilityCli, ReportOnMissingFileExits2) {
+  TempDir dir;
+  const Outcome o = runRooflab("report missing.json", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: missing.json: cannot be read")) << show(o);
+}
+
+TEST(ReliabilityCli, ReportOnNonJsonFileExits2) {
+  TempDir dir;
+  dir.write("results.json", "this is not JSON {\n");
+  const Outcome o = runRooflab("report results.json", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(
+      contains(o.err, "rooflab: results.json: not valid JSON: [json.exception.parse_error.101] parse error at line 1"))
+      << show(o);
+}
+
+TEST(ReliabilityCli, ReportOnJsonThatIsNotResultsExits2) {
+  TempDir dir;
+  dir.write("object.json", "{\"a\": 1}\n");
+  dir.write("array.json", "[1, 2]\n");
+  Outcome o = runRooflab("report object.json", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: object.json: results: no \"schema\" number; not a rooflab results file"))
+      << show(o);
+  o = runRooflab("report array.json", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: array.json: results: the document is not a JSON object")) << show(o);
+}
+
+namespace {
+const std::string kResultsFixture = std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/results/cpu-pocl-small.json";
+}
+
+TEST(ReliabilityCli, ReportUnknownFormatExits2) {
+  TempDir dir;
+  const Outcome o = runRooflab("report '" + kResultsFixture + "' --out rep --formats pdf", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "unknown report format \"pdf\" (known: html, png, json, csv)")) << show(o);
+}
+
+TEST(ReliabilityCli, ReportToUnwritableFolderExits2) {
+  TempDir dir;
+  const Outcome o = runRooflab("report '" + kResultsFixture + "' --out /proc/rooflab-x --formats csv", dir.path());
+  if (o.exit_code != 2)
+    // FIXME(reportCommand, analyzer/cli/commands.cpp / reports::writeReports): the folder is created
+    // with the throwing fs::create_directories, so the user reads "rooflab: unexpected error:
+    // filesystem error: cannot create directories: No such file or directory [/proc/rooflab-x]" and
+    // exit 1. Check it as `run` does: "output folder '/proc/rooflab-x' cannot be created or
+    // written", exit 2.
+    GTEST_SKIP() << "known issue: report to an unwritable folder: " << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: ") && contains(o.err, "'/proc/rooflab-x'")) << show(o);
+  EXPECT_FALSE(contains(o.err, "unexpected error")) << show(o);
+}
+
+TEST(ReliabilityCli, DiffNamesTheFileThatIsNotResults) {
+  TempDir dir;
+  dir.write("object.json", "{\"a\": 1}\n");
+  const Outcome o = runRooflab("diff '" + kResultsFixture + "' object.json", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  if (!contains(o.err, "object.json"))
+    // FIXME(diffCommand, analyzer/cli/commands.cpp): diffResults' std::invalid_argument is rethrown
+    // without the path, so the user reads "rooflab: results: no \"schema\" number; not a rooflab
+    // results file" and cannot tell which of the two files is meant. Validate each document with
+    // its path ("object.json: results: no \"schema\" number ...").
+    GTEST_SKIP() << "known issue: diff does not say which file is not a results file: " << o.err;
+}
+
+TEST(ReliabilityCli, DiffNegativeThresholdExits2) {
+  TempDir dir;
+  const Outcome o = runRooflab("diff '" + kResultsFixture + "' '" + kResultsFixture + "' --threshold -1", dir.path());
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: diff: the regression threshold must be >= 0")) << show(o);
+}
+
+// =============================================================================================
+// Batch config
+
+TEST(ReliabilityConfig, TomlSyntaxErrorNamesFileAndLine) {
+  Workspace w;
+  w.setConfig("[run]\ndevice = \"cpu\"\nrepetitions = 1\n[[study]\nfamily = \"adder\"\n");
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: cfg.toml:4: TOML syntax error: ")) << show(o);
+}
+
+TEST(ReliabilityConfig, UnknownModeExits2) {
+  Workspace w;
+  w.setConfig(replaced(std::string(kRun) + study(), "modes = [\"normal\"]", "modes = [\"normal\", \"fast\"]"));
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(
+      o.err, "rooflab: cfg.toml:5: run.modes: unknown mode 'fast' (expected normal, compute-only or memory-only)"))
+      << show(o);
+}
+
+TEST(ReliabilityConfig, UnknownFamilyIsReportedAndTheRestRuns) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(kFamily, std::string(kRun) + study("nosuch") + study());
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(
+      contains(o.err, "rooflab: cfg.toml:" + std::to_string(lineOf(w.config_text, "family = \"nosuch\"") - 1) +
+                          ": study 'nosuch': no family of that name in the kernel search path (see `rooflab list`)"))
+      << show(o);
+  const nlohmann::json r = w.results();
+  ASSERT_EQ(r["records"].size(), 1u);
+  EXPECT_EQ(r["records"][0]["status"], "ok");
+  EXPECT_EQ(r["input_errors"].size(), 1u);
+}
+
+TEST(ReliabilityConfig, UnknownVariantExits2) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(kFamily, std::string(kRun) + study("adder", "variants = [\"good\", \"fast\", \"tiled*\"]\n"));
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "study 'adder': no variant 'fast'")) << show(o);
+  EXPECT_TRUE(contains(o.err, "study 'adder': pattern 'tiled*' matches no variant")) << show(o);
+}
+
+TEST(ReliabilityConfig, UndeclaredParameterExits2) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(kFamily, std::string(kRun) + study("adder", "params = { M = [1, 2] }\n"));
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "study 'adder': parameter 'M' is not declared in " + w.manifest.string())) << show(o);
+}
+
+TEST(ReliabilityConfig, MissingKernelFolderExits2) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(kFamily,
+              replaced(std::string(kRun) + study(), "kernels = [\"kernels\"]", "kernels = [\"kernels\", \"mine\"]"));
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: " + (w.dir.path() / "mine").string() + ": kernel folder not found")) << show(o);
+}
+
+// =============================================================================================
+// Family manifest: exit 2, "rooflab: <file>:<line>: <key>: <reason>"
+
+TEST(ReliabilityManifest, TomlSyntaxError) {
+  Workspace w(replaced(kFamily, "[work]", "[work"));
+  expectManifestError(w, w.at("[work") + "TOML syntax error: ");
+}
+
+TEST(ReliabilityManifest, UnknownElementType) {
+  Workspace w(replaced(kFamily, "type = \"float\"\ncount = \"N\"\n[[buffers]]\nname = \"b\"",
+                       "type = \"flot\"\ncount = \"N\"\n[[buffers]]\nname = \"b\""));
+  expectManifestError(w, w.at("\"flot\"") +
+                             "buffers[0].type: unknown element type 'flot' (float, double, int, uint, long, ulong, "
+                             "char, uchar, short, ushort, with optional 2/3/4/8/16)");
+}
+
+TEST(ReliabilityManifest, UnknownBufferInArgs) {
+  Workspace w(replaced(kFamily, "args = [\"a\", \"b\", \"c\", \"N\"]", "args = [\"a\", \"bb\", \"c\", \"N\"]"));
+  const std::string message =
+      "variants[0].args[1]: 'bb' is not a buffer of this family and not a valid expression "
+      "(expression 'bb': Unexpected token \"bb\" found at position 0.)";
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  if (contains(o.err, w.at("[[variants]]") + message))
+    // FIXME(parseArg, analyzer/manifest.cpp): r.where(key) is given the key path
+    // "variants[0].args[1]", which is not a key of the variant's table, so the line falls back to
+    // the [[variants]] header instead of the args line. Pass r.where("args") (also for the
+    // "unknown argument prefix" error and the argument's ManifestExpression).
+    GTEST_SKIP() << "known issue: an argument error names the [[variants]] line, not the args line: " << o.err;
+  EXPECT_TRUE(contains(o.err, "rooflab: " + w.at("\"bb\"") + message)) << show(o);
+}
+
+TEST(ReliabilityManifest, ExpressionSyntaxError) {
+  Workspace w(replaced(kFamily, "bytes = \"12*N\"", "bytes = \"12*(N\""));
+  expectManifestError(w, w.at("bytes =") + "work.bytes: expression '12*(N': ");
+}
+
+TEST(ReliabilityManifest, UnknownNameInExpression) {
+  Workspace w(replaced(kFamily, "bytes = \"12*N\"", "bytes = \"12*NN\""));
+  expectManifestError(w, w.at("bytes =") + "work.bytes: expression '12*NN': ");
+}
+
+TEST(ReliabilityManifest, DivisionByZero) {
+  Workspace w(replaced(kFamily, "flops = \"N\"", "flops = \"N/(N-N)\""));
+  expectManifestError(w, w.at("flops =") + "work.flops: expression 'N/(N-N)' is not finite (division by zero?)");
+}
+
+TEST(ReliabilityManifest, ZeroSize) {
+  Workspace w(replaced(kFamily, "count = \"N\"\naccess", "count = \"N-N\"\naccess"));
+  expectManifestError(w, w.at("\"N-N\"") + "buffers[2].count: expression 'N-N' = 0 must be positive");
+}
+
+TEST(ReliabilityManifest, NegativeSize) {
+  Workspace w(replaced(kFamily, "count = \"N\"\naccess", "count = \"-N\"\naccess"));
+  expectManifestError(w, w.at("\"-N\"") + "buffers[2].count: expression '-N' = -4096 must be positive");
+}
+
+TEST(ReliabilityManifest, NegativeGlobalSize) {
+  Workspace w(replaced(kFamily, "global = [\"N\"]", "global = [\"N-2*N\"]"));
+  expectManifestError(w, w.at("global =") + "variants[0].global[0]: expression 'N-2*N' = -4096 must be positive");
+}
+
+TEST(ReliabilityManifest, FractionalSize) {
+  Workspace w(replaced(kFamily, "count = \"N\"\naccess", "count = \"N/3\"\naccess"));
+  expectManifestError(w, w.at("\"N/3\"") + "buffers[2].count: expression 'N/3' = 1365.333333 is not a whole number");
+}
+
+TEST(ReliabilityManifest, GeometryThatDoesNotDivide) {
+  Workspace w(replaced(kFamily, "local = [\"64\"]", "local = [\"100\"]"));
+  expectManifestError(w,
+                      w.at("global =") + "variants[0].global[0]: global size 4096 is not a multiple of local size 100");
+}
+
+TEST(ReliabilityManifest, MissingSourceFile) {
+  Workspace w(replaced(kFamily, "source = \"add.cl\"", "source = \"nope.cl\""));
+  expectManifestError(w, w.at("nope.cl") + "variants[0].source: file '" +
+                             (w.dir.path() / "kernels/adder/nope.cl").string() + "' not found");
+}
+
+TEST(ReliabilityManifest, MissingKernelInSource) {
+  Workspace w(replaced(kFamily, "kernel = \"add\"", "kernel = \"add_all\""));
+  expectManifestError(w,
+                      w.at("kernel = \"add_all\"") + "variants[0].kernel: kernel 'add_all' is not defined in add.cl");
+}
+
+TEST(ReliabilityManifest, DuplicateVariantName) {
+  Workspace w(std::string(kFamily) +
+              variant("good", "kernel = \"subtract\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N\"]\n"));
+  expectManifestError(w, w.at("[[variants]]") + "variants: duplicate variant name 'good'");
+}
+
+TEST(ReliabilityManifest, DuplicateBufferName) {
+  Workspace w(replaced(kFamily, "name = \"b\"", "name = \"a\""));
+  expectManifestError(w, w.at("[[buffers]]") + "buffers: duplicate buffer name 'a'");
+}
+
+TEST(ReliabilityManifest, NameDiffersFromFolder) {
+  Workspace w(replaced(kFamily, "name = \"adder\"", "name = \"other\""), std::string(kRun) + study("other"));
+  const Outcome o = w.run();
+  if (o.exit_code != 2)
+    // FIXME(discoverFamilies / loadFamilyManifest): docs/manifest.md says `name` "must equal the
+    // folder name", but a mismatch loads silently. Either check it ("family.toml:1: name: 'other'
+    // must equal the folder name 'adder'", exit 2) or drop the sentence from the docs.
+    GTEST_SKIP() << "known issue: a family name that differs from its folder is accepted: " << show(o);
+  EXPECT_TRUE(contains(o.err, "folder")) << show(o);
+}
+
+TEST(ReliabilityManifest, BrokenFamilyDoesNotStopTheOthers) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(kFamily, std::string(kRun) + study() + study("broken"));
+  w.dir.write("kernels/broken/family.toml", "name = \"broken\"\n[work\n");
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "kernels/broken/family.toml:2: TOML syntax error")) << show(o);
+  const nlohmann::json r = w.results();
+  ASSERT_EQ(r["records"].size(), 1u);
+  EXPECT_EQ(r["records"][0]["status"], "ok");
+}
+
+TEST(ReliabilityManifest, LongStretchWithoutBracesInTheSourceDoesNotCrash) {
+  // A comment that mentions "kernel", then 2000 #define lines (36 KB with no ';', '{' or '}'):
+  // generated tables look like this.
+  std::string source = "// this kernel reads a generated table\n";
+  for (int i = 0; i < 2000; ++i) source += "#define T" + std::to_string(i) + " " + std::to_string(i) + "\n";
+  source += kSource;
+  Workspace w;
+  w.dir.write("kernels/adder/add.cl", source);
+  const Outcome o = runRooflab("list --kernels kernels", w.dir.path());
+  if (o.exit_code >= 128)  // SIGSEGV; SIGABRT under ASan ("stack-overflow")
+    // FIXME(sourceDefinesKernel, analyzer/manifest.cpp): std::regex_search with
+    // "(__kernel|\\bkernel)\\s[^;{}]*\\bNAME\\s*\\(" recurses once per character of [^;{}]* in
+    // libstdc++ and overflows the stack (SIGSEGV, exit 139) when ~35 KB follow a "kernel" word
+    // before the next ';', '{' or '}'. Find the kernel with a plain scan (each "kernel"/"__kernel"
+    // token, then the identifier before the next '(') instead of std::regex.
+    GTEST_SKIP() << "known issue: rooflab crashes (SIGSEGV) on a source with a long stretch without braces";
+  EXPECT_EQ(o.exit_code, 0) << show(o);
+  EXPECT_TRUE(contains(o.out, "adder")) << show(o);
+}
+
+// =============================================================================================
+// Errors found while running: recorded, exit 1, the batch goes on
+
+TEST(ReliabilityRun, ArgumentCountMismatchIsARecordedError) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(
+      std::string(kFamily) +
+      variant("three_args", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\nlocal = [\"64\"]\n"));
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 1) << show(o);
+  const std::string message = "adder/three_args N=4096 (normal) on ";
+  EXPECT_TRUE(contains(o.err, "rooflab: error: " + message)) << show(o);
+  EXPECT_TRUE(contains(o.err, "launch 0 (add): the kernel takes 4 arguments but the manifest gives 3")) << show(o);
+  const nlohmann::json r = w.results();
+  EXPECT_EQ(recordOf(r, "three_args")["status"], "error");
+  EXPECT_EQ(recordOf(r, "good")["status"], "ok");
+}
+
+TEST(ReliabilityRun, LocalSizeBeyondTheDeviceIsARecordedError) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(
+      std::string(kFamily) +
+      variant("huge_group",
+              "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"8192\"]\nlocal = [\"8192\"]\n"));
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 1) << show(o);
+  const nlohmann::json r = w.results();
+  const nlohmann::json rec = recordOf(r, "huge_group");
+  ASSERT_TRUE(rec.is_object()) << show(o);
+  EXPECT_EQ(rec["status"], "error");
+  // PoCL allows 4096 work items per group and per dimension.
+  EXPECT_TRUE(contains(rec["error"].get<std::string>(),
+                       "launch 0 (add): local size 8192 in dimension 0 exceeds the device's 4096"))
+      << rec["error"];
+  EXPECT_TRUE(contains(o.err, "exceeds the device's")) << show(o);
+  EXPECT_EQ(recordOf(r, "good")["status"], "ok");
+}
+
+TEST(ReliabilityRun, SweptPointWithBadGeometryIsReported) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(kFamily, std::string(kRun) + study("adder", "params = { N = [1000, 4096] }\n"));
+  const Outcome o = w.run();
+  const nlohmann::json r = w.results();
+  ASSERT_EQ(r["records"].size(), 2u) << show(o);
+  const auto& bad = r["records"][0];
+  EXPECT_EQ(bad["params"]["N"], 1000);
+  EXPECT_NE(bad["status"], "ok");
+  EXPECT_TRUE(contains(bad["error"].get<std::string>(),
+                       w.at("global =") + "variants[0].global[0]: global size 1000 is not a multiple of local size 64"))
+      << bad["error"];
+  EXPECT_EQ(r["records"][1]["status"], "ok");
+  EXPECT_EQ(o.exit_code, 1) << show(o);
+}
+
+// One batch, three faults: a kernel that does not build, a buffer larger than the device allows,
+// a kernel with wrong results. Each is recorded with its error; the good variants still run.
+TEST(ReliabilityRun, FaultsInsideABatchAreRecordedAndTheBatchGoesOn) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(std::string(kFamily) +
+              "[[variants]]\nname = \"no_build\"\nsource = \"broken.cl\"\nkernel = \"add\"\nargs = [\"a\", \"b\", "
+              "\"c\", \"N\"]\nglobal = [\"N\"]\n" +
+              variant("too_big",
+                      "kernel = \"add_via\"\nargs = [\"a\", \"b\", \"c\", \"big\", \"N\"]\nglobal = [\"N\"]\n"
+                      "scratch = [ { name = \"big\", type = \"float\", count = \"2^31\" } ]\n") +
+              variant("wrong", "kernel = \"subtract\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N\"]\n") +
+              variant("good_too",
+                      "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N\"]\nlocal = [\"128\"]\n"));
+  w.dir.write("kernels/adder/broken.cl", "kernel void add(global float* a) { this is not C }\n");
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 1) << show(o);
+  const nlohmann::json r = w.results();
+  EXPECT_EQ(r["status"], "complete");
+  ASSERT_EQ(r["records"].size(), 5u) << show(o);
+
+  nlohmann::json no_build = recordOf(r, "no_build");
+  EXPECT_EQ(no_build["status"], "error");
+  EXPECT_TRUE(contains(no_build["error"].get<std::string>(), "adder/no_build N=4096 (normal) on "))
+      << no_build["error"];
+  EXPECT_TRUE(contains(no_build["error"].get<std::string>(), "OpenCL build of broken.cl failed")) << no_build["error"];
+  EXPECT_TRUE(contains(o.err, "rooflab: error: adder/no_build")) << show(o);
+
+  nlohmann::json too_big = recordOf(r, "too_big");
+  EXPECT_EQ(too_big["status"], "error");
+  EXPECT_TRUE(contains(too_big["error"].get<std::string>(), "buffer 'big' needs 8589934592 bytes; "))
+      << too_big["error"];
+  EXPECT_TRUE(contains(too_big["error"].get<std::string>(), " allows at most 2147483648 per allocation"))
+      << too_big["error"];
+
+  nlohmann::json wrong = recordOf(r, "wrong");
+  EXPECT_EQ(wrong["status"], "ok");
+  EXPECT_EQ(wrong["verification"]["status"], "failed");
+  EXPECT_TRUE(contains(wrong["verification"]["detail"].get<std::string>(), "c: rel. L2 error "))
+      << wrong["verification"];
+  EXPECT_TRUE(contains(o.err, "rooflab: verification failed: adder/wrong N=4096 (normal): c: rel. L2 error "))
+      << show(o);
+
+  for (const char* name : {"good", "good_too"}) {
+    nlohmann::json good = recordOf(r, name);
+    EXPECT_EQ(good["status"], "ok") << name;
+    EXPECT_EQ(good["verification"]["status"], "passed") << name;
+  }
+  EXPECT_EQ(r["summary"]["failed"], 2);
+  EXPECT_EQ(r["summary"]["verification_failed"], 1);
+  EXPECT_EQ(r["summary"]["ok"], 2);
+}
+
+TEST(ReliabilityRun, HugeInputBufferIsRefusedBeforeTheHostAllocatesIt) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  // 2^40 floats (4 TiB) as a family *input* buffer.
+  Workspace w(replaced(kFamily, "name = \"a\"\ntype = \"float\"\ncount = \"N\"",
+                       "name = \"a\"\ntype = \"float\"\ncount = \"2^40\""));
+  const Outcome o = w.run();
+  const std::string error = recordedError(w, "good");
+  if (!contains(error, "buffer 'a' needs 4398046511104 bytes"))
+    // FIXME(VariantRunner::prepare / hostInputs, analyzer/runner.cpp): the host copies of the
+    // inputs are made (and filled) before the device's max allocation is checked, so a huge input
+    // fails with "std::bad_alloc" (under ASan: allocation-size-too-big, abort), or, below the
+    // machine's memory, takes minutes and gigabytes, instead of "buffer 'a' needs ... bytes;
+    // <device> allows at most ... per allocation". Check every buffer's size against
+    // max_alloc_bytes before hostInputs().
+    GTEST_SKIP() << "known issue: a huge input buffer is allocated on the host first: " << show(o);
+  EXPECT_EQ(o.exit_code, 1) << show(o);
+}
+
+TEST(ReliabilityRun, BufferSizeThatOverflowsIsRefused) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  // 2^62 elements of 16 floats: the byte count (2^68) does not fit 64 bits.
+  Workspace w(std::string(kFamily) +
+              variant("overflow",
+                      "kernel = \"add_via\"\nargs = [\"a\", \"b\", \"c\", \"big\", \"N\"]\nglobal = [\"N\"]\n"
+                      "scratch = [ { name = \"big\", type = \"float16\", count = \"2^62\" } ]\n"));
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 1) << show(o);
+  const std::string error = recordedError(w, "overflow");
+  if (!contains(error, "buffer 'big' needs"))
+    // FIXME(VariantRunner::prepare, analyzer/runner.cpp): count * element bytes is computed in
+    // size_t and wraps (2^62 * 64 = 0), so the size check passes and OpenCL answers
+    // CL_INVALID_BUFFER_SIZE for a 0-byte buffer. Check count > max_alloc_bytes / element bytes.
+    GTEST_SKIP() << "known issue: a buffer byte count that overflows 64 bits wraps: " << error;
+}
+
+TEST(ReliabilityRun, FloatArgumentOutOfRangeIsRefused) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(
+      std::string(kFamily) +
+      variant("scaled",
+              "kernel = \"add_scaled\"\nargs = [\"a\", \"b\", \"c\", \"N\", \"float:1e300\"]\nglobal = [\"N\"]\n"));
+  const Outcome o = w.run();
+  const std::string error = recordedError(w, "scaled");
+  if (error.empty())
+    // FIXME(scalarBytes, analyzer/runner.cpp): float(value) turns 1e300 into +inf without a word;
+    // the kernel then computes inf/NaN and the record fails verification with "4096 never written
+    // (NaN/poison)", which sends the user looking in the wrong place. Check |value| <= FLT_MAX for
+    // f32 arguments as the integer types are checked: "argument 'float:1e300' = 1e+300 does not
+    // fit its type" (a recorded error, exit 1).
+    GTEST_SKIP() << "known issue: a float argument beyond FLT_MAX is not refused: " << show(o);
+  EXPECT_TRUE(contains(error, "'float:1e300'")) << error;
+  EXPECT_EQ(o.exit_code, 1) << show(o);
+}
+
+TEST(ReliabilityRun, IotaOnCharBuffersWraps) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  // FIXME(writeScalarFromDouble, analyzer/element_type.cpp): init = "iota" on a char/uchar/short
+  // buffer longer than the type's range converts e.g. 128.0 to int8_t, undefined behaviour (UBSan:
+  // "128 is outside the range of representable values of type 'signed char'"); a normal build
+  // happens to wrap. Convert through std::int64_t (then the narrowing wraps, defined since C++20
+  // and by GCC/Clang before) or document that iota saturates. Skipped before running: under
+  // scripts/ci-sanitizers.sh the rooflab binary aborts.
+  GTEST_SKIP() << "known issue: iota on a char buffer of 300 elements converts 128.0 to signed char (UB)";
+  const std::string family = R"(name = "chars"
+[params]
+N = 300
+[work]
+flops = "0"
+bytes = "2*N"
+[[buffers]]
+name = "in"
+type = "char"
+count = "N"
+init = "iota"
+[[buffers]]
+name = "out"
+type = "char"
+count = "N"
+access = "write"
+[check]
+reference = "variant:copy"
+[[variants]]
+name = "copy"
+source = "add.cl"
+kernel = "copy_chars"
+args = ["in", "out", "N"]
+global = ["N"]
+)";
+  Workspace w(family, std::string(kRun) + study("chars"));
+  w.dir.write("kernels/chars/add.cl", kSource);
+  w.dir.write("kernels/chars/family.toml", family);
+  fs::remove_all(w.dir.path() / "kernels/adder");
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 0) << show(o);
+}
+
+// =============================================================================================
+// Interrupts: exit 130, results.json valid and marked interrupted, the records so far kept
+
+namespace {
+
+void expectInterruptKeepsResults(int signal_number) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  // 200 points of a slow kernel, 20 repetitions each: tens of seconds if it were not interrupted.
+  std::string values;
+  for (int i = 1; i <= 200; ++i) values += (values.empty() ? "" : ", ") + std::to_string(4096 + 64 * i);
+  Workspace w(
+      std::string(kFamily) +
+          variant("slow",
+                  "kernel = \"add_slowly\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N\"]\nlocal = [\"64\"]\n"),
+      replaced(std::string(kRun), "repetitions = 1", "repetitions = 20") +
+          study("adder", "variants = [\"slow\"]\nparams = { N = [" + values + "] }\n"));
+  const fs::path results = w.dir.path() / "out" / "results.json";
+  const std::string binary = ROOFLAB_BINARY, config = w.config.string();
+  const std::string out = (w.dir.path() / "out").string(), log = (w.dir.path() / "log").string();
+  std::vector<std::string> argv_text{binary, "run", config, "--quiet", "--out", out};
+  std::vector<char*> argv;
+  for (auto& a : argv_text) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+
+  // Signal once the first record is on disk (results.json is written after each record), at the
+  // earliest 1.5 s after the start.
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  while (Clock::now() - start < std::chrono::seconds(60)) {
+    if (Clock::now() - start > std::chrono::milliseconds(1500) && fs::exists(results)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(fs::exists(results)) << readText(log);
+  ASSERT_EQ(::kill(pid, signal_number), 0);
+
+  int status = 0;
+  const auto signalled = Clock::now();
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (Clock::now() - signalled > std::chrono::seconds(30)) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      FAIL() << "rooflab did not stop within 30 s of signal " << signal_number << "\n" << readText(log);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const auto stopped_after = std::chrono::duration<double>(Clock::now() - signalled).count();
+  EXPECT_EQ(decodeStatus(status), 130) << readText(log);
+  EXPECT_LT(stopped_after, 10.0) << "the current point should stop after its current repetition";
+  const nlohmann::json r = readJsonFile(results);  // throws (fails the test) if not valid JSON
+  EXPECT_EQ(r["status"], "interrupted");
+  EXPECT_GE(r["records"].size(), 1u);
+  EXPECT_LT(r["records"].size(), 200u);
+  EXPECT_EQ(r["summary"]["not_run"].get<std::size_t>(), 200u - r["records"].size());
+  EXPECT_FALSE(r["finished_at"].is_null());
+  for (const auto& rec : r["records"]) EXPECT_EQ(rec["status"], "ok") << rec["error"];
+  EXPECT_FALSE(fs::exists(results.string() + ".tmp" + std::to_string(pid)))
+      << "a temporary results file was left behind";
+  // What was kept re-renders like any results file.
+  const Outcome report = runRooflab("report '" + results.string() + "' --out re --formats csv", w.dir.path());
+  EXPECT_EQ(report.exit_code, 0) << show(report);
+}
+
+}  // namespace
+
+TEST(ReliabilityInterrupt, SigintExits130AndKeepsResults) { expectInterruptKeepsResults(SIGINT); }
+TEST(ReliabilityInterrupt, SigtermExits130AndKeepsResults) { expectInterruptKeepsResults(SIGTERM); }
+
+// =============================================================================================
+// Inputs found by the fuzzers (scripts/fuzz.sh, tests/fuzz/)
+
+// fuzz_expression, first minute: "-1e30" as a count.
+TEST(ReliabilityFuzz, HugeNegativeCountIsReportedWithItsValue) {
+  // FIXME(evaluateCount, analyzer/expression.cpp): the "must be positive" message converts the
+  // value with static_cast<long long>, undefined behaviour (UBSan: "-1e+30 is outside the range of
+  // representable values of type 'long long'") that prints -9223372036854775808 in a normal build.
+  // Format the value with formatNumber(rounded) instead. Skipped before the call: under
+  // scripts/ci-sanitizers.sh the call would abort the test binary.
+  GTEST_SKIP() << "known issue: evaluateCount(\"-1e30\") converts -1e30 to long long (UB)";
+  try {
+    evaluateCount("-1e30", {});
+    ADD_FAILURE() << "no error for -1e30";
+  } catch (const ExpressionError& e) {
+    EXPECT_TRUE(contains(e.what(), "must be positive")) << e.what();
+    EXPECT_FALSE(contains(e.what(), "9223372036854775808")) << e.what();
+  }
+  for (const char* text : {"-1e30", "-N*1e300"}) {
+    try {
+      evaluateCount(text, {{"N", 4}}, /*allow_zero=*/true);
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const ExpressionError& e) {
+      EXPECT_TRUE(contains(e.what(), "is negative")) << e.what();
+    }
+  }
+}
