@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -10,22 +12,32 @@
 
 namespace rooflab {
 
-void writeJsonAtomically(const std::filesystem::path& path, const nlohmann::json& document) {
-  const std::filesystem::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
+void writeFileAtomically(const std::filesystem::path& path, std::string_view content) {
+  std::filesystem::path temporary = path;
+  temporary += ".tmp-" + std::to_string(::getpid());
   {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-    // nlohmann::json formats numbers without the C++ locale; NaN/Inf would become null anyway.
-    out << document.dump(2) << '\n';
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + temporary.string() + ": " + std::strerror(errno));
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
     out.flush();
-    if (!out) throw std::runtime_error("writing " + tmp.string() + " failed (disk full?)");
+    if (!out) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      throw std::runtime_error("cannot write " + temporary.string() + " (disk full?): " + std::strerror(errno));
+    }
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw std::runtime_error("cannot move " + tmp.string() + " to " + path.string());
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw std::runtime_error("cannot rename " + temporary.string() + " to " + path.string() + ": " + error.message());
   }
+}
+
+void writeJsonAtomically(const std::filesystem::path& path, const nlohmann::json& document) {
+  // nlohmann::json formats numbers without the C++ locale, and writes NaN/Inf as null.
+  writeFileAtomically(path, document.dump(2) + "\n");
 }
 
 nlohmann::json readJsonFile(const std::filesystem::path& path) {

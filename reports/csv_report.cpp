@@ -3,7 +3,7 @@
 #include <optional>
 #include <sstream>
 
-#include "reports/atomic_file.hpp"
+#include "analyzer/json_file.hpp"
 #include "reports/number_format.hpp"
 #include "reports/results_view.hpp"
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "reports/atomic_file.hpp"
+#include "analyzer/json_file.hpp"
 #include "reports/html_text.hpp"
 #include "reports/number_format.hpp"
 #include "reports/results_view.hpp"

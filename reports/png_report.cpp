@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <variant>
 
-#include "reports/atomic_file.hpp"
+#include "analyzer/json_file.hpp"
 #include "reports/results_view.hpp"
 #include "reports/roofline_chart.hpp"
 

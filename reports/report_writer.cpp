@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "reports/atomic_file.hpp"
+#include "analyzer/json_file.hpp"
 #include "reports/csv_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/png_report.hpp"
