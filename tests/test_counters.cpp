@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "analyzer/counters/counters.hpp"
+#include "test_support.hpp"
 #include "analyzer/device.hpp"
 
 namespace rc = rooflab::counters;
@@ -22,26 +23,10 @@ using rooflab::ElementType;
 using rooflab::HostBuffer;
 using rooflab::ScalarKind;
 
+using rooflab::testing::readPtxFixture;
+
 namespace {
 
-std::string readPtxFixture(const std::string& name) {
-  std::vector<fs::path> candidates;
-#ifdef ROOFLAB_SOURCE_DIR
-  candidates.push_back(fs::path(ROOFLAB_SOURCE_DIR) / "tests" / "fixtures" / "ptx" / name);
-#endif
-#ifdef ROOFLAB_SHARED_DIR
-  candidates.push_back(fs::path(ROOFLAB_SHARED_DIR) / "fixtures" / name);
-#endif
-  for (const fs::path& path : candidates) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) continue;
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-  ADD_FAILURE() << "PTX fixture " << name << " not found";
-  return "";
-}
 
 const ElementType kFloat{ScalarKind::f32, 1};
 const ElementType kDouble{ScalarKind::f64, 1};

@@ -1,6 +1,8 @@
 // The PTX bridge's text rewrite (analyzer/counters/ptx_rewrite.hpp) on NVIDIA's OpenCL PTX: a sample
 // NVIDIA's OpenCL produced, and fixtures written by hand in its layout (tests/fixtures/ptx/).
 #include <gtest/gtest.h>
+
+#include "test_support.hpp"
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,27 +17,11 @@
 namespace rc = rooflab::counters;
 namespace fs = std::filesystem;
 
+using rooflab::testing::readPtxFixture;
+
 namespace {
 
 // The in-repo copy first; shared/fixtures holds the NVIDIA-captured original.
-std::string readPtxFixture(const std::string& name) {
-  std::vector<fs::path> candidates;
-#ifdef ROOFLAB_SOURCE_DIR
-  candidates.push_back(fs::path(ROOFLAB_SOURCE_DIR) / "tests" / "fixtures" / "ptx" / name);
-#endif
-#ifdef ROOFLAB_SHARED_DIR
-  candidates.push_back(fs::path(ROOFLAB_SHARED_DIR) / "fixtures" / name);
-#endif
-  for (const fs::path& path : candidates) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) continue;
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-  ADD_FAILURE() << "PTX fixture " << name << " not found";
-  return "";
-}
 
 const char* kNvidiaSample = "nvidia-opencl-tiled-and-dynlocal.ptx";
 

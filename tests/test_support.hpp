@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
+#include <vector>
 #include <string>
 
 #include "analyzer/device.hpp"
@@ -33,6 +35,24 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// A PTX fixture: tests/fixtures/ptx/<name>, or ../shared/fixtures/<name> beside the checkout.
+inline std::string readPtxFixture(const std::string& name) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> candidates{fs::path(ROOFLAB_SOURCE_DIR) / "tests" / "fixtures" / "ptx" / name};
+#ifdef ROOFLAB_SHARED_DIR
+  candidates.push_back(fs::path(ROOFLAB_SHARED_DIR) / "fixtures" / name);
+#endif
+  for (const fs::path& path : candidates) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) continue;
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+  ADD_FAILURE() << "PTX fixture " << name << " not found";
+  return "";
+}
 
 inline bool hasOpenclCpuDevice() {
   for (const auto& d : discoverDevices())
