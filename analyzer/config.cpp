@@ -151,6 +151,8 @@ BatchConfig parseBatchConfig(std::string_view text, const std::string& name, con
 }
 
 BatchConfig loadBatchConfig(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InputError(path.string() + ": config file cannot be read (it is a folder)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string() + ": config file cannot be read");
   std::stringstream buffer;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 #include "analyzer/errors.hpp"
 
@@ -98,11 +99,20 @@ SelectedDevice selectDevice(const std::string& selector) {
     throw DeviceError("device selector '" + selector + "': no " + (sel == "gpu" ? "GPU" : "CPU") +
                       " device among " + std::to_string(all.size()) + " found (see `rooflab devices`)");
   }
-  auto colon = sel.find(':');
-  if (colon != std::string::npos && colon > 0 &&
+  if (sel.find(':') != std::string::npos &&
       std::all_of(sel.begin(), sel.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == ':'; })) {
-    int p = std::stoi(sel.substr(0, colon));
-    int d = std::stoi(sel.substr(colon + 1));
+    // Exactly two indices: "0:", ":1", "0:0:0" and indices beyond int are errors, not guesses.
+    int p = -1, d = -1;
+    const char* begin = sel.data();
+    const char* end = sel.data() + sel.size();
+    auto [after_p, ec_p] = std::from_chars(begin, end, p);
+    bool ok = ec_p == std::errc() && after_p < end && *after_p == ':';
+    if (ok) {
+      auto [after_d, ec_d] = std::from_chars(after_p + 1, end, d);
+      ok = ec_d == std::errc() && after_d == end && after_p + 1 != end;
+    }
+    if (!ok)
+      throw DeviceError("device selector '" + selector + "': expected P:D with two indices (see `rooflab devices`)");
     for (const auto& dev : all)
       if (dev.info.platform_index == p && dev.info.device_index == d) return dev;
     throw DeviceError("device selector '" + selector + "': no device " + std::to_string(d) + " on platform " +

@@ -1,6 +1,7 @@
 #include "analyzer/element_type.hpp"
 
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 
 namespace rooflab {
@@ -70,17 +71,20 @@ double readScalarAsDouble(const std::byte* data, ScalarKind kind, std::size_t i)
 }
 
 void writeScalarFromDouble(std::byte* data, ScalarKind kind, std::size_t i, double v) {
+  // Integers go through int64 (wrapping to the narrow type, as OpenCL's own conversions would):
+  // converting a double outside a narrow type's range straight to it is undefined behaviour.
+  const auto wide = std::isfinite(v) && std::fabs(v) < 9.2e18 ? static_cast<std::int64_t>(v) : std::int64_t{0};
   switch (kind) {
     case ScalarKind::f32: store<float>(data, i, static_cast<float>(v)); break;
     case ScalarKind::f64: store<double>(data, i, v); break;
-    case ScalarKind::i8: store<std::int8_t>(data, i, static_cast<std::int8_t>(v)); break;
-    case ScalarKind::u8: store<std::uint8_t>(data, i, static_cast<std::uint8_t>(v)); break;
-    case ScalarKind::i16: store<std::int16_t>(data, i, static_cast<std::int16_t>(v)); break;
-    case ScalarKind::u16: store<std::uint16_t>(data, i, static_cast<std::uint16_t>(v)); break;
-    case ScalarKind::i32: store<std::int32_t>(data, i, static_cast<std::int32_t>(v)); break;
-    case ScalarKind::u32: store<std::uint32_t>(data, i, static_cast<std::uint32_t>(v)); break;
-    case ScalarKind::i64: store<std::int64_t>(data, i, static_cast<std::int64_t>(v)); break;
-    case ScalarKind::u64: store<std::uint64_t>(data, i, static_cast<std::uint64_t>(v)); break;
+    case ScalarKind::i8: store<std::int8_t>(data, i, static_cast<std::int8_t>(wide)); break;
+    case ScalarKind::u8: store<std::uint8_t>(data, i, static_cast<std::uint8_t>(wide)); break;
+    case ScalarKind::i16: store<std::int16_t>(data, i, static_cast<std::int16_t>(wide)); break;
+    case ScalarKind::u16: store<std::uint16_t>(data, i, static_cast<std::uint16_t>(wide)); break;
+    case ScalarKind::i32: store<std::int32_t>(data, i, static_cast<std::int32_t>(wide)); break;
+    case ScalarKind::u32: store<std::uint32_t>(data, i, static_cast<std::uint32_t>(wide)); break;
+    case ScalarKind::i64: store<std::int64_t>(data, i, wide); break;
+    case ScalarKind::u64: store<std::uint64_t>(data, i, static_cast<std::uint64_t>(wide)); break;
   }
 }
 

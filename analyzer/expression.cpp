@@ -2,6 +2,8 @@
 
 #include <muParser.h>
 
+#include "analyzer/format.hpp"
+
 #include <cmath>
 #include <vector>
 
@@ -43,7 +45,7 @@ std::int64_t evaluateCount(std::string_view text, const ParamValues& params, boo
     throw ExpressionError("expression '" + std::string(text) + "' = " + std::to_string(value) +
                           " is not a whole number");
   if (rounded < 0 || (!allow_zero && rounded == 0))
-    throw ExpressionError("expression '" + std::string(text) + "' = " + std::to_string(static_cast<long long>(rounded)) +
+    throw ExpressionError("expression '" + std::string(text) + "' = " + formatNumber(rounded) +
                           (allow_zero ? " is negative" : " must be positive"));
   if (rounded > 9.0e18) throw ExpressionError("expression '" + std::string(text) + "' is too large");
   return static_cast<std::int64_t>(rounded);

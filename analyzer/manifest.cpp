@@ -1,5 +1,6 @@
 #include "analyzer/manifest.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -139,18 +140,18 @@ KernelArgSpec parseArg(const TomlReader& r, const std::string& key, const std::s
         known = true;
       }
     if (!known)
-      throw InputError(r.where(key).str() + ": " + key + ": unknown argument prefix '" + prefix +
+      throw InputError(r.where("args").str() + ": " + key + ": unknown argument prefix '" + prefix +
                        ":' (expected local, int, uint, long, ulong, float or double)");
     arg.kind = KernelArgSpec::Kind::scalar;
   } else {
     arg.kind = KernelArgSpec::Kind::scalar;
   }
-  arg.value = ManifestExpression{body, key, r.where(key)};
+  arg.value = ManifestExpression{body, key, r.where("args")};
   // An argument that is neither a buffer nor a valid expression is almost always a misspelt buffer.
   try {
     evaluateExpression(body, family.params);
   } catch (const ExpressionError& e) {
-    throw InputError(r.where(key).str() + ": " + key + ": '" + text +
+    throw InputError(r.where("args").str() + ": " + key + ": '" + text +
                      "' is not a buffer of this family and not a valid expression (" + e.what() + ")");
   }
   return arg;
@@ -185,9 +186,27 @@ LaunchSpec parseLaunch(const TomlReader& r, const FamilyManifest& family, const 
   return launch;
 }
 
+// Whether `source` defines a kernel called `kernel`: a "kernel" or "__kernel" token, then, before the
+// next ';', '{' or '}', the name followed by '('. A plain scan: std::regex recursed once per
+// character here and overflowed the stack on a 35 KB stretch without braces.
 bool sourceDefinesKernel(const std::string& source, const std::string& kernel) {
-  const std::regex re("(__kernel|\\bkernel)\\s[^;{}]*\\b" + kernel + "\\s*\\(");
-  return std::regex_search(source, re);
+  auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto tokenAt = [&](std::size_t at, const std::string& word) {
+    return source.compare(at, word.size(), word) == 0 && (at == 0 || !isIdent(source[at - 1])) &&
+           (at + word.size() >= source.size() || !isIdent(source[at + word.size()]));
+  };
+  for (std::size_t at = source.find("kernel"); at != std::string::npos; at = source.find("kernel", at + 1)) {
+    std::size_t start = at;
+    if (at >= 2 && source.compare(at - 2, 2, "__") == 0) start = at - 2;
+    if (!tokenAt(start, start == at ? "kernel" : "__kernel")) continue;
+    for (std::size_t i = at + 6; i < source.size() && source[i] != ';' && source[i] != '{' && source[i] != '}'; ++i) {
+      if (!tokenAt(i, kernel)) continue;
+      std::size_t j = i + kernel.size();
+      while (j < source.size() && std::isspace(static_cast<unsigned char>(source[j]))) ++j;
+      if (j < source.size() && source[j] == '(') return true;
+    }
+  }
+  return false;
 }
 
 DefineSpec parseDefine(const TomlReader& r, const std::string& name, const toml::node& node) {
@@ -280,6 +299,9 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
   family.path = fs::absolute(path).lexically_normal();
   family.name = r.requireString("name");
   if (!isIdentifier(family.name)) r.fail("name", "'" + family.name + "' is not a valid family name");
+  const std::string folder = family.path.parent_path().filename().string();
+  if (family.name != folder)
+    r.fail("name", "'" + family.name + "' must equal the folder name '" + folder + "' (studies find families by folder)");
   family.description = r.optionalString("description").value_or("");
 
   if (const toml::table* params = r.optionalTable("params")) {

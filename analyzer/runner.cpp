@@ -50,7 +50,11 @@ std::vector<std::byte> scalarBytes(ScalarKind kind, double value, const std::str
     case ScalarKind::u32: checkRange(0, UINT32_MAX); appendScalar<std::uint32_t>(bytes, std::uint32_t(value)); break;
     case ScalarKind::i64: checkRange(-9.2e18, 9.2e18); appendScalar<std::int64_t>(bytes, std::int64_t(value)); break;
     case ScalarKind::u64: checkRange(0, 1.8e19); appendScalar<std::uint64_t>(bytes, std::uint64_t(value)); break;
-    case ScalarKind::f32: appendScalar<float>(bytes, float(value)); break;
+    case ScalarKind::f32:
+      if (std::fabs(value) > std::numeric_limits<float>::max())
+        throw VariantError("argument " + what + " = " + formatNumber(value) + " does not fit a float");
+      appendScalar<float>(bytes, float(value));
+      break;
     case ScalarKind::f64: appendScalar<double>(bytes, value); break;
     default: throw VariantError("argument " + what + ": unsupported scalar type");
   }
@@ -186,6 +190,16 @@ std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& 
     options += " -D " + d.name + "=" + value;
   }
   record.build_options = options;
+  // Every buffer must fit the device before any host copy is made: a huge count must not become a
+  // host allocation failure (or a byte count that wraps around 64 bits).
+  for (const auto* list : {&point.family->buffers, &variant.scratch})
+    for (const BufferSpec& spec : *list) {
+      const auto count = static_cast<std::uint64_t>(spec.count.count(point.params));
+      if (count > dev.max_alloc_bytes / spec.type.bytes())
+        throw VariantError("buffer '" + spec.name + "' needs " + formatNumber(double(count) * double(spec.type.bytes())) +
+                           " bytes; " + dev.name + " allows at most " + std::to_string(dev.max_alloc_bytes) +
+                           " per allocation");
+    }
   prepared->program = buildProgram(point, options, record);
   prepared->inputs = &hostInputs(point);
 

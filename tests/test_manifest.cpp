@@ -58,8 +58,8 @@ launches = [
 
 std::string manifestError(const std::string& text) {
   TempDir dir;
-  dir.write("fam/k.cl", kKernel);
-  const auto path = dir.write("fam/family.toml", text);
+  dir.write("scale/k.cl", kKernel);
+  const auto path = dir.write("scale/family.toml", text);
   try {
     loadFamilyManifest(path);
   } catch (const InputError& e) {
@@ -79,8 +79,8 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 TEST(Manifest, LoadsAGoodManifest) {
   TempDir dir;
-  dir.write("fam/k.cl", kKernel);
-  const FamilyManifest f = loadFamilyManifest(dir.write("fam/family.toml", kGood));
+  dir.write("scale/k.cl", kKernel);
+  const FamilyManifest f = loadFamilyManifest(dir.write("scale/family.toml", kGood));
   EXPECT_EQ(f.name, "scale");
   EXPECT_EQ(f.params.at("N"), 1024);
   EXPECT_EQ(f.params.at("F"), 2.5);
@@ -151,8 +151,8 @@ TEST(Manifest, ErrorCarriesTheLineOfTheKey) {
 
 TEST(Manifest, ValidateForParamsChecksEachPoint) {
   TempDir dir;
-  dir.write("fam/k.cl", kKernel);
-  const FamilyManifest f = loadFamilyManifest(dir.write("fam/family.toml", kGood));
+  dir.write("scale/k.cl", kKernel);
+  const FamilyManifest f = loadFamilyManifest(dir.write("scale/family.toml", kGood));
   EXPECT_NO_THROW(validateForParams(f, f.variants[0], {{"N", 128}, {"F", 1}}));
   EXPECT_THROW(validateForParams(f, f.variants[0], {{"N", 100}, {"F", 1}}), InputError);  // 100 % 64
   EXPECT_THROW(validateForParams(f, f.variants[0], {{"N", 0}, {"F", 1}}), InputError);
@@ -160,8 +160,8 @@ TEST(Manifest, ValidateForParamsChecksEachPoint) {
 
 TEST(Manifest, DiscoveryReportsBrokenManifestsAndLoadsTheRest) {
   TempDir dir;
-  dir.write("good/k.cl", kKernel);
-  dir.write("good/family.toml", kGood);
+  dir.write("scale/k.cl", kKernel);
+  dir.write("scale/family.toml", kGood);
   dir.write("bad/k.cl", kKernel);
   dir.write("bad/family.toml", "name = \"bad\"\n[work\n");
   const FamilyDiscovery found = discoverFamilies({dir.path(), dir.path() / "missing"});

@@ -782,13 +782,8 @@ TEST(ReliabilityRun, FloatArgumentOutOfRangeIsRefused) {
 
 TEST(ReliabilityRun, IotaOnCharBuffersWraps) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  // FIXME(writeScalarFromDouble, analyzer/element_type.cpp): init = "iota" on a char/uchar/short
-  // buffer longer than the type's range converts e.g. 128.0 to int8_t, undefined behaviour (UBSan:
-  // "128 is outside the range of representable values of type 'signed char'"); a normal build
-  // happens to wrap. Convert through std::int64_t (then the narrowing wraps, defined since C++20
-  // and by GCC/Clang before) or document that iota saturates. Skipped before running: under
-  // scripts/ci-sanitizers.sh the rooflab binary aborts.
-  GTEST_SKIP() << "known issue: iota on a char buffer of 300 elements converts 128.0 to signed char (UB)";
+  // Was undefined behaviour (128.0 converted straight to signed char); writeScalarFromDouble now
+  // converts through int64 and the narrowing wraps.
   const std::string family = R"(name = "chars"
 [params]
 N = 300
@@ -901,12 +896,7 @@ TEST(ReliabilityInterrupt, SigtermExits130AndKeepsResults) { expectInterruptKeep
 
 // fuzz_expression, first minute: "-1e30" as a count.
 TEST(ReliabilityFuzz, HugeNegativeCountIsReportedWithItsValue) {
-  // FIXME(evaluateCount, analyzer/expression.cpp): the "must be positive" message converts the
-  // value with static_cast<long long>, undefined behaviour (UBSan: "-1e+30 is outside the range of
-  // representable values of type 'long long'") that prints -9223372036854775808 in a normal build.
-  // Format the value with formatNumber(rounded) instead. Skipped before the call: under
-  // scripts/ci-sanitizers.sh the call would abort the test binary.
-  GTEST_SKIP() << "known issue: evaluateCount(\"-1e30\") converts -1e30 to long long (UB)";
+  // Was undefined behaviour (-1e30 cast to long long for the message); the value is now formatted.
   try {
     evaluateCount("-1e30", {});
     ADD_FAILURE() << "no error for -1e30";

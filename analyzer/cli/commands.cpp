@@ -1,6 +1,8 @@
 #include "analyzer/cli/commands.hpp"
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -21,6 +23,10 @@ namespace fs = std::filesystem;
 namespace rooflab {
 
 int runCommand(const RunCommand& cmd) {
+  const std::vector<std::string> known = reports::knownReportFormats();
+  for (const auto& f : cmd.formats)
+    if (std::find(known.begin(), known.end(), f) == known.end())
+      throw InputError("--formats: unknown format '" + f + "' (expected html, png, json, csv)");
   const BatchConfig config = cmd.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.config_path);
   BatchOptions options;
   options.device_override = cmd.device;
@@ -132,6 +138,10 @@ int reportCommand(const ReportCommand& cmd) {
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
   std::vector<std::string> formats = cmd.formats;
   if (formats.empty()) formats = {"html", "png", "csv"};
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec || !fs::is_directory(out, ec) || ::access(out.c_str(), W_OK) != 0)
+    throw InputError("output folder '" + out.string() + "' cannot be created or written");
   try {
     reports::writeReports(results, out, formats);
   } catch (const std::invalid_argument& e) {
@@ -145,6 +155,10 @@ int reportCommand(const ReportCommand& cmd) {
 int diffCommand(const DiffCommand& cmd) {
   const nlohmann::json old_run = readJsonFile(cmd.old_path);
   const nlohmann::json new_run = readJsonFile(cmd.new_path);
+  for (const auto& [doc, path] : {std::pair<const nlohmann::json*, const std::string*>{&old_run, &cmd.old_path},
+                                  {&new_run, &cmd.new_path}})
+    if (!doc->is_object() || !doc->contains("schema") || !(*doc)["schema"].is_number())
+      throw InputError(*path + ": results: no \"schema\" number; not a rooflab results file");
   reports::DiffResult diff;
   try {
     diff = reports::diffResults(old_run, new_run, cmd.threshold);

@@ -46,6 +46,17 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("new", diff.new_path, "New results.json")->required();
   diff_cmd->add_option("--threshold", diff.threshold, "Relative slow-down that counts as a regression (default 0.10)");
 
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string command = argv[1];
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+      known = known || sub->get_name() == command;
+    if (!known) {
+      std::fprintf(stderr, "rooflab: unknown command '%s' (expected run, devices, list, ceilings, report or diff)\n",
+                   command.c_str());
+      return static_cast<int>(ExitCode::bad_input);
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
