@@ -208,10 +208,8 @@ std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& 
   for (const auto& b : point.family->buffers) specs.push_back(&b);
   for (const auto& b : variant.scratch) specs.push_back(&b);
   for (const BufferSpec* spec : specs) {
+    // Sizes were checked against the device above.
     const std::size_t bytes = static_cast<std::size_t>(spec->count.count(point.params)) * spec->type.bytes();
-    if (bytes > dev.max_alloc_bytes)
-      throw VariantError("buffer '" + spec->name + "' needs " + std::to_string(bytes) + " bytes; " + dev.name +
-                         " allows at most " + std::to_string(dev.max_alloc_bytes) + " per allocation");
     cl_mem_flags flags = spec->access == BufferAccess::read ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
     try {
       prepared->buffers.emplace(spec->name, cl::Buffer(context_, flags, bytes));
