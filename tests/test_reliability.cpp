@@ -4,8 +4,8 @@
 // goes on; an interrupt keeps the results so far. Inputs found by the fuzzers (tests/fuzz/) are
 // kept here as regression tests.
 //
-// A test marked "known issue" documents a product bug found here: it checks what the user should
-// see and is skipped (GTEST_SKIP) until the FIXME next to it is done.
+// The 14 product bugs these tests and the fuzzers found are fixed; each test now asserts what the
+// user should see, so a regression fails instead of being skipped.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -254,12 +254,8 @@ TEST(ReliabilityCli, UnknownSubcommandExits2) {
   TempDir dir;
   const Outcome o = runRooflab("frobnicate", dir.path());
   EXPECT_EQ(o.exit_code, 2) << show(o);
-  if (!contains(o.err, "frobnicate"))
-    // FIXME(main, analyzer/cli/main.cpp): CLI11 answers an unknown command with "A subcommand is
-    // required", which does not say what was wrong. Before app.parse, when argv[1] does not start
-    // with '-' and names no subcommand, print "rooflab: unknown command 'frobnicate' (expected run,
-    // devices, list, ceilings, report or diff)" and return 2.
-    GTEST_SKIP() << "known issue: an unknown command is answered with: " << o.err;
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(!contains(o.err, "frobnicate")) << "regression of a fixed bug: an unknown command is answered with: " << o.err;
 }
 
 TEST(ReliabilityCli, MissingConfigFileExits2) {
@@ -274,12 +270,8 @@ TEST(ReliabilityCli, ConfigThatIsAFolderExits2) {
   fs::create_directories(dir.path() / "cfg.toml");
   const Outcome o = runRooflab("run cfg.toml", dir.path());
   EXPECT_EQ(o.exit_code, 2) << show(o);
-  if (contains(o.err, "needs at least one [[study]]"))
-    // FIXME(loadBatchConfig, analyzer/config.cpp): std::ifstream opens a folder on Linux and reads
-    // nothing, so the user is told "cfg.toml:1: study: missing: a config needs at least one
-    // [[study]]". Check fs::is_regular_file first: "cfg.toml: config file cannot be read (it is a
-    // folder)".
-    GTEST_SKIP() << "known issue: a folder given as the config is read as an empty config: " << o.err;
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(contains(o.err, "needs at least one [[study]]")) << "regression of a fixed bug: a folder given as the config is read as an empty config: " << o.err;
   EXPECT_TRUE(contains(o.err, "rooflab: cfg.toml: ")) << show(o);
   EXPECT_TRUE(contains(o.err, "folder") || contains(o.err, "directory") || contains(o.err, "cannot be read"))
       << show(o);
@@ -323,24 +315,15 @@ TEST(ReliabilityCli, MalformedDeviceIndexExits3) {
     if (o.exit_code != 3 || !contains(o.err, std::string("rooflab: device selector '") + selector + "'"))
       problems += std::string("\n--device ") + selector + ": " + show(o);
   }
-  if (!problems.empty())
-    // FIXME(selectDevice, analyzer/device.cpp): "0:" and an index beyond int make std::stoi throw
-    // std::invalid_argument / std::out_of_range, which main reports as "rooflab: unexpected error:
-    // stoi" with exit 1; "0:0:0" is taken as 0:0 (stoi stops at the second colon) and runs. Parse
-    // exactly two indices with std::from_chars and otherwise throw DeviceError: "device selector
-    // '0:': expected P:D with two indices (see `rooflab devices`)", exit 3.
-    GTEST_SKIP() << "known issue: malformed P:D selectors:" << problems;
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(!problems.empty()) << "regression of a fixed bug: malformed P:D selectors:" << problems;
 }
 
 TEST(ReliabilityCli, UnknownFormatFlagExits2) {
   Workspace w;
   const Outcome o = w.run("--formats pdf");
-  if (o.exit_code != 2)
-    // FIXME(runCommand / runBatch): --formats is not checked like [run] formats is: the whole batch
-    // runs, then "rooflab: writing reports failed: unknown report format "pdf" (known: html, png,
-    // json, csv)" and exit 0. Reject it before anything runs, as an InputError: "--formats:
-    // unknown format 'pdf' (expected html, png, json, csv)", exit 2.
-    GTEST_SKIP() << "known issue: --formats pdf is not rejected: " << show(o);
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(o.exit_code != 2) << "regression of a fixed bug: --formats pdf is not rejected: " << show(o);
   EXPECT_TRUE(contains(o.err, "unknown") && contains(o.err, "pdf")) << show(o);
 }
 
@@ -388,13 +371,8 @@ TEST(ReliabilityCli, ReportUnknownFormatExits2) {
 TEST(ReliabilityCli, ReportToUnwritableFolderExits2) {
   TempDir dir;
   const Outcome o = runRooflab("report '" + kResultsFixture + "' --out /proc/rooflab-x --formats csv", dir.path());
-  if (o.exit_code != 2)
-    // FIXME(reportCommand, analyzer/cli/commands.cpp / reports::writeReports): the folder is created
-    // with the throwing fs::create_directories, so the user reads "rooflab: unexpected error:
-    // filesystem error: cannot create directories: No such file or directory [/proc/rooflab-x]" and
-    // exit 1. Check it as `run` does: "output folder '/proc/rooflab-x' cannot be created or
-    // written", exit 2.
-    GTEST_SKIP() << "known issue: report to an unwritable folder: " << show(o);
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(o.exit_code != 2) << "regression of a fixed bug: report to an unwritable folder: " << show(o);
   EXPECT_TRUE(contains(o.err, "rooflab: ") && contains(o.err, "'/proc/rooflab-x'")) << show(o);
   EXPECT_FALSE(contains(o.err, "unexpected error")) << show(o);
 }
@@ -404,12 +382,8 @@ TEST(ReliabilityCli, DiffNamesTheFileThatIsNotResults) {
   dir.write("object.json", "{\"a\": 1}\n");
   const Outcome o = runRooflab("diff '" + kResultsFixture + "' object.json", dir.path());
   EXPECT_EQ(o.exit_code, 2) << show(o);
-  if (!contains(o.err, "object.json"))
-    // FIXME(diffCommand, analyzer/cli/commands.cpp): diffResults' std::invalid_argument is rethrown
-    // without the path, so the user reads "rooflab: results: no \"schema\" number; not a rooflab
-    // results file" and cannot tell which of the two files is meant. Validate each document with
-    // its path ("object.json: results: no \"schema\" number ...").
-    GTEST_SKIP() << "known issue: diff does not say which file is not a results file: " << o.err;
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(!contains(o.err, "object.json")) << "regression of a fixed bug: diff does not say which file is not a results file: " << o.err;
 }
 
 TEST(ReliabilityCli, DiffNegativeThresholdExits2) {
@@ -504,12 +478,8 @@ TEST(ReliabilityManifest, UnknownBufferInArgs) {
       "(expression 'bb': Unexpected token \"bb\" found at position 0.)";
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 2) << show(o);
-  if (contains(o.err, w.at("[[variants]]") + message))
-    // FIXME(parseArg, analyzer/manifest.cpp): r.where(key) is given the key path
-    // "variants[0].args[1]", which is not a key of the variant's table, so the line falls back to
-    // the [[variants]] header instead of the args line. Pass r.where("args") (also for the
-    // "unknown argument prefix" error and the argument's ManifestExpression).
-    GTEST_SKIP() << "known issue: an argument error names the [[variants]] line, not the args line: " << o.err;
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(contains(o.err, w.at("[[variants]]") + message)) << "regression of a fixed bug: an argument error names the [[variants]] line, not the args line: " << o.err;
   EXPECT_TRUE(contains(o.err, "rooflab: " + w.at("\"bb\"") + message)) << show(o);
 }
 
@@ -580,11 +550,8 @@ TEST(ReliabilityManifest, DuplicateBufferName) {
 TEST(ReliabilityManifest, NameDiffersFromFolder) {
   Workspace w(replaced(kFamily, "name = \"adder\"", "name = \"other\""), std::string(kRun) + study("other"));
   const Outcome o = w.run();
-  if (o.exit_code != 2)
-    // FIXME(discoverFamilies / loadFamilyManifest): docs/manifest.md says `name` "must equal the
-    // folder name", but a mismatch loads silently. Either check it ("family.toml:1: name: 'other'
-    // must equal the folder name 'adder'", exit 2) or drop the sentence from the docs.
-    GTEST_SKIP() << "known issue: a family name that differs from its folder is accepted: " << show(o);
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(o.exit_code != 2) << "regression of a fixed bug: a family name that differs from its folder is accepted: " << show(o);
   EXPECT_TRUE(contains(o.err, "folder")) << show(o);
 }
 
@@ -609,13 +576,9 @@ TEST(ReliabilityManifest, LongStretchWithoutBracesInTheSourceDoesNotCrash) {
   Workspace w;
   w.dir.write("kernels/adder/add.cl", source);
   const Outcome o = runRooflab("list --kernels kernels", w.dir.path());
-  if (o.exit_code >= 128)  // SIGSEGV; SIGABRT under ASan ("stack-overflow")
-    // FIXME(sourceDefinesKernel, analyzer/manifest.cpp): std::regex_search with
-    // "(__kernel|\\bkernel)\\s[^;{}]*\\bNAME\\s*\\(" recurses once per character of [^;{}]* in
-    // libstdc++ and overflows the stack (SIGSEGV, exit 139) when ~35 KB follow a "kernel" word
-    // before the next ';', '{' or '}'. Find the kernel with a plain scan (each "kernel"/"__kernel"
-    // token, then the identifier before the next '(') instead of std::regex.
-    GTEST_SKIP() << "known issue: rooflab crashes (SIGSEGV) on a source with a long stretch without braces";
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  // SIGSEGV, or SIGABRT under ASan ("stack-overflow").
+  ASSERT_FALSE(o.exit_code >= 128) << "regression of a fixed bug: rooflab crashes on a source with a long stretch without braces";
   EXPECT_EQ(o.exit_code, 0) << show(o);
   EXPECT_TRUE(contains(o.out, "adder")) << show(o);
 }
@@ -733,14 +696,8 @@ TEST(ReliabilityRun, HugeInputBufferIsRefusedBeforeTheHostAllocatesIt) {
                        "name = \"a\"\ntype = \"float\"\ncount = \"2^40\""));
   const Outcome o = w.run();
   const std::string error = recordedError(w, "good");
-  if (!contains(error, "buffer 'a' needs 4398046511104 bytes"))
-    // FIXME(VariantRunner::prepare / hostInputs, analyzer/runner.cpp): the host copies of the
-    // inputs are made (and filled) before the device's max allocation is checked, so a huge input
-    // fails with "std::bad_alloc" (under ASan: allocation-size-too-big, abort), or, below the
-    // machine's memory, takes minutes and gigabytes, instead of "buffer 'a' needs ... bytes;
-    // <device> allows at most ... per allocation". Check every buffer's size against
-    // max_alloc_bytes before hostInputs().
-    GTEST_SKIP() << "known issue: a huge input buffer is allocated on the host first: " << show(o);
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(!contains(error, "buffer 'a' needs 4398046511104 bytes")) << "regression of a fixed bug: a huge input buffer is allocated on the host first: " << show(o);
   EXPECT_EQ(o.exit_code, 1) << show(o);
 }
 
@@ -754,11 +711,8 @@ TEST(ReliabilityRun, BufferSizeThatOverflowsIsRefused) {
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 1) << show(o);
   const std::string error = recordedError(w, "overflow");
-  if (!contains(error, "buffer 'big' needs"))
-    // FIXME(VariantRunner::prepare, analyzer/runner.cpp): count * element bytes is computed in
-    // size_t and wraps (2^62 * 64 = 0), so the size check passes and OpenCL answers
-    // CL_INVALID_BUFFER_SIZE for a 0-byte buffer. Check count > max_alloc_bytes / element bytes.
-    GTEST_SKIP() << "known issue: a buffer byte count that overflows 64 bits wraps: " << error;
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(!contains(error, "buffer 'big' needs")) << "regression of a fixed bug: a buffer byte count that overflows 64 bits wraps: " << error;
 }
 
 TEST(ReliabilityRun, FloatArgumentOutOfRangeIsRefused) {
@@ -769,13 +723,8 @@ TEST(ReliabilityRun, FloatArgumentOutOfRangeIsRefused) {
               "kernel = \"add_scaled\"\nargs = [\"a\", \"b\", \"c\", \"N\", \"float:1e300\"]\nglobal = [\"N\"]\n"));
   const Outcome o = w.run();
   const std::string error = recordedError(w, "scaled");
-  if (error.empty())
-    // FIXME(scalarBytes, analyzer/runner.cpp): float(value) turns 1e300 into +inf without a word;
-    // the kernel then computes inf/NaN and the record fails verification with "4096 never written
-    // (NaN/poison)", which sends the user looking in the wrong place. Check |value| <= FLT_MAX for
-    // f32 arguments as the integer types are checked: "argument 'float:1e300' = 1e+300 does not
-    // fit its type" (a recorded error, exit 1).
-    GTEST_SKIP() << "known issue: a float argument beyond FLT_MAX is not refused: " << show(o);
+  // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
+  ASSERT_FALSE(error.empty()) << "regression of a fixed bug: a float argument beyond FLT_MAX is not refused: " << show(o);
   EXPECT_TRUE(contains(error, "'float:1e300'")) << error;
   EXPECT_EQ(o.exit_code, 1) << show(o);
 }
