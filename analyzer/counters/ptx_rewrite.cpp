@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <sstream>
 
 namespace rooflab::counters {
@@ -385,6 +387,137 @@ std::optional<std::string> localPointerLoadTarget(const std::string& code, const
   return reg;
 }
 
+
+// NVIDIA's OpenCL compiler never places a __local object at shared address 0 (a __local pointer must
+// not equal NULL): its ptxas reports 4 bytes more shared memory than the PTX declares for a kernel with
+// 4-byte-aligned arrays, 16 more for 16-byte-aligned ones (seen on an H100, driver 580, with
+// -cl-nv-verbose). So under OpenCL a `local float t[16][16]` starts at 4 mod 16, and ptxas cannot merge
+// its scalar loads into 64- or 128-bit ones, which the CUDA driver, placing the same array at 0, does:
+// the bridged tiled matmuls ran 1.2x to 3x faster than under OpenCL. The bridge therefore lays the
+// demoted arrays out itself, as OpenCL does: 4 reserved bytes, then each array in declaration order at
+// its alignment, all inside one array aligned as the most aligned of them.
+struct StaticLocalLayout {
+  std::map<std::string, std::size_t> offsets;  // demoted array -> byte offset in the combined array
+  std::set<std::size_t> declaration_lines;     // indices into lines
+  std::size_t total_bytes = 0;
+  std::size_t align_bytes = 4;  // the largest array alignment: ptxas then sizes it as OpenCL's does
+};
+
+constexpr std::size_t kOpenClReservedSharedBytes = 4;
+
+// `.shared .align 4 .b8 mm_$_a[1024];` -> {name, align, bytes}.
+std::optional<std::tuple<std::string, std::size_t, std::size_t>> demotedSharedArray(const std::string& code) {
+  std::istringstream in(code);
+  std::string space, align_kw, align, type, declarator, extra;
+  if (!(in >> space >> align_kw >> align >> type >> declarator) || (in >> extra)) return std::nullopt;
+  if (space != ".shared" || align_kw != ".align" || type != ".b8") return std::nullopt;
+  const std::size_t open = declarator.find('[');
+  if (open == std::string::npos || open == 0 || declarator.size() < open + 4 || declarator.substr(declarator.size() - 2) != "];")
+    return std::nullopt;
+  const std::string count = declarator.substr(open + 1, declarator.size() - open - 3);
+  if (align.empty() || count.empty() || !std::all_of(align.begin(), align.end(), ::isdigit) ||
+      !std::all_of(count.begin(), count.end(), ::isdigit))
+    return std::nullopt;
+  return std::make_tuple(declarator.substr(0, open), std::stoul(align), std::stoul(count));
+}
+
+// Rewrites one body line's references to demoted arrays into `symbol` + offset; nullopt when a
+// reference has a form this does not know (the kernel then keeps CUDA's own layout).
+std::optional<std::string> relocateStaticLocal(const SourceLine& line, const StaticLocalLayout& layout,
+                                               const std::string& symbol) {
+  std::string code = line.code;
+  bool any = false;
+  for (const auto& [name, offset] : layout.offsets)
+    if (findToken(code, name) != std::string::npos) any = true;
+  if (!any) return std::nullopt;
+  std::string compact;
+  for (char c : code)
+    if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
+  // mov.u64 %rdX, name;  ->  mov.u64 %rdX, symbol;  add.s64 %rdX, %rdX, offset;
+  for (const std::string op : {"mov.u64", "mov.b64", "mov.u32", "mov.b32"}) {
+    if (compact.rfind(op + "%", 0) != 0) continue;
+    const std::size_t comma = compact.find(',');
+    if (comma == std::string::npos || compact.back() != ';') break;
+    const std::string reg = compact.substr(op.size(), comma - op.size());
+    const std::string source = compact.substr(comma + 1, compact.size() - comma - 2);
+    const auto it = layout.offsets.find(source);
+    if (it == layout.offsets.end()) break;
+    const std::string indent = leadingWhitespace(line.text);
+    const std::string add = op.find("64") != std::string::npos ? "add.s64" : "add.s32";
+    return indent + op + " \t" + reg + ", " + symbol + ";\n" + indent + add + " \t" + reg + ", " + reg + ", " +
+           std::to_string(it->second) + ";";
+  }
+  // [name] or [name+imm] inside an address operand.
+  std::string out;
+  std::size_t i = 0;
+  while (i < code.size()) {
+    bool matched = false;
+    if (code[i] == '[') {
+      std::size_t j = i + 1;
+      while (j < code.size() && std::isspace(static_cast<unsigned char>(code[j]))) ++j;
+      const std::size_t name_begin = j;
+      while (j < code.size() && isIdentifierChar(code[j])) ++j;
+      const auto it = layout.offsets.find(code.substr(name_begin, j - name_begin));
+      if (it != layout.offsets.end()) {
+        long long extra = 0;
+        while (j < code.size() && std::isspace(static_cast<unsigned char>(code[j]))) ++j;
+        if (j < code.size() && (code[j] == '+' || code[j] == '-')) {
+          const bool negative = code[j] == '-';
+          ++j;
+          while (j < code.size() && std::isspace(static_cast<unsigned char>(code[j]))) ++j;
+          const std::size_t digits = j;
+          while (j < code.size() && std::isdigit(static_cast<unsigned char>(code[j]))) ++j;
+          if (digits == j) return std::nullopt;
+          extra = std::stoll(code.substr(digits, j - digits)) * (negative ? -1 : 1);
+          while (j < code.size() && std::isspace(static_cast<unsigned char>(code[j]))) ++j;
+        }
+        if (j >= code.size() || code[j] != ']') return std::nullopt;
+        out += "[" + symbol + "+" + std::to_string(static_cast<long long>(it->second) + extra) + "]";
+        i = j + 1;
+        matched = true;
+      }
+    }
+    if (!matched) out += code[i++];
+  }
+  for (const auto& [name, offset] : layout.offsets)
+    if (findToken(out, name) != std::string::npos) return std::nullopt;  // used some other way
+  while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
+  return out;
+}
+
+// The OpenCL layout of one entry's demoted arrays, with every body line rewritten; nullopt when the
+// entry has none, or declares or uses one in a form relocateStaticLocal does not know.
+std::optional<std::pair<StaticLocalLayout, std::map<std::size_t, std::string>>> planOpenClStaticLocal(
+    const std::vector<SourceLine>& lines, std::size_t body_begin, std::size_t body_end, const std::string& symbol) {
+  StaticLocalLayout layout;
+  std::size_t offset = kOpenClReservedSharedBytes;
+  for (std::size_t b = body_begin; b <= body_end; ++b) {
+    if (firstToken(lines[b].code) != ".shared") continue;
+    const auto array = demotedSharedArray(trim(lines[b].code));
+    if (!array) return std::nullopt;
+    const auto& [name, align, bytes] = *array;
+    offset = roundUp(offset, std::max<std::size_t>(align, 1));
+    layout.offsets[name] = offset;
+    layout.align_bytes = std::max(layout.align_bytes, align);
+    layout.declaration_lines.insert(b);
+    offset += bytes;
+  }
+  if (layout.offsets.empty()) return std::nullopt;
+  layout.total_bytes = offset;
+  std::map<std::size_t, std::string> rewritten;
+  for (std::size_t b = body_begin; b <= body_end; ++b) {
+    if (layout.declaration_lines.count(b)) continue;
+    bool mentions = false;
+    for (const auto& [name, o] : layout.offsets)
+      if (findToken(lines[b].code, name) != std::string::npos) mentions = true;
+    if (!mentions) continue;
+    auto line = relocateStaticLocal(lines[b], layout, symbol);
+    if (!line) return std::nullopt;
+    rewritten[b] = std::move(*line);
+  }
+  return std::make_pair(std::move(layout), std::move(rewritten));
+}
+
 }  // namespace
 
 std::size_t PtxKernelSignature::localPointerCount() const {
@@ -464,6 +597,7 @@ CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKe
       if (p.kind == PtxParamKind::local_pointer) local_offsets[sig.name][p.name] = offsets[index++];
   }
 
+  const std::string static_local_symbol = uniqueSymbol(text, "rooflab_opencl_local");
   std::ostringstream out;
   std::size_t next_entry = 0;
   bool extern_declared = false;
@@ -510,8 +644,24 @@ CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKe
 
       // Lines between ')' and the end of the body.
       const auto offsets = local_offsets.find(kernel);
+      const auto static_local =
+          planOpenClStaticLocal(lines, entry.close_line + 1, entry.body_close_line, static_local_symbol);
+      if (static_local) result.opencl_static_local_bytes[kernel] = static_local->first.total_bytes;
       for (std::size_t b = entry.close_line + 1; b <= entry.body_close_line; ++b) {
         const SourceLine& body = lines[b];
+        if (static_local) {
+          const StaticLocalLayout& layout = static_local->first;
+          if (layout.declaration_lines.count(b)) {
+            if (b == *layout.declaration_lines.begin())
+              out << leadingWhitespace(body.text) << ".shared .align " << layout.align_bytes << " .b8 " << static_local_symbol << '['
+                  << layout.total_bytes << "];  // rooflab: OpenCL's layout of the kernel's __local arrays\n";
+            continue;
+          }
+          if (const auto it = static_local->second.find(b); it != static_local->second.end()) {
+            out << replaceEnvRegisters(it->second, it->second) << '\n';
+            continue;
+          }
+        }
         bool replaced = false;
         if (offsets != local_offsets.end()) {
           for (const auto& [param, offset] : offsets->second) {

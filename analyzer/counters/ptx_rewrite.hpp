@@ -57,6 +57,9 @@ struct CudaReadyPtx {
   std::vector<PtxKernelSignature> kernels;   // the OpenCL signatures (what the launcher marshals against)
   std::string dynamic_local_symbol;          // the `.extern .shared` array; empty when no kernel has __local args
   std::map<std::string, DynamicLocalLayout> local_layouts;  // the offsets baked in, per kernel with __local args
+  // Per kernel whose __local arrays were laid out as NVIDIA's OpenCL does (rewrite 5): their bytes,
+  // reserved bytes included, which is the shared memory OpenCL's ptxas reports for the kernel.
+  std::map<std::string, std::size_t> opencl_static_local_bytes;
 };
 
 // CL_PROGRAM_BINARIES holds a NUL-terminated string (and the buffer may be larger): the text up to the
@@ -79,8 +82,11 @@ DynamicLocalLayout layoutDynamicLocal(const PtxKernelSignature& kernel, const st
 //  4. remove each `.ptr .shared` (__local) parameter, declare one module-scope
 //     `.extern .shared .align 16 .b8 <sym>[];` and turn its `ld.param.u64 %rdX, [name];` into
 //     `mov.u64 %rdX, <sym>;` plus `add.s64 %rdX, %rdX, <offset>;` for every local argument after the first.
-// Statically declared `.shared` arrays stay as they are: CUDA places dynamic shared memory after them,
-// so <sym> never overlaps them.
+//  5. lay a kernel's statically declared `.shared` arrays (OpenCL's demoted __local arrays) out as NVIDIA's
+//     OpenCL compiler does: 4 reserved bytes at address 0, then each array at its alignment, in
+//     declaration order, inside one `.shared` array; references become that array plus the
+//     offset. A kernel whose arrays are declared or used in another form keeps them as they are.
+// CUDA places dynamic shared memory after the static arrays, so <sym> never overlaps them.
 // Offsets depend on sizes known only at launch, so they come in: local_arg_bytes must name every kernel
 // with two or more __local arguments (a kernel with one needs no size: its offset is 0). Kernels that
 // will not be launched may be given zeros. Throws PtxRewriteError with the kernel and line otherwise, or
