@@ -309,3 +309,210 @@ kernel void mm_blocked128_8x8(global const float* a, global const float* b, glob
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// 8. The tunable top rung: rung 7 with its shape, lane layout and buffering chosen by defines, so
+// that a batch can try several on the GPU (family.toml lists the points as variants).
+//  - A work-group of MT_NT = (MT_BM / MT_TM) x (MT_BN / MT_TN) work items (one dimension) computes
+//    an MT_BM x MT_BN tile of R; each work item MT_TM x MT_TN outputs, as (MT_TM/4) x (MT_TN/4)
+//    blocks of 4x4 spread over strips: rows 4 ty + s (4 MT_TY) + {0..3} for strip s, columns
+//    likewise with tx, so each k reads MT_TM/4 + MT_TN/4 float4 from local memory.
+//  - Warps tile the grid of work items in patches of MT_WX (along columns) x 32/MT_WX (along
+//    rows), so that a float4 read of a warp covers 16 MT_WX contiguous bytes of the Q tile and
+//    16 (32/MT_WX) of the P tile: no bank conflict.
+//  - MT_PAIRS = 1 interleaves the lanes: lane bit 0 is a tx bit and lane bit 1 a ty bit. A 128-bit
+//    shared load returns 4 registers per lane, 4 wavefronts of 128 bytes, unless lanes n and n^1
+//    (or n and n^2) read the same address, when it takes 2. P reads depend on ty only (lanes n and
+//    n^1 then agree) and Q reads on tx only (n and n^2 agree): 2 wavefronts each. With the plain
+//    layout of rung 7 (tx = lane % 8) Q reads take 4: the H100 counted 3 wavefronts per LDS.128.
+//  - The P tile is stored transposed (p_t[k][m], rows padded by MT_PAD floats, a multiple of 4 so
+//    float4 reads stay aligned). Its global float4 loads are ordered (k pair, row, k pair): each
+//    work item pair reads 32 contiguous bytes (a full sector) of one row, a warp 16 rows, and the
+//    transposing scalar stores of a warp go to 16 rows x 2 k, banks row + 4 MT_PAD (k & 1):
+//    conflict-free for MT_PAD = 4 (rung 7's order gave 2-way conflicts at BK = 16).
+//  - MT_DB = 1: two local buffers, the next tile loaded into registers during the current one and
+//    stored to the other buffer after it, one barrier per step. MT_DB = 0: one buffer (half the
+//    local memory, so MT_BK = 32 fits in 48 KB), the same register prefetch, two barriers per step.
+//  - MT_KUNROLL: how far the k loop of a step is unrolled (1 .. MT_BK). Fully unrolled, the
+//    compiler hoists local reads of later k and holds their values: rung 7 at BK = 16 took 155
+//    registers on the H100, one 256-work-item group per SM. Rolled (1) or by 2, the estimate is
+//    123 or 128, so two groups (16 warps) fit in the 65536 registers of an SM.
+//  - MT_REQD = 1 declares reqd_work_group_size, so the compiler knows the block size.
+// Tiles beyond n (n a multiple of 32, not of the tile) clamp their loads and skip their stores.
+#ifdef MT_BM
+#ifndef MT_PAD
+#define MT_PAD 4
+#endif
+#ifndef MT_DB
+#define MT_DB 1
+#endif
+#ifndef MT_PAIRS
+#define MT_PAIRS 1
+#endif
+#ifndef MT_REQD
+#define MT_REQD 1
+#endif
+#ifndef MT_WX
+#define MT_WX 8
+#endif
+#ifndef MT_KUNROLL
+#define MT_KUNROLL MT_BK
+#endif
+ // `#pragma unroll MT_KUNROLL` would rely on the compiler expanding macros inside a pragma.
+#define MT_PRAGMA(x) _Pragma(#x)
+#define MT_UNROLL(u) MT_PRAGMA(unroll u)
+#define MT_TX (MT_BN / MT_TN)          // work items along columns
+#define MT_TY (MT_BM / MT_TM)          // and along rows
+#define MT_NT (MT_TX * MT_TY)          // work items per work-group
+#define MT_WY (32 / MT_WX)
+#define MT_SM (MT_TM / 4)              // 4x4 blocks per work item along rows
+#define MT_SN (MT_TN / 4)              // and along columns
+#define MT_KQ (MT_BK / 4)              // float4 per row of the P tile
+#define MT_P_LOADS (MT_BM * MT_KQ / MT_NT)
+#define MT_Q_LOADS (MT_BK * MT_BN / 4 / MT_NT)
+#define MT_NB (MT_DB ? 2 : 1)
+#if MT_TM % 4 || MT_TN % 4 || MT_BM % 16 || MT_BK % 8 || 32 % MT_BK || MT_TX % MT_WX || MT_TY % MT_WY || MT_WX < 2 || MT_WY < 2
+#error "mm_tile: MT_TM, MT_TN multiples of 4; MT_BM of 16; MT_BK 8, 16 or 32; the work-item grid a whole number of MT_WX x 32/MT_WX warps"
+#endif
+#if MT_P_LOADS < 1 || MT_P_LOADS * MT_NT != MT_BM * MT_KQ || MT_Q_LOADS < 1 || MT_Q_LOADS * MT_NT * 4 != MT_BK * MT_BN || MT_PAD % 4
+#error "mm_tile: every work item must load whole float4s of both tiles, and MT_PAD must be a multiple of 4"
+#endif
+#if MT_REQD
+#define MT_ATTR __attribute__((reqd_work_group_size(MT_NT, 1, 1)))
+#else
+#define MT_ATTR
+#endif
+
+// The steps of the k loop, as macros over the kernel's variables.
+#define MT_LOAD_P(t_)                                                                         \
+  _Pragma("unroll") for (int l = 0; l < MT_P_LOADS; ++l) p_next[l] = RL_LOAD4(float4, p4, p_src[l] + (t_) / 4)
+#define MT_LOAD_Q(t_)                                                                         \
+  _Pragma("unroll") for (int l = 0; l < MT_Q_LOADS; ++l) q_next[l] = RL_LOAD4(float4, q4, q_src[l] + (t_) * n4)
+#define MT_STORE_P(b_)                                                                        \
+  _Pragma("unroll") for (int l = 0; l < MT_P_LOADS; ++l) {                                   \
+    p_t[b_][p_k[l] + 0][p_row[l]] = p_next[l].x;                                              \
+    p_t[b_][p_k[l] + 1][p_row[l]] = p_next[l].y;                                              \
+    p_t[b_][p_k[l] + 2][p_row[l]] = p_next[l].z;                                              \
+    p_t[b_][p_k[l] + 3][p_row[l]] = p_next[l].w;                                              \
+  }
+#define MT_STORE_Q(b_)                                                                        \
+  _Pragma("unroll") for (int l = 0; l < MT_Q_LOADS; ++l) *(local float4*)&q_s[b_][q_k[l]][q_col[l]] = q_next[l]
+// k from k0_ to k1_ - 1 on buffer `buf`: MT_TM/4 + MT_TN/4 float4 reads, MT_TM x MT_TN FMAs per k.
+#define MT_COMPUTE(k0_, k1_)                                                                  \
+  MT_UNROLL(MT_KUNROLL) for (int k = (k0_); k < (k1_); ++k) {                                 \
+    float pr[MT_TM], qr[MT_TN];                                                               \
+    _Pragma("unroll") for (int s = 0; s < MT_SM; ++s) {                                      \
+      const float4 v = *(local const float4*)&p_t[buf][k][s * 4 * MT_TY + 4 * ty];            \
+      pr[4 * s + 0] = v.x;                                                                    \
+      pr[4 * s + 1] = v.y;                                                                    \
+      pr[4 * s + 2] = v.z;                                                                    \
+      pr[4 * s + 3] = v.w;                                                                    \
+    }                                                                                         \
+    _Pragma("unroll") for (int s = 0; s < MT_SN; ++s) {                                      \
+      const float4 v = *(local const float4*)&q_s[buf][k][s * 4 * MT_TX + 4 * tx];            \
+      qr[4 * s + 0] = v.x;                                                                    \
+      qr[4 * s + 1] = v.y;                                                                    \
+      qr[4 * s + 2] = v.z;                                                                    \
+      qr[4 * s + 3] = v.w;                                                                    \
+    }                                                                                         \
+    _Pragma("unroll") for (int i = 0; i < MT_TM; ++i)                                        \
+      _Pragma("unroll") for (int j = 0; j < MT_TN; ++j) acc[i][j] = RL_FMA(pr[i], qr[j], acc[i][j]); \
+  }
+
+kernel MT_ATTR void mm_tile(global const float* a, global const float* b, global float* c, int n) {
+  global const float4* p4 = (global const float4*)MM_P(a, b);
+  global const float4* q4 = (global const float4*)MM_Q(a, b);
+  global float4* c4 = (global float4*)c;
+  local float p_t[MT_NB][MT_BK][MT_BM + MT_PAD] __attribute__((aligned(16)));
+  local float q_s[MT_NB][MT_BK][MT_BN] __attribute__((aligned(16)));
+
+  const int tid = get_local_id(0);
+  const int lane = tid % 32, warp = tid / 32;
+#if MT_PAIRS
+  const int lx = (lane & 1) | (((lane >> 2) % (MT_WX / 2)) << 1);
+  const int ly = ((lane >> 1) & 1) | (((lane >> 2) / (MT_WX / 2)) << 1);
+#else
+  const int lx = lane % MT_WX;
+  const int ly = lane / MT_WX;
+#endif
+  const int tx = (warp % (MT_TX / MT_WX)) * MT_WX + lx;  // 0 .. MT_TX-1
+  const int ty = (warp / (MT_TX / MT_WX)) * MT_WY + ly;  // 0 .. MT_TY-1
+  const int m0 = get_group_id(1) * MT_BM;
+  const int n0 = get_group_id(0) * MT_BN;
+  const int n4 = n / 4;
+
+  // P tile element f (a float4): k pair bit f & 1, row (f / 2) % MT_BM, k pair (f / 2) / MT_BM.
+  // Q tile element f: k row f / (MT_BN/4), column 4 (f % (MT_BN/4)).
+  int p_row[MT_P_LOADS], p_k[MT_P_LOADS], p_src[MT_P_LOADS];
+  int q_k[MT_Q_LOADS], q_col[MT_Q_LOADS], q_src[MT_Q_LOADS];
+#pragma unroll
+  for (int l = 0; l < MT_P_LOADS; ++l) {
+    const int f = tid + l * MT_NT;
+    p_row[l] = (f / 2) % MT_BM;
+    p_k[l] = 4 * (2 * ((f / 2) / MT_BM) + (f & 1));
+    p_src[l] = min(m0 + p_row[l], n - 1) * n4 + p_k[l] / 4;
+  }
+#pragma unroll
+  for (int l = 0; l < MT_Q_LOADS; ++l) {
+    const int f = tid + l * MT_NT;
+    q_k[l] = f / (MT_BN / 4);
+    q_col[l] = 4 * (f % (MT_BN / 4));
+    q_src[l] = q_k[l] * n4 + min(n0 + q_col[l], n - 4) / 4;
+  }
+
+  float4 p_next[MT_P_LOADS], q_next[MT_Q_LOADS];
+  MT_LOAD_P(0);
+  MT_LOAD_Q(0);
+  MT_STORE_P(0);
+  MT_STORE_Q(0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  float acc[MT_TM][MT_TN];
+#pragma unroll
+  for (int i = 0; i < MT_TM; ++i)
+#pragma unroll
+    for (int j = 0; j < MT_TN; ++j) acc[i][j] = 0.0f;
+
+  int buf = 0;
+  for (int t = 0; t < n; t += MT_BK) {
+    const bool more = t + MT_BK < n;
+#if MT_DB
+    const int next = buf ^ 1;
+#else
+    const int next = 0;
+#endif
+    if (more) {
+      MT_LOAD_P(t + MT_BK);
+    }
+    if (more) {
+      MT_LOAD_Q(t + MT_BK);
+    }
+    MT_COMPUTE(0, MT_BK);
+#if !MT_DB
+    barrier(CLK_LOCAL_MEM_FENCE);  // every work item is done reading the one buffer
+#endif
+    if (more) {
+      MT_STORE_P(next);
+      MT_STORE_Q(next);
+    }
+    // Double-buffered: orders this step's reads of `buf` before the next step's writes to it, and
+    // this step's writes to `next` before the next step's reads. Single: the writes before the reads.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    buf = next;
+  }
+
+#pragma unroll
+  for (int i = 0; i < MT_TM; ++i) {
+    const int row = m0 + (i / 4) * 4 * MT_TY + 4 * ty + i % 4;
+    if (row < n) {
+#pragma unroll
+      for (int s = 0; s < MT_SN; ++s) {
+        const int col = n0 + s * 4 * MT_TX + 4 * tx;
+        if (col < n)
+          RL_STORE(float4, c4, row * n4 + col / 4,
+                   (float4)(acc[i][4 * s + 0], acc[i][4 * s + 1], acc[i][4 * s + 2], acc[i][4 * s + 3]));
+      }
+    }
+  }
+}
+#endif  // MT_BM
