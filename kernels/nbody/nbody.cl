@@ -109,3 +109,97 @@ kernel void nbody_tiled_unroll4(global const float4* pos, global float4* acc, in
   }
   STORE_ACC(acc, i, a);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Register blocking with the j-range split across work items (rungs above the course's).
+//
+// The unrolled rungs still pay, per interaction, one local-memory float4 read and a share of the
+// loop's branch and index updates on top of its 12 FP32 instructions and one rsqrt: on an SM that
+// issues one instruction per clock per scheduler, every one of those is an FP32 slot lost. Here a
+// work item holds BPI bodies i in registers and applies each body j it reads from the tile to all
+// of them: one local read per BPI interactions, BPI independent dependency chains per j.
+//
+// BPI bodies per item divide the number of work items by BPI, which starves the GPU at moderate N
+// (N = 32768 and BPI = 4: 8192 work items for 132 SMs). SLICES work items therefore share the same
+// BPI bodies and each takes 1/SLICES of every tile's bodies j; at the end the slices' partial
+// accelerations are added in local memory. Layout of a work-group of TILE work items:
+//   slice = lid / ROWS, row = lid % ROWS, ROWS = TILE / SLICES (a multiple of 32 on NVIDIA keeps
+//   every warp in one slice, so all its lanes read the same tile entry: a broadcast);
+//   the group owns ROWS*BPI bodies: body b of row r is group*ROWS*BPI + b*ROWS + r (coalesced);
+//   each tile holds TILE bodies j, one loaded by each work item; slice s uses tile[s*ROWS ..
+//   (s+1)*ROWS), UNROLL bodies j per loop iteration, unrolled (UNROLL = ROWS: the whole slice of
+//   the tile straight-line), each against the BPI bodies (unrolled too).
+// N must be a multiple of TILE and of ROWS*BPI. SLICES = 1 is plain register blocking.
+#ifndef BPI
+#define BPI 4
+#endif
+#ifndef SLICES
+#define SLICES 1
+#endif
+#ifndef UNROLL
+#define UNROLL 8
+#endif
+#define ROWS (TILE / SLICES)
+#if TILE % SLICES != 0
+#error "TILE must be a multiple of SLICES"
+#endif
+#if ROWS % UNROLL != 0
+#error "TILE / SLICES must be a multiple of UNROLL"
+#endif
+#if BPI < 1 || BPI > 16
+#error "BPI must be 1 to 16"
+#endif
+
+kernel void nbody_blocked(global const float4* pos, global float4* acc, int n, float eps) {
+  local float4 tile[TILE];
+#if SLICES > 1
+  local float4 part[(SLICES - 1) * BPI * ROWS];   // slices 1.. hand their sums to slice 0
+#endif
+  const int lid = get_local_id(0);
+  const int slice = lid / ROWS;
+  const int row = lid - slice * ROWS;
+  const int first = get_group_id(0) * (ROWS * BPI) + row;   // body b of this item: first + b*ROWS
+  const float eps2 = eps * eps;
+  float4 p[BPI];
+  float3 a[BPI];
+#pragma unroll
+  for (int b = 0; b < BPI; ++b) {
+    p[b] = RL_LOAD4(float4, pos, first + b * ROWS);
+    a[b] = (float3)(0.0f);
+  }
+  const int j0 = slice * ROWS;   // this slice's part of every tile
+  for (int t = 0; t < n; t += TILE) {
+    tile[lid] = RL_LOAD4(float4, pos, t + lid);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // UNROLL bodies j per iteration against the BPI bodies i: both inner loops have constant trip
+    // counts and are unrolled, so p and a stay in registers.
+#pragma unroll 1
+    for (int j = j0; j < j0 + ROWS; j += UNROLL) {
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) {
+        const float4 pj = tile[j + u];
+#pragma unroll
+        for (int b = 0; b < BPI; ++b) a[b] = body_body(p[b], pj, a[b], eps2);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#if SLICES > 1
+  // Slices 1.. hand their partial sums to slice 0 through local memory.
+  if (slice > 0) {
+#pragma unroll
+    for (int b = 0; b < BPI; ++b) part[((slice - 1) * BPI + b) * ROWS + row] = (float4)(a[b], 0.0f);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (slice > 0) return;
+  for (int s = 1; s < SLICES; ++s) {
+#pragma unroll
+    for (int b = 0; b < BPI; ++b) {
+      const float4 q = part[((s - 1) * BPI + b) * ROWS + row];
+      a[b] = (float3)(RL_ADD(a[b].x, q.x), RL_ADD(a[b].y, q.y), RL_ADD(a[b].z, q.z));
+    }
+  }
+#endif
+#pragma unroll
+  for (int b = 0; b < BPI; ++b) STORE_ACC(acc, first + b * ROWS, a[b]);
+}
