@@ -211,3 +211,108 @@ kernel void reduce7_multiple(global const float* in, global float* out, int n) {
   block_tree(s, tid);
   if (tid == 0) RL_STORE(float, out, get_group_id(0), s[0]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rungs above Harris's seven (they reach the DRAM read ceiling, not just approach it).
+//
+// 8. Step 7 loads one float per load instruction and has only two loads in flight per work item
+// per iteration, and its second launch costs a few microseconds at the end. Here the input is read
+// as float4 (16-byte loads, as rooflab's DRAM-read ceiling kernel does), LOADS of them issued
+// before any is added, in a grid-stride loop: load k of an iteration at i + k*grid float4s, so a
+// warp's loads are consecutive 16-byte elements (coalesced) and each work item keeps 16*LOADS bytes
+// in flight. The float4 view covers the first 4*floor(n/4) floats; the last n % 4 floats are added
+// by the first work items. The input buffer is a cl_mem of floats: its base is aligned far beyond
+// 16 bytes, so reading it as float4 is safe.
+#ifndef LOADS
+#define LOADS 4
+#endif
+#if LOADS < 1 || LOADS > 16
+#error "LOADS must be 1 to 16"
+#endif
+
+#define ADD4(s, v) \
+  ((s) = (float4)(RL_ADD((s).x, (v).x), RL_ADD((s).y, (v).y), RL_ADD((s).z, (v).z), RL_ADD((s).w, (v).w)))
+
+// This work item's share of the n floats at `in`, summed in registers.
+inline float float4_grid_sum(global const float4* in, int n) {
+  const uint n4 = (uint)n / 4;
+  const uint grid = get_global_size(0);
+  uint i = get_global_id(0);
+  float4 sum = (float4)(0.0f);
+  for (; i + (LOADS - 1) * grid < n4; i += LOADS * grid) {
+    float4 v[LOADS];
+#pragma unroll
+    for (int k = 0; k < LOADS; ++k) v[k] = RL_LOAD4(float4, in, i + k * grid);
+#pragma unroll
+    for (int k = 0; k < LOADS; ++k) ADD4(sum, v[k]);
+  }
+  for (; i < n4; i += grid) {
+    const float4 v = RL_LOAD4(float4, in, i);
+    ADD4(sum, v);
+  }
+  const uint tail = get_global_id(0);
+  if (tail < (uint)n - 4 * n4) sum.x = RL_ADD(sum.x, RL_LOAD(float, (global const float*)in, 4 * n4 + tail));
+  return RL_ADD(RL_ADD(sum.x, sum.y), RL_ADD(sum.z, sum.w));
+}
+
+// One partial sum per work-group (pass 1; reduce7_multiple sums the partials in pass 2).
+kernel void reduce8_float4(global const float4* in, global float* out, int n) {
+  local float s[BLOCK];
+  const uint tid = get_local_id(0);
+  s[tid] = float4_grid_sum(in, n);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  block_tree(s, tid);
+  if (tid == 0) RL_STORE(float, out, get_group_id(0), s[0]);
+}
+
+// 9. As 8 in one launch: every work-group publishes its partial sum and takes a ticket from an
+// atomic counter; the work-group that draws the last ticket sums the partials (the "threadfence
+// reduction" of the CUDA samples). No work-group waits for another, so it cannot deadlock on any
+// scheduling of work-groups (PoCL runs them in any order).
+//
+// counter[0] is the ticket counter and counter[1] its starting value: the kernel needs only that
+// both words are equal when it starts, not that they are 0. rooflab fills a scratch buffer with one
+// repeated byte before every run (they are equal), and the last work-group sets counter[0] back to
+// counter[1], so back-to-back launches on the same buffer work too.
+//
+// Ordering: a work-group's partial must be visible to the last work-group before its ticket is.
+// On NVIDIA (cl_nv_pragma_unroll) that is CUDA's __threadfence(), membar.gl, between the store and
+// the atomic, and again after the ticket before the partials are read (volatile loads, not cached
+// in L1). Elsewhere mem_fence(CLK_GLOBAL_MEM_FENCE), which on PoCL's CPU device sits beside a
+// locked read-modify-write (a full barrier on x86).
+#if defined(cl_nv_pragma_unroll)
+#define DEVICE_FENCE() __asm__ __volatile__("membar.gl;" ::: "memory")
+#else
+#define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+kernel void reduce9_single_pass(global const float4* in, global float* out, int n,
+                                global float* partial, global volatile uint* counter) {
+  local float s[BLOCK];
+  local uint last;
+  const uint tid = get_local_id(0);
+  const uint groups = get_num_groups(0);
+  s[tid] = float4_grid_sum(in, n);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  block_tree(s, tid);
+  if (tid == 0) {
+    RL_STORE(float, partial, get_group_id(0), s[0]);
+    DEVICE_FENCE();
+    const uint ticket = atomic_inc(&counter[0]) - counter[1];
+    DEVICE_FENCE();
+    last = ticket == groups - 1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!last) return;
+  // The last work-group: every partial is published.
+  volatile global const float* published = partial;
+  float sum = 0.0f;
+  for (uint g = tid; g < groups; g += BLOCK) sum = RL_ADD(sum, RL_LOAD(float, published, g));
+  s[tid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  block_tree(s, tid);
+  if (tid == 0) {
+    RL_STORE(float, out, 0, s[0]);
+    counter[0] = counter[1];
+  }
+}
