@@ -94,6 +94,7 @@ nlohmann::json toJson(const RunRecord& r) {
       {"counters", r.counters.is_null() ? nlohmann::json{{"available", false}, {"reason", "not measured"}} : r.counters},
       {"roofline", r.roofline},
       {"mutation", r.mutation},
+      {"occupancy_padding", r.occupancy_padding},
   };
 }
 

@@ -75,6 +75,8 @@ struct RunRecord {
   nlohmann::json counters;  // filled by the counters module, or {available:false, reason}
   nlohmann::json roofline = nlohmann::json::object();
   nlohmann::json mutation;  // null until mutation analysis runs
+  // Mutants only: the original's and the mutant's resources per launch, and any padding (runner.cpp).
+  nlohmann::json occupancy_padding;
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)"
   bool failed() const { return status == "error" || verification.status == "failed"; }

@@ -1,6 +1,7 @@
 #include "analyzer/runner.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "analyzer/references.hpp"
 #include "analyzer/stop_flag.hpp"
 #include "analyzer/verification.hpp"
+#include "mutators/occupancy_padding.hpp"
 #include "embedded_kernel_prelude.hpp"
 
 namespace rooflab {
@@ -76,7 +78,29 @@ std::string pointKey(const RunPoint& point) {
   return key;
 }
 
+// NVIDIA's program binary: PTX text, NUL-terminated inside the binary.
+std::string programPtx(const cl::Program& program) {
+  std::string ptx;
+  const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  if (!binaries.empty())
+    for (unsigned char b : binaries.front()) {
+      if (b == 0) break;
+      ptx.push_back(static_cast<char>(b));
+    }
+  return ptx;
+}
+
+nlohmann::json occupancyJson(const counters::KernelOccupancy& o) {
+  return {{"registers_per_thread", o.resources.registers_per_thread},
+          {"static_local_bytes", o.resources.static_shared_bytes},
+          {"dynamic_local_bytes", o.resources.dynamic_shared_bytes},
+          {"private_spill_bytes_per_thread", o.resources.local_bytes_per_thread},
+          {"work_groups_per_cu", o.blocks_per_sm},
+          {"occupancy_pct", o.max_warps_per_sm > 0 ? 100.0 * o.warps_per_sm / o.max_warps_per_sm : 0.0}};
+}
+
 }  // namespace
+
 
 std::string composeKernelSource(const std::string& file_text, const std::string& file_name) {
   std::string source(embedded::kernel_prelude);
@@ -133,10 +157,13 @@ VariantRunner::VariantRunner(const SelectedDevice& device, const RunSettings& se
 
 VariantRunner::~VariantRunner() = default;
 
-cl::Program VariantRunner::buildProgram(const RunPoint& point, const std::string& options, RunRecord& record) {
-  const std::string key = point.variant->source.string() + "\n" + options;
+cl::Program VariantRunner::buildProgram(const RunPoint& point, const std::string& options, RunRecord& record,
+                                        const std::set<std::string>& pad_kernels) {
+  std::string key = point.variant->source.string() + "\n" + options;
+  for (const std::string& k : pad_kernels) key += "\npad:" + k;
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
-  const std::string source = composeKernelSource(readFile(point.variant->source), point.variant->source.filename().string());
+  std::string source = composeKernelSource(readFile(point.variant->source), point.variant->source.filename().string());
+  if (!pad_kernels.empty()) source = addOccupancyPadParameter(source, pad_kernels);
   const auto start = Clock::now();
   cl::Program program(context_, source);
   try {
@@ -178,17 +205,134 @@ const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const RunPoin
   return inputs_;
 }
 
+nlohmann::json VariantRunner::padForOccupancy(Prepared& prepared, RunRecord& record) {
+  const RunPoint& point = *prepared.point;
+  const DeviceInfo& dev = device_.info;
+  nlohmann::json out = {{"padded", false}, {"launches", nlohmann::json::array()}, {"notes", nlohmann::json::array()}};
+  RunPoint original_point = point;
+  original_point.mode = RunMode::normal;
+  RunRecord scratch;  // the original's build must not overwrite the mutant's build record
+  const cl::Program original = buildProgram(original_point, buildOptions(point, RunMode::normal), scratch);
+
+  const std::size_t launches = prepared.launches.size();
+  std::vector<std::size_t> pads(launches, 0);
+  std::vector<std::size_t> dynamic_bytes(launches, 0), threads(launches, 0), static_local(launches, 0);
+  for (std::size_t i = 0; i < launches; ++i) {
+    for (const ResolvedArg& a : prepared.launches[i].args) dynamic_bytes[i] += a.local_bytes;
+    std::int64_t t = 1;
+    for (auto l : prepared.launches[i].geometry.local) t *= l;
+    threads[i] = prepared.launches[i].geometry.local.empty() ? 0 : static_cast<std::size_t>(t);
+    static_local[i] = prepared.kernels[i].getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device_.device);
+  }
+  // OpenCL caps a work-group's local memory (48 KiB on NVIDIA, whatever the SM could hold), so a pad
+  // can only be as large as what the mutant leaves of it.
+  auto padRoom = [&](std::size_t i) {
+    const std::size_t used = static_local[i] + dynamic_bytes[i];
+    return dev.local_mem_bytes > used ? static_cast<std::size_t>(dev.local_mem_bytes) - used : 0;
+  };
+
+  bool by_occupancy = dev.isNvidia() && counters::bridgeUnavailableReason().empty() &&
+                      std::all_of(threads.begin(), threads.end(), [](std::size_t t) { return t > 0; });
+  std::vector<counters::KernelOccupancy> original_occupancy, mutant_occupancy;
+  if (by_occupancy) {
+    try {
+      std::vector<counters::OccupancyQuery> queries;
+      for (std::size_t i = 0; i < launches; ++i)
+        queries.push_back({prepared.launches[i].geometry.kernel, threads[i], dynamic_bytes[i], std::nullopt, 0});
+      original_occupancy = counters::bridgedOccupancy(programPtx(original), queries, dev.name);
+      for (std::size_t i = 0; i < launches; ++i) {
+        queries[i].pad_to_blocks_per_sm = original_occupancy[i].blocks_per_sm;
+        queries[i].pad_limit_bytes = padRoom(i);
+      }
+      mutant_occupancy = counters::bridgedOccupancy(programPtx(prepared.program), queries, dev.name);
+    } catch (const std::exception& e) {
+      by_occupancy = false;
+      out["notes"].push_back(std::string("occupancy through the PTX bridge unavailable (") + e.what() +
+                             "); local memory compared instead");
+    }
+  }
+  out["method"] = by_occupancy ? "occupancy: work-groups per compute unit from the CUDA driver, through the PTX bridge"
+                               : "local memory: CL_KERNEL_LOCAL_MEM_SIZE of the original and the mutant";
+  for (std::size_t i = 0; i < launches; ++i) {
+    const std::string& name = prepared.launches[i].geometry.kernel;
+    const cl::Kernel original_kernel(original, name.c_str());
+    nlohmann::json launch = {{"kernel", name}};
+    launch["original"] = {{"local_bytes", original_kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device_.device)},
+                          {"private_bytes", original_kernel.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(device_.device)}};
+    launch["mutant"] = {{"local_bytes", static_local[i]},
+                        {"private_bytes", prepared.kernels[i].getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(device_.device)}};
+    if (by_occupancy) {
+      const auto& o = original_occupancy[i];
+      const auto& m = mutant_occupancy[i];
+      launch["original"].update(occupancyJson(o));
+      launch["mutant"].update(occupancyJson(m));
+      if (m.blocks_per_sm > o.blocks_per_sm) {
+        if (m.pad_bytes) {
+          pads[i] = *m.pad_bytes;
+        } else {
+          launch["note"] = "the mutant fits " + std::to_string(m.blocks_per_sm) + " work-groups per compute unit, the original " +
+                           std::to_string(o.blocks_per_sm) + "; no pad within the " + std::to_string(padRoom(i)) +
+                           " bytes of local memory OpenCL leaves it brings that down, so it runs with more parallelism than the original";
+        }
+      } else if (m.blocks_per_sm < o.blocks_per_sm) {
+        launch["note"] = "the mutant needs more resources than the original (" + std::to_string(m.blocks_per_sm) + " work-groups per compute unit against " +
+                         std::to_string(o.blocks_per_sm) + "); padding cannot give them back, so its time may overstate its part";
+      }
+      launch["matched"] = (pads[i] > 0 ? m.padded_blocks_per_sm : m.blocks_per_sm) == o.blocks_per_sm;
+    } else {
+      const std::size_t original_local = launch["original"]["local_bytes"].get<std::size_t>();
+      if (static_local[i] < original_local) pads[i] = std::min(original_local - static_local[i], padRoom(i));
+      launch["matched"] = static_local[i] + pads[i] >= original_local;
+    }
+    launch["pad_bytes"] = pads[i];
+    if (launch.contains("note")) out["notes"].push_back(name + ": " + launch["note"].get<std::string>());
+    out["launches"].push_back(std::move(launch));
+  }
+
+  if (std::any_of(pads.begin(), pads.end(), [](std::size_t p) { return p > 0; })) {
+    std::set<std::string> pad_kernels;
+    for (std::size_t i = 0; i < launches; ++i)
+      if (pads[i] > 0) pad_kernels.insert(prepared.launches[i].geometry.kernel);
+    // Every launch of a padded kernel takes the pad argument; a launch that needs none gets 16 bytes.
+    for (std::size_t i = 0; i < launches; ++i)
+      if (pads[i] == 0 && pad_kernels.count(prepared.launches[i].geometry.kernel)) pads[i] = 16;
+    prepared.program = buildProgram(point, record.build_options, record, pad_kernels);
+    setUpLaunches(prepared, record, pads);
+    out["padded"] = true;
+    if (by_occupancy) {
+      try {
+        std::vector<counters::OccupancyQuery> queries;
+        for (std::size_t i = 0; i < launches; ++i)
+          queries.push_back({prepared.launches[i].geometry.kernel, threads[i], dynamic_bytes[i] + pads[i], std::nullopt, 0});
+        const auto padded = counters::bridgedOccupancy(programPtx(prepared.program), queries, dev.name);
+        for (std::size_t i = 0; i < launches; ++i) {
+          out["launches"][i]["padded"] = occupancyJson(padded[i]);
+          out["launches"][i]["matched"] = padded[i].blocks_per_sm == original_occupancy[i].blocks_per_sm;
+        }
+      } catch (const std::exception& e) {
+        out["notes"].push_back(std::string("the padded mutant's occupancy could not be read back: ") + e.what());
+      }
+    }
+  }
+  return out;
+}
+
+std::string VariantRunner::buildOptions(const RunPoint& point, RunMode mode) const {
+  std::string options = "-D RL_MODE=" + std::to_string(static_cast<int>(mode));
+  for (const auto& d : point.variant->defines) {
+    const std::string value = d.is_expression ? formatNumber(ManifestExpression{d.value, d.key, d.where}.evaluate(point.params)) : d.value;
+    options += " -D " + d.name + "=" + value;
+  }
+  return options;
+}
+
 std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& point, RunRecord& record) {
   auto prepared = std::make_unique<Prepared>();
   prepared->point = &point;
   const VariantSpec& variant = *point.variant;
   const DeviceInfo& dev = device_.info;
 
-  std::string options = "-D RL_MODE=" + std::to_string(static_cast<int>(point.mode));
-  for (const auto& d : variant.defines) {
-    const std::string value = d.is_expression ? formatNumber(ManifestExpression{d.value, d.key, d.where}.evaluate(point.params)) : d.value;
-    options += " -D " + d.name + "=" + value;
-  }
+  const std::string options = buildOptions(point, point.mode);
   record.build_options = options;
   // Every buffer must fit the device before any host copy is made: a huge count must not become a
   // host allocation failure (or a byte count that wraps around 64 bits).
@@ -224,9 +368,24 @@ std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& 
     }
   }
 
-  // Kernels and their arguments.
+  setUpLaunches(*prepared, record, {});
+  if (point.mode != RunMode::normal) record.occupancy_padding = padForOccupancy(*prepared, record);
+  return prepared;
+}
+
+// Kernels and their arguments; pad_bytes (one per launch, or empty) appends a __local argument of that
+// size to each launch with a non-zero pad (the program must then be the padded one).
+void VariantRunner::setUpLaunches(Prepared& prepared_ref, RunRecord& record, const std::vector<std::size_t>& pad_bytes) {
+  Prepared* prepared = &prepared_ref;
+  const RunPoint& point = *prepared->point;
+  const VariantSpec& variant = *point.variant;
+  const DeviceInfo& dev = device_.info;
+  prepared->kernels.clear();
+  prepared->launches.clear();
+  record.geometry.clear();
   std::size_t launch_index = 0;
   for (const auto& launch : variant.launches) {
+    const std::size_t pad = launch_index < pad_bytes.size() ? pad_bytes[launch_index] : 0;
     ResolvedLaunch resolved;
     resolved.geometry.kernel = launch.kernel;
     for (const auto& g : launch.global) resolved.geometry.global.push_back(g.count(point.params));
@@ -239,7 +398,7 @@ std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& 
     } catch (const cl::Error& e) {
       throw VariantError(where + ": creating the kernel: " + clFailure(e));
     }
-    const cl_uint declared = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+    const cl_uint declared = kernel.getInfo<CL_KERNEL_NUM_ARGS>() - (pad > 0 ? 1 : 0);
     if (declared != launch.args.size())
       throw VariantError(where + ": the kernel takes " + std::to_string(declared) + " arguments but the manifest gives " +
                          std::to_string(launch.args.size()));
@@ -271,6 +430,14 @@ std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& 
       }
       resolved.args.push_back(std::move(arg));
     }
+    if (pad > 0) {
+      ResolvedArg arg;
+      arg.kind = KernelArgSpec::Kind::local_bytes;
+      arg.local_bytes = pad;
+      local_arg_bytes += pad;
+      kernel.setArg(static_cast<cl_uint>(launch.args.size()), cl::Local(pad));
+      resolved.args.push_back(std::move(arg));
+    }
 
     if (!resolved.geometry.local.empty()) {
       std::int64_t group = 1;
@@ -297,7 +464,6 @@ std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& 
     prepared->kernels.push_back(kernel);
     prepared->launches.push_back(std::move(resolved));
   }
-  return prepared;
 }
 
 RepetitionTiming VariantRunner::execute(Prepared& prepared) {
@@ -461,14 +627,7 @@ nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map
 
   std::string ptx;
   try {
-    const auto binaries = prepared.program.getInfo<CL_PROGRAM_BINARIES>();
-    if (!binaries.empty()) {
-      const auto& bytes = binaries.front();
-      for (unsigned char b : bytes) {
-        if (b == 0) break;  // the PTX text is NUL-terminated inside the binary
-        ptx.push_back(static_cast<char>(b));
-      }
-    }
+    ptx = programPtx(prepared.program);
   } catch (const cl::Error& e) {
     return unavailable("counters unavailable: reading the program binary: " + clFailure(e));
   }

@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "analyzer/config.hpp"
@@ -56,7 +57,11 @@ class VariantRunner {
   const std::map<std::string, HostBuffer>& hostInputs(const RunPoint& point);
   const std::map<std::string, HostBuffer>& referenceOutputs(const RunPoint& point);
   void verify(const RunPoint& point, const std::map<std::string, HostBuffer>& outputs, RunRecord& record);
-  cl::Program buildProgram(const RunPoint& point, const std::string& options, RunRecord& record);
+  std::string buildOptions(const RunPoint& point, RunMode mode) const;
+  cl::Program buildProgram(const RunPoint& point, const std::string& options, RunRecord& record,
+                           const std::set<std::string>& pad_kernels = {});
+  void setUpLaunches(Prepared& prepared, RunRecord& record, const std::vector<std::size_t>& pad_bytes);
+  nlohmann::json padForOccupancy(Prepared& prepared, RunRecord& record);
   nlohmann::json measureCounters(Prepared& prepared, const std::map<std::string, HostBuffer>& opencl_outputs,
                                  const RunRecord& record);
   void keepBinary(const cl::Program& program, const RunPoint& point, const std::string& options);

@@ -93,6 +93,23 @@ nlohmann::json analyseMutation(const nlohmann::json& normal, const nlohmann::jso
     return out;
   }
   out["t_ns"] = *t;
+  // What occupancy padding did for each mutant (runner.cpp): a mutant left at another parallelism
+  // than the original's is still used, with the reason in the notes.
+  out["occupancy"] = nlohmann::json::object();
+  for (const auto& [name, mutant] : {std::pair<const char*, const nlohmann::json*>{"memory-only", memory_only},
+                                     std::pair<const char*, const nlohmann::json*>{"compute-only", compute_only}}) {
+    if (!mutant || !mutant->contains("occupancy_padding") || !(*mutant)["occupancy_padding"].is_object()) continue;
+    const auto& padding = (*mutant)["occupancy_padding"];
+    bool matched = true;
+    std::size_t pad_bytes = 0;
+    for (const auto& launch : padding.value("launches", nlohmann::json::array())) {
+      matched = matched && launch.value("matched", true);
+      pad_bytes += launch.value("pad_bytes", std::size_t{0});
+    }
+    out["occupancy"][name] = {{"padded", padding.value("padded", false)}, {"pad_bytes", pad_bytes}, {"matched", matched}};
+    for (const auto& note : padding.value("notes", nlohmann::json::array()))
+      notes.push_back(std::string("the ") + name + " mutant: " + note.get<std::string>());
+  }
   std::optional<double> t_mem = medianNs(memory_only), t_comp = medianNs(compute_only);
   if (memory_only && t_mem) {
     out["validation"]["memory-only"] = validate(normal, *memory_only, true, m);

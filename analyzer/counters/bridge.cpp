@@ -229,6 +229,24 @@ std::int64_t medianNs(std::vector<std::int64_t> samples) {
   return n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
 }
 
+BridgedKernelResources kernelResources(CUfunction function, std::size_t dynamic_bytes) {
+  BridgedKernelResources r;
+  int value = 0;
+  checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_NUM_REGS, function), "cuFuncGetAttribute(NUM_REGS)");
+  r.registers_per_thread = value;
+  checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function),
+            "cuFuncGetAttribute(LOCAL_SIZE_BYTES)");
+  r.local_bytes_per_thread = value;
+  checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
+            "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
+  r.static_shared_bytes = value;
+  checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+            "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)");
+  r.max_threads_per_block = value;
+  r.dynamic_shared_bytes = static_cast<std::int64_t>(dynamic_bytes);
+  return r;
+}
+
 void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
              const std::vector<BridgeLaunch>& launches, int timing_repetitions, const BridgeOptions& options,
              CounterMeasurement& m) {
@@ -287,20 +305,7 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
     if (!p.plan.local_arg_bytes.empty()) dynamic_bytes = layoutDynamicLocal(kernel, p.plan.local_arg_bytes).total_bytes;
     p.dynamic_shared_bytes = static_cast<unsigned>(dynamic_bytes);
 
-    BridgedKernelResources resources;
-    int value = 0;
-    checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_NUM_REGS, p.function), "cuFuncGetAttribute(NUM_REGS)");
-    resources.registers_per_thread = value;
-    checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, p.function),
-              "cuFuncGetAttribute(LOCAL_SIZE_BYTES)");
-    resources.local_bytes_per_thread = value;
-    checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, p.function),
-              "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
-    resources.static_shared_bytes = value;
-    checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, p.function),
-              "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)");
-    resources.max_threads_per_block = value;
-    resources.dynamic_shared_bytes = static_cast<std::int64_t>(dynamic_bytes);
+    const BridgedKernelResources resources = kernelResources(p.function, dynamic_bytes);
     m.kernels[launch.kernel] = resources;
 
     const std::size_t threads = std::size_t{p.plan.block[0]} * p.plan.block[1] * p.plan.block[2];
@@ -406,6 +411,75 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
 }
 
 }  // namespace
+
+std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, const std::vector<OccupancyQuery>& queries,
+                                              const std::string& device_name) {
+  const std::string ptx = ptxTextFromProgramBinary(opencl_ptx);
+  const std::vector<PtxKernelSignature> kernels = parseKernelSignatures(ptx);
+  // Offsets of several __local arguments do not change occupancy: zeros place them all.
+  LocalArgBytesByKernel sizes;
+  for (const PtxKernelSignature& k : kernels)
+    if (k.localPointerCount() >= 2) sizes[k.name] = std::vector<std::size_t>(k.localPointerCount(), 0);
+  if (!driver().usable()) throw BridgeError(driver().unavailable_reason);
+  if (!driver().occupancyMaxActiveBlocksPerMultiprocessor)
+    throw BridgeError("libcuda has no cuOccupancyMaxActiveBlocksPerMultiprocessor");
+
+  CUdevice device = 0;
+  checkCuda(driver().deviceGet(&device, chooseDeviceOrdinal(device_name)), "cuDeviceGet");
+  CurrentPrimaryContext context(device);
+  int shared_optin_bytes = 0, max_threads_per_sm = 0;
+  checkCuda(driver().deviceGetAttribute(&shared_optin_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                                        device),
+            "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
+  checkCuda(driver().deviceGetAttribute(&max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device),
+            "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)");
+  LoadedModule module(rewriteForCuda(ptx, sizes).ptx);
+
+  std::vector<KernelOccupancy> answers;
+  for (const OccupancyQuery& q : queries) {
+    if (std::none_of(kernels.begin(), kernels.end(), [&](const PtxKernelSignature& k) { return k.name == q.kernel; }))
+      throw BridgeError("kernel " + q.kernel + " is not in the program's PTX (it has: " + kernelNames(kernels) + ")");
+    CUfunction function = nullptr;
+    checkCuda(driver().moduleGetFunction(&function, module.get(), q.kernel.c_str()), "cuModuleGetFunction(" + q.kernel + ")");
+    KernelOccupancy answer;
+    answer.resources = kernelResources(function, q.dynamic_local_bytes);
+    // Dynamic shared memory beyond 48 KiB needs the kernel's opt-in; padding may need all of it.
+    const std::int64_t dynamic_limit = shared_optin_bytes - answer.resources.static_shared_bytes;
+    checkCuda(driver().funcSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                        static_cast<int>(dynamic_limit)),
+              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + q.kernel + ")");
+    auto blocksPerSm = [&](std::size_t dynamic_bytes) {
+      int blocks = 0;
+      checkCuda(driver().occupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, static_cast<int>(q.threads_per_block),
+                                                                   dynamic_bytes),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor(" + q.kernel + ")");
+      return blocks;
+    };
+    const int warps_per_block = static_cast<int>((q.threads_per_block + 31) / 32);
+    answer.blocks_per_sm = blocksPerSm(q.dynamic_local_bytes);
+    answer.warps_per_sm = answer.blocks_per_sm * warps_per_block;
+    answer.max_warps_per_sm = max_threads_per_sm / 32;
+    answer.padded_blocks_per_sm = answer.blocks_per_sm;
+    if (q.pad_to_blocks_per_sm && answer.blocks_per_sm > *q.pad_to_blocks_per_sm) {
+      // Blocks per SM only fall as dynamic shared memory grows: bisect for the fewest extra bytes.
+      std::size_t room = dynamic_limit > static_cast<std::int64_t>(q.dynamic_local_bytes)
+                             ? static_cast<std::size_t>(dynamic_limit) - q.dynamic_local_bytes
+                             : 0;
+      if (q.pad_limit_bytes > 0) room = std::min(room, q.pad_limit_bytes);
+      if (room > 0 && blocksPerSm(q.dynamic_local_bytes + room) <= *q.pad_to_blocks_per_sm) {
+        std::size_t low = 0, high = room;  // blocks(low) > target, blocks(high) <= target
+        while (high - low > 16) {
+          const std::size_t mid = low + (high - low) / 2;
+          (blocksPerSm(q.dynamic_local_bytes + mid) <= *q.pad_to_blocks_per_sm ? high : low) = mid;
+        }
+        answer.pad_bytes = (high + 15) / 16 * 16 <= room ? (high + 15) / 16 * 16 : high;
+        answer.padded_blocks_per_sm = blocksPerSm(q.dynamic_local_bytes + *answer.pad_bytes);
+      }
+    }
+    answers.push_back(answer);
+  }
+  return answers;
+}
 
 std::string bridgeUnavailableReason() { return cudaDriver().unavailable_reason; }
 

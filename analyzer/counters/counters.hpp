@@ -136,6 +136,30 @@ CounterMeasurement measureBridged(const std::string& opencl_ptx, std::map<std::s
                                   const std::vector<BridgeLaunch>& launches, int timing_repetitions,
                                   const BridgeOptions& options = {});
 
+// One launch shape whose occupancy the CUDA driver is asked for (cuOccupancyMaxActiveBlocksPerMultiprocessor).
+struct OccupancyQuery {
+  std::string kernel;
+  std::size_t threads_per_block = 0;
+  std::size_t dynamic_local_bytes = 0;  // the launch's __local arguments
+  // When set: also find the fewest extra dynamic bytes that bring blocks per SM down to at most this.
+  std::optional<int> pad_to_blocks_per_sm;
+  std::size_t pad_limit_bytes = 0;  // the most padding allowed (OpenCL's local memory limit); 0: the driver's
+};
+
+struct KernelOccupancy {
+  BridgedKernelResources resources;  // dynamic_shared_bytes: the query's
+  int blocks_per_sm = 0;
+  int warps_per_sm = 0;
+  int max_warps_per_sm = 0;
+  std::optional<std::size_t> pad_bytes;  // the padding found (pad_to_blocks_per_sm set and reachable)
+  int padded_blocks_per_sm = 0;          // blocks per SM with pad_bytes more
+};
+
+// Loads the program's PTX through the bridge (nothing is launched) and answers each query. Throws
+// (with the reason) when the bridge cannot load it. device_name: as BridgeOptions::device_name.
+std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, const std::vector<OccupancyQuery>& queries,
+                                              const std::string& device_name);
+
 // Fills derived and derived_reasons from values and bridged_kernel_ns.
 void deriveCounterValues(CounterMeasurement& measurement);
 

@@ -6,6 +6,8 @@
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/device.hpp"
 
+#include <stdexcept>
+
 namespace rooflab::counters {
 namespace {
 constexpr const char* kNoCuda = "counters unavailable: rooflab was built without the CUDA Toolkit";
@@ -21,6 +23,10 @@ std::string countersUnavailableReason(const DeviceInfo& device) {
 CounterMeasurement measureBridged(const std::string&, std::map<std::string, HostBuffer>&,
                                   const std::vector<BridgeLaunch>&, int, const BridgeOptions&) {
   return unavailableMeasurement(kNoCuda);
+}
+
+std::vector<KernelOccupancy> bridgedOccupancy(const std::string&, const std::vector<OccupancyQuery>&, const std::string&) {
+  throw std::runtime_error(kNoCuda);
 }
 
 }  // namespace rooflab::counters

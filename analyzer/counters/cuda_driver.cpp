@@ -55,6 +55,7 @@ CudaDriver load() {
   loadSymbol(library, d.funcGetAttribute, {"cuFuncGetAttribute"}, missing);
   loadSymbol(library, d.funcSetAttribute, {"cuFuncSetAttribute"}, missing);
   loadSymbol(library, d.launchKernel, {"cuLaunchKernel"}, missing);
+  loadSymbol(library, d.occupancyMaxActiveBlocksPerMultiprocessor, {"cuOccupancyMaxActiveBlocksPerMultiprocessor"}, missing);
   loadSymbol(library, d.eventCreate, {"cuEventCreate"}, missing);
   loadSymbol(library, d.eventRecord, {"cuEventRecord"}, missing);
   loadSymbol(library, d.eventSynchronize, {"cuEventSynchronize"}, missing);

@@ -38,6 +38,7 @@ struct CudaDriver {
   decltype(&::cuFuncGetAttribute) funcGetAttribute = nullptr;
   decltype(&::cuFuncSetAttribute) funcSetAttribute = nullptr;
   decltype(&::cuLaunchKernel) launchKernel = nullptr;
+  decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancyMaxActiveBlocksPerMultiprocessor = nullptr;
   decltype(&::cuEventCreate) eventCreate = nullptr;
   decltype(&::cuEventRecord) eventRecord = nullptr;
   decltype(&::cuEventSynchronize) eventSynchronize = nullptr;

@@ -1,0 +1,139 @@
+#include "mutators/occupancy_padding.hpp"
+
+#include <cctype>
+#include <map>
+#include <stdexcept>
+
+namespace rooflab {
+namespace {
+
+bool isIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The source with comments and string/char literals blanked (same length), so a scan for tokens and
+// parentheses sees code only.
+std::string codeOnly(const std::string& source) {
+  std::string code = source;
+  enum class State { code, line_comment, block_comment, string, character } state = State::code;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const char c = source[i];
+    const char next = i + 1 < source.size() ? source[i + 1] : '\0';
+    switch (state) {
+      case State::code:
+        if (c == '/' && next == '/') state = State::line_comment;
+        else if (c == '/' && next == '*') state = State::block_comment;
+        else if (c == '"') state = State::string;
+        else if (c == '\'') state = State::character;
+        else continue;
+        code[i] = ' ';
+        break;
+      case State::line_comment:
+        if (c == '\n') state = State::code;
+        else code[i] = ' ';
+        break;
+      case State::block_comment:
+        code[i] = ' ';
+        if (c == '*' && next == '/') {
+          code[++i] = ' ';
+          state = State::code;
+        }
+        break;
+      case State::string:
+      case State::character:
+        code[i] = ' ';
+        if (c == '\\' && i + 1 < code.size()) code[++i] = ' ';
+        else if ((state == State::string && c == '"') || (state == State::character && c == '\'')) state = State::code;
+        break;
+    }
+  }
+  return code;
+}
+
+bool tokenAt(const std::string& code, std::size_t at, const std::string& word) {
+  return code.compare(at, word.size(), word) == 0 && (at == 0 || !isIdent(code[at - 1])) &&
+         (at + word.size() >= code.size() || !isIdent(code[at + word.size()]));
+}
+
+}  // namespace
+
+std::string addOccupancyPadParameter(const std::string& source, const std::set<std::string>& kernels) {
+  const std::string code = codeOnly(source);
+  std::map<std::size_t, std::string> insertions;  // position of ')' -> text inserted before it
+  std::set<std::string> found;
+  for (std::size_t at = code.find("kernel"); at != std::string::npos; at = code.find("kernel", at + 1)) {
+    const std::size_t start = at >= 2 && code.compare(at - 2, 2, "__") == 0 ? at - 2 : at;
+    if (!tokenAt(code, start, start == at ? "kernel" : "__kernel")) continue;
+    // The name is the identifier right before the first '(' after the qualifier that does not open an
+    // __attribute__((...)).
+    std::size_t open = code.find('(', at);
+    std::string name;
+    while (open != std::string::npos) {
+      std::size_t name_end = open;
+      while (name_end > at && std::isspace(static_cast<unsigned char>(code[name_end - 1]))) --name_end;
+      std::size_t name_begin = name_end;
+      while (name_begin > at && isIdent(code[name_begin - 1])) --name_begin;
+      name = code.substr(name_begin, name_end - name_begin);
+      if (name != "__attribute__") break;
+      int depth = 0;
+      std::size_t end = open;
+      for (; end < code.size(); ++end) {
+        if (code[end] == '(') ++depth;
+        if (code[end] == ')' && --depth == 0) break;
+      }
+      open = code.find('(', end);
+    }
+    if (open == std::string::npos) break;
+    if (!kernels.count(name)) continue;
+    int depth = 0;
+    std::size_t close = open;
+    for (; close < code.size(); ++close) {
+      if (code[close] == '(') ++depth;
+      if (code[close] == ')' && --depth == 0) break;
+    }
+    if (close >= code.size()) continue;
+    // A body must follow: a prototype gets no pad (the definition does).
+    std::size_t after = close + 1;
+    while (after < code.size() && (std::isspace(static_cast<unsigned char>(code[after])) || code[after] == '_' ||
+                                   std::isalnum(static_cast<unsigned char>(code[after])) || code[after] == '(' ||
+                                   code[after] == ')' || code[after] == ','))
+      ++after;  // attributes such as __attribute__((reqd_work_group_size(16,16,1)))
+    if (after >= code.size() || code[after] != '{') continue;
+    std::string params = code.substr(open + 1, close - open - 1);
+    bool empty = true;
+    for (char c : params)
+      if (!std::isspace(static_cast<unsigned char>(c))) empty = false;
+    const bool is_void = params.find_first_not_of(" \t\r\n") != std::string::npos &&
+                         params.substr(params.find_first_not_of(" \t\r\n"), 4) == "void" && params.find(',') == std::string::npos &&
+                         params.find('*') == std::string::npos;
+    const std::string pad = std::string("local uchar* ") + kOccupancyPadParameter;
+    if (empty) {
+      insertions[close] = pad;
+    } else if (is_void) {
+      // `(void)` becomes the pad alone: skip the parameter text, then insert.
+      insertions[open + 1] = "\x02" + std::to_string(close - open - 1);
+      insertions[close] = pad;
+    } else {
+      insertions[close] = ", " + pad;
+    }
+    found.insert(name);
+  }
+  for (const std::string& k : kernels)
+    if (!found.count(k)) throw std::invalid_argument("occupancy padding: no definition of kernel '" + k + "' in the source");
+
+  std::string out;
+  std::size_t skip_until = 0;
+  for (std::size_t i = 0; i <= source.size(); ++i) {
+    if (auto it = insertions.find(i); it != insertions.end()) {
+      if (it->second[0] == '\x02') {
+        skip_until = i + std::stoul(it->second.substr(1));
+      } else {
+        out += it->second;
+      }
+    }
+    if (i == source.size()) break;
+    if (i < skip_until) continue;
+    out += source[i];
+  }
+  return out;
+}
+
+}  // namespace rooflab
