@@ -179,7 +179,9 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
              {"input_errors", plan.input_errors},
              {"records", nlohmann::json::array()}};
   std::ostringstream ceilings_log;
+  const auto ceilings_started = std::chrono::steady_clock::now();
   const RooflineModels models = prepareRooflineModels(config.run, device, ceilings_log);
+  results["ceilings_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - ceilings_started).count();
   if (options.progress) std::fputs(ceilings_log.str().c_str(), stderr);
   results["models"] = toJson(models);
 

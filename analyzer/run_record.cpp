@@ -95,6 +95,7 @@ nlohmann::json toJson(const RunRecord& r) {
       {"roofline", r.roofline},
       {"mutation", r.mutation},
       {"occupancy_padding", r.occupancy_padding},
+      {"phase_seconds", r.phase_seconds},
   };
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,6 +78,9 @@ struct RunRecord {
   nlohmann::json mutation;  // null until mutation analysis runs
   // Mutants only: the original's and the mutant's resources per launch, and any padding (runner.cpp).
   nlohmann::json occupancy_padding;
+  // Wall-clock seconds of the run's phases: prepare (build, uploads, padding), run (warm-up and timed
+  // repetitions), verify (read-back, reference, comparison), counters (bridge and CUPTI passes).
+  std::map<std::string, double> phase_seconds;
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)"
   bool failed() const { return status == "error" || verification.status == "failed"; }

@@ -708,7 +708,14 @@ RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& pr
       return record;
     }
 
+    auto phase_started = Clock::now();
+    auto endPhase = [&](const char* phase) {
+      const auto now = Clock::now();
+      record.phase_seconds[phase] += std::chrono::duration<double>(now - phase_started).count();
+      phase_started = now;
+    };
     auto prepared = prepare(point, record);
+    endPhase("prepare");
     EventTimings timings;
     timings.warmup = settings_.warmup;
     for (int i = 0; i < settings_.warmup; ++i) {
@@ -738,11 +745,14 @@ RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& pr
     timings.launch_overhead_ns = summarize(overhead_ns);
     record.timings = std::move(timings);
 
+    endPhase("run");
     const auto outputs = readOutputs(*prepared);
     if (progress) progress("verify", 0, 1);
     verify(point, outputs, record);
+    endPhase("verify");
     if (progress) progress("counters", 0, 1);
     record.counters = measureCounters(*prepared, outputs, record);
+    endPhase("counters");
   } catch (const cl::Error& e) {
     record.status = "error";
     record.error = record.label() + " on " + device_.info.name + ": " + clFailure(e);

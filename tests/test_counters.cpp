@@ -343,7 +343,10 @@ TEST(CountersGpu, NvidiaSampleTiledMatmulAndDynamicLocalInOneSequence) {
     const std::size_t lid = g % work_group, base = g - lid;
     ASSERT_EQ(buffers.at("out").data<float>()[g], static_cast<float>(base + work_group - 1 - lid)) << g;
   }
-  EXPECT_EQ(m.kernels.at("mm").static_shared_bytes, 2048);
+  // OpenCL's layout (ptx_rewrite.hpp, rewrite 5): 4 reserved bytes before the two 1024-byte tiles;
+  // the driver may round the total up to 16.
+  EXPECT_GE(m.kernels.at("mm").static_shared_bytes, 2052);
+  EXPECT_LE(m.kernels.at("mm").static_shared_bytes, 2064);
   EXPECT_EQ(m.kernels.at("dyn").dynamic_shared_bytes, static_cast<std::int64_t>(work_group * sizeof(float)));
 
   SKIP_WITHOUT_COUNTERS(m);
@@ -430,7 +433,8 @@ TEST(CountersGpu, StaticAndDynamicLocalCoexistAcrossSeveralKernels) {
     ASSERT_EQ(buffers.at("data").data<float>()[g], static_cast<float>(base + work_group - 1 - lid) + 3.0f * g) << g;
     ASSERT_EQ(buffers.at("other").data<float>()[g], 2.5f) << g;
   }
-  EXPECT_EQ(m.kernels.at("static_and_dynamic").static_shared_bytes, 256);
+  EXPECT_GE(m.kernels.at("static_and_dynamic").static_shared_bytes, 260);  // 4 reserved + 256, maybe rounded to 16
+  EXPECT_LE(m.kernels.at("static_and_dynamic").static_shared_bytes, 272);
   EXPECT_EQ(m.kernels.size(), 3u);
   SKIP_WITHOUT_COUNTERS(m);
   EXPECT_EQ(derived(m, "fp32_flops"), 2.0 * items);  // static_and_dynamic: one FMUL, one FADD per work-item
