@@ -235,7 +235,7 @@ DefineSpec parseDefine(const TomlReader& r, const std::string& name, const toml:
 VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, const fs::path& dir) {
   r.rejectUnknownKeys({"name", "description", "source", "kernel", "args", "global", "local", "defines",
                        "launches", "scratch", "flops", "bytes", "global_accesses", "local_accesses",
-                       "tolerance"});
+                       "tolerance", "build_options"});
   VariantSpec v;
   v.where = r.where();
   v.name = r.requireString("name");
@@ -285,6 +285,15 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
   v.global_accesses = optionalExpressionAt(r, "global_accesses");
   v.local_accesses = optionalExpressionAt(r, "local_accesses");
   v.tolerance = r.optionalNumber("tolerance");
+  v.build_options = r.optionalString("build_options").value_or("");
+  // Only standard OpenCL C options, so that a variant builds on every device: a vendor's own option
+  // (-cl-nv-..., -cl-intel-...) fails the build elsewhere.
+  for (std::size_t at = 0; (at = v.build_options.find("-D", at)) != std::string::npos; ++at)
+    if (at == 0 || v.build_options[at - 1] == ' ')
+      r.fail("build_options", "defines belong in `defines`, not in build_options");
+  for (const char* vendor : {"-cl-nv-", "-cl-intel-", "-cl-amd-"})
+    if (v.build_options.find(vendor) != std::string::npos)
+      r.fail("build_options", std::string("vendor options (") + vendor + "...) would fail the build on other devices");
   return v;
 }
 

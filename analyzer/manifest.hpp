@@ -62,6 +62,7 @@ struct VariantSpec {
   std::string description;
   std::filesystem::path source;  // absolute
   std::vector<DefineSpec> defines;
+  std::string build_options;  // standard OpenCL C build options appended after the defines (e.g. -cl-denorms-are-zero)
   std::vector<LaunchSpec> launches;
   std::vector<BufferSpec> scratch;
   std::optional<ManifestExpression> flops;   // overrides [work] when given

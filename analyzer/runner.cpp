@@ -323,6 +323,7 @@ std::string VariantRunner::buildOptions(const RunPoint& point, RunMode mode) con
     const std::string value = d.is_expression ? formatNumber(ManifestExpression{d.value, d.key, d.where}.evaluate(point.params)) : d.value;
     options += " -D " + d.name + "=" + value;
   }
+  if (!point.variant->build_options.empty()) options += " " + point.variant->build_options;
   return options;
 }
 
@@ -664,9 +665,14 @@ nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map
   }
   counters::BridgeOptions options;
   options.device_name = device_.info.name;
+  // A mutant's counters only validate it (FP32 FLOPs, global sectors) and show its occupancy: that
+  // subset takes a fraction of the whole table's profiler passes.
+  const bool validation_only = prepared.point->mode != RunMode::normal;
+  if (validation_only) options.metrics = counters::mutantValidationMetrics();
   const counters::CounterMeasurement m =
       counters::measureBridged(ptx, buffers, launches, std::max(3, settings_.repetitions), options);
   nlohmann::json out = counters::toJson(m);
+  out["metric_set"] = validation_only ? "mutant validation (FP32 instructions, global sectors, occupancy)" : "full table";
 
   // Consistency checks: the bridged kernel must compute what the OpenCL one did, in about its time.
   if (m.buffers_read_back && record.mode == RunMode::normal) {

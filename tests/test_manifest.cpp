@@ -140,7 +140,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadManifest{"bad_access", "access = \"write\"", "access = \"wrote\"", "unknown access"},
         BadManifest{"bad_arg_prefix", "\"float:F\"]\nglobal = [\"N\"]\nlocal", "\"half:F\"]\nglobal = [\"N\"]\nlocal", "unknown argument prefix"},
         BadManifest{"both_forms", "name = \"two_pass\"\n", "name = \"two_pass\"\nkernel = \"scale\"\n", "either kernel"},
-        BadManifest{"no_output", "access = \"write\"", "access = \"read\"", "nothing could be verified"}),
+        BadManifest{"no_output", "access = \"write\"", "access = \"read\"", "nothing could be verified"},
+        BadManifest{"vendor_build_option", "global_accesses = \"2*N\"", "global_accesses = \"2*N\"\nbuild_options = \"-cl-nv-maxrregcount=64\"", "vendor options"},
+        BadManifest{"define_in_build_options", "global_accesses = \"2*N\"", "global_accesses = \"2*N\"\nbuild_options = \"-DX=1\"", "belong in `defines`"}),
     [](const ::testing::TestParamInfo<BadManifest>& info) { return std::string(info.param.name); });
 
 TEST(Manifest, ErrorCarriesTheLineOfTheKey) {

@@ -34,6 +34,11 @@ struct CounterMetric {
 // The raw metrics collected in one range around the bridged launch sequence.
 const std::vector<CounterMetric>& counterMetricTable();
 
+// The raw metrics a mutant's validation reads (FP32 instructions, global sectors) and its achieved
+// occupancy: what rooflab collects for compute-only and memory-only records (one or two passes
+// instead of the whole table's).
+const std::vector<std::string>& mutantValidationMetrics();
+
 // Values computed from the raw metrics (and the bridged time); keys of CounterMeasurement::derived.
 // raw_name holds the derived key (fp32_flops, dram_bytes, ...).
 const std::vector<CounterMetric>& derivedCounterTable();
@@ -88,6 +93,8 @@ struct BridgeOptions {
   // Empty the L2 before each profiling pass, so DRAM counters see the inputs come from DRAM as in a
   // first run (Nsight Compute's --cache-control all). Timed runs stay warm, like the OpenCL ones.
   bool cold_l2_for_counters = true;
+  // Raw metric names to collect; empty: the whole counterMetricTable(). Fewer metrics, fewer passes.
+  std::vector<std::string> metrics;
   // Buffers copied back after the bridged run; empty: every buffer a launch names.
   std::vector<std::string> read_back_buffers;
 };

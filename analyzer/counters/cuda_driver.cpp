@@ -51,6 +51,10 @@ CudaDriver load() {
   loadSymbol(library, d.memsetD8, {"cuMemsetD8_v2"}, missing);
   loadSymbol(library, d.moduleLoadDataEx, {"cuModuleLoadDataEx"}, missing);
   loadSymbol(library, d.moduleUnload, {"cuModuleUnload"}, missing);
+  loadSymbol(library, d.linkCreate, {"cuLinkCreate_v2", "cuLinkCreate"}, missing);
+  loadSymbol(library, d.linkAddData, {"cuLinkAddData_v2", "cuLinkAddData"}, missing);
+  loadSymbol(library, d.linkComplete, {"cuLinkComplete"}, missing);
+  loadSymbol(library, d.linkDestroy, {"cuLinkDestroy"}, missing);
   loadSymbol(library, d.moduleGetFunction, {"cuModuleGetFunction"}, missing);
   loadSymbol(library, d.funcGetAttribute, {"cuFuncGetAttribute"}, missing);
   loadSymbol(library, d.funcSetAttribute, {"cuFuncSetAttribute"}, missing);

@@ -34,6 +34,10 @@ struct CudaDriver {
   decltype(&::cuMemsetD8) memsetD8 = nullptr;
   decltype(&::cuModuleLoadDataEx) moduleLoadDataEx = nullptr;
   decltype(&::cuModuleUnload) moduleUnload = nullptr;
+  decltype(&::cuLinkCreate) linkCreate = nullptr;
+  decltype(&::cuLinkAddData) linkAddData = nullptr;
+  decltype(&::cuLinkComplete) linkComplete = nullptr;
+  decltype(&::cuLinkDestroy) linkDestroy = nullptr;
   decltype(&::cuModuleGetFunction) moduleGetFunction = nullptr;
   decltype(&::cuFuncGetAttribute) funcGetAttribute = nullptr;
   decltype(&::cuFuncSetAttribute) funcSetAttribute = nullptr;

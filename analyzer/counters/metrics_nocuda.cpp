@@ -71,6 +71,12 @@ const std::vector<CounterMetric>& counterMetricTable() {
   return table;
 }
 
+const std::vector<std::string>& mutantValidationMetrics() {
+  static const std::vector<std::string> metrics = {kFadd, kFmul, kFfma, kGlobalLoadSectors, kGlobalStoreSectors,
+                                                   kAchievedOccupancy};
+  return metrics;
+}
+
 const std::vector<CounterMetric>& derivedCounterTable() {
   static const std::vector<CounterMetric> table = {
       {"fp32_flops", "FP32 FLOPs", "FLOP", "FADD + FMUL + 2 x FFMA thread instructions."},
