@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "analyzer/counters/counters.hpp"
+#include "analyzer/counters/ptx_rewrite.hpp"
 #include "analyzer/errors.hpp"
 #include "analyzer/format.hpp"
 #include "analyzer/references.hpp"
@@ -185,6 +186,11 @@ cl::Program VariantRunner::buildProgram(const RunPoint& point, const std::string
                        (log.empty() ? "" : "\n" + log));
   }
   record.build_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  try {
+    opencl_registers_[program()] = counters::ptxasRegistersFromBuildLog(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device));
+  } catch (const cl::Error&) {
+    // No log: the bridge then compiles whole-program.
+  }
   if (!settings_.binaries_dir.empty()) keepBinary(program, point, options);
   programs_.emplace(key, program);
   return program;
@@ -324,6 +330,9 @@ std::string VariantRunner::buildOptions(const RunPoint& point, RunMode mode) con
     options += " -D " + d.name + "=" + value;
   }
   if (!point.variant->build_options.empty()) options += " " + point.variant->build_options;
+  // NVIDIA's compiler then logs each kernel's registers and shared memory ("ptxas info"); it changes
+  // no code (H100: same times with and without). The PTX bridge compares its compile with them.
+  if (device_.info.isNvidia()) options += " -cl-nv-verbose";
   return options;
 }
 
@@ -665,6 +674,8 @@ nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map
   }
   counters::BridgeOptions options;
   options.device_name = device_.info.name;
+  if (const auto it = opencl_registers_.find(prepared.program()); it != opencl_registers_.end())
+    options.opencl_registers = it->second;
   // A mutant's counters only validate it (FP32 FLOPs, global sectors) and show its occupancy: that
   // subset takes a fraction of the whole table's profiler passes.
   const bool validation_only = prepared.point->mode != RunMode::normal;

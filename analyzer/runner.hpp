@@ -71,6 +71,7 @@ class VariantRunner {
   cl::Context context_;
   cl::CommandQueue queue_;
   std::map<std::string, cl::Program> programs_;
+  std::map<cl_program, std::map<std::string, int>> opencl_registers_;  // per program: its ptxas registers by kernel
   std::string inputs_key_;
   std::map<std::string, HostBuffer> inputs_;
   std::map<std::string, std::map<std::string, HostBuffer>> references_;

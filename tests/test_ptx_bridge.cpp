@@ -427,3 +427,20 @@ TEST(PtxBridge, RewrittenFixturesAssembleWithPtxas) {
   }
   fs::remove_all(dir);
 }
+
+// NVIDIA's -cl-nv-verbose build log, as seen on the H100 (driver 580).
+TEST(PtxBridge, RegistersFromTheOpenClBuildLog) {
+  const std::string log =
+      "(): Warning: Function mm_naive is a kernel, so overriding noinline attribute.\n\n"
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'mm_blocked128_8x8' for 'sm_90a'\n"
+      "ptxas info    : Function properties for mm_blocked128_8x8\n"
+      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 145 registers, used 1 barriers, 16656 bytes smem\n"
+      "ptxas info    : Compile time = 102.728 ms\n"
+      "ptxas info    : Compiling entry function 'mm_naive' for 'sm_90a'\n"
+      "ptxas info    : Used 32 registers, used 0 barriers\n"
+      "ptxas info    : Function properties for _Z3fmafff\n";
+  EXPECT_EQ(rc::ptxasRegistersFromBuildLog(log), (std::map<std::string, int>{{"mm_blocked128_8x8", 145}, {"mm_naive", 32}}));
+  EXPECT_TRUE(rc::ptxasRegistersFromBuildLog("").empty());
+}

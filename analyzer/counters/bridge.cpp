@@ -1,6 +1,7 @@
 // measureBridged: NVIDIA's OpenCL PTX, rewritten (ptx_rewrite.hpp), loaded and launched through the
 // CUDA driver, timed with CUDA events and profiled with CUPTI's range profiler.
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -69,14 +70,18 @@ class DeviceBuffer {
   std::size_t bytes_;
 };
 
+// How the bridge has the driver compile the rewritten PTX (BridgeOptions::opencl_registers says why it
+// matters).
+enum class JitMode { whole_program, linked };
+
 class LoadedModule {
  public:
-  // NVIDIA's OpenCL compiles a program's PTX as relocatable code and links it (its ptxas lists every
-  // .func, and places no __local array at a known address): ptxas then cannot prove more alignment
-  // than declared and never merges scalar shared loads. cuModuleLoadData compiles whole-program and
-  // did merge them (H100: 28 LDS.128 in the bridged mm_tiled, none under OpenCL), which made the tiled
-  // matmuls run up to 20% faster bridged. Going through the JIT linker compiles the PTX the same way.
-  explicit LoadedModule(const std::string& ptx) {
+  // whole_program: cuModuleLoadDataEx. linked: through the JIT linker, which compiles the PTX as
+  // relocatable code: ptxas then knows no __local array's address, so it merges no scalar shared
+  // loads, as under NVIDIA's OpenCL (H100: 28 LDS.128 in whole-program mm_tiled, none under OpenCL,
+  // and the tiled matmuls ran up to 20% faster bridged). But relocatable code also allocates registers
+  // differently elsewhere (volkov_64x16: 56 registers linked, 122 whole-program, 132 under OpenCL).
+  LoadedModule(const std::string& ptx, JitMode mode) {
     std::vector<char> error_log(1 << 16, '\0');
     std::array<CUjit_option, 2> options = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     std::array<void*, 2> values = {error_log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(error_log.size()))};
@@ -85,6 +90,13 @@ class LoadedModule {
       throw CudaError(std::string(call) + " (the rewritten PTX): " + driver().errorText(r) +
                       (log.empty() ? "" : "; JIT log: " + log));
     };
+    if (mode == JitMode::whole_program) {
+      if (const CUresult r = driver().moduleLoadDataEx(&module_, ptx.c_str(), static_cast<unsigned>(options.size()),
+                                                       options.data(), values.data());
+          r != CUDA_SUCCESS)
+        fail("cuModuleLoadDataEx", r);
+      return;
+    }
     CUlinkState link = nullptr;
     if (const CUresult r = driver().linkCreate(static_cast<unsigned>(options.size()), options.data(), values.data(), &link);
         r != CUDA_SUCCESS)
@@ -103,7 +115,7 @@ class LoadedModule {
     if (const CUresult r = driver().linkComplete(link, &cubin, &cubin_bytes); r != CUDA_SUCCESS) fail("cuLinkComplete", r);
     // The cubin belongs to the link state: load it before the guard destroys that.
     if (const CUresult r = driver().moduleLoadDataEx(&module_, cubin, 0, nullptr, nullptr); r != CUDA_SUCCESS)
-      fail("cuModuleLoadDataEx", r);
+      fail("cuModuleLoadDataEx (linked cubin)", r);
   }
   ~LoadedModule() { driver().moduleUnload(module_); }
   LoadedModule(const LoadedModule&) = delete;
@@ -291,8 +303,34 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
             "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
 
   std::vector<std::unique_ptr<LoadedModule>> modules;
-  for (const LocalArgBytesByKernel& sizes : module_sizes)
-    modules.push_back(std::make_unique<LoadedModule>(rewriteForCuda(ptx, sizes).ptx));
+  for (const LocalArgBytesByKernel& sizes : module_sizes) {
+    const std::string cuda_ptx = rewriteForCuda(ptx, sizes).ptx;
+    auto whole = std::make_unique<LoadedModule>(cuda_ptx, JitMode::whole_program);
+    if (options.opencl_registers.empty()) {
+      modules.push_back(std::move(whole));
+      m.jit_mode = "whole-program";
+      continue;
+    }
+    // Keep the compile whose registers per launched kernel come closest to what OpenCL's ptxas
+    // reported; on a tie, the linked one (it also leaves shared loads unmerged, as OpenCL does).
+    auto linked = std::make_unique<LoadedModule>(cuda_ptx, JitMode::linked);
+    long distance_whole = 0, distance_linked = 0;
+    for (const BridgeLaunch& launch : launches) {
+      const auto reported = options.opencl_registers.find(launch.kernel);
+      if (reported == options.opencl_registers.end()) continue;
+      for (auto [module, distance] : {std::pair{whole.get(), &distance_whole}, std::pair{linked.get(), &distance_linked}}) {
+        CUfunction f = nullptr;
+        int registers = 0;
+        checkCuda(driver().moduleGetFunction(&f, module->get(), launch.kernel.c_str()), "cuModuleGetFunction");
+        checkCuda(driver().funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f), "cuFuncGetAttribute(NUM_REGS)");
+        *distance += std::labs(registers - reported->second);
+      }
+    }
+    const bool use_linked = distance_linked <= distance_whole;
+    modules.push_back(use_linked ? std::move(linked) : std::move(whole));
+    m.jit_mode = use_linked ? "linked" : "whole-program";
+  }
+  for (const auto& [kernel, registers] : options.opencl_registers) m.opencl_registers[kernel] = registers;
 
   // Device copies of every buffer a launch names. The inputs are kept aside: the read-back overwrites
   // the caller's buffers, and every profiling pass must start from the same inputs as the timed runs.
@@ -457,7 +495,7 @@ std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, con
             "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
   checkCuda(driver().deviceGetAttribute(&max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device),
             "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)");
-  LoadedModule module(rewriteForCuda(ptx, sizes).ptx);
+  LoadedModule module(rewriteForCuda(ptx, sizes).ptx, JitMode::whole_program);
 
   std::vector<KernelOccupancy> answers;
   for (const OccupancyQuery& q : queries) {

@@ -93,6 +93,11 @@ struct BridgeOptions {
   // Empty the L2 before each profiling pass, so DRAM counters see the inputs come from DRAM as in a
   // first run (Nsight Compute's --cache-control all). Timed runs stay warm, like the OpenCL ones.
   bool cold_l2_for_counters = true;
+  // Registers per thread of each kernel as NVIDIA's OpenCL compiled it (its -cl-nv-verbose build log).
+  // The driver JIT-compiles the same PTX differently from OpenCL in whole-program mode (merged shared
+  // loads) and in linked mode (other register allocation); when this is given, the bridge compiles
+  // both and keeps the one closest to OpenCL's registers. Empty: whole-program.
+  std::map<std::string, int> opencl_registers;
   // Raw metric names to collect; empty: the whole counterMetricTable(). Fewer metrics, fewer passes.
   std::vector<std::string> metrics;
   // Buffers copied back after the bridged run; empty: every buffer a launch names.
@@ -122,6 +127,8 @@ struct CounterMeasurement {
   bool l2_flushed_before_profiling = false;
   std::string l2_flush_error;     // why the L2 could not be flushed (the counters were then taken warm)
   bool buffers_read_back = false;  // the buffers hold the results of one clean bridged run
+  std::string jit_mode;            // "whole-program" or "linked": how the bridged PTX was compiled
+  std::map<std::string, int> opencl_registers;  // what OpenCL's ptxas reported, when known
 };
 
 // "" when counters may work for this device (NVIDIA, CUDA built in, libcuda and libcupti load, a CUDA

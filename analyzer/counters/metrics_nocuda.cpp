@@ -173,6 +173,8 @@ nlohmann::json toJson(const CounterMeasurement& m) {
   j["derived_reasons"] = reasons;
   j["bridged_kernel_ns"] = m.bridged_kernel_ns ? nlohmann::json(*m.bridged_kernel_ns) : nlohmann::json(nullptr);
   j["profiler_passes"] = m.profiler_passes;
+  if (!m.jit_mode.empty()) j["jit_mode"] = m.jit_mode;
+  if (!m.opencl_registers.empty()) j["opencl_registers"] = m.opencl_registers;
   j["l2_flushed_before_profiling"] = m.l2_flushed_before_profiling;
   if (!m.l2_flush_error.empty()) j["l2_flush_error"] = m.l2_flush_error;
   nlohmann::json kernels = nlohmann::json::object();

@@ -93,4 +93,8 @@ DynamicLocalLayout layoutDynamicLocal(const PtxKernelSignature& kernel, const st
 // when a local pointer parameter is used in any way but the `ld.param` above.
 CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKernel& local_arg_bytes = {});
 
+// Registers per thread of each kernel from NVIDIA's OpenCL build log with -cl-nv-verbose ("ptxas info :
+// Compiling entry function 'k' ..." then "... Used 32 registers, ..."): {k: 32}. Empty without such lines.
+std::map<std::string, int> ptxasRegistersFromBuildLog(const std::string& log);
+
 }  // namespace rooflab::counters
