@@ -186,10 +186,19 @@ cl::Program VariantRunner::buildProgram(const RunPoint& point, const std::string
                        (log.empty() ? "" : "\n" + log));
   }
   record.build_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  try {
-    opencl_registers_[program()] = counters::ptxasRegistersFromBuildLog(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device));
-  } catch (const cl::Error&) {
-    // No log: the bridge then compiles whole-program.
+  if (device_.info.isNvidia()) {
+    // NVIDIA's driver caches ptxas results by PTX: a program whose PTX it compiled before (another
+    // variant whose defines change nothing, or an earlier run) builds without a ptxas log. The same
+    // PTX has the same registers, so they are kept by PTX.
+    try {
+      const std::size_t ptx_hash = std::hash<std::string>{}(programPtx(program));
+      auto registers = counters::ptxasRegistersFromBuildLog(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device));
+      if (!registers.empty()) opencl_registers_by_ptx_[ptx_hash] = registers;
+      if (auto it = opencl_registers_by_ptx_.find(ptx_hash); it != opencl_registers_by_ptx_.end())
+        opencl_registers_[program()] = it->second;
+    } catch (const cl::Error&) {
+      // No log or binary: the bridge then compiles whole-program.
+    }
   }
   if (!settings_.binaries_dir.empty()) keepBinary(program, point, options);
   programs_.emplace(key, program);

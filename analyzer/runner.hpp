@@ -72,6 +72,7 @@ class VariantRunner {
   cl::CommandQueue queue_;
   std::map<std::string, cl::Program> programs_;
   std::map<cl_program, std::map<std::string, int>> opencl_registers_;  // per program: its ptxas registers by kernel
+  std::map<std::size_t, std::map<std::string, int>> opencl_registers_by_ptx_;  // the same, by hash of the PTX
   std::string inputs_key_;
   std::map<std::string, HostBuffer> inputs_;
   std::map<std::string, std::map<std::string, HostBuffer>> references_;

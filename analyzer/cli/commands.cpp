@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <fstream>
 #include <iostream>
 
@@ -36,6 +38,22 @@ int runCommand(const RunCommand& cmd) {
   options.progress = !cmd.quiet;
   options.keep_binaries = cmd.keep_binaries;
   installStopSignalHandlers();
+  // NVIDIA's JIT cache outlives the process: a program compiled by an earlier run builds without the
+  // ptxas log the PTX bridge reads registers from. With counters possible, this run gets a cache of
+  // its own (duplicates within the run still hit it), unless the user chose one.
+  const std::string counters = options.counters_override.empty() ? config.run.counters : options.counters_override;
+  std::optional<fs::path> jit_cache;
+  if (counters != "off" && std::getenv("CUDA_CACHE_PATH") == nullptr) {
+    jit_cache = fs::temp_directory_path() / ("rooflab-jit-cache-" + std::to_string(::getpid()));
+    ::setenv("CUDA_CACHE_PATH", jit_cache->c_str(), 1);
+  }
+  struct RemoveCache {
+    const std::optional<fs::path>& dir;
+    ~RemoveCache() {
+      std::error_code ec;
+      if (dir) fs::remove_all(*dir, ec);
+    }
+  } remove_cache{jit_cache};
   BatchOutcome outcome = runBatch(config, options);
   reports::printTerminalSummary(outcome.results, std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
