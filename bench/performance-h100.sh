@@ -15,7 +15,8 @@ mkdir -p "$work"
 ROOFLAB_GPU_TARGET=rooflab bash scripts/gpu-setup.sh 2>&1 | tail -1
 export LD_LIBRARY_PATH=$PWD/.deps/prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,temperature.gpu,power.draw --format=csv > "$work/nvidia-smi.txt"
-git rev-parse --short HEAD > "$work/commit.txt" 2>/dev/null || echo unknown > "$work/commit.txt"
+# The GPU machine gets a copy of the working tree without .git: the caller may name the commit.
+echo "${ROOFLAB_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}" > "$work/commit.txt"
 
 echo "perf: CUDA baselines"
 nvcc -O3 -arch=native bench/baselines/cuda_baselines.cu -lcublas -o build-gpu/cuda_baselines > "$work/nvcc.log" 2>&1 \
