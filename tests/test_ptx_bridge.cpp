@@ -297,6 +297,12 @@ TEST(PtxBridge, SeveralKernelsInOneModule) {
   EXPECT_NE(result.ptx.find("mov.u64 \t%rd2, rooflab_dynamic_local;"), std::string::npos);
   EXPECT_NE(result.ptx.find(".entry fill(\n\t.param .u64 fill_param_0,\n\t.param .f32 fill_param_1\n)"),
             std::string::npos);
+
+  // Only the launched kernels need compiling.
+  const rc::CudaReadyPtx only_fill = rc::rewriteForCuda(original, {}, {"fill"});
+  EXPECT_EQ(countOf(only_fill.ptx, ".entry "), 1u) << only_fill.ptx;
+  EXPECT_NE(only_fill.ptx.find(".entry fill("), std::string::npos);
+  EXPECT_EQ(only_fill.ptx.find(".entry static_and_dynamic("), std::string::npos);
 }
 
 TEST(PtxBridge, LocalPointerUsedOtherwiseIsAnErrorWithItsLine) {

@@ -72,7 +72,7 @@ class DeviceBuffer {
 
 // How the bridge has the driver compile the rewritten PTX (BridgeOptions::opencl_registers says why it
 // matters).
-enum class JitMode { whole_program, linked };
+enum class JitMode { whole_program, whole_program_256, linked };
 
 class LoadedModule {
  public:
@@ -90,9 +90,17 @@ class LoadedModule {
       throw CudaError(std::string(call) + " (the rewritten PTX): " + driver().errorText(r) +
                       (log.empty() ? "" : "; JIT log: " + log));
     };
-    if (mode == JitMode::whole_program) {
-      if (const CUresult r = driver().moduleLoadDataEx(&module_, ptx.c_str(), static_cast<unsigned>(options.size()),
-                                                       options.data(), values.data());
+    if (mode != JitMode::linked) {
+      // whole_program_256: compiled for 256 work items per group, the CL_KERNEL_WORK_GROUP_SIZE
+      // NVIDIA's OpenCL reports for every kernel (H100), which suggests its compile target.
+      std::vector<CUjit_option> jit_options(options.begin(), options.end());
+      std::vector<void*> jit_values(values.begin(), values.end());
+      if (mode == JitMode::whole_program_256) {
+        jit_options.push_back(CU_JIT_THREADS_PER_BLOCK);
+        jit_values.push_back(reinterpret_cast<void*>(static_cast<std::uintptr_t>(256)));
+      }
+      if (const CUresult r = driver().moduleLoadDataEx(&module_, ptx.c_str(), static_cast<unsigned>(jit_options.size()),
+                                                       jit_options.data(), jit_values.data());
           r != CUDA_SUCCESS)
         fail("cuModuleLoadDataEx", r);
       return;
@@ -303,32 +311,43 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
             "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
 
   std::vector<std::unique_ptr<LoadedModule>> modules;
+  std::set<std::string> launched;
+  for (const BridgeLaunch& launch : launches) launched.insert(launch.kernel);
   for (const LocalArgBytesByKernel& sizes : module_sizes) {
-    const std::string cuda_ptx = rewriteForCuda(ptx, sizes).ptx;
-    auto whole = std::make_unique<LoadedModule>(cuda_ptx, JitMode::whole_program);
+    const std::string cuda_ptx = rewriteForCuda(ptx, sizes, launched).ptx;
     if (options.opencl_registers.empty()) {
-      modules.push_back(std::move(whole));
+      modules.push_back(std::make_unique<LoadedModule>(cuda_ptx, JitMode::whole_program));
       m.jit_mode = "whole-program";
       continue;
     }
     // Keep the compile whose registers per launched kernel come closest to what OpenCL's ptxas
-    // reported; on a tie, the linked one (it also leaves shared loads unmerged, as OpenCL does).
-    auto linked = std::make_unique<LoadedModule>(cuda_ptx, JitMode::linked);
-    long distance_whole = 0, distance_linked = 0;
-    for (const BridgeLaunch& launch : launches) {
-      const auto reported = options.opencl_registers.find(launch.kernel);
-      if (reported == options.opencl_registers.end()) continue;
-      for (auto [module, distance] : {std::pair{whole.get(), &distance_whole}, std::pair{linked.get(), &distance_linked}}) {
+    // reported; on a tie, the earlier candidate (linked first: it also leaves shared loads unmerged,
+    // as OpenCL does).
+    const std::array<std::pair<JitMode, const char*>, 3> candidates = {
+        std::pair{JitMode::linked, "linked"}, std::pair{JitMode::whole_program, "whole-program"},
+        std::pair{JitMode::whole_program_256, "whole-program, 256 work items"}};
+    std::unique_ptr<LoadedModule> chosen;
+    long best_distance = 0;
+    for (const auto& [mode, name] : candidates) {
+      auto module = std::make_unique<LoadedModule>(cuda_ptx, mode);
+      long distance = 0;
+      for (const BridgeLaunch& launch : launches) {
+        const auto reported = options.opencl_registers.find(launch.kernel);
+        if (reported == options.opencl_registers.end()) continue;
         CUfunction f = nullptr;
         int registers = 0;
         checkCuda(driver().moduleGetFunction(&f, module->get(), launch.kernel.c_str()), "cuModuleGetFunction");
         checkCuda(driver().funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f), "cuFuncGetAttribute(NUM_REGS)");
-        *distance += std::labs(registers - reported->second);
+        distance += std::labs(registers - reported->second);
       }
+      if (!chosen || distance < best_distance) {
+        chosen = std::move(module);
+        best_distance = distance;
+        m.jit_mode = name;
+      }
+      if (best_distance == 0) break;
     }
-    const bool use_linked = distance_linked <= distance_whole;
-    modules.push_back(use_linked ? std::move(linked) : std::move(whole));
-    m.jit_mode = use_linked ? "linked" : "whole-program";
+    modules.push_back(std::move(chosen));
   }
   for (const auto& [kernel, registers] : options.opencl_registers) m.opencl_registers[kernel] = registers;
 
@@ -495,7 +514,9 @@ std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, con
             "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
   checkCuda(driver().deviceGetAttribute(&max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device),
             "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)");
-  LoadedModule module(rewriteForCuda(ptx, sizes).ptx, JitMode::whole_program);
+  std::set<std::string> queried;
+  for (const OccupancyQuery& q : queries) queried.insert(q.kernel);
+  LoadedModule module(rewriteForCuda(ptx, sizes, queried).ptx, JitMode::whole_program);
 
   std::vector<KernelOccupancy> answers;
   for (const OccupancyQuery& q : queries) {

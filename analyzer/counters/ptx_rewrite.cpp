@@ -555,7 +555,8 @@ DynamicLocalLayout layoutDynamicLocal(const PtxKernelSignature& kernel, const st
   return layout;
 }
 
-CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKernel& local_arg_bytes) {
+CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKernel& local_arg_bytes,
+                            const std::set<std::string>& keep_kernels) {
   const std::string text = ptxTextFromProgramBinary(opencl_ptx);
   const std::vector<SourceLine> lines = splitLines(text);
   requirePtx(lines);
@@ -618,6 +619,10 @@ CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKe
     if (next_entry < entries.size() && i == entries[next_entry].entry_line) {
       const EntryLocation& entry = entries[next_entry++];
       const std::string& kernel = entry.signature.name;
+      if (!keep_kernels.empty() && keep_kernels.count(kernel) == 0) {
+        i = entry.body_open_line ? entry.body_close_line : entry.close_line;
+        continue;
+      }
       declareExtern();  // a module without .target would reach here first; PTX requires it anyway
 
       // The parameter list, rewritten in NVVM's layout: one parameter a line.

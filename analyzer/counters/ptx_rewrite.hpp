@@ -5,6 +5,7 @@
 // with or without the CUDA Toolkit, tested on CPU-only machines.
 #include <cstddef>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -91,7 +92,10 @@ DynamicLocalLayout layoutDynamicLocal(const PtxKernelSignature& kernel, const st
 // with two or more __local arguments (a kernel with one needs no size: its offset is 0). Kernels that
 // will not be launched may be given zeros. Throws PtxRewriteError with the kernel and line otherwise, or
 // when a local pointer parameter is used in any way but the `ld.param` above.
-CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKernel& local_arg_bytes = {});
+// keep_kernels: when not empty, only these entries are kept (the JIT then compiles what runs; a program
+// such as matmul.cl holds nine kernels).
+CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKernel& local_arg_bytes = {},
+                            const std::set<std::string>& keep_kernels = {});
 
 // Registers per thread of each kernel from NVIDIA's OpenCL build log with -cl-nv-verbose ("ptxas info :
 // Compiling entry function 'k' ..." then "... Used 32 registers, ..."): {k: 32}. Empty without such lines.
