@@ -254,7 +254,16 @@ nlohmann::json VariantRunner::padForOccupancy(Prepared& prepared, RunRecord& rec
       std::vector<counters::OccupancyQuery> queries;
       for (std::size_t i = 0; i < launches; ++i)
         queries.push_back({prepared.launches[i].geometry.kernel, threads[i], dynamic_bytes[i], std::nullopt, 0});
-      original_occupancy = counters::bridgedOccupancy(programPtx(original), queries, dev.name);
+      // Both mutants of a point compare against the same original: ask the driver once.
+      std::string cache_key = std::to_string(reinterpret_cast<std::uintptr_t>(original()));
+      for (const auto& q : queries)
+        cache_key += "|" + q.kernel + ":" + std::to_string(q.threads_per_block) + ":" + std::to_string(q.dynamic_local_bytes);
+      if (auto it = original_occupancy_.find(cache_key); it != original_occupancy_.end()) {
+        original_occupancy = it->second;
+      } else {
+        original_occupancy = counters::bridgedOccupancy(programPtx(original), queries, dev.name);
+        original_occupancy_[cache_key] = original_occupancy;
+      }
       for (std::size_t i = 0; i < launches; ++i) {
         queries[i].pad_to_blocks_per_sm = original_occupancy[i].blocks_per_sm;
         queries[i].pad_limit_bytes = padRoom(i);
@@ -683,11 +692,14 @@ nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map
   }
   counters::BridgeOptions options;
   options.device_name = device_.info.name;
-  if (const auto it = opencl_registers_.find(prepared.program()); it != opencl_registers_.end())
-    options.opencl_registers = it->second;
+  const bool validation_only = prepared.point->mode != RunMode::normal;
+  // Only the original's bridged time is compared with its OpenCL time, so only its compile is matched
+  // to OpenCL's (up to three JIT compiles); a mutant's counters come from one whole-program compile.
+  if (!validation_only)
+    if (const auto it = opencl_registers_.find(prepared.program()); it != opencl_registers_.end())
+      options.opencl_registers = it->second;
   // A mutant's counters only validate it (FP32 FLOPs, global sectors) and show its occupancy: that
   // subset takes a fraction of the whole table's profiler passes.
-  const bool validation_only = prepared.point->mode != RunMode::normal;
   if (validation_only) options.metrics = counters::mutantValidationMetrics();
   const counters::CounterMeasurement m =
       counters::measureBridged(ptx, buffers, launches, std::max(3, settings_.repetitions), options);

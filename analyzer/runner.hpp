@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analyzer/config.hpp"
+#include "analyzer/counters/counters.hpp"
 #include "analyzer/device.hpp"
 #include "analyzer/host_buffer.hpp"
 #include "analyzer/manifest.hpp"
@@ -73,6 +74,7 @@ class VariantRunner {
   std::map<std::string, cl::Program> programs_;
   std::map<cl_program, std::map<std::string, int>> opencl_registers_;  // per program: its ptxas registers by kernel
   std::map<std::size_t, std::map<std::string, int>> opencl_registers_by_ptx_;  // the same, by hash of the PTX
+  std::map<std::string, std::vector<counters::KernelOccupancy>> original_occupancy_;  // by program and launch shapes
   std::string inputs_key_;
   std::map<std::string, HostBuffer> inputs_;
   std::map<std::string, std::map<std::string, HostBuffer>> references_;
