@@ -28,9 +28,27 @@ class BridgeError : public std::runtime_error {
 const CudaDriver& driver() { return cudaDriver(); }
 
 // The device's primary context, current on this thread for the lifetime of the object.
+// Creating a CUDA context takes a fifth of a second on an H100, and every bridged measurement and
+// occupancy query needs one: the first use of a device retains its primary context once more for the
+// rest of the process, so later measurements find it alive. A measurement that fails in the driver
+// resets it (resetPrimaryContexts), so a faulting kernel's sticky error does not outlive it.
+std::map<CUdevice, bool>& keptContexts() {
+  static std::map<CUdevice, bool> kept;
+  return kept;
+}
+
+void resetPrimaryContexts() {
+  for (auto& [device, kept] : keptContexts())
+    if (kept && driver().primaryCtxReset) driver().primaryCtxReset(device);
+}
+
 class CurrentPrimaryContext {
  public:
   explicit CurrentPrimaryContext(CUdevice device) : device_(device) {
+    if (!keptContexts()[device_]) {
+      CUcontext kept = nullptr;
+      if (driver().primaryCtxRetain(&kept, device_) == CUDA_SUCCESS) keptContexts()[device_] = true;
+    }
     checkCuda(driver().primaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
     if (const CUresult r = driver().ctxPushCurrent(context_); r != CUDA_SUCCESS) {
       driver().primaryCtxRelease(device_);
@@ -40,8 +58,7 @@ class CurrentPrimaryContext {
   ~CurrentPrimaryContext() {
     CUcontext popped = nullptr;
     driver().ctxPopCurrent(&popped);
-    // Releasing the last reference destroys the context, and with it any sticky error a faulting
-    // kernel left: the next measurement starts clean.
+    // The context stays alive (keptContexts); a failed measurement resets it.
     driver().primaryCtxRelease(device_);
   }
   CurrentPrimaryContext(const CurrentPrimaryContext&) = delete;
@@ -582,6 +599,7 @@ CounterMeasurement measureBridged(const std::string& opencl_ptx, std::map<std::s
     m.reason = std::string("PTX bridge: ") + e.what();
   } catch (const CudaError& e) {
     m.reason = std::string("CUDA driver: ") + e.what();
+    resetPrimaryContexts();  // a faulting kernel leaves the context unusable
   } catch (const std::exception& e) {
     m.reason = std::string("PTX bridge: ") + e.what();
   } catch (...) {

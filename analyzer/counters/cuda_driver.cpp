@@ -41,6 +41,7 @@ CudaDriver load() {
   loadSymbol(library, d.deviceGetAttribute, {"cuDeviceGetAttribute"}, missing);
   loadSymbol(library, d.primaryCtxRetain, {"cuDevicePrimaryCtxRetain"}, missing);
   loadSymbol(library, d.primaryCtxRelease, {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"}, missing);
+  loadSymbol(library, d.primaryCtxReset, {"cuDevicePrimaryCtxReset_v2", "cuDevicePrimaryCtxReset"}, missing);
   loadSymbol(library, d.ctxPushCurrent, {"cuCtxPushCurrent_v2"}, missing);
   loadSymbol(library, d.ctxPopCurrent, {"cuCtxPopCurrent_v2"}, missing);
   loadSymbol(library, d.ctxSynchronize, {"cuCtxSynchronize"}, missing);

@@ -24,6 +24,7 @@ struct CudaDriver {
   decltype(&::cuDeviceGetAttribute) deviceGetAttribute = nullptr;
   decltype(&::cuDevicePrimaryCtxRetain) primaryCtxRetain = nullptr;
   decltype(&::cuDevicePrimaryCtxRelease) primaryCtxRelease = nullptr;
+  decltype(&::cuDevicePrimaryCtxReset) primaryCtxReset = nullptr;
   decltype(&::cuCtxPushCurrent) ctxPushCurrent = nullptr;
   decltype(&::cuCtxPopCurrent) ctxPopCurrent = nullptr;
   decltype(&::cuCtxSynchronize) ctxSynchronize = nullptr;
