@@ -71,8 +71,39 @@ def sweep_table(doc):
     return "\n".join(out)
 
 
+def bridge_table(doc):
+    out = ["| family | variant | OpenCL registers (ptxas log) | bridged registers | bridge compile | bridged / OpenCL time |",
+           "|---|---|---|---|---|---|"]
+    for r in records(doc):
+        c = r["counters"]
+        kernels = c.get("kernels", {})
+        ocl = c.get("opencl_registers", {})
+        out.append("| %s | %s | %s | %s | %s | %s |" % (
+            r["family"], r["variant"], ", ".join(str(ocl[k]) if k in ocl else "-" for k in kernels),
+            ", ".join(str(v["registers_per_thread"]) for v in kernels.values()), c.get("jit_mode", "-"),
+            "%.3f" % c["bridged_to_opencl_time_ratio"] if c.get("bridged_to_opencl_time_ratio") else "-"))
+    return "\n".join(out)
+
+
+def padding_table(doc):
+    out = ["| family | variant | mode | kernel | original: registers, work-groups/SM | mutant: registers, work-groups/SM | pad bytes | matched | note |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in doc["records"]:
+        p = r.get("occupancy_padding")
+        if not p:
+            continue
+        for l in p.get("launches", []):
+            o, m = l.get("original", {}), l.get("mutant", {})
+            out.append("| %s | %s | %s | %s | %s, %s | %s, %s | %s | %s | %s |" % (
+                r["family"], r["variant"], r["mode"], l["kernel"], o.get("registers_per_thread", "-"),
+                o.get("work_groups_per_cu", "-"), m.get("registers_per_thread", "-"), m.get("work_groups_per_cu", "-"),
+                l.get("pad_bytes", 0), "yes" if l.get("matched") else "no", l.get("note", "")))
+    return "\n".join(out)
+
+
 if __name__ == "__main__":
     kind, *files = sys.argv[1:]
     docs = [load(f) for f in files]
     print({"catalogue": lambda: catalogue_table(docs), "mutation": lambda: mutation_table(docs[0]),
-           "sweep": lambda: sweep_table(docs[0])}[kind]())
+           "sweep": lambda: sweep_table(docs[0]), "bridge": lambda: bridge_table(docs[0]),
+           "padding": lambda: padding_table(docs[0])}[kind]())
