@@ -81,14 +81,11 @@ std::string pointKey(const RunPoint& point) {
 
 // NVIDIA's program binary: PTX text, NUL-terminated inside the binary.
 std::string programPtx(const cl::Program& program) {
-  std::string ptx;
   const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-  if (!binaries.empty())
-    for (unsigned char b : binaries.front()) {
-      if (b == 0) break;
-      ptx.push_back(static_cast<char>(b));
-    }
-  return ptx;
+  if (binaries.empty()) return "";
+  const auto& bytes = binaries.front();
+  return counters::ptxTextFromProgramBinary(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 nlohmann::json occupancyJson(const counters::KernelOccupancy& o) {
@@ -121,14 +118,9 @@ void VariantRunner::keepBinary(const cl::Program& program, const RunPoint& point
                              std::to_string(std::hash<std::string>{}(options) % 100000) + (text ? ".ptx" : ".bin");
     std::ofstream out(std::filesystem::path(settings_.binaries_dir) / file, std::ios::binary);
     const auto& bytes = binaries.front();
-    std::size_t length = bytes.size();
-    if (text)  // the PTX string is NUL-terminated inside the binary
-      for (std::size_t i = 0; i < bytes.size(); ++i)
-        if (bytes[i] == 0) {
-          length = i;
-          break;
-        }
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(length));
+    const std::string_view binary(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (text) out << counters::ptxTextFromProgramBinary(binary);
+    else out << binary;
     out << "\n// rooflab build options: " << options << "\n";
   } catch (const std::exception&) {
     // Keeping binaries is a convenience; it never fails a variant.
@@ -193,9 +185,7 @@ cl::Program VariantRunner::buildProgram(const RunPoint& point, const std::string
     try {
       const std::size_t ptx_hash = std::hash<std::string>{}(programPtx(program));
       auto registers = counters::ptxasRegistersFromBuildLog(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device));
-      if (!registers.empty()) opencl_registers_by_ptx_[ptx_hash] = registers;
-      if (auto it = opencl_registers_by_ptx_.find(ptx_hash); it != opencl_registers_by_ptx_.end())
-        opencl_registers_[program()] = it->second;
+      if (!registers.empty()) opencl_registers_by_ptx_[ptx_hash] = std::move(registers);
     } catch (const cl::Error&) {
       // No log or binary: the bridge then compiles whole-program.
     }
@@ -696,7 +686,7 @@ nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map
   // Only the original's bridged time is compared with its OpenCL time, so only its compile is matched
   // to OpenCL's (up to three JIT compiles); a mutant's counters come from one whole-program compile.
   if (!validation_only)
-    if (const auto it = opencl_registers_.find(prepared.program()); it != opencl_registers_.end())
+    if (const auto it = opencl_registers_by_ptx_.find(std::hash<std::string>{}(ptx)); it != opencl_registers_by_ptx_.end())
       options.opencl_registers = it->second;
   // A mutant's counters only validate it (FP32 FLOPs, global sectors) and show its occupancy: that
   // subset takes a fraction of the whole table's profiler passes.

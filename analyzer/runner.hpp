@@ -72,8 +72,8 @@ class VariantRunner {
   cl::Context context_;
   cl::CommandQueue queue_;
   std::map<std::string, cl::Program> programs_;
-  std::map<cl_program, std::map<std::string, int>> opencl_registers_;  // per program: its ptxas registers by kernel
-  std::map<std::size_t, std::map<std::string, int>> opencl_registers_by_ptx_;  // the same, by hash of the PTX
+  // OpenCL's ptxas registers per kernel, by hash of the program's PTX (see buildProgram).
+  std::map<std::size_t, std::map<std::string, int>> opencl_registers_by_ptx_;
   std::map<std::string, std::vector<counters::KernelOccupancy>> original_occupancy_;  // by program and launch shapes
   std::string inputs_key_;
   std::map<std::string, HostBuffer> inputs_;

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include "mutators/mutation_verdict.hpp"
+#include "analyzer/batch.hpp"
+#include "mutators/occupancy_padding.hpp"
+#include "test_support.hpp"
 
 using namespace rooflab;
 
@@ -62,9 +65,6 @@ TEST(MutationVerdict, NoOriginalNoVerdict) {
 
 // ---- Occupancy padding -------------------------------------------------------------------------
 
-#include "analyzer/batch.hpp"
-#include "mutators/occupancy_padding.hpp"
-#include "test_support.hpp"
 
 TEST(OccupancyPadding, AddsTheLocalParameterToTheNamedKernelsOnly) {
   const std::string source = R"(// kernel void commented(int x) { }
@@ -106,29 +106,7 @@ kernel void staged(global const float* a, global const float* b, global float* c
 #endif
 }
 )");
-  dir.write("kernels/staged/family.toml", R"(name = "staged"
-[params]
-N = 4096
-[work]
-flops = "N"
-bytes = "12*N"
-[[buffers]]
-name = "a"
-type = "float"
-count = "N"
-[[buffers]]
-name = "b"
-type = "float"
-count = "N"
-[[buffers]]
-name = "c"
-type = "float"
-count = "N"
-access = "write"
-[check]
-reference = "cpu:vecadd"
-tolerance = 1e-6
-[[variants]]
+  dir.write("kernels/staged/family.toml", rooflab::testing::vecaddFamilyHeader("staged") + R"([[variants]]
 name = "tile"
 source = "k.cl"
 kernel = "staged"

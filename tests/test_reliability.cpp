@@ -132,30 +132,7 @@ kernel void add_slowly(global const float* a, global const float* b, global floa
 }
 )";
 
-const char* kFamily = R"(name = "adder"
-description = "c = a + b"
-[params]
-N = 4096
-[work]
-flops = "N"
-bytes = "12*N"
-[[buffers]]
-name = "a"
-type = "float"
-count = "N"
-[[buffers]]
-name = "b"
-type = "float"
-count = "N"
-[[buffers]]
-name = "c"
-type = "float"
-count = "N"
-access = "write"
-[check]
-reference = "cpu:vecadd"
-tolerance = 1e-6
-[[variants]]
+const std::string kFamily = rooflab::testing::vecaddFamilyHeader("adder", "c = a + b") + R"([[variants]]
 name = "good"
 source = "add.cl"
 kernel = "add"

@@ -40,29 +40,7 @@ kernel void wrong(global const float* a, global const float* b, global float* c,
 }
 )";
 
-const char* kFamily = R"(name = "adder"
-[params]
-N = 4096
-[work]
-flops = "N"
-bytes = "12*N"
-[[buffers]]
-name = "a"
-type = "float"
-count = "N"
-[[buffers]]
-name = "b"
-type = "float"
-count = "N"
-[[buffers]]
-name = "c"
-type = "float"
-count = "N"
-access = "write"
-[check]
-reference = "cpu:vecadd"
-tolerance = 1e-6
-[[variants]]
+const std::string kFamily = rooflab::testing::vecaddFamilyHeader("adder") + R"([[variants]]
 name = "good"
 source = "k.cl"
 kernel = "add"

@@ -54,6 +54,34 @@ inline std::string readPtxFixture(const std::string& name) {
   return "";
 }
 
+// The part of a test family that computes c = a + b over N floats, verified against cpu:vecadd:
+// name, params, work, buffers a, b, c and the check. Tests append their own [[variants]].
+inline std::string vecaddFamilyHeader(const std::string& name, const std::string& description = "") {
+  return "name = \"" + name + "\"\n" + (description.empty() ? "" : "description = \"" + description + "\"\n") +
+         R"([params]
+N = 4096
+[work]
+flops = "N"
+bytes = "12*N"
+[[buffers]]
+name = "a"
+type = "float"
+count = "N"
+[[buffers]]
+name = "b"
+type = "float"
+count = "N"
+[[buffers]]
+name = "c"
+type = "float"
+count = "N"
+access = "write"
+[check]
+reference = "cpu:vecadd"
+tolerance = 1e-6
+)";
+}
+
 inline bool hasOpenclCpuDevice() {
   for (const auto& d : discoverDevices())
     if (d.info.type == "CPU") return true;

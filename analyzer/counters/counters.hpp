@@ -96,7 +96,8 @@ struct BridgeOptions {
   // Registers per thread of each kernel as NVIDIA's OpenCL compiled it (its -cl-nv-verbose build log).
   // The driver JIT-compiles the same PTX differently from OpenCL in whole-program mode (merged shared
   // loads) and in linked mode (other register allocation); when this is given, the bridge compiles
-  // both and keeps the one closest to OpenCL's registers. Empty: whole-program.
+  // linked, whole-program and whole-program for 256 work items, and keeps the compile closest to
+  // OpenCL's registers. Empty: whole-program.
   std::map<std::string, int> opencl_registers;
   // Raw metric names to collect; empty: the whole counterMetricTable(). Fewer metrics, fewer passes.
   std::vector<std::string> metrics;
