@@ -100,7 +100,8 @@ TEST(Counters, MetricTableHoldsTheIssueMetricsOnce) {
       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-      "sm__warps_active.avg.pct_of_peak_sustained_active", "smsp__inst_executed.sum"};
+      "sm__warps_active.avg.pct_of_peak_sustained_active", "smsp__inst_executed.sum",
+      "smsp__issue_active.avg.pct_of_peak_sustained_active", "sm__cycles_elapsed.avg.per_second"};
   std::set<std::string> seen;
   for (const rc::CounterMetric& metric : rc::counterMetricTable()) {
     EXPECT_TRUE(seen.insert(metric.raw_name).second) << "twice: " << metric.raw_name;
@@ -131,7 +132,9 @@ TEST(Counters, DerivedValuesFollowTheirFormulas) {
               {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 40},
               {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 0},
               {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 0},
-              {"sm__warps_active.avg.pct_of_peak_sustained_active", 87.5}};
+              {"sm__warps_active.avg.pct_of_peak_sustained_active", 87.5},
+              {"smsp__issue_active.avg.pct_of_peak_sustained_active", 81.25},
+              {"sm__cycles_elapsed.avg.per_second", 1.98e9}};
   m.bridged_kernel_ns = 100;
   rc::deriveCounterValues(m);
 
@@ -146,6 +149,8 @@ TEST(Counters, DerivedValuesFollowTheirFormulas) {
   EXPECT_DOUBLE_EQ(*derived(m, "fp32_gflops"), 0.9);
   EXPECT_DOUBLE_EQ(*derived(m, "dram_gbps"), 15.0);
   EXPECT_EQ(derived(m, "achieved_occupancy_pct"), 87.5);
+  EXPECT_EQ(derived(m, "issue_slots_busy_pct"), 81.25);
+  EXPECT_DOUBLE_EQ(*derived(m, "sm_clock_mhz"), 1980.0);
 
   // Not computable: null, with a reason beside it.
   EXPECT_FALSE(derived(m, "global_store_sectors_per_request").has_value());
@@ -441,4 +446,10 @@ TEST(CountersGpu, StaticAndDynamicLocalCoexistAcrossSeveralKernels) {
   EXPECT_EQ(m.values.at(kFmul), 1.0 * items);
   EXPECT_EQ(m.values.at(kFadd), 1.0 * items);
   EXPECT_EQ(m.values.at(kFfma), 0.0);
+}
+
+TEST(Counters, ExtraMetricsListDropsDuplicatesAndTableNames) {
+  EXPECT_EQ(rc::parseExtraMetrics(" smsp__a.sum,smsp__b.sum  smsp__a.sum,, smsp__inst_executed.sum "),
+            (std::vector<std::string>{"smsp__a.sum", "smsp__b.sum"}));
+  EXPECT_TRUE(rc::parseExtraMetrics("").empty());
 }

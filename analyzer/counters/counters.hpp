@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,11 @@ const std::vector<CounterMetric>& counterMetricTable();
 // occupancy: what rooflab collects for compute-only and memory-only records (one or two passes
 // instead of the whole table's).
 const std::vector<std::string>& mutantValidationMetrics();
+
+// Metrics named in ROOFLAB_EXTRA_METRICS (comma- or space-separated), collected for originals beside
+// the table; names already in the table are dropped.
+std::vector<std::string> extraMetricsFromEnvironment();
+std::vector<std::string> parseExtraMetrics(std::string_view list);
 
 // Values computed from the raw metrics (and the bridged time); keys of CounterMeasurement::derived.
 // raw_name holds the derived key (fp32_flops, dram_bytes, ...).

@@ -1,7 +1,10 @@
 // The metric table, derived values and JSON of the counters module. Named *_nocuda because it needs no
 // CUDA headers: CMake builds it with and without the CUDA Toolkit, so reports and tests see the same
 // table and JSON either way.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 
 #include "analyzer/counters/counters.hpp"
 
@@ -27,6 +30,11 @@ constexpr const char* kSharedLoadConflicts = "l1tex__data_bank_conflicts_pipe_ls
 constexpr const char* kSharedStoreConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 constexpr const char* kAchievedOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
 constexpr const char* kWarpInstructions = "smsp__inst_executed.sum";
+// A kernel that issues an instruction in most cycles is issue-bound whatever its FLOP count: the
+// share of busy issue slots, with the SM clock it ran at, says how far an instruction-bound kernel
+// is from its own limit (SchedulerStats and SpeedOfLight's "SM Frequency" in Nsight Compute).
+constexpr const char* kIssueActive = "smsp__issue_active.avg.pct_of_peak_sustained_active";
+constexpr const char* kSmClock = "sm__cycles_elapsed.avg.per_second";
 
 // Counts are integers: write them as such (16777216, not 1.6777216e7). JSON never holds NaN or Infinity.
 nlohmann::json number(double value) {
@@ -67,6 +75,9 @@ const std::vector<CounterMetric>& counterMetricTable() {
       {kAchievedOccupancy, "Achieved occupancy", "%",
        "Average active warps per active cycle, as a percentage of the SM's maximum."},
       {kWarpInstructions, "Warp instructions executed", "inst", "Instructions executed, counted per warp."},
+      {kIssueActive, "Issue slots busy", "%",
+       "Share of active cycles in which a scheduler issued an instruction (one per scheduler per cycle)."},
+      {kSmClock, "SM clock", "cycles/s", "SM cycles per second while the kernel ran."},
   };
   return table;
 }
@@ -75,6 +86,29 @@ const std::vector<std::string>& mutantValidationMetrics() {
   static const std::vector<std::string> metrics = {kFadd, kFmul, kFfma, kGlobalLoadSectors, kGlobalStoreSectors,
                                                    kAchievedOccupancy};
   return metrics;
+}
+
+std::vector<std::string> parseExtraMetrics(std::string_view list) {
+  std::vector<std::string> names;
+  std::string name;
+  auto flush = [&] {
+    if (name.empty()) return;
+    const auto& table = counterMetricTable();
+    const bool in_table = std::any_of(table.begin(), table.end(), [&](const CounterMetric& m) { return name == m.raw_name; });
+    if (!in_table && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    name.clear();
+  };
+  for (const char c : list) {
+    if (c == ',' || std::isspace(static_cast<unsigned char>(c))) flush();
+    else name.push_back(c);
+  }
+  flush();
+  return names;
+}
+
+std::vector<std::string> extraMetricsFromEnvironment() {
+  const char* list = std::getenv("ROOFLAB_EXTRA_METRICS");
+  return list ? parseExtraMetrics(list) : std::vector<std::string>{};
 }
 
 const std::vector<CounterMetric>& derivedCounterTable() {
@@ -95,6 +129,9 @@ const std::vector<CounterMetric>& derivedCounterTable() {
       {"shared_wavefronts", "Shared-memory wavefronts", "wavefronts", "Load plus store wavefronts."},
       {"shared_bank_conflicts", "Shared-memory bank conflicts", "conflicts", "Load plus store bank conflicts."},
       {"achieved_occupancy_pct", "Achieved occupancy", "%", "sm__warps_active.avg.pct_of_peak_sustained_active."},
+      {"issue_slots_busy_pct", "Issue slots busy", "%",
+       "smsp__issue_active.avg.pct_of_peak_sustained_active: near 100, the kernel is bound by instruction issue."},
+      {"sm_clock_mhz", "SM clock", "MHz", "sm__cycles_elapsed.avg.per_second, in MHz."},
       {"fp32_gflops", "FP32 GFLOP/s (counters)", "GFLOP/s", "FP32 FLOPs over the median bridged time."},
       {"dram_gbps", "DRAM GB/s (counters)", "GB/s", "DRAM bytes over the median bridged time."},
   };
@@ -147,6 +184,10 @@ void deriveCounterValues(CounterMeasurement& m) {
   set("shared_bank_conflicts", sum(kSharedLoadConflicts, kSharedStoreConflicts),
       "a shared-memory bank conflict counter was not collected");
   set("achieved_occupancy_pct", value(kAchievedOccupancy), notCollected(kAchievedOccupancy));
+  set("issue_slots_busy_pct", value(kIssueActive), notCollected(kIssueActive));
+  std::optional<double> clock_mhz;
+  if (value(kSmClock)) clock_mhz = *value(kSmClock) / 1e6;
+  set("sm_clock_mhz", clock_mhz, notCollected(kSmClock));
 
   std::optional<double> ns;
   if (m.bridged_kernel_ns) ns = static_cast<double>(*m.bridged_kernel_ns);
