@@ -165,11 +165,42 @@ kernel void nbody_tiled_unroll4(global const float4* pos, global float4* acc, in
 #error "BPI must be 1 to 16"
 #endif
 
+// Slices 1.. hand their partial sums to slice 0 through local memory; returns whether this work
+// item holds its bodies' whole accelerations (slice 0). Every work item of the group must call it.
+inline bool sum_slices(local float4* part, float3* a, int slice, int row) {
+#if SLICES > 1
+  if (slice > 0) {
+#pragma unroll
+    for (int b = 0; b < BPI; ++b) part[((slice - 1) * BPI + b) * ROWS + row] = (float4)(a[b], 0.0f);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (slice > 0) return false;
+  for (int s = 1; s < SLICES; ++s) {
+#pragma unroll
+    for (int b = 0; b < BPI; ++b) {
+      const float4 q = part[((s - 1) * BPI + b) * ROWS + row];
+      a[b] = (float3)(RL_ADD(a[b].x, q.x), RL_ADD(a[b].y, q.y), RL_ADD(a[b].z, q.z));
+    }
+  }
+#endif
+  return true;
+}
+
+#if SLICES > 1
+#define PART_FLOAT4S ((SLICES - 1) * BPI * ROWS)
+#else
+#define PART_FLOAT4S 1
+#endif
+
+// PREFETCH 1: the next tile's body is loaded into a register while the current tile is computed,
+// so that a tile's global-load latency is no longer spent between the two barriers.
+#ifndef PREFETCH
+#define PREFETCH 0
+#endif
+
 kernel void nbody_blocked(global const float4* pos, global float4* acc, int n, float eps) {
   local float4 tile[TILE];
-#if SLICES > 1
-  local float4 part[(SLICES - 1) * BPI * ROWS];   // slices 1.. hand their sums to slice 0
-#endif
+  local float4 part[PART_FLOAT4S];
   const int lid = get_local_id(0);
   const int slice = lid / ROWS;
   const int row = lid - slice * ROWS;
@@ -183,9 +214,18 @@ kernel void nbody_blocked(global const float4* pos, global float4* acc, int n, f
     a[b] = (float3)(0.0f);
   }
   const int j0 = slice * ROWS;   // this slice's part of every tile
+#if PREFETCH
+  float4 next = RL_LOAD4(float4, pos, lid);
+#endif
   for (int t = 0; t < n; t += TILE) {
+#if PREFETCH
+    tile[lid] = next;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t + TILE < n) next = RL_LOAD4(float4, pos, t + TILE + lid);
+#else
     tile[lid] = RL_LOAD4(float4, pos, t + lid);
     barrier(CLK_LOCAL_MEM_FENCE);
+#endif
     // UNROLL bodies j per iteration against the BPI bodies i: both inner loops have constant trip
     // counts and are unrolled, so p and a stay in registers.
 #pragma unroll 1
@@ -199,22 +239,45 @@ kernel void nbody_blocked(global const float4* pos, global float4* acc, int n, f
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-#if SLICES > 1
-  // Slices 1.. hand their partial sums to slice 0 through local memory.
-  if (slice > 0) {
+  if (!sum_slices(part, a, slice, row)) return;
 #pragma unroll
-    for (int b = 0; b < BPI; ++b) part[((slice - 1) * BPI + b) * ROWS + row] = (float4)(a[b], 0.0f);
+  for (int b = 0; b < BPI; ++b) STORE_ACC(acc, first + b * ROWS, a[b]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Register blocking without local tiles: bodies j are read straight from global memory. Every lane
+// of a warp reads the same body j at once, one request that L1 (or L2) serves, and one read feeds
+// BPI interactions, so local memory buys nothing here; without it the main loop has no barrier, and
+// no warp waits for a tile's global load or for the slowest warp of its group. Slice s of the
+// group takes bodies j in [s*N/SLICES, (s+1)*N/SLICES); the slices' sums meet in local memory at
+// the end as in nbody_blocked. N must be a multiple of ROWS*BPI and of SLICES*UNROLL.
+kernel void nbody_blocked_global(global const float4* restrict pos, global float4* restrict acc, int n,
+                                 float eps) {
+  local float4 part[PART_FLOAT4S];
+  const int lid = get_local_id(0);
+  const int slice = lid / ROWS;
+  const int row = lid - slice * ROWS;
+  const int first = get_group_id(0) * (ROWS * BPI) + row;
+  const float eps2 = eps * eps;
+  float4 p[BPI];
+  float3 a[BPI];
+#pragma unroll
+  for (int b = 0; b < BPI; ++b) {
+    p[b] = RL_LOAD4(float4, pos, first + b * ROWS);
+    a[b] = (float3)(0.0f);
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (slice > 0) return;
-  for (int s = 1; s < SLICES; ++s) {
+  const int span = n / SLICES;
+  const int j0 = slice * span;
+#pragma unroll 1
+  for (int j = j0; j < j0 + span; j += UNROLL) {
 #pragma unroll
-    for (int b = 0; b < BPI; ++b) {
-      const float4 q = part[((s - 1) * BPI + b) * ROWS + row];
-      a[b] = (float3)(RL_ADD(a[b].x, q.x), RL_ADD(a[b].y, q.y), RL_ADD(a[b].z, q.z));
+    for (int u = 0; u < UNROLL; ++u) {
+      const float4 pj = RL_LOAD4(float4, pos, j + u);
+#pragma unroll
+      for (int b = 0; b < BPI; ++b) a[b] = body_body(p[b], pj, a[b], eps2);
     }
   }
-#endif
+  if (!sum_slices(part, a, slice, row)) return;
 #pragma unroll
   for (int b = 0; b < BPI; ++b) STORE_ACC(acc, first + b * ROWS, a[b]);
 }
