@@ -192,12 +192,6 @@ inline bool sum_slices(local float4* part, float3* a, int slice, int row) {
 #define PART_FLOAT4S 1
 #endif
 
-// PREFETCH 1: the next tile's body is loaded into a register while the current tile is computed,
-// so that a tile's global-load latency is no longer spent between the two barriers.
-#ifndef PREFETCH
-#define PREFETCH 0
-#endif
-
 kernel void nbody_blocked(global const float4* pos, global float4* acc, int n, float eps) {
   local float4 tile[TILE];
   local float4 part[PART_FLOAT4S];
@@ -214,18 +208,9 @@ kernel void nbody_blocked(global const float4* pos, global float4* acc, int n, f
     a[b] = (float3)(0.0f);
   }
   const int j0 = slice * ROWS;   // this slice's part of every tile
-#if PREFETCH
-  float4 next = RL_LOAD4(float4, pos, lid);
-#endif
   for (int t = 0; t < n; t += TILE) {
-#if PREFETCH
-    tile[lid] = next;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (t + TILE < n) next = RL_LOAD4(float4, pos, t + TILE + lid);
-#else
     tile[lid] = RL_LOAD4(float4, pos, t + lid);
     barrier(CLK_LOCAL_MEM_FENCE);
-#endif
     // UNROLL bodies j per iteration against the BPI bodies i: both inner loops have constant trip
     // counts and are unrolled, so p and a stay in registers.
 #pragma unroll 1
