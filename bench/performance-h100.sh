@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 8: rooflab's top rungs and the vendor baselines, measured in one script on the GPU machine.
-#   1. builds rooflab (scripts/gpu-setup.sh) and the CUDA baselines (cuBLAS SGEMM, CUB sum, copy/add);
+#   1. builds rooflab (scripts/gpu-setup.sh), the CUDA baselines (cuBLAS SGEMM, CUB sum, copy/add) and
+#      the issue probe (bench/baselines/issue_probe.cu: what an FFMA:MUFU mix can issue, which caps nbody);
 #   2. runs the baselines, torch's sum and add (when torch is installed), and
 #      bench/configs/performance-h100.toml (rooflab measures the ceilings at the start of that run);
 #   3. times the embedded default config (all modes, counters) end to end;
@@ -22,6 +23,10 @@ echo "perf: CUDA baselines"
 nvcc -O3 -arch=native bench/baselines/cuda_baselines.cu -lcublas -o build-gpu/cuda_baselines > "$work/nvcc.log" 2>&1 \
   && ./build-gpu/cuda_baselines > "$work/cuda-baselines.json" 2> "$work/cuda-baselines.log" \
   || echo '{"error": "cuda baselines failed: see nvcc.log / cuda-baselines.log"}' > "$work/cuda-baselines.json"
+echo "perf: issue probe (the FFMA:MUFU issue rate that caps nbody)"
+nvcc -O3 -arch=native -use_fast_math bench/baselines/issue_probe.cu -o build-gpu/issue_probe > "$work/nvcc-probe.log" 2>&1 \
+  && ./build-gpu/issue_probe > "$work/issue-probe.json" 2> "$work/issue-probe.log" \
+  || echo '{"error": "issue probe failed: see nvcc-probe.log / issue-probe.log"}' > "$work/issue-probe.json"
 echo "perf: torch baselines"
 python3 bench/baselines/torch_baselines.py > "$work/torch-baselines.json" 2> "$work/torch-baselines.log" \
   || echo '{"available": false, "reason": "torch_baselines.py failed"}' > "$work/torch-baselines.json"

@@ -104,6 +104,22 @@ for n in (32768, 65536, 131072):
         target(f"nbody N={n} vs measured FP32 peak (20 flops/interaction)", b, b["gflops"], "GFLOP/s",
                "rooflab ceilings (same run)", fp32_gflops, 0.70)
 
+# The cap on any n-body kernel (bench/results/2026-11-22-h100-nbody-issue): an interaction needs at least
+# 12 FP32 instructions and one MUFU.RSQ, which issue at the probe's 12:1 rate at best.
+probe = load(os.path.join(work, "issue-probe.json"))
+nbody_cap = None
+if isinstance(probe, dict) and "probes" in probe:
+    rate = next((p["warp_instructions_per_scheduler_per_ns"] for p in probe["probes"] if p["ffma_per_mufu"] == 12), None)
+    if rate:
+        interactions_per_s = rate * 1e9 * 4 * probe["sms"] * 32 / 13
+        cap = 20 * interactions_per_s / 1e9
+        best_nbody = max((t["value"] for t in targets if t["target"].startswith("nbody") and t["value"]), default=None)
+        nbody_cap = {"ffma12_mufu1_warp_instructions_per_scheduler_per_ns": rate, "cap_gflops": cap,
+                     "fp32_peak_gflops": fp32_gflops,
+                     "cap_of_fp32_peak": cap / fp32_gflops if fp32_gflops else None,
+                     "best_rung_of_cap": best_nbody / cap if best_nbody else None,
+                     "nbody_cuda": probe.get("nbody_cuda")}
+
 # Where the default run's time goes.
 phases = collections.Counter()
 by_family = collections.Counter()
@@ -128,7 +144,7 @@ default_summary = {"wall_seconds": default_wall, "goal_seconds": 60, "met": defa
 summary = {"date": date, "commit": commit, "device": rungs.get("device", {}),
            "command": "bash bench/performance-h100.sh " + date,
            "ceilings": {"dram_read_gbps": dram_gbps, "fp32_gflops": fp32_gflops},
-           "baselines": {"cuda": cuda, "torch": torch}, "targets": targets, "rungs": rows,
+           "baselines": {"cuda": cuda, "torch": torch}, "nbody_issue_cap": nbody_cap, "targets": targets, "rungs": rows,
            "default_config": default_summary}
 os.makedirs(outdir, exist_ok=True)
 with open(os.path.join(outdir, f"{date}-h100.json"), "w") as f:
@@ -137,6 +153,10 @@ with open(os.path.join(outdir, f"{date}-h100.json"), "w") as f:
 
 def fmt(v, digits=0):
     return "-" if v is None else f"{v:,.{digits}f}"
+
+
+def pct(ratio):
+    return "-" if ratio is None else f"{100 * ratio:.1f}%"
 
 
 dev = rungs.get("device", {})
@@ -150,6 +170,16 @@ md = [f"# Performance on the H100, {date} (issue 8)", "",
 for t in targets:
     md.append(f"| {t['target']} | {t['rung']} | {fmt(t['value'])} {t['unit']} | {t['reference']} | {fmt(t['reference_value'])} | "
               f"{fmt(t['ratio'] * 100 if t['ratio'] else None, 1)}% | {t['goal'] * 100:.0f}% | {'yes' if t['met'] else '**no**'} |")
+if nbody_cap:
+    md += ["", f"nbody's cap, from the issue probe in the same run (`bench/baselines/issue_probe.cu`): 12 FFMA per MUFU.RSQ "
+           f"issue at {nbody_cap['ffma12_mufu1_warp_instructions_per_scheduler_per_ns']:.3f} warp instructions per scheduler per ns. "
+           f"An interaction needs at least 12 FP32 instructions and one MUFU, so no n-body kernel can exceed "
+           f"{fmt(nbody_cap['cap_gflops'])} GFLOP/s = {pct(nbody_cap['cap_of_fp32_peak'])} of the measured FP32 peak "
+           f"(20 flops per interaction). The best rung reaches {pct(nbody_cap['best_rung_of_cap'])} of that cap "
+           "([analysis](2026-11-22-h100-nbody-issue/README.md))."]
+    if nbody_cap.get("nbody_cuda"):
+        md.append("The same rung in CUDA (nvcc -use_fast_math): " + "; ".join(
+            f"N={x['n']}: {x['gflops_20_per_interaction']:,.0f} GFLOP/s" for x in nbody_cap["nbody_cuda"]) + ".")
 md += ["", f"Default config (`rooflab run --device gpu`: all modes, counters, ceilings, reports): "
        f"{fmt(default_wall, 1)} s wall for {default_summary['points']} points (goal < 60 s: "
        f"{'met' if default_summary['met'] else '**not met**'}).", "",
