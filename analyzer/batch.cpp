@@ -189,6 +189,9 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   std::fprintf(stderr, "rooflab: %zu points (%zu families) on %s [%s]; %d warm-up + %d timed runs each; results in %s\n",
                total, plan.families.size(), device.info.name.c_str(), device.info.platform.c_str(), config.run.warmup,
                config.run.repetitions, results_path.c_str());
+  // After the ceilings, so that no compile runs while they are measured.
+  runner.queueBuilds(plan.points);
+  results["build_threads"] = runner.buildThreads();
 
   ProgressLine progress(options.progress);
   std::size_t ok = 0, failed = 0, verification_failed = 0, skipped = 0;

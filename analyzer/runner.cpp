@@ -146,38 +146,53 @@ VariantRunner::VariantRunner(const SelectedDevice& device, const RunSettings& se
   } catch (const cl::Error& e) {
     throw DeviceError("cannot open " + device_.info.name + ": " + clFailure(e));
   }
+  builds_ = std::make_unique<ProgramBuilds>(context_, device_.device, backgroundBuildThreads(device_.info.type == "CPU"));
+}
+
+std::string VariantRunner::programKey(const RunPoint& point, const std::string& options) {
+  return point.variant->source.string() + "\n" + options;
+}
+
+void VariantRunner::queueBuilds(const std::vector<RunPoint>& points) {
+  if (buildThreads() == 0) return;
+  std::map<std::filesystem::path, std::string> sources;
+  for (const RunPoint& point : points) {
+    if (point.mode != RunMode::normal && !point.variant->annotated) continue;  // run() skips it unbuilt
+    try {
+      const std::string options = buildOptions(point, point.mode);
+      const std::string key = programKey(point, options);
+      if (programs_.count(key)) continue;
+      auto source = sources.find(point.variant->source);
+      if (source == sources.end())
+        source = sources.emplace(point.variant->source, composeKernelSource(readFile(point.variant->source),
+                                                                            point.variant->source.filename().string()))
+                     .first;
+      builds_->enqueue(key, source->second, options);
+    } catch (const std::exception&) {
+      // A point whose options or source cannot be made fails in run(), with its context.
+    }
+  }
 }
 
 VariantRunner::~VariantRunner() = default;
 
 cl::Program VariantRunner::buildProgram(const RunPoint& point, const std::string& options, RunRecord& record,
                                         const std::set<std::string>& pad_kernels) {
-  std::string key = point.variant->source.string() + "\n" + options;
+  std::string key = programKey(point, options);
   for (const std::string& k : pad_kernels) key += "\npad:" + k;
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
-  std::string source = composeKernelSource(readFile(point.variant->source), point.variant->source.filename().string());
-  if (!pad_kernels.empty()) source = addOccupancyPadParameter(source, pad_kernels);
-  const auto start = Clock::now();
-  cl::Program program(context_, source);
-  try {
-    program.build({device_.device}, options.c_str());
-  } catch (const cl::BuildError& e) {
-    std::string log;
-    for (const auto& [dev, text] : e.getBuildLog()) log += text;
-    record.build_log = log;
-    throw VariantError("OpenCL build of " + point.variant->source.filename().string() + " failed (" + options +
-                       "):\n" + log);
-  } catch (const cl::Error& e) {
-    std::string log;
-    try {
-      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device);
-    } catch (const cl::Error&) {
-    }
-    record.build_log = log;
-    throw VariantError("OpenCL build of " + point.variant->source.filename().string() + " failed: " + clFailure(e) +
-                       (log.empty() ? "" : "\n" + log));
+  std::optional<ProgramBuild> built = builds_->take(key);
+  if (!built) {
+    std::string source = composeKernelSource(readFile(point.variant->source), point.variant->source.filename().string());
+    if (!pad_kernels.empty()) source = addOccupancyPadParameter(source, pad_kernels);
+    built = buildProgramNow(context_, device_.device, source, options);
   }
-  record.build_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!built->ok) {
+    record.build_log = built->log;
+    throw VariantError("OpenCL build of " + point.variant->source.filename().string() + " failed" + built->failure);
+  }
+  const cl::Program program = built->program;
+  record.build_seconds = built->seconds;
   if (device_.info.isNvidia()) {
     // NVIDIA's driver caches ptxas results by PTX: a program whose PTX it compiled before (another
     // variant whose defines change nothing, or an earlier run) builds without a ptxas log. The same

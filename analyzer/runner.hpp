@@ -11,6 +11,7 @@
 #include "analyzer/device.hpp"
 #include "analyzer/host_buffer.hpp"
 #include "analyzer/manifest.hpp"
+#include "analyzer/program_builds.hpp"
 #include "analyzer/run_record.hpp"
 
 namespace rooflab {
@@ -50,6 +51,11 @@ class VariantRunner {
 
   const DeviceInfo& device() const { return device_.info; }
 
+  // Starts building, in the background and in this order, the programs that run(points[i]) will
+  // need (see ProgramBuilds). Optional: run() builds whatever was not queued itself.
+  void queueBuilds(const std::vector<RunPoint>& points);
+  int buildThreads() const { return builds_ ? builds_->threads() : 0; }
+
  private:
   struct Prepared;
   std::unique_ptr<Prepared> prepare(const RunPoint& point, RunRecord& record);
@@ -59,6 +65,7 @@ class VariantRunner {
   const std::map<std::string, HostBuffer>& referenceOutputs(const RunPoint& point);
   void verify(const RunPoint& point, const std::map<std::string, HostBuffer>& outputs, RunRecord& record);
   std::string buildOptions(const RunPoint& point, RunMode mode) const;
+  static std::string programKey(const RunPoint& point, const std::string& options);
   cl::Program buildProgram(const RunPoint& point, const std::string& options, RunRecord& record,
                            const std::set<std::string>& pad_kernels = {});
   void setUpLaunches(Prepared& prepared, RunRecord& record, const std::vector<std::size_t>& pad_bytes);
@@ -72,6 +79,7 @@ class VariantRunner {
   cl::Context context_;
   cl::CommandQueue queue_;
   std::map<std::string, cl::Program> programs_;
+  std::unique_ptr<ProgramBuilds> builds_;  // declared after context_: destroyed (threads joined) before it
   // OpenCL's ptxas registers per kernel, by hash of the program's PTX (see buildProgram).
   std::map<std::size_t, std::map<std::string, int>> opencl_registers_by_ptx_;
   std::map<std::string, std::vector<counters::KernelOccupancy>> original_occupancy_;  // by program and launch shapes

@@ -138,6 +138,7 @@ default_summary = {"wall_seconds": default_wall, "goal_seconds": 60, "met": defa
                    "points": (default.get("summary") or {}).get("points") if isinstance(default, dict) else None,
                    "status": default.get("status") if isinstance(default, dict) else None,
                    "ceilings_seconds": ceilings_s, "phase_seconds": dict(phases), "of_which_opencl_builds": builds,
+                   "build_threads": default.get("build_threads") if isinstance(default, dict) else None,
                    "by_family_seconds": dict(by_family), "by_mode_seconds": dict(by_mode),
                    "other_seconds": (default_wall - accounted) if default_wall else None}
 
@@ -187,7 +188,11 @@ md += ["", f"Default config (`rooflab run --device gpu`: all modes, counters, ce
        f"| ceilings (measured at the start) | {fmt(ceilings_s, 1)} |"]
 for k in ("prepare", "run", "verify", "counters"):
     md.append(f"| records: {k} | {fmt(phases.get(k), 1)} |")
-md.append(f"| (of prepare: OpenCL builds) | {fmt(builds, 1)} |")
+build_threads = default.get("build_threads") if isinstance(default, dict) else None
+if build_threads:
+    md.append(f"| (OpenCL builds, on {build_threads} background threads while earlier records ran: sum of their own times) | {fmt(builds, 1)} |")
+else:
+    md.append(f"| (of prepare: OpenCL builds) | {fmt(builds, 1)} |")
 md.append(f"| other (start-up, reports, bookkeeping) | {fmt(default_summary['other_seconds'], 1)} |")
 md += ["", "By family: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(by_family.items())) +
        ". By mode: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(by_mode.items())) + ".", "",
