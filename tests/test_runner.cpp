@@ -160,6 +160,29 @@ TEST(Runner, OneBadVariantNeverCostsTheBatch) {
   EXPECT_EQ(on_disk["summary"]["failed"], 2);
 }
 
+// Programs built on background threads give the records a batch that builds each in turn gives,
+// failed builds included.
+TEST(Runner, BackgroundBuildsGiveTheSameRecords) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  BatchOptions options;
+  options.progress = false;
+  auto statuses = [&](const char* threads) {
+    rooflab::testing::ScopedEnv env("ROOFLAB_BUILD_THREADS", threads);
+    BatchFixture f("[\"normal\", \"compute-only\", \"memory-only\"]");
+    const BatchOutcome outcome = runBatch(f.config, options);
+    EXPECT_EQ(outcome.results["build_threads"], std::atoi(threads));
+    std::vector<std::string> out;
+    for (const auto& r : outcome.results["records"])
+      out.push_back(r["variant"].get<std::string>() + " " + r["mode"].get<std::string>() + ": " +
+                    r["status"].get<std::string>() + " / " + r["verification"]["status"].get<std::string>() + " / " +
+                    (r["error"].is_string() ? r["error"].get<std::string>() : ""));
+    return out;
+  };
+  const std::vector<std::string> sequential = statuses("0");
+  EXPECT_EQ(statuses("2"), sequential);
+  ASSERT_EQ(sequential.size(), 18u);
+}
+
 TEST(Runner, MutantsRunButAreNeverVerified) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   BatchFixture f("[\"compute-only\", \"memory-only\"]");

@@ -2,6 +2,7 @@
 // Helpers shared by the test suites: temporary folders, files, and whether PoCL is there.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -81,6 +82,23 @@ reference = "cpu:vecadd"
 tolerance = 1e-6
 )";
 }
+
+// Sets an environment variable for one test and restores it after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_.empty()) unsetenv(name_);
+    else setenv(name_, old_.c_str(), 1);
+  }
+
+ private:
+  const char* name_;
+  std::string old_;
+};
 
 inline bool hasOpenclCpuDevice() {
   for (const auto& d : discoverDevices())
