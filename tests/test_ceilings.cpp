@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "analyzer/ceilings.hpp"
 #include "analyzer/device.hpp"
+#include "embedded_ceilings_local_bandwidth.hpp"
 
 using rooflab::CeilingBenchmark;
 using rooflab::CeilingsReport;
@@ -98,4 +102,41 @@ TEST(Ceilings, ReportShowsMeasuredAboveDatasheetUnclamped) {
   EXPECT_NE(text.find("FAILED: CL_OUT_OF_RESOURCES"), std::string::npos) << text;
   EXPECT_NE(text.find("h100-sxm"), std::string::npos) << text;
   EXPECT_FALSE(report.complete());
+}
+
+// The local-memory figure counts 8 vector reads per iteration per work-item; the kernel must make
+// them 8 different vectors, or the compiler merges the repeats and the figure doubles (seen on an
+// H100: 64.7 TB/s against a 33.5 TB/s datasheet). The sum it writes must be that of 8 distinct reads.
+TEST(Ceilings, LocalReadKernelReadsEightDistinctVectorsPerIteration) {
+  const auto device = cpuDevice();
+  if (!device) GTEST_SKIP() << "no CPU OpenCL device (install pocl-opencl-icd)";
+  constexpr unsigned kTile = 64, kGroup = 16, kIterations = 3;
+  cl::Context context(device->device);
+  cl::Program program(context, std::string(rooflab::embedded::ceilings_local_bandwidth));
+  program.build({device->device}, ("-D RL_VECTOR_WIDTH=4 -D RL_TILE_VECTORS=" + std::to_string(kTile) +
+                                   " -D RL_GROUP_SIZE=" + std::to_string(kGroup) + "u").c_str());
+  cl::Kernel kernel(program, "local_read");
+  cl::Buffer out(context, CL_MEM_WRITE_ONLY, kGroup * 4 * sizeof(float));
+  kernel.setArg(0, out);
+  kernel.setArg(1, static_cast<cl_uint>(kIterations));
+  cl::CommandQueue queue(context, device->device);
+  queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(kGroup), cl::NDRange(kGroup));
+  std::vector<float> got(kGroup * 4);
+  queue.enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(float), got.data());
+
+  for (unsigned lid = 0; lid < kGroup; ++lid) {
+    double expected = 0;
+    unsigned index = lid;
+    for (unsigned i = 0; i < kIterations; ++i) {
+      std::set<unsigned> read;
+      for (unsigned k = 0; k < 8; ++k) {
+        const unsigned j = (index + k * (kTile / 8)) & (kTile - 1);
+        read.insert(j);
+        expected += j * 1.0e-3;
+      }
+      ASSERT_EQ(read.size(), 8u);
+      index += 8 * kGroup + 1;
+    }
+    EXPECT_NEAR(got[4 * lid], expected, 1e-4 * expected) << "work-item " << lid;
+  }
 }
