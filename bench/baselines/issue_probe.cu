@@ -23,14 +23,20 @@ constexpr int kAccumulators = 8;  // independent FFMA chains per thread
 // Per unit and iteration: one MUFU.RSQ and FFMA_PER_MUFU FFMA (FFMA_PER_MUFU - 1 into the
 // accumulators, one feeding the next rsqrt's argument). FFMA_PER_MUFU = 0: FFMA only, kUnits x 12 per
 // iteration. All operands stay finite and data-dependent so that nothing folds.
-template <int FFMA_PER_MUFU>
+// DEFERRED: each rsqrt's result is first used one iteration later, so that no FFMA waits on a MUFU
+// that has just been issued (the ceiling of the mix, not of its latency).
+template <int FFMA_PER_MUFU, bool DEFERRED = false>
 __global__ void issueProbe(float* out, int iterations, float seed) {
   float acc[kAccumulators];
   float d[kUnits];
+  float pending[kUnits];
 #pragma unroll
   for (int m = 0; m < kAccumulators; ++m) acc[m] = seed + 0.001f * (threadIdx.x + m);
 #pragma unroll
-  for (int k = 0; k < kUnits; ++k) d[k] = 1.0f + seed * k + 0.01f * threadIdx.x;
+  for (int k = 0; k < kUnits; ++k) {
+    d[k] = 1.0f + seed * k + 0.01f * threadIdx.x;
+    pending[k] = rsqrtf(d[k]);
+  }
 #pragma unroll 4
   for (int it = 0; it < iterations; ++it) {
 #pragma unroll
@@ -42,7 +48,12 @@ __global__ void issueProbe(float* out, int iterations, float seed) {
           a = fmaf(a, 0.999f, d[k]);
         }
       } else {
-        const float r = rsqrtf(d[k]);
+        float r = rsqrtf(d[k]);
+        if constexpr (DEFERRED) {
+          const float next = r;
+          r = pending[k];
+          pending[k] = next;
+        }
 #pragma unroll
         for (int i = 0; i < FFMA_PER_MUFU - 1; ++i) {
           float& a = acc[(k * FFMA_PER_MUFU + i) % kAccumulators];
@@ -56,7 +67,7 @@ __global__ void issueProbe(float* out, int iterations, float seed) {
 #pragma unroll
   for (int m = 0; m < kAccumulators; ++m) sum += acc[m];
 #pragma unroll
-  for (int k = 0; k < kUnits; ++k) sum += d[k];
+  for (int k = 0; k < kUnits; ++k) sum += d[k] + pending[k];
   if (sum == 12345.678f) out[0] = sum;  // never true; keeps the work live
 }
 
@@ -121,17 +132,18 @@ __global__ void __launch_bounds__(kTile, 2) nbodyBlocked(const float4* __restric
   for (int b = 0; b < kBpi; ++b) acc[first + b * kRows] = make_float4(a[b].x, a[b].y, a[b].z, 0);
 }
 
-template <int F>
+template <int F, bool DEFERRED = false>
 void runProbe(float* out, int sms, bool& comma) {
   const int threads = 256, blocks = sms * 8, iterations = 4096;  // 2048 threads per SM: full occupancy
-  const double ms = medianMs([&] { issueProbe<F><<<blocks, threads>>>(out, iterations, 0.5f); }, 2, 10);
+  const double ms = medianMs([&] { issueProbe<F, DEFERRED><<<blocks, threads>>>(out, iterations, 0.5f); }, 2, 10);
   CHECK(cudaGetLastError());
   const int per_unit = F == 0 ? 12 : F + 1;
   const double warp_instructions = double(blocks) * threads / 32 * iterations * kUnits * per_unit;
   const double inst_per_ns_per_scheduler = warp_instructions / (ms * 1e6) / (sms * 4.0);
-  std::printf("%s\n    {\"ffma_per_mufu\": %d, \"ms\": %.4f, \"warp_instructions\": %.0f, "
+  std::printf("%s\n    {\"ffma_per_mufu\": %d, \"mufu_result_used\": \"%s\", \"ms\": %.4f, \"warp_instructions\": %.0f, "
               "\"warp_instructions_per_scheduler_per_ns\": %.4f}",
-              comma ? "," : "", F, ms, warp_instructions, inst_per_ns_per_scheduler);
+              comma ? "," : "", F, DEFERRED ? "next iteration" : "at once", ms, warp_instructions,
+              inst_per_ns_per_scheduler);
   comma = true;
 }
 
@@ -151,6 +163,7 @@ int main() {
   runProbe<0>(out, sms, comma);
   runProbe<24>(out, sms, comma);
   runProbe<12>(out, sms, comma);
+  runProbe<12, true>(out, sms, comma);
   runProbe<6>(out, sms, comma);
   std::printf("\n  ],\n  \"nbody_cuda\": [");
 
