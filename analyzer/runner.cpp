@@ -99,13 +99,21 @@ nlohmann::json occupancyJson(const counters::KernelOccupancy& o) {
 
 }  // namespace
 
-
 std::string composeKernelSource(const std::string& file_text, const std::string& file_name) {
   std::string source(embedded::kernel_prelude);
   source += "\n#line 1 \"" + file_name + "\"\n";
   source += file_text;
   return source;
 }
+
+namespace {
+
+// What the OpenCL compiler gets for a variant: its source file behind the prelude.
+std::string variantSource(const VariantSpec& variant) {
+  return composeKernelSource(readFile(variant.source), variant.source.filename().string());
+}
+
+}  // namespace
 
 // NVIDIA's binary is PTX text: keeping it lets a user read what the compiler made of a variant.
 void VariantRunner::keepBinary(const cl::Program& program, const RunPoint& point, const std::string& options) {
@@ -163,10 +171,7 @@ void VariantRunner::queueBuilds(const std::vector<RunPoint>& points) {
       const std::string key = programKey(point, options);
       if (programs_.count(key)) continue;
       auto source = sources.find(point.variant->source);
-      if (source == sources.end())
-        source = sources.emplace(point.variant->source, composeKernelSource(readFile(point.variant->source),
-                                                                            point.variant->source.filename().string()))
-                     .first;
+      if (source == sources.end()) source = sources.emplace(point.variant->source, variantSource(*point.variant)).first;
       builds_->enqueue(key, source->second, options);
     } catch (const std::exception&) {
       // A point whose options or source cannot be made fails in run(), with its context.
@@ -183,7 +188,7 @@ cl::Program VariantRunner::buildProgram(const RunPoint& point, const std::string
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
   std::optional<ProgramBuild> built = builds_->take(key);
   if (!built) {
-    std::string source = composeKernelSource(readFile(point.variant->source), point.variant->source.filename().string());
+    std::string source = variantSource(*point.variant);
     if (!pad_kernels.empty()) source = addOccupancyPadParameter(source, pad_kernels);
     built = buildProgramNow(context_, device_.device, source, options);
   }
@@ -408,13 +413,12 @@ std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& 
 
 // Kernels and their arguments; pad_bytes (one per launch, or empty) appends a __local argument of that
 // size to each launch with a non-zero pad (the program must then be the padded one).
-void VariantRunner::setUpLaunches(Prepared& prepared_ref, RunRecord& record, const std::vector<std::size_t>& pad_bytes) {
-  Prepared* prepared = &prepared_ref;
-  const RunPoint& point = *prepared->point;
+void VariantRunner::setUpLaunches(Prepared& prepared, RunRecord& record, const std::vector<std::size_t>& pad_bytes) {
+  const RunPoint& point = *prepared.point;
   const VariantSpec& variant = *point.variant;
   const DeviceInfo& dev = device_.info;
-  prepared->kernels.clear();
-  prepared->launches.clear();
+  prepared.kernels.clear();
+  prepared.launches.clear();
   record.geometry.clear();
   std::size_t launch_index = 0;
   for (const auto& launch : variant.launches) {
@@ -427,7 +431,7 @@ void VariantRunner::setUpLaunches(Prepared& prepared_ref, RunRecord& record, con
 
     cl::Kernel kernel;
     try {
-      kernel = cl::Kernel(prepared->program, launch.kernel.c_str());
+      kernel = cl::Kernel(prepared.program, launch.kernel.c_str());
     } catch (const cl::Error& e) {
       throw VariantError(where + ": creating the kernel: " + clFailure(e));
     }
@@ -445,7 +449,7 @@ void VariantRunner::setUpLaunches(Prepared& prepared_ref, RunRecord& record, con
         switch (spec.kind) {
           case KernelArgSpec::Kind::buffer:
             arg.buffer = spec.buffer;
-            kernel.setArg(static_cast<cl_uint>(i), prepared->buffers.at(spec.buffer));
+            kernel.setArg(static_cast<cl_uint>(i), prepared.buffers.at(spec.buffer));
             break;
           case KernelArgSpec::Kind::local_bytes:
             arg.local_bytes = static_cast<std::size_t>(spec.value.count(point.params));
@@ -494,8 +498,8 @@ void VariantRunner::setUpLaunches(Prepared& prepared_ref, RunRecord& record, con
       throw VariantError(where + ": needs " + std::to_string(local_arg_bytes + static_local) +
                          " bytes of local memory; the device has " + std::to_string(dev.local_mem_bytes));
     record.geometry.push_back(resolved.geometry);
-    prepared->kernels.push_back(kernel);
-    prepared->launches.push_back(std::move(resolved));
+    prepared.kernels.push_back(kernel);
+    prepared.launches.push_back(std::move(resolved));
   }
 }
 

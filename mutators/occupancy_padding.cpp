@@ -53,11 +53,28 @@ bool tokenAt(const std::string& code, std::size_t at, const std::string& word) {
          (at + word.size() >= code.size() || !isIdent(code[at + word.size()]));
 }
 
+// The ')' that closes the '(' at `open`, or npos.
+std::size_t matchingParen(const std::string& code, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < code.size(); ++i) {
+    if (code[i] == '(') ++depth;
+    if (code[i] == ')' && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+std::string trimmed(const std::string& text) {
+  const std::size_t begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return "";
+  return text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1);
+}
+
 }  // namespace
 
 std::string addOccupancyPadParameter(const std::string& source, const std::set<std::string>& kernels) {
   const std::string code = codeOnly(source);
-  std::map<std::size_t, std::string> insertions;  // position of ')' -> text inserted before it
+  // Source range [begin, end) -> its replacement (an insertion when begin == end).
+  std::map<std::size_t, std::pair<std::size_t, std::string>> edits;
   std::set<std::string> found;
   for (std::size_t at = code.find("kernel"); at != std::string::npos; at = code.find("kernel", at + 1)) {
     const std::size_t start = at >= 2 && code.compare(at - 2, 2, "__") == 0 ? at - 2 : at;
@@ -73,23 +90,13 @@ std::string addOccupancyPadParameter(const std::string& source, const std::set<s
       while (name_begin > at && isIdent(code[name_begin - 1])) --name_begin;
       name = code.substr(name_begin, name_end - name_begin);
       if (name != "__attribute__") break;
-      int depth = 0;
-      std::size_t end = open;
-      for (; end < code.size(); ++end) {
-        if (code[end] == '(') ++depth;
-        if (code[end] == ')' && --depth == 0) break;
-      }
-      open = code.find('(', end);
+      const std::size_t end = matchingParen(code, open);
+      open = end == std::string::npos ? end : code.find('(', end);
     }
     if (open == std::string::npos) break;
     if (!kernels.count(name)) continue;
-    int depth = 0;
-    std::size_t close = open;
-    for (; close < code.size(); ++close) {
-      if (code[close] == '(') ++depth;
-      if (code[close] == ')' && --depth == 0) break;
-    }
-    if (close >= code.size()) continue;
+    const std::size_t close = matchingParen(code, open);
+    if (close == std::string::npos) continue;
     // A body must follow: a prototype gets no pad (the definition does).
     std::size_t after = close + 1;
     while (after < code.size() && (std::isspace(static_cast<unsigned char>(code[after])) || code[after] == '_' ||
@@ -97,42 +104,24 @@ std::string addOccupancyPadParameter(const std::string& source, const std::set<s
                                    code[after] == ')' || code[after] == ','))
       ++after;  // attributes such as __attribute__((reqd_work_group_size(16,16,1)))
     if (after >= code.size() || code[after] != '{') continue;
-    std::string params = code.substr(open + 1, close - open - 1);
-    bool empty = true;
-    for (char c : params)
-      if (!std::isspace(static_cast<unsigned char>(c))) empty = false;
-    const bool is_void = params.find_first_not_of(" \t\r\n") != std::string::npos &&
-                         params.substr(params.find_first_not_of(" \t\r\n"), 4) == "void" && params.find(',') == std::string::npos &&
-                         params.find('*') == std::string::npos;
+    const std::string params = trimmed(code.substr(open + 1, close - open - 1));
     const std::string pad = std::string("local uchar* ") + kOccupancyPadParameter;
-    if (empty) {
-      insertions[close] = pad;
-    } else if (is_void) {
-      // `(void)` becomes the pad alone: skip the parameter text, then insert.
-      insertions[open + 1] = "\x02" + std::to_string(close - open - 1);
-      insertions[close] = pad;
-    } else {
-      insertions[close] = ", " + pad;
-    }
+    if (params.empty()) edits[close] = {close, pad};
+    else if (params == "void") edits[open + 1] = {close, pad};  // `(void)` becomes the pad alone
+    else edits[close] = {close, ", " + pad};
     found.insert(name);
   }
   for (const std::string& k : kernels)
     if (!found.count(k)) throw std::invalid_argument("occupancy padding: no definition of kernel '" + k + "' in the source");
 
   std::string out;
-  std::size_t skip_until = 0;
-  for (std::size_t i = 0; i <= source.size(); ++i) {
-    if (auto it = insertions.find(i); it != insertions.end()) {
-      if (it->second[0] == '\x02') {
-        skip_until = i + std::stoul(it->second.substr(1));
-      } else {
-        out += it->second;
-      }
-    }
-    if (i == source.size()) break;
-    if (i < skip_until) continue;
-    out += source[i];
+  std::size_t copied = 0;
+  for (const auto& [begin, edit] : edits) {
+    out.append(source, copied, begin - copied);
+    out += edit.second;
+    copied = edit.first;
   }
+  out.append(source, copied, std::string::npos);
   return out;
 }
 

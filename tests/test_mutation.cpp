@@ -72,14 +72,18 @@ __kernel void first(global float* a, int n) { a[0] = n; }
 kernel __attribute__((reqd_work_group_size(64, 1, 1))) void second (global float* a) { a[1] = 2; }
 kernel void third(void) { }
 kernel void fourth() { }
+typedef int voidish;
+kernel void fifth(voidish n) { }
 const char* text = "kernel void fake(int y) {";
 kernel void untouched(global float* a) { a[2] = 3; }
 )";
-  const std::string padded = rooflab::addOccupancyPadParameter(source, {"first", "second", "third", "fourth"});
+  const std::string padded = rooflab::addOccupancyPadParameter(source, {"first", "second", "third", "fourth", "fifth"});
   EXPECT_NE(padded.find("__kernel void first(global float* a, int n, local uchar* rl_occupancy_pad) {"), std::string::npos) << padded;
   EXPECT_NE(padded.find("void second (global float* a, local uchar* rl_occupancy_pad) {"), std::string::npos) << padded;
   EXPECT_NE(padded.find("kernel void third(local uchar* rl_occupancy_pad) {"), std::string::npos) << padded;
   EXPECT_NE(padded.find("kernel void fourth(local uchar* rl_occupancy_pad) {"), std::string::npos) << padded;
+  // Only a lone `void` is an empty list: a type whose name starts with "void" keeps its parameter.
+  EXPECT_NE(padded.find("kernel void fifth(voidish n, local uchar* rl_occupancy_pad) {"), std::string::npos) << padded;
   EXPECT_NE(padded.find("kernel void untouched(global float* a) {"), std::string::npos) << padded;
   EXPECT_NE(padded.find("// kernel void commented(int x) { }"), std::string::npos);
   EXPECT_NE(padded.find("\"kernel void fake(int y) {\""), std::string::npos);

@@ -32,22 +32,22 @@ const CudaDriver& driver() { return cudaDriver(); }
 // occupancy query needs one: the first use of a device retains its primary context once more for the
 // rest of the process, so later measurements find it alive. A measurement that fails in the driver
 // resets it (resetPrimaryContexts), so a faulting kernel's sticky error does not outlive it.
-std::map<CUdevice, bool>& keptContexts() {
-  static std::map<CUdevice, bool> kept;
+std::set<CUdevice>& keptContexts() {
+  static std::set<CUdevice> kept;
   return kept;
 }
 
 void resetPrimaryContexts() {
-  for (auto& [device, kept] : keptContexts())
-    if (kept && driver().primaryCtxReset) driver().primaryCtxReset(device);
+  for (const CUdevice device : keptContexts())
+    if (driver().primaryCtxReset) driver().primaryCtxReset(device);
 }
 
 class CurrentPrimaryContext {
  public:
   explicit CurrentPrimaryContext(CUdevice device) : device_(device) {
-    if (!keptContexts()[device_]) {
+    if (!keptContexts().count(device_)) {
       CUcontext kept = nullptr;
-      if (driver().primaryCtxRetain(&kept, device_) == CUDA_SUCCESS) keptContexts()[device_] = true;
+      if (driver().primaryCtxRetain(&kept, device_) == CUDA_SUCCESS) keptContexts().insert(device_);
     }
     checkCuda(driver().primaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
     if (const CUresult r = driver().ctxPushCurrent(context_); r != CUDA_SUCCESS) {
@@ -306,6 +306,15 @@ BridgedKernelResources kernelResources(CUfunction function, std::size_t dynamic_
   return r;
 }
 
+// Beyond 48 KiB a kernel must opt in to larger dynamic shared memory. Opting in to all the device
+// allows covers every later launch or occupancy query of the kernel, whatever its local memory.
+void optInToAllDynamicShared(CUfunction function, int shared_optin_bytes, std::int64_t static_shared_bytes,
+                             const std::string& what) {
+  checkCuda(driver().funcSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                      shared_optin_bytes - static_cast<int>(static_shared_bytes)),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + what + ")");
+}
+
 void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
              const std::vector<BridgeLaunch>& launches, int timing_repetitions, const BridgeOptions& options,
              CounterMeasurement& m) {
@@ -412,12 +421,8 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
     if (shared_total > shared_optin_bytes)
       throw BridgeError(where + ": " + std::to_string(shared_total) + " bytes of local memory, the device allows " +
                         std::to_string(shared_optin_bytes));
-    // Beyond 48 KiB a kernel must opt in to larger dynamic shared memory. Opt in to all the device
-    // allows, so another launch of the same kernel with more local memory is covered too.
     if (shared_total > 48 * 1024)
-      checkCuda(driver().funcSetAttribute(p.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                          shared_optin_bytes - static_cast<int>(resources.static_shared_bytes)),
-                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + where + ")");
+      optInToAllDynamicShared(p.function, shared_optin_bytes, resources.static_shared_bytes, where);
 
     for (std::size_t a = 0; a < launch.args.size(); ++a) {
       const BridgeArg& arg = launch.args[a];
@@ -547,11 +552,9 @@ std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, con
     checkCuda(driver().moduleGetFunction(&function, module.get(), q.kernel.c_str()), "cuModuleGetFunction(" + q.kernel + ")");
     KernelOccupancy answer;
     answer.resources = kernelResources(function, q.dynamic_local_bytes);
-    // Dynamic shared memory beyond 48 KiB needs the kernel's opt-in; padding may need all of it.
+    // Padding may need all the dynamic shared memory the device allows.
     const std::int64_t dynamic_limit = shared_optin_bytes - answer.resources.static_shared_bytes;
-    checkCuda(driver().funcSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                        static_cast<int>(dynamic_limit)),
-              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + q.kernel + ")");
+    optInToAllDynamicShared(function, shared_optin_bytes, answer.resources.static_shared_bytes, q.kernel);
     auto blocksPerSm = [&](std::size_t dynamic_bytes) {
       int blocks = 0;
       checkCuda(driver().occupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, static_cast<int>(q.threads_per_block),

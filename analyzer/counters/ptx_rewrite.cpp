@@ -421,15 +421,16 @@ std::optional<std::tuple<std::string, std::size_t, std::size_t>> demotedSharedAr
   return std::make_tuple(declarator.substr(0, open), std::stoul(align), std::stoul(count));
 }
 
-// Rewrites one body line's references to demoted arrays into `symbol` + offset; nullopt when a
-// reference has a form this does not know (the kernel then keeps CUDA's own layout).
+bool mentionsDemotedArray(const std::string& code, const StaticLocalLayout& layout) {
+  return std::any_of(layout.offsets.begin(), layout.offsets.end(),
+                     [&](const auto& array) { return findToken(code, array.first) != std::string::npos; });
+}
+
+// Rewrites the references of a body line that mentions demoted arrays into `symbol` + offset; nullopt
+// when a reference has a form this does not know (the kernel then keeps CUDA's own layout).
 std::optional<std::string> relocateStaticLocal(const SourceLine& line, const StaticLocalLayout& layout,
                                                const std::string& symbol) {
-  std::string code = line.code;
-  bool any = false;
-  for (const auto& [name, offset] : layout.offsets)
-    if (findToken(code, name) != std::string::npos) any = true;
-  if (!any) return std::nullopt;
+  const std::string& code = line.code;
   std::string compact;
   for (char c : code)
     if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
@@ -479,8 +480,7 @@ std::optional<std::string> relocateStaticLocal(const SourceLine& line, const Sta
     }
     if (!matched) out += code[i++];
   }
-  for (const auto& [name, offset] : layout.offsets)
-    if (findToken(out, name) != std::string::npos) return std::nullopt;  // used some other way
+  if (mentionsDemotedArray(out, layout)) return std::nullopt;  // used some other way
   while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
   return out;
 }
@@ -506,11 +506,7 @@ std::optional<std::pair<StaticLocalLayout, std::map<std::size_t, std::string>>> 
   layout.total_bytes = offset;
   std::map<std::size_t, std::string> rewritten;
   for (std::size_t b = body_begin; b <= body_end; ++b) {
-    if (layout.declaration_lines.count(b)) continue;
-    bool mentions = false;
-    for (const auto& [name, o] : layout.offsets)
-      if (findToken(lines[b].code, name) != std::string::npos) mentions = true;
-    if (!mentions) continue;
+    if (layout.declaration_lines.count(b) || !mentionsDemotedArray(lines[b].code, layout)) continue;
     auto line = relocateStaticLocal(lines[b], layout, symbol);
     if (!line) return std::nullopt;
     rewritten[b] = std::move(*line);
