@@ -1,5 +1,7 @@
 #include "analyzer/config.hpp"
 
+#include "rooflab_source_dir.hpp"
+
 #include <fstream>
 #include <sstream>
 

@@ -1,5 +1,7 @@
 #include "analyzer/device_model.hpp"
 
+#include "rooflab_source_dir.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
