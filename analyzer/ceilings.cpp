@@ -48,13 +48,14 @@ CeilingBenchmark namedBenchmark(const char* name, const char* unit) {
   return benchmark;
 }
 
+// Settings come from CeilingsOptions (measureCeilings), which holds their defaults.
 struct Bench {
   const SelectedDevice& device;
   cl::Context context;
   cl::CommandQueue queue;
-  bool cpu = false;
-  int repetitions = 5;
-  std::int64_t min_kernel_ns = kDefaultMinKernelNs;
+  bool cpu;
+  int repetitions;
+  std::int64_t min_kernel_ns;
 };
 
 std::string fixed(double value, int decimals) {
@@ -363,16 +364,18 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
   report.device = device.info;
   report.measured_at = utcNow();
 
-  Bench bench{device, {}, {}};
+  Bench bench{device,
+              {},
+              {},
+              device.info.type == "CPU",
+              std::max(1, options.repetitions),
+              options.min_kernel_ns > 0 ? options.min_kernel_ns : kDefaultMinKernelNs};
   try {
     bench.context = cl::Context(device.device);
     bench.queue = cl::CommandQueue(bench.context, device.device, CL_QUEUE_PROFILING_ENABLE);
   } catch (const cl::Error& error) {
     throw DeviceError("ceilings on '" + device.info.name + "': cannot create a profiling queue: " + describeClError(error));
   }
-  bench.cpu = device.info.type == "CPU";
-  bench.repetitions = std::max(1, options.repetitions);
-  bench.min_kernel_ns = options.min_kernel_ns > 0 ? options.min_kernel_ns : kDefaultMinKernelNs;
 
   const std::optional<DeviceModel>& datasheet = options.datasheet;
   const std::uint64_t last_level_cache_bytes =
