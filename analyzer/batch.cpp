@@ -134,7 +134,7 @@ BatchPlan planBatch(const BatchConfig& config) {
     const std::vector<RunMode>& modes = study.modes.empty() ? config.run.modes : study.modes;
     for (const ParamValues& params : expandParams(*family, study))
       for (const VariantSpec* v : variants)
-        for (RunMode mode : modes) plan.points.push_back(RunPoint{family, v, params, mode});
+        for (RunMode mode : modes) plan.points.push_back(planPoint(RunPoint{family, v, params, mode}));
   }
   return plan;
 }
@@ -206,7 +206,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
       interrupted = true;
       break;
     }
-    const RunPoint& point = plan.points[i];
+    const RunPoint& point = plan.points[i].point;
     const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] " + point.family->name +
                                "/" + point.variant->name + " " + paramsLabel(point.params, point.family->param_order) +
                                " " + modeName(point.mode);
@@ -218,7 +218,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
     stub.params = point.params;
     stub.param_order = point.family->param_order;
     watchdog.begin(toJson(stub));
-    RunRecord record = runner.run(point, [&](const char* phase, int index, int count) {
+    RunRecord record = runner.run(plan.points[i], [&](const char* phase, int index, int count) {
       if (progress.tty()) progress.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));
     });
     watchdog.end();
@@ -242,8 +242,8 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
     const std::string group = point.family->name + "/" + point.variant->name + " " +
                               paramsLabel(point.params, point.family->param_order);
     mode_records[group][modeName(point.mode)] = results["records"].size() - 1;
-    const bool last_of_group = i + 1 == total || plan.points[i + 1].variant != point.variant ||
-                               plan.points[i + 1].params != point.params;
+    const bool last_of_group = i + 1 == total || plan.points[i + 1].point.variant != point.variant ||
+                               plan.points[i + 1].point.params != point.params;
     if (last_of_group) {
       const auto& modes = mode_records[group];
       auto recordAt = [&](const char* mode) -> nlohmann::json* {

@@ -18,7 +18,7 @@ namespace rooflab {
 // manifest, an unknown family): those are reported and the rest of the batch still runs.
 struct BatchPlan {
   std::vector<FamilyManifest> families;  // owned here; points point into it
-  std::vector<RunPoint> points;
+  std::vector<PlannedPoint> points;  // each resolved for its parameters, once
   std::vector<std::string> input_errors;
 };
 

@@ -36,34 +36,6 @@ std::string clFailure(const cl::Error& e) {
   return std::string(e.what()) + " failed: " + openclErrorName(e.err());
 }
 
-template <class T>
-void appendScalar(std::vector<std::byte>& out, T value) {
-  out.resize(sizeof(T));
-  std::memcpy(out.data(), &value, sizeof(T));
-}
-
-std::vector<std::byte> scalarBytes(ScalarKind kind, double value, const std::string& what) {
-  std::vector<std::byte> bytes;
-  auto checkRange = [&](double lo, double hi) {
-    if (value < lo || value > hi || value != std::trunc(value))
-      throw VariantError("argument " + what + " = " + formatNumber(value) + " does not fit its integer type");
-  };
-  switch (kind) {
-    case ScalarKind::i32: checkRange(INT32_MIN, INT32_MAX); appendScalar<std::int32_t>(bytes, std::int32_t(value)); break;
-    case ScalarKind::u32: checkRange(0, UINT32_MAX); appendScalar<std::uint32_t>(bytes, std::uint32_t(value)); break;
-    case ScalarKind::i64: checkRange(-9.2e18, 9.2e18); appendScalar<std::int64_t>(bytes, std::int64_t(value)); break;
-    case ScalarKind::u64: checkRange(0, 1.8e19); appendScalar<std::uint64_t>(bytes, std::uint64_t(value)); break;
-    case ScalarKind::f32:
-      if (std::fabs(value) > std::numeric_limits<float>::max())
-        throw VariantError("argument " + what + " = " + formatNumber(value) + " does not fit a float");
-      appendScalar<float>(bytes, float(value));
-      break;
-    case ScalarKind::f64: appendScalar<double>(bytes, value); break;
-    default: throw VariantError("argument " + what + ": unsupported scalar type");
-  }
-  return bytes;
-}
-
 cl::NDRange toRange(const std::vector<std::int64_t>& dims) {
   switch (dims.size()) {
     case 1: return cl::NDRange(dims[0]);
@@ -136,13 +108,11 @@ void VariantRunner::keepBinary(const cl::Program& program, const RunPoint& point
 }
 
 struct VariantRunner::Prepared {
-  const RunPoint* point = nullptr;
+  const ResolvedPoint* point = nullptr;
   cl::Program program;
   std::vector<cl::Kernel> kernels;
-  std::vector<ResolvedLaunch> launches;
-  std::map<std::string, const BufferSpec*> specs;
+  std::vector<ResolvedLaunch> launches;  // the point's, with the occupancy pad argument when padded
   std::map<std::string, cl::Buffer> buffers;
-  std::map<std::string, std::size_t> buffer_bytes;
   const std::map<std::string, HostBuffer>* inputs = nullptr;
 };
 
@@ -161,20 +131,22 @@ std::string VariantRunner::programKey(const RunPoint& point, const std::string& 
   return point.variant->source.string() + "\n" + options;
 }
 
-void VariantRunner::queueBuilds(const std::vector<RunPoint>& points) {
+void VariantRunner::queueBuilds(const std::vector<PlannedPoint>& planned) {
   if (buildThreads() == 0) return;
   std::map<std::filesystem::path, std::string> sources;
-  for (const RunPoint& point : points) {
+  for (const PlannedPoint& p : planned) {
+    if (!p.resolved) continue;  // run() records why
+    const RunPoint& point = p.point;
     if (point.mode != RunMode::normal && !point.variant->annotated) continue;  // run() skips it unbuilt
     try {
-      const std::string options = buildOptions(point, point.mode);
+      const std::string options = buildOptions(*p.resolved, point.mode);
       const std::string key = programKey(point, options);
       if (programs_.count(key)) continue;
       auto source = sources.find(point.variant->source);
       if (source == sources.end()) source = sources.emplace(point.variant->source, variantSource(*point.variant)).first;
       builds_->enqueue(key, source->second, options);
     } catch (const std::exception&) {
-      // A point whose options or source cannot be made fails in run(), with its context.
+      // A point whose source cannot be read fails in run(), with its context.
     }
   }
 }
@@ -215,29 +187,29 @@ cl::Program VariantRunner::buildProgram(const RunPoint& point, const std::string
   return program;
 }
 
-const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const RunPoint& point) {
-  const std::string key = pointKey(point);
+const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const ResolvedPoint& point) {
+  const std::string key = pointKey(point.point);
   if (key == inputs_key_) return inputs_;
   inputs_.clear();
   references_.clear();
-  for (const auto& spec : point.family->buffers) {
-    if (spec.access == BufferAccess::write) continue;
-    HostBuffer buffer(spec.name, spec.type, static_cast<std::size_t>(spec.count.count(point.params)));
-    fillBuffer(buffer, spec.init, settings_.seed);
-    inputs_.emplace(spec.name, std::move(buffer));
+  for (const ResolvedBuffer& b : point.buffers) {
+    if (b.scratch || b.spec->access == BufferAccess::write) continue;
+    HostBuffer buffer(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
+    fillBuffer(buffer, b.spec->init, settings_.seed);
+    inputs_.emplace(b.spec->name, std::move(buffer));
   }
   inputs_key_ = key;
   return inputs_;
 }
 
 nlohmann::json VariantRunner::padForOccupancy(Prepared& prepared, RunRecord& record) {
-  const RunPoint& point = *prepared.point;
+  const RunPoint& point = prepared.point->point;
   const DeviceInfo& dev = device_.info;
   nlohmann::json out = {{"padded", false}, {"launches", nlohmann::json::array()}, {"notes", nlohmann::json::array()}};
   RunPoint original_point = point;
   original_point.mode = RunMode::normal;
   RunRecord scratch;  // the original's build must not overwrite the mutant's build record
-  const cl::Program original = buildProgram(original_point, buildOptions(point, RunMode::normal), scratch);
+  const cl::Program original = buildProgram(original_point, buildOptions(*prepared.point, RunMode::normal), scratch);
 
   const std::size_t launches = prepared.launches.size();
   std::vector<std::size_t> pads(launches, 0);
@@ -351,83 +323,64 @@ nlohmann::json VariantRunner::padForOccupancy(Prepared& prepared, RunRecord& rec
   return out;
 }
 
-std::string VariantRunner::buildOptions(const RunPoint& point, RunMode mode) const {
-  std::string options = "-D RL_MODE=" + std::to_string(static_cast<int>(mode));
-  for (const auto& d : point.variant->defines) {
-    const std::string value = d.is_expression ? formatNumber(ManifestExpression{d.value, d.key, d.where}.evaluate(point.params)) : d.value;
-    options += " -D " + d.name + "=" + value;
-  }
-  if (!point.variant->build_options.empty()) options += " " + point.variant->build_options;
+std::string VariantRunner::buildOptions(const ResolvedPoint& point, RunMode mode) const {
+  std::string options = "-D RL_MODE=" + std::to_string(static_cast<int>(mode)) + point.program_options;
   // NVIDIA's compiler then logs each kernel's registers and shared memory ("ptxas info"); it changes
   // no code (H100: same times with and without). The PTX bridge compares its compile with them.
   if (device_.info.isNvidia()) options += " -cl-nv-verbose";
   return options;
 }
 
-std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& point, RunRecord& record) {
+std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const ResolvedPoint& point, RunRecord& record) {
   auto prepared = std::make_unique<Prepared>();
   prepared->point = &point;
-  const VariantSpec& variant = *point.variant;
   const DeviceInfo& dev = device_.info;
 
-  const std::string options = buildOptions(point, point.mode);
+  const std::string options = buildOptions(point, point.point.mode);
   record.build_options = options;
   // Every buffer must fit the device before any host copy is made: a huge count must not become a
   // host allocation failure (or a byte count that wraps around 64 bits).
-  for (const auto* list : {&point.family->buffers, &variant.scratch})
-    for (const BufferSpec& spec : *list) {
-      const auto count = static_cast<std::uint64_t>(spec.count.count(point.params));
-      if (count > dev.max_alloc_bytes / spec.type.bytes())
-        throw VariantError("buffer '" + spec.name + "' needs " + formatNumber(double(count) * double(spec.type.bytes())) +
-                           " bytes; " + dev.name + " allows at most " + std::to_string(dev.max_alloc_bytes) +
-                           " per allocation");
-    }
-  prepared->program = buildProgram(point, options, record);
+  for (const ResolvedBuffer& b : point.buffers)
+    if (b.count > dev.max_alloc_bytes / b.spec->type.bytes())
+      throw VariantError("buffer '" + b.spec->name + "' needs " + formatNumber(double(b.count) * double(b.spec->type.bytes())) +
+                         " bytes; " + dev.name + " allows at most " + std::to_string(dev.max_alloc_bytes) +
+                         " per allocation");
+  prepared->program = buildProgram(point.point, options, record);
   prepared->inputs = &hostInputs(point);
 
-  // Buffers: family buffers, then the variant's scratch buffers.
-  std::vector<const BufferSpec*> specs;
-  for (const auto& b : point.family->buffers) specs.push_back(&b);
-  for (const auto& b : variant.scratch) specs.push_back(&b);
-  for (const BufferSpec* spec : specs) {
-    // Sizes were checked against the device above.
-    const std::size_t bytes = static_cast<std::size_t>(spec->count.count(point.params)) * spec->type.bytes();
-    cl_mem_flags flags = spec->access == BufferAccess::read ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
+  // Buffers: family buffers, then the variant's scratch buffers (sizes checked against the device above).
+  for (const ResolvedBuffer& b : point.buffers) {
+    const BufferSpec& spec = *b.spec;
+    const cl_mem_flags flags = spec.access == BufferAccess::read ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
     try {
-      prepared->buffers.emplace(spec->name, cl::Buffer(context_, flags, bytes));
+      prepared->buffers.emplace(spec.name, cl::Buffer(context_, flags, b.bytes));
     } catch (const cl::Error& e) {
-      throw VariantError("allocating buffer '" + spec->name + "' (" + std::to_string(bytes) + " bytes): " + clFailure(e));
+      throw VariantError("allocating buffer '" + spec.name + "' (" + std::to_string(b.bytes) + " bytes): " + clFailure(e));
     }
-    prepared->specs[spec->name] = spec;
-    prepared->buffer_bytes[spec->name] = bytes;
-    if (spec->access == BufferAccess::read) {
-      const HostBuffer& host = prepared->inputs->at(spec->name);
-      queue_.enqueueWriteBuffer(prepared->buffers.at(spec->name), CL_TRUE, 0, host.sizeBytes(), host.bytes.data());
+    if (spec.access == BufferAccess::read) {
+      const HostBuffer& host = prepared->inputs->at(spec.name);
+      queue_.enqueueWriteBuffer(prepared->buffers.at(spec.name), CL_TRUE, 0, host.sizeBytes(), host.bytes.data());
     }
   }
 
   setUpLaunches(*prepared, record, {});
-  if (point.mode != RunMode::normal) record.occupancy_padding = padForOccupancy(*prepared, record);
+  if (point.point.mode != RunMode::normal) record.occupancy_padding = padForOccupancy(*prepared, record);
   return prepared;
 }
 
 // Kernels and their arguments; pad_bytes (one per launch, or empty) appends a __local argument of that
 // size to each launch with a non-zero pad (the program must then be the padded one).
 void VariantRunner::setUpLaunches(Prepared& prepared, RunRecord& record, const std::vector<std::size_t>& pad_bytes) {
-  const RunPoint& point = *prepared.point;
-  const VariantSpec& variant = *point.variant;
+  const ResolvedPoint& point = *prepared.point;
   const DeviceInfo& dev = device_.info;
   prepared.kernels.clear();
   prepared.launches.clear();
   record.geometry.clear();
-  std::size_t launch_index = 0;
-  for (const auto& launch : variant.launches) {
+  for (std::size_t launch_index = 0; launch_index < point.launches.size(); ++launch_index) {
     const std::size_t pad = launch_index < pad_bytes.size() ? pad_bytes[launch_index] : 0;
-    ResolvedLaunch resolved;
-    resolved.geometry.kernel = launch.kernel;
-    for (const auto& g : launch.global) resolved.geometry.global.push_back(g.count(point.params));
-    for (const auto& l : launch.local) resolved.geometry.local.push_back(l.count(point.params));
-    const std::string where = "launch " + std::to_string(launch_index++) + " (" + launch.kernel + ")";
+    ResolvedLaunch resolved = point.launches[launch_index];
+    const LaunchSpec& launch = point.point.variant->launches[launch_index];
+    const std::string where = "launch " + std::to_string(launch_index) + " (" + launch.kernel + ")";
 
     cl::Kernel kernel;
     try {
@@ -441,31 +394,25 @@ void VariantRunner::setUpLaunches(Prepared& prepared, RunRecord& record, const s
                          std::to_string(launch.args.size()));
 
     std::size_t local_arg_bytes = 0;
-    for (std::size_t i = 0; i < launch.args.size(); ++i) {
-      const KernelArgSpec& spec = launch.args[i];
-      ResolvedArg arg;
-      arg.kind = spec.kind;
+    for (std::size_t i = 0; i < resolved.args.size(); ++i) {
+      const ResolvedArg& arg = resolved.args[i];
       try {
-        switch (spec.kind) {
+        switch (arg.kind) {
           case KernelArgSpec::Kind::buffer:
-            arg.buffer = spec.buffer;
-            kernel.setArg(static_cast<cl_uint>(i), prepared.buffers.at(spec.buffer));
+            kernel.setArg(static_cast<cl_uint>(i), prepared.buffers.at(arg.buffer));
             break;
           case KernelArgSpec::Kind::local_bytes:
-            arg.local_bytes = static_cast<std::size_t>(spec.value.count(point.params));
             local_arg_bytes += arg.local_bytes;
             kernel.setArg(static_cast<cl_uint>(i), cl::Local(arg.local_bytes));
             break;
           case KernelArgSpec::Kind::scalar:
-            arg.scalar_bytes = scalarBytes(spec.scalar_type, spec.value.evaluate(point.params), "'" + spec.text + "'");
             kernel.setArg(static_cast<cl_uint>(i), arg.scalar_bytes.size(), arg.scalar_bytes.data());
             break;
         }
       } catch (const cl::Error& e) {
-        throw VariantError(where + ": argument " + std::to_string(i) + " ('" + spec.text + "'): " + clFailure(e) +
+        throw VariantError(where + ": argument " + std::to_string(i) + " ('" + launch.args[i].text + "'): " + clFailure(e) +
                            " (does the kernel parameter's type match?)");
       }
-      resolved.args.push_back(std::move(arg));
     }
     if (pad > 0) {
       ResolvedArg arg;
@@ -476,23 +423,14 @@ void VariantRunner::setUpLaunches(Prepared& prepared, RunRecord& record, const s
       resolved.args.push_back(std::move(arg));
     }
 
-    if (!resolved.geometry.local.empty()) {
-      std::int64_t group = 1;
-      for (std::size_t d = 0; d < resolved.geometry.local.size(); ++d) {
-        group *= resolved.geometry.local[d];
-        if (d < dev.max_work_item_sizes.size() && resolved.geometry.local[d] > static_cast<std::int64_t>(dev.max_work_item_sizes[d]))
-          throw VariantError(where + ": local size " + std::to_string(resolved.geometry.local[d]) + " in dimension " +
-                             std::to_string(d) + " exceeds the device's " + std::to_string(dev.max_work_item_sizes[d]));
-      }
-      // CL_KERNEL_WORK_GROUP_SIZE is not checked here: NVIDIA reports 256 for kernels that launch
-      // fine with 1024 work items (seen on an H100, driver 580). A launch that really exceeds the
-      // kernel's limit fails with CL_INVALID_WORK_GROUP_SIZE, and execute() explains it.
-      (void)group;
-      for (std::size_t d = 0; d < resolved.geometry.local.size(); ++d)
-        if (resolved.geometry.global[d] % resolved.geometry.local[d] != 0)
-          throw VariantError(where + ": global size " + std::to_string(resolved.geometry.global[d]) +
-                             " is not a multiple of local size " + std::to_string(resolved.geometry.local[d]));
-    }
+    // CL_KERNEL_WORK_GROUP_SIZE is not checked here: NVIDIA reports 256 for kernels that launch
+    // fine with 1024 work items (seen on an H100, driver 580). A launch that really exceeds the
+    // kernel's limit fails with CL_INVALID_WORK_GROUP_SIZE, and execute() explains it. That global
+    // sizes are multiples of local ones, resolvePoint checked.
+    for (std::size_t d = 0; d < resolved.geometry.local.size(); ++d)
+      if (d < dev.max_work_item_sizes.size() && resolved.geometry.local[d] > static_cast<std::int64_t>(dev.max_work_item_sizes[d]))
+        throw VariantError(where + ": local size " + std::to_string(resolved.geometry.local[d]) + " in dimension " +
+                           std::to_string(d) + " exceeds the device's " + std::to_string(dev.max_work_item_sizes[d]));
     const std::uint64_t static_local = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device_.device);
     if (local_arg_bytes + static_local > dev.local_mem_bytes)
       throw VariantError(where + ": needs " + std::to_string(local_arg_bytes + static_local) +
@@ -506,19 +444,19 @@ void VariantRunner::setUpLaunches(Prepared& prepared, RunRecord& record, const s
 RepetitionTiming VariantRunner::execute(Prepared& prepared) {
   // Every run starts from the same state: inputs as initialised, outputs and scratch poisoned, so
   // an element the kernel did not write fails verification instead of passing on stale data.
-  for (const auto& [name, spec] : prepared.specs) {
-    cl::Buffer& buffer = prepared.buffers.at(name);
-    const std::size_t bytes = prepared.buffer_bytes.at(name);
-    if (spec->access == BufferAccess::read) continue;
-    if (spec->access == BufferAccess::read_write && prepared.inputs->count(name)) {
-      const HostBuffer& host = prepared.inputs->at(name);
+  for (const ResolvedBuffer& b : prepared.point->buffers) {
+    const BufferSpec& spec = *b.spec;
+    cl::Buffer& buffer = prepared.buffers.at(spec.name);
+    if (spec.access == BufferAccess::read) continue;
+    if (spec.access == BufferAccess::read_write && prepared.inputs->count(spec.name)) {
+      const HostBuffer& host = prepared.inputs->at(spec.name);
       queue_.enqueueWriteBuffer(buffer, CL_FALSE, 0, host.sizeBytes(), host.bytes.data());
-    } else if (spec->type.scalar == ScalarKind::f32) {
-      queue_.enqueueFillBuffer<cl_uint>(buffer, 0x7fc00000u, 0, bytes);
-    } else if (spec->type.scalar == ScalarKind::f64) {
-      queue_.enqueueFillBuffer<cl_ulong>(buffer, 0x7ff8000000000000ull, 0, bytes);
+    } else if (spec.type.scalar == ScalarKind::f32) {
+      queue_.enqueueFillBuffer<cl_uint>(buffer, 0x7fc00000u, 0, b.bytes);
+    } else if (spec.type.scalar == ScalarKind::f64) {
+      queue_.enqueueFillBuffer<cl_ulong>(buffer, 0x7ff8000000000000ull, 0, b.bytes);
     } else {
-      queue_.enqueueFillBuffer<cl_uchar>(buffer, 0xA5, 0, bytes);
+      queue_.enqueueFillBuffer<cl_uchar>(buffer, 0xA5, 0, b.bytes);
     }
   }
   // Wait for the resets so that a kernel's queued-to-start time is its launch overhead alone,
@@ -569,38 +507,39 @@ RepetitionTiming VariantRunner::execute(Prepared& prepared) {
 
 std::map<std::string, HostBuffer> VariantRunner::readOutputs(Prepared& prepared) {
   std::map<std::string, HostBuffer> outputs;
-  for (const auto& spec : prepared.point->family->buffers) {
-    if (!spec.isOutput()) continue;
-    HostBuffer host(spec.name, spec.type, static_cast<std::size_t>(spec.count.count(prepared.point->params)));
-    queue_.enqueueReadBuffer(prepared.buffers.at(spec.name), CL_TRUE, 0, host.sizeBytes(), host.bytes.data());
-    outputs.emplace(spec.name, std::move(host));
+  for (const ResolvedBuffer& b : prepared.point->buffers) {
+    if (b.scratch || !b.spec->isOutput()) continue;
+    HostBuffer host(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
+    queue_.enqueueReadBuffer(prepared.buffers.at(b.spec->name), CL_TRUE, 0, host.sizeBytes(), host.bytes.data());
+    outputs.emplace(b.spec->name, std::move(host));
   }
   return outputs;
 }
 
-const std::map<std::string, HostBuffer>& VariantRunner::referenceOutputs(const RunPoint& point) {
-  const std::string& ref = point.family->reference;
+const std::map<std::string, HostBuffer>& VariantRunner::referenceOutputs(const ResolvedPoint& point) {
+  const std::string& ref = point.point.family->reference;
   if (auto it = references_.find(ref); it != references_.end()) return it->second;
   const auto& inputs = hostInputs(point);
   std::map<std::string, HostBuffer> outputs;
   if (ref.rfind("cpu:", 0) == 0) {
     const ReferenceFunction* fn = ReferenceRegistry::builtin().find(ref.substr(4));
     if (!fn) throw VariantError("no C++ reference named '" + ref.substr(4) + "'");
-    for (const auto& spec : point.family->buffers) {
-      if (!spec.isOutput()) continue;
-      HostBuffer out(spec.name, spec.type, static_cast<std::size_t>(spec.count.count(point.params)));
-      if (auto in = inputs.find(spec.name); in != inputs.end()) out.bytes = in->second.bytes;  // in-place references
-      outputs.emplace(spec.name, std::move(out));
+    for (const ResolvedBuffer& b : point.buffers) {
+      if (b.scratch || !b.spec->isOutput()) continue;
+      HostBuffer out(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
+      if (auto in = inputs.find(b.spec->name); in != inputs.end()) out.bytes = in->second.bytes;  // in-place references
+      outputs.emplace(b.spec->name, std::move(out));
     }
-    ReferenceContext ctx{point.params, inputs, outputs};
+    ReferenceContext ctx{point.point.params, inputs, outputs};
     (*fn)(ctx);
   } else {
-    RunPoint ref_point = point;
-    ref_point.variant = point.family->findVariant(ref.substr(8));
+    RunPoint ref_point = point.point;
+    ref_point.variant = point.point.family->findVariant(ref.substr(8));
     ref_point.mode = RunMode::normal;
     RunRecord scratch_record;
     try {
-      auto prepared = prepare(ref_point, scratch_record);
+      const ResolvedPoint resolved_ref = resolvePoint(ref_point);
+      auto prepared = prepare(resolved_ref, scratch_record);
       execute(*prepared);
       outputs = readOutputs(*prepared);
     } catch (const std::exception& e) {
@@ -610,11 +549,11 @@ const std::map<std::string, HostBuffer>& VariantRunner::referenceOutputs(const R
   return references_.emplace(ref, std::move(outputs)).first->second;
 }
 
-void VariantRunner::verify(const RunPoint& point, const std::map<std::string, HostBuffer>& outputs, RunRecord& record) {
+void VariantRunner::verify(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& outputs, RunRecord& record) {
   VerificationResult& v = record.verification;
-  v.reference = point.family->reference;
-  v.tolerance = point.variant->tolerance.value_or(point.family->tolerance);
-  if (point.mode != RunMode::normal) {
+  v.reference = point.point.family->reference;
+  v.tolerance = point.tolerance;
+  if (point.point.mode != RunMode::normal) {
     v.status = "skipped";
     v.detail = "a mutant's outputs are not results";
     return;
@@ -624,7 +563,7 @@ void VariantRunner::verify(const RunPoint& point, const std::map<std::string, Ho
     v.detail = "the family declares no reference";
     return;
   }
-  if (v.reference == "variant:" + point.variant->name) {
+  if (v.reference == "variant:" + point.point.variant->name) {
     v.status = "reference";
     return;
   }
@@ -672,11 +611,12 @@ nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map
 
   // The bridged run starts from the same inputs as the OpenCL run; outputs start poisoned.
   std::map<std::string, HostBuffer> buffers;
-  for (const auto& [name, spec] : prepared.specs) {
+  for (const ResolvedBuffer& spec : prepared.point->buffers) {
+    const std::string& name = spec.spec->name;
     if (auto in = prepared.inputs->find(name); in != prepared.inputs->end()) {
       buffers.emplace(name, in->second);
     } else {
-      HostBuffer b(name, spec->type, prepared.buffer_bytes.at(name) / spec->type.bytes());
+      HostBuffer b(name, spec.spec->type, static_cast<std::size_t>(spec.count));
       poisonBuffer(b);
       buffers.emplace(name, std::move(b));
     }
@@ -701,7 +641,7 @@ nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map
   }
   counters::BridgeOptions options;
   options.device_name = device_.info.name;
-  const bool validation_only = prepared.point->mode != RunMode::normal;
+  const bool validation_only = prepared.point->point.mode != RunMode::normal;
   // Only the original's bridged time is compared with its OpenCL time, so only its compile is matched
   // to OpenCL's (up to three JIT compiles); a mutant's counters come from one whole-program compile.
   if (!validation_only)
@@ -732,7 +672,8 @@ nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map
   return out;
 }
 
-RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& progress) {
+RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgress& progress) {
+  const RunPoint& point = planned.point;
   RunRecord record;
   record.family = point.family->name;
   record.variant = point.variant->name;
@@ -741,13 +682,10 @@ RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& pr
   record.param_order = point.family->param_order;
   const auto started = Clock::now();
   try {
-    validateForParams(*point.family, *point.variant, point.params);
-    const VariantSpec& v = *point.variant;
-    record.work.flops = (v.flops ? *v.flops : point.family->flops).evaluate(point.params);
-    record.work.bytes = (v.bytes ? *v.bytes : point.family->bytes).evaluate(point.params);
-    if (v.global_accesses) record.work.global_accesses = v.global_accesses->evaluate(point.params);
-    if (v.local_accesses) record.work.local_accesses = v.local_accesses->evaluate(point.params);
-    if (point.mode != RunMode::normal && !v.annotated) {
+    if (!planned.resolved) throw VariantError(planned.resolve_error);
+    const ResolvedPoint& resolved = *planned.resolved;
+    record.work = resolved.work;
+    if (point.mode != RunMode::normal && !point.variant->annotated) {
       record.status = "skipped";
       record.error = "the kernel has no mutation annotations (RL_LOAD / RL_STORE), so it runs in normal mode only; see "
                      "docs/manifest.md, \"Mutation annotations\"";
@@ -761,7 +699,7 @@ RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& pr
       record.phase_seconds[phase] += std::chrono::duration<double>(now - phase_started).count();
       phase_started = now;
     };
-    auto prepared = prepare(point, record);
+    auto prepared = prepare(resolved, record);
     endPhase("prepare");
     EventTimings timings;
     timings.warmup = settings_.warmup;
@@ -795,7 +733,7 @@ RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& pr
     endPhase("run");
     const auto outputs = readOutputs(*prepared);
     if (progress) progress("verify", 0, 1);
-    verify(point, outputs, record);
+    verify(resolved, outputs, record);
     endPhase("verify");
     if (progress) progress("counters", 0, 1);
     record.counters = measureCounters(*prepared, outputs, record);

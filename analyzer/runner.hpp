@@ -12,31 +12,13 @@
 #include "analyzer/host_buffer.hpp"
 #include "analyzer/manifest.hpp"
 #include "analyzer/program_builds.hpp"
+#include "analyzer/resolved_point.hpp"
 #include "analyzer/run_record.hpp"
 
 namespace rooflab {
 
-struct RunPoint {
-  const FamilyManifest* family = nullptr;
-  const VariantSpec* variant = nullptr;
-  ParamValues params;  // the family defaults overlaid with the study's values
-  RunMode mode = RunMode::normal;
-};
-
 // Called before every repetition: (phase "warmup" | "timed" | "reference", index, total).
 using RepetitionProgress = std::function<void(const char* phase, int index, int total)>;
-
-// A kernel argument resolved for one point: what the OpenCL launch and the PTX bridge both need.
-struct ResolvedArg {
-  KernelArgSpec::Kind kind = KernelArgSpec::Kind::scalar;
-  std::string buffer;
-  std::vector<std::byte> scalar_bytes;
-  std::size_t local_bytes = 0;
-};
-struct ResolvedLaunch {
-  LaunchGeometry geometry;
-  std::vector<ResolvedArg> args;
-};
 
 // Builds and runs variants on one device: one context and one in-order profiling queue for the
 // whole batch, programs cached by (source, options), host inputs and reference outputs cached by
@@ -46,25 +28,26 @@ class VariantRunner {
   VariantRunner(const SelectedDevice& device, const RunSettings& settings);
   ~VariantRunner();
 
-  // Never throws for a failing variant: the record carries status "error" and the message.
-  RunRecord run(const RunPoint& point, const RepetitionProgress& progress = {});
+  // Never throws for a failing variant: the record carries status "error" and the message (a point
+  // that could not be resolved included).
+  RunRecord run(const PlannedPoint& point, const RepetitionProgress& progress = {});
 
   const DeviceInfo& device() const { return device_.info; }
 
   // Starts building, in the background and in this order, the programs that run(points[i]) will
   // need (see ProgramBuilds). Optional: run() builds whatever was not queued itself.
-  void queueBuilds(const std::vector<RunPoint>& points);
+  void queueBuilds(const std::vector<PlannedPoint>& points);
   int buildThreads() const { return builds_ ? builds_->threads() : 0; }
 
  private:
   struct Prepared;
-  std::unique_ptr<Prepared> prepare(const RunPoint& point, RunRecord& record);
+  std::unique_ptr<Prepared> prepare(const ResolvedPoint& point, RunRecord& record);
   RepetitionTiming execute(Prepared& prepared);
   std::map<std::string, HostBuffer> readOutputs(Prepared& prepared);
-  const std::map<std::string, HostBuffer>& hostInputs(const RunPoint& point);
-  const std::map<std::string, HostBuffer>& referenceOutputs(const RunPoint& point);
-  void verify(const RunPoint& point, const std::map<std::string, HostBuffer>& outputs, RunRecord& record);
-  std::string buildOptions(const RunPoint& point, RunMode mode) const;
+  const std::map<std::string, HostBuffer>& hostInputs(const ResolvedPoint& point);
+  const std::map<std::string, HostBuffer>& referenceOutputs(const ResolvedPoint& point);
+  void verify(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& outputs, RunRecord& record);
+  std::string buildOptions(const ResolvedPoint& point, RunMode mode) const;
   static std::string programKey(const RunPoint& point, const std::string& options);
   cl::Program buildProgram(const RunPoint& point, const std::string& options, RunRecord& record,
                            const std::set<std::string>& pad_kernels = {});
