@@ -118,6 +118,16 @@ void encodeScalarArguments(ResolvedPoint& r) {
 
 }  // namespace
 
+RunRecord recordFor(const RunPoint& point) {
+  RunRecord record;
+  record.family = point.family->name;
+  record.variant = point.variant->name;
+  record.mode = point.mode;
+  record.params = point.params;
+  record.param_order = point.family->param_order;
+  return record;
+}
+
 const ResolvedBuffer* ResolvedPoint::findBuffer(const std::string& name) const {
   for (const ResolvedBuffer& b : buffers)
     if (b.spec->name == name) return &b;

@@ -21,6 +21,9 @@ struct RunPoint {
   RunMode mode = RunMode::normal;
 };
 
+// The record of a point before it runs: family, variant, mode and parameters.
+RunRecord recordFor(const RunPoint& point);
+
 // One buffer of a point: a family buffer, or one of the variant's scratch buffers.
 struct ResolvedBuffer {
   const BufferSpec* spec = nullptr;
