@@ -197,7 +197,7 @@ nlohmann::json VariantRunner::measureCounters(const PreparedPoint& prepared, con
   options.device_name = device().name;
   options.timing_repetitions = settings_.repetitions;
   options.opencl_registers = programs_.openclRegisters(ptx);
-  options.extra_metrics = counters::extraMetricsFromEnvironment();
+  options.extra_metrics = settings_.environment.extra_metrics;
   return counters::measurePointCounters(ptx, *prepared.point, prepared.launches, *prepared.inputs, opencl_outputs,
                                         record.timings, options);
 }

@@ -38,7 +38,9 @@ VariantPrograms::VariantPrograms(const cl::Context& context, const SelectedDevic
     : context_(context),
       device_(device),
       binaries_dir_(settings.binaries_dir),
-      builds_(std::make_unique<ProgramBuilds>(context_, device_.device, backgroundBuildThreads(device_.info.type == "CPU"))) {}
+      builds_(std::make_unique<ProgramBuilds>(
+          context_, device_.device,
+          backgroundBuildThreads(device_.info.type == "CPU", settings.environment.build_threads))) {}
 
 std::string VariantPrograms::options(const ResolvedPoint& point, RunMode mode) const {
   return "-D RL_MODE=" + std::to_string(static_cast<int>(mode)) + point.program_options +
