@@ -93,8 +93,8 @@ nlohmann::json analyseMutation(const nlohmann::json& normal, const nlohmann::jso
     return out;
   }
   out["t_ns"] = *t;
-  // What occupancy padding did for each mutant (runner.cpp): a mutant left at another parallelism
-  // than the original's is still used, with the reason in the notes.
+  // What occupancy padding did for each mutant (mutators/occupancy_match.cpp): a mutant left at
+  // another parallelism than the original's is still used, with the reason in the notes.
   out["occupancy"] = nlohmann::json::object();
   for (const auto& [name, mutant] : {std::pair<const char*, const nlohmann::json*>{"memory-only", memory_only},
                                      std::pair<const char*, const nlohmann::json*>{"compute-only", compute_only}}) {
