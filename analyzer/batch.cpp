@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "analyzer/json_file.hpp"
+#include "analyzer/results_json.hpp"
 #include "analyzer/roofline_models.hpp"
 #include "analyzer/watchdog.hpp"
 #include "mutators/mutation_verdict.hpp"
@@ -223,12 +224,12 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
     });
     watchdog.end();
     auto results_lock = watchdog.lock();
-    if (record.status == "ok") placeRecord(record, models);
-    if (record.status == "error") {
+    if (record.status == RecordStatus::ok) placeRecord(record, models);
+    if (record.status == RecordStatus::error) {
       ++failed;
       progress.finish();
-      std::fprintf(stderr, "rooflab: error: %s\n", record.error.c_str());
-    } else if (record.status == "skipped") {
+      std::fprintf(stderr, "rooflab: error: %s\n", record.status_reason.c_str());
+    } else if (record.status == RecordStatus::skipped) {
       ++skipped;
     } else if (record.verification.status == "failed") {
       ++verification_failed;

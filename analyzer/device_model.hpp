@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/device.hpp"
+#include "analyzer/device_info.hpp"
 
 namespace rooflab {
 

@@ -8,6 +8,7 @@
 #include "analyzer/config.hpp"
 #include "analyzer/device.hpp"
 #include "analyzer/device_model.hpp"
+#include "analyzer/results_document.hpp"
 #include "analyzer/run_record.hpp"
 
 namespace rooflab {
@@ -26,6 +27,9 @@ struct RooflineModels {
 
 // Throws InputError when the reference model does not exist.
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log);
+// What the results file says about the models: each under its key, with its role.
+ResultsModels resultsModels(const RooflineModels& models);
+// toJson(resultsModels(models)), for the batch until it writes through ResultsDocument.
 nlohmann::json toJson(const RooflineModels& models);
 
 // Fills record.roofline with one placement per model (analytic intensity), and one per model with

@@ -12,7 +12,9 @@
 #include "analyzer/counters/ptx_rewrite.hpp"
 #include "analyzer/errors.hpp"
 #include "analyzer/format.hpp"
+#include "analyzer/json_fields.hpp"
 #include "analyzer/references.hpp"
+#include "analyzer/results_json.hpp"
 #include "analyzer/stop_flag.hpp"
 #include "analyzer/verification.hpp"
 #include "mutators/occupancy_padding.hpp"
@@ -407,7 +409,7 @@ std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& 
   }
 
   setUpLaunches(*prepared, record, {});
-  if (point.mode != RunMode::normal) record.occupancy_padding = padForOccupancy(*prepared, record);
+  if (point.mode != RunMode::normal) record.occupancy_padding = occupancyMatchFromJson(padForOccupancy(*prepared, record));
   return prepared;
 }
 
@@ -724,7 +726,7 @@ nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map
       worst = std::max(worst, c.rel_l2_error);
       non_finite += c.non_finite;
     }
-    out["bridged_vs_opencl_rel_l2_error"] = finiteOrNull(worst);
+    out["bridged_vs_opencl_rel_l2_error"] = json_fields::finiteOrNull(worst);
     out["bridged_non_finite"] = non_finite;
   }
   if (m.bridged_kernel_ns && record.timings && record.timings->kernel_ns.median > 0)
@@ -748,8 +750,8 @@ RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& pr
     if (v.global_accesses) record.work.global_accesses = v.global_accesses->evaluate(point.params);
     if (v.local_accesses) record.work.local_accesses = v.local_accesses->evaluate(point.params);
     if (point.mode != RunMode::normal && !v.annotated) {
-      record.status = "skipped";
-      record.error = "the kernel has no mutation annotations (RL_LOAD / RL_STORE), so it runs in normal mode only; see "
+      record.status = RecordStatus::skipped;
+      record.status_reason = "the kernel has no mutation annotations (RL_LOAD / RL_STORE), so it runs in normal mode only; see "
                      "docs/manifest.md, \"Mutation annotations\"";
       record.verification.status = "skipped";
       return record;
@@ -798,16 +800,16 @@ RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& pr
     verify(point, outputs, record);
     endPhase("verify");
     if (progress) progress("counters", 0, 1);
-    record.counters = measureCounters(*prepared, outputs, record);
+    record.counters = counters::counterSetFromJson(measureCounters(*prepared, outputs, record));
     endPhase("counters");
   } catch (const cl::Error& e) {
-    record.status = "error";
-    record.error = record.label() + " on " + device_.info.name + ": " + clFailure(e);
+    record.status = RecordStatus::error;
+    record.status_reason = record.label() + " on " + device_.info.name + ": " + clFailure(e);
   } catch (const std::exception& e) {
-    record.status = "error";
-    record.error = record.label() + " on " + device_.info.name + ": " + e.what();
+    record.status = RecordStatus::error;
+    record.status_reason = record.label() + " on " + device_.info.name + ": " + e.what();
   }
-  if (record.status == "error") {
+  if (record.status == RecordStatus::error) {
     // A failed launch can leave commands queued; drain so the next variant starts clean.
     try {
       queue_.finish();

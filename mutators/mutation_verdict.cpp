@@ -5,6 +5,30 @@
 #include "analyzer/format.hpp"
 
 namespace rooflab {
+
+std::string toString(MutationReading reading) {
+  switch (reading) {
+    case MutationReading::memory_bound: return "memory-bound";
+    case MutationReading::compute_bound: return "compute-bound";
+    case MutationReading::balanced: return "balanced";
+    case MutationReading::latency_bound: return "latency-bound";
+    case MutationReading::memory_leaning: return "memory-leaning";
+    case MutationReading::compute_leaning: return "compute-leaning";
+    case MutationReading::overhead_dominated: return "overhead-dominated";
+    case MutationReading::unknown: break;
+  }
+  return "unknown";
+}
+
+std::optional<MutationReading> parseMutationReading(std::string_view text) {
+  for (MutationReading reading :
+       {MutationReading::memory_bound, MutationReading::compute_bound, MutationReading::balanced,
+        MutationReading::latency_bound, MutationReading::memory_leaning, MutationReading::compute_leaning,
+        MutationReading::overhead_dominated, MutationReading::unknown})
+    if (text == toString(reading)) return reading;
+  return std::nullopt;
+}
+
 namespace {
 
 std::optional<double> medianNs(const nlohmann::json* record) {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "analyzer/device_model.hpp"
+#include "analyzer/results_json.hpp"
 #include "analyzer/roofline.hpp"
 
 using rooflab::DeviceModel;

@@ -14,7 +14,7 @@
 #include "analyzer/device_model.hpp"
 #include "analyzer/device.hpp"
 #include "analyzer/format.hpp"
-#include "analyzer/json_file.hpp"
+#include "analyzer/results_json.hpp"
 #include "analyzer/stop_flag.hpp"
 #include "reports/diff_report.hpp"
 #include "reports/report_writer.hpp"
@@ -152,7 +152,9 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
 }
 
 int reportCommand(const ReportCommand& cmd) {
-  const nlohmann::json results = readJsonFile(cmd.results_path);
+  const ResultsDocument document = readResultsFile(cmd.results_path);
+  // The reporters still read JSON; they get the document as rooflab writes it.
+  const nlohmann::json results = toJson(document);
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
   std::vector<std::string> formats = cmd.formats;
   if (formats.empty()) formats = {"html", "png", "csv"};
@@ -171,12 +173,8 @@ int reportCommand(const ReportCommand& cmd) {
 }
 
 int diffCommand(const DiffCommand& cmd) {
-  const nlohmann::json old_run = readJsonFile(cmd.old_path);
-  const nlohmann::json new_run = readJsonFile(cmd.new_path);
-  for (const auto& [doc, path] : {std::pair<const nlohmann::json*, const std::string*>{&old_run, &cmd.old_path},
-                                  {&new_run, &cmd.new_path}})
-    if (!doc->is_object() || !doc->contains("schema") || !(*doc)["schema"].is_number())
-      throw InputError(*path + ": results: no \"schema\" number; not a rooflab results file");
+  const nlohmann::json old_run = toJson(readResultsFile(cmd.old_path));
+  const nlohmann::json new_run = toJson(readResultsFile(cmd.new_path));
   reports::DiffResult diff;
   try {
     diff = reports::diffResults(old_run, new_run, cmd.threshold);
