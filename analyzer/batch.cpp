@@ -254,8 +254,13 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
       nlohmann::json* normal = recordAt("normal");
       nlohmann::json* mem = recordAt("memory-only");
       nlohmann::json* comp = recordAt("compute-only");
-      if (normal && (mem || comp))
-        (*normal)["mutation"] = analyseMutation(*normal, mem, comp, static_cast<double>(device.info.timer_resolution_ns));
+      if (normal && (mem || comp)) {
+        // The verdict reads typed records; the batch keeps JSON ones until it is split.
+        auto typed = [](const nlohmann::json* r) { return r ? std::optional(runRecordFromJson(*r)) : std::nullopt; };
+        const auto n = typed(normal), m = typed(mem), c = typed(comp);
+        (*normal)["mutation"] = toJson(analyseMutation(*n, m ? &*m : nullptr, c ? &*c : nullptr,
+                                                       static_cast<double>(device.info.timer_resolution_ns)));
+      }
     }
     results["summary"] = {{"points", total}, {"ok", ok}, {"failed", failed},
                           {"verification_failed", verification_failed}, {"skipped", skipped}};

@@ -6,6 +6,8 @@
 #include <set>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "analyzer/config.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/device.hpp"

@@ -8,8 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace rooflab {
 
 struct RunRecord;
@@ -78,11 +76,9 @@ struct MutationVerdict {
   std::vector<std::string> notes;
 };
 
-// `normal`, `memory_only` and `compute_only` are results records of one (family, variant, params).
-// Either mutant may be null (not run or not annotated). Returns the "mutation" object of the
-// normal record: verdict, times, impact estimates, validation of each mutant, margins, notes.
-nlohmann::json analyseMutation(const nlohmann::json& normal, const nlohmann::json* memory_only,
-                               const nlohmann::json* compute_only, double timer_resolution_ns,
-                               const VerdictMargins& margins = {});
+// `normal`, `memory_only` and `compute_only` are the records of one (family, variant, params). Either
+// mutant may be null (not run or not annotated).
+MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
+                                double timer_resolution_ns, const VerdictMargins& margins = {});
 
 }  // namespace rooflab
