@@ -15,14 +15,14 @@ json toJson(const SampleSummary& s) {
           {"mean", finiteOrNull(s.mean)},     {"cv", finiteOrNull(s.cv)},   {"count", s.count}};
 }
 
-SampleSummary sampleSummaryFromJson(const json& j) {
+SampleSummary sampleSummaryFromJson(const json& j, std::size_t default_count) {
   SampleSummary s;
   s.median = numberOrNaN(j, "median");
   s.min = numberOrNaN(j, "min");
   s.max = numberOrNaN(j, "max");
   s.mean = numberOrNaN(j, "mean");
   s.cv = numberOrNaN(j, "cv");
-  s.count = integerOr<std::size_t>(j, "count", 0);
+  s.count = integerOr<std::size_t>(j, "count", default_count);
   return s;
 }
 
@@ -70,8 +70,9 @@ EventTimings timingsFromJson(const json& j) {
       rep.launch_overhead_ns = integerOr<std::int64_t>(r, "launch_overhead_ns", 0);
       t.repetitions.push_back(rep);
     }
-  t.kernel_ns = sampleSummaryFromJson(objectOrEmpty(j, "kernel_ns"));
-  t.launch_overhead_ns = sampleSummaryFromJson(objectOrEmpty(j, "launch_overhead_ns"));
+  // Older files have no count: each summary is over the repetitions.
+  t.kernel_ns = sampleSummaryFromJson(objectOrEmpty(j, "kernel_ns"), t.repetitions.size());
+  t.launch_overhead_ns = sampleSummaryFromJson(objectOrEmpty(j, "launch_overhead_ns"), t.repetitions.size());
   t.cut_short = boolOr(j, "cut_short", false);
   return t;
 }

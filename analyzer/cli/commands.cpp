@@ -55,10 +55,12 @@ int runCommand(const RunCommand& cmd) {
     }
   } remove_cache{jit_cache};
   BatchOutcome outcome = runBatch(config, options);
-  reports::printTerminalSummary(outcome.results, std::cout);
+  // The batch still makes JSON; the reporters read the typed document.
+  const ResultsDocument results = resultsDocumentFromJson(outcome.results);
+  reports::printTerminalSummary(results, std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   try {
-    reports::writeReports(outcome.results, outcome.out_dir, formats);
+    reports::writeReports(results, outcome.out_dir, formats);
   } catch (const std::exception& e) {
     // The results are safe on disk; a renderer failing must not hide them.
     std::fprintf(stderr, "rooflab: writing reports failed: %s (results are in %s)\n", e.what(),
@@ -152,9 +154,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
 }
 
 int reportCommand(const ReportCommand& cmd) {
-  const ResultsDocument document = readResultsFile(cmd.results_path);
-  // The reporters still read JSON; they get the document as rooflab writes it.
-  const nlohmann::json results = toJson(document);
+  const ResultsDocument results = readResultsFile(cmd.results_path);
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
   std::vector<std::string> formats = cmd.formats;
   if (formats.empty()) formats = {"html", "png", "csv"};
@@ -173,8 +173,8 @@ int reportCommand(const ReportCommand& cmd) {
 }
 
 int diffCommand(const DiffCommand& cmd) {
-  const nlohmann::json old_run = toJson(readResultsFile(cmd.old_path));
-  const nlohmann::json new_run = toJson(readResultsFile(cmd.new_path));
+  const ResultsDocument old_run = readResultsFile(cmd.old_path);
+  const ResultsDocument new_run = readResultsFile(cmd.new_path);
   reports::DiffResult diff;
   try {
     diff = reports::diffResults(old_run, new_run, cmd.threshold);
