@@ -6,6 +6,7 @@
 #include <ctime>
 #include <sstream>
 
+#include "analyzer/cl_error.hpp"
 #include "analyzer/device.hpp"
 #include "analyzer/errors.hpp"
 #include "embedded_ceilings_dram_bandwidth.hpp"
@@ -48,13 +49,14 @@ CeilingBenchmark namedBenchmark(const char* name, const char* unit) {
   return benchmark;
 }
 
+// Settings come from CeilingsOptions (measureCeilings), which holds their defaults.
 struct Bench {
   const SelectedDevice& device;
   cl::Context context;
   cl::CommandQueue queue;
-  bool cpu = false;
-  int repetitions = 5;
-  std::int64_t min_kernel_ns = kDefaultMinKernelNs;
+  bool cpu;
+  int repetitions;
+  std::int64_t min_kernel_ns;
 };
 
 std::string fixed(double value, int decimals) {
@@ -80,9 +82,8 @@ std::size_t floorPowerOfTwo(std::size_t value) {
   return power;
 }
 
-std::string clErrorText(const cl::Error& error) {
-  return std::string(error.what()) + ": " + openclErrorName(error.err());
-}
+// Benchmark errors name the device: they also reach a run's log and results, beside other devices'.
+ClErrorContext onDevice(const Bench& bench) { return {"", bench.device.info.name}; }
 
 cl::Program buildProgram(Bench& bench, std::string_view source, const std::string& options, const char* file) {
   cl::Program program(bench.context, std::string(source));
@@ -95,7 +96,7 @@ cl::Program buildProgram(Bench& bench, std::string_view source, const std::strin
     } catch (const cl::Error&) {
     }
     throw std::runtime_error(std::string("building analyzer/ceilings/") + file + " with '" + options +
-                             "' failed (" + openclErrorName(error.err()) + "): " + log);
+                             "': " + describeClError(error, onDevice(bench)) + (log.empty() ? "" : ": " + log));
   }
   return program;
 }
@@ -149,11 +150,11 @@ std::uint32_t calibrateIterations(Bench& bench, cl::Kernel& kernel, cl_uint iter
 }
 
 template <class Body>
-void runGuarded(CeilingBenchmark& result, Body&& body) {
+void runGuarded(const Bench& bench, CeilingBenchmark& result, Body&& body) {
   try {
     body();
   } catch (const cl::Error& error) {
-    result.error = clErrorText(error);
+    result.error = describeClError(error, onDevice(bench));
   } catch (const std::exception& error) {
     result.error = error.what();
   }
@@ -180,7 +181,7 @@ void measureDram(Bench& bench, const CeilingsOptions& options, std::uint64_t las
   std::uint64_t buffer_bytes = 0;
   cl::Buffer src, dst, sink;
   CeilingBenchmark setup;
-  runGuarded(setup, [&] {
+  runGuarded(bench, setup, [&] {
     program = buildProgram(bench, embedded::ceilings_dram_bandwidth, bench.cpu ? "-D RL_CONTIGUOUS_CHUNKS" : "",
                            "dram_bandwidth.cl");
     const LaunchShape shape = dramShape(bench.cpu);
@@ -210,14 +211,14 @@ void measureDram(Bench& bench, const CeilingsOptions& options, std::uint64_t las
   report.dram_copy.geometry = "2 buffers; " + geometry;
   report.dram_read.geometry = geometry;
 
-  runGuarded(report.dram_copy, [&] {
+  runGuarded(bench, report.dram_copy, [&] {
     cl::Kernel copy(program, "dram_copy");
     copy.setArg(0, src);
     copy.setArg(1, dst);
     copy.setArg(2, static_cast<cl_uint>(per_item));
     timeRepetitions(bench, copy, global, local, 2.0 * double(buffer_bytes), report.dram_copy);
   });
-  runGuarded(report.dram_read, [&] {
+  runGuarded(bench, report.dram_read, [&] {
     cl::Kernel read(program, "dram_read");
     read.setArg(0, src);
     read.setArg(1, sink);
@@ -236,7 +237,7 @@ int nativeFloatWidth(const cl::Device& device) {
 void measureFp32(Bench& bench, CeilingsReport& report) {
   CeilingBenchmark& result = report.fp32_fma;
   result = namedBenchmark("fp32_fma", "GFLOP/s");
-  runGuarded(result, [&] {
+  runGuarded(bench, result, [&] {
     const DeviceInfo& info = bench.device.info;
     const int width = nativeFloatWidth(bench.device.device);
     cl::Program program =
@@ -264,7 +265,7 @@ void measureFp32(Bench& bench, CeilingsReport& report) {
 void measureLocal(Bench& bench, CeilingsReport& report) {
   CeilingBenchmark& result = report.local_read;
   result = namedBenchmark("local_read", "GB/s");
-  runGuarded(result, [&] {
+  runGuarded(bench, result, [&] {
     const DeviceInfo& info = bench.device.info;
     const int width = bench.cpu ? std::max(4, nativeFloatWidth(bench.device.device)) : 4;
     const std::size_t vector_bytes = std::size_t(width) * sizeof(float);
@@ -364,16 +365,18 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
   report.device = device.info;
   report.measured_at = utcNow();
 
-  Bench bench{device, {}, {}};
+  Bench bench{device,
+              {},
+              {},
+              device.info.type == "CPU",
+              std::max(1, options.repetitions),
+              options.min_kernel_ns > 0 ? options.min_kernel_ns : kDefaultMinKernelNs};
   try {
     bench.context = cl::Context(device.device);
     bench.queue = cl::CommandQueue(bench.context, device.device, CL_QUEUE_PROFILING_ENABLE);
   } catch (const cl::Error& error) {
-    throw DeviceError("ceilings on '" + device.info.name + "': cannot create a profiling queue: " + clErrorText(error));
+    throw DeviceError("ceilings on '" + device.info.name + "': cannot create a profiling queue: " + describeClError(error));
   }
-  bench.cpu = device.info.type == "CPU";
-  bench.repetitions = std::max(1, options.repetitions);
-  bench.min_kernel_ns = options.min_kernel_ns > 0 ? options.min_kernel_ns : kDefaultMinKernelNs;
 
   const std::optional<DeviceModel>& datasheet = options.datasheet;
   const std::uint64_t last_level_cache_bytes =

@@ -25,7 +25,4 @@ class VariantError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// "CL_INVALID_WORK_GROUP_SIZE (-54)" for an OpenCL status code.
-std::string openclErrorName(int code);
-
 }  // namespace rooflab

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "analyzer/errors.hpp"
+#include "analyzer/cl_error.hpp"
 
 namespace rooflab {
 
@@ -24,8 +24,7 @@ ProgramBuild buildProgramNow(const cl::Context& context, const cl::Device& devic
       built.log = built.program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
     } catch (const cl::Error&) {
     }
-    built.failure = ": " + std::string(e.what()) + " failed: " + openclErrorName(e.err()) +
-                    (built.log.empty() ? "" : "\n" + built.log);
+    built.failure = ": " + describeClError(e) + (built.log.empty() ? "" : "\n" + built.log);
   }
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;

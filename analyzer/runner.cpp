@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "analyzer/cl_error.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/counters/ptx_rewrite.hpp"
 #include "analyzer/errors.hpp"
@@ -32,10 +33,6 @@ std::string readFile(const std::filesystem::path& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-std::string clFailure(const cl::Error& e) {
-  return std::string(e.what()) + " failed: " + openclErrorName(e.err());
 }
 
 template <class T>
@@ -154,7 +151,7 @@ VariantRunner::VariantRunner(const SelectedDevice& device, const RunSettings& se
     context_ = cl::Context(device_.device);
     queue_ = cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE);
   } catch (const cl::Error& e) {
-    throw DeviceError("cannot open " + device_.info.name + ": " + clFailure(e));
+    throw DeviceError("cannot open " + device_.info.name + ": " + describeClError(e));
   }
   builds_ = std::make_unique<ProgramBuilds>(context_, device_.device, backgroundBuildThreads(device_.info.type == "CPU"));
 }
@@ -398,7 +395,7 @@ std::unique_ptr<VariantRunner::Prepared> VariantRunner::prepare(const RunPoint& 
     try {
       prepared->buffers.emplace(spec->name, cl::Buffer(context_, flags, bytes));
     } catch (const cl::Error& e) {
-      throw VariantError("allocating buffer '" + spec->name + "' (" + std::to_string(bytes) + " bytes): " + clFailure(e));
+      throw VariantError("allocating buffer '" + spec->name + "' (" + std::to_string(bytes) + " bytes): " + describeClError(e));
     }
     prepared->specs[spec->name] = spec;
     prepared->buffer_bytes[spec->name] = bytes;
@@ -435,7 +432,7 @@ void VariantRunner::setUpLaunches(Prepared& prepared, RunRecord& record, const s
     try {
       kernel = cl::Kernel(prepared.program, launch.kernel.c_str());
     } catch (const cl::Error& e) {
-      throw VariantError(where + ": creating the kernel: " + clFailure(e));
+      throw VariantError(where + ": creating the kernel: " + describeClError(e));
     }
     const cl_uint declared = kernel.getInfo<CL_KERNEL_NUM_ARGS>() - (pad > 0 ? 1 : 0);
     if (declared != launch.args.size())
@@ -464,7 +461,7 @@ void VariantRunner::setUpLaunches(Prepared& prepared, RunRecord& record, const s
             break;
         }
       } catch (const cl::Error& e) {
-        throw VariantError(where + ": argument " + std::to_string(i) + " ('" + spec.text + "'): " + clFailure(e) +
+        throw VariantError(where + ": argument " + std::to_string(i) + " ('" + spec.text + "'): " + describeClError(e) +
                            " (does the kernel parameter's type match?)");
       }
       resolved.args.push_back(std::move(arg));
@@ -528,7 +525,7 @@ RepetitionTiming VariantRunner::execute(Prepared& prepared) {
   try {
     queue_.finish();
   } catch (const cl::Error& e) {
-    throw VariantError("resetting buffers: " + clFailure(e));
+    throw VariantError("resetting buffers: " + describeClError(e));
   }
   std::vector<cl::Event> events(prepared.kernels.size());
   for (std::size_t i = 0; i < prepared.kernels.size(); ++i) {
@@ -542,13 +539,13 @@ RepetitionTiming VariantRunner::execute(Prepared& prepared) {
         const std::size_t limit = prepared.kernels[i].getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_.device);
         hint = " (the driver allows at most " + std::to_string(limit) + " work items per group for this kernel)";
       }
-      throw VariantError("launch " + std::to_string(i) + " (" + g.kernel + "): " + clFailure(e) + hint);
+      throw VariantError("launch " + std::to_string(i) + " (" + g.kernel + "): " + describeClError(e) + hint);
     }
   }
   try {
     queue_.finish();
   } catch (const cl::Error& e) {
-    throw VariantError("waiting for the kernels: " + clFailure(e));
+    throw VariantError("waiting for the kernels: " + describeClError(e));
   }
   RepetitionTiming t;
   for (std::size_t i = 0; i < events.size(); ++i) {
@@ -668,7 +665,7 @@ nlohmann::json VariantRunner::measureCounters(Prepared& prepared, const std::map
   try {
     ptx = programPtx(prepared.program);
   } catch (const cl::Error& e) {
-    return unavailable("counters unavailable: reading the program binary: " + clFailure(e));
+    return unavailable("counters unavailable: reading the program binary: " + describeClError(e));
   }
   if (ptx.empty()) return unavailable("counters unavailable: the OpenCL driver returned no PTX");
 
@@ -804,7 +801,7 @@ RunRecord VariantRunner::run(const RunPoint& point, const RepetitionProgress& pr
     endPhase("counters");
   } catch (const cl::Error& e) {
     record.status = RecordStatus::error;
-    record.status_reason = record.label() + " on " + device_.info.name + ": " + clFailure(e);
+    record.status_reason = record.label() + " on " + device_.info.name + ": " + describeClError(e);
   } catch (const std::exception& e) {
     record.status = RecordStatus::error;
     record.status_reason = record.label() + " on " + device_.info.name + ": " + e.what();

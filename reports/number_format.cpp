@@ -19,13 +19,6 @@ double withoutNegativeZero(double value) { return value == 0.0 ? 0.0 : value; }
 
 }  // namespace
 
-std::string formatRoundTrip(double value) {
-  if (!std::isfinite(value)) return "";
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, withoutNegativeZero(value));
-  return std::string(buffer, result.ptr);
-}
-
 std::string formatFixed(double value, int decimals) {
   if (!std::isfinite(value)) return "–";
   return toChars(withoutNegativeZero(value), std::chars_format::fixed, decimals);

@@ -1,12 +1,13 @@
 #pragma once
 #include <string>
 
-// Number text for every report. All of it goes through std::to_chars, which never reads the C or
-// C++ locale, so a report written under de_DE is byte-for-byte the one written under C.
-namespace rooflab::reports {
+// formatRoundTrip (CSV fields, params) is shared with analyzer/ and lives there.
+#include "analyzer/format.hpp"
 
-// Shortest text that parses back to the same double ("1024", "0.5", "1e-05"): for CSV and params.
-std::string formatRoundTrip(double value);
+// Number text that only reports show, rounded for people. All of it goes through std::to_chars,
+// which never reads the C or C++ locale, so a report written under de_DE is byte-for-byte the one
+// written under C.
+namespace rooflab::reports {
 
 std::string formatFixed(double value, int decimals);
 

@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 
+#include "analyzer/format.hpp"
 #include "analyzer/results_json.hpp"
 #include "reports/chart_scene.hpp"
 #include "reports/csv_report.hpp"
@@ -207,8 +208,13 @@ TEST(ReportNumbers, FormatsForPeople) {
   EXPECT_EQ(reports::formatRate(0.01234), "0.0123");
   EXPECT_EQ(reports::formatSpeedup(2.345), "2.35×");  // to_chars rounds the binary value 2.34499...
   EXPECT_EQ(reports::formatPercent(0.832), "83.2%");
-  EXPECT_EQ(reports::formatRoundTrip(0.1), "0.1");
-  EXPECT_EQ(reports::formatRoundTrip(1048576), "1048576");
+  EXPECT_EQ(rooflab::formatRoundTrip(0.1), "0.1");
+  EXPECT_EQ(rooflab::formatRoundTrip(1048576), "1048576");
+  // Report fields take the shortest form of whole numbers too; messages and keys spell them out.
+  EXPECT_EQ(rooflab::formatRoundTrip(1e6), "1e+06");
+  EXPECT_EQ(rooflab::formatNumber(1e6), "1000000");
+  EXPECT_EQ(rooflab::formatRoundTrip(-0.0), "0");
+  EXPECT_EQ(rooflab::formatRoundTrip(std::nan("")), "");
   EXPECT_EQ(reports::decadeTickLabel(0.01), "0.01");
   EXPECT_EQ(reports::decadeTickLabel(1e5), "100000");
   EXPECT_EQ(reports::decadeTickLabel(1e6), "10⁶");

@@ -110,7 +110,7 @@ struct BridgeOptions {
   std::vector<std::string> read_back_buffers;
 };
 
-// The bridge fills a CounterSet; the old name stays for the CUDA sources until their split lands.
+// The old name of CounterSet, for runner.cpp until the runner's split lands.
 using CounterMeasurement = CounterSet;
 
 // "" when counters may work for this device (NVIDIA, CUDA built in, libcuda and libcupti load, a CUDA

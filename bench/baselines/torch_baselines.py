@@ -1,5 +1,5 @@
-"""torch baselines for issue 8, in the same script as rooflab's rungs: torch.sum and a + b on 2^26 and
-2^28 float32 elements, timed with CUDA events (median of 20 after 3 warm-ups). Prints JSON; prints
+"""torch baselines for issues 8 and 17, in the same script as rooflab's rungs: torch.sum, a + b and a
+device copy (c.copy_(a), counted as bytes read + written) on 2^26 and 2^28 float32 elements, timed with CUDA events (median of 20 after 3 warm-ups). Prints JSON; prints
 {"available": false, "reason": ...} when torch or CUDA is missing."""
 import json
 import statistics
@@ -37,7 +37,9 @@ for log2 in (26, 28):
     c = torch.empty_like(a)
     sum_ms = median_ms(lambda: torch.sum(a))
     add_ms = median_ms(lambda: torch.add(a, b, out=c))
+    copy_ms = median_ms(lambda: c.copy_(a))
     results["streams"].append({"N": n, "sum_ms": sum_ms, "sum_gbps": 4 * n / sum_ms / 1e6,
-                               "add_ms": add_ms, "add_gbps": 12 * n / add_ms / 1e6})
+                               "add_ms": add_ms, "add_gbps": 12 * n / add_ms / 1e6,
+                               "copy_ms": copy_ms, "copy_gbps": 8 * n / copy_ms / 1e6})
     del a, b, c
 print(json.dumps(results, indent=2))

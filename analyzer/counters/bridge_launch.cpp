@@ -1,74 +1,25 @@
-// measureBridged: NVIDIA's OpenCL PTX, rewritten (ptx_rewrite.hpp), loaded and launched through the
-// CUDA driver, timed with CUDA events and profiled with CUPTI's range profiler.
+// measureBridged: NVIDIA's OpenCL PTX, rewritten (ptx_rewrite.hpp), loaded (bridge_module.hpp) and
+// launched through the CUDA driver, timed with CUDA events and profiled with CUPTI's range profiler.
 #include <algorithm>
-#include <cstdlib>
 #include <array>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <set>
 
+#include "analyzer/counters/bridge_context.hpp"
+#include "analyzer/counters/bridge_module.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/counters/cuda_driver.hpp"
-#include "analyzer/counters/cupti_library.hpp"
 #include "analyzer/counters/l2_flush.hpp"
 #include "analyzer/counters/ptx_rewrite.hpp"
 #include "analyzer/counters/range_profiler.hpp"
-#include "analyzer/device.hpp"
 
 namespace rooflab::counters {
+
+using namespace bridge_detail;
+
 namespace {
-
-// A launch or argument the bridge cannot express; becomes the reason.
-class BridgeError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-const CudaDriver& driver() { return cudaDriver(); }
-
-// The device's primary context, current on this thread for the lifetime of the object.
-// Creating a CUDA context takes a fifth of a second on an H100, and every bridged measurement and
-// occupancy query needs one: the first use of a device retains its primary context once more for the
-// rest of the process, so later measurements find it alive. A measurement that fails in the driver
-// resets it (resetPrimaryContexts), so a faulting kernel's sticky error does not outlive it.
-std::set<CUdevice>& keptContexts() {
-  static std::set<CUdevice> kept;
-  return kept;
-}
-
-void resetPrimaryContexts() {
-  for (const CUdevice device : keptContexts())
-    if (driver().primaryCtxReset) driver().primaryCtxReset(device);
-}
-
-class CurrentPrimaryContext {
- public:
-  explicit CurrentPrimaryContext(CUdevice device) : device_(device) {
-    if (!keptContexts().count(device_)) {
-      CUcontext kept = nullptr;
-      if (driver().primaryCtxRetain(&kept, device_) == CUDA_SUCCESS) keptContexts().insert(device_);
-    }
-    checkCuda(driver().primaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
-    if (const CUresult r = driver().ctxPushCurrent(context_); r != CUDA_SUCCESS) {
-      driver().primaryCtxRelease(device_);
-      checkCuda(r, "cuCtxPushCurrent");
-    }
-  }
-  ~CurrentPrimaryContext() {
-    CUcontext popped = nullptr;
-    driver().ctxPopCurrent(&popped);
-    // The context stays alive (keptContexts); a failed measurement resets it.
-    driver().primaryCtxRelease(device_);
-  }
-  CurrentPrimaryContext(const CurrentPrimaryContext&) = delete;
-  CurrentPrimaryContext& operator=(const CurrentPrimaryContext&) = delete;
-  CUcontext get() const { return context_; }
-
- private:
-  CUdevice device_;
-  CUcontext context_ = nullptr;
-};
 
 class DeviceBuffer {
  public:
@@ -87,70 +38,6 @@ class DeviceBuffer {
   std::size_t bytes_;
 };
 
-// How the bridge has the driver compile the rewritten PTX (BridgeOptions::opencl_registers says why it
-// matters).
-enum class JitMode { whole_program, whole_program_256, linked };
-
-class LoadedModule {
- public:
-  // whole_program: cuModuleLoadDataEx. linked: through the JIT linker, which compiles the PTX as
-  // relocatable code: ptxas then knows no __local array's address, so it merges no scalar shared
-  // loads, as under NVIDIA's OpenCL (H100: 28 LDS.128 in whole-program mm_tiled, none under OpenCL,
-  // and the tiled matmuls ran up to 20% faster bridged). But relocatable code also allocates registers
-  // differently elsewhere (volkov_64x16: 56 registers linked, 122 whole-program, 132 under OpenCL).
-  LoadedModule(const std::string& ptx, JitMode mode) {
-    std::vector<char> error_log(1 << 16, '\0');
-    std::array<CUjit_option, 2> options = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    std::array<void*, 2> values = {error_log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(error_log.size()))};
-    auto fail = [&](const char* call, CUresult r) {
-      std::string log(error_log.data());
-      throw CudaError(std::string(call) + " (the rewritten PTX): " + driver().errorText(r) +
-                      (log.empty() ? "" : "; JIT log: " + log));
-    };
-    if (mode != JitMode::linked) {
-      // whole_program_256: compiled for 256 work items per group, the CL_KERNEL_WORK_GROUP_SIZE
-      // NVIDIA's OpenCL reports for every kernel (H100), which suggests its compile target.
-      std::vector<CUjit_option> jit_options(options.begin(), options.end());
-      std::vector<void*> jit_values(values.begin(), values.end());
-      if (mode == JitMode::whole_program_256) {
-        jit_options.push_back(CU_JIT_THREADS_PER_BLOCK);
-        jit_values.push_back(reinterpret_cast<void*>(static_cast<std::uintptr_t>(256)));
-      }
-      if (const CUresult r = driver().moduleLoadDataEx(&module_, ptx.c_str(), static_cast<unsigned>(jit_options.size()),
-                                                       jit_options.data(), jit_values.data());
-          r != CUDA_SUCCESS)
-        fail("cuModuleLoadDataEx", r);
-      return;
-    }
-    CUlinkState link = nullptr;
-    if (const CUresult r = driver().linkCreate(static_cast<unsigned>(options.size()), options.data(), values.data(), &link);
-        r != CUDA_SUCCESS)
-      fail("cuLinkCreate", r);
-    struct LinkGuard {
-      CUlinkState state;
-      ~LinkGuard() { driver().linkDestroy(state); }
-    } guard{link};
-    std::string text = ptx;  // cuLinkAddData takes a non-const pointer and the size with the NUL
-    if (const CUresult r = driver().linkAddData(link, CU_JIT_INPUT_PTX, text.data(), text.size() + 1, "rooflab-bridge.ptx",
-                                                0, nullptr, nullptr);
-        r != CUDA_SUCCESS)
-      fail("cuLinkAddData", r);
-    void* cubin = nullptr;
-    std::size_t cubin_bytes = 0;
-    if (const CUresult r = driver().linkComplete(link, &cubin, &cubin_bytes); r != CUDA_SUCCESS) fail("cuLinkComplete", r);
-    // The cubin belongs to the link state: load it before the guard destroys that.
-    if (const CUresult r = driver().moduleLoadDataEx(&module_, cubin, 0, nullptr, nullptr); r != CUDA_SUCCESS)
-      fail("cuModuleLoadDataEx (linked cubin)", r);
-  }
-  ~LoadedModule() { driver().moduleUnload(module_); }
-  LoadedModule(const LoadedModule&) = delete;
-  LoadedModule& operator=(const LoadedModule&) = delete;
-  CUmodule get() const { return module_; }
-
- private:
-  CUmodule module_ = nullptr;
-};
-
 class Event {
  public:
   Event() { checkCuda(driver().eventCreate(&event_, CU_EVENT_DEFAULT), "cuEventCreate"); }
@@ -163,27 +50,8 @@ class Event {
   CUevent event_ = nullptr;
 };
 
-// The CUDA device named like the OpenCL device (NVIDIA's OpenCL and CUDA report the same names);
-// device 0 when none matches.
-int chooseDeviceOrdinal(const std::string& name) {
-  for (int ordinal = 0; !name.empty() && ordinal < driver().device_count; ++ordinal) {
-    CUdevice device = 0;
-    char device_name[256] = {};
-    if (driver().deviceGet(&device, ordinal) != CUDA_SUCCESS) continue;
-    if (driver().deviceGetName(device_name, sizeof device_name, device) != CUDA_SUCCESS) continue;
-    if (name == device_name) return ordinal;
-  }
-  return 0;
-}
-
 std::string launchContext(std::size_t index, const BridgeLaunch& launch) {
   return "launch #" + std::to_string(index) + " (kernel " + launch.kernel + ")";
-}
-
-std::string kernelNames(const std::vector<PtxKernelSignature>& kernels) {
-  std::string names;
-  for (const PtxKernelSignature& k : kernels) names += (names.empty() ? "" : ", ") + k.name;
-  return names.empty() ? "none" : names;
 }
 
 // What one launch needs, checked against the kernel's PTX signature.
@@ -288,36 +156,9 @@ std::int64_t medianNs(std::vector<std::int64_t> samples) {
   return n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
 }
 
-BridgedKernelResources kernelResources(CUfunction function, std::size_t dynamic_bytes) {
-  BridgedKernelResources r;
-  int value = 0;
-  checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_NUM_REGS, function), "cuFuncGetAttribute(NUM_REGS)");
-  r.registers_per_thread = value;
-  checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function),
-            "cuFuncGetAttribute(LOCAL_SIZE_BYTES)");
-  r.local_bytes_per_thread = value;
-  checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
-            "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
-  r.static_shared_bytes = value;
-  checkCuda(driver().funcGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
-            "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)");
-  r.max_threads_per_block = value;
-  r.dynamic_shared_bytes = static_cast<std::int64_t>(dynamic_bytes);
-  return r;
-}
-
-// Beyond 48 KiB a kernel must opt in to larger dynamic shared memory. Opting in to all the device
-// allows covers every later launch or occupancy query of the kernel, whatever its local memory.
-void optInToAllDynamicShared(CUfunction function, int shared_optin_bytes, std::int64_t static_shared_bytes,
-                             const std::string& what) {
-  checkCuda(driver().funcSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                      shared_optin_bytes - static_cast<int>(static_shared_bytes)),
-            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + what + ")");
-}
-
 void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
              const std::vector<BridgeLaunch>& launches, int timing_repetitions, const BridgeOptions& options,
-             CounterMeasurement& m) {
+             CounterSet& m) {
   // Check the PTX and the launches first: their errors say more than "no GPU here", and need none.
   if (launches.empty()) throw BridgeError("no launches to bridge");
   const std::string ptx = ptxTextFromProgramBinary(opencl_ptx);
@@ -339,42 +180,9 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   std::vector<std::unique_ptr<LoadedModule>> modules;
   std::set<std::string> launched;
   for (const BridgeLaunch& launch : launches) launched.insert(launch.kernel);
-  for (const LocalArgBytesByKernel& sizes : module_sizes) {
-    const std::string cuda_ptx = rewriteForCuda(ptx, sizes, launched).ptx;
-    if (options.opencl_registers.empty()) {
-      modules.push_back(std::make_unique<LoadedModule>(cuda_ptx, JitMode::whole_program));
-      m.jit_mode = "whole-program";
-      continue;
-    }
-    // Keep the compile whose registers per launched kernel come closest to what OpenCL's ptxas
-    // reported; on a tie, the earlier candidate (linked first: it also leaves shared loads unmerged,
-    // as OpenCL does).
-    const std::array<std::pair<JitMode, const char*>, 3> candidates = {
-        std::pair{JitMode::linked, "linked"}, std::pair{JitMode::whole_program, "whole-program"},
-        std::pair{JitMode::whole_program_256, "whole-program, 256 work items"}};
-    std::unique_ptr<LoadedModule> chosen;
-    long best_distance = 0;
-    for (const auto& [mode, name] : candidates) {
-      auto module = std::make_unique<LoadedModule>(cuda_ptx, mode);
-      long distance = 0;
-      for (const BridgeLaunch& launch : launches) {
-        const auto reported = options.opencl_registers.find(launch.kernel);
-        if (reported == options.opencl_registers.end()) continue;
-        CUfunction f = nullptr;
-        int registers = 0;
-        checkCuda(driver().moduleGetFunction(&f, module->get(), launch.kernel.c_str()), "cuModuleGetFunction");
-        checkCuda(driver().funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f), "cuFuncGetAttribute(NUM_REGS)");
-        distance += std::labs(registers - reported->second);
-      }
-      if (!chosen || distance < best_distance) {
-        chosen = std::move(module);
-        best_distance = distance;
-        m.jit_mode = name;
-      }
-      if (best_distance == 0) break;
-    }
-    modules.push_back(std::move(chosen));
-  }
+  for (const LocalArgBytesByKernel& sizes : module_sizes)
+    modules.push_back(
+        loadBridgedModule(rewriteForCuda(ptx, sizes, launched).ptx, launches, options.opencl_registers, m.jit_mode));
   for (const auto& [kernel, registers] : options.opencl_registers) m.opencl_registers[kernel] = registers;
 
   // Device copies of every buffer a launch names. The inputs are kept aside: the read-back overwrites
@@ -519,87 +327,10 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
 
 }  // namespace
 
-std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, const std::vector<OccupancyQuery>& queries,
-                                              const std::string& device_name) {
-  const std::string ptx = ptxTextFromProgramBinary(opencl_ptx);
-  const std::vector<PtxKernelSignature> kernels = parseKernelSignatures(ptx);
-  // Offsets of several __local arguments do not change occupancy: zeros place them all.
-  LocalArgBytesByKernel sizes;
-  for (const PtxKernelSignature& k : kernels)
-    if (k.localPointerCount() >= 2) sizes[k.name] = std::vector<std::size_t>(k.localPointerCount(), 0);
-  if (!driver().usable()) throw BridgeError(driver().unavailable_reason);
-  if (!driver().occupancyMaxActiveBlocksPerMultiprocessor)
-    throw BridgeError("libcuda has no cuOccupancyMaxActiveBlocksPerMultiprocessor");
-
-  CUdevice device = 0;
-  checkCuda(driver().deviceGet(&device, chooseDeviceOrdinal(device_name)), "cuDeviceGet");
-  CurrentPrimaryContext context(device);
-  int shared_optin_bytes = 0, max_threads_per_sm = 0;
-  checkCuda(driver().deviceGetAttribute(&shared_optin_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                                        device),
-            "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
-  checkCuda(driver().deviceGetAttribute(&max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device),
-            "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)");
-  std::set<std::string> queried;
-  for (const OccupancyQuery& q : queries) queried.insert(q.kernel);
-  LoadedModule module(rewriteForCuda(ptx, sizes, queried).ptx, JitMode::whole_program);
-
-  std::vector<KernelOccupancy> answers;
-  for (const OccupancyQuery& q : queries) {
-    if (std::none_of(kernels.begin(), kernels.end(), [&](const PtxKernelSignature& k) { return k.name == q.kernel; }))
-      throw BridgeError("kernel " + q.kernel + " is not in the program's PTX (it has: " + kernelNames(kernels) + ")");
-    CUfunction function = nullptr;
-    checkCuda(driver().moduleGetFunction(&function, module.get(), q.kernel.c_str()), "cuModuleGetFunction(" + q.kernel + ")");
-    KernelOccupancy answer;
-    answer.resources = kernelResources(function, q.dynamic_local_bytes);
-    // Padding may need all the dynamic shared memory the device allows.
-    const std::int64_t dynamic_limit = shared_optin_bytes - answer.resources.static_shared_bytes;
-    optInToAllDynamicShared(function, shared_optin_bytes, answer.resources.static_shared_bytes, q.kernel);
-    auto blocksPerSm = [&](std::size_t dynamic_bytes) {
-      int blocks = 0;
-      checkCuda(driver().occupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, static_cast<int>(q.threads_per_block),
-                                                                   dynamic_bytes),
-                "cuOccupancyMaxActiveBlocksPerMultiprocessor(" + q.kernel + ")");
-      return blocks;
-    };
-    const int warps_per_block = static_cast<int>((q.threads_per_block + 31) / 32);
-    answer.blocks_per_sm = blocksPerSm(q.dynamic_local_bytes);
-    answer.warps_per_sm = answer.blocks_per_sm * warps_per_block;
-    answer.max_warps_per_sm = max_threads_per_sm / 32;
-    answer.padded_blocks_per_sm = answer.blocks_per_sm;
-    if (q.pad_to_blocks_per_sm && answer.blocks_per_sm > *q.pad_to_blocks_per_sm) {
-      // Blocks per SM only fall as dynamic shared memory grows: bisect for the fewest extra bytes.
-      std::size_t room = dynamic_limit > static_cast<std::int64_t>(q.dynamic_local_bytes)
-                             ? static_cast<std::size_t>(dynamic_limit) - q.dynamic_local_bytes
-                             : 0;
-      if (q.pad_limit_bytes > 0) room = std::min(room, q.pad_limit_bytes);
-      if (room > 0 && blocksPerSm(q.dynamic_local_bytes + room) <= *q.pad_to_blocks_per_sm) {
-        std::size_t low = 0, high = room;  // blocks(low) > target, blocks(high) <= target
-        while (high - low > 16) {
-          const std::size_t mid = low + (high - low) / 2;
-          (blocksPerSm(q.dynamic_local_bytes + mid) <= *q.pad_to_blocks_per_sm ? high : low) = mid;
-        }
-        answer.pad_bytes = (high + 15) / 16 * 16 <= room ? (high + 15) / 16 * 16 : high;
-        answer.padded_blocks_per_sm = blocksPerSm(q.dynamic_local_bytes + *answer.pad_bytes);
-      }
-    }
-    answers.push_back(answer);
-  }
-  return answers;
-}
-
-std::string bridgeUnavailableReason() { return cudaDriver().unavailable_reason; }
-
-std::string countersUnavailableReason(const DeviceInfo& device) {
-  if (!device.isNvidia()) return "not an NVIDIA device (vendor: " + device.vendor + ")";
-  if (!cudaDriver().usable()) return cudaDriver().unavailable_reason;
-  return cuptiLibrary().unavailable_reason;
-}
-
-CounterMeasurement measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
+CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
                                   const std::vector<BridgeLaunch>& launches, int timing_repetitions,
                                   const BridgeOptions& options) {
-  CounterMeasurement m;
+  CounterSet m;
   try {
     measure(opencl_ptx, buffers, launches, timing_repetitions, options, m);
   } catch (const PtxRewriteError& e) {

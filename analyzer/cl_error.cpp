@@ -1,4 +1,4 @@
-#include "analyzer/errors.hpp"
+#include "analyzer/cl_error.hpp"
 
 namespace rooflab {
 
@@ -42,6 +42,13 @@ std::string openclErrorName(int code) {
     default: break;
   }
   return std::string(name ? name : "CL error") + " (" + std::to_string(code) + ")";
+}
+
+std::string describeClError(const cl::Error& error, const ClErrorContext& context) {
+  std::string text = std::string(error.what()) + " failed: " + openclErrorName(error.err());
+  if (!context.variant.empty()) text += " in " + context.variant;
+  if (!context.device.empty()) text += " on " + context.device;
+  return text;
 }
 
 }  // namespace rooflab
