@@ -1,28 +1,18 @@
 #pragma once
-#include <atomic>
+// Running a batch: plan (batch_plan), run each point (runner), write the results (results_writer),
+// count and choose the exit code (batch_summary).
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/batch_plan.hpp"
 #include "analyzer/config.hpp"
 #include "analyzer/errors.hpp"
-#include "analyzer/manifest.hpp"
 #include "analyzer/runner.hpp"
 
 namespace rooflab {
-
-// The points a config expands to, and the input problems found while expanding it (a broken
-// manifest, an unknown family): those are reported and the rest of the batch still runs.
-struct BatchPlan {
-  std::vector<FamilyManifest> families;  // owned here; points point into it
-  std::vector<RunPoint> points;
-  std::vector<std::string> input_errors;
-};
-
-BatchPlan planBatch(const BatchConfig& config);
 
 struct BatchOptions {
   std::string device_override;   // --device

@@ -15,6 +15,16 @@ enum class RunMode { normal, compute_only, memory_only };
 std::string modeName(RunMode mode);                   // "normal", "compute-only", "memory-only"
 std::optional<RunMode> parseMode(const std::string& name);
 
+// What a user sets through environment variables (README). The command line reads them, once, into
+// the run's settings (analyzer/cli/commands.cpp), so that nothing below it reads the environment.
+struct EnvironmentSettings {
+  std::optional<int> build_threads;        // ROOFLAB_BUILD_THREADS (0 to 64); unset: by device type
+  std::vector<std::string> extra_metrics;  // ROOFLAB_EXTRA_METRICS, parsed: raw metrics beyond the table
+  // NVIDIA's JIT cache of this run's own, when rooflab made one (CUDA_CACHE_PATH unset and counters
+  // possible); empty: the user's CUDA_CACHE_PATH or the driver's default.
+  std::string private_jit_cache_dir;
+};
+
 struct RunSettings {
   std::string device = "auto";
   int repetitions = 10;
@@ -29,6 +39,7 @@ struct RunSettings {
   double variant_time_limit_s = 60;            // a point running longer is stopped and reported
   std::uint64_t seed = 20121;                  // buffer contents are a function of this seed
   std::string binaries_dir;                    // when set, each built program's binary (PTX on NVIDIA) is kept here
+  EnvironmentSettings environment;             // not part of the config file
 };
 
 struct StudySpec {

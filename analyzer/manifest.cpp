@@ -8,6 +8,7 @@
 
 #include "analyzer/errors.hpp"
 #include "analyzer/references.hpp"
+#include "analyzer/resolved_point.hpp"
 
 namespace fs = std::filesystem;
 
@@ -377,31 +378,6 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
   // Everything must evaluate with the defaults; sweeps are checked again per point.
   for (const auto& v : family.variants) validateForParams(family, v, family.params);
   return family;
-}
-
-void validateForParams(const FamilyManifest& family, const VariantSpec& v, const ParamValues& params) {
-  family.flops.evaluate(params);
-  family.bytes.evaluate(params);
-  for (const auto& b : family.buffers) b.count.count(params);
-  for (const auto& b : v.scratch) b.count.count(params);
-  for (const auto* e : {&v.flops, &v.bytes, &v.global_accesses, &v.local_accesses})
-    if (*e) (*e)->evaluate(params);
-  for (const auto& d : v.defines)
-    if (d.is_expression) ManifestExpression{d.value, d.key, d.where}.evaluate(params);
-  for (const auto& launch : v.launches) {
-    for (std::size_t i = 0; i < launch.global.size(); ++i) {
-      const std::int64_t g = launch.global[i].count(params);
-      if (launch.local.empty()) continue;
-      const std::int64_t l = launch.local[i].count(params);
-      if (g % l != 0)
-        throw InputError(launch.global[i].where.str() + ": " + launch.global[i].key + ": global size " +
-                         std::to_string(g) + " is not a multiple of local size " + std::to_string(l));
-    }
-    for (const auto& arg : launch.args) {
-      if (arg.kind == KernelArgSpec::Kind::local_bytes) arg.value.count(params);
-      if (arg.kind == KernelArgSpec::Kind::scalar) arg.value.evaluate(params);
-    }
-  }
 }
 
 FamilyDiscovery discoverFamilies(const std::vector<fs::path>& search_path) {

@@ -96,9 +96,6 @@ struct FamilyManifest {
 // Throws InputError naming the file, the key and the line.
 FamilyManifest loadFamilyManifest(const std::filesystem::path& path);
 
-// Checks the point-specific parts (sizes, geometry) for one set of parameters; throws InputError.
-void validateForParams(const FamilyManifest& family, const VariantSpec& variant, const ParamValues& params);
-
 struct FamilyDiscovery {
   std::vector<FamilyManifest> families;
   std::vector<std::string> errors;  // one per manifest that failed to load

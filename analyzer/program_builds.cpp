@@ -94,12 +94,16 @@ void ProgramBuilds::work() {
   }
 }
 
-int backgroundBuildThreads(bool device_is_cpu) {
-  if (const char* env = std::getenv("ROOFLAB_BUILD_THREADS")) {
-    char* end = nullptr;
-    const long n = std::strtol(env, &end, 10);
-    if (end != env && *end == '\0' && n >= 0) return static_cast<int>(std::min(n, 64L));
-  }
+std::optional<int> parseBuildThreads(std::string_view text) {
+  const std::string value(text);
+  char* end = nullptr;
+  const long n = std::strtol(value.c_str(), &end, 10);
+  if (end == value.c_str() || *end != '\0' || n < 0) return std::nullopt;
+  return static_cast<int>(std::min(n, 64L));
+}
+
+int backgroundBuildThreads(bool device_is_cpu, std::optional<int> requested) {
+  if (requested) return *requested;
   if (device_is_cpu) return 0;
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
   return std::clamp(cores - 1, 1, 8);

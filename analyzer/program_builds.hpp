@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -60,9 +61,12 @@ class ProgramBuilds {
   std::vector<std::thread> workers_;
 };
 
-// Threads for background builds: ROOFLAB_BUILD_THREADS when set (0 turns them off), else one fewer
-// than the host's cores, at most 8, for GPUs. CPU devices build lazily on the batch's thread, so
-// that no compile competes with the kernels being timed on the same cores.
-int backgroundBuildThreads(bool device_is_cpu);
+// Threads for background builds: `requested` when set (ROOFLAB_BUILD_THREADS; 0 turns them off),
+// else one fewer than the host's cores, at most 8, for GPUs. CPU devices build lazily on the batch's
+// thread, so that no compile competes with the kernels being timed on the same cores.
+int backgroundBuildThreads(bool device_is_cpu, std::optional<int> requested);
+
+// ROOFLAB_BUILD_THREADS's value as a thread count, at most 64; nullopt unless a whole number >= 0.
+std::optional<int> parseBuildThreads(std::string_view text);
 
 }  // namespace rooflab

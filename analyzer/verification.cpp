@@ -1,7 +1,10 @@
 #include "analyzer/verification.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+
+#include "analyzer/format.hpp"
 
 namespace rooflab {
 
@@ -35,6 +38,29 @@ BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& refe
   }
   c.rel_l2_error = ref_sq > 0 ? std::sqrt(diff_sq / ref_sq) : std::sqrt(diff_sq);
   return c;
+}
+
+void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std::map<std::string, HostBuffer>& expected,
+                    VerificationResult& v) {
+  double worst = 0;
+  bool pass = true;
+  std::string detail;
+  for (const auto& [name, out] : outputs) {
+    const BufferComparison c = compareBuffers(out, expected.at(name), v.tolerance);
+    worst = std::max(worst, c.rel_l2_error);
+    v.wrong_elements += c.wrong_elements;
+    v.non_finite += c.non_finite;
+    if (!c.passes(v.tolerance)) {
+      pass = false;
+      detail += (detail.empty() ? "" : "; ") + name + ": rel. L2 error " + formatNumber(c.rel_l2_error) + ", " +
+                std::to_string(c.wrong_elements) + " of " + std::to_string(c.compared) + " values wrong (first at " +
+                std::to_string(c.first_wrong) + ")" +
+                (c.non_finite ? ", " + std::to_string(c.non_finite) + " never written (NaN/poison)" : "");
+    }
+  }
+  v.rel_l2_error = worst;
+  v.status = pass ? "passed" : "failed";
+  v.detail = detail;
 }
 
 }  // namespace rooflab

@@ -1,8 +1,10 @@
 #pragma once
 #include <cstddef>
+#include <map>
 #include <string>
 
 #include "analyzer/host_buffer.hpp"
+#include "analyzer/run_record.hpp"
 
 namespace rooflab {
 
@@ -22,5 +24,11 @@ struct BufferComparison {
 // Both buffers must have the same type and count (throws std::invalid_argument otherwise).
 // Accumulates in double so that float rounding of the comparison itself does not count.
 BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& reference, double tolerance);
+
+// Compares every output with the buffer of the same name in `expected` at v.tolerance, and sets v's
+// status ("passed" or "failed"), worst error, wrong and non-finite counts, and the detail of each
+// buffer that fails. Throws std::out_of_range when `expected` lacks an output.
+void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std::map<std::string, HostBuffer>& expected,
+                    VerificationResult& v);
 
 }  // namespace rooflab

@@ -16,9 +16,10 @@ struct CommandResult {
   int exit_code;
   std::string output;
 };
-CommandResult runRooflab(const std::string& args, const TempDir& dir) {
+// `environment`: assignments put before the command ("NAME=value ...").
+CommandResult runRooflab(const std::string& args, const TempDir& dir, const std::string& environment = "") {
   const auto log = dir.path() / "cli.log";
-  const std::string command = std::string(ROOFLAB_BINARY) + " " + args + " > " + log.string() + " 2>&1";
+  const std::string command = environment + " " + std::string(ROOFLAB_BINARY) + " " + args + " > " + log.string() + " 2>&1";
   const int status = std::system(command.c_str());
   std::ifstream in(log);
   std::stringstream text;
@@ -77,4 +78,22 @@ TEST(Cli, BadCommandLinesExitWithCodeTwo) {
   EXPECT_EQ(runRooflab("run --no-such-flag", dir).exit_code, 2);
   EXPECT_EQ(runRooflab("report /nonexistent/results.json", dir).exit_code, 2);
   EXPECT_EQ(runRooflab("run /nonexistent/config.toml", dir).exit_code, 2);
+}
+
+// The environment variables of README are read by the command line, and reach the run.
+TEST(Cli, EnvironmentVariablesReachTheRun) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  TempDir dir;
+  const auto config = dir.write("cfg.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 1\nwarmup = 0\nceilings = \"datasheet\"\n"
+                                            "kernels = [\"" + std::string(ROOFLAB_SOURCE_DIR) + "/kernels\"]\n"
+                                            "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\nparams = { N = [65536] }\n");
+  auto buildThreads = [&](const std::string& environment) {
+    const std::string out = (dir.path() / "out").string();
+    const CommandResult r = runRooflab("run " + config.string() + " --formats json --quiet --out " + out, dir, environment);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return rooflab::readJsonFile(dir.path() / "out" / "results.json")["build_threads"];
+  };
+  EXPECT_EQ(buildThreads(""), 0);  // a CPU device builds on the batch's thread
+  EXPECT_EQ(buildThreads("ROOFLAB_BUILD_THREADS=2"), 2);
+  EXPECT_EQ(buildThreads("ROOFLAB_BUILD_THREADS=none"), 0);
 }

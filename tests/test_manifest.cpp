@@ -2,6 +2,7 @@
 
 #include "analyzer/errors.hpp"
 #include "analyzer/manifest.hpp"
+#include "analyzer/resolved_point.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;

@@ -55,16 +55,22 @@ TEST(ProgramBuilds, NoThreadsMeansEverythingIsBuiltByTheCaller) {
   EXPECT_TRUE(now.ok) << now.failure;
 }
 
-TEST(ProgramBuilds, ThreadCountFollowsTheEnvironmentAndTheDeviceType) {
+// ROOFLAB_BUILD_THREADS reaches the run through the command line (Cli.EnvironmentVariablesReachTheRun).
+TEST(ProgramBuilds, ThreadCountFollowsTheSettingAndTheDeviceType) {
   {
-    rooflab::testing::ScopedEnv env("ROOFLAB_BUILD_THREADS", "3");
-    EXPECT_EQ(backgroundBuildThreads(true), 3);
-    EXPECT_EQ(backgroundBuildThreads(false), 3);
+    const std::optional<int> requested = parseBuildThreads("3");
+    EXPECT_EQ(backgroundBuildThreads(true, requested), 3);
+    EXPECT_EQ(backgroundBuildThreads(false, requested), 3);
   }
   {
-    rooflab::testing::ScopedEnv env("ROOFLAB_BUILD_THREADS", "not a number");
-    EXPECT_EQ(backgroundBuildThreads(true), 0);  // CPU devices build on the batch's thread
-    EXPECT_GE(backgroundBuildThreads(false), 1);
-    EXPECT_LE(backgroundBuildThreads(false), 8);
+    const std::optional<int> requested = parseBuildThreads("not a number");
+    EXPECT_EQ(backgroundBuildThreads(true, requested), 0);  // CPU devices build on the batch's thread
+    EXPECT_GE(backgroundBuildThreads(false, requested), 1);
+    EXPECT_LE(backgroundBuildThreads(false, requested), 8);
   }
+  EXPECT_EQ(parseBuildThreads("0"), 0);
+  EXPECT_EQ(parseBuildThreads("1000"), 64);
+  EXPECT_EQ(parseBuildThreads("-1"), std::nullopt);
+  EXPECT_EQ(parseBuildThreads("2x"), std::nullopt);
+  EXPECT_EQ(parseBuildThreads(""), std::nullopt);
 }

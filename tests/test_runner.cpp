@@ -5,6 +5,7 @@
 
 #include "analyzer/batch.hpp"
 #include "analyzer/json_file.hpp"
+#include "analyzer/program_builds.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;
@@ -167,8 +168,8 @@ TEST(Runner, BackgroundBuildsGiveTheSameRecords) {
   BatchOptions options;
   options.progress = false;
   auto statuses = [&](const char* threads) {
-    rooflab::testing::ScopedEnv env("ROOFLAB_BUILD_THREADS", threads);
     BatchFixture f("[\"normal\", \"compute-only\", \"memory-only\"]");
+    f.config.run.environment.build_threads = parseBuildThreads(threads);
     const BatchOutcome outcome = runBatch(f.config, options);
     EXPECT_EQ(outcome.results["build_threads"], std::atoi(threads));
     std::vector<std::string> out;

@@ -5,16 +5,17 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <fstream>
 #include <iostream>
 
 #include "analyzer/batch.hpp"
 #include "analyzer/ceilings.hpp"
+#include "analyzer/counters/counters.hpp"
 #include "analyzer/device_model.hpp"
 #include "analyzer/device.hpp"
 #include "analyzer/format.hpp"
 #include "analyzer/results_json.hpp"
+#include "analyzer/program_builds.hpp"
 #include "analyzer/stop_flag.hpp"
 #include "reports/diff_report.hpp"
 #include "reports/report_writer.hpp"
@@ -23,13 +24,49 @@
 namespace fs = std::filesystem;
 
 namespace rooflab {
+namespace {
+
+// The environment variables of README, read here once, so that nothing below the command line
+// reads the environment.
+EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
+  EnvironmentSettings env;
+  if (const char* threads = std::getenv("ROOFLAB_BUILD_THREADS")) env.build_threads = parseBuildThreads(threads);
+  if (const char* metrics = std::getenv("ROOFLAB_EXTRA_METRICS")) env.extra_metrics = counters::parseExtraMetrics(metrics);
+  // NVIDIA's JIT cache outlives the process: a program compiled by an earlier run builds without the
+  // ptxas log the PTX bridge reads registers from. With counters possible, this run gets a cache of
+  // its own (duplicates within the run still hit it), unless the user chose one.
+  if (counters_possible && std::getenv("CUDA_CACHE_PATH") == nullptr)
+    env.private_jit_cache_dir = (fs::temp_directory_path() / ("rooflab-jit-cache-" + std::to_string(::getpid()))).string();
+  return env;
+}
+
+// The run's own JIT cache, for as long as the run lasts. This is the one place rooflab writes the
+// environment: NVIDIA's OpenCL and CUDA drivers take their JIT cache folder only from
+// CUDA_CACHE_PATH, read when they load, so it must be set before the first OpenCL or CUDA call.
+class PrivateJitCache {
+ public:
+  explicit PrivateJitCache(std::string dir) : dir_(std::move(dir)) {
+    if (!dir_.empty()) ::setenv("CUDA_CACHE_PATH", dir_.c_str(), 1);
+  }
+  ~PrivateJitCache() {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
+  PrivateJitCache(const PrivateJitCache&) = delete;
+  PrivateJitCache& operator=(const PrivateJitCache&) = delete;
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace
 
 int runCommand(const RunCommand& cmd) {
   const std::vector<std::string> known = reports::knownReportFormats();
   for (const auto& f : cmd.formats)
     if (std::find(known.begin(), known.end(), f) == known.end())
       throw InputError("--formats: unknown format '" + f + "' (expected html, png, json, csv)");
-  const BatchConfig config = cmd.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.config_path);
+  BatchConfig config = cmd.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.config_path);
   BatchOptions options;
   options.device_override = cmd.device;
   options.out_override = cmd.out;
@@ -38,22 +75,9 @@ int runCommand(const RunCommand& cmd) {
   options.progress = !cmd.quiet;
   options.keep_binaries = cmd.keep_binaries;
   installStopSignalHandlers();
-  // NVIDIA's JIT cache outlives the process: a program compiled by an earlier run builds without the
-  // ptxas log the PTX bridge reads registers from. With counters possible, this run gets a cache of
-  // its own (duplicates within the run still hit it), unless the user chose one.
   const std::string counters = options.counters_override.empty() ? config.run.counters : options.counters_override;
-  std::optional<fs::path> jit_cache;
-  if (counters != "off" && std::getenv("CUDA_CACHE_PATH") == nullptr) {
-    jit_cache = fs::temp_directory_path() / ("rooflab-jit-cache-" + std::to_string(::getpid()));
-    ::setenv("CUDA_CACHE_PATH", jit_cache->c_str(), 1);
-  }
-  struct RemoveCache {
-    const std::optional<fs::path>& dir;
-    ~RemoveCache() {
-      std::error_code ec;
-      if (dir) fs::remove_all(*dir, ec);
-    }
-  } remove_cache{jit_cache};
+  config.run.environment = readEnvironmentSettings(counters != "off");
+  const PrivateJitCache jit_cache(config.run.environment.private_jit_cache_dir);
   BatchOutcome outcome = runBatch(config, options);
   // The batch still makes JSON; the reporters read the typed document.
   const ResultsDocument results = resultsDocumentFromJson(outcome.results);

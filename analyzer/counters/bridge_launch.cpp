@@ -307,13 +307,10 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   m.l2_flushed_before_profiling = flusher != nullptr;
 
   std::vector<std::string> metric_names;
+  // The caller's list (the runner adds ROOFLAB_EXTRA_METRICS, read once at the command line); else the table.
   if (!options.metrics.empty()) metric_names = options.metrics;
-  else {
+  else
     for (const CounterMetric& metric : counterMetricTable()) metric_names.emplace_back(metric.raw_name);
-    // Experts can ask for any further sm_90 metric (stall reasons, pipe use) for the originals, as with
-    // `ncu --metrics`; each lands in "values" as it comes, or in "missing" with CUPTI's reason.
-    for (const std::string& extra : extraMetricsFromEnvironment()) metric_names.push_back(extra);
-  }
   try {
     RangeProfile profile = profileOneRange(context.get(), ordinal, metric_names, preparePass, runSequence);
     m.values = std::move(profile.values);

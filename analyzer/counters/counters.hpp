@@ -39,9 +39,8 @@ const std::vector<CounterMetric>& counterMetricTable();
 // instead of the whole table's).
 const std::vector<std::string>& mutantValidationMetrics();
 
-// Metrics named in ROOFLAB_EXTRA_METRICS (comma- or space-separated), collected for originals beside
-// the table; names already in the table are dropped.
-std::vector<std::string> extraMetricsFromEnvironment();
+// The metrics a ROOFLAB_EXTRA_METRICS value names (comma- or space-separated), collected for originals
+// beside the table; names already in the table are dropped. The command line reads the variable.
 std::vector<std::string> parseExtraMetrics(std::string_view list);
 
 // Values computed from the raw metrics (and the bridged time); keys of CounterSet::derived.

@@ -98,11 +98,6 @@ std::vector<std::string> parseExtraMetrics(std::string_view list) {
   return names;
 }
 
-std::vector<std::string> extraMetricsFromEnvironment() {
-  const char* list = std::getenv("ROOFLAB_EXTRA_METRICS");
-  return list ? parseExtraMetrics(list) : std::vector<std::string>{};
-}
-
 const std::vector<CounterMetric>& derivedCounterTable() {
   static const std::vector<CounterMetric> table = {
       {"fp32_flops", "FP32 FLOPs", "FLOP", "FADD + FMUL + 2 x FFMA thread instructions."},

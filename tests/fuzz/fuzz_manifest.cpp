@@ -15,6 +15,7 @@
 
 #include "analyzer/errors.hpp"
 #include "analyzer/manifest.hpp"
+#include "analyzer/resolved_point.hpp"
 #include "fuzz_defaults.hpp"
 
 namespace fs = std::filesystem;

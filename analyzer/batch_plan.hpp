@@ -1,0 +1,27 @@
+#pragma once
+// Planning a batch: the points a config expands to, each resolved once, and the input problems found
+// while expanding it.
+#include <string>
+#include <vector>
+
+#include "analyzer/config.hpp"
+#include "analyzer/manifest.hpp"
+#include "analyzer/resolved_point.hpp"
+
+namespace rooflab {
+
+// The points a config expands to, and the input problems found while expanding it (a broken
+// manifest, an unknown family): those are reported and the rest of the batch still runs.
+struct BatchPlan {
+  std::vector<FamilyManifest> families;  // owned here; points point into it
+  std::vector<PlannedPoint> points;      // each resolved for its parameters, once
+  std::vector<std::string> input_errors;
+
+  // Whether points[i] is the last of its variant at its parameters (the modes of one variant and
+  // parameters follow each other).
+  bool closesGroup(std::size_t i) const;
+};
+
+BatchPlan planBatch(const BatchConfig& config);
+
+}  // namespace rooflab

@@ -1,0 +1,158 @@
+#include "analyzer/resolved_point.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "analyzer/errors.hpp"
+#include "analyzer/format.hpp"
+
+namespace rooflab {
+namespace {
+
+template <class T>
+std::vector<std::byte> bytesOf(T value) {
+  std::vector<std::byte> bytes(sizeof(T));
+  std::memcpy(bytes.data(), &value, sizeof(T));
+  return bytes;
+}
+
+std::vector<std::byte> encodeScalar(ScalarKind kind, double value, const std::string& what) {
+  auto checkRange = [&](double lo, double hi) {
+    if (value < lo || value > hi || value != std::trunc(value))
+      throw VariantError("argument " + what + " = " + formatNumber(value) + " does not fit its integer type");
+  };
+  switch (kind) {
+    case ScalarKind::i32: checkRange(INT32_MIN, INT32_MAX); return bytesOf<std::int32_t>(std::int32_t(value));
+    case ScalarKind::u32: checkRange(0, UINT32_MAX); return bytesOf<std::uint32_t>(std::uint32_t(value));
+    case ScalarKind::i64: checkRange(-9.2e18, 9.2e18); return bytesOf<std::int64_t>(std::int64_t(value));
+    case ScalarKind::u64: checkRange(0, 1.8e19); return bytesOf<std::uint64_t>(std::uint64_t(value));
+    case ScalarKind::f32:
+      if (std::fabs(value) > std::numeric_limits<float>::max())
+        throw VariantError("argument " + what + " = " + formatNumber(value) + " does not fit a float");
+      return bytesOf<float>(float(value));
+    case ScalarKind::f64: return bytesOf<double>(value);
+    default: throw VariantError("argument " + what + ": unsupported scalar type");
+  }
+}
+
+ResolvedBuffer resolveBuffer(const BufferSpec& spec, bool scratch, const ParamValues& params) {
+  ResolvedBuffer b;
+  b.spec = &spec;
+  b.scratch = scratch;
+  b.count = static_cast<std::uint64_t>(spec.count.count(params));
+  const std::uint64_t element = spec.type.bytes();
+  b.bytes = b.count > std::numeric_limits<std::uint64_t>::max() / element ? std::numeric_limits<std::uint64_t>::max()
+                                                                          : b.count * element;
+  return b;
+}
+
+// Scalar arguments are evaluated here and encoded in their types afterwards (encodeScalarArguments).
+ResolvedLaunch resolveLaunch(const LaunchSpec& launch, const ParamValues& params) {
+  ResolvedLaunch r;
+  r.geometry.kernel = launch.kernel;
+  for (std::size_t i = 0; i < launch.global.size(); ++i) {
+    const std::int64_t g = launch.global[i].count(params);
+    r.geometry.global.push_back(g);
+    if (launch.local.empty()) continue;  // the manifest gives local as many dimensions as global, or none
+    const std::int64_t l = launch.local[i].count(params);
+    r.geometry.local.push_back(l);
+    if (g % l != 0)
+      throw InputError(launch.global[i].where.str() + ": " + launch.global[i].key + ": global size " +
+                       std::to_string(g) + " is not a multiple of local size " + std::to_string(l));
+  }
+  for (const KernelArgSpec& spec : launch.args) {
+    ResolvedArg arg;
+    arg.kind = spec.kind;
+    switch (spec.kind) {
+      case KernelArgSpec::Kind::buffer: arg.buffer = spec.buffer; break;
+      case KernelArgSpec::Kind::local_bytes: arg.local_bytes = static_cast<std::size_t>(spec.value.count(params)); break;
+      case KernelArgSpec::Kind::scalar: arg.scalar_value = spec.value.evaluate(params); break;
+    }
+    r.args.push_back(std::move(arg));
+  }
+  return r;
+}
+
+// Every expression, in the order a manifest's checks report them.
+ResolvedPoint evaluatePoint(const RunPoint& point) {
+  const FamilyManifest& family = *point.family;
+  const VariantSpec& v = *point.variant;
+  const ParamValues& params = point.params;
+  ResolvedPoint r;
+  r.point = point;
+  const double family_flops = family.flops.evaluate(params);
+  const double family_bytes = family.bytes.evaluate(params);
+  for (const BufferSpec& b : family.buffers) r.buffers.push_back(resolveBuffer(b, false, params));
+  for (const BufferSpec& b : v.scratch) r.buffers.push_back(resolveBuffer(b, true, params));
+  auto optionalValue = [&](const std::optional<ManifestExpression>& e) -> std::optional<double> {
+    if (!e) return std::nullopt;
+    return e->evaluate(params);
+  };
+  const std::optional<double> flops = optionalValue(v.flops), bytes = optionalValue(v.bytes);
+  r.work.flops = flops.value_or(family_flops);
+  r.work.bytes = bytes.value_or(family_bytes);
+  r.work.global_accesses = optionalValue(v.global_accesses);
+  r.work.local_accesses = optionalValue(v.local_accesses);
+  for (const DefineSpec& d : v.defines) {
+    const std::string value =
+        d.is_expression ? formatNumber(ManifestExpression{d.value, d.key, d.where}.evaluate(params)) : d.value;
+    r.program_options += " -D " + d.name + "=" + value;
+  }
+  if (!v.build_options.empty()) r.program_options += " " + v.build_options;
+  r.tolerance = v.tolerance.value_or(family.tolerance);
+  for (const LaunchSpec& launch : v.launches) r.launches.push_back(resolveLaunch(launch, params));
+  return r;
+}
+
+void encodeScalarArguments(ResolvedPoint& r) {
+  const std::vector<LaunchSpec>& launches = r.point.variant->launches;
+  for (std::size_t l = 0; l < launches.size(); ++l)
+    for (std::size_t a = 0; a < launches[l].args.size(); ++a) {
+      const KernelArgSpec& spec = launches[l].args[a];
+      ResolvedArg& arg = r.launches[l].args[a];
+      if (spec.kind == KernelArgSpec::Kind::scalar)
+        arg.scalar_bytes = encodeScalar(spec.scalar_type, arg.scalar_value, "'" + spec.text + "'");
+    }
+}
+
+}  // namespace
+
+RunRecord recordFor(const RunPoint& point) {
+  RunRecord record;
+  record.family = point.family->name;
+  record.variant = point.variant->name;
+  record.mode = point.mode;
+  record.params = point.params;
+  record.param_order = point.family->param_order;
+  return record;
+}
+
+const ResolvedBuffer* ResolvedPoint::findBuffer(const std::string& name) const {
+  for (const ResolvedBuffer& b : buffers)
+    if (b.spec->name == name) return &b;
+  return nullptr;
+}
+
+ResolvedPoint resolvePoint(const RunPoint& point) {
+  ResolvedPoint r = evaluatePoint(point);
+  encodeScalarArguments(r);
+  return r;
+}
+
+void validateForParams(const FamilyManifest& family, const VariantSpec& variant, const ParamValues& params) {
+  evaluatePoint(RunPoint{&family, &variant, params, RunMode::normal});
+}
+
+PlannedPoint planPoint(RunPoint point) {
+  PlannedPoint planned;
+  try {
+    planned.resolved = resolvePoint(point);
+  } catch (const std::exception& e) {
+    planned.resolve_error = e.what();
+  }
+  planned.point = std::move(point);
+  return planned;
+}
+
+}  // namespace rooflab

@@ -1,0 +1,80 @@
+#pragma once
+// A study point with every manifest expression evaluated for its parameters, once (as nvbench
+// resolves a point's axis values into its `state`): building, launching, verifying, the PTX bridge
+// and the roofline placement read these values and never evaluate an expression again.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/config.hpp"
+#include "analyzer/manifest.hpp"
+#include "analyzer/run_record.hpp"
+
+namespace rooflab {
+
+struct RunPoint {
+  const FamilyManifest* family = nullptr;
+  const VariantSpec* variant = nullptr;
+  ParamValues params;  // the family defaults overlaid with the study's values
+  RunMode mode = RunMode::normal;
+};
+
+// The record of a point before it runs: family, variant, mode and parameters.
+RunRecord recordFor(const RunPoint& point);
+
+// One buffer of a point: a family buffer, or one of the variant's scratch buffers.
+struct ResolvedBuffer {
+  const BufferSpec* spec = nullptr;
+  bool scratch = false;     // the variant's own, not the family's (no host input, never verified)
+  std::uint64_t count = 0;  // elements of spec->type
+  // count x the element's size; UINT64_MAX when that does not fit 64 bits (no device takes it).
+  std::uint64_t bytes = 0;
+};
+
+// A kernel argument resolved for one point: what the OpenCL launch and the PTX bridge both need.
+struct ResolvedArg {
+  KernelArgSpec::Kind kind = KernelArgSpec::Kind::scalar;
+  std::string buffer;                  // Kind::buffer
+  double scalar_value = 0;             // Kind::scalar: as evaluated
+  std::vector<std::byte> scalar_bytes;  // Kind::scalar: in the argument's type, as clSetKernelArg takes it
+  std::size_t local_bytes = 0;         // Kind::local_bytes
+};
+struct ResolvedLaunch {
+  LaunchGeometry geometry;
+  std::vector<ResolvedArg> args;
+};
+
+struct ResolvedPoint {
+  RunPoint point;
+  WorkEstimate work;
+  // What follows -D RL_MODE=<mode> on the compiler's command line: " -D NAME=value" for each
+  // define, then the variant's own build options.
+  std::string program_options;
+  double tolerance = 0;                  // the variant's, else the family's
+  std::vector<ResolvedBuffer> buffers;   // the family's in manifest order, then the variant's scratch
+  std::vector<ResolvedLaunch> launches;  // in order
+
+  const ResolvedBuffer* findBuffer(const std::string& name) const;
+};
+
+// Throws InputError (file, key, line) for an expression that does not evaluate for the point's
+// parameters or a global size that is not a multiple of its local size, and VariantError for a
+// scalar argument whose value does not fit its type.
+ResolvedPoint resolvePoint(const RunPoint& point);
+
+// Every expression of the variant evaluates for `params` (what loading a manifest checks with the
+// defaults); throws InputError as resolvePoint does. Scalar arguments' types are not checked.
+void validateForParams(const FamilyManifest& family, const VariantSpec& variant, const ParamValues& params);
+
+// A point of a batch: resolved once when the batch is planned, or why it could not be (the
+// point's record then carries that error, as any other failure of the point).
+struct PlannedPoint {
+  RunPoint point;
+  std::optional<ResolvedPoint> resolved;
+  std::string resolve_error;
+};
+PlannedPoint planPoint(RunPoint point);  // never throws
+
+}  // namespace rooflab

@@ -1,0 +1,113 @@
+#include "analyzer/variant_programs.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "analyzer/errors.hpp"
+#include "mutators/occupancy_padding.hpp"
+#include "embedded_kernel_prelude.hpp"
+
+namespace rooflab {
+namespace {
+
+std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw VariantError("cannot read kernel source " + path.string());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// What the OpenCL compiler gets for a variant: its source file behind the prelude.
+std::string variantSource(const VariantSpec& variant) {
+  return composeKernelSource(readFile(variant.source), variant.source.filename().string());
+}
+
+}  // namespace
+
+std::string composeKernelSource(const std::string& file_text, const std::string& file_name) {
+  std::string source(embedded::kernel_prelude);
+  source += "\n#line 1 \"" + file_name + "\"\n";
+  source += file_text;
+  return source;
+}
+
+VariantPrograms::VariantPrograms(const cl::Context& context, const SelectedDevice& device, const RunSettings& settings)
+    : context_(context),
+      device_(device),
+      binaries_dir_(settings.binaries_dir),
+      builds_(std::make_unique<ProgramBuilds>(
+          context_, device_.device,
+          backgroundBuildThreads(device_.info.type == "CPU", settings.environment.build_threads))) {}
+
+std::string VariantPrograms::options(const ResolvedPoint& point, RunMode mode) const {
+  return "-D RL_MODE=" + std::to_string(static_cast<int>(mode)) + point.program_options +
+         nvidia::verboseBuildOption(device_.info);
+}
+
+std::string VariantPrograms::key(const RunPoint& point, const std::string& options) {
+  return point.variant->source.string() + "\n" + options;
+}
+
+void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
+  if (backgroundThreads() == 0) return;
+  std::map<std::filesystem::path, std::string> sources;
+  for (const PlannedPoint& p : points) {
+    if (!p.resolved) continue;  // run() records why
+    const RunPoint& point = p.point;
+    if (point.mode != RunMode::normal && !point.variant->annotated) continue;  // run() skips it unbuilt
+    try {
+      const std::string options = this->options(*p.resolved, point.mode);
+      const std::string program_key = key(point, options);
+      if (programs_.count(program_key)) continue;
+      auto source = sources.find(point.variant->source);
+      if (source == sources.end()) source = sources.emplace(point.variant->source, variantSource(*point.variant)).first;
+      builds_->enqueue(program_key, source->second, options);
+    } catch (const std::exception&) {
+      // A point whose source cannot be read fails in run(), with its context.
+    }
+  }
+}
+
+cl::Program VariantPrograms::build(const RunPoint& point, const std::string& options, RunRecord& record,
+                                   const std::set<std::string>& pad_kernels) {
+  std::string program_key = key(point, options);
+  for (const std::string& k : pad_kernels) program_key += "\npad:" + k;
+  if (auto it = programs_.find(program_key); it != programs_.end()) return it->second;
+  std::optional<ProgramBuild> built = builds_->take(program_key);
+  if (!built) {
+    std::string source = variantSource(*point.variant);
+    if (!pad_kernels.empty()) source = addOccupancyPadParameter(source, pad_kernels);
+    built = buildProgramNow(context_, device_.device, source, options);
+  }
+  if (!built->ok) {
+    record.build_log = built->log;
+    throw VariantError("OpenCL build of " + point.variant->source.filename().string() + " failed" + built->failure);
+  }
+  const cl::Program program = built->program;
+  record.build_seconds = built->seconds;
+  registers_.add(program, device_);
+  if (!binaries_dir_.empty()) keepBinary(program, point, options);
+  programs_.emplace(program_key, program);
+  return program;
+}
+
+// Keeping the binary (PTX on NVIDIA) lets a user read what the compiler made of a variant.
+void VariantPrograms::keepBinary(const cl::Program& program, const RunPoint& point, const std::string& options) const {
+  try {
+    const std::optional<nvidia::ReadableBinary> binary = nvidia::readableBinary(program, device_.info);
+    if (!binary) return;
+    std::filesystem::create_directories(binaries_dir_);
+    const std::string file = point.family->name + "-" + point.variant->source.stem().string() + "-" +
+                             std::to_string(std::hash<std::string>{}(options) % 100000) + binary->extension;
+    std::ofstream out(std::filesystem::path(binaries_dir_) / file, std::ios::binary);
+    out << binary->content;
+    out << "\n// rooflab build options: " << options << "\n";
+  } catch (const std::exception&) {
+    // Keeping binaries is a convenience; it never fails a variant.
+  }
+}
+
+}  // namespace rooflab
