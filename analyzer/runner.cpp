@@ -70,7 +70,7 @@ const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const Resolve
 
 // A mutant must keep its original's parallelism (DESIGN.md): the policy (mutators/occupancy_match)
 // decides the pads; here the original is built, the driver asked, and the padded mutant rebuilt.
-nlohmann::json VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord& record) {
+OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord& record) {
   const RunPoint& point = prepared.point->point;
   const DeviceInfo& dev = device();
   RunPoint original_point = point;
@@ -96,13 +96,13 @@ nlohmann::json VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
       return counters::bridgedOccupancy(nvidia::programPtx(prepared.program), queries, dev.name);
     };
   }
-  OccupancyPadPlan match = matchOccupancy(launches, dev.local_mem_bytes, original_oracle, mutant_oracle);
-  if (match.padded()) {
-    prepared.program = programs_.build(point, record.build_options, record, match.pad_kernels);
-    launcher_.setUpLaunches(prepared, record.geometry, match.pad_bytes);
-    confirmPaddedOccupancy(match, launches, mutant_oracle);
+  OccupancyPadPlan plan = matchOccupancy(launches, dev.local_mem_bytes, original_oracle, mutant_oracle);
+  if (plan.padded()) {
+    prepared.program = programs_.build(point, record.build_options, record, plan.pad_kernels);
+    launcher_.setUpLaunches(prepared, record.geometry, plan.pad_bytes);
+    confirmPaddedOccupancy(plan, launches, mutant_oracle);
   }
-  return match.report;
+  return plan.match;
 }
 
 std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point, RunRecord& record) {
@@ -114,7 +114,7 @@ std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point
   prepared->inputs = &hostInputs(point);
   launcher_.createBuffers(*prepared);
   launcher_.setUpLaunches(*prepared, record.geometry);
-  if (point.point.mode != RunMode::normal) record.occupancy_padding = occupancyMatchFromJson(padForOccupancy(*prepared, record));
+  if (point.point.mode != RunMode::normal) record.occupancy_padding = padForOccupancy(*prepared, record);
   return prepared;
 }
 

@@ -49,7 +49,7 @@ class VariantRunner {
   const Buffers& hostInputs(const ResolvedPoint& point);
   const Buffers& referenceOutputs(const ResolvedPoint& point);
   void verify(const ResolvedPoint& point, const Buffers& outputs, RunRecord& record);
-  nlohmann::json padForOccupancy(PreparedPoint& prepared, RunRecord& record);
+  OccupancyMatch padForOccupancy(PreparedPoint& prepared, RunRecord& record);
   nlohmann::json measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
 
   RunSettings settings_;

@@ -12,8 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analyzer/counters/counters.hpp"
 
 namespace rooflab {
@@ -86,12 +84,15 @@ using OccupancyOracle =
 
 // What matchOccupancy decides for a mutant: the pads of its launches, and the record of how.
 struct OccupancyPadPlan {
-  std::vector<std::size_t> pad_bytes;  // one per launch
-  std::set<std::string> pad_kernels;   // the kernels that take the pad parameter; empty: no padding
-  nlohmann::json report;               // the mutant record's "occupancy_padding"
-  bool by_occupancy = false;           // decided from the driver's occupancy, not local memory
-  std::vector<counters::KernelOccupancy> original_occupancy;  // by_occupancy: one per launch
+  // One per launch: what the rebuilt mutant's launch takes. A launch of a padded kernel that needs
+  // no pad still takes 16 bytes (the kernel has the parameter); match.launches says what it needed.
+  std::vector<std::size_t> pad_bytes;
+  std::set<std::string> pad_kernels;  // the kernels that take the pad parameter; empty: no padding
+  OccupancyMatch match;               // the mutant record's occupancy_padding
+  std::vector<counters::KernelOccupancy> original_occupancy;  // byOccupancy(): one per launch
   bool padded() const { return !pad_kernels.empty(); }
+  // Decided from the driver's occupancy, not from local memory.
+  bool byOccupancy() const { return match.method == OccupancyMatchMethod::driver_occupancy; }
 };
 
 // Decides the pads. `original` and `mutant` answer for the two programs; empty oracles (no bridge
@@ -102,7 +103,7 @@ OccupancyPadPlan matchOccupancy(const std::vector<OccupancyLaunch>& launches, st
 
 // Once the mutant is rebuilt with its pads, records the padded program's occupancy (`padded`
 // answers for it) and whether it now matches the original's. Does nothing unless by_occupancy.
-void confirmPaddedOccupancy(OccupancyPadPlan& match, const std::vector<OccupancyLaunch>& launches,
+void confirmPaddedOccupancy(OccupancyPadPlan& plan, const std::vector<OccupancyLaunch>& launches,
                             const OccupancyOracle& padded);
 
 }  // namespace rooflab
