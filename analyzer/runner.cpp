@@ -9,7 +9,6 @@
 #include "analyzer/format.hpp"
 #include "analyzer/nvidia_opencl.hpp"
 #include "analyzer/references.hpp"
-#include "analyzer/results_json.hpp"
 #include "analyzer/verification.hpp"
 #include "mutators/occupancy_match.hpp"
 
@@ -177,20 +176,19 @@ void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, R
   }
 }
 
-nlohmann::json VariantRunner::measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
-                                             const RunRecord& record) {
-  using counters::unavailableCountersJson;
+counters::CounterSet VariantRunner::measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
+                                                   const RunRecord& record) {
   if (settings_.counters == "off")
-    return unavailableCountersJson("counters are off (--no-counters or [run] counters = \"off\")");
+    return counters::CounterSet::notAttempted("counters are off (--no-counters or [run] counters = \"off\")");
   const std::string why = counters::countersUnavailableReason(device());
-  if (!why.empty()) return unavailableCountersJson("counters unavailable: " + why);
+  if (!why.empty()) return counters::CounterSet::notAttempted("counters unavailable: " + why);
   std::string ptx;
   try {
     ptx = nvidia::programPtx(prepared.program);
   } catch (const cl::Error& e) {
-    return unavailableCountersJson("counters unavailable: reading the program binary: " + describeClError(e));
+    return counters::CounterSet::notAttempted("counters unavailable: reading the program binary: " + describeClError(e));
   }
-  if (ptx.empty()) return unavailableCountersJson("counters unavailable: the OpenCL driver returned no PTX");
+  if (ptx.empty()) return counters::CounterSet::notAttempted("counters unavailable: the OpenCL driver returned no PTX");
   counters::PointCounterOptions options;
   options.device_name = device().name;
   options.timing_repetitions = settings_.repetitions;
@@ -217,7 +215,7 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   verify(point, outputs, record);
   endPhase("verify");
   if (progress) progress("counters", 0, 1);
-  record.counters = counters::counterSetFromJson(measureCounters(*prepared, outputs, record));
+  record.counters = measureCounters(*prepared, outputs, record);
   endPhase("counters");
 }
 

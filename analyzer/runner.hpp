@@ -4,10 +4,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include "analyzer/config.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/device.hpp"
@@ -50,7 +46,7 @@ class VariantRunner {
   const Buffers& referenceOutputs(const ResolvedPoint& point);
   void verify(const ResolvedPoint& point, const Buffers& outputs, RunRecord& record);
   OccupancyMatch padForOccupancy(PreparedPoint& prepared, RunRecord& record);
-  nlohmann::json measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
+  counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
 
   RunSettings settings_;
   PointLauncher launcher_;

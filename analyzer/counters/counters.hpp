@@ -109,9 +109,6 @@ struct BridgeOptions {
   std::vector<std::string> read_back_buffers;
 };
 
-// The old name of CounterSet, for runner.cpp until the runner's split lands.
-using CounterMeasurement = CounterSet;
-
 // "" when counters may work for this device (NVIDIA, CUDA built in, libcuda and libcupti load, a CUDA
 // device exists); otherwise why they cannot. Cheap after the first call.
 std::string countersUnavailableReason(const DeviceInfo& device);
