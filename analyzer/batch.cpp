@@ -6,7 +6,6 @@
 
 #include "analyzer/batch_summary.hpp"
 #include "analyzer/progress_line.hpp"
-#include "analyzer/results_json.hpp"
 #include "analyzer/results_writer.hpp"
 #include "analyzer/roofline_models.hpp"
 #include "analyzer/stop_flag.hpp"
@@ -37,7 +36,7 @@ RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& 
 class PointLoop {
  public:
   PointLoop(const BatchPlan& plan, VariantRunner& runner, const RooflineModels& models, ResultsWriter& results,
-            nlohmann::json& document, const RunSettings& settings, bool progress)
+            ResultsDocument& document, const RunSettings& settings, bool progress)
       : plan_(plan),
         runner_(runner),
         models_(models),
@@ -72,7 +71,7 @@ class PointLoop {
                                point.family->name + "/" + point.variant->name + " " +
                                paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode);
     progress_.show(prefix);
-    watchdog_.begin(toJson(recordFor(point)));
+    watchdog_.begin(recordFor(point));
     RunRecord record = runner_.run(plan_.points[i], [&](const char* phase, int index, int count) {
       if (progress_.tty()) progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));
     });
@@ -80,7 +79,7 @@ class PointLoop {
     auto lock = watchdog_.lock();
     if (record.status == RecordStatus::ok) placeRecord(record, models_);
     report(record, tally_.count(record));
-    results_.addRecord(record, plan_.closesGroup(i), static_cast<double>(runner_.device().timer_resolution_ns));
+    results_.addRecord(std::move(record), plan_.closesGroup(i), static_cast<double>(runner_.device().timer_resolution_ns));
     results_.setSummary(tally_.summary());
     results_.write();
   }

@@ -44,8 +44,6 @@ ResultsModels resultsModels(const RooflineModels& models) {
   return out;
 }
 
-nlohmann::json toJson(const RooflineModels& models) { return toJson(resultsModels(models)); }
-
 namespace {
 void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key, bool timed_on_model_device) {
   RooflineInput input;

@@ -29,8 +29,6 @@ struct RooflineModels {
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log);
 // What the results file says about the models: each under its key, with its role.
 ResultsModels resultsModels(const RooflineModels& models);
-// toJson(resultsModels(models)), for the batch until it writes through ResultsDocument.
-nlohmann::json toJson(const RooflineModels& models);
 
 // Fills record.roofline with one placement per model (analytic intensity), and one per model with
 // the counters' intensity (key "<model>_counters") when counters measured FLOPs and DRAM bytes.

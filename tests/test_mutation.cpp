@@ -157,8 +157,9 @@ global_accesses = "3*N"
   rooflab::BatchOptions options;
   options.progress = false;
   const rooflab::BatchOutcome outcome = rooflab::runBatch(config, options);
+  const nlohmann::json results = toJson(outcome.results);
   int seen = 0;
-  for (const auto& r : outcome.results["records"]) {
+  for (const auto& r : results["records"]) {
     ASSERT_EQ(r["status"], "ok") << r["error"];
     const auto& padding = r["occupancy_padding"];
     if (r["mode"] == "normal") {

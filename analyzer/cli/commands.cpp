@@ -79,8 +79,7 @@ int runCommand(const RunCommand& cmd) {
   config.run.environment = readEnvironmentSettings(counters != "off");
   const PrivateJitCache jit_cache(config.run.environment.private_jit_cache_dir);
   BatchOutcome outcome = runBatch(config, options);
-  // The batch still makes JSON; the reporters read the typed document.
-  const ResultsDocument results = resultsDocumentFromJson(outcome.results);
+  const ResultsDocument& results = outcome.results;
   reports::printTerminalSummary(results, std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   try {
