@@ -11,7 +11,7 @@ RecordOutcome BatchTally::count(const RunRecord& record) {
     ++skipped_;
     return RecordOutcome::skipped;
   }
-  if (record.verification.status == "failed") {
+  if (record.verification.status == VerificationStatus::failed) {
     ++verification_failed_;
     return RecordOutcome::verification_failed;
   }

@@ -37,6 +37,11 @@ MutationVerdict mutationVerdictFromJson(const nlohmann::json& json);
 nlohmann::json toJson(const OccupancyMatch& match);
 OccupancyMatch occupancyMatchFromJson(const nlohmann::json& json);
 
+// The `models.<key>` object; unknown numbers are null. Defined in device_model.cpp, beside the table
+// of number fields it walks. deviceModelFromJson throws InputError (no key, or a roof missing).
+nlohmann::json toJson(const DeviceModel& model);
+DeviceModel deviceModelFromJson(const nlohmann::json& json);
+
 nlohmann::json toJson(const DeviceInfo& info);
 DeviceInfo deviceInfoFromJson(const nlohmann::json& json);
 

@@ -78,7 +78,7 @@ EventTimings timingsFromJson(const json& j) {
 }
 
 json verificationJson(const VerificationResult& v) {
-  return {{"status", v.status},
+  return {{"status", toString(v.status)},
           {"reference", textOrNull(v.reference)},
           {"rel_l2_error", finiteOrNull(v.rel_l2_error)},
           {"wrong_elements", v.wrong_elements},
@@ -89,7 +89,7 @@ json verificationJson(const VerificationResult& v) {
 
 VerificationResult verificationFromJson(const json& j) {
   VerificationResult v;
-  v.status = textOr(j, "status", v.status);
+  v.status = parseVerificationStatus(textOr(j, "status")).value_or(VerificationStatus::not_checked);
   v.reference = textOr(j, "reference");
   v.rel_l2_error = optionalNumber(j, "rel_l2_error");
   v.wrong_elements = integerOr<std::size_t>(j, "wrong_elements", 0);

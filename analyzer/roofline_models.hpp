@@ -2,8 +2,6 @@
 #include <optional>
 #include <ostream>
 
-#include <nlohmann/json.hpp>
-
 #include "analyzer/ceilings.hpp"
 #include "analyzer/config.hpp"
 #include "analyzer/device.hpp"

@@ -26,6 +26,24 @@ std::optional<RecordStatus> parseRecordStatus(std::string_view text) {
   return std::nullopt;
 }
 
+std::string toString(VerificationStatus status) {
+  switch (status) {
+    case VerificationStatus::passed: return "passed";
+    case VerificationStatus::failed: return "failed";
+    case VerificationStatus::reference: return "reference";
+    case VerificationStatus::not_checked: return "not_checked";
+    case VerificationStatus::skipped: return "skipped";
+  }
+  return "not_checked";
+}
+
+std::optional<VerificationStatus> parseVerificationStatus(std::string_view text) {
+  for (VerificationStatus status : {VerificationStatus::passed, VerificationStatus::failed, VerificationStatus::reference,
+                                    VerificationStatus::not_checked, VerificationStatus::skipped})
+    if (text == toString(status)) return status;
+  return std::nullopt;
+}
+
 std::string paramsLabel(const ParamValues& params, const std::vector<std::string>& order) {
   std::string out;
   for (const auto& name : order) {

@@ -60,8 +60,18 @@ struct WorkEstimate {
   std::optional<double> cgma() const;  // flops / global_accesses, when both are known and accesses > 0
 };
 
+enum class VerificationStatus {
+  passed,
+  failed,
+  reference,    // the variant is its family's reference
+  not_checked,  // no reference, or the reference could not be computed (see detail)
+  skipped,      // a mutant: its outputs are not results
+};
+std::string toString(VerificationStatus status);  // "passed", ..., "not_checked", "skipped"
+std::optional<VerificationStatus> parseVerificationStatus(std::string_view text);
+
 struct VerificationResult {
-  std::string status = "not_checked";  // passed | failed | reference | not_checked | skipped
+  VerificationStatus status = VerificationStatus::not_checked;
   std::string reference;
   std::optional<double> rel_l2_error;
   std::size_t wrong_elements = 0;
@@ -97,7 +107,7 @@ struct RunRecord {
   std::map<std::string, double> phase_seconds;
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)"
-  bool failed() const { return status == RecordStatus::error || verification.status == "failed"; }
+  bool failed() const { return status == RecordStatus::error || verification.status == VerificationStatus::failed; }
 };
 
 std::string paramsLabel(const ParamValues& params, const std::vector<std::string>& order);

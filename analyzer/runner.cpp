@@ -155,23 +155,23 @@ void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, R
   v.reference = point.point.family->reference;
   v.tolerance = point.tolerance;
   if (point.point.mode != RunMode::normal) {
-    v.status = "skipped";
+    v.status = VerificationStatus::skipped;
     v.detail = "a mutant's outputs are not results";
     return;
   }
   if (v.reference.empty()) {
-    v.status = "not_checked";
+    v.status = VerificationStatus::not_checked;
     v.detail = "the family declares no reference";
     return;
   }
   if (v.reference == "variant:" + point.point.variant->name) {
-    v.status = "reference";
+    v.status = VerificationStatus::reference;
     return;
   }
   try {
     compareOutputs(outputs, referenceOutputs(point), v);
   } catch (const std::exception& e) {
-    v.status = "not_checked";
+    v.status = VerificationStatus::not_checked;
     v.detail = e.what();
   }
 }
@@ -230,7 +230,7 @@ RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgre
       record.status = RecordStatus::skipped;
       record.status_reason = "the kernel has no mutation annotations (RL_LOAD / RL_STORE), so it runs in normal mode only; see "
                      "docs/manifest.md, \"Mutation annotations\"";
-      record.verification.status = "skipped";
+      record.verification.status = VerificationStatus::skipped;
       return record;
     }
     measure(point, record, started, progress);
