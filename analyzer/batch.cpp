@@ -23,7 +23,7 @@ BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
 }
 
 RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             ResultsDocument& results) {
+                             ResultsWriter& results) {
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
   RooflineModels models = prepareRooflineModels(settings, device, log);
@@ -35,8 +35,8 @@ RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& 
 // Runs a plan's points in order; places, counts and writes each record as it comes.
 class PointLoop {
  public:
-  PointLoop(const BatchPlan& plan, VariantRunner& runner, const RooflineModels& models, ResultsDocument& results,
-            nlohmann::json& document, const RunSettings& settings, bool progress)
+  PointLoop(const BatchPlan& plan, VariantRunner& runner, const RooflineModels& models, ResultsWriter& results,
+            ResultsDocument& document, const RunSettings& settings, bool progress)
       : plan_(plan),
         runner_(runner),
         models_(models),
@@ -71,15 +71,15 @@ class PointLoop {
                                point.family->name + "/" + point.variant->name + " " +
                                paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode);
     progress_.show(prefix);
-    watchdog_.begin(toJson(recordFor(point)));
+    watchdog_.begin(recordFor(point));
     RunRecord record = runner_.run(plan_.points[i], [&](const char* phase, int index, int count) {
       if (progress_.tty()) progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));
     });
     watchdog_.end();
     auto lock = watchdog_.lock();
-    if (record.status == "ok") placeRecord(record, models_);
+    if (record.status == RecordStatus::ok) placeRecord(record, models_);
     report(record, tally_.count(record));
-    results_.addRecord(record, plan_.closesGroup(i), static_cast<double>(runner_.device().timer_resolution_ns));
+    results_.addRecord(std::move(record), plan_.closesGroup(i), static_cast<double>(runner_.device().timer_resolution_ns));
     results_.setSummary(tally_.summary());
     results_.write();
   }
@@ -87,7 +87,7 @@ class PointLoop {
   void report(const RunRecord& record, RecordOutcome outcome) {
     if (outcome == RecordOutcome::failed) {
       progress_.finish();
-      std::fprintf(stderr, "rooflab: error: %s\n", record.error.c_str());
+      std::fprintf(stderr, "rooflab: error: %s\n", record.status_reason.c_str());
     } else if (outcome == RecordOutcome::verification_failed) {
       progress_.finish();
       std::fprintf(stderr, "rooflab: verification failed: %s: %s\n", record.label().c_str(),
@@ -98,7 +98,7 @@ class PointLoop {
   const BatchPlan& plan_;
   VariantRunner& runner_;
   const RooflineModels& models_;
-  ResultsDocument& results_;
+  ResultsWriter& results_;
   ProgressLine progress_;
   BatchTally tally_;
   Watchdog watchdog_;
@@ -116,7 +116,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
 
   const SelectedDevice device = selectDevice(config.run.device);
   VariantRunner runner(device, config.run);
-  ResultsDocument results(outcome.results, outcome.out_dir / "results.json");
+  ResultsWriter results(outcome.results, outcome.out_dir / "results.json");
   results.start(config, device.info, plan.input_errors);
   const RooflineModels models = measureModels(config.run, device, options.progress, results);
   std::fprintf(stderr, "rooflab: %zu points (%zu families) on %s [%s]; %d warm-up + %d timed runs each; results in %s\n",

@@ -5,11 +5,10 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analyzer/batch_plan.hpp"
 #include "analyzer/config.hpp"
 #include "analyzer/errors.hpp"
+#include "analyzer/results_document.hpp"
 #include "analyzer/runner.hpp"
 
 namespace rooflab {
@@ -24,7 +23,7 @@ struct BatchOptions {
 };
 
 struct BatchOutcome {
-  nlohmann::json results;
+  ResultsDocument results;
   std::filesystem::path out_dir;
   ExitCode exit_code = ExitCode::ok;
 };

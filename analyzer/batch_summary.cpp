@@ -3,15 +3,15 @@
 namespace rooflab {
 
 RecordOutcome BatchTally::count(const RunRecord& record) {
-  if (record.status == "error") {
+  if (record.status == RecordStatus::error) {
     ++failed_;
     return RecordOutcome::failed;
   }
-  if (record.status == "skipped") {
+  if (record.status == RecordStatus::skipped) {
     ++skipped_;
     return RecordOutcome::skipped;
   }
-  if (record.verification.status == "failed") {
+  if (record.verification.status == VerificationStatus::failed) {
     ++verification_failed_;
     return RecordOutcome::verification_failed;
   }
@@ -19,14 +19,19 @@ RecordOutcome BatchTally::count(const RunRecord& record) {
   return RecordOutcome::ok;
 }
 
-nlohmann::json BatchTally::summary() const {
-  return {{"points", points_}, {"ok", ok_}, {"failed", failed_}, {"verification_failed", verification_failed_},
-          {"skipped", skipped_}};
+BatchSummary BatchTally::summary() const {
+  BatchSummary s;
+  s.points = points_;
+  s.ok = ok_;
+  s.failed = failed_;
+  s.verification_failed = verification_failed_;
+  s.skipped = skipped_;
+  return s;
 }
 
-nlohmann::json BatchTally::finalSummary(std::size_t records) const {
-  nlohmann::json s = summary();
-  s["not_run"] = points_ - records;
+BatchSummary BatchTally::finalSummary(std::size_t records) const {
+  BatchSummary s = summary();
+  s.not_run = points_ - records;
   return s;
 }
 

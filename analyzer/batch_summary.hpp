@@ -2,9 +2,8 @@
 // Summarising a batch: what became of its records, and the exit code that follows.
 #include <cstddef>
 
-#include <nlohmann/json.hpp>
-
 #include "analyzer/errors.hpp"
+#include "analyzer/results_document.hpp"
 #include "analyzer/run_record.hpp"
 
 namespace rooflab {
@@ -18,10 +17,10 @@ class BatchTally {
   // Counts the record: an error, a skip, a failed verification, or ok.
   RecordOutcome count(const RunRecord& record);
 
-  // The results' "summary" while the batch runs: points, ok, failed, verification_failed, skipped.
-  nlohmann::json summary() const;
-  // Once it ends: the same and "not_run", the points that have no record.
-  nlohmann::json finalSummary(std::size_t records) const;
+  // The results' summary while the batch runs.
+  BatchSummary summary() const;
+  // Once it ends: the same and not_run, the points that have no record.
+  BatchSummary finalSummary(std::size_t records) const;
 
   // The most urgent thing for the user to act on decides the exit code.
   ExitCode exitCode(bool interrupted, bool input_errors) const;

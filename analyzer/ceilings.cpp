@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "analyzer/cl_error.hpp"
+#include "analyzer/device.hpp"
 #include "analyzer/errors.hpp"
 #include "embedded_ceilings_dram_bandwidth.hpp"
 #include "embedded_ceilings_fp32_peak.hpp"
@@ -457,34 +458,6 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
   }
   if (!report.model) out << "No device model: the FP32 benchmark or both DRAM benchmarks failed.\n";
   return out.str();
-}
-
-nlohmann::json toJson(const CeilingBenchmark& benchmark) {
-  auto number = [](const std::optional<double>& value) {
-    return value && std::isfinite(*value) ? nlohmann::json(*value) : nlohmann::json(nullptr);
-  };
-  const bool bandwidth = benchmark.unit == "GB/s";
-  return {{"name", benchmark.name},
-          {bandwidth ? "gbps" : "gflops", number(benchmark.best_rate)},
-          {bandwidth ? "median_gbps" : "median_gflops", number(benchmark.median_rate)},
-          {"best_kernel_ns", benchmark.best_kernel_ns},
-          {"repetitions", benchmark.repetitions},
-          {bandwidth ? "bytes_per_run" : "flops_per_run", benchmark.work_per_run},
-          {"geometry", benchmark.geometry},
-          {"error", benchmark.error ? nlohmann::json(*benchmark.error) : nlohmann::json(nullptr)}};
-}
-
-nlohmann::json toJson(const CeilingsReport& report) {
-  nlohmann::json benchmarks = nlohmann::json::array();
-  for (const CeilingBenchmark* benchmark : report.benchmarks()) benchmarks.push_back(toJson(*benchmark));
-  return {{"device",
-           {{"name", report.device.name},
-            {"platform", report.device.platform},
-            {"type", report.device.type},
-            {"driver_version", report.device.driver_version}}},
-          {"measured_at", report.measured_at},
-          {"benchmarks", benchmarks},
-          {"model", report.model ? toJson(*report.model) : nlohmann::json(nullptr)}};
 }
 
 }  // namespace rooflab

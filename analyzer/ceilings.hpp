@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "analyzer/device.hpp"
+#include "analyzer/device_info.hpp"
 #include "analyzer/device_model.hpp"
 
 namespace rooflab {
+
+struct SelectedDevice;
 
 // `rooflab ceilings`: micro-benchmarks (analyzer/ceilings/*.cl) that measure the roofs of the
 // device at hand, timed with OpenCL profiling events, best of N repetitions.
@@ -63,8 +63,5 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
 // Terminal table: each measured figure beside the matched datasheet model's and their ratio.
 // Measured figures above the datasheet (boost clocks) are shown as they are, never clamped.
 std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet);
-
-nlohmann::json toJson(const CeilingBenchmark& benchmark);
-nlohmann::json toJson(const CeilingsReport& report);
 
 }  // namespace rooflab

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analyzer/errors.hpp"
+#include "analyzer/toml_reader.hpp"
 #include "embedded_default_config.hpp"
 
 namespace fs = std::filesystem;

@@ -1,11 +1,13 @@
 #pragma once
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "analyzer/toml_reader.hpp"
+#include "analyzer/source_location.hpp"
 
 namespace rooflab {
 

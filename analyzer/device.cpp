@@ -124,13 +124,4 @@ SelectedDevice selectDevice(const std::string& selector) {
   throw DeviceError("device selector '" + selector + "' matches no platform or device name (see `rooflab devices`)");
 }
 
-nlohmann::json toJson(const DeviceInfo& d) {
-  return {{"platform", d.platform}, {"platform_index", d.platform_index}, {"device_index", d.device_index},
-          {"name", d.name}, {"vendor", d.vendor}, {"type", d.type}, {"opencl_version", d.opencl_version},
-          {"driver_version", d.driver_version}, {"compute_units", d.compute_units}, {"clock_mhz", d.clock_mhz},
-          {"global_mem_bytes", d.global_mem_bytes}, {"local_mem_bytes", d.local_mem_bytes},
-          {"max_alloc_bytes", d.max_alloc_bytes}, {"max_work_group_size", d.max_work_group_size},
-          {"max_work_item_sizes", d.max_work_item_sizes}, {"timer_resolution_ns", d.timer_resolution_ns}};
-}
-
 }  // namespace rooflab

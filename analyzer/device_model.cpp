@@ -15,6 +15,7 @@
 #include <toml++/toml.h>
 
 #include "analyzer/errors.hpp"
+#include "analyzer/results_json.hpp"
 
 namespace rooflab {
 namespace {

@@ -7,9 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "analyzer/device.hpp"
+#include "analyzer/device_info.hpp"
 
 namespace rooflab {
 
@@ -76,10 +74,5 @@ std::optional<DeviceModel> matchDeviceModel(const DeviceInfo& device, const std:
 // The TOML text of a model, in the shipped files' format (without `key`: that is the file name).
 // parseDeviceModel(toToml(m), m.key, ...) == m.
 std::string toToml(const DeviceModel& model);
-
-// The `models.<key>` object of docs/results-schema.md; unknown numbers are null.
-nlohmann::json toJson(const DeviceModel& model);
-// The inverse of toJson, for reports re-rendered from a results file. Throws InputError.
-DeviceModel deviceModelFromJson(const nlohmann::json& json);
 
 }  // namespace rooflab

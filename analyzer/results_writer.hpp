@@ -8,10 +8,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analyzer/config.hpp"
-#include "analyzer/device.hpp"
+#include "analyzer/device_info.hpp"
+#include "analyzer/results_document.hpp"
 #include "analyzer/roofline_models.hpp"
 #include "analyzer/run_record.hpp"
 
@@ -21,11 +20,11 @@ namespace rooflab {
 // InputError before any kernel runs if not.
 std::filesystem::path prepareOutputFolder(const std::string& out);
 
-// The document lives in `document` (a Watchdog may write it too: callers hold its lock around
-// every change once the points run).
-class ResultsDocument {
+// Keeps the batch's ResultsDocument and writes it as JSON (a Watchdog may write it too: callers hold
+// its lock around every change once the points run).
+class ResultsWriter {
  public:
-  ResultsDocument(nlohmann::json& document, std::filesystem::path path);
+  ResultsWriter(ResultsDocument& document, std::filesystem::path path);
   const std::filesystem::path& path() const { return path_; }
 
   // A "running" document: schema, tool, start time, the config as run, the device, the input errors.
@@ -35,17 +34,17 @@ class ResultsDocument {
 
   // Appends the record. Once `closes_group` (the variant's last mode at these parameters has run),
   // the normal record of the group gets the reading of its mutants ("mutation").
-  void addRecord(const RunRecord& record, bool closes_group, double timer_resolution_ns);
-  std::size_t records() const { return document_["records"].size(); }
-  void setSummary(nlohmann::json summary);
+  void addRecord(RunRecord record, bool closes_group, double timer_resolution_ns);
+  std::size_t records() const { return document_.records.size(); }
+  void setSummary(const BatchSummary& summary);
   // Status "interrupted" or "complete", the finish time and the final summary.
-  void finish(bool interrupted, nlohmann::json summary);
+  void finish(bool interrupted, const BatchSummary& summary);
   void write() const;
 
  private:
-  nlohmann::json& document_;
+  ResultsDocument& document_;
   std::filesystem::path path_;
-  std::map<std::string, std::map<std::string, std::size_t>> mode_records_;  // group -> mode -> record index
+  std::map<std::string, std::map<RunMode, std::size_t>> mode_records_;  // group -> mode -> record index
 };
 
 }  // namespace rooflab

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "analyzer/device_model.hpp"
+
 namespace rooflab {
 namespace {
 
@@ -45,6 +47,18 @@ std::string toString(RooflineBound bound) {
 }
 
 std::string toString(IntensitySource source) { return source == IntensitySource::counters ? "counters" : "analytic"; }
+
+std::optional<RooflineBound> parseRooflineBound(std::string_view text) {
+  for (RooflineBound bound : {RooflineBound::memory, RooflineBound::compute, RooflineBound::latency, RooflineBound::unknown})
+    if (text == toString(bound)) return bound;
+  return std::nullopt;
+}
+
+std::optional<IntensitySource> parseIntensitySource(std::string_view text) {
+  for (IntensitySource source : {IntensitySource::analytic, IntensitySource::counters})
+    if (text == toString(source)) return source;
+  return std::nullopt;
+}
 
 RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput& input) {
   RooflinePlacement placement;
@@ -124,24 +138,6 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   }
   if (!reasons.empty()) placement.reason = joinReasons(reasons);
   return placement;
-}
-
-nlohmann::json toJson(const RooflinePlacement& placement) {
-  auto number = [](const std::optional<double>& value) {
-    return value && std::isfinite(*value) ? nlohmann::json(*value) : nlohmann::json(nullptr);
-  };
-  nlohmann::json json;
-  json["intensity"] = number(placement.intensity);
-  json["intensity_source"] = toString(placement.intensity_source);
-  json["achieved_gflops"] = number(placement.achieved_gflops);
-  json["attainable_gflops"] = number(placement.attainable_gflops);
-  json["fraction_of_roof"] = number(placement.fraction_of_roof);
-  json["ridge_intensity"] = number(placement.ridge_intensity);
-  json["bound"] = toString(placement.bound);
-  json["time_at_roof_ns"] = placement.time_at_roof_ns ? nlohmann::json(*placement.time_at_roof_ns) : nlohmann::json(nullptr);
-  json["local_roof_gflops"] = number(placement.local_roof_gflops);
-  json["reason"] = placement.reason ? nlohmann::json(*placement.reason) : nlohmann::json(nullptr);
-  return json;
 }
 
 }  // namespace rooflab

@@ -2,12 +2,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
-
-#include "analyzer/device_model.hpp"
+#include <string_view>
 
 namespace rooflab {
+
+struct DeviceModel;
 
 // What limits a kernel on one model (docs/results-schema.md, "bound").
 enum class RooflineBound { memory, compute, latency, unknown };
@@ -16,6 +15,8 @@ enum class IntensitySource { analytic, counters };
 
 std::string toString(RooflineBound bound);
 std::string toString(IntensitySource source);
+std::optional<RooflineBound> parseRooflineBound(std::string_view text);
+std::optional<IntensitySource> parseIntensitySource(std::string_view text);
 
 // A kernel that reaches at least this fraction of the roof at its intensity is said to be bound by
 // that roof (DRAM bandwidth left of the ridge, arithmetic right of it). Datasheet roofs are seldom
@@ -61,8 +62,5 @@ struct RooflinePlacement {
 };
 
 RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput& input);
-
-// The record.roofline.<key> object of docs/results-schema.md. Never NaN or Infinity.
-nlohmann::json toJson(const RooflinePlacement& placement);
 
 }  // namespace rooflab

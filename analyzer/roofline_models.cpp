@@ -1,6 +1,9 @@
 #include "analyzer/roofline_models.hpp"
 
+#include <cmath>
+
 #include "analyzer/errors.hpp"
+#include "analyzer/results_json.hpp"
 #include "analyzer/roofline.hpp"
 
 namespace rooflab {
@@ -29,19 +32,15 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
   return out;
 }
 
-nlohmann::json toJson(const RooflineModels& models) {
-  nlohmann::json out = nlohmann::json::object();
-  out[models.reference.key] = toJson(models.reference);
-  out[models.reference.key]["role"] = "reference";
-  if (models.device) {
-    out["device"] = toJson(*models.device);
-    out["device"]["role"] = models.ceilings && models.ceilings->model ? "measured" : "datasheet";
-  }
-  if (models.datasheet) {
-    out["datasheet"] = toJson(*models.datasheet);
-    out["datasheet"]["role"] = "datasheet";
-  }
-  if (models.ceilings) out["ceilings"] = toJson(*models.ceilings);
+ResultsModels resultsModels(const RooflineModels& models) {
+  ResultsModels out;
+  out.roofline_models[models.reference.key] = {models.reference, RooflineModelRole::reference};
+  if (models.device)
+    out.roofline_models["device"] = {*models.device, models.ceilings && models.ceilings->model
+                                                         ? RooflineModelRole::measured
+                                                         : RooflineModelRole::datasheet};
+  if (models.datasheet) out.roofline_models["datasheet"] = {*models.datasheet, RooflineModelRole::datasheet};
+  out.ceilings = models.ceilings;
   return out;
 }
 
@@ -53,20 +52,20 @@ void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key
   if (record.timings) input.kernel_ns = record.timings->kernel_ns.median;
   if (record.work.local_accesses) input.local_bytes = *record.work.local_accesses * 4.0;
   input.timed_on_model_device = timed_on_model_device;
-  record.roofline[key] = toJson(placeOnRoofline(model, input));
+  record.roofline[key] = placeOnRoofline(model, input);
 
   // Counters' intensity beside the analytic one: the FLOPs and DRAM bytes the hardware saw.
-  const nlohmann::json& c = record.counters;
-  if (c.is_object() && c.value("available", false) && c.contains("derived")) {
-    const nlohmann::json& d = c["derived"];
-    if (d.contains("fp32_flops") && d["fp32_flops"].is_number() && d.contains("dram_bytes") && d["dram_bytes"].is_number()) {
-      RooflineInput measured = input;
-      measured.flops = d["fp32_flops"].get<double>();
-      measured.dram_bytes = d["dram_bytes"].get<double>();
-      measured.intensity_source = IntensitySource::counters;
-      record.roofline[key + "_counters"] = toJson(placeOnRoofline(model, measured));
-    }
-  }
+  const counters::CounterSet& c = record.counters;
+  if (!c.available) return;
+  const auto flops = c.derived.find("fp32_flops"), dram_bytes = c.derived.find("dram_bytes");
+  // A value the results would write as null (not finite) is no measurement.
+  auto measuredValue = [&](auto found) { return found != c.derived.end() && found->second && std::isfinite(*found->second); };
+  if (!measuredValue(flops) || !measuredValue(dram_bytes)) return;
+  RooflineInput measured = input;
+  measured.flops = *flops->second;
+  measured.dram_bytes = *dram_bytes->second;
+  measured.intensity_source = IntensitySource::counters;
+  record.roofline[key + "_counters"] = placeOnRoofline(model, measured);
 }
 }  // namespace
 

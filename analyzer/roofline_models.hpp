@@ -2,12 +2,11 @@
 #include <optional>
 #include <ostream>
 
-#include <nlohmann/json.hpp>
-
 #include "analyzer/ceilings.hpp"
 #include "analyzer/config.hpp"
 #include "analyzer/device.hpp"
 #include "analyzer/device_model.hpp"
+#include "analyzer/results_document.hpp"
 #include "analyzer/run_record.hpp"
 
 namespace rooflab {
@@ -26,7 +25,8 @@ struct RooflineModels {
 
 // Throws InputError when the reference model does not exist.
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log);
-nlohmann::json toJson(const RooflineModels& models);
+// What the results file says about the models: each under its key, with its role.
+ResultsModels resultsModels(const RooflineModels& models);
 
 // Fills record.roofline with one placement per model (analytic intensity), and one per model with
 // the counters' intensity (key "<model>_counters") when counters measured FLOPs and DRAM bytes.

@@ -3,15 +3,28 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analyzer/config.hpp"
+#include "analyzer/counters/counter_set.hpp"
 #include "analyzer/expression.hpp"
+#include "analyzer/roofline.hpp"
 #include "analyzer/stats.hpp"
+#include "mutators/mutation_verdict.hpp"
+#include "mutators/occupancy_match.hpp"
 
 namespace rooflab {
+
+// Whether a point ran. A variant that ran but computed wrong results is `ok` with a failed
+// verification: it is measured and flagged, not dropped.
+enum class RecordStatus {
+  ok,
+  error,    // building, launching or reading back failed
+  skipped,  // not run, for a reason that is no fault (a mutant of an unannotated kernel)
+};
+std::string toString(RecordStatus status);  // "ok" | "error" | "skipped"
+std::optional<RecordStatus> parseRecordStatus(std::string_view text);
 
 // One repetition of a variant (all its launches), in device nanoseconds. queued/submit/start/end
 // are offsets from the first timed repetition's queued time, so records stay readable.
@@ -47,8 +60,18 @@ struct WorkEstimate {
   std::optional<double> cgma() const;  // flops / global_accesses, when both are known and accesses > 0
 };
 
+enum class VerificationStatus {
+  passed,
+  failed,
+  reference,    // the variant is its family's reference
+  not_checked,  // no reference, or the reference could not be computed (see detail)
+  skipped,      // a mutant: its outputs are not results
+};
+std::string toString(VerificationStatus status);  // "passed", ..., "not_checked", "skipped"
+std::optional<VerificationStatus> parseVerificationStatus(std::string_view text);
+
 struct VerificationResult {
-  std::string status = "not_checked";  // passed | failed | reference | not_checked | skipped
+  VerificationStatus status = VerificationStatus::not_checked;
   std::string reference;
   std::optional<double> rel_l2_error;
   std::size_t wrong_elements = 0;
@@ -57,15 +80,16 @@ struct VerificationResult {
   std::string detail;
 };
 
-// Everything measured for one (family, variant, params, mode) point. Reporters read the JSON form.
+// Everything measured for one (family, variant, params, mode) point. JSON only at the edges
+// (analyzer/results_json.hpp): when a results file is written or read.
 struct RunRecord {
   std::string family;
   std::string variant;
   RunMode mode = RunMode::normal;
   ParamValues params;
   std::vector<std::string> param_order;
-  std::string status = "ok";  // ok | error | skipped
-  std::string error;
+  RecordStatus status = RecordStatus::ok;
+  std::string status_reason;  // why it errored or was skipped, with context (call, variant, device)
   std::string build_options;
   double build_seconds = 0;
   std::string build_log;
@@ -73,22 +97,19 @@ struct RunRecord {
   WorkEstimate work;
   std::optional<EventTimings> timings;
   VerificationResult verification;
-  nlohmann::json counters;  // filled by the counters module, or {available:false, reason}
-  nlohmann::json roofline = nlohmann::json::object();
-  nlohmann::json mutation;  // null until mutation analysis runs
-  // Mutants only: the original's and the mutant's resources per launch, and any padding (runner.cpp).
-  nlohmann::json occupancy_padding;
+  counters::CounterSet counters = counters::CounterSet::notAttempted("not measured");
+  // Placement on each roofline model, by model key ("gtx670", "device", "device_counters", ...).
+  std::map<std::string, RooflinePlacement> roofline;
+  std::optional<MutationVerdict> mutation;  // normal records, once their mutants ran
+  std::optional<OccupancyMatch> occupancy_padding;  // mutants only
   // Wall-clock seconds of the run's phases: prepare (build, uploads, padding), run (warm-up and timed
   // repetitions), verify (read-back, reference, comparison), counters (bridge and CUPTI passes).
   std::map<std::string, double> phase_seconds;
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)"
-  bool failed() const { return status == "error" || verification.status == "failed"; }
+  bool failed() const { return status == RecordStatus::error || verification.status == VerificationStatus::failed; }
 };
 
-nlohmann::json toJson(const RunRecord& record);
-// A JSON number, or null when the value is not finite (JSON has no NaN or Infinity).
-nlohmann::json finiteOrNull(double value);
 std::string paramsLabel(const ParamValues& params, const std::vector<std::string>& order);
 
 }  // namespace rooflab

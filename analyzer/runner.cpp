@@ -69,7 +69,7 @@ const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const Resolve
 
 // A mutant must keep its original's parallelism (DESIGN.md): the policy (mutators/occupancy_match)
 // decides the pads; here the original is built, the driver asked, and the padded mutant rebuilt.
-nlohmann::json VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord& record) {
+OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord& record) {
   const RunPoint& point = prepared.point->point;
   const DeviceInfo& dev = device();
   RunPoint original_point = point;
@@ -95,13 +95,13 @@ nlohmann::json VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
       return counters::bridgedOccupancy(nvidia::programPtx(prepared.program), queries, dev.name);
     };
   }
-  OccupancyMatch match = matchOccupancy(launches, dev.local_mem_bytes, original_oracle, mutant_oracle);
-  if (match.padded()) {
-    prepared.program = programs_.build(point, record.build_options, record, match.pad_kernels);
-    launcher_.setUpLaunches(prepared, record.geometry, match.pad_bytes);
-    confirmPaddedOccupancy(match, launches, mutant_oracle);
+  OccupancyPadPlan plan = matchOccupancy(launches, dev.local_mem_bytes, original_oracle, mutant_oracle);
+  if (plan.padded()) {
+    prepared.program = programs_.build(point, record.build_options, record, plan.pad_kernels);
+    launcher_.setUpLaunches(prepared, record.geometry, plan.pad_bytes);
+    confirmPaddedOccupancy(plan, launches, mutant_oracle);
   }
-  return match.report;
+  return plan.match;
 }
 
 std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point, RunRecord& record) {
@@ -155,41 +155,40 @@ void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, R
   v.reference = point.point.family->reference;
   v.tolerance = point.tolerance;
   if (point.point.mode != RunMode::normal) {
-    v.status = "skipped";
+    v.status = VerificationStatus::skipped;
     v.detail = "a mutant's outputs are not results";
     return;
   }
   if (v.reference.empty()) {
-    v.status = "not_checked";
+    v.status = VerificationStatus::not_checked;
     v.detail = "the family declares no reference";
     return;
   }
   if (v.reference == "variant:" + point.point.variant->name) {
-    v.status = "reference";
+    v.status = VerificationStatus::reference;
     return;
   }
   try {
     compareOutputs(outputs, referenceOutputs(point), v);
   } catch (const std::exception& e) {
-    v.status = "not_checked";
+    v.status = VerificationStatus::not_checked;
     v.detail = e.what();
   }
 }
 
-nlohmann::json VariantRunner::measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
-                                             const RunRecord& record) {
-  using counters::unavailableCountersJson;
+counters::CounterSet VariantRunner::measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
+                                                   const RunRecord& record) {
   if (settings_.counters == "off")
-    return unavailableCountersJson("counters are off (--no-counters or [run] counters = \"off\")");
+    return counters::CounterSet::notAttempted("counters are off (--no-counters or [run] counters = \"off\")");
   const std::string why = counters::countersUnavailableReason(device());
-  if (!why.empty()) return unavailableCountersJson("counters unavailable: " + why);
+  if (!why.empty()) return counters::CounterSet::notAttempted("counters unavailable: " + why);
   std::string ptx;
   try {
     ptx = nvidia::programPtx(prepared.program);
   } catch (const cl::Error& e) {
-    return unavailableCountersJson("counters unavailable: reading the program binary: " + describeClError(e));
+    return counters::CounterSet::notAttempted("counters unavailable: reading the program binary: " + describeClError(e));
   }
-  if (ptx.empty()) return unavailableCountersJson("counters unavailable: the OpenCL driver returned no PTX");
+  if (ptx.empty()) return counters::CounterSet::notAttempted("counters unavailable: the OpenCL driver returned no PTX");
   counters::PointCounterOptions options;
   options.device_name = device().name;
   options.timing_repetitions = settings_.repetitions;
@@ -228,22 +227,22 @@ RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgre
     const ResolvedPoint& point = *planned.resolved;
     record.work = point.work;
     if (point.point.mode != RunMode::normal && !point.point.variant->annotated) {
-      record.status = "skipped";
-      record.error = "the kernel has no mutation annotations (RL_LOAD / RL_STORE), so it runs in normal mode only; see "
+      record.status = RecordStatus::skipped;
+      record.status_reason = "the kernel has no mutation annotations (RL_LOAD / RL_STORE), so it runs in normal mode only; see "
                      "docs/manifest.md, \"Mutation annotations\"";
-      record.verification.status = "skipped";
+      record.verification.status = VerificationStatus::skipped;
       return record;
     }
     measure(point, record, started, progress);
   } catch (const cl::Error& e) {
-    record.status = "error";
-    record.error = record.label() + " on " + device().name + ": " + describeClError(e);
+    record.status = RecordStatus::error;
+    record.status_reason = record.label() + " on " + device().name + ": " + describeClError(e);
   } catch (const std::exception& e) {
-    record.status = "error";
-    record.error = record.label() + " on " + device().name + ": " + e.what();
+    record.status = RecordStatus::error;
+    record.status_reason = record.label() + " on " + device().name + ": " + e.what();
   }
   // A failed launch can leave commands queued; drain so the next variant starts clean.
-  if (record.status == "error") launcher_.drain();
+  if (record.status == RecordStatus::error) launcher_.drain();
   return record;
 }
 

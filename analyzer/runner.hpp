@@ -4,8 +4,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analyzer/config.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/device.hpp"
@@ -47,8 +45,8 @@ class VariantRunner {
   const Buffers& hostInputs(const ResolvedPoint& point);
   const Buffers& referenceOutputs(const ResolvedPoint& point);
   void verify(const ResolvedPoint& point, const Buffers& outputs, RunRecord& record);
-  nlohmann::json padForOccupancy(PreparedPoint& prepared, RunRecord& record);
-  nlohmann::json measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
+  OccupancyMatch padForOccupancy(PreparedPoint& prepared, RunRecord& record);
+  counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
 
   RunSettings settings_;
   PointLauncher launcher_;

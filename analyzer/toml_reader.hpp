@@ -8,13 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace rooflab {
+#include "analyzer/source_location.hpp"
 
-struct SourceLocation {
-  std::string file;
-  int line = 0;
-  std::string str() const { return line > 0 ? file + ":" + std::to_string(line) : file; }
-};
+namespace rooflab {
 
 class TomlReader {
  public:

@@ -59,7 +59,7 @@ void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std:
     }
   }
   v.rel_l2_error = worst;
-  v.status = pass ? "passed" : "failed";
+  v.status = pass ? VerificationStatus::passed : VerificationStatus::failed;
   v.detail = detail;
 }
 

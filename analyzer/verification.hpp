@@ -26,7 +26,7 @@ struct BufferComparison {
 BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& reference, double tolerance);
 
 // Compares every output with the buffer of the same name in `expected` at v.tolerance, and sets v's
-// status ("passed" or "failed"), worst error, wrong and non-finite counts, and the detail of each
+// status (passed or failed), worst error, wrong and non-finite counts, and the detail of each
 // buffer that fails. Throws std::out_of_range when `expected` lacks an output.
 void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std::map<std::string, HostBuffer>& expected,
                     VerificationResult& v);

@@ -6,10 +6,11 @@
 
 #include "analyzer/format.hpp"
 #include "analyzer/json_file.hpp"
+#include "analyzer/results_json.hpp"
 
 namespace rooflab {
 
-Watchdog::Watchdog(nlohmann::json& results, std::filesystem::path results_path, double hard_limit_s, int exit_code)
+Watchdog::Watchdog(ResultsDocument& results, std::filesystem::path results_path, double hard_limit_s, int exit_code)
     : results_(results), results_path_(std::move(results_path)), hard_limit_s_(hard_limit_s), exit_code_(exit_code) {
   thread_ = std::thread([this] { watch(); });
 }
@@ -23,7 +24,7 @@ Watchdog::~Watchdog() {
   thread_.join();
 }
 
-void Watchdog::begin(nlohmann::json stub) {
+void Watchdog::begin(RunRecord stub) {
   std::lock_guard<std::mutex> guard(mutex_);
   stub_ = std::move(stub);
   started_ = std::chrono::steady_clock::now();
@@ -42,20 +43,21 @@ void Watchdog::watch() {
     if (quit_ || !active_) continue;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     if (elapsed < hard_limit_s_) continue;
-    nlohmann::json record = stub_;
-    record["status"] = "error";
-    record["error"] = "no result after " + formatNumber(std::round(elapsed)) +
+    RunRecord record = stub_;
+    record.status = RecordStatus::error;
+    record.status_reason = "no result after " + formatNumber(std::round(elapsed)) +
                       " s (variant_time_limit_s allows " + formatNumber(hard_limit_s_) +
                       " s for one run): the kernel hangs or is far too slow; OpenCL cannot cancel a running "
                       "kernel, so rooflab stopped the batch here";
-    results_["records"].push_back(record);
-    results_["status"] = "timed_out";
+    const std::string reason = record.status_reason;
+    results_.records.push_back(std::move(record));
+    results_.status = BatchStatus::timed_out;
     try {
-      writeJsonAtomically(results_path_, results_);
+      writeJsonAtomically(results_path_, toJson(results_));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "rooflab: %s\n", e.what());
     }
-    std::fprintf(stderr, "\nrooflab: error: %s\nrooflab: results so far: %s\n", record["error"].get<std::string>().c_str(),
+    std::fprintf(stderr, "\nrooflab: error: %s\nrooflab: results so far: %s\n", reason.c_str(),
                  results_path_.c_str());
     std::fflush(stderr);
     std::_Exit(exit_code_);

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <thread>
 
-#include <nlohmann/json.hpp>
+#include "analyzer/results_document.hpp"
 
 namespace rooflab {
 
@@ -18,18 +18,18 @@ class Watchdog {
  public:
   // `results` is the document the batch writes to `results_path`; every access to it from the
   // batch must hold lock(). A point that runs longer than `hard_limit_s` ends the process with `exit_code`.
-  Watchdog(nlohmann::json& results, std::filesystem::path results_path, double hard_limit_s, int exit_code);
+  Watchdog(ResultsDocument& results, std::filesystem::path results_path, double hard_limit_s, int exit_code);
   ~Watchdog();
 
   // `stub` is the record written for the point if it hangs (family, variant, mode, params).
-  void begin(nlohmann::json stub);
+  void begin(RunRecord stub);
   void end();
   std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(mutex_); }
 
  private:
   void watch();
 
-  nlohmann::json& results_;
+  ResultsDocument& results_;
   std::filesystem::path results_path_;
   double hard_limit_s_;
   int exit_code_;
@@ -37,7 +37,7 @@ class Watchdog {
   std::condition_variable wake_;
   bool active_ = false;
   bool quit_ = false;
-  nlohmann::json stub_;
+  RunRecord stub_;
   std::chrono::steady_clock::time_point started_;
   std::thread thread_;
 };

@@ -1,35 +1,63 @@
 #include "mutators/mutation_verdict.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "analyzer/format.hpp"
+#include "analyzer/run_record.hpp"
 
 namespace rooflab {
+
+std::string toString(MutationReading reading) {
+  switch (reading) {
+    case MutationReading::memory_bound: return "memory-bound";
+    case MutationReading::compute_bound: return "compute-bound";
+    case MutationReading::balanced: return "balanced";
+    case MutationReading::latency_bound: return "latency-bound";
+    case MutationReading::memory_leaning: return "memory-leaning";
+    case MutationReading::compute_leaning: return "compute-leaning";
+    case MutationReading::overhead_dominated: return "overhead-dominated";
+    case MutationReading::unknown: break;
+  }
+  return "unknown";
+}
+
+std::optional<MutationReading> parseMutationReading(std::string_view text) {
+  for (MutationReading reading :
+       {MutationReading::memory_bound, MutationReading::compute_bound, MutationReading::balanced,
+        MutationReading::latency_bound, MutationReading::memory_leaning, MutationReading::compute_leaning,
+        MutationReading::overhead_dominated, MutationReading::unknown})
+    if (text == toString(reading)) return reading;
+  return std::nullopt;
+}
+
 namespace {
 
-std::optional<double> medianNs(const nlohmann::json* record) {
-  if (!record || !record->is_object() || (*record)["status"] != "ok") return std::nullopt;
-  const auto& t = (*record)["timings"];
-  if (!t.is_object() || !t["kernel_ns"]["median"].is_number()) return std::nullopt;
-  return t["kernel_ns"]["median"].get<double>();
+// A value the results would write as null (not finite) is no measurement.
+std::optional<double> finite(double value) { return std::isfinite(value) ? std::optional<double>(value) : std::nullopt; }
+
+std::optional<double> medianNs(const RunRecord* record) {
+  if (!record || record->status != RecordStatus::ok || !record->timings) return std::nullopt;
+  return finite(record->timings->kernel_ns.median);
 }
 
-std::optional<double> derivedCounter(const nlohmann::json& record, const char* key) {
-  const auto& c = record["counters"];
-  if (!c.is_object() || !c.value("available", false)) return std::nullopt;
-  const auto& d = c["derived"];
-  if (!d.is_object() || !d.contains(key) || !d[key].is_number()) return std::nullopt;
-  return d[key].get<double>();
+std::optional<double> derivedCounter(const RunRecord& record, const char* key) {
+  const counters::CounterSet& c = record.counters;
+  if (!c.available) return std::nullopt;
+  const auto found = c.derived.find(key);
+  if (found == c.derived.end() || !found->second) return std::nullopt;
+  return finite(*found->second);
 }
 
-std::optional<double> rawCounterSum(const nlohmann::json& record, std::initializer_list<const char*> keys) {
-  const auto& c = record["counters"];
-  if (!c.is_object() || !c.value("available", false)) return std::nullopt;
-  const auto& v = c["values"];
+std::optional<double> rawCounterSum(const RunRecord& record, std::initializer_list<const char*> keys) {
+  const counters::CounterSet& c = record.counters;
+  if (!c.available) return std::nullopt;
   double sum = 0;
-  for (const char* k : keys) {
-    if (!v.contains(k) || !v[k].is_number()) return std::nullopt;
-    sum += v[k].get<double>();
+  for (const char* key : keys) {
+    const auto found = c.values.find(key);
+    if (found == c.values.end() || !std::isfinite(found->second)) return std::nullopt;
+    sum += found->second;
   }
   return sum;
 }
@@ -41,98 +69,95 @@ bool within(double a, double b, double tolerance) {
 
 // A mutant is used only when the counters confirm it does what it should (or, without counters,
 // when it was built from annotations, which keep every annotated load/store or FLOP by construction).
-nlohmann::json validate(const nlohmann::json& normal, const nlohmann::json& mutant, bool memory_only,
-                        const VerdictMargins& m) {
-  nlohmann::json v;
+MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool memory_only, const VerdictMargins& m) {
+  MutantValidation v;
+  std::optional<double> original, mutated;
   if (memory_only) {
     // L1-level global sectors, not DRAM bytes: DRAM traffic of a small working set depends on what
     // the previous run left in L2, while the sectors a kernel requests do not.
     const std::initializer_list<const char*> sectors = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
                                                         "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"};
-    auto a = rawCounterSum(normal, sectors), b = rawCounterSum(mutant, sectors);
-    if (a && b) {
-      v = {{"by", "counters"}, {"quantity", "global memory sectors (load + store)"}, {"original", *a}, {"mutant", *b},
-           {"valid", within(*a, *b, m.counter_tolerance)}};
-    }
+    original = rawCounterSum(normal, sectors);
+    mutated = rawCounterSum(mutant, sectors);
+    v.quantity = "global memory sectors (load + store)";
   } else {
-    auto a = derivedCounter(normal, "fp32_flops"), b = derivedCounter(mutant, "fp32_flops");
-    if (a && b) {
-      v = {{"by", "counters"}, {"quantity", "FP32 FLOPs"}, {"original", *a}, {"mutant", *b},
-           {"valid", within(*a, *b, m.counter_tolerance)}};
-    }
+    original = derivedCounter(normal, "fp32_flops");
+    mutated = derivedCounter(mutant, "fp32_flops");
+    v.quantity = "FP32 FLOPs";
   }
-  if (v.is_null())
-    v = {{"by", "construction"},
-         {"quantity", memory_only ? "annotated global loads and stores" : "annotated arithmetic"},
-         {"valid", true},
-         {"note", "no counters on this device: the mutant keeps every annotated access (memory-only) or operation "
-                  "(compute-only) by construction, which the analytic model assumes; not confirmed by measurement"}};
+  if (original && mutated) {
+    v.by = MutantValidation::Method::counters;
+    v.original = original;
+    v.mutant = mutated;
+    v.valid = within(*original, *mutated, m.counter_tolerance);
+    return v;
+  }
+  v.by = MutantValidation::Method::construction;
+  v.quantity = memory_only ? "annotated global loads and stores" : "annotated arithmetic";
+  v.valid = true;
+  v.note = "no counters on this device: the mutant keeps every annotated access (memory-only) or operation "
+           "(compute-only) by construction, which the analytic model assumes; not confirmed by measurement";
   return v;
+}
+
+// What occupancy padding did for a mutant (OccupancyMatch), in one line per mutant.
+MutantOccupancy summarise(const OccupancyMatch& padding) {
+  MutantOccupancy summary;
+  summary.padded = padding.padded;
+  for (const LaunchOccupancyMatch& launch : padding.launches) {
+    summary.matched = summary.matched && launch.matched;
+    summary.pad_bytes += launch.pad_bytes;
+  }
+  return summary;
 }
 
 }  // namespace
 
-nlohmann::json analyseMutation(const nlohmann::json& normal, const nlohmann::json* memory_only,
-                               const nlohmann::json* compute_only, double timer_resolution_ns,
-                               const VerdictMargins& m) {
-  nlohmann::json out = {{"verdict", "unknown"},
-                        {"t_ns", nullptr},
-                        {"t_mem_ns", nullptr},
-                        {"t_comp_ns", nullptr},
-                        {"speedup_if_memory_free", nullptr},
-                        {"speedup_if_compute_free", nullptr},
-                        {"margins",
-                         {{"near", m.near}, {"sum_tolerance", m.sum_tolerance},
-                          {"min_kernel_ns", m.min_kernel_ns}, {"counter_tolerance", m.counter_tolerance}}},
-                        {"validation", nlohmann::json::object()},
-                        {"notes", nlohmann::json::array()}};
-  auto& notes = out["notes"];
+MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
+                                double timer_resolution_ns, const VerdictMargins& m) {
+  MutationVerdict out;
+  out.margins = m;
+  auto& notes = out.notes;
   const auto t = medianNs(&normal);
   if (!t || *t <= 0) {
     notes.push_back("the original did not run, so there is nothing to compare");
     return out;
   }
-  out["t_ns"] = *t;
-  // What occupancy padding did for each mutant (mutators/occupancy_match.cpp): a mutant left at
-  // another parallelism than the original's is still used, with the reason in the notes.
-  out["occupancy"] = nlohmann::json::object();
-  for (const auto& [name, mutant] : {std::pair<const char*, const nlohmann::json*>{"memory-only", memory_only},
-                                     std::pair<const char*, const nlohmann::json*>{"compute-only", compute_only}}) {
-    if (!mutant || !mutant->contains("occupancy_padding") || !(*mutant)["occupancy_padding"].is_object()) continue;
-    const auto& padding = (*mutant)["occupancy_padding"];
-    bool matched = true;
-    std::size_t pad_bytes = 0;
-    for (const auto& launch : padding.value("launches", nlohmann::json::array())) {
-      matched = matched && launch.value("matched", true);
-      pad_bytes += launch.value("pad_bytes", std::size_t{0});
-    }
-    out["occupancy"][name] = {{"padded", padding.value("padded", false)}, {"pad_bytes", pad_bytes}, {"matched", matched}};
-    for (const auto& note : padding.value("notes", nlohmann::json::array()))
-      notes.push_back(std::string("the ") + name + " mutant: " + note.get<std::string>());
+  out.t_ns = *t;
+  // A mutant left at another parallelism than the original's is still used, with the reason in the notes.
+  PerMutant<MutantOccupancy>& occupancy = out.occupancy.emplace();
+  for (const auto& [name, mutant, summary] :
+       {std::tuple<const char*, const RunRecord*, std::optional<MutantOccupancy>*>{"memory-only", memory_only,
+                                                                                   &occupancy.memory_only},
+        {"compute-only", compute_only, &occupancy.compute_only}}) {
+    if (!mutant || !mutant->occupancy_padding) continue;
+    *summary = summarise(*mutant->occupancy_padding);
+    for (const std::string& note : mutant->occupancy_padding->notes)
+      notes.push_back(std::string("the ") + name + " mutant: " + note);
   }
   std::optional<double> t_mem = medianNs(memory_only), t_comp = medianNs(compute_only);
   if (memory_only && t_mem) {
-    out["validation"]["memory-only"] = validate(normal, *memory_only, true, m);
-    if (!out["validation"]["memory-only"]["valid"].get<bool>()) {
+    out.validation.memory_only = validate(normal, *memory_only, true, m);
+    if (!out.validation.memory_only->valid) {
       notes.push_back("the memory-only mutant does not move the same memory traffic as the original; its time is not used");
       t_mem.reset();
     }
   }
   if (compute_only && t_comp) {
-    out["validation"]["compute-only"] = validate(normal, *compute_only, false, m);
-    if (!out["validation"]["compute-only"]["valid"].get<bool>()) {
+    out.validation.compute_only = validate(normal, *compute_only, false, m);
+    if (!out.validation.compute_only->valid) {
       notes.push_back("the compute-only mutant does not execute the same FLOPs as the original; its time is not used");
       t_comp.reset();
     }
   }
-  if (t_mem) out["t_mem_ns"] = *t_mem;
-  if (t_comp) out["t_comp_ns"] = *t_comp;
+  out.t_mem_ns = t_mem;
+  out.t_comp_ns = t_comp;
   if (!t_mem || !t_comp) {
     notes.push_back("a verdict needs both mutants (run modes normal, compute-only and memory-only on an annotated kernel)");
     return out;
   }
-  out["speedup_if_memory_free"] = *t / *t_comp;
-  out["speedup_if_compute_free"] = *t / *t_mem;
+  out.speedup_if_memory_free = *t / *t_comp;
+  out.speedup_if_compute_free = *t / *t_mem;
 
   for (const auto& [name, tx] : {std::pair<const char*, double>{"memory-only", *t_mem}, {"compute-only", *t_comp}})
     if (tx > 1.2 * *t)
@@ -141,7 +166,7 @@ nlohmann::json analyseMutation(const nlohmann::json& normal, const nlohmann::jso
                       "device, typically lost vectorisation across work items), so this reading is doubtful");
   const double floor_ns = std::max(m.min_kernel_ns, m.min_kernel_ns_per_resolution * timer_resolution_ns);
   if (*t < floor_ns) {
-    out["verdict"] = "overhead-dominated";
+    out.verdict = MutationReading::overhead_dominated;
     notes.push_back("the kernel runs " + formatNumber(std::round(*t / 100) / 10) + " us, under " +
                     formatNumber(floor_ns / 1000) + " us: launch ramp-up, tail and timer resolution dominate all three "
                     "times; grow the problem size for a meaningful verdict");
@@ -151,18 +176,18 @@ nlohmann::json analyseMutation(const nlohmann::json& normal, const nlohmann::jso
   // latency-bound (traffic and computation do not overlap); otherwise the larger one leads.
   const bool mem_near = *t_mem >= m.near * *t, comp_near = *t_comp >= m.near * *t;
   if (mem_near && comp_near)
-    out["verdict"] = "balanced";
+    out.verdict = MutationReading::balanced;
   else if (mem_near)
-    out["verdict"] = "memory-bound";
+    out.verdict = MutationReading::memory_bound;
   else if (comp_near)
-    out["verdict"] = "compute-bound";
+    out.verdict = MutationReading::compute_bound;
   else if (std::fabs(*t - (*t_mem + *t_comp)) <= m.sum_tolerance * *t)
-    out["verdict"] = "latency-bound";
+    out.verdict = MutationReading::latency_bound;
   else if (*t_mem >= *t_comp)
-    out["verdict"] = "memory-leaning";
+    out.verdict = MutationReading::memory_leaning;
   else
-    out["verdict"] = "compute-leaning";
-  if (out["verdict"] == "latency-bound")
+    out.verdict = MutationReading::compute_leaning;
+  if (out.verdict == MutationReading::latency_bound)
     notes.push_back("t is close to t_mem + t_comp: memory traffic and computation do not overlap; more parallelism "
                     "(occupancy, independent work per work item) would hide one behind the other");
   return out;

@@ -1,13 +1,16 @@
 #pragma once
 // The course's "code mutilation" reading of one variant: from the times of the whole kernel (t), its
 // memory-only mutant (t_mem) and its compute-only mutant (t_comp), what bounds it and what an
-// optimisation could still win. Works on results records (JSON), so reports can recompute it.
+// optimisation could still win. Works on typed records: a batch's, or a results file's read back.
+#include <cstddef>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
+#include <string_view>
+#include <vector>
 
 namespace rooflab {
+
+struct RunRecord;
 
 // Margins of the verdict, as fractions of t. Named so the report can state them.
 struct VerdictMargins {
@@ -18,11 +21,64 @@ struct VerdictMargins {
   double counter_tolerance = 0.05;  // a mutant's FLOPs / memory sectors within 5% of the original's
 };
 
-// `normal`, `memory_only` and `compute_only` are results records of one (family, variant, params).
-// Either mutant may be null (not run or not annotated). Returns the "mutation" object of the
-// normal record: verdict, times, impact estimates, validation of each mutant, margins, notes.
-nlohmann::json analyseMutation(const nlohmann::json& normal, const nlohmann::json* memory_only,
-                               const nlohmann::json* compute_only, double timer_resolution_ns,
-                               const VerdictMargins& margins = {});
+// DESIGN.md's reading of t, t_mem and t_comp.
+enum class MutationReading {
+  memory_bound,        // t_mem ~ t
+  compute_bound,       // t_comp ~ t
+  balanced,            // both ~ t: optimise both
+  latency_bound,       // t ~ t_mem + t_comp: traffic and computation do not overlap
+  memory_leaning,      // neither ~ t, t_mem the larger
+  compute_leaning,     // neither ~ t, t_comp the larger
+  overhead_dominated,  // too short for any reading
+  unknown,             // a time is missing or a mutant failed validation
+};
+std::string toString(MutationReading reading);  // "memory-bound", ...
+std::optional<MutationReading> parseMutationReading(std::string_view text);
+
+// How a mutant was confirmed to do what it should before its time is used.
+struct MutantValidation {
+  enum class Method { counters, construction };
+  Method by = Method::construction;
+  std::string quantity;             // what was compared ("FP32 FLOPs", ...)
+  std::optional<double> original;   // the quantity on the original (by counters)
+  std::optional<double> mutant;     // the quantity on the mutant (by counters)
+  bool valid = true;
+  std::optional<std::string> note;  // why construction had to do (by construction)
+};
+
+// A mutant's occupancy padding as the verdict summarises it (the whole story is the mutant's
+// OccupancyMatch).
+struct MutantOccupancy {
+  bool padded = false;
+  std::size_t pad_bytes = 0;  // over all of its launches
+  bool matched = true;        // every launch matched the original
+};
+
+// One value per mutant; a mutant that was not run (or not looked at) has none.
+template <class T>
+struct PerMutant {
+  std::optional<T> memory_only;
+  std::optional<T> compute_only;
+};
+
+// The "mutation" object of a normal record.
+struct MutationVerdict {
+  MutationReading verdict = MutationReading::unknown;
+  std::optional<double> t_ns;       // the original's median kernel time
+  std::optional<double> t_mem_ns;   // nullopt when the memory-only mutant did not run or is not valid
+  std::optional<double> t_comp_ns;  // likewise for the compute-only mutant
+  std::optional<double> speedup_if_memory_free;   // t / t_comp
+  std::optional<double> speedup_if_compute_free;  // t / t_mem
+  VerdictMargins margins;
+  PerMutant<MutantValidation> validation;
+  // Set once the original ran (nothing to compare before): what padding did for each mutant.
+  std::optional<PerMutant<MutantOccupancy>> occupancy;
+  std::vector<std::string> notes;
+};
+
+// `normal`, `memory_only` and `compute_only` are the records of one (family, variant, params). Either
+// mutant may be null (not run or not annotated).
+MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
+                                double timer_resolution_ns, const VerdictMargins& margins = {});
 
 }  // namespace rooflab

@@ -2,19 +2,69 @@
 // Matching a mutant's parallelism to its original's (DESIGN.md, "Mutation annotations"): how many
 // bytes of dynamic local memory pad each launch of a mutant, decided from the CUDA driver's
 // occupancy of both programs (through the PTX bridge) where it can tell, else from the local memory
-// each kernel declares. occupancy_padding.hpp adds the pad parameter to the mutant's source.
+// each kernel declares. occupancy_padding.hpp adds the pad parameter to the mutant's source. What
+// the mutant's record says about it (docs/results-schema.md, "Occupancy padding") is an OccupancyMatch.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analyzer/counters/counters.hpp"
 
 namespace rooflab {
+
+// How the original and the mutant were compared.
+enum class OccupancyMatchMethod {
+  // Work-groups per compute unit, as the CUDA driver computes them for the bridged PTX.
+  driver_occupancy,
+  // CL_KERNEL_LOCAL_MEM_SIZE: where no driver can be asked, local memory is what limits work-groups.
+  local_memory,
+};
+// The sentence the results carry for the method.
+inline std::string describe(OccupancyMatchMethod method) {
+  return method == OccupancyMatchMethod::driver_occupancy
+             ? "occupancy: work-groups per compute unit from the CUDA driver, through the PTX bridge"
+             : "local memory: CL_KERNEL_LOCAL_MEM_SIZE of the original and the mutant";
+}
+
+// What the CUDA driver says one kernel uses at one launch shape, and how many of its work-groups
+// then fit on a compute unit.
+struct DriverOccupancy {
+  int registers_per_thread = 0;
+  std::int64_t static_local_bytes = 0;
+  std::int64_t dynamic_local_bytes = 0;
+  std::int64_t private_spill_bytes_per_thread = 0;
+  int work_groups_per_cu = 0;
+  double occupancy_pct = 0;  // active warps over the most a compute unit holds, in percent
+};
+
+// One kernel as OpenCL built it, and as the driver sees it when it was asked.
+struct KernelFootprint {
+  std::uint64_t local_bytes = 0;    // CL_KERNEL_LOCAL_MEM_SIZE
+  std::uint64_t private_bytes = 0;  // CL_KERNEL_PRIVATE_MEM_SIZE
+  std::optional<DriverOccupancy> occupancy;  // with OccupancyMatchMethod::driver_occupancy
+};
+
+struct LaunchOccupancyMatch {
+  std::string kernel;
+  KernelFootprint original;
+  KernelFootprint mutant;
+  std::optional<DriverOccupancy> padded;  // the mutant after padding, when the driver was asked again
+  std::size_t pad_bytes = 0;              // dynamic local memory added to the mutant's launch
+  bool matched = true;  // work-groups per compute unit (or local bytes) equal the original's
+  std::optional<std::string> note;  // why it could not be matched
+};
+
+struct OccupancyMatch {
+  OccupancyMatchMethod method = OccupancyMatchMethod::local_memory;
+  bool padded = false;  // the mutant ran with the rl_occupancy_pad __local argument
+  std::vector<LaunchOccupancyMatch> launches;
+  std::vector<std::string> notes;
+};
+
 
 // One launch of a mutant, beside the same launch of its original.
 struct OccupancyLaunch {
@@ -32,24 +82,28 @@ struct OccupancyLaunch {
 using OccupancyOracle =
     std::function<std::vector<counters::KernelOccupancy>(const std::vector<counters::OccupancyQuery>&)>;
 
-struct OccupancyMatch {
-  std::vector<std::size_t> pad_bytes;  // one per launch
-  std::set<std::string> pad_kernels;   // the kernels that take the pad parameter; empty: no padding
-  nlohmann::json report;               // the mutant record's "occupancy_padding"
-  bool by_occupancy = false;           // decided from the driver's occupancy, not local memory
-  std::vector<counters::KernelOccupancy> original_occupancy;  // by_occupancy: one per launch
+// What matchOccupancy decides for a mutant: the pads of its launches, and the record of how.
+struct OccupancyPadPlan {
+  // One per launch: what the rebuilt mutant's launch takes. A launch of a padded kernel that needs
+  // no pad still takes 16 bytes (the kernel has the parameter); match.launches says what it needed.
+  std::vector<std::size_t> pad_bytes;
+  std::set<std::string> pad_kernels;  // the kernels that take the pad parameter; empty: no padding
+  OccupancyMatch match;               // the mutant record's occupancy_padding
+  std::vector<counters::KernelOccupancy> original_occupancy;  // byOccupancy(): one per launch
   bool padded() const { return !pad_kernels.empty(); }
+  // Decided from the driver's occupancy, not from local memory.
+  bool byOccupancy() const { return match.method == OccupancyMatchMethod::driver_occupancy; }
 };
 
 // Decides the pads. `original` and `mutant` answer for the two programs; empty oracles (no bridge
 // on this device) compare local memory instead. device_local_bytes caps what a pad may take: OpenCL
 // limits a work-group's local memory (48 KiB on NVIDIA, whatever the SM could hold).
-OccupancyMatch matchOccupancy(const std::vector<OccupancyLaunch>& launches, std::uint64_t device_local_bytes,
+OccupancyPadPlan matchOccupancy(const std::vector<OccupancyLaunch>& launches, std::uint64_t device_local_bytes,
                               const OccupancyOracle& original, const OccupancyOracle& mutant);
 
 // Once the mutant is rebuilt with its pads, records the padded program's occupancy (`padded`
 // answers for it) and whether it now matches the original's. Does nothing unless by_occupancy.
-void confirmPaddedOccupancy(OccupancyMatch& match, const std::vector<OccupancyLaunch>& launches,
+void confirmPaddedOccupancy(OccupancyPadPlan& plan, const std::vector<OccupancyLaunch>& launches,
                             const OccupancyOracle& padded);
 
 }  // namespace rooflab

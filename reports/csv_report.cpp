@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "analyzer/json_file.hpp"
+#include "analyzer/results_json.hpp"
 #include "reports/number_format.hpp"
 #include "reports/results_view.hpp"
 
@@ -37,7 +38,9 @@ std::string csvField(const std::string& text) {
   return quoted + "\"";
 }
 
-std::vector<std::string> csvHeader(const json& results) {
+std::vector<std::string> csvHeader(const ResultsDocument& document) {
+  // Interim: the renderer reads the document as JSON until it reads the typed results.
+  const json results = toJson(document);
   std::vector<std::string> header = {"family", "variant", "mode",  "params", "status", "verification",
                                      "median_ns", "gflops", "gbps", "flops", "bytes", "cgma"};
   for (const std::string& key : placementKeysInOrder(results)) {
@@ -49,8 +52,10 @@ std::vector<std::string> csvHeader(const json& results) {
   return header;
 }
 
-void writeCsv(const json& results, std::ostream& out) {
-  writeRow(out, csvHeader(results));
+void writeCsv(const ResultsDocument& document, std::ostream& out) {
+  writeRow(out, csvHeader(document));
+  // Interim: the renderer reads the document as JSON until it reads the typed results.
+  const json results = toJson(document);
   const std::vector<std::string> placement_keys = placementKeysInOrder(results);
   for (const json& record : recordsOf(results)) {
     const json work = record.value("work", json::object());
@@ -74,7 +79,7 @@ void writeCsv(const json& results, std::ostream& out) {
   }
 }
 
-void writeCsvReport(const json& results, const std::filesystem::path& file) {
+void writeCsvReport(const ResultsDocument& results, const std::filesystem::path& file) {
   std::ostringstream csv;
   writeCsv(results, csv);
   writeFileAtomically(file, csv.str());

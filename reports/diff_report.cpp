@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "analyzer/results_json.hpp"
 #include "reports/number_format.hpp"
 #include "reports/results_view.hpp"
 
@@ -49,10 +50,10 @@ std::string RecordKey::text() const {
   return family + "/" + variant + (params.empty() ? "" : " " + params) + " (" + mode + ")";
 }
 
-DiffResult diffResults(const json& old_run, const json& new_run, double threshold) {
+DiffResult diffResults(const ResultsDocument& old_document, const ResultsDocument& new_document, double threshold) {
   if (!(threshold >= 0)) throw std::invalid_argument("diff: the regression threshold must be >= 0");
-  requireSupportedResults(old_run);
-  requireSupportedResults(new_run);
+  // Interim: the renderer reads the document as JSON until it reads the typed results.
+  const json old_run = toJson(old_document), new_run = toJson(new_document);
 
   DiffResult diff;
   diff.threshold = threshold;

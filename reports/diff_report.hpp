@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "analyzer/results_document.hpp"
 
 // `rooflab diff OLD.json NEW.json`: what changed per record between two runs.
 namespace rooflab::reports {
@@ -47,8 +47,8 @@ struct DiffResult {
   bool regressed = false;
 };
 
-// Throws std::invalid_argument for a negative threshold or a document that is not schema-1 results.
-DiffResult diffResults(const nlohmann::json& old_run, const nlohmann::json& new_run,
+// Throws std::invalid_argument for a negative threshold.
+DiffResult diffResults(const ResultsDocument& old_run, const ResultsDocument& new_run,
                        double threshold = kDefaultRegressionThreshold);
 
 // A table of the matched records (old and new median time, change, GFLOP/s), then added and

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/json_file.hpp"
+#include "analyzer/results_json.hpp"
 #include "reports/html_text.hpp"
 #include "reports/number_format.hpp"
 #include "reports/results_view.hpp"
@@ -117,8 +118,8 @@ bool familyDoesFloatingPointWork(const std::vector<const json*>& records) {
 
 class HtmlReport {
  public:
-  HtmlReport(const json& results, const ChartStyle& chart_style)
-      : results_(results), chart_style_(chart_style), model_keys_(modelKeysInOrder(results)) {}
+  HtmlReport(const ResultsDocument& document, const json& results, const ChartStyle& chart_style)
+      : document_(document), results_(results), chart_style_(chart_style), model_keys_(modelKeysInOrder(results)) {}
 
   std::string render() {
     const std::string device_name = deviceName();
@@ -199,7 +200,7 @@ class HtmlReport {
   }
 
   void renderChart(const std::string& family) {
-    const RooflineChart chart = buildRooflineChart(results_, family);
+    const RooflineChart chart = buildRooflineChart(document_, family);
     html_ += "<figure>\n" + renderSvgChart(layoutRooflineChart(chart, chart_style_), family);
     html_ += "<figcaption class=\"muted\">Normal-mode variants at (FLOP per DRAM byte, achieved GFLOP/s). "
              "Solid: the device that ran; dashed: the reference model; dotted: local-memory roofs. "
@@ -574,6 +575,7 @@ class HtmlReport {
     return std::nullopt;
   }
 
+  const ResultsDocument& document_;
   const json& results_;
   const ChartStyle& chart_style_;
   std::vector<std::string> model_keys_;
@@ -582,11 +584,13 @@ class HtmlReport {
 
 }  // namespace
 
-std::string renderHtmlReport(const json& results, const ChartStyle& chart_style) {
-  return HtmlReport(results, chart_style).render();
+std::string renderHtmlReport(const ResultsDocument& document, const ChartStyle& chart_style) {
+  // Interim: the renderer reads the document as JSON until it reads the typed results.
+  const json results = toJson(document);
+  return HtmlReport(document, results, chart_style).render();
 }
 
-void writeHtmlReport(const json& results, const std::filesystem::path& file) {
+void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file) {
   writeFileAtomically(file, renderHtmlReport(results));
 }
 

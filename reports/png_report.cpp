@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "analyzer/json_file.hpp"
+#include "analyzer/results_json.hpp"
 #include "reports/results_view.hpp"
 #include "reports/roofline_chart.hpp"
 
@@ -154,10 +155,11 @@ std::string rooflinePngFileName(const std::string& family) {
   return "roofline-" + safe + ".png";
 }
 
-std::vector<std::filesystem::path> writePngReports(const nlohmann::json& results, const std::filesystem::path& out_dir,
+std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
                                                    const ChartStyle& style) {
   std::vector<std::filesystem::path> written;
-  for (const std::string& family : familiesInRunOrder(results)) {
+  // Interim: the renderer reads the document as JSON until it reads the typed results.
+  for (const std::string& family : familiesInRunOrder(toJson(results))) {
     const ChartScene scene = layoutRooflineChart(buildRooflineChart(results, family), style);
     const std::filesystem::path file = out_dir / rooflinePngFileName(family);
     writeFileAtomically(file, renderPng(scene));

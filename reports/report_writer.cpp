@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "analyzer/json_file.hpp"
+#include "analyzer/results_json.hpp"
 #include "reports/csv_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/png_report.hpp"
@@ -14,7 +15,7 @@ namespace rooflab::reports {
 
 std::vector<std::string> knownReportFormats() { return {"html", "png", "json", "csv"}; }
 
-void writeReports(const nlohmann::json& results, const std::filesystem::path& out_dir,
+void writeReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
                   const std::vector<std::string>& formats) {
   const std::vector<std::string> known = knownReportFormats();
   for (const std::string& format : formats) {
@@ -24,7 +25,6 @@ void writeReports(const nlohmann::json& results, const std::filesystem::path& ou
       throw std::invalid_argument("unknown report format \"" + format + "\" (known: " + list + ")");
     }
   }
-  requireSupportedResults(results);
   std::filesystem::create_directories(out_dir);
   for (const std::string& format : formats) {
     if (format == "html") writeHtmlReport(results, out_dir / "report.html");
@@ -37,7 +37,7 @@ void writeReports(const nlohmann::json& results, const std::filesystem::path& ou
       std::fprintf(stderr, "rooflab: PNG reports skipped: this rooflab was built without cairo\n");
 #endif
     }
-    if (format == "json") writeFileAtomically(out_dir / "results.json", results.dump(2) + "\n");
+    if (format == "json") writeFileAtomically(out_dir / "results.json", toJson(results).dump(2) + "\n");
     if (format == "csv") writeCsvReport(results, out_dir / "results.csv");
   }
 }

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "analyzer/results_json.hpp"
 #include "reports/number_format.hpp"
 #include "reports/results_view.hpp"
 
@@ -253,7 +254,9 @@ std::string decadeTickLabel(double decade_value) {
   return label;
 }
 
-RooflineChart buildRooflineChart(const json& results, std::string_view family) {
+RooflineChart buildRooflineChart(const ResultsDocument& document, std::string_view family) {
+  // Interim: the renderer reads the document as JSON until it reads the typed results.
+  const json results = toJson(document);
   RooflineChart chart;
   chart.family = std::string(family);
   chart.title = "Roofline: " + chart.family;

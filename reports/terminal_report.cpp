@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/results_json.hpp"
 #include "reports/number_format.hpp"
 #include "reports/results_view.hpp"
 
@@ -46,7 +47,9 @@ std::string optionalText(const std::optional<double>& value, std::string (*forma
 
 }  // namespace
 
-void printTerminalSummary(const json& results, std::ostream& out) {
+void printTerminalSummary(const ResultsDocument& document, std::ostream& out) {
+  // Interim: the renderer reads the document as JSON until it reads the typed results.
+  const json results = toJson(document);
   const std::vector<std::string> model_keys = modelKeysInOrder(results);
   const std::string bound_key =
       std::find(model_keys.begin(), model_keys.end(), "device") != model_keys.end() ? "device"

@@ -9,6 +9,7 @@
 
 #include "analyzer/ceilings.hpp"
 #include "analyzer/device.hpp"
+#include "analyzer/results_json.hpp"
 #include "embedded_ceilings_local_bandwidth.hpp"
 
 using rooflab::CeilingBenchmark;

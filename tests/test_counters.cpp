@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "analyzer/counters/counters.hpp"
+#include "analyzer/results_json.hpp"
 #include "test_support.hpp"
 #include "analyzer/device.hpp"
 
@@ -45,7 +46,7 @@ void poison(HostBuffer& buffer) {
   for (std::size_t i = 0; i < buffer.scalarCount(); ++i) buffer.setScalar(i, std::numeric_limits<double>::quiet_NaN());
 }
 
-std::optional<double> derived(const rc::CounterMeasurement& m, const std::string& key) {
+std::optional<double> derived(const rc::CounterSet& m, const std::string& key) {
   const auto it = m.derived.find(key);
   return it == m.derived.end() ? std::nullopt : it->second;
 }
@@ -119,7 +120,7 @@ TEST(Counters, MetricTableHoldsTheIssueMetricsOnce) {
 }
 
 TEST(Counters, DerivedValuesFollowTheirFormulas) {
-  rc::CounterMeasurement m;
+  rc::CounterSet m;
   m.available = true;
   m.values = {{kFadd, 10},
               {kFmul, 20},
@@ -176,7 +177,7 @@ TEST(Counters, JsonOfAnUnavailableMeasurement) {
 }
 
 TEST(Counters, JsonWritesCountsAsIntegersAndNeverNaN) {
-  rc::CounterMeasurement m;
+  rc::CounterSet m;
   m.available = true;
   m.values = {{kFfma, 16777216.0}, {"sm__warps_active.avg.pct_of_peak_sustained_active", 42.5},
               {"lts__t_bytes.sum", std::numeric_limits<double>::quiet_NaN()}};
@@ -200,7 +201,7 @@ TEST(Counters, BridgeNeverThrowsOnGarbage) {
   std::map<std::string, HostBuffer> buffers;
   addBuffer(buffers, "x", kFloat, 4);
   const std::vector<rc::BridgeLaunch> launches = {{"k", {rc::BridgeArg::buffer("x")}, {4}, {4}}};
-  rc::CounterMeasurement m;
+  rc::CounterSet m;
   EXPECT_NO_THROW(m = rc::measureBridged("this is not PTX", buffers, launches, 3));
   EXPECT_FALSE(m.available);
   EXPECT_FALSE(m.reason.empty());
@@ -219,7 +220,7 @@ TEST(Counters, BadLaunchesAreReportedWithTheirLaunchAndArgument) {
   const std::vector<rc::BridgeArg> mm_args = {rc::BridgeArg::buffer("a"), rc::BridgeArg::buffer("b"),
                                               rc::BridgeArg::buffer("c"), rc::BridgeArg::scalarOf<std::int32_t>(16)};
   auto reasonFor = [&](const rc::BridgeLaunch& launch) {
-    const rc::CounterMeasurement m = rc::measureBridged(ptx, buffers, {launch}, 1);
+    const rc::CounterSet m = rc::measureBridged(ptx, buffers, {launch}, 1);
     EXPECT_FALSE(m.available);
     EXPECT_FALSE(m.buffers_read_back);
     return m.reason;
@@ -260,7 +261,7 @@ TEST(CountersGpu, Fp32OpsCountsEveryFlop) {
   }
   const std::vector<rc::BridgeLaunch> launches = {
       {"fp32_ops", {rc::BridgeArg::buffer("x"), rc::BridgeArg::buffer("y"), rc::BridgeArg::scalarOf(a)}, {n}, {256}}};
-  const rc::CounterMeasurement m = rc::measureBridged(readPtxFixture("fp32-ops.ptx"), buffers, launches, 5);
+  const rc::CounterSet m = rc::measureBridged(readPtxFixture("fp32-ops.ptx"), buffers, launches, 5);
 
   ASSERT_TRUE(m.buffers_read_back) << m.reason;
   std::size_t wrong = 0;
@@ -332,7 +333,7 @@ TEST(CountersGpu, NvidiaSampleTiledMatmulAndDynamicLocalInOneSequence) {
        {reverse_items},
        {work_group}},
   };
-  const rc::CounterMeasurement m =
+  const rc::CounterSet m =
       rc::measureBridged(readPtxFixture("nvidia-opencl-tiled-and-dynlocal.ptx"), buffers, launches, 3);
   ASSERT_TRUE(m.buffers_read_back) << m.reason;
 
@@ -377,7 +378,7 @@ TEST(CountersGpu, TwoLocalArgumentsDoNotOverlap) {
         rc::BridgeArg::local(work_group * 4)},
        {items},
        {work_group}}};
-  const rc::CounterMeasurement m = rc::measureBridged(readPtxFixture("two-local-args.ptx"), buffers, launches, 3);
+  const rc::CounterSet m = rc::measureBridged(readPtxFixture("two-local-args.ptx"), buffers, launches, 3);
   ASSERT_TRUE(m.buffers_read_back) << m.reason;
   for (std::size_t g = 0; g < items; ++g) {
     const std::size_t lid = g % work_group, base = g - lid;
@@ -406,7 +407,7 @@ TEST(CountersGpu, ScalarArgumentsArriveIntact) {
                                                    {1}}};
   rc::BridgeOptions options;
   options.collect_counters = false;
-  const rc::CounterMeasurement m =
+  const rc::CounterSet m =
       rc::measureBridged(readPtxFixture("scalar-args.ptx"), buffers, launches, 1, options);
   ASSERT_TRUE(m.buffers_read_back) << m.reason;
   EXPECT_FALSE(m.available);
@@ -430,7 +431,7 @@ TEST(CountersGpu, StaticAndDynamicLocalCoexistAcrossSeveralKernels) {
   };
   rc::BridgeOptions options;
   options.read_back_buffers = {"data", "other"};
-  const rc::CounterMeasurement m =
+  const rc::CounterSet m =
       rc::measureBridged(readPtxFixture("several-kernels.ptx"), buffers, launches, 3, options);
   ASSERT_TRUE(m.buffers_read_back) << m.reason;
   for (std::size_t g = 0; g < items; ++g) {

@@ -9,6 +9,7 @@
 
 #include "analyzer/device_model.hpp"
 #include "analyzer/errors.hpp"
+#include "analyzer/results_json.hpp"
 
 namespace fs = std::filesystem;
 using rooflab::DeviceInfo;

@@ -6,7 +6,9 @@
 #include <limits>
 
 #include "analyzer/device_model.hpp"
+#include "analyzer/results_json.hpp"
 #include "analyzer/roofline.hpp"
+#include "analyzer/roofline_models.hpp"
 
 using rooflab::DeviceModel;
 using rooflab::RooflineBound;
@@ -274,4 +276,28 @@ TEST(Roofline, JsonCarriesTheSchemaValues) {
   EXPECT_TRUE(json["time_at_roof_ns"].is_number_integer());
   EXPECT_EQ(json["time_at_roof_ns"].get<std::int64_t>(), std::llround(12582912 / 192.3));
   EXPECT_TRUE(json["local_roof_gflops"].is_null());
+}
+
+// The placements saved in the golden runs were made when records held their counters as JSON: placing
+// the typed records again gives the same placements, the counters' ones included.
+TEST(Roofline, PlacementReproducesTheGoldenRuns) {
+  for (const char* run : {"pocl-default", "h100-default"}) {
+    SCOPED_TRACE(run);
+    rooflab::ResultsDocument d =
+        rooflab::readResultsFile(std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/report-golden/" + run + "/input.json");
+    const auto& saved = d.models.roofline_models;
+    rooflab::RooflineModels models{saved.at("gtx670").model, saved.at("device").model, std::nullopt, d.models.ceilings};
+    if (saved.count("datasheet")) models.datasheet = saved.at("datasheet").model;
+    std::size_t placements = 0;
+    for (rooflab::RunRecord& record : d.records) {
+      const auto before = record.roofline;
+      record.roofline.clear();
+      rooflab::placeRecord(record, models);
+      ASSERT_EQ(record.roofline.size(), before.size()) << record.label();
+      for (const auto& [key, placement] : before)
+        EXPECT_EQ(rooflab::toJson(record.roofline.at(key)), rooflab::toJson(placement)) << record.label() << " " << key;
+      placements += before.size();
+    }
+    EXPECT_GT(placements, 100u);
+  }
 }

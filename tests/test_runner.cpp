@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "analyzer/results_json.hpp"
 #include "analyzer/batch.hpp"
 #include "analyzer/json_file.hpp"
 #include "analyzer/program_builds.hpp"
@@ -113,7 +114,7 @@ TEST(Runner, OneBadVariantNeverCostsTheBatch) {
   options.progress = false;
   const BatchOutcome outcome = runBatch(f.config, options);
   EXPECT_EQ(outcome.exit_code, ExitCode::variant_failed);
-  const nlohmann::json& results = outcome.results;
+  const nlohmann::json results = toJson(outcome.results);
   EXPECT_EQ(results["schema"], 1);
   EXPECT_EQ(results["status"], "complete");
   ASSERT_EQ(results["records"].size(), 6u);
@@ -170,10 +171,10 @@ TEST(Runner, BackgroundBuildsGiveTheSameRecords) {
   auto statuses = [&](const char* threads) {
     BatchFixture f("[\"normal\", \"compute-only\", \"memory-only\"]");
     f.config.run.environment.build_threads = parseBuildThreads(threads);
-    const BatchOutcome outcome = runBatch(f.config, options);
-    EXPECT_EQ(outcome.results["build_threads"], std::atoi(threads));
+    const nlohmann::json results = toJson(runBatch(f.config, options).results);
+    EXPECT_EQ(results["build_threads"], std::atoi(threads));
     std::vector<std::string> out;
-    for (const auto& r : outcome.results["records"])
+    for (const auto& r : results["records"])
       out.push_back(r["variant"].get<std::string>() + " " + r["mode"].get<std::string>() + ": " +
                     r["status"].get<std::string>() + " / " + r["verification"]["status"].get<std::string>() + " / " +
                     (r["error"].is_string() ? r["error"].get<std::string>() : ""));
@@ -190,8 +191,8 @@ TEST(Runner, MutantsRunButAreNeverVerified) {
   f.config.studies[0].variants = {"good", "wrong"};
   BatchOptions options;
   options.progress = false;
-  const BatchOutcome outcome = runBatch(f.config, options);
-  for (const auto& r : outcome.results["records"]) {
+  const nlohmann::json results = toJson(runBatch(f.config, options).results);
+  for (const auto& r : results["records"]) {
     if (r["variant"] == "good") {
       EXPECT_EQ(r["status"], "ok") << r["error"];
       EXPECT_EQ(r["verification"]["status"], "skipped");
@@ -214,9 +215,10 @@ TEST(Runner, UnknownFamilyIsReportedAndTheRestRuns) {
   options.progress = false;
   const BatchOutcome outcome = runBatch(f.config, options);
   EXPECT_EQ(outcome.exit_code, ExitCode::bad_input);
-  EXPECT_EQ(outcome.results["records"].size(), 1u);
-  ASSERT_EQ(outcome.results["input_errors"].size(), 1u);
-  EXPECT_NE(outcome.results["input_errors"][0].get<std::string>().find("'nope'"), std::string::npos);
+  const nlohmann::json results = toJson(outcome.results);
+  EXPECT_EQ(results["records"].size(), 1u);
+  ASSERT_EQ(results["input_errors"].size(), 1u);
+  EXPECT_NE(results["input_errors"][0].get<std::string>().find("'nope'"), std::string::npos);
 }
 
 TEST(Runner, SameSeedGivesTheSameInputs) {

@@ -14,7 +14,7 @@
 #include "analyzer/device_model.hpp"
 #include "analyzer/device.hpp"
 #include "analyzer/format.hpp"
-#include "analyzer/json_file.hpp"
+#include "analyzer/results_json.hpp"
 #include "analyzer/program_builds.hpp"
 #include "analyzer/stop_flag.hpp"
 #include "reports/diff_report.hpp"
@@ -79,10 +79,11 @@ int runCommand(const RunCommand& cmd) {
   config.run.environment = readEnvironmentSettings(counters != "off");
   const PrivateJitCache jit_cache(config.run.environment.private_jit_cache_dir);
   BatchOutcome outcome = runBatch(config, options);
-  reports::printTerminalSummary(outcome.results, std::cout);
+  const ResultsDocument& results = outcome.results;
+  reports::printTerminalSummary(results, std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   try {
-    reports::writeReports(outcome.results, outcome.out_dir, formats);
+    reports::writeReports(results, outcome.out_dir, formats);
   } catch (const std::exception& e) {
     // The results are safe on disk; a renderer failing must not hide them.
     std::fprintf(stderr, "rooflab: writing reports failed: %s (results are in %s)\n", e.what(),
@@ -176,7 +177,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
 }
 
 int reportCommand(const ReportCommand& cmd) {
-  const nlohmann::json results = readJsonFile(cmd.results_path);
+  const ResultsDocument results = readResultsFile(cmd.results_path);
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
   std::vector<std::string> formats = cmd.formats;
   if (formats.empty()) formats = {"html", "png", "csv"};
@@ -195,12 +196,8 @@ int reportCommand(const ReportCommand& cmd) {
 }
 
 int diffCommand(const DiffCommand& cmd) {
-  const nlohmann::json old_run = readJsonFile(cmd.old_path);
-  const nlohmann::json new_run = readJsonFile(cmd.new_path);
-  for (const auto& [doc, path] : {std::pair<const nlohmann::json*, const std::string*>{&old_run, &cmd.old_path},
-                                  {&new_run, &cmd.new_path}})
-    if (!doc->is_object() || !doc->contains("schema") || !(*doc)["schema"].is_number())
-      throw InputError(*path + ": results: no \"schema\" number; not a rooflab results file");
+  const ResultsDocument old_run = readResultsFile(cmd.old_path);
+  const ResultsDocument new_run = readResultsFile(cmd.new_path);
   reports::DiffResult diff;
   try {
     diff = reports::diffResults(old_run, new_run, cmd.threshold);

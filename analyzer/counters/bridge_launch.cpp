@@ -158,7 +158,7 @@ std::int64_t medianNs(std::vector<std::int64_t> samples) {
 
 void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
              const std::vector<BridgeLaunch>& launches, int timing_repetitions, const BridgeOptions& options,
-             CounterMeasurement& m) {
+             CounterSet& m) {
   // Check the PTX and the launches first: their errors say more than "no GPU here", and need none.
   if (launches.empty()) throw BridgeError("no launches to bridge");
   const std::string ptx = ptxTextFromProgramBinary(opencl_ptx);
@@ -324,10 +324,10 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
 
 }  // namespace
 
-CounterMeasurement measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
+CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
                                   const std::vector<BridgeLaunch>& launches, int timing_repetitions,
                                   const BridgeOptions& options) {
-  CounterMeasurement m;
+  CounterSet m;
   try {
     measure(opencl_ptx, buffers, launches, timing_repetitions, options, m);
   } catch (const PtxRewriteError& e) {

@@ -1,15 +1,12 @@
 #include "analyzer/counters/bridge_launches.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "analyzer/verification.hpp"
 
 namespace rooflab::counters {
-
-nlohmann::json unavailableCountersJson(const std::string& reason) {
-  return nlohmann::json{{"available", false}, {"reason", reason}};
-}
 
 std::vector<BridgeLaunch> bridgeLaunches(const std::vector<ResolvedLaunch>& launches) {
   std::vector<BridgeLaunch> bridged;
@@ -57,16 +54,16 @@ std::vector<std::string> originalMetrics(const std::vector<std::string>& extra) 
   return names;
 }
 
-nlohmann::json measurePointCounters(const std::string& ptx, const ResolvedPoint& point,
-                                    const std::vector<ResolvedLaunch>& launches,
-                                    const std::map<std::string, HostBuffer>& inputs,
-                                    const std::map<std::string, HostBuffer>& opencl_outputs,
-                                    const std::optional<EventTimings>& opencl_timings, const PointCounterOptions& options) {
+CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& point,
+                                const std::vector<ResolvedLaunch>& launches,
+                                const std::map<std::string, HostBuffer>& inputs,
+                                const std::map<std::string, HostBuffer>& opencl_outputs,
+                                const std::optional<EventTimings>& opencl_timings, const PointCounterOptions& options) {
   std::vector<BridgeLaunch> bridged;
   try {
     bridged = bridgeLaunches(launches);
   } catch (const std::invalid_argument& e) {
-    return unavailableCountersJson(std::string("counters unavailable: ") + e.what());
+    return CounterSet::notAttempted(std::string("counters unavailable: ") + e.what());
   }
   // The bridged run starts from the same inputs as the OpenCL run; outputs start poisoned.
   std::map<std::string, HostBuffer> buffers = bridgeBuffers(point, inputs);
@@ -79,13 +76,11 @@ nlohmann::json measurePointCounters(const std::string& ptx, const ResolvedPoint&
   // A mutant's counters only validate it (FP32 FLOPs, global sectors) and show its occupancy: that
   // subset takes a fraction of the whole table's profiler passes.
   bridge.metrics = original ? originalMetrics(options.extra_metrics) : mutantValidationMetrics();
-  const CounterMeasurement m =
-      measureBridged(ptx, buffers, bridged, std::max(3, options.timing_repetitions), bridge);
-  nlohmann::json out = toJson(m);
-  out["metric_set"] = original ? "full table" : "mutant validation (FP32 instructions, global sectors, occupancy)";
+  CounterSet out = measureBridged(ptx, buffers, bridged, std::max(3, options.timing_repetitions), bridge);
+  out.metric_set = original ? "full table" : "mutant validation (FP32 instructions, global sectors, occupancy)";
 
   // Consistency checks: the bridged kernel must compute what the OpenCL one did, in about its time.
-  if (m.buffers_read_back && original) {
+  if (out.buffers_read_back && original) {
     double worst = 0;
     std::size_t non_finite = 0;
     for (const auto& [name, opencl] : opencl_outputs) {
@@ -93,11 +88,10 @@ nlohmann::json measurePointCounters(const std::string& ptx, const ResolvedPoint&
       worst = std::max(worst, c.rel_l2_error);
       non_finite += c.non_finite;
     }
-    out["bridged_vs_opencl_rel_l2_error"] = finiteOrNull(worst);
-    out["bridged_non_finite"] = non_finite;
+    out.bridged_vs_opencl = BridgeAgreement{std::isfinite(worst) ? std::optional<double>(worst) : std::nullopt, non_finite};
   }
-  if (m.bridged_kernel_ns && opencl_timings && opencl_timings->kernel_ns.median > 0)
-    out["bridged_to_opencl_time_ratio"] = static_cast<double>(*m.bridged_kernel_ns) / opencl_timings->kernel_ns.median;
+  if (out.bridged_kernel_ns && opencl_timings && opencl_timings->kernel_ns.median > 0)
+    out.bridged_to_opencl_time_ratio = static_cast<double>(*out.bridged_kernel_ns) / opencl_timings->kernel_ns.median;
   return out;
 }
 

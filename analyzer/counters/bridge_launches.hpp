@@ -7,17 +7,12 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/host_buffer.hpp"
 #include "analyzer/resolved_point.hpp"
 #include "analyzer/run_record.hpp"
 
 namespace rooflab::counters {
-
-// The record's "counters" object when none were measured.
-nlohmann::json unavailableCountersJson(const std::string& reason);
 
 // The bridge's launches for a point's launches as OpenCL ran them (occupancy pad included).
 // Throws std::invalid_argument, with the reason, for a launch without a local size.
@@ -41,7 +36,7 @@ struct PointCounterOptions {
 // Runs the point's launches (OpenCL's PTX, `ptx`) through the bridge under the range profiler: the
 // whole metric table for an original, the validation subset for a mutant. For an original, compares
 // the bridged outputs with OpenCL's and the bridged time with OpenCL's median. Never throws.
-nlohmann::json measurePointCounters(const std::string& ptx, const ResolvedPoint& point,
+CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& point,
                                     const std::vector<ResolvedLaunch>& launches,
                                     const std::map<std::string, HostBuffer>& inputs,
                                     const std::map<std::string, HostBuffer>& opencl_outputs,

@@ -14,8 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "analyzer/counters/counter_set.hpp"
 #include "analyzer/host_buffer.hpp"
 
 namespace rooflab {
@@ -44,7 +43,7 @@ const std::vector<std::string>& mutantValidationMetrics();
 // beside the table; names already in the table are dropped. The command line reads the variable.
 std::vector<std::string> parseExtraMetrics(std::string_view list);
 
-// Values computed from the raw metrics (and the bridged time); keys of CounterMeasurement::derived.
+// Values computed from the raw metrics (and the bridged time); keys of CounterSet::derived.
 // raw_name holds the derived key (fp32_flops, dram_bytes, ...).
 const std::vector<CounterMetric>& derivedCounterTable();
 
@@ -110,33 +109,6 @@ struct BridgeOptions {
   std::vector<std::string> read_back_buffers;
 };
 
-// What cuFuncGetAttribute reports for one bridged kernel.
-struct BridgedKernelResources {
-  int registers_per_thread = 0;
-  std::int64_t local_bytes_per_thread = 0;  // local memory (register spills, stack), per thread
-  std::int64_t static_shared_bytes = 0;     // __local arrays declared in the kernel
-  std::int64_t dynamic_shared_bytes = 0;    // __local arguments of its (last) launch
-  int max_threads_per_block = 0;
-};
-
-struct CounterMeasurement {
-  bool available = false;  // the metric table was collected
-  std::string reason;      // why not, when !available
-  std::map<std::string, double> values;          // raw metric name -> value, for each metric collected
-  std::map<std::string, std::string> missing;    // raw metric name -> why it was not collected
-  std::map<std::string, std::optional<double>> derived;  // derivedCounterTable() key -> value (nullopt: see derived_reasons)
-  std::map<std::string, std::string> derived_reasons;    // why a derived value is null
-  std::optional<std::int64_t> bridged_kernel_ns;  // median time of the launch sequence over the timed repetitions
-  std::vector<std::int64_t> bridged_repetitions_ns;
-  std::map<std::string, BridgedKernelResources> kernels;  // by kernel name
-  int profiler_passes = 0;        // replays CUPTI needed to collect the table
-  bool l2_flushed_before_profiling = false;
-  std::string l2_flush_error;     // why the L2 could not be flushed (the counters were then taken warm)
-  bool buffers_read_back = false;  // the buffers hold the results of one clean bridged run
-  std::string jit_mode;            // "whole-program" or "linked": how the bridged PTX was compiled
-  std::map<std::string, int> opencl_registers;  // what OpenCL's ptxas reported, when known
-};
-
 // "" when counters may work for this device (NVIDIA, CUDA built in, libcuda and libcupti load, a CUDA
 // device exists); otherwise why they cannot. Cheap after the first call.
 std::string countersUnavailableReason(const DeviceInfo& device);
@@ -152,7 +124,7 @@ std::string bridgeUnavailableReason();
 // for each pass CUPTI needs, from freshly uploaded inputs and an emptied L2 (cold_l2_for_counters),
 // under the range profiler with one range around the whole sequence. Timings survive a CUPTI failure.
 // Never throws.
-CounterMeasurement measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
+CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
                                   const std::vector<BridgeLaunch>& launches, int timing_repetitions,
                                   const BridgeOptions& options = {});
 
@@ -181,14 +153,9 @@ std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, con
                                               const std::string& device_name);
 
 // Fills derived and derived_reasons from values and bridged_kernel_ns.
-void deriveCounterValues(CounterMeasurement& measurement);
+void deriveCounterValues(CounterSet& measurement);
 
-// {"available", "reason" (null when available), "values", "missing", "derived", "derived_reasons",
-//  "bridged_kernel_ns" (null when the bridge did not run), "profiler_passes",
-//  "l2_flushed_before_profiling" (and "l2_flush_error" when it failed), "kernels"}.
-nlohmann::json toJson(const CounterMeasurement& measurement);
-
-// A measurement that did not happen, for the runner's own reasons ("--no-counters", ...).
-CounterMeasurement unavailableMeasurement(std::string reason);
+// A bridge that could not measure (no CUDA built in): every field reported, none measured.
+CounterSet unavailableMeasurement(std::string reason);
 
 }  // namespace rooflab::counters

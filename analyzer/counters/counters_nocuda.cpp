@@ -20,7 +20,7 @@ std::string countersUnavailableReason(const DeviceInfo& device) {
   return kNoCuda;
 }
 
-CounterMeasurement measureBridged(const std::string&, std::map<std::string, HostBuffer>&,
+CounterSet measureBridged(const std::string&, std::map<std::string, HostBuffer>&,
                                   const std::vector<BridgeLaunch>&, int, const BridgeOptions&) {
   return unavailableMeasurement(kNoCuda);
 }

@@ -1,6 +1,6 @@
-// The metric table, derived values and JSON of the counters module. Named *_nocuda because it needs no
+// The metric table and derived values of the counters module. Named *_nocuda because it needs no
 // CUDA headers: CMake builds it with and without the CUDA Toolkit, so reports and tests see the same
-// table and JSON either way.
+// table either way. Its JSON is written at the results edge (analyzer/results_json_counters.cpp).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -35,14 +35,6 @@ constexpr const char* kWarpInstructions = "smsp__inst_executed.sum";
 // is from its own limit (SchedulerStats and SpeedOfLight's "SM Frequency" in Nsight Compute).
 constexpr const char* kIssueActive = "smsp__issue_active.avg.pct_of_peak_sustained_active";
 constexpr const char* kSmClock = "sm__cycles_elapsed.avg.per_second";
-
-// Counts are integers: write them as such (16777216, not 1.6777216e7). JSON never holds NaN or Infinity.
-nlohmann::json number(double value) {
-  if (!std::isfinite(value)) return nullptr;
-  if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0)  // 2^53: exact in a double
-    return static_cast<std::int64_t>(value);
-  return value;
-}
 
 }  // namespace
 
@@ -133,7 +125,7 @@ const std::vector<CounterMetric>& derivedCounterTable() {
   return table;
 }
 
-void deriveCounterValues(CounterMeasurement& m) {
+void deriveCounterValues(CounterSet& m) {
   m.derived.clear();
   m.derived_reasons.clear();
   auto value = [&](const char* raw) -> std::optional<double> {
@@ -191,42 +183,8 @@ void deriveCounterValues(CounterMeasurement& m) {
   ratio("dram_gbps", dram_bytes, ns, "DRAM bytes or the bridged time are missing", "the bridged time was 0 ns");
 }
 
-nlohmann::json toJson(const CounterMeasurement& m) {
-  nlohmann::json j;
-  j["available"] = m.available;
-  j["reason"] = m.available ? nlohmann::json(nullptr) : nlohmann::json(m.reason);
-  nlohmann::json values = nlohmann::json::object();
-  for (const auto& [name, v] : m.values) values[name] = number(v);
-  j["values"] = values;
-  nlohmann::json missing = nlohmann::json::object();
-  for (const auto& [name, why] : m.missing) missing[name] = why;
-  j["missing"] = missing;
-  nlohmann::json derived = nlohmann::json::object();
-  for (const auto& [name, v] : m.derived) derived[name] = v ? number(*v) : nlohmann::json(nullptr);
-  j["derived"] = derived;
-  nlohmann::json reasons = nlohmann::json::object();
-  for (const auto& [name, why] : m.derived_reasons) reasons[name] = why;
-  j["derived_reasons"] = reasons;
-  j["bridged_kernel_ns"] = m.bridged_kernel_ns ? nlohmann::json(*m.bridged_kernel_ns) : nlohmann::json(nullptr);
-  j["profiler_passes"] = m.profiler_passes;
-  if (!m.jit_mode.empty()) j["jit_mode"] = m.jit_mode;
-  if (!m.opencl_registers.empty()) j["opencl_registers"] = m.opencl_registers;
-  j["l2_flushed_before_profiling"] = m.l2_flushed_before_profiling;
-  if (!m.l2_flush_error.empty()) j["l2_flush_error"] = m.l2_flush_error;
-  nlohmann::json kernels = nlohmann::json::object();
-  for (const auto& [name, k] : m.kernels) {
-    kernels[name] = {{"registers_per_thread", k.registers_per_thread},
-                     {"local_bytes_per_thread", k.local_bytes_per_thread},
-                     {"static_shared_bytes", k.static_shared_bytes},
-                     {"dynamic_shared_bytes", k.dynamic_shared_bytes},
-                     {"max_threads_per_block", k.max_threads_per_block}};
-  }
-  j["kernels"] = kernels;
-  return j;
-}
-
-CounterMeasurement unavailableMeasurement(std::string reason) {
-  CounterMeasurement m;
+CounterSet unavailableMeasurement(std::string reason) {
+  CounterSet m;
   m.reason = std::move(reason);
   return m;
 }

@@ -1,0 +1,32 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rooflab {
+
+// What rooflab records about an OpenCL device (also written to results JSON).
+struct DeviceInfo {
+  int platform_index = 0;
+  int device_index = 0;
+  std::string platform;
+  std::string name;
+  std::string vendor;
+  std::string type;  // GPU, CPU, ACCELERATOR, OTHER
+  std::string opencl_version;
+  std::string driver_version;
+  std::uint32_t compute_units = 0;
+  std::uint32_t clock_mhz = 0;
+  std::uint64_t global_mem_bytes = 0;
+  std::uint64_t local_mem_bytes = 0;
+  std::uint64_t max_alloc_bytes = 0;
+  std::size_t max_work_group_size = 0;
+  std::vector<std::size_t> max_work_item_sizes;
+  std::uint64_t timer_resolution_ns = 0;
+
+  bool isNvidia() const;
+  bool isGpu() const { return type == "GPU"; }
+};
+
+}  // namespace rooflab

@@ -1,0 +1,303 @@
+// The JSON edge of a whole results file: the document, the device, the config echo, the models and
+// the ceilings report (docs/results-schema.md, top level).
+#include <stdexcept>
+
+#include "analyzer/errors.hpp"
+#include "analyzer/format.hpp"
+#include "analyzer/json_fields.hpp"
+#include "analyzer/json_file.hpp"
+#include "analyzer/results_json.hpp"
+
+namespace rooflab {
+
+using namespace json_fields;
+
+namespace {
+
+json modeNames(const std::vector<RunMode>& modes) {
+  json out = json::array();
+  for (RunMode mode : modes) out.push_back(modeName(mode));
+  return out;
+}
+
+std::vector<RunMode> modesFromJson(const json& object, std::string_view key) {
+  std::vector<RunMode> modes;
+  for (const std::string& name : textList(object, key))
+    if (const auto mode = parseMode(name)) modes.push_back(*mode);
+  return modes;
+}
+
+CeilingBenchmark ceilingBenchmarkFromJson(const json& j) {
+  CeilingBenchmark b;
+  b.name = textOr(j, "name");
+  // The unit is not written; the keys say it (toJson names them after it).
+  const bool bandwidth = j.contains("gbps") || j.contains("bytes_per_run");
+  b.unit = bandwidth ? "GB/s" : "GFLOP/s";
+  b.best_rate = optionalNumber(j, bandwidth ? "gbps" : "gflops");
+  b.median_rate = optionalNumber(j, bandwidth ? "median_gbps" : "median_gflops");
+  b.best_kernel_ns = integerOr<std::int64_t>(j, "best_kernel_ns", 0);
+  b.repetitions = integerOr<int>(j, "repetitions", 0);
+  b.work_per_run = numberOr(j, bandwidth ? "bytes_per_run" : "flops_per_run", 0);
+  b.geometry = textOr(j, "geometry");
+  b.error = optionalText(j, "error");
+  return b;
+}
+
+// A roofline model entry: an object with a key and numeric roofs. Anything else under "models"
+// (a future report, a broken entry) is not a model, and reports never placed records on it.
+std::optional<DeviceModel> deviceModelOrNothing(const json& j) {
+  if (!j.is_object() || !optionalNumber(j, "peak_gflops") || !optionalNumber(j, "dram_gbps") || !optionalText(j, "key"))
+    return std::nullopt;
+  try {
+    return deviceModelFromJson(j);
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+json toJson(const DeviceInfo& d) {
+  return {{"platform", d.platform}, {"platform_index", d.platform_index}, {"device_index", d.device_index},
+          {"name", d.name}, {"vendor", d.vendor}, {"type", d.type}, {"opencl_version", d.opencl_version},
+          {"driver_version", d.driver_version}, {"compute_units", d.compute_units}, {"clock_mhz", d.clock_mhz},
+          {"global_mem_bytes", d.global_mem_bytes}, {"local_mem_bytes", d.local_mem_bytes},
+          {"max_alloc_bytes", d.max_alloc_bytes}, {"max_work_group_size", d.max_work_group_size},
+          {"max_work_item_sizes", d.max_work_item_sizes}, {"timer_resolution_ns", d.timer_resolution_ns}};
+}
+
+DeviceInfo deviceInfoFromJson(const json& j) {
+  DeviceInfo d;
+  d.platform_index = integerOr<int>(j, "platform_index", 0);
+  d.device_index = integerOr<int>(j, "device_index", 0);
+  d.platform = textOr(j, "platform");
+  d.name = textOr(j, "name");
+  d.vendor = textOr(j, "vendor");
+  d.type = textOr(j, "type");
+  d.opencl_version = textOr(j, "opencl_version");
+  d.driver_version = textOr(j, "driver_version");
+  d.compute_units = integerOr<std::uint32_t>(j, "compute_units", 0);
+  d.clock_mhz = integerOr<std::uint32_t>(j, "clock_mhz", 0);
+  d.global_mem_bytes = integerOr<std::uint64_t>(j, "global_mem_bytes", 0);
+  d.local_mem_bytes = integerOr<std::uint64_t>(j, "local_mem_bytes", 0);
+  d.max_alloc_bytes = integerOr<std::uint64_t>(j, "max_alloc_bytes", 0);
+  d.max_work_group_size = integerOr<std::size_t>(j, "max_work_group_size", 0);
+  if (const json* sizes = member(j, "max_work_item_sizes"); sizes != nullptr && sizes->is_array())
+    for (const json& size : *sizes)
+      if (size.is_number()) d.max_work_item_sizes.push_back(size.get<std::size_t>());
+  d.timer_resolution_ns = integerOr<std::uint64_t>(j, "timer_resolution_ns", 0);
+  return d;
+}
+
+json toJson(const CeilingBenchmark& benchmark) {
+  const bool bandwidth = benchmark.unit == "GB/s";
+  return {{"name", benchmark.name},
+          {bandwidth ? "gbps" : "gflops", finiteOrNull(benchmark.best_rate)},
+          {bandwidth ? "median_gbps" : "median_gflops", finiteOrNull(benchmark.median_rate)},
+          {"best_kernel_ns", benchmark.best_kernel_ns},
+          {"repetitions", benchmark.repetitions},
+          {bandwidth ? "bytes_per_run" : "flops_per_run", benchmark.work_per_run},
+          {"geometry", benchmark.geometry},
+          {"error", textOrNull(benchmark.error)}};
+}
+
+json toJson(const CeilingsReport& report) {
+  json benchmarks = json::array();
+  for (const CeilingBenchmark* benchmark : report.benchmarks()) benchmarks.push_back(toJson(*benchmark));
+  // Only what names the device: the whole DeviceInfo is the document's "device".
+  return {{"device",
+           {{"name", report.device.name},
+            {"platform", report.device.platform},
+            {"type", report.device.type},
+            {"driver_version", report.device.driver_version}}},
+          {"measured_at", report.measured_at},
+          {"benchmarks", benchmarks},
+          {"model", report.model ? toJson(*report.model) : json(nullptr)}};
+}
+
+CeilingsReport ceilingsReportFromJson(const json& j) {
+  CeilingsReport report;
+  report.device = deviceInfoFromJson(objectOrEmpty(j, "device"));
+  report.measured_at = textOr(j, "measured_at");
+  if (const json* benchmarks = member(j, "benchmarks"); benchmarks != nullptr && benchmarks->is_array())
+    for (const json& b : *benchmarks) {
+      const std::pair<const char*, CeilingBenchmark*> slots[] = {{"dram_copy", &report.dram_copy},
+                                                                  {"dram_read", &report.dram_read},
+                                                                  {"fp32_fma", &report.fp32_fma},
+                                                                  {"local_read", &report.local_read}};
+      const CeilingBenchmark benchmark = ceilingBenchmarkFromJson(b);
+      for (const auto& [name, slot] : slots)
+        if (benchmark.name == name) *slot = benchmark;
+    }
+  if (const json* model = member(j, "model")) report.model = deviceModelOrNothing(*model);
+  return report;
+}
+
+json toJson(const BatchConfig& config) {
+  const RunSettings& r = config.run;
+  json kernels = json::array();
+  for (const auto& k : r.kernels) kernels.push_back(k.string());
+  json studies = json::array();
+  for (const auto& s : config.studies) {
+    json params = json::object();
+    for (const auto& [name, values] : s.params) params[name] = values;
+    studies.push_back({{"family", s.family}, {"variants", s.variants}, {"params", params}, {"modes", modeNames(s.modes)}});
+  }
+  return {{"path", config.path},
+          {"run",
+           {{"device", r.device}, {"repetitions", r.repetitions}, {"warmup", r.warmup}, {"modes", modeNames(r.modes)},
+            {"counters", r.counters}, {"reference_model", r.reference_model}, {"ceilings", r.ceilings}, {"out", r.out},
+            {"formats", r.formats}, {"kernels", kernels}, {"variant_time_limit_s", r.variant_time_limit_s},
+            {"seed", r.seed}}},
+          {"study", studies},
+          {"text", config.text}};
+}
+
+BatchConfig batchConfigFromJson(const json& j) {
+  BatchConfig config;
+  config.path = textOr(j, "path");
+  config.text = textOr(j, "text");
+  const json& run = objectOrEmpty(j, "run");
+  RunSettings& r = config.run;
+  r.device = textOr(run, "device", r.device);
+  r.repetitions = integerOr<int>(run, "repetitions", r.repetitions);
+  r.warmup = integerOr<int>(run, "warmup", r.warmup);
+  if (member(run, "modes") != nullptr) r.modes = modesFromJson(run, "modes");
+  r.counters = textOr(run, "counters", r.counters);
+  r.reference_model = textOr(run, "reference_model", r.reference_model);
+  r.ceilings = textOr(run, "ceilings", r.ceilings);
+  r.out = textOr(run, "out", r.out);
+  if (member(run, "formats") != nullptr) r.formats = textList(run, "formats");
+  for (const std::string& folder : textList(run, "kernels")) r.kernels.emplace_back(folder);
+  r.variant_time_limit_s = numberOr(run, "variant_time_limit_s", r.variant_time_limit_s);
+  r.seed = integerOr<std::uint64_t>(run, "seed", r.seed);
+  if (const json* studies = member(j, "study"); studies != nullptr && studies->is_array())
+    for (const json& s : *studies) {
+      StudySpec study;
+      study.family = textOr(s, "family");
+      if (member(s, "variants") != nullptr) study.variants = textList(s, "variants");
+      for (const auto& [name, values] : objectOrEmpty(s, "params").items()) {
+        std::vector<double> numbers;
+        if (values.is_array())
+          for (const json& value : values)
+            if (value.is_number()) numbers.push_back(value.get<double>());
+        study.params.emplace_back(name, std::move(numbers));
+      }
+      study.modes = modesFromJson(s, "modes");
+      config.studies.push_back(std::move(study));
+    }
+  return config;
+}
+
+json toJson(const ResultsModels& models) {
+  json out = json::object();
+  for (const auto& [key, entry] : models.roofline_models) {
+    out[key] = toJson(entry.model);
+    if (entry.role) out[key]["role"] = toString(*entry.role);
+  }
+  if (models.ceilings) out["ceilings"] = toJson(*models.ceilings);
+  return out;
+}
+
+ResultsModels resultsModelsFromJson(const json& j) {
+  ResultsModels models;
+  if (!j.is_object()) return models;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "ceilings") {
+      if (value.is_object()) models.ceilings = ceilingsReportFromJson(value);
+    } else if (auto model = deviceModelOrNothing(value)) {
+      models.roofline_models[key] = {std::move(*model), parseRooflineModelRole(textOr(value, "role"))};
+    }
+  }
+  return models;
+}
+
+json toJson(const BatchSummary& s) {
+  json j = {{"points", s.points},
+            {"ok", s.ok},
+            {"failed", s.failed},
+            {"verification_failed", s.verification_failed},
+            {"skipped", s.skipped}};
+  if (s.not_run) j["not_run"] = *s.not_run;
+  return j;
+}
+
+BatchSummary batchSummaryFromJson(const json& j) {
+  BatchSummary s;
+  s.points = integerOr<std::size_t>(j, "points", 0);
+  s.ok = integerOr<std::size_t>(j, "ok", 0);
+  s.failed = integerOr<std::size_t>(j, "failed", 0);
+  s.verification_failed = integerOr<std::size_t>(j, "verification_failed", 0);
+  s.skipped = integerOr<std::size_t>(j, "skipped", 0);
+  s.not_run = optionalInteger<std::size_t>(j, "not_run");
+  return s;
+}
+
+json toJson(const ResultsDocument& d) {
+  json records = json::array();
+  for (const RunRecord& record : d.records) records.push_back(toJson(record));
+  json j = {{"schema", d.schema},
+            {"tool", {{"name", d.tool.name}, {"version", d.tool.version}}},
+            {"status", toString(d.status)},
+            {"started_at", d.started_at},
+            {"finished_at", textOrNull(d.finished_at)},
+            {"models", toJson(d.models)},
+            {"input_errors", d.input_errors},
+            {"records", records}};
+  if (d.config) j["config"] = toJson(*d.config);
+  if (d.device) j["device"] = toJson(*d.device);
+  if (d.summary) j["summary"] = toJson(*d.summary);
+  if (d.ceilings_seconds) j["ceilings_seconds"] = *d.ceilings_seconds;
+  if (d.build_threads) j["build_threads"] = *d.build_threads;
+  return j;
+}
+
+ResultsDocument resultsDocumentFromJson(const json& j) {
+  if (!j.is_object()) throw std::invalid_argument("results: the document is not a JSON object");
+  const auto schema = optionalNumber(j, "schema");
+  if (!schema) throw std::invalid_argument("results: no \"schema\" number; not a rooflab results file");
+  if (*schema != kResultsSchema)
+    throw std::invalid_argument("results: schema " + formatNumber(*schema) + " is not supported (this rooflab reads " +
+                                std::to_string(kResultsSchema) + ")");
+  const json* records = member(j, "records");
+  if (records == nullptr || !records->is_array())
+    throw std::invalid_argument("results: \"records\" is missing or not an array");
+
+  ResultsDocument d;
+  const json& tool = objectOrEmpty(j, "tool");
+  d.tool.name = textOr(tool, "name", d.tool.name);
+  d.tool.version = textOr(tool, "version");
+  // Reports have always read a document without a status as a finished one.
+  d.status = member(j, "status") == nullptr ? BatchStatus::complete
+                                            : parseBatchStatus(textOr(j, "status")).value_or(BatchStatus::running);
+  d.started_at = textOr(j, "started_at");
+  d.finished_at = optionalText(j, "finished_at");
+  if (const json* config = member(j, "config"); config != nullptr && config->is_object())
+    d.config = batchConfigFromJson(*config);
+  if (const json* device = member(j, "device"); device != nullptr && device->is_object())
+    d.device = deviceInfoFromJson(*device);
+  d.models = resultsModelsFromJson(objectOrEmpty(j, "models"));
+  d.input_errors = textList(j, "input_errors");
+  for (std::size_t index = 0; index < records->size(); ++index) {
+    const json& record = (*records)[index];
+    if (!record.is_object())
+      throw std::invalid_argument("results: records[" + std::to_string(index) + "] is not an object");
+    d.records.push_back(runRecordFromJson(record));
+  }
+  if (const json* summary = member(j, "summary"); summary != nullptr && summary->is_object())
+    d.summary = batchSummaryFromJson(*summary);
+  d.ceilings_seconds = optionalNumber(j, "ceilings_seconds");
+  d.build_threads = optionalInteger<int>(j, "build_threads");
+  return d;
+}
+
+ResultsDocument readResultsFile(const std::filesystem::path& path) {
+  const json document = readJsonFile(path);
+  try {
+    return resultsDocumentFromJson(document);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(path.string() + ": " + e.what());
+  }
+}
+
+}  // namespace rooflab

@@ -1,0 +1,220 @@
+// The JSON edge of the results types (analyzer/results_json.hpp): a results file read into typed data
+// and written back is the same file, byte for byte; older and hand-made files are read with defaults;
+// anything that is not results is rejected.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "analyzer/results_json.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace rooflab;
+
+namespace {
+
+const fs::path kSourceDir = ROOFLAB_SOURCE_DIR;
+
+std::string fileText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The first line where two texts differ, for a readable failure on a 1 MB file.
+std::string firstDifference(const std::string& expected, const std::string& actual) {
+  std::istringstream a(expected), b(actual);
+  std::string la, lb;
+  for (int line = 1;; ++line) {
+    const bool more_a = static_cast<bool>(std::getline(a, la)), more_b = static_cast<bool>(std::getline(b, lb));
+    if (!more_a && !more_b) return "texts are equal";
+    if (la != lb || more_a != more_b)
+      return "line " + std::to_string(line) + ":\n  expected: " + la.substr(0, 300) + "\n  actual:   " + lb.substr(0, 300);
+  }
+}
+
+void expectByteForByteRoundTrip(const fs::path& path) {
+  const std::string text = fileText(path);
+  ASSERT_FALSE(text.empty()) << path;
+  const ResultsDocument document = resultsDocumentFromJson(json::parse(text));
+  const std::string written = toJson(document).dump(2) + "\n";
+  EXPECT_TRUE(text == written) << path << ": " << firstDifference(text, written);
+}
+
+}  // namespace
+
+TEST(ResultsJson, GoldenPoclRunRoundTripsByteForByte) {
+  expectByteForByteRoundTrip(kSourceDir / "tests/fixtures/report-golden/pocl-default/input.json");
+}
+
+TEST(ResultsJson, GoldenH100RunWithCountersAndMutantsRoundTripsByteForByte) {
+  expectByteForByteRoundTrip(kSourceDir / "tests/fixtures/report-golden/h100-default/input.json");
+}
+
+TEST(ResultsJson, TypedFieldsOfAGoldenRecord) {
+  const ResultsDocument d = resultsDocumentFromJson(
+      json::parse(fileText(kSourceDir / "tests/fixtures/report-golden/h100-default/input.json")));
+  EXPECT_EQ(d.status, BatchStatus::complete);
+  ASSERT_TRUE(d.device.has_value());
+  EXPECT_EQ(d.device->name, "NVIDIA H100 80GB HBM3");
+  ASSERT_TRUE(d.models.roofline_models.count("gtx670"));
+  EXPECT_EQ(d.models.roofline_models.at("gtx670").role, RooflineModelRole::reference);
+  EXPECT_EQ(d.models.roofline_models.at("device").role, RooflineModelRole::measured);
+  ASSERT_TRUE(d.models.ceilings.has_value());
+  EXPECT_EQ(d.models.ceilings->dram_read.unit, "GB/s");
+  EXPECT_EQ(d.models.ceilings->fp32_fma.unit, "GFLOP/s");
+  ASSERT_TRUE(d.summary.has_value());
+  EXPECT_EQ(d.summary->not_run, std::optional<std::size_t>(0));
+
+  const RunRecord& normal = d.records.front();
+  EXPECT_EQ(normal.mode, RunMode::normal);
+  EXPECT_EQ(normal.status, RecordStatus::ok);
+  EXPECT_TRUE(normal.counters.available);
+  EXPECT_FALSE(normal.counters.not_attempted);
+  EXPECT_TRUE(normal.counters.bridged_vs_opencl.has_value());
+  EXPECT_TRUE(normal.counters.bridged_to_opencl_time_ratio.has_value());
+  EXPECT_EQ(normal.counters.metric_set, "full table");
+  ASSERT_TRUE(normal.counters.derived.at("fp32_flops").has_value());
+  ASSERT_TRUE(normal.roofline.count("device_counters"));
+  EXPECT_EQ(normal.roofline.at("device_counters").intensity_source, IntensitySource::counters);
+  ASSERT_TRUE(normal.mutation.has_value());
+  EXPECT_TRUE(normal.mutation->validation.memory_only.has_value());
+  EXPECT_EQ(normal.mutation->validation.memory_only->by, MutantValidation::Method::counters);
+  EXPECT_TRUE(normal.mutation->occupancy.has_value());
+  EXPECT_FALSE(normal.occupancy_padding.has_value());
+
+  const RunRecord& mutant = d.records.at(1);
+  EXPECT_NE(mutant.mode, RunMode::normal);
+  EXPECT_FALSE(mutant.mutation.has_value());
+  ASSERT_TRUE(mutant.occupancy_padding.has_value());
+  EXPECT_EQ(mutant.occupancy_padding->method, OccupancyMatchMethod::driver_occupancy);
+  ASSERT_FALSE(mutant.occupancy_padding->launches.empty());
+  EXPECT_TRUE(mutant.occupancy_padding->launches.front().original.occupancy.has_value());
+}
+
+// Every value `in` holds is in `out` at the same place (numbers compare by value: older files wrote
+// some measured quantities as integers); `out` may hold more.
+void expectHoldsEveryValueOf(const json& out, const json& in, const std::string& path,
+                             const std::vector<std::string>& dropped) {
+  if (std::find(dropped.begin(), dropped.end(), path) != dropped.end()) return;
+  if (in.is_object()) {
+    ASSERT_TRUE(out.is_object()) << path;
+    for (const auto& [key, value] : in.items()) {
+      const std::string at = path + "." + key;
+      if (std::find(dropped.begin(), dropped.end(), at) != dropped.end()) continue;
+      ASSERT_TRUE(out.contains(key)) << at;
+      expectHoldsEveryValueOf(out.at(key), value, at, dropped);
+    }
+  } else if (in.is_array()) {
+    ASSERT_TRUE(out.is_array()) << path;
+    ASSERT_EQ(out.size(), in.size()) << path;
+    for (std::size_t i = 0; i < in.size(); ++i) expectHoldsEveryValueOf(out[i], in[i], path + "[]", dropped);
+  } else {
+    EXPECT_EQ(out, in) << path;
+  }
+}
+
+// The fixtures in tests/fixtures/results were written by an older rooflab: fields added since then
+// are written with their defaults, so they do not round-trip as text; every value they hold must.
+TEST(ResultsJson, OlderFixturesKeepEveryValueTheyHold) {
+  // A verdict margin that no rooflab reads any more, and a role the fixture generator gave the
+  // ceilings' model (which no record is placed on).
+  const std::vector<std::string> dropped = {".records[].mutation.margins.far", ".models.ceilings.model.role"};
+  for (const char* name : {"cpu-pocl-small.json", "gpu-h100-modes.json"}) {
+    SCOPED_TRACE(name);
+    const json input = json::parse(fileText(kSourceDir / "tests/fixtures/results" / name));
+    expectHoldsEveryValueOf(toJson(resultsDocumentFromJson(input)), input, "", dropped);
+  }
+}
+
+TEST(ResultsJson, MissingKeysAndNullsTakeDefaults) {
+  const json sparse = {{"schema", 1},
+                       {"records",
+                        {{{"family", "f"}, {"variant", "v"}, {"mode", "normal"}, {"status", "ok"}},
+                         {{"family", "f"}, {"variant", "w"}, {"status", "error"}, {"error", nullptr}},
+                         {{"family", "g"}, {"variant", "v"}, {"timings", nullptr}, {"roofline", {{"device", nullptr}}},
+                          {"counters", nullptr}, {"mutation", nullptr}, {"params", {{"N", 1024}}}}}}};
+  const ResultsDocument d = resultsDocumentFromJson(sparse);
+  EXPECT_EQ(d.status, BatchStatus::complete);  // as reports have always read a document without one
+  EXPECT_FALSE(d.config.has_value());
+  EXPECT_FALSE(d.device.has_value());
+  EXPECT_FALSE(d.summary.has_value());
+  ASSERT_EQ(d.records.size(), 3u);
+  EXPECT_EQ(d.records[0].status, RecordStatus::ok);
+  EXPECT_EQ(d.records[1].status, RecordStatus::error);
+  EXPECT_EQ(d.records[1].status_reason, "");
+  // Without a status the record cannot be taken to have run.
+  EXPECT_EQ(d.records[2].status, RecordStatus::error);
+  EXPECT_NE(d.records[2].status_reason.find("no status"), std::string::npos);
+  EXPECT_FALSE(d.records[2].timings.has_value());
+  EXPECT_TRUE(d.records[2].roofline.empty());
+  EXPECT_TRUE(d.records[2].counters.not_attempted);
+  EXPECT_EQ(d.records[2].params.at("N"), 1024);
+
+  const json written = toJson(d);
+  EXPECT_FALSE(written.contains("config"));
+  EXPECT_FALSE(written.contains("device"));
+  EXPECT_EQ(written["records"][1]["error"], nullptr);
+  EXPECT_EQ(written["records"][2]["counters"], (json{{"available", false}, {"reason", "not measured"}}));
+  EXPECT_TRUE(written["records"][2]["work"]["flops"].is_null());  // unknown, not 0
+  EXPECT_EQ(written["records"][2]["params"]["N"], 1024);
+  EXPECT_TRUE(written["records"][2]["params"]["N"].is_number_integer());
+}
+
+TEST(ResultsJson, NumberKindsAreKept) {
+  RunRecord r;
+  r.params = {{"N", 538624}, {"alpha", 0.5}};
+  r.work.flops = 538624;
+  r.counters = counters::CounterSet{};
+  r.counters.available = true;
+  r.counters.values = {{"count", 16777216.0}, {"pct", 42.5}, {"bad", std::nan("")}};
+  r.counters.derived = {{"fp32_flops", 1024.0}, {"none", std::nullopt}};
+  r.counters.bridged_to_opencl_time_ratio = 1.0;
+  const json j = toJson(r);
+  EXPECT_EQ(j["params"]["N"].dump(), "538624");
+  EXPECT_EQ(j["params"]["alpha"].dump(), "0.5");
+  EXPECT_EQ(j["work"]["flops"].dump(), "538624.0");
+  EXPECT_EQ(j["counters"]["values"]["count"].dump(), "16777216");
+  EXPECT_EQ(j["counters"]["values"]["pct"].dump(), "42.5");
+  EXPECT_TRUE(j["counters"]["values"]["bad"].is_null());
+  EXPECT_EQ(j["counters"]["derived"]["fp32_flops"].dump(), "1024");
+  EXPECT_TRUE(j["counters"]["derived"]["none"].is_null());
+  EXPECT_EQ(j["counters"]["bridged_to_opencl_time_ratio"].dump(), "1.0");
+  EXPECT_FALSE(j["counters"].contains("bridged_vs_opencl_rel_l2_error"));
+  EXPECT_FALSE(j["counters"].contains("metric_set"));
+  EXPECT_EQ(j.dump().find("NaN"), std::string::npos);
+  EXPECT_EQ(toJson(runRecordFromJson(j)), j);
+}
+
+TEST(ResultsJson, ANonResultsDocumentIsRejected) {
+  EXPECT_THROW(resultsDocumentFromJson(json::array()), std::invalid_argument);
+  EXPECT_THROW(resultsDocumentFromJson(json{{"records", json::array()}}), std::invalid_argument);
+  EXPECT_THROW(resultsDocumentFromJson(json{{"schema", 2}, {"records", json::array()}}), std::invalid_argument);
+  EXPECT_THROW(resultsDocumentFromJson(json{{"schema", 1}}), std::invalid_argument);
+  EXPECT_THROW(resultsDocumentFromJson(json{{"schema", 1}, {"records", {1, 2}}}), std::invalid_argument);
+  try {
+    resultsDocumentFromJson(json{{"name", "a device model"}});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("not a rooflab results file"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ResultsJson, ReportNamesTheFileItCannotRead) {
+  rooflab::testing::TempDir dir;
+  const fs::path not_results = dir.path() / "model.json";
+  std::ofstream(not_results) << R"({"key": "gtx670", "peak_gflops": 2460})";
+  const std::string command = std::string(ROOFLAB_BINARY) + " report " + not_results.string() + " --out " +
+                              (dir.path() / "out").string() + " > " + (dir.path() / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const std::string log = fileText(dir.path() / "log");
+  EXPECT_NE(log.find(not_results.string()), std::string::npos) << log;
+  EXPECT_NE(log.find("not a rooflab results file"), std::string::npos) << log;
+}
