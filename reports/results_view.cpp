@@ -229,9 +229,4 @@ bool isNormalMode(const json& record) { return textAt(record, "mode", "normal") 
 
 bool isOk(const json& record) { return textAt(record, "status") == "ok"; }
 
-std::string firstLine(std::string_view text) {
-  const auto end = text.find('\n');
-  return std::string(text.substr(0, end));
-}
-
 }  // namespace rooflab::reports

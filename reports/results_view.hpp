@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reports/record_text.hpp"
+
 // Read access to a results document (docs/results-schema.md) for the reporters. Every accessor
 // tolerates missing keys, nulls and wrong types, because reporters also render interrupted runs and
 // files written by older versions: a value that is not there is std::nullopt or an empty string.
@@ -59,7 +61,5 @@ const json* placementOn(const json& record, const std::string& model_key);
 std::string verificationText(const json& record);
 bool isNormalMode(const json& record);
 bool isOk(const json& record);
-// The first line of the record's error, for places with room for one line only.
-std::string firstLine(std::string_view text);
 
 }  // namespace rooflab::reports

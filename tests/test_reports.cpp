@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 
+#include "analyzer/results_json.hpp"
 #include "reports/chart_scene.hpp"
 #include "reports/csv_report.hpp"
 #include "reports/diff_report.hpp"
@@ -54,6 +55,10 @@ class CairoStaticData : public ::testing::Environment {
 const fs::path kFixtureDir = ROOFLAB_SOURCE_DIR "/tests/fixtures/results";
 const char* const kCpuFixture = "cpu-pocl-small.json";
 const char* const kGpuFixture = "gpu-h100-modes.json";
+
+// Reporters take typed results. The tests read and doctor JSON, and hand it to them through the
+// JSON edge, as `rooflab report` does with a file.
+rooflab::ResultsDocument typed(const json& results) { return rooflab::resultsDocumentFromJson(results); }
 
 json loadFixture(const std::string& name) {
   std::ifstream in(kFixtureDir / name);
@@ -133,7 +138,7 @@ std::string csvText(const json& results) {
 
 std::string terminalText(const json& results) {
   std::ostringstream out;
-  reports::printTerminalSummary(results, out);
+  reports::printTerminalSummary(typed(results), out);
   return out.str();
 }
 
@@ -370,7 +375,7 @@ TEST(ReportHtml, SparseDocumentsStillRender) {
   EXPECT_EQ(countOccurrences(html, "<svg class=\"roofline\""), 2u);
   EXPECT_EQ(parseCsv(csvText(sparse)).size(), 4u);
   EXPECT_NE(terminalText(sparse).find("3 records"), std::string::npos);
-  EXPECT_NO_THROW(reports::diffResults(sparse, sparse));
+  EXPECT_NO_THROW(reports::diffResults(typed(sparse), typed(sparse)));
   EXPECT_THROW(reports::writeReports(json{{"schema", 1}, {"records", {1, 2}}}, out.path(), {"csv"}),
                std::invalid_argument);
 }
@@ -534,7 +539,7 @@ TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
   auto renderAll = [&] {
     std::vector<std::string> outputs = {reports::renderHtmlReport(results), csvText(results), terminalText(results)};
     std::ostringstream diff;
-    reports::printDiff(reports::diffResults(results, slower), diff);
+    reports::printDiff(reports::diffResults(typed(results), typed(slower)), diff);
     outputs.push_back(diff.str());
 #ifdef ROOFLAB_HAVE_CAIRO
     outputs.push_back(reports::renderPng(reports::layoutRooflineChart(reports::buildRooflineChart(results, "matmul"))));
@@ -560,7 +565,7 @@ TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
   const std::vector<std::string> in_german_locale = renderAll();
   std::ostringstream imbued;
   imbued.imbue(german);
-  reports::printTerminalSummary(results, imbued);
+  reports::printTerminalSummary(typed(results), imbued);
   std::locale::global(previous_global);
   std::setlocale(LC_ALL, "C");
 
@@ -573,7 +578,7 @@ TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
 
 TEST(ReportDiff, IdenticalRunsDoNotRegress) {
   const json results = loadFixture(kGpuFixture);
-  const reports::DiffResult diff = reports::diffResults(results, results);
+  const reports::DiffResult diff = reports::diffResults(typed(results), typed(results));
   EXPECT_FALSE(diff.regressed);
   EXPECT_EQ(diff.matched.size(), results["records"].size());
   EXPECT_TRUE(diff.added.empty());
@@ -598,7 +603,7 @@ TEST(ReportDiff, FindsARegressionInADoctoredCopy) {
   new_run["records"].erase(new_run["records"].begin() + 1);
   new_run["records"].push_back(added);
 
-  const reports::DiffResult diff = reports::diffResults(old_run, new_run);
+  const reports::DiffResult diff = reports::diffResults(typed(old_run), typed(new_run));
   EXPECT_TRUE(diff.regressed);
   std::vector<std::string> regressed;
   for (const reports::RecordChange& change : diff.matched) {
@@ -621,9 +626,9 @@ TEST(ReportDiff, FindsARegressionInADoctoredCopy) {
   EXPECT_NE(text.str().find("added:   vecadd/global N=33554432, WG=256 (normal)"), std::string::npos);
 
   // A looser threshold lets the same change pass; a tighter one catches the 5% too.
-  EXPECT_FALSE(reports::diffResults(old_run, new_run, 0.30).regressed);
+  EXPECT_FALSE(reports::diffResults(typed(old_run), typed(new_run), 0.30).regressed);
   std::size_t tight = 0;
-  for (const auto& change : reports::diffResults(old_run, new_run, 0.04).matched) tight += change.regressed;
+  for (const auto& change : reports::diffResults(typed(old_run), typed(new_run), 0.04).matched) tight += change.regressed;
   EXPECT_EQ(tight, 2u);
 }
 
@@ -636,20 +641,20 @@ TEST(ReportDiff, NewErrorsAndVerificationFailuresRegress) {
   (*global)["timings"] = nullptr;
   json* vec4 = findRecord(new_run, "vecadd", "vec4", "normal", 1048576);
   (*vec4)["verification"]["status"] = "failed";
-  const reports::DiffResult diff = reports::diffResults(old_run, new_run);
+  const reports::DiffResult diff = reports::diffResults(typed(old_run), typed(new_run));
   EXPECT_TRUE(diff.regressed);
   std::size_t regressions = 0;
   for (const auto& change : diff.matched) regressions += change.regressed;
   EXPECT_EQ(regressions, 2u);
   // The record that already failed verification in the old run is no news.
-  EXPECT_FALSE(reports::diffResults(old_run, old_run).regressed);
+  EXPECT_FALSE(reports::diffResults(typed(old_run), typed(old_run)).regressed);
 }
 
 TEST(ReportDiff, WarnsAboutDifferentDevicesAndRejectsBadThresholds) {
   const json cpu = loadFixture(kCpuFixture);
   const json gpu = loadFixture(kGpuFixture);
-  const reports::DiffResult diff = reports::diffResults(cpu, gpu);
+  const reports::DiffResult diff = reports::diffResults(typed(cpu), typed(gpu));
   ASSERT_EQ(diff.warnings.size(), 1u);
   EXPECT_NE(diff.warnings[0].find("different devices"), std::string::npos);
-  EXPECT_THROW(reports::diffResults(cpu, cpu, -0.1), std::invalid_argument);
+  EXPECT_THROW(reports::diffResults(typed(cpu), typed(cpu), -0.1), std::invalid_argument);
 }
