@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "analyzer/results_document.hpp"
 
 namespace rooflab::reports {
 
@@ -13,9 +13,9 @@ namespace rooflab::reports {
 // fraction of roof and bound. RFC 4180: CRLF line ends, fields with a comma,
 // quote or line break quoted, quotes doubled. Numbers round-trip (std::to_chars) and never depend
 // on the locale; a value that is not known is an empty field.
-std::vector<std::string> csvHeader(const nlohmann::json& results);
-void writeCsv(const nlohmann::json& results, std::ostream& out);
-void writeCsvReport(const nlohmann::json& results, const std::filesystem::path& file);  // atomically
+std::vector<std::string> csvHeader(const ResultsDocument& results);
+void writeCsv(const ResultsDocument& results, std::ostream& out);
+void writeCsvReport(const ResultsDocument& results, const std::filesystem::path& file);  // atomically
 
 // One field as RFC 4180 wants it.
 std::string csvField(const std::string& text);

@@ -4,17 +4,17 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "analyzer/json_file.hpp"
+#include "analyzer/results_file.hpp"
+#include "analyzer/results_json.hpp"
 #include "reports/csv_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/png_report.hpp"
-#include "reports/results_view.hpp"
 
 namespace rooflab::reports {
 
 std::vector<std::string> knownReportFormats() { return {"html", "png", "json", "csv"}; }
 
-void writeReports(const nlohmann::json& results, const std::filesystem::path& out_dir,
+void writeReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
                   const std::vector<std::string>& formats) {
   const std::vector<std::string> known = knownReportFormats();
   for (const std::string& format : formats) {
@@ -24,20 +24,21 @@ void writeReports(const nlohmann::json& results, const std::filesystem::path& ou
       throw std::invalid_argument("unknown report format \"" + format + "\" (known: " + list + ")");
     }
   }
-  requireSupportedResults(results);
   std::filesystem::create_directories(out_dir);
+  // Interim: the HTML and PNG renderers still read JSON.
+  const nlohmann::json results_json = toJson(results);
   for (const std::string& format : formats) {
-    if (format == "html") writeHtmlReport(results, out_dir / "report.html");
+    if (format == "html") writeHtmlReport(results_json, out_dir / "report.html");
     if (format == "png") {
 #ifdef ROOFLAB_HAVE_CAIRO
-      writePngReports(results, out_dir);
+      writePngReports(results_json, out_dir);
 #else
       // Built without cairo (the GPU machine): the other formats are still written, and
       // `rooflab report results.json` on a machine with cairo draws the PNGs from the same data.
       std::fprintf(stderr, "rooflab: PNG reports skipped: this rooflab was built without cairo\n");
 #endif
     }
-    if (format == "json") writeFileAtomically(out_dir / "results.json", results.dump(2) + "\n");
+    if (format == "json") writeResultsFile(out_dir / "results.json", results);
     if (format == "csv") writeCsvReport(results, out_dir / "results.csv");
   }
 }

@@ -60,7 +60,7 @@ int runCommand(const RunCommand& cmd) {
   reports::printTerminalSummary(results, std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   try {
-    reports::writeReports(outcome.results, outcome.out_dir, formats);
+    reports::writeReports(results, outcome.out_dir, formats);
   } catch (const std::exception& e) {
     // The results are safe on disk; a renderer failing must not hide them.
     std::fprintf(stderr, "rooflab: writing reports failed: %s (results are in %s)\n", e.what(),
@@ -155,8 +155,6 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
 
 int reportCommand(const ReportCommand& cmd) {
   const ResultsDocument document = readResultsFile(cmd.results_path);
-  // The reporters still read JSON; they get the document as rooflab writes it.
-  const nlohmann::json results = toJson(document);
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
   std::vector<std::string> formats = cmd.formats;
   if (formats.empty()) formats = {"html", "png", "csv"};
@@ -165,7 +163,7 @@ int reportCommand(const ReportCommand& cmd) {
   if (ec || !fs::is_directory(out, ec) || ::access(out.c_str(), W_OK) != 0)
     throw InputError("output folder '" + out.string() + "' cannot be created or written");
   try {
-    reports::writeReports(results, out, formats);
+    reports::writeReports(document, out, formats);
   } catch (const std::invalid_argument& e) {
     throw InputError(cmd.results_path + ": " + e.what());
   }
