@@ -2,8 +2,7 @@
 #include <filesystem>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "analyzer/results_document.hpp"
 #include "reports/chart_scene.hpp"
 
 namespace rooflab::reports {
@@ -11,9 +10,9 @@ namespace rooflab::reports {
 // One self-contained HTML page for a run: inline CSS and SVG, no script and nothing fetched. Per
 // family: a roofline chart (reference and device models), the variants table with each rung's step
 // and gain, the mutants, the mutation verdicts and the counters; then device, models and config.
-std::string renderHtmlReport(const nlohmann::json& results, const ChartStyle& chart_style = {});
+std::string renderHtmlReport(const ResultsDocument& results, const ChartStyle& chart_style = {});
 
 // renderHtmlReport written atomically to `file`.
-void writeHtmlReport(const nlohmann::json& results, const std::filesystem::path& file);
+void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file);
 
 }  // namespace rooflab::reports

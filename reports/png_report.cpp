@@ -7,7 +7,7 @@
 #include <variant>
 
 #include "analyzer/json_file.hpp"
-#include "reports/results_view.hpp"
+#include "reports/results_order.hpp"
 #include "reports/roofline_chart.hpp"
 
 namespace rooflab::reports {
@@ -154,7 +154,7 @@ std::string rooflinePngFileName(const std::string& family) {
   return "roofline-" + safe + ".png";
 }
 
-std::vector<std::filesystem::path> writePngReports(const nlohmann::json& results, const std::filesystem::path& out_dir,
+std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
                                                    const ChartStyle& style) {
   std::vector<std::filesystem::path> written;
   for (const std::string& family : familiesInRunOrder(results)) {

@@ -3,8 +3,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "analyzer/results_document.hpp"
 #include "reports/chart_scene.hpp"
 
 namespace rooflab::reports {
@@ -17,7 +16,7 @@ std::string renderPng(const ChartScene& scene);
 std::string rooflinePngFileName(const std::string& family);
 
 // One roofline-<family>.png per family in `out_dir` (which must exist); returns the files written.
-std::vector<std::filesystem::path> writePngReports(const nlohmann::json& results,
+std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results,
                                                    const std::filesystem::path& out_dir,
                                                    const ChartStyle& style = {});
 

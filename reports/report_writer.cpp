@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "analyzer/results_file.hpp"
-#include "analyzer/results_json.hpp"
 #include "reports/csv_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/png_report.hpp"
@@ -25,13 +24,11 @@ void writeReports(const ResultsDocument& results, const std::filesystem::path& o
     }
   }
   std::filesystem::create_directories(out_dir);
-  // Interim: the HTML and PNG renderers still read JSON.
-  const nlohmann::json results_json = toJson(results);
   for (const std::string& format : formats) {
-    if (format == "html") writeHtmlReport(results_json, out_dir / "report.html");
+    if (format == "html") writeHtmlReport(results, out_dir / "report.html");
     if (format == "png") {
 #ifdef ROOFLAB_HAVE_CAIRO
-      writePngReports(results_json, out_dir);
+      writePngReports(results, out_dir);
 #else
       // Built without cairo (the GPU machine): the other formats are still written, and
       // `rooflab report results.json` on a machine with cairo draws the PNGs from the same data.

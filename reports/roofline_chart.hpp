@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "analyzer/results_document.hpp"
 
 // The roofline chart of one kernel family in data coordinates (FLOP/byte, GFLOP/s): axis ranges,
 // every ceiling of every model clipped to those ranges, and one point per normal-mode record. The
@@ -78,7 +78,7 @@ struct RooflineChart {
 // Only normal-mode records are placed: the mutants' rates measure the mutation, not the kernel.
 // The roofs drawn are the reference model's and the device model's (another model when a run has
 // no "device" one): two sets of roofs stay readable, and the tables list every model.
-RooflineChart buildRooflineChart(const nlohmann::json& results, std::string_view family);
+RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_view family);
 
 // Text for a decade tick: "0.001", "1", "100000", "10⁶".
 std::string decadeTickLabel(double decade_value);

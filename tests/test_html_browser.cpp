@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/results_json.hpp"
 #include "reports/html_report.hpp"
 
 namespace fs = std::filesystem;
@@ -70,7 +71,7 @@ TEST_P(HtmlBrowser, RendersWithoutConsoleErrors) {
   std::ifstream in(kFixtureDir / GetParam());
   ASSERT_TRUE(in) << GetParam();
   const fs::path html = scratch / "report.html";
-  rooflab::reports::writeHtmlReport(nlohmann::json::parse(in), html);
+  rooflab::reports::writeHtmlReport(rooflab::resultsDocumentFromJson(nlohmann::json::parse(in)), html);
 
   const fs::path screenshot = scratch / "screenshot.png";
   const fs::path browser_log = scratch / "chromium.log";

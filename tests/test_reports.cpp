@@ -26,7 +26,7 @@
 #include "reports/number_format.hpp"
 #include "reports/png_report.hpp"
 #include "reports/report_writer.hpp"
-#include "reports/results_view.hpp"
+#include "reports/results_order.hpp"
 #include "reports/roofline_chart.hpp"
 #include "reports/svg_chart.hpp"
 #include "reports/terminal_report.hpp"
@@ -165,11 +165,11 @@ json* findRecord(json& results, const std::string& family, const std::string& va
 TEST(ReportFixtures, FollowTheResultsSchema) {
   for (const char* name : {kCpuFixture, kGpuFixture}) {
     const json results = loadFixture(name);
-    EXPECT_NO_THROW(reports::requireSupportedResults(results)) << name;
+    EXPECT_NO_THROW(typed(results)) << name;
     ASSERT_TRUE(results["models"].contains("gtx670")) << name;
     ASSERT_TRUE(results["models"].contains("device")) << name;
     EXPECT_EQ(results["models"]["gtx670"]["role"], "reference") << name;
-    EXPECT_EQ(reports::modelKeysInOrder(results).front(), "gtx670") << name;
+    EXPECT_EQ(reports::modelKeysInOrder(typed(results)).front(), "gtx670") << name;
     EXPECT_EQ(results["summary"]["points"], results["records"].size()) << name;
     for (const json& record : results["records"]) {
       for (const char* key : {"family", "variant", "mode", "params", "status", "error", "build", "geometry", "work",
@@ -224,7 +224,7 @@ TEST(ReportNumbers, FormatsForPeople) {
 
 TEST(ReportChart, PlacesEveryNormalVariantUnderBothModelsRoofs) {
   const json results = loadFixture(kGpuFixture);
-  const reports::RooflineChart chart = reports::buildRooflineChart(results, "matmul");
+  const reports::RooflineChart chart = reports::buildRooflineChart(typed(results), "matmul");
   ASSERT_EQ(chart.models.size(), 2u);
   EXPECT_EQ(chart.models[0].role, reports::ModelRole::reference);
   EXPECT_EQ(chart.models[1].role, reports::ModelRole::measured_device);
@@ -261,10 +261,10 @@ TEST(ReportChart, PlacesEveryNormalVariantUnderBothModelsRoofs) {
 
 TEST(ReportChart, WorkWithoutFlopsIsListedNotPlaced) {
   const json results = loadFixture(kGpuFixture);
-  const reports::RooflineChart chart = reports::buildRooflineChart(results, "transpose");
+  const reports::RooflineChart chart = reports::buildRooflineChart(typed(results), "transpose");
   EXPECT_TRUE(chart.points.empty());
   EXPECT_EQ(chart.unplaced.size(), 2u);
-  const reports::RooflineChart cpu_matmul = reports::buildRooflineChart(loadFixture(kCpuFixture), "matmul");
+  const reports::RooflineChart cpu_matmul = reports::buildRooflineChart(typed(loadFixture(kCpuFixture)), "matmul");
   ASSERT_EQ(cpu_matmul.unplaced.size(), 1u);  // vec4 N=512 did not build
   EXPECT_EQ(cpu_matmul.unplaced[0].variant, "vec4");
   EXPECT_NE(cpu_matmul.unplaced[0].reason.find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos);
@@ -272,7 +272,7 @@ TEST(ReportChart, WorkWithoutFlopsIsListedNotPlaced) {
 
 TEST(ReportChart, SvgDrawsEveryScenePoint) {
   const json results = loadFixture(kGpuFixture);
-  const reports::ChartScene scene = reports::layoutRooflineChart(reports::buildRooflineChart(results, "matmul"));
+  const reports::ChartScene scene = reports::layoutRooflineChart(reports::buildRooflineChart(typed(results), "matmul"));
   std::size_t points_with_tooltip = 0;
   for (const reports::SceneItem& item : scene.items) {
     if (const auto* marker = std::get_if<reports::SceneMarker>(&item); marker && !marker->tooltip.empty()) {
@@ -290,8 +290,8 @@ TEST(ReportChart, SvgDrawsEveryScenePoint) {
 TEST(ReportHtml, OneRooflineSvgPerFamilyAndEveryVariant) {
   for (const char* name : {kCpuFixture, kGpuFixture}) {
     const json results = loadFixture(name);
-    const std::string html = reports::renderHtmlReport(results);
-    const std::vector<std::string> families = reports::familiesInRunOrder(results);
+    const std::string html = reports::renderHtmlReport(typed(results));
+    const std::vector<std::string> families = reports::familiesInRunOrder(typed(results));
     EXPECT_EQ(countOccurrences(html, "<svg class=\"roofline\""), families.size()) << name;
     for (const std::string& family : families) {
       EXPECT_EQ(countOccurrences(html, "data-family=\"" + family + "\""), 1u) << name << " " << family;
@@ -304,7 +304,7 @@ TEST(ReportHtml, OneRooflineSvgPerFamilyAndEveryVariant) {
 }
 
 TEST(ReportHtml, SelfContained) {
-  const std::string html = reports::renderHtmlReport(loadFixture(kGpuFixture));
+  const std::string html = reports::renderHtmlReport(typed(loadFixture(kGpuFixture)));
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<link"), std::string::npos);
@@ -317,7 +317,7 @@ TEST(ReportHtml, SelfContained) {
 
 TEST(ReportHtml, ShowsErrorsStepsVerificationMutationsAndCounters) {
   const json cpu = loadFixture(kCpuFixture);
-  const std::string cpu_html = reports::renderHtmlReport(cpu);
+  const std::string cpu_html = reports::renderHtmlReport(typed(cpu));
   // The build error is shown whole, escaped: it holds '<', '>', '&' and quotes.
   EXPECT_NE(cpu_html.find("CL_BUILD_PROGRAM_FAILURE (-11)"), std::string::npos);
   EXPECT_NE(cpu_html.find("float4 Asub[TS][N/4] &amp; &lt;__local&gt;"), std::string::npos);
@@ -332,7 +332,7 @@ TEST(ReportHtml, ShowsErrorsStepsVerificationMutationsAndCounters) {
   EXPECT_NE(cpu_html.find(">" + reports::formatSpeedup(naive_ns / tiled_ns) + "<"), std::string::npos);
   EXPECT_NE(cpu_html.find(">" + reports::formatSpeedup(naive_ns / wpt_ns) + "<"), std::string::npos);
 
-  const std::string gpu_html = reports::renderHtmlReport(loadFixture(kGpuFixture));
+  const std::string gpu_html = reports::renderHtmlReport(typed(loadFixture(kGpuFixture)));
   for (const char* verdict : {"memory-bound", "compute-bound", "latency-bound", "balanced", "memory-leaning",
                               "overhead-dominated", "unknown"}) {
     EXPECT_NE(gpu_html.find(std::string("verdict-") + verdict), std::string::npos) << verdict;
@@ -352,7 +352,7 @@ TEST(ReportHtml, EscapesNamesFromTheResults) {
   json results = loadFixture(kCpuFixture);
   results["records"][0]["variant"] = "<script>alert('x')</script>";
   results["records"][0]["family"] = "fam\"ily<";
-  const std::string html = reports::renderHtmlReport(results);
+  const std::string html = reports::renderHtmlReport(typed(results));
   EXPECT_EQ(html.find("<script>"), std::string::npos);
   EXPECT_NE(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("data-family=\"fam&quot;ily&lt;\""), std::string::npos);
@@ -362,7 +362,7 @@ TEST(ReportHtml, InterruptedRunSaysSo) {
   json results = loadFixture(kCpuFixture);
   results["status"] = "interrupted";
   results["records"].erase(results["records"].begin() + 5, results["records"].end());
-  const std::string html = reports::renderHtmlReport(results);
+  const std::string html = reports::renderHtmlReport(typed(results));
   EXPECT_NE(html.find("<strong>interrupted</strong>"), std::string::npos);
   EXPECT_EQ(countOccurrences(html, "<svg class=\"roofline\""), 1u);
 }
@@ -376,7 +376,7 @@ TEST(ReportHtml, SparseDocumentsStillRender) {
                          {{"family", "g"}, {"variant", "v"}, {"timings", nullptr}, {"roofline", {{"device", nullptr}}}}}}};
   ScratchDir out;
   EXPECT_NO_THROW(reports::writeReports(typed(sparse), out.path(), reports::knownReportFormats()));
-  const std::string html = reports::renderHtmlReport(sparse);
+  const std::string html = reports::renderHtmlReport(typed(sparse));
   EXPECT_EQ(countOccurrences(html, "<svg class=\"roofline\""), 2u);
   EXPECT_EQ(parseCsv(csvText(sparse)).size(), 4u);
   EXPECT_NE(terminalText(sparse).find("3 records"), std::string::npos);
@@ -393,9 +393,9 @@ TEST(ReportPng, OneReadable1600x1000ImagePerFamily) {
 #else
   ScratchDir out;
   const json results = loadFixture(kGpuFixture);
-  const std::vector<fs::path> written = reports::writePngReports(results, out.path());
-  ASSERT_EQ(written.size(), reports::familiesInRunOrder(results).size());
-  for (const std::string& family : reports::familiesInRunOrder(results)) {
+  const std::vector<fs::path> written = reports::writePngReports(typed(results), out.path());
+  ASSERT_EQ(written.size(), reports::familiesInRunOrder(typed(results)).size());
+  for (const std::string& family : reports::familiesInRunOrder(typed(results))) {
     const fs::path file = out.path() / ("roofline-" + family + ".png");
     ASSERT_TRUE(fs::exists(file)) << file;
     cairo_surface_t* image = cairo_image_surface_create_from_png(file.c_str());
@@ -543,12 +543,12 @@ TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
   json slower = results;
   slower["records"][0]["timings"]["kernel_ns"]["median"] = 1234567.0;
   auto renderAll = [&] {
-    std::vector<std::string> outputs = {reports::renderHtmlReport(results), csvText(results), terminalText(results)};
+    std::vector<std::string> outputs = {reports::renderHtmlReport(typed(results)), csvText(results), terminalText(results)};
     std::ostringstream diff;
     reports::printDiff(reports::diffResults(typed(results), typed(slower)), diff);
     outputs.push_back(diff.str());
 #ifdef ROOFLAB_HAVE_CAIRO
-    outputs.push_back(reports::renderPng(reports::layoutRooflineChart(reports::buildRooflineChart(results, "matmul"))));
+    outputs.push_back(reports::renderPng(reports::layoutRooflineChart(reports::buildRooflineChart(typed(results), "matmul"))));
 #endif
     return outputs;
   };
