@@ -1,7 +1,6 @@
 #include "reports/html_report.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -10,7 +9,8 @@
 #include <vector>
 
 #include "analyzer/json_file.hpp"
-#include "analyzer/results_file.hpp"
+#include "reports/html_mutation.hpp"
+#include "reports/html_run_sections.hpp"
 #include "reports/html_text.hpp"
 #include "reports/known_value.hpp"
 #include "reports/number_format.hpp"
@@ -70,27 +70,6 @@ details summary { cursor: pointer; }
 
 std::string escaped(std::string_view text) { return escapeHtml(text); }
 
-std::string td(const std::string& html_content, std::string_view css_class = "") {
-  return css_class.empty() ? "<td>" + html_content + "</td>"
-                           : "<td class=\"" + std::string(css_class) + "\">" + html_content + "</td>";
-}
-std::string tdText(std::string_view text, std::string_view css_class = "") { return td(escaped(text), css_class); }
-std::string tdNumber(const std::optional<double>& value, std::string (*format)(double)) {
-  return td(value ? escaped(format(*value)) : "<span class=\"muted\">–</span>", "num");
-}
-std::string th(std::string_view text) { return "<th>" + escaped(text) + "</th>"; }
-
-template <class Number>
-std::optional<double> asDouble(const std::optional<Number>& value) {
-  return value ? std::optional<double>(static_cast<double>(*value)) : std::nullopt;
-}
-
-std::string cssToken(std::string_view text) {
-  std::string token;
-  for (char c : text) token += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '-';
-  return token;
-}
-
 // A counter value as the results file writes it: counts as integers, other values round-trip.
 std::string counterValueText(double value) {
   if (!std::isfinite(value)) return "–";
@@ -98,31 +77,6 @@ std::string counterValueText(double value) {
     return std::to_string(static_cast<std::int64_t>(value));
   }
   return formatRoundTrip(value);
-}
-
-// The device as the results file holds it: each field under its key, alphabetically.
-std::vector<std::pair<std::string, std::string>> deviceFields(const DeviceInfo& device) {
-  std::string sizes;
-  for (std::size_t size : device.max_work_item_sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(size);
-  auto bytes = [](std::uint64_t count) {
-    return std::to_string(count) + " (" + formatBytes(static_cast<double>(count)) + ")";
-  };
-  return {{"clock_mhz", std::to_string(device.clock_mhz)},
-          {"compute_units", std::to_string(device.compute_units)},
-          {"device_index", std::to_string(device.device_index)},
-          {"driver_version", device.driver_version},
-          {"global_mem_bytes", bytes(device.global_mem_bytes)},
-          {"local_mem_bytes", bytes(device.local_mem_bytes)},
-          {"max_alloc_bytes", bytes(device.max_alloc_bytes)},
-          {"max_work_group_size", std::to_string(device.max_work_group_size)},
-          {"max_work_item_sizes", "[" + sizes + "]"},
-          {"name", device.name},
-          {"opencl_version", device.opencl_version},
-          {"platform", device.platform},
-          {"platform_index", std::to_string(device.platform_index)},
-          {"timer_resolution_ns", std::to_string(device.timer_resolution_ns)},
-          {"type", device.type},
-          {"vendor", device.vendor}};
 }
 
 // The variants of a family in ladder order, grouped by params: the table's rungs.
@@ -162,10 +116,8 @@ class HtmlReport {
     const std::vector<std::string> families = familiesInRunOrder(results_);
     renderNavigation(families);
     for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
-    renderDevice();
-    renderModels();
-    renderMeasuredCeilings();
-    renderConfig();
+    html_ += deviceSectionHtml(results_) + modelsSectionHtml(results_) + measuredCeilingsHtml(results_) +
+             configSectionHtml(results_);
     html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
     html_ += "</body>\n</html>\n";
     return std::move(html_);
@@ -324,74 +276,7 @@ class HtmlReport {
     }
     if (with_mutation.empty()) return;
     html_ += "<h3>What bounds each variant</h3>\n";
-    for (const RunRecord* record : with_mutation) renderMutation(*record, *record->mutation);
-  }
-
-  void renderMutation(const RunRecord& record, const MutationVerdict& mutation) {
-    const std::string verdict = toString(mutation.verdict);
-    html_ += "<div class=\"mutation\">\n<h4>" + escaped(record.variant) + " <span class=\"muted\">" +
-             escaped(recordParamsText(record)) + "</span> <span class=\"verdict verdict-" + cssToken(verdict) + "\">" +
-             escaped(verdict) + "</span></h4>\n";
-    const auto t_ns = known(mutation.t_ns);
-    const auto t_mem_ns = known(mutation.t_mem_ns);
-    const auto t_comp_ns = known(mutation.t_comp_ns);
-    const double longest_ns = std::max({t_ns.value_or(0.0), t_mem_ns.value_or(0.0), t_comp_ns.value_or(0.0)});
-    renderBar("t (original)", t_ns, longest_ns, "fill-total");
-    renderBar("t_mem (memory-only)", t_mem_ns, longest_ns, "fill-memory");
-    renderBar("t_comp (compute-only)", t_comp_ns, longest_ns, "fill-compute");
-
-    std::vector<std::string> impact;
-    if (const auto speedup = known(mutation.speedup_if_memory_free)) {
-      impact.push_back("if memory traffic were free: up to " + formatSpeedup(*speedup) + " faster");
-    }
-    if (const auto speedup = known(mutation.speedup_if_compute_free)) {
-      impact.push_back("if arithmetic were free: up to " + formatSpeedup(*speedup) + " faster");
-    }
-    if (!impact.empty()) {
-      html_ += "<p class=\"impact\">";
-      for (std::size_t i = 0; i < impact.size(); ++i) html_ += (i ? "; " : "") + escaped(impact[i]);
-      html_ += "</p>\n";
-    }
-    // The margins the results file records, by their names there (alphabetically).
-    const VerdictMargins& margins = mutation.margins;
-    const std::pair<const char*, double> margin_values[] = {{"counter_tolerance", margins.counter_tolerance},
-                                                            {"min_kernel_ns", margins.min_kernel_ns},
-                                                            {"near", margins.near},
-                                                            {"sum_tolerance", margins.sum_tolerance}};
-    html_ += "<p class=\"margins muted\">Margins: ";
-    bool first = true;
-    for (const auto& [name, value] : margin_values) {
-      html_ += (first ? "" : " · ") + escaped(name) + " " + escaped(formatRoundTrip(value));
-      first = false;
-    }
-    html_ += "</p>\n";
-    const std::pair<const char*, const std::optional<MutantValidation>*> validations[] = {
-        {"compute-only", &mutation.validation.compute_only}, {"memory-only", &mutation.validation.memory_only}};
-    if (mutation.validation.compute_only || mutation.validation.memory_only) {
-      html_ += "<ul class=\"validation\">";
-      for (const auto& [mode, check] : validations) {
-        if (*check) html_ += "<li>" + escaped(validationText(mode, **check)) + "</li>";
-      }
-      html_ += "</ul>\n";
-    }
-    if (!mutation.notes.empty()) {
-      html_ += "<ul class=\"notes\">";
-      for (const std::string& note : mutation.notes) html_ += "<li>" + escaped(note) + "</li>";
-      html_ += "</ul>\n";
-    }
-    html_ += "</div>\n";
-  }
-
-  void renderBar(std::string_view label, const std::optional<double>& value_ns, double longest_ns,
-                 std::string_view fill_class) {
-    html_ += "<div class=\"bar-row\"><span class=\"bar-label\">" + escaped(label) + "</span><span class=\"bar\">";
-    if (value_ns && longest_ns > 0) {
-      html_ += "<span class=\"" + std::string(fill_class) + "\" style=\"width:" +
-               formatFixed(*value_ns / longest_ns * 100.0, 1) + "%\"></span>";
-    }
-    html_ += "</span><span class=\"bar-value\">" +
-             (value_ns ? escaped(formatDurationNs(*value_ns)) : std::string("<span class=\"muted\">not measured</span>")) +
-             "</span></div>\n";
+    for (const RunRecord* record : with_mutation) html_ += mutationCardHtml(*record, *record->mutation);
   }
 
   void renderCounters(const std::vector<const RunRecord*>& records) {
@@ -442,7 +327,8 @@ class HtmlReport {
       if (read_bytes && write_bytes && analytic_bytes && *analytic_bytes > 0) {
         traffic_ratio = (*read_bytes + *write_bytes) / *analytic_bytes;
       }
-      const std::optional<double> bridged_ns = counters.not_attempted ? std::nullopt : asDouble(counters.bridged_kernel_ns);
+      std::optional<double> bridged_ns;
+      if (!counters.not_attempted && counters.bridged_kernel_ns) bridged_ns = static_cast<double>(*counters.bridged_kernel_ns);
       html_ += "<tr>" + tdText(record->variant) + tdText(recordParamsText(*record)) + tdText(modeName(record->mode)) +
                tdNumber(derived("fp32_flops"), &formatCount) + tdNumber(known(record->work.flops), &formatCount) +
                tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
@@ -458,92 +344,6 @@ class HtmlReport {
       html_ += "</td></tr>\n";
     }
     html_ += "</tbody>\n</table>\n";
-  }
-
-  void renderDevice() {
-    html_ += "<section id=\"device\">\n<h2>Device</h2>\n";
-    if (!results_.device) {
-      html_ += "<p class=\"muted\">Not recorded.</p>\n</section>\n";
-      return;
-    }
-    html_ += "<table class=\"device\">\n<tbody>\n";
-    for (const auto& [key, text] : deviceFields(*results_.device)) html_ += "<tr>" + th(key) + tdText(text) + "</tr>\n";
-    html_ += "</tbody>\n</table>\n</section>\n";
-  }
-
-  void renderModels() {
-    html_ += "<section id=\"models\">\n<h2>Roofline models</h2>\n";
-    if (model_keys_.empty()) {
-      html_ += "<p class=\"muted\">No model recorded.</p>\n</section>\n";
-      return;
-    }
-    html_ += "<table class=\"models\">\n<thead><tr>" + th("Key") + th("Role") + th("Model") + th("Peak FP32 GFLOP/s") +
-             th("DRAM GB/s") + th("Ridge FLOP/byte") + th("Local GB/s") + th("Local memory") + th("Compute units") +
-             th("Clock MHz") + th("Sources") + "</tr></thead>\n<tbody>\n";
-    for (const std::string& key : model_keys_) {
-      const DeviceModel& model = results_.models.roofline_models.at(key).model;
-      const double peak = model.peak_gflops, dram = model.dram_gbps;
-      html_ += "<tr>" + tdText(key) + tdText(modelRoleText(results_, key)) + tdText(model.display_name) +
-               tdNumber(peak, &formatRate) + tdNumber(dram, &formatRate) +
-               tdNumber(dram > 0 ? std::optional<double>(peak / dram) : std::nullopt, &formatRate) +
-               tdNumber(model.local_gbps, &formatRate) + tdNumber(asDouble(model.local_mem_bytes), &formatBytes) +
-               tdNumber(asDouble(model.compute_units), &formatRoundTrip) +
-               tdNumber(asDouble(model.clock_mhz), &formatRoundTrip);
-      html_ += "<td>";
-      for (const auto& [field, source] : model.sources) html_ += escaped(field) + ": " + escaped(source) + "<br>";
-      html_ += "</td></tr>\n";
-    }
-    html_ += "</tbody>\n</table>\n</section>\n";
-  }
-
-  // The benchmarks `rooflab ceilings` ran at the start of the batch: where the device model's
-  // numbers come from.
-  void renderMeasuredCeilings() {
-    if (!results_.models.ceilings) return;
-    const CeilingsReport& ceilings = *results_.models.ceilings;
-    html_ += "<section id=\"ceilings\">\n<h3>Measured ceilings</h3>\n<p class=\"muted\">Measured at " +
-             escaped(ceilings.measured_at) + "; the device model takes the best of the repetitions.</p>\n";
-    html_ += "<table class=\"ceilings\">\n<thead><tr>" + th("Benchmark") + th("Best") + th("Median") + th("Repetitions") +
-             th("Geometry") + "</tr></thead>\n<tbody>\n";
-    for (const CeilingBenchmark* benchmark : ceilings.benchmarks()) {
-      // A FLOP-rate benchmark without a result shows no rate at all: its unit was never measured.
-      const bool is_bandwidth = benchmark->unit == "GB/s";
-      const bool has_rate = is_bandwidth || known(benchmark->best_rate);
-      const std::string unit = is_bandwidth ? " GB/s" : " GFLOP/s";
-      const auto best = has_rate ? known(benchmark->best_rate) : std::nullopt;
-      const auto median = has_rate ? known(benchmark->median_rate) : std::nullopt;
-      html_ += "<tr>" + tdText(benchmark->name) + td(best ? escaped(formatRate(*best) + unit) : "–", "num") +
-               td(median ? escaped(formatRate(*median) + unit) : "–", "num") +
-               tdText(std::to_string(benchmark->repetitions), "num");
-      const std::string error = benchmark->error.value_or("");
-      html_ += error.empty() ? tdText(benchmark->geometry) : td("<span class=\"bad\">" + escaped(error) + "</span>");
-      html_ += "</tr>\n";
-    }
-    html_ += "</tbody>\n</table>\n</section>\n";
-  }
-
-  void renderConfig() {
-    html_ += "<section id=\"config\">\n<h2>Configuration</h2>\n";
-    if (!results_.config) {
-      html_ += "<p class=\"muted\">Not recorded.</p>\n</section>\n";
-      return;
-    }
-    html_ += "<p>From " + escaped(results_.config->path) + "</p>\n";
-    html_ += "<pre class=\"config\">" + escaped(configEchoText(*results_.config)) + "</pre>\n</section>\n";
-  }
-
-  // "memory-only mutant: global memory sectors (load + store) 1.57 M vs 1.57 M (counters): valid".
-  static std::string validationText(const std::string& mode, const MutantValidation& check) {
-    std::string text = mode + " mutant";
-    if (!check.quantity.empty()) text += ": " + check.quantity;
-    const auto original = known(check.original);
-    const auto mutant = known(check.mutant);
-    if (original && mutant) text += " " + formatCount(*original) + " (original) vs " + formatCount(*mutant) + " (mutant)";
-    text += std::string(", checked by ") +
-            (check.by == MutantValidation::Method::counters ? "counters" : "construction");
-    text += check.valid ? ": valid" : ": NOT valid, its time is not used";
-    if (check.note && !check.note->empty()) text += " (" + *check.note + ")";
-    return text;
   }
 
   static std::string rowClass(const RunRecord& record) {
