@@ -13,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <locale>
 #include <map>
 #include <set>
@@ -463,6 +464,42 @@ TEST(ReportCsv, OneRowPerRecordThatParsesBack) {
       }
     }
   }
+}
+
+// The batch will hand reporters typed results that never went through the JSON edge: unknown values
+// are NaN or nullopt there, and infinities can occur. Reports show them all as unknown, as the file
+// holds null for each.
+TEST(ReportCsv, UnknownValuesOfATypedRecordAreEmptyFields) {
+  rooflab::ResultsDocument results;
+  rooflab::RunRecord record;
+  record.family = "f";
+  record.variant = "v";
+  record.params = {{"N", 1024}};
+  record.param_order = {"N"};
+  record.work.flops = std::nan("");
+  record.work.bytes = std::numeric_limits<double>::infinity();
+  record.timings = rooflab::EventTimings{};
+  record.timings->kernel_ns.median = std::nan("");
+  rooflab::RooflinePlacement placement;
+  placement.intensity = std::numeric_limits<double>::infinity();
+  placement.fraction_of_roof = std::nan("");
+  record.roofline["device"] = placement;
+  results.records.push_back(record);
+
+  const auto rows = parseCsv(csvText(rooflab::toJson(results)));
+  ASSERT_EQ(rows.size(), 2u);
+  std::ostringstream typed_csv;
+  reports::writeCsv(results, typed_csv);
+  const auto typed_rows = parseCsv(typed_csv.str());
+  EXPECT_EQ(typed_rows, rows);  // the same as through the file
+  const std::vector<std::string> header = reports::csvHeader(results);
+  for (const char* column : {"median_ns", "gflops", "gbps", "flops", "bytes", "cgma", "device_intensity",
+                             "device_fraction_of_roof"}) {
+    const auto at = std::find(header.begin(), header.end(), column);
+    ASSERT_NE(at, header.end()) << column;
+    EXPECT_EQ(typed_rows[1][static_cast<std::size_t>(at - header.begin())], "") << column;
+  }
+  EXPECT_EQ(reports::renderHtmlReport(results), reports::renderHtmlReport(typed(rooflab::toJson(results))));
 }
 
 TEST(ReportCsv, QuotesPerRfc4180) {
