@@ -44,15 +44,13 @@ json timingsJson(const EventTimings& t, const WorkEstimate& work) {
     repetitions.push_back({{"queued_ns", rep.queued_ns}, {"submit_ns", rep.submit_ns}, {"start_ns", rep.start_ns},
                            {"end_ns", rep.end_ns}, {"kernel_ns", rep.kernel_ns}, {"span_ns", rep.span_ns},
                            {"launch_overhead_ns", rep.launch_overhead_ns}});
-  // Rates are not stored: they follow from the analytic work and the median time.
-  const double seconds = t.kernel_ns.median * 1e-9;
   return {{"warmup", t.warmup},
           {"repetitions", repetitions},
           {"kernel_ns", toJson(t.kernel_ns)},
           {"launch_overhead_ns", toJson(t.launch_overhead_ns)},
           {"cut_short", t.cut_short},
-          {"gflops", seconds > 0 ? finiteOrNull(work.flops / seconds * 1e-9) : json(nullptr)},
-          {"gbps", seconds > 0 ? finiteOrNull(work.bytes / seconds * 1e-9) : json(nullptr)}};
+          {"gflops", finiteOrNull(achievedRate(work.flops, t))},
+          {"gbps", finiteOrNull(achievedRate(work.bytes, t))}};
 }
 
 EventTimings timingsFromJson(const json& j) {

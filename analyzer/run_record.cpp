@@ -11,6 +11,13 @@ std::optional<double> WorkEstimate::cgma() const {
   return flops / *global_accesses;
 }
 
+std::optional<double> achievedRate(double work, const EventTimings& timings) {
+  const double seconds = timings.kernel_ns.median * 1e-9;
+  if (!(seconds > 0)) return std::nullopt;
+  const double rate = work / seconds * 1e-9;
+  return std::isfinite(rate) ? std::optional<double>(rate) : std::nullopt;
+}
+
 std::string toString(RecordStatus status) {
   switch (status) {
     case RecordStatus::ok: return "ok";
@@ -56,6 +63,19 @@ std::string paramsLabel(const ParamValues& params, const std::vector<std::string
 
 std::string RunRecord::label() const {
   return family + "/" + variant + " " + paramsLabel(params, param_order) + " (" + modeName(mode) + ")";
+}
+
+std::optional<double> RunRecord::medianKernelNs() const {
+  if (!timings || !std::isfinite(timings->kernel_ns.median)) return std::nullopt;
+  return timings->kernel_ns.median;
+}
+
+std::optional<double> RunRecord::achievedGflops() const {
+  return timings ? achievedRate(work.flops, *timings) : std::nullopt;
+}
+
+std::optional<double> RunRecord::achievedGbps() const {
+  return timings ? achievedRate(work.bytes, *timings) : std::nullopt;
 }
 
 }  // namespace rooflab

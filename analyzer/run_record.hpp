@@ -46,6 +46,11 @@ struct EventTimings {
   bool cut_short = false;  // the time limit or an interrupt stopped the repetitions early
 };
 
+// Work per median second, in billions: GFLOP/s of flops, GB/s of bytes. Rates are not stored but
+// follow from the analytic work and the median time, so the results file and every report agree.
+// nullopt when the median is not positive or the rate is not finite.
+std::optional<double> achievedRate(double work, const EventTimings& timings);
+
 struct LaunchGeometry {
   std::string kernel;
   std::vector<std::int64_t> global;
@@ -107,6 +112,10 @@ struct RunRecord {
   std::map<std::string, double> phase_seconds;
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)"
+  // nullopt when the record has no timings or the value is not finite.
+  std::optional<double> medianKernelNs() const;
+  std::optional<double> achievedGflops() const;
+  std::optional<double> achievedGbps() const;
   bool failed() const { return status == RecordStatus::error || verification.status == VerificationStatus::failed; }
 };
 

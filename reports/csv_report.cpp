@@ -4,9 +4,10 @@
 #include <sstream>
 
 #include "analyzer/json_file.hpp"
-#include "analyzer/results_json.hpp"
+#include "reports/known_value.hpp"
 #include "reports/number_format.hpp"
-#include "reports/results_view.hpp"
+#include "reports/record_text.hpp"
+#include "reports/results_order.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -21,11 +22,6 @@ void writeRow(std::ostream& out, const std::vector<std::string>& fields) {
   out << line << kLineEnd;
 }
 
-std::string verificationStatus(const json& record) {
-  const json* verification = memberOrNull(record, "verification");
-  return verification != nullptr ? textAt(*verification, "status") : "";
-}
-
 }  // namespace
 
 std::string csvField(const std::string& text) {
@@ -38,9 +34,7 @@ std::string csvField(const std::string& text) {
   return quoted + "\"";
 }
 
-std::vector<std::string> csvHeader(const ResultsDocument& document) {
-  // Interim: the renderer reads the document as JSON until it reads the typed results.
-  const json results = toJson(document);
+std::vector<std::string> csvHeader(const ResultsDocument& results) {
   std::vector<std::string> header = {"family", "variant", "mode",  "params", "status", "verification",
                                      "median_ns", "gflops", "gbps", "flops", "bytes", "cgma"};
   for (const std::string& key : placementKeysInOrder(results)) {
@@ -52,29 +46,28 @@ std::vector<std::string> csvHeader(const ResultsDocument& document) {
   return header;
 }
 
-void writeCsv(const ResultsDocument& document, std::ostream& out) {
-  writeRow(out, csvHeader(document));
-  // Interim: the renderer reads the document as JSON until it reads the typed results.
-  const json results = toJson(document);
+void writeCsv(const ResultsDocument& results, std::ostream& out) {
+  writeRow(out, csvHeader(results));
   const std::vector<std::string> placement_keys = placementKeysInOrder(results);
-  for (const json& record : recordsOf(results)) {
-    const json work = record.value("work", json::object());
-    std::vector<std::string> row = {textAt(record, "family"), textAt(record, "variant"), textAt(record, "mode"),
-                                    recordParamsText(record, ";"), textAt(record, "status"),
-                                    verificationStatus(record), numberField(medianKernelNs(record)),
-                                    numberField(achievedGflops(record)), numberField(achievedGbps(record)),
-                                    numberField(numberAt(work, "flops")), numberField(numberAt(work, "bytes")),
-                                    numberField(numberAt(work, "cgma"))};
+  for (const RunRecord& record : results.records) {
+    std::vector<std::string> row = {record.family, record.variant, modeName(record.mode),
+                                    recordParamsText(record, ";"), toString(record.status),
+                                    toString(record.verification.status), numberField(record.medianKernelNs()),
+                                    numberField(record.achievedGflops()), numberField(record.achievedGbps()),
+                                    numberField(known(record.work.flops)), numberField(known(record.work.bytes)),
+                                    numberField(known(record.work.cgma()))};
     for (const std::string& key : placement_keys) {
-      const json* placement = placementOn(record, key);
-      const json none = json::object();
-      const json& on_model = placement != nullptr ? *placement : none;
-      row.push_back(numberField(numberAt(on_model, "intensity")));
-      row.push_back(numberField(numberAt(on_model, "attainable_gflops")));
-      row.push_back(numberField(numberAt(on_model, "fraction_of_roof")));
-      row.push_back(textAt(on_model, "bound"));
+      const RooflinePlacement* placement = placementOn(record, key);
+      if (placement == nullptr) {
+        row.insert(row.end(), 4, "");
+        continue;
+      }
+      row.push_back(numberField(known(placement->intensity)));
+      row.push_back(numberField(known(placement->attainable_gflops)));
+      row.push_back(numberField(known(placement->fraction_of_roof)));
+      row.push_back(toString(placement->bound));
     }
-    row.push_back(textAt(record, "error"));
+    row.push_back(record.status_reason);
     writeRow(out, row);
   }
 }

@@ -5,36 +5,27 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "analyzer/results_json.hpp"
 #include "reports/number_format.hpp"
-#include "reports/results_view.hpp"
+#include "reports/record_text.hpp"
 
 namespace rooflab::reports {
 namespace {
 
-using MatchKey = std::tuple<std::string, std::string, std::string, std::string>;
+// Params compare as the text of their values in name order: two runs that write N=1024 match
+// whatever the manifest's order of names.
+using MatchKey = std::tuple<std::string, std::string, RunMode, std::string>;
 
-MatchKey matchKeyOf(const json& record) {
-  // dump() of an object is canonical (keys sorted, numbers in one spelling), so {"N":1024} from
-  // either run compares equal.
-  return {textAt(record, "family"), textAt(record, "variant"), textAt(record, "mode", "normal"),
-          record.value("params", json::object()).dump()};
+MatchKey matchKeyOf(const RunRecord& record) {
+  std::string params;
+  for (const auto& [name, value] : record.params) params += name + "=" + paramValueText(value) + "\n";
+  return {record.family, record.variant, record.mode, params};
 }
 
-RecordKey recordKeyOf(const json& record) {
-  return RecordKey{textAt(record, "family"), textAt(record, "variant"), textAt(record, "mode", "normal"),
-                   recordParamsText(record)};
+RecordKey recordKeyOf(const RunRecord& record) {
+  return RecordKey{record.family, record.variant, modeName(record.mode), recordParamsText(record)};
 }
 
-std::string verificationStatus(const json& record) {
-  const json* verification = memberOrNull(record, "verification");
-  return verification != nullptr ? textAt(*verification, "status") : "";
-}
-
-std::string deviceName(const json& results) {
-  const json* device = memberOrNull(results, "device");
-  return device != nullptr ? textAt(*device, "name") : "";
-}
+std::string deviceName(const ResultsDocument& results) { return results.device ? results.device->name : ""; }
 
 std::string signedPercent(double change) {
   return (change > 0 ? "+" : "") + formatFixed(change * 100.0, 1) + "%";
@@ -50,10 +41,8 @@ std::string RecordKey::text() const {
   return family + "/" + variant + (params.empty() ? "" : " " + params) + " (" + mode + ")";
 }
 
-DiffResult diffResults(const ResultsDocument& old_document, const ResultsDocument& new_document, double threshold) {
+DiffResult diffResults(const ResultsDocument& old_run, const ResultsDocument& new_run, double threshold) {
   if (!(threshold >= 0)) throw std::invalid_argument("diff: the regression threshold must be >= 0");
-  // Interim: the renderer reads the document as JSON until it reads the typed results.
-  const json old_run = toJson(old_document), new_run = toJson(new_document);
 
   DiffResult diff;
   diff.threshold = threshold;
@@ -62,14 +51,14 @@ DiffResult diffResults(const ResultsDocument& old_document, const ResultsDocumen
                             deviceName(new_run) + "\"");
   }
 
-  std::map<MatchKey, const json*> old_by_key;
-  for (const json& record : recordsOf(old_run)) {
+  std::map<MatchKey, const RunRecord*> old_by_key;
+  for (const RunRecord& record : old_run.records) {
     if (!old_by_key.emplace(matchKeyOf(record), &record).second) {
       diff.warnings.push_back("the old run holds " + recordKeyOf(record).text() + " twice; the first is compared");
     }
   }
   std::map<MatchKey, bool> seen_in_new;
-  for (const json& record : recordsOf(new_run)) {
+  for (const RunRecord& record : new_run.records) {
     const MatchKey key = matchKeyOf(record);
     if (seen_in_new[key]) {
       diff.warnings.push_back("the new run holds " + recordKeyOf(record).text() + " twice; the first is compared");
@@ -81,20 +70,20 @@ DiffResult diffResults(const ResultsDocument& old_document, const ResultsDocumen
       diff.added.push_back(recordKeyOf(record));
       continue;
     }
-    const json& old_record = *old->second;
+    const RunRecord& old_record = *old->second;
     RecordChange change;
     change.key = recordKeyOf(record);
-    change.old_status = textAt(old_record, "status");
-    change.new_status = textAt(record, "status");
-    change.old_verification = verificationStatus(old_record);
-    change.new_verification = verificationStatus(record);
-    change.old_median_ns = medianKernelNs(old_record);
-    change.new_median_ns = medianKernelNs(record);
-    change.old_gflops = achievedGflops(old_record);
-    change.new_gflops = achievedGflops(record);
-    change.old_gbps = achievedGbps(old_record);
-    change.new_gbps = achievedGbps(record);
-    const bool both_ran = change.old_status == "ok" && change.new_status == "ok";
+    change.old_status = old_record.status;
+    change.new_status = record.status;
+    change.old_verification = toString(old_record.verification.status);
+    change.new_verification = toString(record.verification.status);
+    change.old_median_ns = old_record.medianKernelNs();
+    change.new_median_ns = record.medianKernelNs();
+    change.old_gflops = old_record.achievedGflops();
+    change.new_gflops = record.achievedGflops();
+    change.old_gbps = old_record.achievedGbps();
+    change.new_gbps = record.achievedGbps();
+    const bool both_ran = change.old_status == RecordStatus::ok && change.new_status == RecordStatus::ok;
     if (both_ran && change.old_median_ns && change.new_median_ns && *change.old_median_ns > 0) {
       change.time_change = *change.new_median_ns / *change.old_median_ns - 1.0;
     }
@@ -102,7 +91,7 @@ DiffResult diffResults(const ResultsDocument& old_document, const ResultsDocumen
       change.regressed = true;
       change.regression_reason = signedPercent(*change.time_change) + " median time (threshold " +
                                  formatFixed(threshold * 100.0, 1) + "%)";
-    } else if (change.old_status == "ok" && change.new_status == "error") {
+    } else if (change.old_status == RecordStatus::ok && change.new_status == RecordStatus::error) {
       change.regressed = true;
       change.regression_reason = "ran before, now errors";
     } else if (change.old_verification != "failed" && change.new_verification == "failed") {
@@ -112,7 +101,7 @@ DiffResult diffResults(const ResultsDocument& old_document, const ResultsDocumen
     diff.regressed = diff.regressed || change.regressed;
     diff.matched.push_back(std::move(change));
   }
-  for (const json& record : recordsOf(old_run)) {
+  for (const RunRecord& record : old_run.records) {
     if (!seen_in_new.count(matchKeyOf(record))) diff.removed.push_back(recordKeyOf(record));
   }
   return diff;
@@ -124,7 +113,7 @@ void printDiff(const DiffResult& diff, std::ostream& out) {
   for (const RecordChange& change : diff.matched) {
     std::string change_text = change.time_change ? signedPercent(*change.time_change) : "-";
     if (!change.time_change && change.old_status != change.new_status) {
-      change_text = change.old_status + " -> " + change.new_status;
+      change_text = toString(change.old_status) + " -> " + toString(change.new_status);
     }
     rows.push_back({change.key.text(), optionalText(change.old_median_ns, &formatDurationNs),
                     optionalText(change.new_median_ns, &formatDurationNs), change_text,

@@ -14,7 +14,7 @@ namespace rooflab::reports {
 // few percent) while still catching a lost optimisation; CI on noisy machines can raise it.
 inline constexpr double kDefaultRegressionThreshold = 0.10;
 
-// Records match on (family, variant, mode, params); params compare as their canonical JSON.
+// Records match on (family, variant, mode, params); params compare by value.
 struct RecordKey {
   std::string family;
   std::string variant;
@@ -25,7 +25,7 @@ struct RecordKey {
 
 struct RecordChange {
   RecordKey key;
-  std::string old_status, new_status;              // ok | error | skipped
+  RecordStatus old_status = RecordStatus::ok, new_status = RecordStatus::ok;
   std::string old_verification, new_verification;  // passed | failed | ...
   std::optional<double> old_median_ns, new_median_ns;
   std::optional<double> old_gflops, new_gflops;

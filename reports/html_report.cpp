@@ -1,17 +1,21 @@
 #include "reports/html_report.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <map>
+#include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyzer/json_file.hpp"
-#include "analyzer/results_json.hpp"
+#include "reports/html_mutation.hpp"
+#include "reports/html_run_sections.hpp"
 #include "reports/html_text.hpp"
+#include "reports/known_value.hpp"
 #include "reports/number_format.hpp"
-#include "reports/results_view.hpp"
+#include "reports/record_text.hpp"
+#include "reports/results_order.hpp"
 #include "reports/roofline_chart.hpp"
 #include "reports/svg_chart.hpp"
 
@@ -66,41 +70,24 @@ details summary { cursor: pointer; }
 
 std::string escaped(std::string_view text) { return escapeHtml(text); }
 
-std::string td(const std::string& html_content, std::string_view css_class = "") {
-  return css_class.empty() ? "<td>" + html_content + "</td>"
-                           : "<td class=\"" + std::string(css_class) + "\">" + html_content + "</td>";
-}
-std::string tdText(std::string_view text, std::string_view css_class = "") { return td(escaped(text), css_class); }
-std::string tdNumber(const std::optional<double>& value, std::string (*format)(double)) {
-  return td(value ? escaped(format(*value)) : "<span class=\"muted\">–</span>", "num");
-}
-std::string th(std::string_view text) { return "<th>" + escaped(text) + "</th>"; }
-
-
-std::string cssToken(std::string_view text) {
-  std::string token;
-  for (char c : text) token += (std::isalnum(static_cast<unsigned char>(c)) || c == '-') ? c : '-';
-  return token;
-}
-
-// A generic JSON value for the device and model tables: numbers locale-independently.
-std::string valueText(const json& value) {
-  if (value.is_null()) return "–";
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_number()) return paramValueText(value);
-  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
-  return value.dump();
+// A counter value as the results file writes it: counts as integers, other values round-trip.
+std::string counterValueText(double value) {
+  if (!std::isfinite(value)) return "–";
+  if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0) {  // 2^53: exact in a double
+    return std::to_string(static_cast<std::int64_t>(value));
+  }
+  return formatRoundTrip(value);
 }
 
 // The variants of a family in ladder order, grouped by params: the table's rungs.
 struct ParamsGroup {
   std::string params_text;
-  std::vector<const json*> records;
+  std::vector<const RunRecord*> records;
 };
 
-std::vector<ParamsGroup> groupByParams(const std::vector<const json*>& records) {
+std::vector<ParamsGroup> groupByParams(const std::vector<const RunRecord*>& records) {
   std::vector<ParamsGroup> groups;
-  for (const json* record : records) {
+  for (const RunRecord* record : records) {
     const std::string params = recordParamsText(*record);
     auto group = std::find_if(groups.begin(), groups.end(), [&](const ParamsGroup& g) { return g.params_text == params; });
     if (group == groups.end()) group = groups.insert(groups.end(), ParamsGroup{params, {}});
@@ -109,20 +96,18 @@ std::vector<ParamsGroup> groupByParams(const std::vector<const json*>& records) 
   return groups;
 }
 
-bool familyDoesFloatingPointWork(const std::vector<const json*>& records) {
-  return std::any_of(records.begin(), records.end(), [](const json* record) {
-    const json* work = memberOrNull(*record, "work");
-    return work != nullptr && numberAt(*work, "flops").value_or(0.0) > 0;
-  });
+bool familyDoesFloatingPointWork(const std::vector<const RunRecord*>& records) {
+  return std::any_of(records.begin(), records.end(),
+                     [](const RunRecord* record) { return known(record->work.flops).value_or(0.0) > 0; });
 }
 
 class HtmlReport {
  public:
-  HtmlReport(const ResultsDocument& document, const json& results, const ChartStyle& chart_style)
-      : document_(document), results_(results), chart_style_(chart_style), model_keys_(modelKeysInOrder(results)) {}
+  HtmlReport(const ResultsDocument& results, const ChartStyle& chart_style)
+      : results_(results), chart_style_(chart_style), model_keys_(modelKeysInOrder(results)) {}
 
   std::string render() {
-    const std::string device_name = deviceName();
+    const std::string device_name = results_.device ? results_.device->name : "unknown device";
     html_ += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     html_ += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     html_ += "<title>rooflab report: " + escaped(device_name) + "</title>\n";
@@ -131,47 +116,33 @@ class HtmlReport {
     const std::vector<std::string> families = familiesInRunOrder(results_);
     renderNavigation(families);
     for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
-    renderDevice();
-    renderModels();
-    renderMeasuredCeilings();
-    renderConfig();
+    html_ += deviceSectionHtml(results_) + modelsSectionHtml(results_) + measuredCeilingsHtml(results_) +
+             configSectionHtml(results_);
     html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
     html_ += "</body>\n</html>\n";
     return std::move(html_);
   }
 
  private:
-  std::string deviceName() const {
-    const json* device = memberOrNull(results_, "device");
-    return device != nullptr ? textAt(*device, "name", "unknown device") : "unknown device";
-  }
-
-  std::string toolText() const {
-    const json* tool = memberOrNull(results_, "tool");
-    if (tool == nullptr) return "rooflab";
-    return textAt(*tool, "name", "rooflab") + " " + textAt(*tool, "version");
-  }
+  std::string toolText() const { return results_.tool.name + " " + results_.tool.version; }
 
   void renderHeader(const std::string& device_name) {
     html_ += "<header>\n<h1>rooflab report: " + escaped(device_name) + "</h1>\n<p class=\"meta\">";
-    html_ += "Started " + escaped(textAt(results_, "started_at", "?")) + ", finished " +
-             escaped(textAt(results_, "finished_at", "–")) + " · " + escaped(toolText());
-    if (const json* summary = memberOrNull(results_, "summary")) {
-      html_ += " · " + escaped(textAt(*summary, "points", "?")) + " points: " + escaped(textAt(*summary, "ok", "?")) +
-               " ok, " + escaped(textAt(*summary, "failed", "?")) + " failed, " +
-               escaped(textAt(*summary, "verification_failed", "?")) + " failed verification, " +
-               escaped(textAt(*summary, "skipped", "?")) + " skipped";
+    html_ += "Started " + escaped(results_.started_at) + ", finished " + escaped(results_.finished_at.value_or("–")) +
+             " · " + escaped(toolText());
+    if (const auto& summary = results_.summary) {
+      html_ += " · " + std::to_string(summary->points) + " points: " + std::to_string(summary->ok) + " ok, " +
+               std::to_string(summary->failed) + " failed, " + std::to_string(summary->verification_failed) +
+               " failed verification, " + std::to_string(summary->skipped) + " skipped";
     }
     html_ += "</p>\n";
-    if (const json* input_errors = memberOrNull(results_, "input_errors");
-        input_errors != nullptr && input_errors->is_array() && !input_errors->empty()) {
+    if (!results_.input_errors.empty()) {
       html_ += "<div class=\"banner\"><strong>Input errors</strong> (these parts of the batch did not run):<ul>";
-      for (const json& error : *input_errors) html_ += "<li>" + escaped(valueText(error)) + "</li>";
+      for (const std::string& error : results_.input_errors) html_ += "<li>" + escaped(error) + "</li>";
       html_ += "</ul></div>\n";
     }
-    const std::string status = textAt(results_, "status", "complete");
-    if (status != "complete") {
-      html_ += "<p class=\"banner\">This run is <strong>" + escaped(status) +
+    if (results_.status != BatchStatus::complete) {
+      html_ += "<p class=\"banner\">This run is <strong>" + escaped(toString(results_.status)) +
                "</strong>: the report shows the records written so far.</p>\n";
     }
     html_ += "</header>\n";
@@ -186,9 +157,11 @@ class HtmlReport {
   }
 
   void renderFamily(const std::string& family, std::size_t index) {
-    const std::vector<const json*> records = recordsOfFamily(results_, family);
-    std::vector<const json*> normal_records, mutant_records;
-    for (const json* record : records) (isNormalMode(*record) ? normal_records : mutant_records).push_back(record);
+    const std::vector<const RunRecord*> records = recordsOfFamily(results_, family);
+    std::vector<const RunRecord*> normal_records, mutant_records;
+    for (const RunRecord* record : records) {
+      (record->mode == RunMode::normal ? normal_records : mutant_records).push_back(record);
+    }
 
     html_ += "<section class=\"family\" id=\"family-" + std::to_string(index) + "\">\n<h2>" + escaped(family) + "</h2>\n";
     renderChart(family);
@@ -200,7 +173,7 @@ class HtmlReport {
   }
 
   void renderChart(const std::string& family) {
-    const RooflineChart chart = buildRooflineChart(document_, family);
+    const RooflineChart chart = buildRooflineChart(results_, family);
     html_ += "<figure>\n" + renderSvgChart(layoutRooflineChart(chart, chart_style_), family);
     html_ += "<figcaption class=\"muted\">Normal-mode variants at (FLOP per DRAM byte, achieved GFLOP/s). "
              "Solid: the device that ran; dashed: the reference model; dotted: local-memory roofs. "
@@ -217,15 +190,15 @@ class HtmlReport {
   }
 
   // The course's table: each row a rung of the optimisation ladder for one problem size.
-  void renderVariantsTable(const std::vector<const json*>& records) {
+  void renderVariantsTable(const std::vector<const RunRecord*>& records) {
     html_ += "<h3>Variants</h3>\n";
     if (records.empty()) {
       html_ += "<p class=\"muted\">No normal-mode record.</p>\n";
       return;
     }
     const bool rate_is_flops = familyDoesFloatingPointWork(records);
-    const bool has_mutation = std::any_of(records.begin(), records.end(),
-                                          [](const json* r) { return memberOrNull(*r, "mutation") != nullptr; });
+    const bool has_mutation =
+        std::any_of(records.begin(), records.end(), [](const RunRecord* r) { return r->mutation.has_value(); });
     std::string header = th("Variant") + th("Params") + th("Time (median)") + th(rate_is_flops ? "GFLOP/s" : "GB/s") +
                          th("Step") + th("Gain") + th("Verification") + th("Bound (roofline, device)");
     for (const std::string& key : model_keys_) header += th("% of roof: " + modelShortName(results_, key));
@@ -236,17 +209,17 @@ class HtmlReport {
     for (const ParamsGroup& group : groupByParams(records)) {
       std::optional<double> first_ns, previous_ns;
       bool first_row = true;
-      for (const json* record : group.records) {
+      for (const RunRecord* record : group.records) {
         const std::string row_class = std::string(first_row ? "group-start " : "") + rowClass(*record);
         first_row = false;
-        html_ += "<tr class=\"" + row_class + "\">" + tdText(textAt(*record, "variant")) + tdText(group.params_text);
-        if (!isOk(*record)) {
+        html_ += "<tr class=\"" + row_class + "\">" + tdText(record->variant) + tdText(group.params_text);
+        if (record->status != RecordStatus::ok) {
           html_ += "<td colspan=\"" + std::to_string(columns_after_params) + "\">" + statusHtml(*record) + "</td></tr>\n";
           continue;
         }
-        const auto median_ns = medianKernelNs(*record);
+        const auto median_ns = record->medianKernelNs();
         html_ += tdNumber(median_ns, &formatDurationNs);
-        html_ += tdNumber(rate_is_flops ? achievedGflops(*record) : achievedGbps(*record), &formatRate);
+        html_ += tdNumber(rate_is_flops ? record->achievedGflops() : record->achievedGbps(), &formatRate);
         // Step: over the previous rung that has a time; gain: over the first rung (the baseline).
         html_ += tdNumber(previous_ns && median_ns ? std::optional<double>(*previous_ns / *median_ns) : std::nullopt,
                           &formatSpeedup);
@@ -256,17 +229,14 @@ class HtmlReport {
           if (!first_ns) first_ns = median_ns;
           previous_ns = median_ns;
         }
-        const std::string verification = verificationText(*record);
-        html_ += td(escaped(verification), verification.rfind("FAILED", 0) == 0 ? "bad" : "");
+        html_ += td(escaped(verificationText(*record)), record->verification.status == VerificationStatus::failed ? "bad" : "");
         html_ += tdText(boundOn(*record, "device"));
         for (const std::string& key : model_keys_) {
-          const json* placement = placementOn(*record, key);
-          html_ += tdNumber(placement != nullptr ? numberAt(*placement, "fraction_of_roof") : std::nullopt,
-                            &formatPercent);
+          const RooflinePlacement* placement = placementOn(*record, key);
+          html_ += tdNumber(placement != nullptr ? known(placement->fraction_of_roof) : std::nullopt, &formatPercent);
         }
         if (has_mutation) {
-          const json* mutation = memberOrNull(*record, "mutation");
-          html_ += mutation != nullptr ? verdictHtml(textAt(*mutation, "verdict", "unknown")) : td("–", "muted");
+          html_ += record->mutation ? verdictHtml(toString(record->mutation->verdict)) : td("–", "muted");
         }
         html_ += "</tr>\n";
       }
@@ -274,113 +244,51 @@ class HtmlReport {
     html_ += "</tbody>\n</table>\n";
   }
 
-  void renderMutantsTable(const std::vector<const json*>& mutants, const std::vector<const json*>& normal_records) {
+  void renderMutantsTable(const std::vector<const RunRecord*>& mutants,
+                          const std::vector<const RunRecord*>& normal_records) {
     html_ += "<h3>Mutants</h3>\n<p class=\"muted\">compute-only keeps the arithmetic and fakes the loads; "
              "memory-only keeps the traffic and drops the arithmetic. Their time against the original's says "
              "what bounds it.</p>\n";
     html_ += "<table class=\"mutants\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") + th("Time (median)") +
              th("vs. original") + th("GFLOP/s") + th("GB/s") + th("Status") + "</tr></thead>\n<tbody>\n";
-    for (const json* record : mutants) {
-      html_ += "<tr class=\"" + rowClass(*record) + "\">" + tdText(textAt(*record, "variant")) +
-               tdText(recordParamsText(*record)) + tdText(textAt(*record, "mode"));
-      if (!isOk(*record)) {
+    for (const RunRecord* record : mutants) {
+      html_ += "<tr class=\"" + rowClass(*record) + "\">" + tdText(record->variant) + tdText(recordParamsText(*record)) +
+               tdText(modeName(record->mode));
+      if (record->status != RecordStatus::ok) {
         html_ += "<td colspan=\"5\">" + statusHtml(*record) + "</td></tr>\n";
         continue;
       }
-      const auto median_ns = medianKernelNs(*record);
+      const auto median_ns = record->medianKernelNs();
       const auto original_ns = originalMedianNs(*record, normal_records);
       html_ += tdNumber(median_ns, &formatDurationNs);
       html_ += tdNumber(median_ns && original_ns ? std::optional<double>(*median_ns / *original_ns) : std::nullopt,
                         &formatPercent);
-      html_ += tdNumber(achievedGflops(*record), &formatRate) + tdNumber(achievedGbps(*record), &formatRate);
-      html_ += tdText(textAt(*record, "status")) + "</tr>\n";
+      html_ += tdNumber(record->achievedGflops(), &formatRate) + tdNumber(record->achievedGbps(), &formatRate);
+      html_ += tdText(toString(record->status)) + "</tr>\n";
     }
     html_ += "</tbody>\n</table>\n";
   }
 
-  void renderMutations(const std::vector<const json*>& records) {
-    std::vector<const json*> with_mutation;
-    for (const json* record : records) {
-      if (memberOrNull(*record, "mutation") != nullptr) with_mutation.push_back(record);
+  void renderMutations(const std::vector<const RunRecord*>& records) {
+    std::vector<const RunRecord*> with_mutation;
+    for (const RunRecord* record : records) {
+      if (record->mutation) with_mutation.push_back(record);
     }
     if (with_mutation.empty()) return;
     html_ += "<h3>What bounds each variant</h3>\n";
-    for (const json* record : with_mutation) renderMutation(*record, (*record)["mutation"]);
+    for (const RunRecord* record : with_mutation) html_ += mutationCardHtml(*record, *record->mutation);
   }
 
-  void renderMutation(const json& record, const json& mutation) {
-    const std::string verdict = textAt(mutation, "verdict", "unknown");
-    html_ += "<div class=\"mutation\">\n<h4>" + escaped(textAt(record, "variant")) + " <span class=\"muted\">" +
-             escaped(recordParamsText(record)) + "</span> <span class=\"verdict verdict-" + cssToken(verdict) + "\">" +
-             escaped(verdict) + "</span></h4>\n";
-    const auto t_ns = numberAt(mutation, "t_ns");
-    const auto t_mem_ns = numberAt(mutation, "t_mem_ns");
-    const auto t_comp_ns = numberAt(mutation, "t_comp_ns");
-    const double longest_ns = std::max({t_ns.value_or(0.0), t_mem_ns.value_or(0.0), t_comp_ns.value_or(0.0)});
-    renderBar("t (original)", t_ns, longest_ns, "fill-total");
-    renderBar("t_mem (memory-only)", t_mem_ns, longest_ns, "fill-memory");
-    renderBar("t_comp (compute-only)", t_comp_ns, longest_ns, "fill-compute");
-
-    std::vector<std::string> impact;
-    if (const auto speedup = numberAt(mutation, "speedup_if_memory_free")) {
-      impact.push_back("if memory traffic were free: up to " + formatSpeedup(*speedup) + " faster");
-    }
-    if (const auto speedup = numberAt(mutation, "speedup_if_compute_free")) {
-      impact.push_back("if arithmetic were free: up to " + formatSpeedup(*speedup) + " faster");
-    }
-    if (!impact.empty()) {
-      html_ += "<p class=\"impact\">";
-      for (std::size_t i = 0; i < impact.size(); ++i) html_ += (i ? "; " : "") + escaped(impact[i]);
-      html_ += "</p>\n";
-    }
-    const json* margins = memberOrNull(mutation, "margins");
-    if (margins != nullptr && margins->is_object() && !margins->empty()) {
-      html_ += "<p class=\"margins muted\">Margins: ";
-      bool first = true;
-      for (const auto& [name, value] : margins->items()) {
-        html_ += (first ? "" : " · ") + escaped(name) + " " + escaped(valueText(value));
-        first = false;
-      }
-      html_ += "</p>\n";
-    }
-    if (const json* validation = memberOrNull(mutation, "validation");
-        validation != nullptr && validation->is_object() && !validation->empty()) {
-      html_ += "<ul class=\"validation\">";
-      for (const auto& [mode, check] : validation->items()) html_ += "<li>" + escaped(validationText(mode, check)) + "</li>";
-      html_ += "</ul>\n";
-    }
-    const json* notes = memberOrNull(mutation, "notes");
-    if (notes != nullptr && notes->is_array() && !notes->empty()) {
-      html_ += "<ul class=\"notes\">";
-      for (const json& note : *notes) html_ += "<li>" + escaped(valueText(note)) + "</li>";
-      html_ += "</ul>\n";
-    }
-    html_ += "</div>\n";
-  }
-
-  void renderBar(std::string_view label, const std::optional<double>& value_ns, double longest_ns,
-                 std::string_view fill_class) {
-    html_ += "<div class=\"bar-row\"><span class=\"bar-label\">" + escaped(label) + "</span><span class=\"bar\">";
-    if (value_ns && longest_ns > 0) {
-      html_ += "<span class=\"" + std::string(fill_class) + "\" style=\"width:" +
-               formatFixed(*value_ns / longest_ns * 100.0, 1) + "%\"></span>";
-    }
-    html_ += "</span><span class=\"bar-value\">" +
-             (value_ns ? escaped(formatDurationNs(*value_ns)) : std::string("<span class=\"muted\">not measured</span>")) +
-             "</span></div>\n";
-  }
-
-  void renderCounters(const std::vector<const json*>& records) {
+  void renderCounters(const std::vector<const RunRecord*>& records) {
     html_ += "<h3>Hardware counters</h3>\n";
-    std::vector<const json*> available;
-    std::vector<std::pair<std::string, std::vector<const json*>>> unavailable_by_reason;
-    for (const json* record : records) {
-      const json* counters = memberOrNull(*record, "counters");
-      if (counters != nullptr && counters->value("available", false)) {
+    std::vector<const RunRecord*> available;
+    std::vector<std::pair<std::string, std::vector<const RunRecord*>>> unavailable_by_reason;
+    for (const RunRecord* record : records) {
+      if (record->counters.available) {
         available.push_back(record);
         continue;
       }
-      const std::string reason = counters != nullptr ? textAt(*counters, "reason", "no reason given") : "not recorded";
+      const std::string& reason = record->counters.reason;
       auto entry = std::find_if(unavailable_by_reason.begin(), unavailable_by_reason.end(),
                                 [&](const auto& e) { return e.first == reason; });
       if (entry == unavailable_by_reason.end()) entry = unavailable_by_reason.insert(entry, {reason, {}});
@@ -392,7 +300,7 @@ class HtmlReport {
       if (without.size() != records.size()) {
         html_ += " for ";
         for (std::size_t i = 0; i < without.size(); ++i) {
-          html_ += (i ? ", " : "") + escaped(textAt(*without[i], "variant") + " " + textAt(*without[i], "mode") + " " +
+          html_ += (i ? ", " : "") + escaped(without[i]->variant + " " + modeName(without[i]->mode) + " " +
                                              recordParamsText(*without[i]));
         }
       }
@@ -400,31 +308,36 @@ class HtmlReport {
     }
   }
 
-  void renderCountersTable(const std::vector<const json*>& records) {
+  void renderCountersTable(const std::vector<const RunRecord*>& records) {
     html_ += "<table class=\"counters\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") +
              th("FP32 FLOPs (counted)") + th("FLOPs (analytic)") + th("DRAM read") + th("DRAM write") +
              th("DRAM bytes vs. analytic") + th("Bridged kernel time") + th("Raw metrics") + "</tr></thead>\n<tbody>\n";
-    for (const json* record : records) {
-      const json& counters = (*record)["counters"];
-      const json derived = counters.value("derived", json::object());
-      const json work = record->value("work", json::object());
-      const auto read_bytes = numberAt(derived, "dram_bytes_read");
-      const auto write_bytes = numberAt(derived, "dram_bytes_write");
-      const auto analytic_bytes = numberAt(work, "bytes");
+    for (const RunRecord* record : records) {
+      const counters::CounterSet& counters = record->counters;
+      // A set the bridge was never asked for holds no metric, whatever its flag says.
+      auto derived = [&](const char* name) -> std::optional<double> {
+        const auto found = counters.derived.find(name);
+        if (counters.not_attempted || found == counters.derived.end()) return std::nullopt;
+        return known(found->second);
+      };
+      const auto read_bytes = derived("dram_bytes_read");
+      const auto write_bytes = derived("dram_bytes_write");
+      const auto analytic_bytes = known(record->work.bytes);
       std::optional<double> traffic_ratio;
       if (read_bytes && write_bytes && analytic_bytes && *analytic_bytes > 0) {
         traffic_ratio = (*read_bytes + *write_bytes) / *analytic_bytes;
       }
-      html_ += "<tr>" + tdText(textAt(*record, "variant")) + tdText(recordParamsText(*record)) + tdText(textAt(*record, "mode")) +
-               tdNumber(numberAt(derived, "fp32_flops"), &formatCount) + tdNumber(numberAt(work, "flops"), &formatCount) +
+      std::optional<double> bridged_ns;
+      if (!counters.not_attempted && counters.bridged_kernel_ns) bridged_ns = static_cast<double>(*counters.bridged_kernel_ns);
+      html_ += "<tr>" + tdText(record->variant) + tdText(recordParamsText(*record)) + tdText(modeName(record->mode)) +
+               tdNumber(derived("fp32_flops"), &formatCount) + tdNumber(known(record->work.flops), &formatCount) +
                tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
-               tdNumber(traffic_ratio, &formatPercent) + tdNumber(numberAt(counters, "bridged_kernel_ns"), &formatDurationNs);
+               tdNumber(traffic_ratio, &formatPercent) + tdNumber(bridged_ns, &formatDurationNs);
       html_ += "<td>";
-      const json* values = memberOrNull(counters, "values");
-      if (values != nullptr && values->is_object()) {
-        html_ += "<details><summary>" + std::to_string(values->size()) + " metrics</summary><table>";
-        for (const auto& [metric, value] : values->items()) {
-          html_ += "<tr>" + tdText(metric) + td(escaped(valueText(value)), "num") + "</tr>";
+      if (!counters.not_attempted) {
+        html_ += "<details><summary>" + std::to_string(counters.values.size()) + " metrics</summary><table>";
+        for (const auto& [metric, value] : counters.values) {
+          html_ += "<tr>" + tdText(metric) + td(escaped(counterValueText(value)), "num") + "</tr>";
         }
         html_ += "</table></details>";
       }
@@ -433,125 +346,18 @@ class HtmlReport {
     html_ += "</tbody>\n</table>\n";
   }
 
-  void renderDevice() {
-    html_ += "<section id=\"device\">\n<h2>Device</h2>\n";
-    const json* device = memberOrNull(results_, "device");
-    if (device == nullptr || !device->is_object()) {
-      html_ += "<p class=\"muted\">Not recorded.</p>\n</section>\n";
-      return;
-    }
-    html_ += "<table class=\"device\">\n<tbody>\n";
-    for (const auto& [key, value] : device->items()) {
-      std::string text = valueText(value);
-      const bool is_byte_count = key.size() > 6 && key.compare(key.size() - 6, 6, "_bytes") == 0 && value.is_number();
-      if (is_byte_count) text += " (" + formatBytes(value.get<double>()) + ")";
-      html_ += "<tr>" + th(key) + tdText(text) + "</tr>\n";
-    }
-    html_ += "</tbody>\n</table>\n</section>\n";
-  }
-
-  void renderModels() {
-    html_ += "<section id=\"models\">\n<h2>Roofline models</h2>\n";
-    const json* models = memberOrNull(results_, "models");
-    if (model_keys_.empty() || models == nullptr) {
-      html_ += "<p class=\"muted\">No model recorded.</p>\n</section>\n";
-      return;
-    }
-    html_ += "<table class=\"models\">\n<thead><tr>" + th("Key") + th("Role") + th("Model") + th("Peak FP32 GFLOP/s") +
-             th("DRAM GB/s") + th("Ridge FLOP/byte") + th("Local GB/s") + th("Local memory") + th("Compute units") +
-             th("Clock MHz") + th("Sources") + "</tr></thead>\n<tbody>\n";
-    for (const std::string& key : model_keys_) {
-      const json& model = (*models)[key];
-      const auto peak = numberAt(model, "peak_gflops");
-      const auto dram = numberAt(model, "dram_gbps");
-      html_ += "<tr>" + tdText(key) + tdText(modelRole(results_, key)) + tdText(textAt(model, "display_name", key)) + tdNumber(peak, &formatRate) + tdNumber(dram, &formatRate) +
-               tdNumber(peak && dram && *dram > 0 ? std::optional<double>(*peak / *dram) : std::nullopt, &formatRate) +
-               tdNumber(numberAt(model, "local_gbps"), &formatRate) +
-               tdNumber(numberAt(model, "local_mem_bytes"), &formatBytes) +
-               tdNumber(numberAt(model, "compute_units"), &formatRoundTrip) +
-               tdNumber(numberAt(model, "clock_mhz"), &formatRoundTrip);
-      html_ += "<td>";
-      const json* sources = memberOrNull(model, "sources");
-      if (sources != nullptr && sources->is_object()) {
-        for (const auto& [field, source] : sources->items()) {
-          html_ += escaped(field) + ": " + escaped(valueText(source)) + "<br>";
-        }
-      }
-      html_ += "</td></tr>\n";
-    }
-    html_ += "</tbody>\n</table>\n</section>\n";
-  }
-
-  // The benchmarks `rooflab ceilings` ran at the start of the batch: where the device model's
-  // numbers come from.
-  void renderMeasuredCeilings() {
-    const json* models = memberOrNull(results_, "models");
-    const json* ceilings = models != nullptr ? memberOrNull(*models, "ceilings") : nullptr;
-    const json* benchmarks = ceilings != nullptr ? memberOrNull(*ceilings, "benchmarks") : nullptr;
-    if (benchmarks == nullptr || !benchmarks->is_array()) return;
-    html_ += "<section id=\"ceilings\">\n<h3>Measured ceilings</h3>\n<p class=\"muted\">Measured at " +
-             escaped(textAt(*ceilings, "measured_at", "?")) + "; the device model takes the best of the repetitions.</p>\n";
-    html_ += "<table class=\"ceilings\">\n<thead><tr>" + th("Benchmark") + th("Best") + th("Median") + th("Repetitions") +
-             th("Geometry") + "</tr></thead>\n<tbody>\n";
-    for (const json& benchmark : *benchmarks) {
-      const bool is_rate_of_flops = numberAt(benchmark, "gflops").has_value();
-      const char* rate_key = is_rate_of_flops ? "gflops" : "gbps";
-      const char* median_key = is_rate_of_flops ? "median_gflops" : "median_gbps";
-      const std::string unit = is_rate_of_flops ? " GFLOP/s" : " GB/s";
-      const auto best = numberAt(benchmark, rate_key);
-      const auto median = numberAt(benchmark, median_key);
-      html_ += "<tr>" + tdText(textAt(benchmark, "name")) +
-               td(best ? escaped(formatRate(*best) + unit) : "–", "num") +
-               td(median ? escaped(formatRate(*median) + unit) : "–", "num") +
-               tdText(textAt(benchmark, "repetitions", "–"), "num");
-      const std::string error = textAt(benchmark, "error");
-      html_ += error.empty() ? tdText(textAt(benchmark, "geometry")) : td("<span class=\"bad\">" + escaped(error) + "</span>");
-      html_ += "</tr>\n";
-    }
-    html_ += "</tbody>\n</table>\n</section>\n";
-  }
-
-  void renderConfig() {
-    html_ += "<section id=\"config\">\n<h2>Configuration</h2>\n";
-    const json* config = memberOrNull(results_, "config");
-    if (config == nullptr) {
-      html_ += "<p class=\"muted\">Not recorded.</p>\n</section>\n";
-      return;
-    }
-    html_ += "<p>From " + escaped(textAt(*config, "path", "(unknown)")) + "</p>\n";
-    html_ += "<pre class=\"config\">" + escaped(config->dump(2)) + "</pre>\n</section>\n";
-  }
-
-  // "memory-only mutant: global memory sectors (load + store) 1.57 M vs 1.57 M (counters): valid".
-  static std::string validationText(const std::string& mode, const json& check) {
-    std::string text = mode + " mutant";
-    const std::string quantity = textAt(check, "quantity");
-    if (!quantity.empty()) text += ": " + quantity;
-    const auto original = numberAt(check, "original");
-    const auto mutant = numberAt(check, "mutant");
-    if (original && mutant) text += " " + formatCount(*original) + " (original) vs " + formatCount(*mutant) + " (mutant)";
-    const std::string by = textAt(check, "by");
-    if (!by.empty()) text += ", checked by " + by;
-    const json* valid = memberOrNull(check, "valid");
-    if (valid != nullptr && valid->is_boolean()) text += valid->get<bool>() ? ": valid" : ": NOT valid, its time is not used";
-    const std::string note = textAt(check, "note");
-    if (!note.empty()) text += " (" + note + ")";
-    return text;
-  }
-
-  static std::string rowClass(const json& record) {
-    if (!isOk(record)) return cssToken(textAt(record, "status", "unknown"));
-    const json* verification = memberOrNull(record, "verification");
-    if (verification != nullptr && textAt(*verification, "status") == "failed") return "failed";
+  static std::string rowClass(const RunRecord& record) {
+    if (record.status != RecordStatus::ok) return cssToken(toString(record.status));
+    if (record.verification.status == VerificationStatus::failed) return "failed";
     return "ok";
   }
 
   // "error: <message>" for a record that did not run, with its whole text (build logs included).
-  static std::string statusHtml(const json& record) {
-    const std::string status = textAt(record, "status", "unknown");
-    std::string html = "<span class=\"" + std::string(status == "error" ? "bad" : "muted") + "\">" + escaped(status) + "</span>";
-    const std::string error = textAt(record, "error");
-    if (!error.empty()) html += "<pre class=\"error-text\">" + escaped(error) + "</pre>";
+  static std::string statusHtml(const RunRecord& record) {
+    const std::string status = toString(record.status);
+    std::string html = "<span class=\"" + std::string(record.status == RecordStatus::error ? "bad" : "muted") + "\">" +
+                       escaped(status) + "</span>";
+    if (!record.status_reason.empty()) html += "<pre class=\"error-text\">" + escaped(record.status_reason) + "</pre>";
     return html;
   }
 
@@ -559,24 +365,24 @@ class HtmlReport {
     return "<td><span class=\"verdict verdict-" + cssToken(verdict) + "\">" + escaped(verdict) + "</span></td>";
   }
 
-  std::string boundOn(const json& record, const std::string& key) const {
-    const json* placement = placementOn(record, key);
+  std::string boundOn(const RunRecord& record, const std::string& key) const {
+    const RooflinePlacement* placement = placementOn(record, key);
     if (placement == nullptr) placement = model_keys_.empty() ? nullptr : placementOn(record, model_keys_.front());
-    return placement != nullptr ? textAt(*placement, "bound", "unknown") : "unknown";
+    return placement != nullptr ? toString(placement->bound) : "unknown";
   }
 
   // The normal-mode run of the same variant and params, which a mutant is compared with.
-  static std::optional<double> originalMedianNs(const json& mutant, const std::vector<const json*>& normal_records) {
-    for (const json* record : normal_records) {
-      if (textAt(*record, "variant") == textAt(mutant, "variant") && recordParamsText(*record) == recordParamsText(mutant)) {
-        return medianKernelNs(*record);
+  static std::optional<double> originalMedianNs(const RunRecord& mutant,
+                                                const std::vector<const RunRecord*>& normal_records) {
+    for (const RunRecord* record : normal_records) {
+      if (record->variant == mutant.variant && recordParamsText(*record) == recordParamsText(mutant)) {
+        return record->medianKernelNs();
       }
     }
     return std::nullopt;
   }
 
-  const ResultsDocument& document_;
-  const json& results_;
+  const ResultsDocument& results_;
   const ChartStyle& chart_style_;
   std::vector<std::string> model_keys_;
   std::string html_;
@@ -584,10 +390,8 @@ class HtmlReport {
 
 }  // namespace
 
-std::string renderHtmlReport(const ResultsDocument& document, const ChartStyle& chart_style) {
-  // Interim: the renderer reads the document as JSON until it reads the typed results.
-  const json results = toJson(document);
-  return HtmlReport(document, results, chart_style).render();
+std::string renderHtmlReport(const ResultsDocument& results, const ChartStyle& chart_style) {
+  return HtmlReport(results, chart_style).render();
 }
 
 void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file) {

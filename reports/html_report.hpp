@@ -3,7 +3,6 @@
 #include <string>
 
 #include "analyzer/results_document.hpp"
-
 #include "reports/chart_scene.hpp"
 
 namespace rooflab::reports {

@@ -7,8 +7,7 @@
 #include <variant>
 
 #include "analyzer/json_file.hpp"
-#include "analyzer/results_json.hpp"
-#include "reports/results_view.hpp"
+#include "reports/results_order.hpp"
 #include "reports/roofline_chart.hpp"
 
 namespace rooflab::reports {
@@ -158,8 +157,7 @@ std::string rooflinePngFileName(const std::string& family) {
 std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
                                                    const ChartStyle& style) {
   std::vector<std::filesystem::path> written;
-  // Interim: the renderer reads the document as JSON until it reads the typed results.
-  for (const std::string& family : familiesInRunOrder(toJson(results))) {
+  for (const std::string& family : familiesInRunOrder(results)) {
     const ChartScene scene = layoutRooflineChart(buildRooflineChart(results, family), style);
     const std::filesystem::path file = out_dir / rooflinePngFileName(family);
     writeFileAtomically(file, renderPng(scene));

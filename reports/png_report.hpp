@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "analyzer/results_document.hpp"
-
 #include "reports/chart_scene.hpp"
 
 namespace rooflab::reports {

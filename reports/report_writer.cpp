@@ -4,12 +4,10 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "analyzer/json_file.hpp"
-#include "analyzer/results_json.hpp"
+#include "analyzer/results_file.hpp"
 #include "reports/csv_report.hpp"
 #include "reports/html_report.hpp"
 #include "reports/png_report.hpp"
-#include "reports/results_view.hpp"
 
 namespace rooflab::reports {
 
@@ -37,7 +35,7 @@ void writeReports(const ResultsDocument& results, const std::filesystem::path& o
       std::fprintf(stderr, "rooflab: PNG reports skipped: this rooflab was built without cairo\n");
 #endif
     }
-    if (format == "json") writeFileAtomically(out_dir / "results.json", toJson(results).dump(2) + "\n");
+    if (format == "json") writeResultsFile(out_dir / "results.json", results);
     if (format == "csv") writeCsvReport(results, out_dir / "results.csv");
   }
 }

@@ -11,11 +11,11 @@ namespace rooflab::reports {
 std::vector<std::string> knownReportFormats();
 
 // Renders `results` (docs/results-schema.md) into `out_dir`, creating it:
-//   html -> report.html, png -> roofline-<family>.png per family, json -> results.json (pretty,
-//   written atomically: rewriting the file a report was read from is safe), csv -> results.csv.
+//   html -> report.html, png -> roofline-<family>.png per family, json -> results.json (the
+//   results file, written atomically: rewriting the file a report was read from is safe),
+//   csv -> results.csv.
 // Throws std::invalid_argument for an unknown format (naming it), before anything is written;
-// std::runtime_error when a file cannot be written. (A document that is not results never gets
-// here: resultsDocumentFromJson rejects it.)
+// std::runtime_error when a file cannot be written.
 void writeReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
                   const std::vector<std::string>& formats);
 

@@ -6,9 +6,10 @@
 #include <map>
 #include <optional>
 
-#include "analyzer/results_json.hpp"
 #include "reports/number_format.hpp"
-#include "reports/results_view.hpp"
+#include "reports/known_value.hpp"
+#include "reports/record_text.hpp"
+#include "reports/results_order.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -76,12 +77,10 @@ void setLogRange(LogAxis& axis, double min_log10, double max_log10) {
 }
 
 // The params that take more than one value among the family's records: what tells points apart.
-std::vector<std::string> varyingParamNames(const std::vector<const json*>& records) {
+std::vector<std::string> varyingParamNames(const std::vector<const RunRecord*>& records) {
   std::map<std::string, std::vector<std::string>> values_by_name;
-  for (const json* record : records) {
-    const json* params = memberOrNull(*record, "params");
-    if (params == nullptr || !params->is_object()) continue;
-    for (const auto& [name, value] : params->items()) {
+  for (const RunRecord* record : records) {
+    for (const auto& [name, value] : record->params) {
       auto& values = values_by_name[name];
       const std::string text = paramValueText(value);
       if (std::find(values.begin(), values.end(), text) == values.end()) values.push_back(text);
@@ -94,31 +93,30 @@ std::vector<std::string> varyingParamNames(const std::vector<const json*>& recor
   return names;
 }
 
-std::string shortLabelFor(const json& record, const std::vector<std::string>& varying_names) {
+std::string shortLabelFor(const RunRecord& record, const std::vector<std::string>& varying_names) {
   std::string label;
-  const json* params = memberOrNull(record, "params");
-  if (params == nullptr) return label;
   for (const std::string& name : varying_names) {
-    const json* value = memberOrNull(*params, name);
-    if (value == nullptr) continue;
+    const auto value = record.params.find(name);
+    if (value == record.params.end()) continue;
     if (!label.empty()) label += ", ";
-    label += name + "=" + paramValueText(*value);
+    label += name + "=" + paramValueText(value->second);
   }
   return label;
 }
 
 // Where a record goes on the chart: its intensity on the measured device's placement (all models
 // share the analytic intensity; the device's may come from counters), and its achieved rate.
-std::optional<DataPoint> placeOnChart(const json& results, const json& record, std::string& reason) {
-  if (!isOk(record)) {
-    reason = textAt(record, "status", "no status") + ": " + firstLine(textAt(record, "error", "no error text"));
+std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunRecord& record, std::string& reason) {
+  if (record.status != RecordStatus::ok) {
+    reason = toString(record.status) + ": " +
+             firstLine(record.status_reason.empty() ? "no error text" : record.status_reason);
     return std::nullopt;
   }
-  const json* placement = placementOn(record, "device");
-  if (placement == nullptr || !numberAt(*placement, "intensity")) {
+  const RooflinePlacement* placement = placementOn(record, "device");
+  if (placement == nullptr || !known(placement->intensity)) {
     for (const std::string& key : modelKeysInOrder(results)) {
-      const json* candidate = placementOn(record, key);
-      if (candidate != nullptr && numberAt(*candidate, "intensity")) {
+      const RooflinePlacement* candidate = placementOn(record, key);
+      if (candidate != nullptr && known(candidate->intensity)) {
         placement = candidate;
         break;
       }
@@ -128,12 +126,12 @@ std::optional<DataPoint> placeOnChart(const json& results, const json& record, s
     reason = "no roofline placement";
     return std::nullopt;
   }
-  const std::optional<double> intensity = numberAt(*placement, "intensity");
+  const std::optional<double> intensity = known(placement->intensity);
   if (!intensity) {
-    reason = textAt(*placement, "reason", "intensity unknown");
+    reason = placement->reason.value_or("intensity unknown");
     return std::nullopt;
   }
-  const double gflops = numberAt(*placement, "achieved_gflops").value_or(achievedGflops(record).value_or(0.0));
+  const double gflops = known(placement->achieved_gflops).value_or(record.achievedGflops().value_or(0.0));
   if (gflops <= 0 || *intensity <= 0) {
     reason = "no floating-point work: not on log axes (see GB/s in the table)";
     return std::nullopt;
@@ -141,51 +139,46 @@ std::optional<DataPoint> placeOnChart(const json& results, const json& record, s
   return DataPoint{*intensity, gflops};
 }
 
-std::vector<std::string> pointDetails(const json& results, const json& record, const DataPoint& at) {
+std::vector<std::string> pointDetails(const ResultsDocument& results, const RunRecord& record, const DataPoint& at) {
   std::vector<std::string> lines;
-  lines.push_back(textAt(record, "family") + " / " + textAt(record, "variant"));
+  lines.push_back(record.family + " / " + record.variant);
   const std::string params = recordParamsText(record);
   if (!params.empty()) lines.push_back(params);
-  if (const auto median = medianKernelNs(record)) lines.push_back("time " + formatDurationNs(*median) + " (median)");
+  if (const auto median = record.medianKernelNs()) lines.push_back("time " + formatDurationNs(*median) + " (median)");
   lines.push_back(formatRate(at.gflops) + " GFLOP/s");
-  if (const auto gbps = achievedGbps(record)) lines.push_back(formatRate(*gbps) + " GB/s");
+  if (const auto gbps = record.achievedGbps()) lines.push_back(formatRate(*gbps) + " GB/s");
   lines.push_back("intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
-  if (const json* counted = placementOn(record, "device_counters")) {
-    if (const auto intensity = numberAt(*counted, "intensity")) {
+  if (const RooflinePlacement* counted = placementOn(record, "device_counters")) {
+    if (const auto intensity = known(counted->intensity)) {
       lines.push_back("intensity from counters " + formatSignificant(*intensity, 3) + " FLOP/byte");
     }
   }
   for (const std::string& key : modelKeysInOrder(results)) {
-    const json* placement = placementOn(record, key);
+    const RooflinePlacement* placement = placementOn(record, key);
     if (placement == nullptr) continue;
-    std::string line = "bound on " + modelShortName(results, key) + ": " + textAt(*placement, "bound", "unknown");
-    if (const auto fraction = numberAt(*placement, "fraction_of_roof")) {
+    std::string line = "bound on " + modelShortName(results, key) + ": " + toString(placement->bound);
+    if (const auto fraction = known(placement->fraction_of_roof)) {
       line += ", " + formatPercent(*fraction) + " of roof";
     }
     lines.push_back(line);
   }
-  if (const json* mutation = memberOrNull(record, "mutation")) {
-    lines.push_back("mutation verdict: " + textAt(*mutation, "verdict", "unknown"));
-  }
+  if (record.mutation) lines.push_back("mutation verdict: " + toString(record.mutation->verdict));
   lines.push_back("verification: " + verificationText(record));
   return lines;
 }
 
-std::optional<ModelCeilings> ceilingsOf(const json& model) {
-  const auto peak = numberAt(model, "peak_gflops");
-  const auto dram = numberAt(model, "dram_gbps");
-  if (!peak || !dram || *peak <= 0 || *dram <= 0) return std::nullopt;
-  ModelCeilings ceilings{*peak, *dram, numberAt(model, "local_gbps")};
+// A model's roofs; nullopt when they cannot be drawn on log axes.
+std::optional<ModelCeilings> ceilingsOf(const DeviceModel& model) {
+  if (model.peak_gflops <= 0 || model.dram_gbps <= 0) return std::nullopt;
+  ModelCeilings ceilings{model.peak_gflops, model.dram_gbps, model.local_gbps};
   if (ceilings.local_gbps && *ceilings.local_gbps <= 0) ceilings.local_gbps.reset();
   return ceilings;
 }
 
-bool familyDeclaresLocalAccesses(const std::vector<const json*>& records) {
-  for (const json* record : records) {
-    const json* roofline = memberOrNull(*record, "roofline");
-    if (roofline == nullptr || !roofline->is_object()) continue;
-    for (const auto& [key, placement] : roofline->items()) {
-      if (numberAt(placement, "local_roof_gflops")) return true;
+bool familyDeclaresLocalAccesses(const std::vector<const RunRecord*>& records) {
+  for (const RunRecord* record : records) {
+    for (const auto& [key, placement] : record->roofline) {
+      if (known(placement.local_roof_gflops)) return true;
     }
   }
   return false;
@@ -213,7 +206,7 @@ void addPeak(RooflineChart& chart, std::size_t model_index, const ModelCeilings&
 }
 
 // The reference model and the device's; without a "device" model, the first other one.
-std::vector<std::string> chartModelKeys(const json& results) {
+std::vector<std::string> chartModelKeys(const ResultsDocument& results) {
   const std::vector<std::string> all = modelKeysInOrder(results);
   const std::string reference = referenceModelKey(results);
   std::vector<std::string> keys;
@@ -231,8 +224,8 @@ std::vector<std::string> chartModelKeys(const json& results) {
   return keys;
 }
 
-std::string roleText(const json& results, const std::string& key, ModelRole role) {
-  const std::string recorded_role = modelRole(results, key);
+std::string roleText(const ResultsDocument& results, const std::string& key, ModelRole role) {
+  const std::string recorded_role = modelRoleText(results, key);
   switch (role) {
     case ModelRole::reference: return "reference model";
     case ModelRole::measured_device:
@@ -254,26 +247,22 @@ std::string decadeTickLabel(double decade_value) {
   return label;
 }
 
-RooflineChart buildRooflineChart(const ResultsDocument& document, std::string_view family) {
-  // Interim: the renderer reads the document as JSON until it reads the typed results.
-  const json results = toJson(document);
+RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_view family) {
   RooflineChart chart;
   chart.family = std::string(family);
   chart.title = "Roofline: " + chart.family;
   chart.x_axis.title = "Operational intensity (FLOP per DRAM byte)";
   chart.y_axis.title = "Performance (GFLOP/s)";
 
-  const std::vector<const json*> family_records = recordsOfFamily(results, family);
-  std::vector<const json*> normal_records;
-  for (const json* record : family_records) {
-    if (isNormalMode(*record)) normal_records.push_back(record);
+  std::vector<const RunRecord*> normal_records;
+  for (const RunRecord* record : recordsOfFamily(results, family)) {
+    if (record->mode == RunMode::normal) normal_records.push_back(record);
   }
   const std::vector<std::string> varying_names = varyingParamNames(normal_records);
 
   std::vector<ModelCeilings> model_ceilings;
-  const json* models = memberOrNull(results, "models");
   for (const std::string& key : chartModelKeys(results)) {
-    const auto ceilings = ceilingsOf((*models)[key]);
+    const auto ceilings = ceilingsOf(results.models.roofline_models.at(key).model);
     if (!ceilings) continue;
     const ModelRole role = key == referenceModelKey(results) ? ModelRole::reference
                            : key == "device"                ? ModelRole::measured_device
@@ -290,10 +279,10 @@ RooflineChart buildRooflineChart(const ResultsDocument& document, std::string_vi
     high = std::max(high, log_value);
   };
 
-  for (const json* record : normal_records) {
+  for (const RunRecord* record : normal_records) {
     std::string reason;
     const auto at = placeOnChart(results, *record, reason);
-    const std::string variant = textAt(*record, "variant", "(no variant)");
+    const std::string& variant = record->variant;
     if (!at) {
       chart.unplaced.push_back(UnplacedRecord{variant, recordParamsText(*record), reason});
       continue;

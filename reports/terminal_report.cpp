@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/results_json.hpp"
 #include "reports/number_format.hpp"
-#include "reports/results_view.hpp"
+#include "reports/record_text.hpp"
+#include "reports/results_order.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -47,9 +47,7 @@ std::string optionalText(const std::optional<double>& value, std::string (*forma
 
 }  // namespace
 
-void printTerminalSummary(const ResultsDocument& document, std::ostream& out) {
-  // Interim: the renderer reads the document as JSON until it reads the typed results.
-  const json results = toJson(document);
+void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
   const std::vector<std::string> model_keys = modelKeysInOrder(results);
   const std::string bound_key =
       std::find(model_keys.begin(), model_keys.end(), "device") != model_keys.end() ? "device"
@@ -61,23 +59,22 @@ void printTerminalSummary(const ResultsDocument& document, std::ostream& out) {
                                        {"verification", Align::left},   {"bound (" + bound_key + ")", Align::left}};
   std::vector<std::vector<std::string>> rows;
   std::size_t ok = 0, errors = 0, skipped = 0, verification_failed = 0;
-  for (const json& record : recordsOf(results)) {
-    const std::string status = textAt(record, "status", "unknown");
-    std::vector<std::string> row = {textAt(record, "family") + "/" + textAt(record, "variant"),
-                                    recordParamsText(record), textAt(record, "mode")};
-    if (status == "ok") {
+  for (const RunRecord& record : results.records) {
+    std::vector<std::string> row = {record.family + "/" + record.variant, recordParamsText(record),
+                                    modeName(record.mode)};
+    if (record.status == RecordStatus::ok) {
       ++ok;
-      const json* placement = bound_key.empty() ? nullptr : placementOn(record, bound_key);
-      const std::string verification = verificationText(record);
-      if (verification.rfind("FAILED", 0) == 0) ++verification_failed;
-      row.insert(row.end(), {optionalText(medianKernelNs(record), &formatDurationNs),
-                             optionalText(achievedGflops(record), &formatRate),
-                             optionalText(achievedGbps(record), &formatRate), verification,
-                             placement != nullptr ? textAt(*placement, "bound", "unknown") : "-"});
+      const RooflinePlacement* placement = bound_key.empty() ? nullptr : placementOn(record, bound_key);
+      if (record.verification.status == VerificationStatus::failed) ++verification_failed;
+      row.insert(row.end(), {optionalText(record.medianKernelNs(), &formatDurationNs),
+                             optionalText(record.achievedGflops(), &formatRate),
+                             optionalText(record.achievedGbps(), &formatRate), verificationText(record),
+                             placement != nullptr ? toString(placement->bound) : "-"});
     } else {
-      (status == "error" ? errors : skipped) += 1;
-      const std::string error = firstLine(textAt(record, "error"));
-      row.insert(row.end(), {"-", "-", "-", shortened(status + (error.empty() ? "" : ": " + error), kMaxErrorColumnChars),
+      (record.status == RecordStatus::error ? errors : skipped) += 1;
+      const std::string error = firstLine(record.status_reason);
+      row.insert(row.end(), {"-", "-", "-",
+                             shortened(toString(record.status) + (error.empty() ? "" : ": " + error), kMaxErrorColumnChars),
                              "-"});
     }
     rows.push_back(std::move(row));

@@ -1,0 +1,101 @@
+#include "reports/html_mutation.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "reports/html_text.hpp"
+#include "reports/known_value.hpp"
+#include "reports/number_format.hpp"
+#include "reports/record_text.hpp"
+
+namespace rooflab::reports {
+namespace {
+
+std::string barHtml(std::string_view label, const std::optional<double>& value_ns, double longest_ns,
+                    std::string_view fill_class) {
+  std::string html =
+      "<div class=\"bar-row\"><span class=\"bar-label\">" + escapeHtml(label) + "</span><span class=\"bar\">";
+  if (value_ns && longest_ns > 0) {
+    html += "<span class=\"" + std::string(fill_class) +
+            "\" style=\"width:" + formatFixed(*value_ns / longest_ns * 100.0, 1) + "%\"></span>";
+  }
+  html +=
+      "</span><span class=\"bar-value\">" +
+      (value_ns ? escapeHtml(formatDurationNs(*value_ns)) : std::string("<span class=\"muted\">not measured</span>")) +
+      "</span></div>\n";
+  return html;
+}
+
+// "memory-only mutant: global memory sectors (load + store) 1.57 M vs 1.57 M (counters): valid".
+std::string validationText(const std::string& mode, const MutantValidation& check) {
+  std::string text = mode + " mutant";
+  if (!check.quantity.empty()) text += ": " + check.quantity;
+  const auto original = known(check.original);
+  const auto mutant = known(check.mutant);
+  if (original && mutant) text += " " + formatCount(*original) + " (original) vs " + formatCount(*mutant) + " (mutant)";
+  text += std::string(", checked by ") + (check.by == MutantValidation::Method::counters ? "counters" : "construction");
+  text += check.valid ? ": valid" : ": NOT valid, its time is not used";
+  if (check.note && !check.note->empty()) text += " (" + *check.note + ")";
+  return text;
+}
+
+}  // namespace
+
+std::string mutationCardHtml(const RunRecord& record, const MutationVerdict& mutation) {
+  const std::string verdict = toString(mutation.verdict);
+  std::string html = "<div class=\"mutation\">\n<h4>" + escapeHtml(record.variant) + " <span class=\"muted\">" +
+                     escapeHtml(recordParamsText(record)) + "</span> <span class=\"verdict verdict-" +
+                     cssToken(verdict) + "\">" + escapeHtml(verdict) + "</span></h4>\n";
+  const auto t_ns = known(mutation.t_ns);
+  const auto t_mem_ns = known(mutation.t_mem_ns);
+  const auto t_comp_ns = known(mutation.t_comp_ns);
+  const double longest_ns = std::max({t_ns.value_or(0.0), t_mem_ns.value_or(0.0), t_comp_ns.value_or(0.0)});
+  html += barHtml("t (original)", t_ns, longest_ns, "fill-total");
+  html += barHtml("t_mem (memory-only)", t_mem_ns, longest_ns, "fill-memory");
+  html += barHtml("t_comp (compute-only)", t_comp_ns, longest_ns, "fill-compute");
+
+  std::vector<std::string> impact;
+  if (const auto speedup = known(mutation.speedup_if_memory_free)) {
+    impact.push_back("if memory traffic were free: up to " + formatSpeedup(*speedup) + " faster");
+  }
+  if (const auto speedup = known(mutation.speedup_if_compute_free)) {
+    impact.push_back("if arithmetic were free: up to " + formatSpeedup(*speedup) + " faster");
+  }
+  if (!impact.empty()) {
+    html += "<p class=\"impact\">";
+    for (std::size_t i = 0; i < impact.size(); ++i) html += (i ? "; " : "") + escapeHtml(impact[i]);
+    html += "</p>\n";
+  }
+  // The margins the results file records, by their names there (alphabetically).
+  const VerdictMargins& margins = mutation.margins;
+  const std::pair<const char*, double> margin_values[] = {{"counter_tolerance", margins.counter_tolerance},
+                                                          {"min_kernel_ns", margins.min_kernel_ns},
+                                                          {"near", margins.near},
+                                                          {"sum_tolerance", margins.sum_tolerance}};
+  html += "<p class=\"margins muted\">Margins: ";
+  bool first = true;
+  for (const auto& [name, value] : margin_values) {
+    html += (first ? "" : " · ") + escapeHtml(name) + " " + escapeHtml(formatRoundTrip(value));
+    first = false;
+  }
+  html += "</p>\n";
+  const std::pair<const char*, const std::optional<MutantValidation>*> validations[] = {
+      {"compute-only", &mutation.validation.compute_only}, {"memory-only", &mutation.validation.memory_only}};
+  if (mutation.validation.compute_only || mutation.validation.memory_only) {
+    html += "<ul class=\"validation\">";
+    for (const auto& [mode, check] : validations) {
+      if (*check) html += "<li>" + escapeHtml(validationText(mode, **check)) + "</li>";
+    }
+    html += "</ul>\n";
+  }
+  if (!mutation.notes.empty()) {
+    html += "<ul class=\"notes\">";
+    for (const std::string& note : mutation.notes) html += "<li>" + escapeHtml(note) + "</li>";
+    html += "</ul>\n";
+  }
+  html += "</div>\n";
+  return html;
+}
+
+}  // namespace rooflab::reports

@@ -1,0 +1,111 @@
+// The shape issue 14 gave the code, kept by a test so that it does not drift back: small files in
+// analyzer/, short functions where a point is run and a batch is driven, and results that are typed
+// data (JSON only at the edge in analyzer/results_json*.cpp and its readers and writers).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kSource = ROOFLAB_SOURCE_DIR;
+
+std::vector<std::string> linesOf(const fs::path& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<fs::path> sourcesUnder(const fs::path& folder) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(folder))
+    if (entry.is_regular_file() && (entry.path().extension() == ".cpp" || entry.path().extension() == ".hpp"))
+      files.push_back(entry.path());
+  return files;
+}
+
+struct FunctionSpan {
+  std::string signature;
+  std::size_t first_line = 0;
+  std::size_t lines = 0;
+};
+
+// Function definitions at namespace level, in the project's clang-format layout: the signature starts
+// in column 0 and the body closes with a '}' alone in column 0.
+std::vector<FunctionSpan> functionsIn(const std::vector<std::string>& lines) {
+  static const std::regex start(R"(^[A-Za-z~].*\()");
+  static const std::regex not_function(R"(^(namespace|struct|class|enum|union|extern|using|typedef|return)\b)");
+  auto endsWith = [](const std::string& s, char c) {
+    const auto last = s.find_last_not_of(" \t");
+    return last != std::string::npos && s[last] == c;
+  };
+  std::vector<FunctionSpan> spans;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!std::regex_search(lines[i], start) || std::regex_search(lines[i], not_function) || endsWith(lines[i], ';')) continue;
+    std::size_t open = i;
+    while (open < lines.size() && !endsWith(lines[open], '{') && !endsWith(lines[open], ';')) ++open;
+    if (open == lines.size() || !endsWith(lines[open], '{')) continue;
+    std::size_t close = open;
+    while (close < lines.size() && lines[close] != "}") ++close;
+    spans.push_back({lines[i], i + 1, close - i + 1});
+    i = close;
+  }
+  return spans;
+}
+
+}  // namespace
+
+TEST(CodeShape, NoAnalyzerSourceFileIsOver500Lines) {
+  for (const fs::path& file : sourcesUnder(kSource / "analyzer"))
+    EXPECT_LE(linesOf(file).size(), 500u) << fs::relative(file, kSource).string();
+}
+
+TEST(CodeShape, NoFunctionOfTheRunnerOrTheBatchIsOver80Lines) {
+  const std::regex runner_or_batch(
+      R"((runner|batch|batch_plan|batch_summary|results_writer|launch_timing|variant_programs|resolved_point|progress_line)\.cpp$)");
+  std::size_t checked = 0;
+  for (const fs::path& file : sourcesUnder(kSource / "analyzer")) {
+    if (!std::regex_search(file.filename().string(), runner_or_batch)) continue;
+    for (const FunctionSpan& f : functionsIn(linesOf(file))) {
+      ++checked;
+      EXPECT_LE(f.lines, 80u) << fs::relative(file, kSource).string() << ":" << f.first_line << ": " << f.signature;
+    }
+  }
+  EXPECT_GT(checked, 20u) << "the function finder no longer recognises the code's layout";
+}
+
+TEST(CodeShape, TheFunctionFinderSeesMultiLineSignatures) {
+  const std::vector<std::string> code = {"namespace x {",  "int f(int a,", "      int b) {", "  return a;", "}",
+                                         "struct S {",     "  int g() { return 1; }", "};", "void h();",
+                                         "void k() {",     "}",  "}  // namespace x"};
+  const auto spans = functionsIn(code);
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_EQ(spans[0].lines, 4u);
+  EXPECT_EQ(spans[1].lines, 2u);
+}
+
+// Records and results are typed; reporters never see a JSON node.
+TEST(CodeShape, RecordTypesAndReportersHoldNoJson) {
+  std::vector<fs::path> typed = {kSource / "analyzer/run_record.hpp", kSource / "analyzer/results_document.hpp",
+                                 kSource / "analyzer/counters/counter_set.hpp", kSource / "analyzer/roofline.hpp",
+                                 kSource / "mutators/mutation_verdict.hpp", kSource / "mutators/occupancy_match.hpp"};
+  for (const fs::path& file : sourcesUnder(kSource / "reports")) typed.push_back(file);
+  for (const fs::path& file : typed) {
+    ASSERT_TRUE(fs::exists(file)) << file;
+    std::size_t number = 0;
+    for (const std::string& line : linesOf(file)) {
+      ++number;
+      if (line.rfind("//", 0) == 0 || line.find_first_not_of(' ') != std::string::npos &&
+                                          line.compare(line.find_first_not_of(' '), 2, "//") == 0)
+        continue;
+      EXPECT_EQ(line.find("nlohmann"), std::string::npos) << fs::relative(file, kSource).string() << ":" << number;
+    }
+  }
+}
