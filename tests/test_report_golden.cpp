@@ -12,31 +12,17 @@
 using rooflab::testing::TempDir;
 namespace fs = std::filesystem;
 
+using rooflab::testing::fileText;
+using rooflab::testing::firstDifference;
+
 namespace {
 
-std::string fileText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string withoutTimestamps(const std::string& html) {
   static const std::regex iso8601(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)");
   return std::regex_replace(html, iso8601, "<timestamp>");
 }
 
-// The first line where two texts differ, for a readable failure on a 1 MB file.
-std::string firstDifference(const std::string& expected, const std::string& actual) {
-  std::istringstream a(expected), b(actual);
-  std::string la, lb;
-  for (int line = 1;; ++line) {
-    const bool more_a = static_cast<bool>(std::getline(a, la)), more_b = static_cast<bool>(std::getline(b, lb));
-    if (!more_a && !more_b) return "texts are equal";
-    if (la != lb || more_a != more_b)
-      return "line " + std::to_string(line) + ":\n  expected: " + la.substr(0, 300) + "\n  actual:   " + lb.substr(0, 300);
-  }
-}
 
 void expectReportUnchanged(const std::string& name) {
   const fs::path golden = fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/report-golden" / name;

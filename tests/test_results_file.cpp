@@ -14,16 +14,13 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace rooflab;
 
+using rooflab::testing::fileText;
+using rooflab::testing::firstDifference;
+
 namespace {
 
 const fs::path kGoldenH100 = fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/report-golden/h100-default/input.json";
 
-std::string fileText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 
