@@ -72,6 +72,19 @@ std::string settingText(double value) {
   return text;
 }
 
+// "0.43", "0.012", "2.0e-06": small p-values in exponent form, where fixed digits would be all zeros.
+std::string pValueText(double p) {
+  if (!(p > 0) || p >= 1e-3) return formatSignificant(p, 2);
+  int exponent = static_cast<int>(std::floor(std::log10(p)));
+  double mantissa = p / std::pow(10.0, exponent);
+  if (mantissa >= 9.95) {  // would round to "10.0"
+    mantissa /= 10;
+    ++exponent;
+  }
+  const std::string digits = std::to_string(-exponent);
+  return formatFixed(mantissa, 1) + "e-" + (digits.size() < 2 ? "0" : "") + digits;
+}
+
 std::string joined(const std::set<std::string>& names) {
   std::string text;
   for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
@@ -264,7 +277,7 @@ void printDiff(const DiffResult& diff, std::ostream& out) {
     if (change.comparison) {
       const RatioInterval& ratio = change.comparison->ratio;
       ratio_text = formatFixed(ratio.ratio, 3) + " [" + formatFixed(ratio.lower, 3) + ", " + formatFixed(ratio.upper, 3) + "]";
-      p_text = formatSignificant(change.comparison->p_value, 2);
+      p_text = pValueText(change.comparison->p_value);
     }
     rows.push_back({change.key.text(), optionalText(change.old_median_ns, &formatDurationNs),
                     optionalText(change.new_median_ns, &formatDurationNs), change_text, ratio_text, p_text,
