@@ -60,17 +60,73 @@ TEST(Cli, ReportReRendersSavedResultsWithoutADevice) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "results.csv"));
 }
 
+// Since issue 17, diff tests the repetitions: the slower copy is slower in every repetition, not only
+// in its median.
 TEST(Cli, DiffExitsNonZeroOnARegression) {
   TempDir dir;
   const std::string base = std::string(ROOFLAB_SOURCE_DIR) + "/bench/results/2026-11-22-h100-catalogue/default-config.json";
   nlohmann::json slower = rooflab::readJsonFile(base);
-  for (auto& r : slower["records"])
-    if (r["timings"].is_object()) r["timings"]["kernel_ns"]["median"] = r["timings"]["kernel_ns"]["median"].get<double>() * 1.5;
+  for (auto& r : slower["records"]) {
+    if (!r["timings"].is_object()) continue;
+    r["timings"]["kernel_ns"]["median"] = r["timings"]["kernel_ns"]["median"].get<double>() * 1.5;
+    for (auto& repetition : r["timings"]["repetitions"]) repetition["kernel_ns"] = repetition["kernel_ns"].get<std::int64_t>() * 3 / 2;
+  }
   const auto slower_path = dir.path() / "slower.json";
   rooflab::writeJsonAtomically(slower_path, slower);
-  EXPECT_EQ(runRooflab("diff " + base + " " + base, dir).exit_code, 0);
+  const CommandResult same = runRooflab("diff " + base + " " + base, dir);
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_NE(same.output.find("no regression among 69 matched records"), std::string::npos) << same.output;
   const CommandResult r = runRooflab("diff " + base + " " + slower_path.string(), dir);
   EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("REGRESSED: "), std::string::npos) << r.output;
+  // Faster is no failure.
+  const CommandResult faster = runRooflab("diff " + slower_path.string() + " " + base, dir);
+  EXPECT_EQ(faster.exit_code, 0) << faster.output;
+  EXPECT_NE(faster.output.find("IMPROVED"), std::string::npos) << faster.output;
+  // --threshold, the median rule's option, now sets the minimum effect, and says so.
+  const CommandResult threshold = runRooflab("diff " + base + " " + slower_path.string() + " --threshold 0.6", dir);
+  EXPECT_EQ(threshold.exit_code, 0) << threshold.output;
+  EXPECT_NE(threshold.output.find("--threshold is now --min-effect"), std::string::npos) << threshold.output;
+  EXPECT_EQ(runRooflab("diff " + base + " " + slower_path.string() + " --min-effect 0.6", dir).exit_code, 0);
+  EXPECT_EQ(runRooflab("diff " + base + " " + base + " --alpha 1.5", dir).exit_code, 2);
+}
+
+TEST(Cli, DiffRefusesRunsOfAnotherDeviceWithExitTwo) {
+  TempDir dir;
+  const std::string gpu = std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/results/gpu-h100-modes.json";
+  const std::string cpu = std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/results/cpu-pocl-small.json";
+  const CommandResult refused = runRooflab("diff " + cpu + " " + gpu, dir);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("\"cpu-haswell-Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz\""), std::string::npos)
+      << refused.output;
+  EXPECT_NE(refused.output.find("\"NVIDIA H100 80GB HBM3\""), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find("--allow-other-device"), std::string::npos) << refused.output;
+  // Allowed, the records that both ran are compared (none of these two fixtures share one).
+  const CommandResult allowed = runRooflab("diff " + cpu + " " + gpu + " --allow-other-device", dir);
+  EXPECT_EQ(allowed.exit_code, 2) << allowed.output;
+  EXPECT_NE(allowed.output.find("nothing to compare: no record of OLD"), std::string::npos) << allowed.output;
+  nlohmann::json other_platform = rooflab::readJsonFile(cpu);
+  other_platform["device"]["platform"] = "Intel(R) OpenCL";
+  const auto other_path = dir.path() / "other-platform.json";
+  rooflab::writeJsonAtomically(other_path, other_platform);
+  EXPECT_EQ(runRooflab("diff " + cpu + " " + other_path.string(), dir).exit_code, 2);
+  const CommandResult compared = runRooflab("diff " + cpu + " " + other_path.string() + " --allow-other-device", dir);
+  EXPECT_EQ(compared.exit_code, 0) << compared.output;
+  EXPECT_NE(compared.output.find("warning: the runs were made on different devices"), std::string::npos) << compared.output;
+}
+
+TEST(Cli, DiffWithNothingMatchedExitsTwoAndSaysWhy) {
+  TempDir dir;
+  const std::string cpu = std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/results/cpu-pocl-small.json";
+  nlohmann::json running = rooflab::readJsonFile(cpu);
+  running["records"] = nlohmann::json::array();
+  running["status"] = "running";
+  running.erase("summary");
+  const auto running_path = dir.path() / "running.json";
+  rooflab::writeJsonAtomically(running_path, running);
+  const CommandResult r = runRooflab("diff " + cpu + " " + running_path.string(), dir);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("NEW has 0 records (status: running)"), std::string::npos) << r.output;
 }
 
 TEST(Cli, BadCommandLinesExitWithCodeTwo) {

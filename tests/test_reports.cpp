@@ -628,27 +628,70 @@ TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
 
 // ---- diff ----
 
+namespace {
+
+// A record `factor` times slower in every repetition, as a run of slower code would be: the
+// repetitions are what `diff` tests, the summary and the rates follow them.
+void slowDown(json& record, double factor) {
+  json& timings = record["timings"];
+  for (json& repetition : timings["repetitions"]) {
+    repetition["kernel_ns"] = std::llround(repetition["kernel_ns"].get<double>() * factor);
+  }
+  for (const char* key : {"median", "min", "max"}) timings["kernel_ns"][key] = timings["kernel_ns"][key].get<double>() * factor;
+  for (const char* key : {"gflops", "gbps"})
+    if (timings.contains(key) && timings[key].is_number()) timings[key] = timings[key].get<double>() / factor;
+}
+
+const reports::RecordChange* changeOf(const reports::DiffResult& diff, const std::string& text) {
+  for (const reports::RecordChange& change : diff.matched)
+    if (change.key.text() == text) return &change;
+  return nullptr;
+}
+
+std::string diffText(const reports::DiffResult& diff) {
+  std::ostringstream out;
+  reports::printDiff(diff, out);
+  return out.str();
+}
+
+std::string lineWith(const std::string& text, const std::string& needle) {
+  const auto at = text.find(needle);
+  if (at == std::string::npos) return "";
+  const auto begin = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+  return text.substr(begin, text.find('\n', at) - begin);
+}
+
+reports::DiffOptions minEffect(double min_effect) {
+  reports::DiffOptions options;
+  options.min_effect = min_effect;
+  return options;
+}
+
+}  // namespace
+
 TEST(ReportDiff, IdenticalRunsDoNotRegress) {
   const json results = loadFixture(kGpuFixture);
   const reports::DiffResult diff = reports::diffResults(typed(results), typed(results));
   EXPECT_FALSE(diff.regressed);
+  EXPECT_FALSE(diff.refusal.has_value());
   EXPECT_EQ(diff.matched.size(), results["records"].size());
   EXPECT_TRUE(diff.added.empty());
   EXPECT_TRUE(diff.removed.empty());
   EXPECT_TRUE(diff.warnings.empty());
+  EXPECT_EQ(diff.count(reports::RecordVerdict::regressed) + diff.count(reports::RecordVerdict::improved), 0u);
 }
 
+// Issue 17 changed the rule from "median slower by more than 10%" to a test on the repetitions and a
+// minimum effect of 20%: the doctored copy now slows the repetitions down, not only the median.
 TEST(ReportDiff, FindsARegressionInADoctoredCopy) {
   const json old_run = loadFixture(kGpuFixture);
   json new_run = old_run;
   json* tiled = findRecord(new_run, "matmul", "tiled16", "normal", 1024);
   ASSERT_NE(tiled, nullptr);
-  const double old_ns = (*tiled)["timings"]["kernel_ns"]["median"];
-  (*tiled)["timings"]["kernel_ns"]["median"] = old_ns * 1.25;
-  (*tiled)["timings"]["gflops"] = (*tiled)["timings"]["gflops"].get<double>() / 1.25;
-  // 5% slower stays under the default 10% threshold.
-  json* naive = findRecord(new_run, "matmul", "naive", "normal", 1024);
-  (*naive)["timings"]["kernel_ns"]["median"] = (*naive)["timings"]["kernel_ns"]["median"].get<double>() * 1.05;
+  slowDown(*tiled, 1.25);
+  // 5% slower, with repetitions that do not overlap the old ones: significant, but under the default
+  // minimum effect of 20%.
+  slowDown(*findRecord(new_run, "matmul", "naive", "normal", 1024), 1.05);
   // One record gone, one new.
   json added = new_run["records"][0];
   added["params"]["N"] = 33554432;
@@ -658,30 +701,40 @@ TEST(ReportDiff, FindsARegressionInADoctoredCopy) {
   const reports::DiffResult diff = reports::diffResults(typed(old_run), typed(new_run));
   EXPECT_TRUE(diff.regressed);
   std::vector<std::string> regressed;
-  for (const reports::RecordChange& change : diff.matched) {
+  for (const reports::RecordChange& change : diff.matched)
     if (change.regressed) regressed.push_back(change.key.text());
-    if (change.key.variant == "tiled16" && change.key.params == "N=1024" && change.key.mode == "normal") {
-      ASSERT_TRUE(change.time_change.has_value());
-      EXPECT_NEAR(*change.time_change, 0.25, 1e-9);
-    }
-  }
   EXPECT_EQ(regressed, std::vector<std::string>{"matmul/tiled16 N=1024 (normal)"});
+  const reports::RecordChange* tiled_change = changeOf(diff, "matmul/tiled16 N=1024 (normal)");
+  ASSERT_NE(tiled_change, nullptr);
+  ASSERT_TRUE(tiled_change->time_change.has_value());
+  EXPECT_NEAR(*tiled_change->time_change, 0.25, 1e-5);
+  ASSERT_TRUE(tiled_change->comparison.has_value());
+  EXPECT_NEAR(tiled_change->comparison->p_value, 2.0 / 252, 1e-12);  // 5 + 5 that do not overlap: exact
+  const reports::RecordChange* naive_change = changeOf(diff, "matmul/naive N=1024 (normal)");
+  ASSERT_NE(naive_change, nullptr);
+  EXPECT_EQ(naive_change->verdict, reports::RecordVerdict::unchanged_within_noise);
+  EXPECT_LT(naive_change->comparison->p_value, 0.05);
   ASSERT_EQ(diff.added.size(), 1u);
   EXPECT_EQ(diff.added[0].params, "N=33554432, WG=256");
   ASSERT_EQ(diff.removed.size(), 1u);
   EXPECT_EQ(diff.removed[0].text(), "vecadd/global N=16777216, WG=256 (compute-only)");
 
-  std::ostringstream text;
-  reports::printDiff(diff, text);
-  EXPECT_NE(text.str().find("REGRESSION: +25.0% median time (threshold 10.0%)"), std::string::npos) << text.str();
-  EXPECT_NE(text.str().find("REGRESSED: 1 of"), std::string::npos);
-  EXPECT_NE(text.str().find("added:   vecadd/global N=33554432, WG=256 (normal)"), std::string::npos);
+  const std::string text = diffText(diff);
+  // Each record shows its p-value and the ratio's interval beside the verdict.
+  const std::string tiled_line = lineWith(text, "matmul/tiled16 N=1024 (normal)");
+  EXPECT_NE(tiled_line.find("+25.0%"), std::string::npos) << text;
+  EXPECT_NE(tiled_line.find("1.250 ["), std::string::npos) << text;
+  EXPECT_NE(tiled_line.find("0.0079"), std::string::npos) << text;
+  EXPECT_NE(tiled_line.find("REGRESSED"), std::string::npos) << text;
+  EXPECT_NE(lineWith(text, "matmul/naive N=1024 (normal)").find("unchanged within noise"), std::string::npos) << text;
+  EXPECT_NE(text.find("new/old (95% interval)"), std::string::npos) << text;
+  EXPECT_NE(text.find("REGRESSED: 1 of " + std::to_string(diff.matched.size()) + " matched records"), std::string::npos);
+  EXPECT_NE(text.find("(a change counts when p < 0.05 and the median moved by more than 20%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("added:   vecadd/global N=33554432, WG=256 (normal)"), std::string::npos);
 
-  // A looser threshold lets the same change pass; a tighter one catches the 5% too.
-  EXPECT_FALSE(reports::diffResults(typed(old_run), typed(new_run), 0.30).regressed);
-  std::size_t tight = 0;
-  for (const auto& change : reports::diffResults(typed(old_run), typed(new_run), 0.04).matched) tight += change.regressed;
-  EXPECT_EQ(tight, 2u);
+  // A larger minimum effect lets the same change pass; a smaller one catches the 5% too.
+  EXPECT_FALSE(reports::diffResults(typed(old_run), typed(new_run), minEffect(0.30)).regressed);
+  EXPECT_EQ(reports::diffResults(typed(old_run), typed(new_run), minEffect(0.04)).count(reports::RecordVerdict::regressed), 2u);
 }
 
 TEST(ReportDiff, NewErrorsAndVerificationFailuresRegress) {
@@ -698,15 +751,126 @@ TEST(ReportDiff, NewErrorsAndVerificationFailuresRegress) {
   std::size_t regressions = 0;
   for (const auto& change : diff.matched) regressions += change.regressed;
   EXPECT_EQ(regressions, 2u);
+  const std::string text = diffText(diff);
+  EXPECT_NE(text.find("REGRESSED: ran before, now errors"), std::string::npos) << text;
+  EXPECT_NE(text.find("REGRESSED: now fails verification"), std::string::npos) << text;
   // The record that already failed verification in the old run is no news.
   EXPECT_FALSE(reports::diffResults(typed(old_run), typed(old_run)).regressed);
 }
 
-TEST(ReportDiff, WarnsAboutDifferentDevicesAndRejectsBadThresholds) {
+TEST(ReportDiff, FasterRepetitionsImprove) {
+  const json old_run = loadFixture(kGpuFixture);
+  json new_run = old_run;
+  slowDown(*findRecord(new_run, "matmul", "tiled16", "normal", 1024), 0.5);
+  const reports::DiffResult diff = reports::diffResults(typed(old_run), typed(new_run));
+  EXPECT_FALSE(diff.regressed);
+  EXPECT_EQ(diff.count(reports::RecordVerdict::improved), 1u);
+  EXPECT_EQ(changeOf(diff, "matmul/tiled16 N=1024 (normal)")->verdict, reports::RecordVerdict::improved);
+  const std::string text = diffText(diff);
+  EXPECT_NE(lineWith(text, "matmul/tiled16 N=1024 (normal)").find("IMPROVED"), std::string::npos) << text;
+  EXPECT_NE(lineWith(text, "matmul/tiled16 N=1024 (normal)").find("  0.0079  "), std::string::npos) << text;
+  // The fixture's skipped and failed mutants are not compared.
+  ASSERT_EQ(diff.count(reports::RecordVerdict::not_compared), 3u);
+  EXPECT_NE(text.find("no regression among 42 matched records: 1 improved, 38 unchanged within noise, 3 not compared"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("not compared: skipped in both runs"), std::string::npos) << text;
+}
+
+// What issue 17 saw: a whole run on a slower host. Every repetition moved, so the test is
+// significant everywhere; only the minimum effect keeps that from reading as a regression.
+TEST(ReportDiff, ARunThatMovedLessThanTheMinimumEffectIsUnchanged) {
+  const json old_run = loadFixture(kGpuFixture);
+  json new_run = old_run;
+  for (json& record : new_run["records"])
+    if (record["timings"].is_object()) slowDown(record, 1.15);
+  const reports::DiffResult diff = reports::diffResults(typed(old_run), typed(new_run));
+  EXPECT_FALSE(diff.regressed) << diffText(diff);
+  std::size_t significant = 0;
+  for (const auto& change : diff.matched) significant += change.comparison && change.comparison->p_value < 0.05;
+  EXPECT_GT(significant, 0u);
+  EXPECT_EQ(diff.count(reports::RecordVerdict::regressed), 0u);
+  // The same shift beyond the minimum effect is a regression of every record that ran.
+  EXPECT_TRUE(reports::diffResults(typed(old_run), typed(new_run), minEffect(0.10)).regressed);
+}
+
+TEST(ReportDiff, TooFewRepetitionsCannotBeSignificant) {
+  const json old_run = loadFixture(kGpuFixture);
+  json new_run = old_run;
+  json* tiled = findRecord(new_run, "matmul", "tiled16", "normal", 1024);
+  json trimmed_old = old_run;
+  json* tiled_old = findRecord(trimmed_old, "matmul", "tiled16", "normal", 1024);
+  for (json* record : {tiled, tiled_old}) {
+    json& repetitions = (*record)["timings"]["repetitions"];
+    repetitions.erase(repetitions.begin() + 3, repetitions.end());  // 3 each
+  }
+  ASSERT_EQ((*tiled)["timings"]["repetitions"].size(), 3u);
+  slowDown(*tiled, 2.0);
+  const reports::DiffResult diff = reports::diffResults(typed(trimmed_old), typed(new_run));
+  const reports::RecordChange* change = changeOf(diff, "matmul/tiled16 N=1024 (normal)");
+  ASSERT_NE(change, nullptr);
+  EXPECT_EQ(change->verdict, reports::RecordVerdict::unchanged_within_noise);
+  EXPECT_NEAR(change->comparison->p_value, 0.1, 1e-12);  // 2 / C(6, 3): the smallest there is
+  EXPECT_NE(diffText(diff).find("unchanged within noise: 3 + 3 repetitions cannot reach p < 0.05"), std::string::npos)
+      << diffText(diff);
+}
+
+TEST(ReportDiff, RefusesOtherDevicesUnlessAllowedAndRejectsBadSettings) {
   const json cpu = loadFixture(kCpuFixture);
   const json gpu = loadFixture(kGpuFixture);
-  const reports::DiffResult diff = reports::diffResults(typed(cpu), typed(gpu));
-  ASSERT_EQ(diff.warnings.size(), 1u);
-  EXPECT_NE(diff.warnings[0].find("different devices"), std::string::npos);
-  EXPECT_THROW(reports::diffResults(typed(cpu), typed(cpu), -0.1), std::invalid_argument);
+  const reports::DiffResult refused = reports::diffResults(typed(cpu), typed(gpu));
+  ASSERT_TRUE(refused.refusal.has_value());
+  EXPECT_NE(refused.refusal->find("OLD ran on \"cpu-haswell-Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz\" "
+                                  "(Portable Computing Language), NEW on \"NVIDIA H100 80GB HBM3\" (NVIDIA CUDA)"),
+            std::string::npos)
+      << *refused.refusal;
+  EXPECT_NE(refused.refusal->find("--allow-other-device"), std::string::npos);
+  EXPECT_TRUE(refused.matched.empty());
+  EXPECT_FALSE(refused.regressed);
+
+  // The same device on another platform is another device too.
+  json other_platform = cpu;
+  other_platform["device"]["platform"] = "Intel(R) OpenCL";
+  EXPECT_TRUE(reports::diffResults(typed(cpu), typed(other_platform)).refusal.has_value());
+
+  reports::DiffOptions allow;
+  allow.allow_other_device = true;
+  const reports::DiffResult allowed = reports::diffResults(typed(cpu), typed(other_platform), allow);
+  EXPECT_FALSE(allowed.refusal.has_value());
+  ASSERT_EQ(allowed.warnings.size(), 1u);
+  EXPECT_NE(allowed.warnings[0].find("different devices"), std::string::npos);
+  EXPECT_EQ(allowed.matched.size(), cpu["records"].size());
+
+  EXPECT_THROW(reports::diffResults(typed(cpu), typed(cpu), minEffect(-0.1)), std::invalid_argument);
+  for (double alpha : {0.0, 1.0, -0.5}) {
+    reports::DiffOptions bad;
+    bad.alpha = alpha;
+    EXPECT_THROW(reports::diffResults(typed(cpu), typed(cpu), bad), std::invalid_argument) << alpha;
+  }
+}
+
+TEST(ReportDiff, NothingMatchedSaysWhy) {
+  const json cpu = loadFixture(kCpuFixture);
+  json running = cpu;
+  running["records"] = json::array();
+  running["status"] = "running";
+  running.erase("summary");
+  const reports::DiffResult empty = reports::diffResults(typed(cpu), typed(running));
+  ASSERT_TRUE(empty.refusal.has_value());
+  EXPECT_EQ(*empty.refusal, "nothing to compare: NEW has 0 records (status: running)");
+
+  json other_family = cpu;
+  for (json& record : other_family["records"]) record["family"] = "transpose";
+  const reports::DiffResult families = reports::diffResults(typed(cpu), typed(other_family));
+  ASSERT_TRUE(families.refusal.has_value());
+  EXPECT_EQ(*families.refusal, "nothing to compare: no family in common: OLD holds matmul, vecadd, NEW holds transpose")
+      << *families.refusal;
+
+  json other_size = cpu;
+  for (json& record : other_size["records"]) record["params"]["N"] = 12345;
+  const reports::DiffResult sizes = reports::diffResults(typed(cpu), typed(other_size));
+  ASSERT_TRUE(sizes.refusal.has_value());
+  EXPECT_NE(sizes.refusal->find("no record of OLD has the (family, variant, params, mode) of one in NEW"), std::string::npos)
+      << *sizes.refusal;
+  EXPECT_NE(sizes.refusal->find("N=12345"), std::string::npos) << *sizes.refusal;
 }

@@ -200,12 +200,15 @@ int diffCommand(const DiffCommand& cmd) {
   const ResultsDocument new_run = readResultsFile(cmd.new_path);
   reports::DiffResult diff;
   try {
-    diff = reports::diffResults(old_run, new_run, cmd.threshold);
+    diff = reports::diffResults(old_run, new_run, cmd.options);
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }
+  // Other devices, or no record in common: there is nothing a CI gate could read as "no regression".
+  if (diff.refusal) throw InputError("diff " + cmd.old_path + " " + cmd.new_path + ": " + *diff.refusal);
   reports::printDiff(diff, std::cout);
-  // Non-zero when any variant got slower than the threshold, so CI can gate on it.
+  // Non-zero only for regressions (significant and larger than the minimum effect, or new errors and
+  // verification failures), so CI can gate on it.
   return diff.regressed ? static_cast<int>(ExitCode::variant_failed) : 0;
 }
 

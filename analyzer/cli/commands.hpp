@@ -2,6 +2,8 @@
 #include <string>
 #include <vector>
 
+#include "reports/diff_report.hpp"
+
 namespace rooflab {
 
 struct RunCommand {
@@ -25,7 +27,7 @@ struct ReportCommand {
 struct DiffCommand {
   std::string old_path;
   std::string new_path;
-  double threshold = 0.10;
+  reports::DiffOptions options;  // --min-effect (or its old name --threshold), --alpha, --allow-other-device
 };
 
 // Each returns the process exit code; InputError and DeviceError propagate to main().

@@ -41,10 +41,19 @@ int main(int argc, char** argv) {
   report_cmd->add_option("--formats", report.formats, "Report formats")->delimiter(',');
 
   DiffCommand diff;
-  auto* diff_cmd = app.add_subcommand("diff", "Per-variant changes between two runs");
+  auto* diff_cmd = app.add_subcommand("diff", "Per-record changes between two runs: a test on their repetitions and a minimum effect");
   diff_cmd->add_option("old", diff.old_path, "Old results.json")->required();
   diff_cmd->add_option("new", diff.new_path, "New results.json")->required();
-  diff_cmd->add_option("--threshold", diff.threshold, "Relative slow-down that counts as a regression (default 0.10)");
+  auto* min_effect = diff_cmd->add_option("--min-effect", diff.options.min_effect,
+                                          "Smallest change of a median that counts, a fraction of the old median")
+                          ->capture_default_str();
+  // --threshold was the median-only rule's slow-down fraction; it now sets the minimum effect, which
+  // a change must also pass the test to count as.
+  auto* threshold = diff_cmd->add_option("--threshold", diff.options.min_effect, "Former name of --min-effect")->excludes(min_effect);
+  diff_cmd->add_option("--alpha", diff.options.alpha, "Significance level of the test on the repetitions")
+      ->capture_default_str();
+  diff_cmd->add_flag("--allow-other-device", diff.options.allow_other_device,
+                     "Compare runs made on different devices (refused by default, exit 2)");
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string command = argv[1];
@@ -70,7 +79,12 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("devices")) return devicesCommand();
     if (*ceilings_cmd) return ceilingsCommand(ceilings);
     if (*report_cmd) return reportCommand(report);
-    if (*diff_cmd) return diffCommand(diff);
+    if (*diff_cmd) {
+      if (threshold->count() > 0)
+        std::fprintf(stderr, "rooflab: diff: --threshold is now --min-effect: a change counts when it is larger and "
+                             "the test on the repetitions is significant (--alpha)\n");
+      return diffCommand(diff);
+    }
   } catch (const InputError& e) {
     std::fprintf(stderr, "rooflab: %s\n", e.what());
     return static_cast<int>(ExitCode::bad_input);
