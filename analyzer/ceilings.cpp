@@ -704,7 +704,7 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
       out << benchmark.geometry << "; median " << rateText(benchmark.median_rate, benchmark.unit);
       if (benchmark.spread)
         out << " of " << benchmark.repetitions << " runs, " << toString(benchmark.spread->stopped) << " after "
-            << fixed(benchmark.spread->measured_seconds, 2) << " s";
+            << fixed(benchmark.spread->measured_seconds, 3) << " s";
     }
     out << "\n";
   }
@@ -718,7 +718,7 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
       bool winner = false;
       for (const Row& row : rows)
         winner = winner || (row.benchmark.name == candidate.name && row.benchmark.kernel == candidate.kernel);
-      out << (winner ? " * " : "   ") << padRight(candidate.kernel, 36);
+      out << (winner ? " * " : "   ") << padRight(candidate.kernel, 38);
       if (candidate.error)
         out << "FAILED: " << *candidate.error << "\n";
       else
