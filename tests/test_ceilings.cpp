@@ -2,7 +2,9 @@
 // positive finite figures and a loadable measured model. It never asserts speed: CI machines vary.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -44,19 +46,53 @@ TEST(Ceilings, TinyRunOnPoclGivesPositiveFiniteFigures) {
   options.repetitions = 2;
   options.dram_buffer_bytes = 1 << 20;
   options.min_kernel_ns = 1'000'000;
+  options.max_seconds_per_benchmark = 0.02;
   const CeilingsReport report = rooflab::measureCeilings(*device, options);
 
-  for (const CeilingBenchmark* benchmark : report.benchmarks()) {
-    SCOPED_TRACE(benchmark->name);
+  std::vector<const CeilingBenchmark*> measured = report.benchmarks();
+  ASSERT_TRUE(report.dram_write.has_value());
+  measured.push_back(&*report.dram_write);
+  for (const CeilingBenchmark& candidate : report.candidates) measured.push_back(&candidate);
+  for (const CeilingBenchmark* benchmark : measured) {
+    SCOPED_TRACE(benchmark->name + " " + benchmark->kernel);
     EXPECT_FALSE(benchmark->error.has_value()) << benchmark->error.value_or("");
     ASSERT_TRUE(benchmark->best_rate.has_value());
     EXPECT_TRUE(std::isfinite(*benchmark->best_rate));
     EXPECT_GT(*benchmark->best_rate, 0.0);
     EXPECT_GT(benchmark->best_kernel_ns, 0);
-    EXPECT_EQ(benchmark->repetitions, 2);
+    EXPECT_GE(benchmark->repetitions, 2);  // the floor; the noise target may add more
     EXPECT_FALSE(benchmark->geometry.empty());
+    EXPECT_FALSE(benchmark->kernel.empty());
+    EXPECT_GT(benchmark->vector_width, 0);
+    // The spread brackets the median and the best rate is the highest repetition's.
+    ASSERT_TRUE(benchmark->spread.has_value());
+    const rooflab::CeilingSpread& spread = *benchmark->spread;
+    EXPECT_LE(spread.min_rate, spread.median_lower_rate);
+    EXPECT_LE(spread.median_lower_rate, spread.median_rate);
+    EXPECT_LE(spread.median_rate, spread.median_upper_rate);
+    EXPECT_LE(spread.median_upper_rate, spread.max_rate);
+    EXPECT_DOUBLE_EQ(spread.max_rate, *benchmark->best_rate);
+    EXPECT_NE(spread.stopped, rooflab::StopDecision::keep_going);
   }
   EXPECT_TRUE(report.complete());
+
+  // Each named figure is the best of its kind among the candidates: read, copy and write at
+  // float, float2 and float4 at least, and FP32 at 8, 16 and 32 chains.
+  std::map<std::string, std::set<std::string>> kernels;
+  std::map<std::string, double> best;
+  for (const CeilingBenchmark& candidate : report.candidates) {
+    kernels[candidate.name].insert(candidate.kernel);
+    best[candidate.name] = std::max(best[candidate.name], *candidate.best_rate);
+  }
+  for (const char* kind : {"dram_read", "dram_copy", "dram_write"})
+    for (const char* type : {"float", "float2", "float4"})
+      EXPECT_EQ(kernels[kind].count(std::string(kind) + "_" + type), 1u) << kind << " " << type;
+  EXPECT_GE(kernels["fp32_fma"].size(), 3u);
+  EXPECT_DOUBLE_EQ(*report.dram_read.best_rate, best["dram_read"]);
+  EXPECT_DOUBLE_EQ(*report.dram_copy.best_rate, best["dram_copy"]);
+  EXPECT_DOUBLE_EQ(*report.dram_write->best_rate, best["dram_write"]);
+  EXPECT_DOUBLE_EQ(*report.fp32_fma.best_rate, best["fp32_fma"]);
+  ASSERT_TRUE(report.host.has_value());
 
   ASSERT_TRUE(report.model.has_value());
   const DeviceModel& model = *report.model;
@@ -66,7 +102,11 @@ TEST(Ceilings, TinyRunOnPoclGivesPositiveFiniteFigures) {
   EXPECT_EQ(model.measured->driver, device->info.driver_version);
   EXPECT_EQ(model.measured->at, report.measured_at);
   EXPECT_DOUBLE_EQ(model.peak_gflops, *report.fp32_fma.best_rate);
-  EXPECT_DOUBLE_EQ(model.dram_gbps, std::max(*report.dram_copy.best_rate, *report.dram_read.best_rate));
+  EXPECT_DOUBLE_EQ(model.dram_gbps, std::max({*report.dram_copy.best_rate, *report.dram_read.best_rate,
+                                               *report.dram_write->best_rate}));
+  ASSERT_NE(report.dramCeiling(), nullptr);
+  EXPECT_DOUBLE_EQ(model.dram_gbps, *report.dramCeiling()->best_rate);
+  EXPECT_NE(model.sources.at("dram_gbps").find(report.dramCeiling()->kernel), std::string::npos);
   EXPECT_DOUBLE_EQ(*model.local_gbps, *report.local_read.best_rate);
 
   // The model it writes loads back and matches the device it was measured on.
@@ -103,6 +143,21 @@ TEST(Ceilings, ReportShowsMeasuredAboveDatasheetUnclamped) {
   EXPECT_NE(text.find("FAILED: CL_OUT_OF_RESOURCES"), std::string::npos) << text;
   EXPECT_NE(text.find("h100-sxm"), std::string::npos) << text;
   EXPECT_FALSE(report.complete());
+}
+
+// The DRAM roof is the best of copy, read and write, whichever kind wins on a device.
+TEST(Ceilings, DramCeilingIsTheBestOfCopyReadAndWrite) {
+  CeilingsReport report;
+  report.dram_copy = figure("dram_copy", "GB/s", 2985.0);
+  report.dram_read = figure("dram_read", "GB/s", 2969.0);
+  EXPECT_EQ(report.dramCeiling(), &report.dram_copy);
+  report.dram_write = figure("dram_write", "GB/s", 3050.0);
+  EXPECT_EQ(report.dramCeiling(), &*report.dram_write);
+  report.dram_write->best_rate.reset();
+  report.dram_copy.best_rate.reset();
+  EXPECT_EQ(report.dramCeiling(), &report.dram_read);
+  report.dram_read.best_rate.reset();
+  EXPECT_EQ(report.dramCeiling(), nullptr);
 }
 
 // The local-memory figure counts 8 vector reads per iteration per work-item; the kernel must make

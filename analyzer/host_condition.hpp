@@ -1,0 +1,47 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace rooflab {
+
+// What the host says about itself before a measurement: things that make timings noisy. Each
+// reading is absent when its file cannot be read (containers, other systems): never an error.
+struct HostCondition {
+  std::optional<std::string> cpu_governor;      // cpu0's cpufreq scaling_governor, e.g. "performance"
+  std::optional<double> load_average_1min;      // first field of /proc/loadavg
+  std::optional<unsigned> core_count;           // online logical CPUs
+};
+
+// Where the readers look; tests point them at files of their own.
+struct HostPaths {
+  std::filesystem::path governor = "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor";
+  std::filesystem::path loadavg = "/proc/loadavg";
+  std::filesystem::path online_cpus = "/sys/devices/system/cpu/online";
+  std::filesystem::path cpu0_caches = "/sys/devices/system/cpu/cpu0/cache";
+};
+
+// Core count from `online_cpus` (a list such as "0-3,8-11"), else from sysconf when reading the
+// real host.
+HostCondition readHostCondition(const HostPaths& paths = {});
+
+// The number of CPUs in a sysfs CPU list ("0-3,8-11" has 8); absent when it does not parse.
+std::optional<unsigned> countCpuList(const std::string& list);
+
+struct HostNoiseLimits {
+  double max_load_per_core = 0.5;  // 1-minute load average per online core
+};
+
+// Why timings taken now may be noisy, or nothing when the readings show no reason: a load average
+// above the limit (other processes share the cores), or a CPU governor other than "performance"
+// (clocks change under the measurement; google/benchmark warns of "CPU scaling" the same way).
+std::optional<std::string> noisyHost(const HostCondition& host, const HostNoiseLimits& limits = {});
+
+// The host CPU's last-level cache in bytes, summed over its instances (an L3 per chiplet or per
+// socket): the size of the highest-level data or unified cache under `cpu0_caches`
+// (index*/level, type, size, shared_cpu_list) times the online CPUs over the CPUs sharing it.
+// Absent where sysfs does not describe the caches (some virtual machines).
+std::optional<std::uint64_t> readLastLevelCacheBytes(const HostPaths& paths = {});
+
+}  // namespace rooflab
