@@ -163,12 +163,14 @@ void measureDram(Bench& bench, const CeilingsOptions& options, std::uint64_t las
           ", buffers of " + mibText(buffer_bytes);
       for (const char* kind : {"read", "copy", "write"}) {
         CeilingBenchmark candidate = namedBenchmark(("dram_" + std::string(kind)).c_str(), "GB/s");
-        candidate.kernel = candidate.name + "_" + type;
+        const std::string function = candidate.name + "_" + type;
+        // The launch shape is part of what set a roof: on a GPU each function runs in both.
+        candidate.kernel = function + (resident ? "" : ", one per work-item");
         candidate.vector_width = width;
         const bool copy = candidate.name == "dram_copy";
         candidate.geometry = (copy ? "2 buffers; " : "") + geometry;
         runGuarded(bench, candidate, [&] {
-          cl::Kernel kernel(program, candidate.kernel.c_str());
+          cl::Kernel kernel(program, function.c_str());
           if (candidate.name == "dram_read") {
             kernel.setArg(0, src);
             kernel.setArg(1, sink);
@@ -368,6 +370,8 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
   } catch (const cl::Error& error) {
     throw DeviceError("ceilings on '" + device.info.name + "': cannot create a profiling queue: " + describeClError(error));
   }
+
+  report.repetition_rule = bench.target;
 
   // Read before the benchmarks load the host themselves.
   report.host = readHostCondition();

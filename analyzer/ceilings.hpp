@@ -64,7 +64,8 @@ struct CeilingBenchmark {
   std::string geometry;     // launch and sizes, for the report
   std::optional<std::string> error;
   // Which kernel this is (issue 17): the kernel function with its element type, e.g.
-  // "dram_read_float4", or its shape, "fp32_fma_chains 16 x float16".
+  // "dram_read_float4" ("dram_read_float4, one per work-item" in a GPU's second launch shape), or
+  // its shape, "fp32_fma_chains 16 x float16".
   std::string kernel;
   int vector_width = 0;                 // floats per element or per multiply-add chain
   std::optional<CeilingSpread> spread;  // absent when no repetition was timed
@@ -78,8 +79,8 @@ struct CeilingsReport {
   CeilingBenchmark fp32_fma;
   CeilingBenchmark local_read;
   // Key "measured", stamped with date, device and driver. peak_gflops is the FP32 figure and
-  // dram_gbps the better of copy and read (a roof bounds what any kernel can reach); absent when the
-  // FP32 benchmark or both DRAM benchmarks failed.
+  // dram_gbps the best of copy, read and write (dramCeiling(): a roof bounds what any kernel can
+  // reach); absent when the FP32 benchmark or every DRAM benchmark failed.
   std::optional<DeviceModel> model;
 
   // Issue 17. dram_copy, dram_read and fp32_fma above are each the best of several kernels (vector
@@ -90,6 +91,9 @@ struct CeilingsReport {
   std::vector<CeilingBenchmark> candidates;
   std::optional<HostCondition> host;       // read just before the benchmarks
   std::optional<std::string> noisy_host;   // noisyHost(host): why the figures may vary between runs
+  // How every benchmark was repeated (from CeilingsOptions), so that a spread's `stopped` can be
+  // read against it; absent in reports of older rooflab, which took a fixed best of `repetitions`.
+  std::optional<NoiseTarget> repetition_rule;
 
   std::vector<const CeilingBenchmark*> benchmarks() const { return {&dram_copy, &dram_read, &fp32_fma, &local_read}; }
   bool complete() const;  // every benchmark produced a figure
@@ -101,7 +105,9 @@ struct CeilingsReport {
 // be made; errors of single benchmarks are recorded in their CeilingBenchmark.
 CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptions& options = {});
 
-// Terminal table: each measured figure beside the matched datasheet model's and their ratio.
+// Terminal table: each measured figure with its noise and the kernel that set it, beside the
+// matched datasheet model's and their ratio; then every kernel measured, the figures still noisy
+// when their time ran out, and a noisy host. The header says how the benchmarks were repeated.
 // Measured figures above the datasheet (boost clocks) are shown as they are, never clamped.
 std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet);
 

@@ -70,6 +70,26 @@ CeilingSpread ceilingSpreadFromJson(const json& j, const char* unit_key) {
   return spread;
 }
 
+json toJson(const NoiseTarget& rule) {
+  return {{"min_repetitions", rule.min_repetitions},
+          {"max_repetitions", rule.max_repetitions},
+          {"max_noise", finiteOrNull(rule.max_noise)},
+          {"confidence", finiteOrNull(rule.confidence)},
+          {"min_seconds", finiteOrNull(rule.min_time_s)},
+          {"max_seconds", finiteOrNull(rule.max_time_s)}};
+}
+
+NoiseTarget noiseTargetFromJson(const json& j) {
+  NoiseTarget rule;
+  rule.min_repetitions = integerOr<std::size_t>(j, "min_repetitions", rule.min_repetitions);
+  rule.max_repetitions = integerOr<std::size_t>(j, "max_repetitions", rule.max_repetitions);
+  rule.max_noise = numberOrNaN(j, "max_noise");
+  rule.confidence = numberOrNaN(j, "confidence");
+  rule.min_time_s = numberOrNaN(j, "min_seconds");
+  rule.max_time_s = numberOrNaN(j, "max_seconds");
+  return rule;
+}
+
 json toJson(const HostCondition& host) {
   return {{"cpu_governor", textOrNull(host.cpu_governor)},
           {"load_average_1min", finiteOrNull(host.load_average_1min)},
@@ -189,6 +209,7 @@ json toJson(const CeilingsReport& report) {
   if (report.host) j["host"] = toJson(*report.host);
   // Beside the host it was judged from: null there says the host looked quiet.
   if (report.host || report.noisy_host) j["noisy_host"] = textOrNull(report.noisy_host);
+  if (report.repetition_rule) j["repetition_rule"] = toJson(*report.repetition_rule);
   return j;
 }
 
@@ -214,6 +235,8 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
       if (candidate.is_object()) report.candidates.push_back(ceilingBenchmarkFromJson(candidate));
   if (const json* host = member(j, "host"); host != nullptr && host->is_object()) report.host = hostConditionFromJson(*host);
   report.noisy_host = optionalText(j, "noisy_host");
+  if (const json* rule = member(j, "repetition_rule"); rule != nullptr && rule->is_object())
+    report.repetition_rule = noiseTargetFromJson(*rule);
   return report;
 }
 

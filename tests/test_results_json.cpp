@@ -219,7 +219,8 @@ TEST(ResultsJson, ReportNamesTheFileItCannotRead) {
   EXPECT_NE(log.find("not a rooflab results file"), std::string::npos) << log;
 }
 
-// Issue 17's ceilings fields (kernel, vector width, spread; dram_write, candidates, host, noisy_host)
+// Issue 17's ceilings fields (kernel, vector width, spread; dram_write, candidates, host, noisy_host,
+// repetition_rule)
 // are written only when present: a ceilings report without them writes what older rooflab wrote, and
 // one with them reads back into the same typed report.
 TEST(ResultsJson, CeilingsSpreadCandidatesAndHostRoundTrip) {
@@ -228,7 +229,7 @@ TEST(ResultsJson, CeilingsSpreadCandidatesAndHostRoundTrip) {
   older.dram_read.unit = "GB/s";
   older.dram_read.best_rate = 2969.0;
   const json older_json = toJson(older);
-  for (const char* key : {"dram_write", "candidates", "host", "noisy_host"})
+  for (const char* key : {"dram_write", "candidates", "host", "noisy_host", "repetition_rule"})
     EXPECT_FALSE(older_json.contains(key)) << key;
   for (const char* key : {"kernel", "vector_width", "spread"})
     EXPECT_FALSE(older_json["benchmarks"][1].contains(key)) << key;
@@ -263,6 +264,7 @@ TEST(ResultsJson, CeilingsSpreadCandidatesAndHostRoundTrip) {
   fp32.spread = spread;
   report.candidates = {write, fp32};
   report.host = HostCondition{std::nullopt, 0.25, 16u};
+  report.repetition_rule = NoiseTarget{5, 1000, 0.01, 0.95, 0, 0.2};
 
   const json j = toJson(report);
   EXPECT_EQ(j["dram_write"]["kernel"], "dram_write_float4");
@@ -287,6 +289,9 @@ TEST(ResultsJson, CeilingsSpreadCandidatesAndHostRoundTrip) {
   ASSERT_TRUE(back.host.has_value());
   EXPECT_EQ(back.host->core_count, std::optional<unsigned>(16));
   EXPECT_FALSE(back.noisy_host.has_value());
+  ASSERT_TRUE(back.repetition_rule.has_value());
+  EXPECT_EQ(back.repetition_rule->min_repetitions, 5u);
+  EXPECT_EQ(back.repetition_rule->max_time_s, 0.2);
   EXPECT_EQ(toJson(back), j);
 
   report.noisy_host = "load average 9.0 on 2 cores";
