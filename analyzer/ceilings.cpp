@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <future>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "analyzer/ceilings_timing.hpp"
 #include "analyzer/cl_error.hpp"
@@ -101,33 +105,109 @@ void keepBest(CeilingBenchmark& best, const CeilingBenchmark& candidate) {
   }
 }
 
+std::vector<int> dramWidths(const Bench& bench) {
+  std::vector<int> widths = {1, 2, 4};
+  // A CPU's native width too: AVX-512 loads 64 bytes at once.
+  if (bench.cpu && nativeFloatWidth(bench.device.device) > 4) widths.push_back(nativeFloatWidth(bench.device.device));
+  return widths;
+}
+
+// A CPU's native width and half of it; 1 and 2 on a GPU.
+std::vector<int> fp32Widths(const Bench& bench) {
+  const int native = nativeFloatWidth(bench.device.device);
+  return native == 1 ? std::vector<int>{1, 2} : std::vector<int>{native, native / 2};
+}
+
+// The local-memory benchmark's compile-time shape; the group size shrinks if the kernel cannot take it.
+struct LocalPlan {
+  int width;
+  std::size_t tile_vectors;
+  std::size_t group_size;
+};
+
+LocalPlan localPlan(const Bench& bench) {
+  const DeviceInfo& info = bench.device.info;
+  const int width = bench.cpu ? std::max(4, nativeFloatWidth(bench.device.device)) : 4;
+  const std::uint64_t tile_bytes_wanted =
+      std::min<std::uint64_t>(kLocalTileMaxBytes, std::max<std::uint64_t>(1024, info.local_mem_bytes / 2));
+  return {width, floorPowerOfTwo(static_cast<std::size_t>(tile_bytes_wanted / (std::size_t(width) * sizeof(float)))),
+          floorPowerOfTwo(std::min(localShape(bench.cpu).local_size, info.max_work_group_size))};
+}
+
+cl::Program buildLocalProgram(Bench& bench, const LocalPlan& plan) {
+  return buildProgram(bench, embedded::ceilings_local_bandwidth,
+                      "-D RL_VECTOR_WIDTH=" + std::to_string(plan.width) + " -D RL_TILE_VECTORS=" +
+                          std::to_string(plan.tile_vectors) + " -D RL_GROUP_SIZE=" + std::to_string(plan.group_size) +
+                          "u",
+                      "local_bandwidth.cl");
+}
+
+// Every benchmark's program, built concurrently before anything is timed: NVIDIA's compiler took
+// 0.1 to 0.7 s a program on an H100, and one build after another cost more than all the timed runs.
+// measureCeilings waits for every build before the first timed launch, so compiles never compete
+// with a measurement (on a CPU device they would share its cores). get() rethrows a failed build's
+// error inside the benchmark's guard.
+struct ProgramsInFlight {
+  std::map<int, std::shared_future<cl::Program>> dram;  // by vector width
+  std::map<int, std::shared_future<cl::Program>> fp32;  // by vector width
+  std::shared_future<cl::Program> local;
+
+  ProgramsInFlight(Bench& bench, const LocalPlan& local_plan) {
+    auto start = [&bench](auto build) { return std::async(std::launch::async, build).share(); };
+    const std::string dram_options =
+        bench.cpu ? "-D RL_CONTIGUOUS_CHUNKS -cl-fast-relaxed-math" : "-cl-fast-relaxed-math";
+    for (int width : dramWidths(bench))
+      dram[width] = start([&bench, dram_options, width] {
+        return buildProgram(bench, embedded::ceilings_dram_bandwidth,
+                            dram_options + " -D RL_DRAM_TYPE=" + floatType(width), "dram_bandwidth.cl");
+      });
+    for (int width : fp32Widths(bench))
+      fp32[width] = start([&bench, width] {
+        return buildProgram(bench, embedded::ceilings_fp32_peak, "-D RL_VECTOR_WIDTH=" + std::to_string(width),
+                            "fp32_peak.cl");
+      });
+    local = start([&bench, local_plan] { return buildLocalProgram(bench, local_plan); });
+  }
+  ProgramsInFlight(const ProgramsInFlight&) = delete;
+  ProgramsInFlight& operator=(const ProgramsInFlight&) = delete;
+  // Every build has ended before the context they use goes.
+  ~ProgramsInFlight() { waitAll(); }
+
+  void waitAll() const {
+    for (const auto* programs : {&dram, &fp32})
+      for (const auto& [width, program] : *programs) program.wait();
+    if (local.valid()) local.wait();
+  }
+};
+
 // DRAM: read, copy and write kernels over float, float2, float4 (and the native width on a CPU:
 // AVX-512 loads 64 bytes at once). On a GPU each also runs in two geometries: a resident grid whose
 // work-items loop over the buffer, and one element per work-item over a grid of many waves (the way
 // most kernels, and torch's copy, are launched). Every kernel moves the whole buffer.
-void measureDram(Bench& bench, const CeilingsOptions& options, std::uint64_t last_level_cache_bytes,
-                 CeilingsReport& report) {
+void measureDram(Bench& bench, const ProgramsInFlight& builds, const CeilingsOptions& options,
+                 std::uint64_t last_level_cache_bytes, CeilingsReport& report) {
   const DeviceInfo& info = bench.device.info;
   report.dram_copy = namedBenchmark("dram_copy", "GB/s");
   report.dram_read = namedBenchmark("dram_read", "GB/s");
   CeilingBenchmark dram_write = namedBenchmark("dram_write", "GB/s");
-  std::vector<int> widths = {1, 2, 4};
-  if (bench.cpu && nativeFloatWidth(bench.device.device) > 4) widths.push_back(nativeFloatWidth(bench.device.device));
-  cl::Program program;
+  const std::vector<int> widths = dramWidths(bench);
+  std::map<int, cl::Program> programs;  // by vector width
   std::size_t local = 0, resident_global = 0;
   std::uint64_t buffer_bytes = 0;
+  // One pair of buffers (and a sink) for every DRAM kernel: the largest allocations of the
+  // ceilings are made once, whatever the number of candidates.
   cl::Buffer src, dst, sink;
   CeilingBenchmark setup;
   runGuarded(bench, setup, [&] {
-    program = buildProgram(bench, embedded::ceilings_dram_bandwidth,
-                           bench.cpu ? "-D RL_CONTIGUOUS_CHUNKS -cl-fast-relaxed-math" : "-cl-fast-relaxed-math",
-                           "dram_bandwidth.cl");
     const LaunchShape shape = dramShape(bench.cpu);
     local = std::min(shape.local_size, info.max_work_group_size);
-    for (int width : widths)
+    for (int width : widths) {
+      programs[width] = builds.dram.at(width).get();
       for (const char* kind : {"read", "copy", "write"})
-        local = fitGroupSize(cl::Kernel(program, ("dram_" + std::string(kind) + "_" + floatType(width)).c_str()),
-                             bench.device.device, local);
+        local = fitGroupSize(
+            cl::Kernel(programs[width], ("dram_" + std::string(kind) + "_" + floatType(width)).c_str()),
+            bench.device.device, local);
+    }
     resident_global = local * shape.groups_per_cu * std::max<std::uint32_t>(1, info.compute_units);
     // Whole 64-byte chunks (a float16), the same count for every work-item of the resident grid, so
     // that every width divides the buffer evenly.
@@ -170,7 +250,7 @@ void measureDram(Bench& bench, const CeilingsOptions& options, std::uint64_t las
         const bool copy = candidate.name == "dram_copy";
         candidate.geometry = (copy ? "2 buffers; " : "") + geometry;
         runGuarded(bench, candidate, [&] {
-          cl::Kernel kernel(program, function.c_str());
+          cl::Kernel kernel(programs.at(width), function.c_str());
           if (candidate.name == "dram_read") {
             kernel.setArg(0, src);
             kernel.setArg(1, sink);
@@ -196,73 +276,77 @@ void measureDram(Bench& bench, const CeilingsOptions& options, std::uint64_t las
 }
 
 // FP32: 8, 16 and 32 independent chains per work-item, each at two vector widths (a CPU's native
-// width and half of it; 1 and 2 on a GPU), each calibrated to run min_kernel_ns.
-void measureFp32(Bench& bench, CeilingsReport& report) {
+// width and half of it; 1 and 2 on a GPU), each calibrated to run min_kernel_ns. One program per
+// width holds the three chain counts, and one output buffer serves every kernel: builds and
+// allocations do not grow with the candidates.
+void measureFp32(Bench& bench, const ProgramsInFlight& builds, CeilingsReport& report) {
   report.fp32_fma = namedBenchmark("fp32_fma", "GFLOP/s");
-  const int native = nativeFloatWidth(bench.device.device);
-  const std::vector<int> widths = native == 1 ? std::vector<int>{1, 2} : std::vector<int>{native, native / 2};
+  const DeviceInfo& info = bench.device.info;
+  const std::vector<int> widths = fp32Widths(bench);
+  const LaunchShape shape = fp32Shape(bench.cpu);
+  // The largest grid any kernel gets (fitGroupSize only shrinks the group) at the widest vector.
+  const int widest = *std::max_element(widths.begin(), widths.end());
+  const std::size_t out_bytes = std::min(shape.local_size, info.max_work_group_size) * shape.groups_per_cu *
+                                std::max<std::uint32_t>(1, info.compute_units) * std::size_t(widest) * sizeof(float);
+  cl::Buffer out;
+  CeilingBenchmark allocation;
+  runGuarded(bench, allocation, [&] { out = cl::Buffer(bench.context, CL_MEM_WRITE_ONLY, out_bytes); });
   for (int width : widths) {
+    cl::Program program;
+    CeilingBenchmark setup;
+    setup.error = allocation.error;
+    if (!setup.error)
+      runGuarded(bench, setup, [&] { program = builds.fp32.at(width).get(); });
     for (int chain_groups : {1, 2, 4}) {
       const int chains = chain_groups * kFmaChainsPerGroup;
       CeilingBenchmark result = namedBenchmark("fp32_fma", "GFLOP/s");
       result.kernel = "fp32_fma_chains " + std::to_string(chains) + " x " + floatType(width);
       result.vector_width = width;
-      runGuarded(bench, result, [&] {
-        const DeviceInfo& info = bench.device.info;
-        cl::Program program = buildProgram(bench, embedded::ceilings_fp32_peak,
-                                           "-D RL_VECTOR_WIDTH=" + std::to_string(width) +
-                                               " -D RL_CHAIN_GROUPS=" + std::to_string(chain_groups),
-                                           "fp32_peak.cl");
-        cl::Kernel kernel(program, "fp32_fma_chains");
-        const LaunchShape shape = fp32Shape(bench.cpu);
-        const std::size_t local =
-            fitGroupSize(kernel, bench.device.device, std::min(shape.local_size, info.max_work_group_size));
-        const std::size_t global = local * shape.groups_per_cu * std::max<std::uint32_t>(1, info.compute_units);
-        cl::Buffer out(bench.context, CL_MEM_WRITE_ONLY, global * width * sizeof(float));
-        kernel.setArg(0, out);
-        kernel.setArg(1, 0.9999f);  // x -> 0.9999 x + 0.0001 converges to 1: finite, never denormal
-        kernel.setArg(2, 0.0001f);
-        const std::uint32_t iterations = calibrateIterations(bench, kernel, 3, global, local);
-        kernel.setArg(3, static_cast<cl_uint>(iterations));
-        const double flops = double(global) * iterations * chains * kFmaStepsPerIteration * width * 2.0;
-        result.geometry = "global " + std::to_string(global) + " x local " + std::to_string(local) + ", " +
-                          std::to_string(chains) + " chains of float" + (width > 1 ? std::to_string(width) : "") +
-                          ", " + std::to_string(iterations) + " iterations x " +
-                          std::to_string(kFmaStepsPerIteration) + " multiply-adds per chain";
-        timeRepetitions(bench, kernel, global, local, flops, result);
-      });
+      result.error = setup.error;
+      if (!setup.error)
+        runGuarded(bench, result, [&] {
+          cl::Kernel kernel(program, ("fp32_fma_chains_" + std::to_string(chains)).c_str());
+          const std::size_t local =
+              fitGroupSize(kernel, bench.device.device, std::min(shape.local_size, info.max_work_group_size));
+          const std::size_t global = local * shape.groups_per_cu * std::max<std::uint32_t>(1, info.compute_units);
+          kernel.setArg(0, out);
+          kernel.setArg(1, 0.9999f);  // x -> 0.9999 x + 0.0001 converges to 1: finite, never denormal
+          kernel.setArg(2, 0.0001f);
+          const std::uint32_t iterations = calibrateIterations(bench, kernel, 3, global, local);
+          kernel.setArg(3, static_cast<cl_uint>(iterations));
+          const double flops = double(global) * iterations * chains * kFmaStepsPerIteration * width * 2.0;
+          result.geometry = "global " + std::to_string(global) + " x local " + std::to_string(local) + ", " +
+                            std::to_string(chains) + " chains of float" + (width > 1 ? std::to_string(width) : "") +
+                            ", " + std::to_string(iterations) + " iterations x " +
+                            std::to_string(kFmaStepsPerIteration) + " multiply-adds per chain";
+          timeRepetitions(bench, kernel, global, local, flops, result, Warmed::by_calibration);
+        });
       report.candidates.push_back(result);
       keepBest(report.fp32_fma, result);
     }
   }
 }
 
-void measureLocal(Bench& bench, CeilingsReport& report) {
+void measureLocal(Bench& bench, const ProgramsInFlight& builds, const LocalPlan& plan, CeilingsReport& report) {
   CeilingBenchmark& result = report.local_read;
   result = namedBenchmark("local_read", "GB/s");
   runGuarded(bench, result, [&] {
     const DeviceInfo& info = bench.device.info;
-    const int width = bench.cpu ? std::max(4, nativeFloatWidth(bench.device.device)) : 4;
+    const int width = plan.width;
     result.kernel = std::string("local_read ") + floatType(width);
     result.vector_width = width;
     const std::size_t vector_bytes = std::size_t(width) * sizeof(float);
-    const std::uint64_t tile_bytes_wanted =
-        std::min<std::uint64_t>(kLocalTileMaxBytes, std::max<std::uint64_t>(1024, info.local_mem_bytes / 2));
-    const std::size_t tile_vectors = floorPowerOfTwo(static_cast<std::size_t>(tile_bytes_wanted / vector_bytes));
+    const std::size_t tile_vectors = plan.tile_vectors;
     const LaunchShape shape = localShape(bench.cpu);
-    std::size_t local = floorPowerOfTwo(std::min(shape.local_size, info.max_work_group_size));
+    std::size_t local = plan.group_size;
     // The group size is compiled in; rebuild smaller if the compiled kernel cannot take it.
-    cl::Program program;
-    cl::Kernel kernel;
-    for (;;) {
-      program = buildProgram(bench, embedded::ceilings_local_bandwidth,
-                             "-D RL_VECTOR_WIDTH=" + std::to_string(width) + " -D RL_TILE_VECTORS=" +
-                                 std::to_string(tile_vectors) + " -D RL_GROUP_SIZE=" + std::to_string(local) + "u",
-                             "local_bandwidth.cl");
-      kernel = cl::Kernel(program, "local_read");
-      const std::size_t fitting = fitGroupSize(kernel, bench.device.device, local);
-      if (fitting == local) break;
+    cl::Program program = builds.local.get();
+    cl::Kernel kernel(program, "local_read");
+    for (std::size_t fitting = fitGroupSize(kernel, bench.device.device, local); fitting != local;
+         fitting = fitGroupSize(kernel, bench.device.device, local)) {
       local = fitting;
+      program = buildLocalProgram(bench, LocalPlan{width, tile_vectors, local});
+      kernel = cl::Kernel(program, "local_read");
     }
     const std::size_t global = local * shape.groups_per_cu * std::max<std::uint32_t>(1, info.compute_units);
     cl::Buffer out(bench.context, CL_MEM_WRITE_ONLY, global * vector_bytes);
@@ -274,7 +358,7 @@ void measureLocal(Bench& bench, CeilingsReport& report) {
                       std::to_string(tile_vectors * vector_bytes) + " bytes, " + std::to_string(iterations) +
                       " iterations x " + std::to_string(kLocalReadsPerIteration) + " float" +
                       std::to_string(width) + " reads";
-    timeRepetitions(bench, kernel, global, local, bytes, result);
+    timeRepetitions(bench, kernel, global, local, bytes, result, Warmed::by_calibration);
   });
 }
 
@@ -383,9 +467,12 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
   // A CPU device runs on this host: sysfs knows its caches better than a datasheet model would.
   if (bench.cpu)
     if (const auto host_cache = readLastLevelCacheBytes()) last_level_cache_bytes = *host_cache;
-  measureDram(bench, options, last_level_cache_bytes, report);
-  measureFp32(bench, report);
-  measureLocal(bench, report);
+  const LocalPlan local_plan = localPlan(bench);
+  const ProgramsInFlight builds(bench, local_plan);
+  builds.waitAll();  // before anything is timed
+  measureDram(bench, builds, options, last_level_cache_bytes, report);
+  measureFp32(bench, builds, report);
+  measureLocal(bench, builds, local_plan, report);
   report.model = measuredModel(report, datasheet);
   return report;
 }

@@ -41,12 +41,17 @@ std::size_t fitGroupSize(const cl::Kernel& kernel, const cl::Device& device, std
 // Device time of one launch, from the profiling event (host clocks would add queueing and launch).
 std::int64_t launchNs(Bench& bench, const cl::Kernel& kernel, std::size_t global, std::size_t local);
 
-// One warm-up launch (first-touch page faults, clock ramp-up), then timed repetitions until the
-// noise target: at least bench.repetitions, then until the 95% interval of the median rate is within
-// max_noise of it or the benchmark's time budget is spent (analyzer/stopping_rule.hpp). Fills the
-// result's rates, times, repetitions and spread, or its error.
+// Whether the launch just before timing already ran the kernel as it will be timed: a calibrated
+// kernel's last calibration launch ran the chosen iteration count for at least min_kernel_ns.
+enum class Warmed { no, by_calibration };
+
+// One warm-up launch (first-touch page faults, clock ramp-up) unless the kernel was just run as it
+// will be timed, then timed repetitions until the noise target: at least bench.repetitions, then
+// until the 95% interval of the median rate is within max_noise of it or the benchmark's time
+// budget is spent (analyzer/stopping_rule.hpp). Fills the result's rates, times, repetitions and
+// spread, or its error.
 void timeRepetitions(Bench& bench, const cl::Kernel& kernel, std::size_t global, std::size_t local,
-                     double work_per_run, CeilingBenchmark& result);
+                     double work_per_run, CeilingBenchmark& result, Warmed warmed = Warmed::no);
 
 // Iterations that make one launch last at least bench.min_kernel_ns, found by growing a short
 // pilot run: the same kernel must take milliseconds on an H100 and on a two-core CPU.

@@ -1,6 +1,6 @@
 // DRAM bandwidth micro-benchmarks of `rooflab ceilings` (analyzer/ceilings.cpp).
 //
-// Three kinds of traffic, each for float, float2, float4, float8 and float16 elements
+// Three kinds of traffic, each for float, float2, float4, float8 or float16 elements
 // (dram_<kind>_<type>): read (a sum that no load can be dropped from), copy (counted as bytes read
 // plus bytes written, as STREAM and torch's device copy count it) and write. The host takes the
 // best of them as the device's DRAM roof: which one a memory system favours differs between
@@ -60,8 +60,10 @@ float rl_sum_float16(float16 v) { return rl_sum_float8(v.lo + v.hi); }
 
 #define RL_DRAM_KERNELS(T) RL_DRAM_READ(T) RL_DRAM_COPY(T) RL_DRAM_WRITE(T)
 
-RL_DRAM_KERNELS(float)
-RL_DRAM_KERNELS(float2)
-RL_DRAM_KERNELS(float4)
-RL_DRAM_KERNELS(float8)
-RL_DRAM_KERNELS(float16)
+// One element type a program (-D RL_DRAM_TYPE=float4): the host builds its programs concurrently,
+// and a GPU's build compiles every kernel of a program, so none holds a kernel it does not launch.
+#ifndef RL_DRAM_TYPE
+#error RL_DRAM_TYPE must name the element type: float, float2, float4, float8 or float16
+#endif
+#define RL_DRAM_KERNELS_OF(T) RL_DRAM_KERNELS(T)
+RL_DRAM_KERNELS_OF(RL_DRAM_TYPE)

@@ -1,20 +1,18 @@
 // FP32 peak micro-benchmark of `rooflab ceilings` (analyzer/ceilings.cpp).
 //
-// Each work-item runs RL_CHAIN_GROUPS x 8 independent multiply-add chains, so a new multiply-add
-// can issue every cycle although each one waits for its own previous result (4+ cycles of latency
-// on GPUs and CPUs). How many chains fill a device's pipelines without spilling registers differs
-// between devices, so the host builds 8, 16 and 32 chains and keeps the best. RL_VECTOR_WIDTH
-// makes each chain a vector so CPU SIMD lanes are used too. One loop iteration applies every chain
-// 4 times, so the loop's compare and branch cost under 5% of the issue slots. a and b are kernel
-// arguments (nothing can be constant-folded) chosen so x = x*a + b converges to a finite value
-// without denormals; the sum of the chains is written so none of the work is eliminated.
-// The host counts 2 flops per lane per multiply-add: RL_CHAIN_GROUPS * 8 * 4 * RL_VECTOR_WIDTH * 2
-// per iteration per work-item.
+// Each work-item of fp32_fma_chains_<N> runs N independent multiply-add chains, so a new
+// multiply-add can issue every cycle although each one waits for its own previous result (4+
+// cycles of latency on GPUs and CPUs). How many chains fill a device's pipelines without spilling
+// registers differs between devices, so one program holds 8, 16 and 32 chains (one build per
+// vector width) and the host keeps the best. RL_VECTOR_WIDTH makes each chain a vector so CPU SIMD
+// lanes are used too. One loop iteration applies every chain 4 times, so the loop's compare and
+// branch cost under 5% of the issue slots. a and b are kernel arguments (nothing can be
+// constant-folded) chosen so x = x*a + b converges to a finite value without denormals; the sum of
+// the chains is written so none of the work is eliminated.
+// The host counts 2 flops per lane per multiply-add: N * 4 * RL_VECTOR_WIDTH * 2 per iteration per
+// work-item.
 #ifndef RL_VECTOR_WIDTH
 #define RL_VECTOR_WIDTH 1
-#endif
-#ifndef RL_CHAIN_GROUPS
-#define RL_CHAIN_GROUPS 2
 #endif
 #if RL_VECTOR_WIDTH == 1
 typedef float realv;
@@ -29,9 +27,6 @@ typedef float16 realv;
 #else
 #error RL_VECTOR_WIDTH must be 1, 2, 4, 8 or 16
 #endif
-#if RL_CHAIN_GROUPS != 1 && RL_CHAIN_GROUPS != 2 && RL_CHAIN_GROUPS != 4
-#error RL_CHAIN_GROUPS must be 1, 2 or 4
-#endif
 
 // A group of 8 chains named <p>0 .. <p>7.
 #define RL_DECLARE_GROUP(p, offset)                                                                     \
@@ -43,31 +38,32 @@ typedef float16 realv;
   p##4 = mad(p##4, va, vb); p##5 = mad(p##5, va, vb); p##6 = mad(p##6, va, vb); p##7 = mad(p##7, va, vb);
 #define RL_SUM_GROUP(p) (((p##0 + p##1) + (p##2 + p##3)) + ((p##4 + p##5) + (p##6 + p##7)))
 
-#if RL_CHAIN_GROUPS == 1
-#define RL_DECLARE_ALL RL_DECLARE_GROUP(a, 0.0f)
-#define RL_STEP_ALL RL_STEP_GROUP(a)
-#define RL_SUM_ALL RL_SUM_GROUP(a)
-#elif RL_CHAIN_GROUPS == 2
-#define RL_DECLARE_ALL RL_DECLARE_GROUP(a, 0.0f) RL_DECLARE_GROUP(b, 0.08f)
-#define RL_STEP_ALL RL_STEP_GROUP(a) RL_STEP_GROUP(b)
-#define RL_SUM_ALL (RL_SUM_GROUP(a) + RL_SUM_GROUP(b))
-#else
-#define RL_DECLARE_ALL                                                                                  \
+#define RL_DECLARE_8 RL_DECLARE_GROUP(a, 0.0f)
+#define RL_STEP_8 RL_STEP_GROUP(a)
+#define RL_SUM_8 RL_SUM_GROUP(a)
+#define RL_DECLARE_16 RL_DECLARE_GROUP(a, 0.0f) RL_DECLARE_GROUP(b, 0.08f)
+#define RL_STEP_16 RL_STEP_GROUP(a) RL_STEP_GROUP(b)
+#define RL_SUM_16 (RL_SUM_GROUP(a) + RL_SUM_GROUP(b))
+#define RL_DECLARE_32                                                                                   \
   RL_DECLARE_GROUP(a, 0.0f) RL_DECLARE_GROUP(b, 0.08f) RL_DECLARE_GROUP(c, 0.16f) RL_DECLARE_GROUP(d, 0.24f)
-#define RL_STEP_ALL RL_STEP_GROUP(a) RL_STEP_GROUP(b) RL_STEP_GROUP(c) RL_STEP_GROUP(d)
-#define RL_SUM_ALL ((RL_SUM_GROUP(a) + RL_SUM_GROUP(b)) + (RL_SUM_GROUP(c) + RL_SUM_GROUP(d)))
-#endif
+#define RL_STEP_32 RL_STEP_GROUP(a) RL_STEP_GROUP(b) RL_STEP_GROUP(c) RL_STEP_GROUP(d)
+#define RL_SUM_32 ((RL_SUM_GROUP(a) + RL_SUM_GROUP(b)) + (RL_SUM_GROUP(c) + RL_SUM_GROUP(d)))
 
-__kernel void fp32_fma_chains(__global realv* restrict out, float a, float b, uint iterations) {
-  const realv va = (realv)(a);
-  const realv vb = (realv)(b);
-  const realv start = (realv)((float)get_global_id(0) * 1.0e-6f);
-  RL_DECLARE_ALL
-  for (uint i = 0; i < iterations; ++i) {
-    RL_STEP_ALL
-    RL_STEP_ALL
-    RL_STEP_ALL
-    RL_STEP_ALL
+#define RL_FMA_CHAINS_KERNEL(N)                                                                          \
+  __kernel void fp32_fma_chains_##N(__global realv* restrict out, float a, float b, uint iterations) {  \
+    const realv va = (realv)(a);                                                                        \
+    const realv vb = (realv)(b);                                                                        \
+    const realv start = (realv)((float)get_global_id(0) * 1.0e-6f);                                     \
+    RL_DECLARE_##N                                                                                      \
+    for (uint i = 0; i < iterations; ++i) {                                                             \
+      RL_STEP_##N                                                                                       \
+      RL_STEP_##N                                                                                       \
+      RL_STEP_##N                                                                                       \
+      RL_STEP_##N                                                                                       \
+    }                                                                                                   \
+    out[get_global_id(0)] = RL_SUM_##N;                                                                 \
   }
-  out[get_global_id(0)] = RL_SUM_ALL;
-}
+
+RL_FMA_CHAINS_KERNEL(8)
+RL_FMA_CHAINS_KERNEL(16)
+RL_FMA_CHAINS_KERNEL(32)
