@@ -6,6 +6,8 @@
 
 #include "analyzer/device_info.hpp"
 #include "analyzer/device_model.hpp"
+#include "analyzer/host_condition.hpp"
+#include "analyzer/stopping_rule.hpp"
 
 namespace rooflab {
 
@@ -16,7 +18,8 @@ struct SelectedDevice;
 struct CeilingsOptions {
   int repetitions = 5;  // timed runs per benchmark after one warm-up; the best one is reported
   // Bytes of each DRAM buffer (the copy uses two). 0: chosen from the device: on a GPU
-  // max(512 MiB, 8 x the datasheet's last-level cache), on a CPU 128 MiB; always capped by the maximum allocation
+  // max(512 MiB, 8 x the datasheet's last-level cache), on a CPU max(128 MiB, 8 x the host's
+  // last-level cache from sysfs, all instances); always capped by the maximum allocation
   // and a quarter of global memory.
   std::uint64_t dram_buffer_bytes = 0;
   // The datasheet model matched to the device (matchDeviceModel), if any. Its last-level cache
@@ -25,6 +28,28 @@ struct CeilingsOptions {
   std::optional<DeviceModel> datasheet;
   // The FP32 and local-memory kernels are calibrated to run at least this long. 0: 10 ms.
   std::int64_t min_kernel_ns = 0;
+  // Each benchmark repeats past `repetitions` until its noise (the relative half-width of the 95%
+  // interval of the median rate, analyzer/stopping_rule.hpp) is at most max_noise, for at most
+  // max_seconds_per_benchmark of timed runs or max_repetitions runs.
+  double max_noise = 0.01;
+  double max_seconds_per_benchmark = 0.2;
+  int max_repetitions = 1000;
+};
+
+// How the repetitions of one benchmark spread, in its rate unit (issue 17).
+struct CeilingSpread {
+  double min_rate = 0;
+  double median_rate = 0;  // the median of the per-repetition rates
+  double max_rate = 0;
+  // The median's distribution-free interval (medianInterval) and the coverage it reaches: below
+  // 95% only when the budget allowed fewer than 6 repetitions.
+  double median_lower_rate = 0;
+  double median_upper_rate = 0;
+  double confidence = 0;
+  // Relative half-width of that interval when it reaches 95%: the benchmark's noise.
+  std::optional<double> noise;
+  StopDecision stopped = StopDecision::keep_going;  // converged, or budget_exhausted when still noisy
+  double measured_seconds = 0;                      // spent on timed repetitions
 };
 
 // One micro-benchmark's outcome. A failing benchmark keeps its error and the others still run.
@@ -38,6 +63,12 @@ struct CeilingBenchmark {
   double work_per_run = 0;  // bytes (read + written for the copy) or flops
   std::string geometry;     // launch and sizes, for the report
   std::optional<std::string> error;
+  // Which kernel this is (issue 17): the kernel function with its element type, e.g.
+  // "dram_read_float4" ("dram_read_float4, one per work-item" in a GPU's second launch shape), or
+  // its shape, "fp32_fma_chains 16 x float16".
+  std::string kernel;
+  int vector_width = 0;                 // floats per element or per multiply-add chain
+  std::optional<CeilingSpread> spread;  // absent when no repetition was timed
 };
 
 struct CeilingsReport {
@@ -48,19 +79,35 @@ struct CeilingsReport {
   CeilingBenchmark fp32_fma;
   CeilingBenchmark local_read;
   // Key "measured", stamped with date, device and driver. peak_gflops is the FP32 figure and
-  // dram_gbps the better of copy and read (a roof bounds what any kernel can reach); absent when the
-  // FP32 benchmark or both DRAM benchmarks failed.
+  // dram_gbps the best of copy, read and write (dramCeiling(): a roof bounds what any kernel can
+  // reach); absent when the FP32 benchmark or every DRAM benchmark failed.
   std::optional<DeviceModel> model;
+
+  // Issue 17. dram_copy, dram_read and fp32_fma above are each the best of several kernels (vector
+  // widths, geometries, chain counts); `candidates` holds every DRAM and FP32 kernel measured, the
+  // winners included, in the order they ran. dram_write is the best write-only kernel; the DRAM
+  // roof is the best of copy, read and write (dramCeiling()).
+  std::optional<CeilingBenchmark> dram_write;
+  std::vector<CeilingBenchmark> candidates;
+  std::optional<HostCondition> host;       // read just before the benchmarks
+  std::optional<std::string> noisy_host;   // noisyHost(host): why the figures may vary between runs
+  // How every benchmark was repeated (from CeilingsOptions), so that a spread's `stopped` can be
+  // read against it; absent in reports of older rooflab, which took a fixed best of `repetitions`.
+  std::optional<NoiseTarget> repetition_rule;
 
   std::vector<const CeilingBenchmark*> benchmarks() const { return {&dram_copy, &dram_read, &fp32_fma, &local_read}; }
   bool complete() const;  // every benchmark produced a figure
+  // The DRAM benchmark with the highest best_rate among copy, read and write; null when all failed.
+  const CeilingBenchmark* dramCeiling() const;
 };
 
 // Runs the four benchmarks on `device`. Throws DeviceError when no context or profiling queue can
 // be made; errors of single benchmarks are recorded in their CeilingBenchmark.
 CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptions& options = {});
 
-// Terminal table: each measured figure beside the matched datasheet model's and their ratio.
+// Terminal table: each measured figure with its noise and the kernel that set it, beside the
+// matched datasheet model's and their ratio; then every kernel measured, the figures still noisy
+// when their time ran out, and a noisy host. The header says how the benchmarks were repeated.
 // Measured figures above the datasheet (boost clocks) are shown as they are, never clamped.
 std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet);
 

@@ -1,6 +1,8 @@
 // The JSON edge of a whole results file: the document, the device, the config echo, the models and
 // the ceilings report (docs/results-schema.md, top level).
+#include <limits>
 #include <stdexcept>
+#include <string_view>
 
 #include "analyzer/errors.hpp"
 #include "analyzer/format.hpp"
@@ -27,6 +29,81 @@ std::vector<RunMode> modesFromJson(const json& object, std::string_view key) {
   return modes;
 }
 
+// Kept here rather than beside toString(StopDecision) in stopping_rule.hpp: the statistics files
+// are shared, unchanged, with the branch diff-stats, and only this edge reads the decision's name.
+std::optional<StopDecision> parseStopDecision(std::string_view text) {
+  for (StopDecision decision : {StopDecision::keep_going, StopDecision::converged, StopDecision::budget_exhausted})
+    if (text == toString(decision)) return decision;
+  return std::nullopt;
+}
+
+// Rates in the benchmark's unit, keyed after it as the benchmark's own rates are.
+json toJson(const CeilingSpread& spread, const char* unit_key) {
+  const std::string unit = unit_key;
+  return {{"min_" + unit, finiteOrNull(spread.min_rate)},
+          {"median_" + unit, finiteOrNull(spread.median_rate)},
+          {"max_" + unit, finiteOrNull(spread.max_rate)},
+          {"median_interval_" + unit,
+           json::array({finiteOrNull(spread.median_lower_rate), finiteOrNull(spread.median_upper_rate)})},
+          {"confidence", finiteOrNull(spread.confidence)},
+          {"noise", finiteOrNull(spread.noise)},
+          {"stopped", toString(spread.stopped)},
+          {"measured_seconds", finiteOrNull(spread.measured_seconds)}};
+}
+
+CeilingSpread ceilingSpreadFromJson(const json& j, const char* unit_key) {
+  const std::string unit = unit_key;
+  CeilingSpread spread;
+  spread.min_rate = numberOrNaN(j, "min_" + unit);
+  spread.median_rate = numberOrNaN(j, "median_" + unit);
+  spread.max_rate = numberOrNaN(j, "max_" + unit);
+  spread.median_lower_rate = spread.median_upper_rate = std::numeric_limits<double>::quiet_NaN();
+  if (const json* interval = member(j, "median_interval_" + unit);
+      interval != nullptr && interval->is_array() && interval->size() == 2) {
+    if ((*interval)[0].is_number()) spread.median_lower_rate = (*interval)[0].get<double>();
+    if ((*interval)[1].is_number()) spread.median_upper_rate = (*interval)[1].get<double>();
+  }
+  spread.confidence = numberOrNaN(j, "confidence");
+  spread.noise = optionalNumber(j, "noise");
+  spread.stopped = parseStopDecision(textOr(j, "stopped")).value_or(StopDecision::keep_going);
+  spread.measured_seconds = numberOrNaN(j, "measured_seconds");
+  return spread;
+}
+
+json toJson(const NoiseTarget& rule) {
+  return {{"min_repetitions", rule.min_repetitions},
+          {"max_repetitions", rule.max_repetitions},
+          {"max_noise", finiteOrNull(rule.max_noise)},
+          {"confidence", finiteOrNull(rule.confidence)},
+          {"min_seconds", finiteOrNull(rule.min_time_s)},
+          {"max_seconds", finiteOrNull(rule.max_time_s)}};
+}
+
+NoiseTarget noiseTargetFromJson(const json& j) {
+  NoiseTarget rule;
+  rule.min_repetitions = integerOr<std::size_t>(j, "min_repetitions", rule.min_repetitions);
+  rule.max_repetitions = integerOr<std::size_t>(j, "max_repetitions", rule.max_repetitions);
+  rule.max_noise = numberOrNaN(j, "max_noise");
+  rule.confidence = numberOrNaN(j, "confidence");
+  rule.min_time_s = numberOrNaN(j, "min_seconds");
+  rule.max_time_s = numberOrNaN(j, "max_seconds");
+  return rule;
+}
+
+json toJson(const HostCondition& host) {
+  return {{"cpu_governor", textOrNull(host.cpu_governor)},
+          {"load_average_1min", finiteOrNull(host.load_average_1min)},
+          {"core_count", host.core_count ? json(*host.core_count) : json(nullptr)}};
+}
+
+HostCondition hostConditionFromJson(const json& j) {
+  HostCondition host;
+  host.cpu_governor = optionalText(j, "cpu_governor");
+  host.load_average_1min = optionalNumber(j, "load_average_1min");
+  host.core_count = optionalInteger<unsigned>(j, "core_count");
+  return host;
+}
+
 CeilingBenchmark ceilingBenchmarkFromJson(const json& j) {
   CeilingBenchmark b;
   b.name = textOr(j, "name");
@@ -40,6 +117,10 @@ CeilingBenchmark ceilingBenchmarkFromJson(const json& j) {
   b.work_per_run = numberOr(j, bandwidth ? "bytes_per_run" : "flops_per_run", 0);
   b.geometry = textOr(j, "geometry");
   b.error = optionalText(j, "error");
+  b.kernel = textOr(j, "kernel");
+  b.vector_width = integerOr<int>(j, "vector_width", 0);
+  if (const json* spread = member(j, "spread"); spread != nullptr && spread->is_object())
+    b.spread = ceilingSpreadFromJson(*spread, bandwidth ? "gbps" : "gflops");
   return b;
 }
 
@@ -91,28 +172,45 @@ DeviceInfo deviceInfoFromJson(const json& j) {
 
 json toJson(const CeilingBenchmark& benchmark) {
   const bool bandwidth = benchmark.unit == "GB/s";
-  return {{"name", benchmark.name},
-          {bandwidth ? "gbps" : "gflops", finiteOrNull(benchmark.best_rate)},
-          {bandwidth ? "median_gbps" : "median_gflops", finiteOrNull(benchmark.median_rate)},
-          {"best_kernel_ns", benchmark.best_kernel_ns},
-          {"repetitions", benchmark.repetitions},
-          {bandwidth ? "bytes_per_run" : "flops_per_run", benchmark.work_per_run},
-          {"geometry", benchmark.geometry},
-          {"error", textOrNull(benchmark.error)}};
+  json j = {{"name", benchmark.name},
+            {bandwidth ? "gbps" : "gflops", finiteOrNull(benchmark.best_rate)},
+            {bandwidth ? "median_gbps" : "median_gflops", finiteOrNull(benchmark.median_rate)},
+            {"best_kernel_ns", benchmark.best_kernel_ns},
+            {"repetitions", benchmark.repetitions},
+            {bandwidth ? "bytes_per_run" : "flops_per_run", benchmark.work_per_run},
+            {"geometry", benchmark.geometry},
+            {"error", textOrNull(benchmark.error)}};
+  // Issue 17's fields, written only when measured, so that older files re-write unchanged.
+  if (!benchmark.kernel.empty()) j["kernel"] = benchmark.kernel;
+  if (benchmark.vector_width > 0) j["vector_width"] = benchmark.vector_width;
+  if (benchmark.spread) j["spread"] = toJson(*benchmark.spread, bandwidth ? "gbps" : "gflops");
+  return j;
 }
 
 json toJson(const CeilingsReport& report) {
   json benchmarks = json::array();
   for (const CeilingBenchmark* benchmark : report.benchmarks()) benchmarks.push_back(toJson(*benchmark));
   // Only what names the device: the whole DeviceInfo is the document's "device".
-  return {{"device",
-           {{"name", report.device.name},
-            {"platform", report.device.platform},
-            {"type", report.device.type},
-            {"driver_version", report.device.driver_version}}},
-          {"measured_at", report.measured_at},
-          {"benchmarks", benchmarks},
-          {"model", report.model ? toJson(*report.model) : json(nullptr)}};
+  json j = {{"device",
+             {{"name", report.device.name},
+              {"platform", report.device.platform},
+              {"type", report.device.type},
+              {"driver_version", report.device.driver_version}}},
+            {"measured_at", report.measured_at},
+            {"benchmarks", benchmarks},
+            {"model", report.model ? toJson(*report.model) : json(nullptr)}};
+  // Issue 17's fields, written only when measured, so that older files re-write unchanged.
+  if (report.dram_write) j["dram_write"] = toJson(*report.dram_write);
+  if (!report.candidates.empty()) {
+    json candidates = json::array();
+    for (const CeilingBenchmark& candidate : report.candidates) candidates.push_back(toJson(candidate));
+    j["candidates"] = candidates;
+  }
+  if (report.host) j["host"] = toJson(*report.host);
+  // Beside the host it was judged from: null there says the host looked quiet.
+  if (report.host || report.noisy_host) j["noisy_host"] = textOrNull(report.noisy_host);
+  if (report.repetition_rule) j["repetition_rule"] = toJson(*report.repetition_rule);
+  return j;
 }
 
 CeilingsReport ceilingsReportFromJson(const json& j) {
@@ -130,6 +228,15 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
         if (benchmark.name == name) *slot = benchmark;
     }
   if (const json* model = member(j, "model")) report.model = deviceModelOrNothing(*model);
+  if (const json* write = member(j, "dram_write"); write != nullptr && write->is_object())
+    report.dram_write = ceilingBenchmarkFromJson(*write);
+  if (const json* candidates = member(j, "candidates"); candidates != nullptr && candidates->is_array())
+    for (const json& candidate : *candidates)
+      if (candidate.is_object()) report.candidates.push_back(ceilingBenchmarkFromJson(candidate));
+  if (const json* host = member(j, "host"); host != nullptr && host->is_object()) report.host = hostConditionFromJson(*host);
+  report.noisy_host = optionalText(j, "noisy_host");
+  if (const json* rule = member(j, "repetition_rule"); rule != nullptr && rule->is_object())
+    report.repetition_rule = noiseTargetFromJson(*rule);
   return report;
 }
 

@@ -141,3 +141,42 @@ TEST(Ceilings, LocalReadKernelReadsEightDistinctVectorsPerIteration) {
     EXPECT_NEAR(got[4 * lid], expected, 1e-4 * expected) << "work-item " << lid;
   }
 }
+
+// The table names the rule the repetitions followed, each figure's noise and kernel, the DRAM write
+// row, the figures still noisy when their time ran out, and a noisy host.
+TEST(Ceilings, ReportShowsNoiseKernelsWriteRowAndNoisyHost) {
+  CeilingsReport report;
+  report.device.name = "NVIDIA H100 80GB HBM3";
+  report.dram_copy = figure("dram_copy", "GB/s", 2985.0);
+  report.dram_read = figure("dram_read", "GB/s", 2969.0);
+  report.dram_write = figure("dram_write", "GB/s", 3050.0);
+  report.dram_write->kernel = "dram_write_float4, one per work-item";
+  report.fp32_fma = figure("fp32_fma", "GFLOP/s", 60000.0);
+  report.fp32_fma.kernel = "fp32_fma_chains 16 x float";
+  report.local_read = figure("local_read", "GB/s", 30000.0);
+  rooflab::CeilingSpread quiet;
+  quiet.noise = 0.003;
+  quiet.stopped = rooflab::StopDecision::converged;
+  report.dram_write->spread = quiet;
+  rooflab::CeilingSpread noisy = quiet;
+  noisy.noise = 0.023;
+  noisy.stopped = rooflab::StopDecision::budget_exhausted;
+  report.dram_read.spread = noisy;
+  report.repetition_rule = rooflab::NoiseTarget{5, 1000, 0.01, 0.95, 0, 0.2};
+  report.noisy_host = "load average 5.54 on 2 cores";
+
+  const std::string text = rooflab::formatCeilingsReport(report, std::nullopt);
+  EXPECT_NE(text.find("at least 5 timed runs, until its median is known to ±1% (95% interval) or 0.2 s"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("DRAM write"), std::string::npos) << text;
+  EXPECT_NE(text.find("±0.3%"), std::string::npos) << text;
+  EXPECT_NE(text.find("fp32_fma_chains 16 x float"), std::string::npos) << text;
+  EXPECT_NE(text.find("DRAM roof: dram_write (dram_write_float4, one per work-item)"), std::string::npos) << text;
+  EXPECT_NE(text.find("dram_read (±2.3%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("noisy host: load average 5.54 on 2 cores"), std::string::npos) << text;
+
+  // A report without the rule (older rooflab) says what it did then.
+  report.repetition_rule.reset();
+  report.fp32_fma.repetitions = 5;
+  EXPECT_NE(rooflab::formatCeilingsReport(report, std::nullopt).find("best of 5 timed runs"), std::string::npos);
+}

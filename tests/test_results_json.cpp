@@ -204,3 +204,82 @@ TEST(ResultsJson, ReportNamesTheFileItCannotRead) {
   EXPECT_NE(log.find(not_results.string()), std::string::npos) << log;
   EXPECT_NE(log.find("not a rooflab results file"), std::string::npos) << log;
 }
+
+// Issue 17's ceilings fields (kernel, vector width, spread; dram_write, candidates, host, noisy_host,
+// repetition_rule)
+// are written only when present: a ceilings report without them writes what older rooflab wrote, and
+// one with them reads back into the same typed report.
+TEST(ResultsJson, CeilingsSpreadCandidatesAndHostRoundTrip) {
+  CeilingsReport older;
+  older.dram_read.name = "dram_read";
+  older.dram_read.unit = "GB/s";
+  older.dram_read.best_rate = 2969.0;
+  const json older_json = toJson(older);
+  for (const char* key : {"dram_write", "candidates", "host", "noisy_host", "repetition_rule"})
+    EXPECT_FALSE(older_json.contains(key)) << key;
+  for (const char* key : {"kernel", "vector_width", "spread"})
+    EXPECT_FALSE(older_json["benchmarks"][1].contains(key)) << key;
+
+  CeilingsReport report = older;
+  CeilingBenchmark write;
+  write.name = "dram_write";
+  write.unit = "GB/s";
+  write.best_rate = 3050.5;
+  write.kernel = "dram_write_float4";
+  write.vector_width = 4;
+  CeilingSpread spread;
+  spread.min_rate = 3000.25;
+  spread.median_rate = 3040.5;
+  spread.max_rate = 3050.5;
+  spread.median_lower_rate = 3030.0;
+  spread.median_upper_rate = 3045.0;
+  spread.confidence = 0.96875;
+  spread.noise = 0.0025;
+  spread.stopped = StopDecision::converged;
+  spread.measured_seconds = 0.0125;
+  write.spread = spread;
+  report.dram_write = write;
+  CeilingBenchmark fp32;
+  fp32.name = "fp32_fma";
+  fp32.unit = "GFLOP/s";
+  fp32.best_rate = 60000.0;
+  fp32.kernel = "fp32_fma_chains 16 x float";
+  fp32.vector_width = 1;
+  spread.noise.reset();  // fewer than 6 repetitions: no 95% interval
+  spread.stopped = StopDecision::budget_exhausted;
+  fp32.spread = spread;
+  report.candidates = {write, fp32};
+  report.host = HostCondition{std::nullopt, 0.25, 16u};
+  report.repetition_rule = NoiseTarget{5, 1000, 0.01, 0.95, 0, 0.2};
+
+  const json j = toJson(report);
+  EXPECT_EQ(j["dram_write"]["kernel"], "dram_write_float4");
+  EXPECT_EQ(j["dram_write"]["spread"]["median_interval_gbps"], json::array({3030.0, 3045.0}));
+  EXPECT_EQ(j["dram_write"]["spread"]["stopped"], "converged");
+  EXPECT_TRUE(j["candidates"][1]["spread"].contains("min_gflops"));
+  EXPECT_TRUE(j["candidates"][1]["spread"]["noise"].is_null());
+  EXPECT_TRUE(j["host"]["cpu_governor"].is_null());
+  EXPECT_EQ(j["host"]["core_count"], 16);
+  EXPECT_TRUE(j.contains("noisy_host"));
+  EXPECT_TRUE(j["noisy_host"].is_null());
+
+  const CeilingsReport back = ceilingsReportFromJson(j);
+  ASSERT_TRUE(back.dram_write.has_value());
+  ASSERT_TRUE(back.dram_write->spread.has_value());
+  EXPECT_EQ(back.dram_write->spread->stopped, StopDecision::converged);
+  EXPECT_EQ(back.dram_write->spread->noise, std::optional<double>(0.0025));
+  ASSERT_EQ(back.candidates.size(), 2u);
+  EXPECT_EQ(back.candidates[1].unit, "GFLOP/s");
+  EXPECT_EQ(back.candidates[1].vector_width, 1);
+  EXPECT_FALSE(back.candidates[1].spread->noise.has_value());
+  ASSERT_TRUE(back.host.has_value());
+  EXPECT_EQ(back.host->core_count, std::optional<unsigned>(16));
+  EXPECT_FALSE(back.noisy_host.has_value());
+  ASSERT_TRUE(back.repetition_rule.has_value());
+  EXPECT_EQ(back.repetition_rule->min_repetitions, 5u);
+  EXPECT_EQ(back.repetition_rule->max_time_s, 0.2);
+  EXPECT_EQ(toJson(back), j);
+
+  report.noisy_host = "load average 9.0 on 2 cores";
+  EXPECT_EQ(ceilingsReportFromJson(toJson(report)).noisy_host, report.noisy_host);
+}

@@ -1,10 +1,17 @@
 // DRAM bandwidth micro-benchmarks of `rooflab ceilings` (analyzer/ceilings.cpp).
 //
-// Both kernels move float4 elements (16-byte loads and stores) and give every work-item
-// `per_item` of them; the host sizes the buffers far beyond the last-level cache and makes the
-// element count a multiple of the global size. Two layouts, chosen by the host:
+// Three kinds of traffic, each for float, float2, float4, float8 or float16 elements
+// (dram_<kind>_<type>): read (a sum that no load can be dropped from), copy (counted as bytes read
+// plus bytes written, as STREAM and torch's device copy count it) and write. The host takes the
+// best of them as the device's DRAM roof: which one a memory system favours differs between
+// devices, and a roof must bound every kernel.
+//
+// Every work-item handles `per_item` elements; the host sizes the buffers far beyond the
+// last-level cache and makes the element count a multiple of the global size. Two layouts, chosen
+// by the host:
 //   default (GPU): element k of work-item g is g + k * global_size, so consecutive work-items of a
-//     warp touch consecutive 16-byte elements and every access is coalesced;
+//     warp touch consecutive elements and every access is coalesced; with per_item = 1 this is one
+//     element per work-item over a grid of many waves;
 //   RL_CONTIGUOUS_CHUNKS (CPU): work-item g streams its own contiguous range, the access pattern a
 //     CPU core's hardware prefetcher follows.
 #ifdef RL_CONTIGUOUS_CHUNKS
@@ -13,22 +20,50 @@
 #define RL_ELEMENT(k) (get_global_id(0) + (size_t)(k) * get_global_size(0))
 #endif
 
-// Copy: counts 16 bytes read and 16 bytes written per element, as STREAM does.
-__kernel void dram_copy(__global const float4* restrict src, __global float4* restrict dst, uint per_item) {
-  for (uint k = 0; k < per_item; ++k) dst[RL_ELEMENT(k)] = src[RL_ELEMENT(k)];
-}
+float rl_sum_float(float v) { return v; }
+float rl_sum_float2(float2 v) { return v.s0 + v.s1; }
+float rl_sum_float4(float4 v) { return rl_sum_float2(v.lo + v.hi); }
+float rl_sum_float8(float8 v) { return rl_sum_float4(v.lo + v.hi); }
+float rl_sum_float16(float16 v) { return rl_sum_float8(v.lo + v.hi); }
 
-// Read: sums into registers and writes one float per work-item, so no load can be eliminated. Two
-// accumulators keep the additions off the critical path of the loads.
-__kernel void dram_read(__global const float4* restrict src, __global float* restrict sink, uint per_item) {
-  float4 sum0 = (float4)(0.0f);
-  float4 sum1 = (float4)(0.0f);
-  uint k = 0;
-  for (; k + 1 < per_item; k += 2) {
-    sum0 += src[RL_ELEMENT(k)];
-    sum1 += src[RL_ELEMENT(k + 1)];
+// Read: four accumulators keep four loads in flight per work-item. The sum is stored only when it
+// equals `marker`, which the host makes impossible (the buffer holds 1.0s, the marker is -1), so
+// no load can be eliminated and no output traffic is added.
+#define RL_DRAM_READ(T)                                                                                   \
+  __kernel void dram_read_##T(__global const T* restrict src, __global float* restrict sink, uint per_item, \
+                              float marker) {                                                             \
+    T s0 = (T)(0.0f), s1 = (T)(0.0f), s2 = (T)(0.0f), s3 = (T)(0.0f);                                     \
+    uint k = 0;                                                                                           \
+    for (; k + 3 < per_item; k += 4) {                                                                    \
+      s0 += src[RL_ELEMENT(k)];                                                                           \
+      s1 += src[RL_ELEMENT(k + 1)];                                                                       \
+      s2 += src[RL_ELEMENT(k + 2)];                                                                       \
+      s3 += src[RL_ELEMENT(k + 3)];                                                                       \
+    }                                                                                                     \
+    for (; k < per_item; ++k) s0 += src[RL_ELEMENT(k)];                                                   \
+    const float total = rl_sum_##T((s0 + s1) + (s2 + s3));                                                \
+    if (total == marker) sink[0] = total;                                                                 \
   }
-  if (k < per_item) sum0 += src[RL_ELEMENT(k)];
-  const float4 sum = sum0 + sum1;
-  sink[get_global_id(0)] = sum.x + sum.y + sum.z + sum.w;
-}
+
+#define RL_DRAM_COPY(T)                                                                                   \
+  __kernel void dram_copy_##T(__global const T* restrict src, __global T* restrict dst, uint per_item) {  \
+    for (uint k = 0; k < per_item; ++k) dst[RL_ELEMENT(k)] = src[RL_ELEMENT(k)];                          \
+  }
+
+// Write: `value` is a kernel argument, so the compiler cannot turn the loop into a memset of a
+// constant.
+#define RL_DRAM_WRITE(T)                                                                                  \
+  __kernel void dram_write_##T(__global T* restrict dst, float value, uint per_item) {                    \
+    const T v = (T)(value);                                                                               \
+    for (uint k = 0; k < per_item; ++k) dst[RL_ELEMENT(k)] = v;                                           \
+  }
+
+#define RL_DRAM_KERNELS(T) RL_DRAM_READ(T) RL_DRAM_COPY(T) RL_DRAM_WRITE(T)
+
+// One element type a program (-D RL_DRAM_TYPE=float4): the host builds its programs concurrently,
+// and a GPU's build compiles every kernel of a program, so none holds a kernel it does not launch.
+#ifndef RL_DRAM_TYPE
+#error RL_DRAM_TYPE must name the element type: float, float2, float4, float8 or float16
+#endif
+#define RL_DRAM_KERNELS_OF(T) RL_DRAM_KERNELS(T)
+RL_DRAM_KERNELS_OF(RL_DRAM_TYPE)
