@@ -53,7 +53,7 @@ TEST(Ceilings, TinyRunOnPoclGivesPositiveFiniteFigures) {
     EXPECT_TRUE(std::isfinite(*benchmark->best_rate));
     EXPECT_GT(*benchmark->best_rate, 0.0);
     EXPECT_GT(benchmark->best_kernel_ns, 0);
-    EXPECT_EQ(benchmark->repetitions, 2);
+    EXPECT_GE(benchmark->repetitions, 2);  // at least the minimum; more until the noise target
     EXPECT_FALSE(benchmark->geometry.empty());
   }
   EXPECT_TRUE(report.complete());
@@ -66,7 +66,8 @@ TEST(Ceilings, TinyRunOnPoclGivesPositiveFiniteFigures) {
   EXPECT_EQ(model.measured->driver, device->info.driver_version);
   EXPECT_EQ(model.measured->at, report.measured_at);
   EXPECT_DOUBLE_EQ(model.peak_gflops, *report.fp32_fma.best_rate);
-  EXPECT_DOUBLE_EQ(model.dram_gbps, std::max(*report.dram_copy.best_rate, *report.dram_read.best_rate));
+  ASSERT_NE(report.dramCeiling(), nullptr);
+  EXPECT_DOUBLE_EQ(model.dram_gbps, *report.dramCeiling()->best_rate);  // best of read, copy and write
   EXPECT_DOUBLE_EQ(*model.local_gbps, *report.local_read.best_rate);
 
   // The model it writes loads back and matches the device it was measured on.
