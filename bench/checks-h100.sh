@@ -7,6 +7,7 @@
 #   ceilings  `rooflab ceilings --device gpu` five times (spread of each ceiling; issue 17)
 #   torch     bench/baselines/torch_baselines.py (sum, add, device copy; issue 17's copy reference)
 #   rungs     bench/configs/performance-h100.toml (the top rungs' achieved bandwidth against the ceilings)
+#   figures   bench/issue17_figures.py over the steps above: issue 17's H100 checks, pass or fail
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,10 +35,19 @@ for step in "$@"; do
         > "$W/gpu-tests.log" 2>&1
       echo "gputests: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$W/gpu-tests.log" | sort | uniq -c | tr '\n' ' ')" | tee -a "$W/summary.txt" ;;
     ceilings)
+      # The SM clock while the ceilings run, sampled every 20 ms: issue 17's FP32 check is against
+      # 132 x 128 x 2 x the clock measured, not the boost clock's nominal value.
+      nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader,nounits \
+        -lms 20 > "$W/clocks-ceilings.csv" 2>/dev/null &
+      sampler=$!
       for i in 1 2 3 4 5; do
         ./build-gpu/rooflab ceilings --device gpu --out "$W/ceilings-$i.toml" > "$W/ceilings-$i.log" 2>&1
         echo "ceilings $i: rc=$?" | tee -a "$W/summary.txt"
-      done ;;
+      done
+      kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null ;;
+    figures)
+      python3 bench/issue17_figures.py "$W" > "$W/issue17-figures.txt" 2>&1
+      echo "figures: rc=$?" | tee -a "$W/summary.txt"; cat "$W/issue17-figures.txt" ;;
     torch)
       python3 bench/baselines/torch_baselines.py > "$W/torch-baselines.json" 2> "$W/torch-baselines.log"
       echo "torch: rc=$?" | tee -a "$W/summary.txt" ;;
