@@ -67,6 +67,7 @@ int runCommand(const RunCommand& cmd) {
     if (std::find(known.begin(), known.end(), f) == known.end())
       throw InputError("--formats: unknown format '" + f + "' (expected html, png, json, csv)");
   BatchConfig config = cmd.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.config_path);
+  for (const std::string& text : cmd.set_params) config.param_overrides.push_back(parseParamOverride(text));
   BatchOptions options;
   options.device_override = cmd.device;
   options.out_override = cmd.out;
