@@ -72,7 +72,10 @@ BatchPlan planBatch(const BatchConfig& config) {
   BatchPlan plan;
   FamilyDiscovery found = discoverFamilies(kernelSearchPath(config.run));
   plan.input_errors = found.errors;
-  plan.families = std::move(found.families);
+  // The studied families only: the built-in ones are always found, and the batch counts what it runs.
+  for (FamilyManifest& family : found.families)
+    if (std::any_of(config.studies.begin(), config.studies.end(), [&](const StudySpec& s) { return s.family == family.name; }))
+      plan.families.push_back(std::move(family));
   std::set<std::string> overrides_used;
   for (const auto& study_in : config.studies) {
     const std::string at = study_in.where.str() + ": study '" + study_in.family + "'";

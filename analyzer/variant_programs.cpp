@@ -25,6 +25,18 @@ std::string sourcesKey(const VariantSpec& variant) {
   return key;
 }
 
+// The manifest's kernels must be in the built program. Loading the manifest read the sources without
+// a preprocessor, so a kernel that an #if removes gets here; say so rather than let the launch fail
+// with CL_INVALID_KERNEL_NAME.
+void requireBuiltKernels(const cl::Program& program, const VariantSpec& variant) {
+  const std::string names = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();  // "a;b"
+  const std::string listed = ";" + names + ";";
+  for (const LaunchSpec& launch : variant.launches)
+    if (listed.find(";" + launch.kernel + ";") == std::string::npos)
+      throw VariantError("kernel '" + launch.kernel + "' is not in the built program (it has: " +
+                         (names.empty() ? std::string("none") : names) + "); is it inside an #if the defines turn off?");
+}
+
 }  // namespace
 
 std::string composeKernelSource(const std::string& file_text, const std::string& file_name) {
@@ -89,6 +101,7 @@ cl::Program VariantPrograms::build(const RunPoint& point, const std::string& opt
   }
   const cl::Program program = built->program;
   record.build_seconds = built->seconds;
+  requireBuiltKernels(program, *point.variant);
   registers_.add(program, device_);
   if (!binaries_dir_.empty()) keepBinary(program, point, options);
   programs_.emplace(program_key, program);

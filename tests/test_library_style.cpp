@@ -107,6 +107,29 @@ TEST(LibraryStyle, BuildErrorsNameTheFileAndLineOfEachSource) {
   EXPECT_NE((*r)["build"]["log"].get<std::string>().find("second.cl:3:"), std::string::npos) << (*r)["build"]["log"];
 }
 
+// The manifest check reads sources without a preprocessor; the built program's kernel names catch
+// a kernel that an #if removes.
+TEST(LibraryStyle, KernelRemovedByThePreprocessorIsNamedInTheError) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  TempDir dir;
+  dir.write("kernels/gone/k.cl", "#if USE_ADD\nkernel void add(global const float* a, global const float* b, global float* c) {\n"
+                                 "  int i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n#endif\n"
+                                 "kernel void other(global float* c) { c[0] = 0; }\n");
+  dir.write("kernels/gone/family.toml", rooflab::testing::vecaddFamilyHeader("gone") +
+                                            "[[variants]]\nname = \"v\"\nsource = \"k.cl\"\nkernel = \"add\"\n"
+                                            "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\ndefines = { USE_ADD = 0 }\n"
+                                            "global_accesses = \"3*N\"\n");
+  const fs::path out = dir.path() / "out";
+  const fs::path config = dir.write("c.toml", quickRun(out, "kernels = [\"kernels\"]\n") + "[[study]]\nfamily = \"gone\"\n");
+  const Outcome o = runRooflab("run " + config.string() + " --quiet", dir.path());
+  EXPECT_EQ(o.exit_code, 1) << o.output;
+  const nlohmann::json results = resultsIn(out);
+  const nlohmann::json* r = recordOf(results, "gone", "v");
+  ASSERT_NE(r, nullptr);
+  EXPECT_NE((*r)["error"].get<std::string>().find("kernel 'add' is not in the built program (it has: other)"), std::string::npos)
+      << (*r)["error"];
+}
+
 // A kernel defined in a header that the listed file includes, in a folder whose path has a space:
 // PoCL splits build options at spaces and takes no quotes, so the folder is given through a link.
 TEST(LibraryStyle, KernelInAnIncludedHeaderBuildsFromAFolderWithASpace) {

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "analyzer/config.hpp"
 #include "analyzer/errors.hpp"
+#include "analyzer/kernel_source.hpp"
 #include "analyzer/manifest.hpp"
 #include "analyzer/resolved_point.hpp"
 #include "test_support.hpp"
@@ -261,4 +265,44 @@ TEST(ManifestSources, DefinesAreVariablesOfTheVariantsExpressions) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("TS"), std::string::npos) << e.what();
   }
+}
+
+TEST(ManifestSources, CommentsAreSkippedButStringsKept) {
+  const std::string text = "a // kernel void x(\nb /* kernel\nvoid y( */ c \"// not a comment\" '/' d\n";
+  const std::string plain = withoutComments(text);
+  EXPECT_EQ(plain.size(), text.size());
+  EXPECT_EQ(std::count(plain.begin(), plain.end(), '\n'), 3);  // lines keep their numbers
+  EXPECT_EQ(plain.find("kernel"), std::string::npos);
+  EXPECT_NE(plain.find("\"// not a comment\" '/' d"), std::string::npos);
+}
+
+TEST(ManifestSources, ListedFilesAreJoinedBehindLineDirectives) {
+  TempDir dir;
+  const auto first = dir.write("fam/a.cl", "int a;");
+  const auto second = dir.write("fam/sub/b.cl", "int b;\n");
+  EXPECT_EQ(joinSourceFiles({first, second}, dir.path() / "fam"), "\n#line 1 \"a.cl\"\nint a;\n#line 1 \"sub/b.cl\"\nint b;\n\n");
+}
+
+// A family in a config's folder hides the built-in family of the same name (the built-in folder
+// comes last on the search path); two of the config's folders defining one name is still an error.
+TEST(ManifestSources, AUsersFamilyHidesTheBuiltInOneOfItsName) {
+  TempDir dir;
+  dir.write("mine/vecadd/k.cl", kAdd);
+  dir.write("mine/vecadd/family.toml", rooflab::testing::vecaddFamilyHeader("vecadd") +
+                                           "[[variants]]\nname = \"mine\"\nsource = \"k.cl\"\nkernel = \"add\"\n"
+                                           "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\nglobal_accesses = \"3*N\"\n");
+  RunSettings run;
+  run.kernels = {dir.path() / "mine"};
+  const FamilyDiscovery found = discoverFamilies(kernelSearchPath(run));
+  for (const auto& e : found.errors) ADD_FAILURE() << e;
+  int vecadds = 0;
+  for (const auto& f : found.families)
+    if (f.name == "vecadd") {
+      ++vecadds;
+      EXPECT_EQ(f.variants.at(0).name, "mine");
+    }
+  EXPECT_EQ(vecadds, 1);
+  run.kernels.push_back(dir.path() / "mine");
+  EXPECT_EQ(kernelSearchPath(run).size(), 3u);
+  EXPECT_EQ(discoverFamilies(kernelSearchPath(run)).errors.size(), 1u);
 }
