@@ -1,6 +1,9 @@
 #include "analyzer/batch_plan.hpp"
 
 #include <algorithm>
+#include <set>
+
+#include "analyzer/errors.hpp"
 
 namespace rooflab {
 namespace {
@@ -41,6 +44,23 @@ std::vector<const VariantSpec*> matchVariants(const FamilyManifest& family, cons
   return variants;
 }
 
+// The study's sweep with the command line's --set values in place of its own, for the parameters its
+// family declares; `used` collects the names that some study took.
+StudySpec withParamOverrides(StudySpec study, const FamilyManifest& family, const std::vector<ParamOverride>& overrides,
+                             std::set<std::string>& used) {
+  for (const ParamOverride& o : overrides) {
+    if (!family.params.count(o.name)) continue;
+    used.insert(o.name);
+    auto same = [&](const auto& p) { return p.first == o.name; };
+    auto it = std::find_if(study.params.begin(), study.params.end(), same);
+    if (it == study.params.end())
+      study.params.emplace_back(o.name, o.values);
+    else
+      it->second = o.values;
+  }
+  return study;
+}
+
 }  // namespace
 
 bool BatchPlan::closesGroup(std::size_t i) const {
@@ -50,18 +70,23 @@ bool BatchPlan::closesGroup(std::size_t i) const {
 
 BatchPlan planBatch(const BatchConfig& config) {
   BatchPlan plan;
-  FamilyDiscovery found = discoverFamilies(config.run.kernels);
+  FamilyDiscovery found = discoverFamilies(kernelSearchPath(config.run));
   plan.input_errors = found.errors;
-  plan.families = std::move(found.families);
-  for (const auto& study : config.studies) {
-    const std::string at = study.where.str() + ": study '" + study.family + "'";
+  // The studied families only: the built-in ones are always found, and the batch counts what it runs.
+  for (FamilyManifest& family : found.families)
+    if (std::any_of(config.studies.begin(), config.studies.end(), [&](const StudySpec& s) { return s.family == family.name; }))
+      plan.families.push_back(std::move(family));
+  std::set<std::string> overrides_used;
+  for (const auto& study_in : config.studies) {
+    const std::string at = study_in.where.str() + ": study '" + study_in.family + "'";
     const FamilyManifest* family = nullptr;
     for (const auto& f : plan.families)
-      if (f.name == study.family) family = &f;
+      if (f.name == study_in.family) family = &f;
     if (!family) {
       plan.input_errors.push_back(at + ": no family of that name in the kernel search path (see `rooflab list`)");
       continue;
     }
+    const StudySpec study = withParamOverrides(study_in, *family, config.param_overrides, overrides_used);
     const std::size_t errors_before = plan.input_errors.size();
     for (const auto& [name, values] : study.params)
       if (!family->params.count(name))
@@ -73,6 +98,10 @@ BatchPlan planBatch(const BatchConfig& config) {
       for (const VariantSpec* v : variants)
         for (RunMode mode : modes) plan.points.push_back(planPoint(RunPoint{family, v, params, mode}));
   }
+  // A name no studied family declares is a typo or the wrong config: nothing is run.
+  for (const ParamOverride& o : config.param_overrides)
+    if (!overrides_used.count(o.name))
+      throw InputError("--set " + o.name + ": no studied family declares a parameter of that name");
   return plan;
 }
 

@@ -2,6 +2,9 @@
 
 #include "rooflab_source_dir.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -140,7 +143,12 @@ BatchConfig parseBatchConfig(std::string_view text, const std::string& name, con
   BatchConfig config;
   config.path = name;
   config.text = std::string(text);
-  config.run.kernels = {fs::absolute(base_dir / "kernels").lexically_normal()};
+  // Without a `kernels` key, a `kernels/` folder beside the config is still searched, as before the
+  // built-in families were always on the search path, but only when it exists: a config elsewhere
+  // that studies only built-in families needs no folder of its own.
+  const fs::path beside = fs::absolute(base_dir / "kernels").lexically_normal();
+  std::error_code ec;
+  if (fs::is_directory(beside, ec)) config.run.kernels = {beside};
   if (const toml::table* run = r.optionalTable("run")) parseRun(r.sub(*run, "run"), config.run, base_dir);
   if (const toml::array* studies = r.optionalArray("study")) {
     for (std::size_t i = 0; i < studies->size(); ++i) {
@@ -151,6 +159,36 @@ BatchConfig parseBatchConfig(std::string_view text, const std::string& name, con
   }
   if (config.studies.empty()) r.fail("study", "missing: a config needs at least one [[study]]");
   return config;
+}
+
+fs::path builtinKernelsDir() { return (fs::path(ROOFLAB_SOURCE_DIR) / "kernels").lexically_normal(); }
+
+std::vector<fs::path> kernelSearchPath(const RunSettings& run) {
+  std::vector<fs::path> search_path = run.kernels;
+  const fs::path builtin = builtinKernelsDir();
+  std::error_code ec;
+  // A binary moved away from its source tree has no built-in families; a study of one then says
+  // that no family has its name.
+  if (fs::is_directory(builtin, ec) && std::find(search_path.begin(), search_path.end(), builtin) == search_path.end()) search_path.push_back(builtin);
+  return search_path;
+}
+
+ParamOverride parseParamOverride(const std::string& text) {
+  const std::size_t equals = text.find('=');
+  ParamOverride o;
+  o.name = text.substr(0, equals);
+  auto fail = [&](const std::string& why) -> void { throw InputError("--set " + text + ": " + why); };
+  if (equals == std::string::npos || o.name.empty()) fail("expected NAME=VALUE (e.g. --set N=4096)");
+  std::string values = text.substr(equals + 1) + ",";
+  for (std::size_t at = 0, comma; (comma = values.find(',', at)) != std::string::npos; at = comma + 1) {
+    const std::string item = values.substr(at, comma - at);
+    double value = 0;
+    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || error != std::errc() || end != item.data() + item.size() || !std::isfinite(value))
+      fail("'" + item + "' is not a number");
+    o.values.push_back(value);
+  }
+  return o;
 }
 
 BatchConfig loadBatchConfig(const fs::path& path) {

@@ -35,7 +35,9 @@ struct RunSettings {
   std::string ceilings = "measure";           // measure | datasheet: the device's roofs for this run
   std::string out = "rooflab-out";
   std::vector<std::string> formats{"html", "png", "json", "csv"};
-  std::vector<std::filesystem::path> kernels;  // absolute, resolved against the config's folder
+  // The config's own family folders, absolute, resolved against the config's folder. The built-in
+  // families are always searched after them (kernelSearchPath), so they are not listed here.
+  std::vector<std::filesystem::path> kernels;
   double variant_time_limit_s = 60;            // a point running longer is stopped and reported
   std::uint64_t seed = 20121;                  // buffer contents are a function of this seed
   std::string binaries_dir;                    // when set, each built program's binary (PTX on NVIDIA) is kept here
@@ -50,10 +52,18 @@ struct StudySpec {
   SourceLocation where;
 };
 
+// `rooflab run --set NAME=VALUE[,VALUE...]`: the values replace the parameter's in every study
+// whose family declares it (a list is swept).
+struct ParamOverride {
+  std::string name;
+  std::vector<double> values;
+};
+
 struct BatchConfig {
   std::string path;  // file, or "<embedded default>"
   RunSettings run;
   std::vector<StudySpec> studies;
+  std::vector<ParamOverride> param_overrides;  // from the command line, not the file
   std::string text;  // the TOML as given, kept in the results
 };
 
@@ -62,6 +72,15 @@ BatchConfig parseBatchConfig(std::string_view text, const std::string& name, con
 BatchConfig loadBatchConfig(const std::filesystem::path& path);
 // configs/default.toml compiled into the binary; its kernel folders resolve against the source tree.
 BatchConfig defaultBatchConfig();
+
+// The built-in families' folder: kernels/ of the source tree this binary was built from.
+std::filesystem::path builtinKernelsDir();
+// Where families are searched: the config's folders in order, then the built-in folder (unless a
+// config lists it itself). A family in a config's folder hides a built-in family of the same name.
+std::vector<std::filesystem::path> kernelSearchPath(const RunSettings& run);
+
+// Parses one `--set NAME=VALUE[,VALUE...]`; throws InputError naming the flag.
+ParamOverride parseParamOverride(const std::string& text);
 
 bool globMatch(const std::string& pattern, const std::string& text);
 

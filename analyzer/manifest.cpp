@@ -6,7 +6,9 @@
 #include <set>
 #include <sstream>
 
+#include "analyzer/config.hpp"
 #include "analyzer/errors.hpp"
+#include "analyzer/kernel_source.hpp"
 #include "analyzer/references.hpp"
 #include "analyzer/resolved_point.hpp"
 
@@ -110,7 +112,7 @@ std::vector<const toml::table*> tablesOf(const TomlReader& r, const std::string&
 }
 
 KernelArgSpec parseArg(const TomlReader& r, const std::string& key, const std::string& text,
-                       const FamilyManifest& family, const std::vector<BufferSpec>& scratch) {
+                       const FamilyManifest& family, const std::vector<BufferSpec>& scratch, const ParamValues& values) {
   KernelArgSpec arg;
   arg.text = text;
   auto isBuffer = [&](const std::string& name) {
@@ -150,7 +152,7 @@ KernelArgSpec parseArg(const TomlReader& r, const std::string& key, const std::s
   arg.value = ManifestExpression{body, key, r.where("args")};
   // An argument that is neither a buffer nor a valid expression is almost always a misspelt buffer.
   try {
-    evaluateExpression(body, family.params);
+    evaluateExpression(body, values);
   } catch (const ExpressionError& e) {
     throw InputError(r.where("args").str() + ": " + key + ": '" + text +
                      "' is not a buffer of this family and not a valid expression (" + e.what() + ")");
@@ -171,43 +173,21 @@ std::vector<ManifestExpression> geometry(const TomlReader& r, const std::string&
   return out;
 }
 
-LaunchSpec parseLaunch(const TomlReader& r, const FamilyManifest& family, const std::vector<BufferSpec>& scratch) {
+LaunchSpec parseLaunch(const TomlReader& r, const FamilyManifest& family, const std::vector<BufferSpec>& scratch,
+                       const ParamValues& values) {
   LaunchSpec launch;
   launch.kernel = r.requireString("kernel");
   if (!isIdentifier(launch.kernel)) r.fail("kernel", "'" + launch.kernel + "' is not a valid kernel name");
   auto args = r.optionalTextArray("args");
   if (!args) r.fail("args", "missing (list the kernel's arguments: buffer names, params, local:<bytes>)");
   for (std::size_t i = 0; i < args->size(); ++i)
-    launch.args.push_back(parseArg(r, r.keyPath("args") + "[" + std::to_string(i) + "]", (*args)[i], family, scratch));
+    launch.args.push_back(parseArg(r, r.keyPath("args") + "[" + std::to_string(i) + "]", (*args)[i], family, scratch, values));
   launch.global = geometry(r, "global", true);
   launch.local = geometry(r, "local", false);
   if (!launch.local.empty() && launch.local.size() != launch.global.size())
     r.fail("local", "has " + std::to_string(launch.local.size()) + " dimensions but global has " +
                         std::to_string(launch.global.size()));
   return launch;
-}
-
-// Whether `source` defines a kernel called `kernel`: a "kernel" or "__kernel" token, then, before the
-// next ';', '{' or '}', the name followed by '('. A plain scan: std::regex recursed once per
-// character here and overflowed the stack on a 35 KB stretch without braces.
-bool sourceDefinesKernel(const std::string& source, const std::string& kernel) {
-  auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  auto tokenAt = [&](std::size_t at, const std::string& word) {
-    return source.compare(at, word.size(), word) == 0 && (at == 0 || !isIdent(source[at - 1])) &&
-           (at + word.size() >= source.size() || !isIdent(source[at + word.size()]));
-  };
-  for (std::size_t at = source.find("kernel"); at != std::string::npos; at = source.find("kernel", at + 1)) {
-    std::size_t start = at;
-    if (at >= 2 && source.compare(at - 2, 2, "__") == 0) start = at - 2;
-    if (!tokenAt(start, start == at ? "kernel" : "__kernel")) continue;
-    for (std::size_t i = at + 6; i < source.size() && source[i] != ';' && source[i] != '{' && source[i] != '}'; ++i) {
-      if (!tokenAt(i, kernel)) continue;
-      std::size_t j = i + kernel.size();
-      while (j < source.size() && std::isspace(static_cast<unsigned char>(source[j]))) ++j;
-      if (j < source.size() && source[j] == '(') return true;
-    }
-  }
-  return false;
 }
 
 DefineSpec parseDefine(const TomlReader& r, const std::string& name, const toml::node& node) {
@@ -227,10 +207,37 @@ DefineSpec parseDefine(const TomlReader& r, const std::string& name, const toml:
     }
   } else if (auto text = nodeAsText(node)) {
     d.value = *text;
+    d.is_number = true;
   } else {
     throw InputError(d.where.str() + ": " + d.key + ": must be a number, a boolean, an expression string or \"raw:<text>\"");
   }
   return d;
+}
+
+// `source = "k.cl"` or `source = ["common.cl", "k.cl"]`: files relative to the family's folder.
+std::vector<fs::path> parseSources(const TomlReader& r, const fs::path& dir) {
+  std::vector<std::string> names;
+  const toml::node* node = r.table().get("source");
+  if (node && node->is_array()) {
+    names = *r.optionalTextArray("source");
+    if (names.empty()) r.fail("source", "must list at least one file");
+  } else if (node && node->is_string()) {
+    names.push_back(r.requireString("source"));
+  } else {
+    r.fail("source", node ? "must be a file name or an array of file names" : "missing (the variant's OpenCL C file or files)");
+  }
+  std::vector<fs::path> files;
+  for (const std::string& name : names) {
+    files.push_back(fs::absolute(dir / name).lexically_normal());
+    if (!fs::is_regular_file(files.back())) r.fail("source", "file '" + files.back().string() + "' not found");
+  }
+  return files;
+}
+
+std::string sourceNames(const VariantSpec& v) {
+  std::string names;
+  for (const fs::path& f : v.sources) names += (names.empty() ? "" : ", ") + f.lexically_relative(v.include_dir).string();
+  return names;
 }
 
 VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, const fs::path& dir) {
@@ -242,9 +249,13 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
   v.name = r.requireString("name");
   if (!isIdentifier(v.name)) r.fail("name", "'" + v.name + "' is not a valid variant name (letters, digits, _)");
   v.description = r.optionalString("description").value_or("");
-  const std::string source = r.requireString("source");
-  v.source = fs::absolute(dir / source).lexically_normal();
-  if (!fs::is_regular_file(v.source)) r.fail("source", "file '" + v.source.string() + "' not found");
+  v.include_dir = dir;
+  v.sources = parseSources(r, dir);
+  v.source = v.sources.front();
+  if (const toml::table* defines = r.optionalTable("defines"))
+    for (const auto& [name, node] : *defines) v.defines.push_back(parseDefine(r, std::string(name.str()), node));
+  // Arguments are checked with the defines' values too, as the variant's expressions see them.
+  const ParamValues values = variantValues(v, family.params);
 
   for (const toml::table* t : tablesOf(r, "scratch")) {
     v.scratch.push_back(parseBuffer(r.sub(*t, r.keyPath("scratch")), true));
@@ -256,31 +267,25 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
   if (has_single && !launch_tables.empty())
     r.fail("launches", "give either kernel/args/global/local or launches, not both");
   if (has_single) {
-    v.launches.push_back(parseLaunch(r, family, v.scratch));
+    v.launches.push_back(parseLaunch(r, family, v.scratch, values));
   } else if (!launch_tables.empty()) {
     for (std::size_t i = 0; i < launch_tables.size(); ++i) {
       TomlReader lr = r.sub(*launch_tables[i], r.keyPath("launches") + "[" + std::to_string(i) + "]");
       lr.rejectUnknownKeys({"kernel", "args", "global", "local"});
-      v.launches.push_back(parseLaunch(lr, family, v.scratch));
+      v.launches.push_back(parseLaunch(lr, family, v.scratch, values));
     }
   } else {
     r.fail("kernel", "missing (a variant needs kernel, args and global, or launches)");
   }
 
-  const std::string text = [&] {
-    std::ifstream in(v.source, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }();
+  // The files as the compiler reads them, includes followed and comments skipped: a commented-out
+  // kernel is not a kernel, and one in an included header is.
+  const std::string text = sourceTextWithIncludes(v.sources, v.include_dir);
   for (const auto& launch : v.launches)
     if (!sourceDefinesKernel(text, launch.kernel))
       r.fail(launch_tables.empty() ? "kernel" : "launches",
-             "kernel '" + launch.kernel + "' is not defined in " + v.source.filename().string());
+             "kernel '" + launch.kernel + "' is not defined in " + sourceNames(v) + " or the files they include");
   v.annotated = text.find("RL_LOAD") != std::string::npos || text.find("RL_STORE") != std::string::npos;  // RL_LOAD4 too
-
-  if (const toml::table* defines = r.optionalTable("defines"))
-    for (const auto& [name, node] : *defines) v.defines.push_back(parseDefine(r, std::string(name.str()), node));
   v.flops = optionalExpressionAt(r, "flops");
   v.bytes = optionalExpressionAt(r, "bytes");
   v.global_accesses = optionalExpressionAt(r, "global_accesses");
@@ -398,6 +403,7 @@ FamilyDiscovery discoverFamilies(const std::vector<fs::path>& search_path) {
       try {
         FamilyManifest family = loadFamilyManifest(m);
         if (!seen.insert(family.name).second) {
+          if (dir == builtinKernelsDir()) continue;  // a user's family of that name hides the built-in one
           result.errors.push_back(m.string() + ": family '" + family.name + "' is already defined earlier in the kernel search path");
           continue;
         }

@@ -53,6 +53,7 @@ struct DefineSpec {
   std::string name;
   std::string value;   // literal text, or an expression when is_expression
   bool is_expression = false;
+  bool is_number = false;  // written as a TOML number: like an expression, a variable of the variant's expressions
   std::string key;
   SourceLocation where;
 };
@@ -60,7 +61,9 @@ struct DefineSpec {
 struct VariantSpec {
   std::string name;
   std::string description;
-  std::filesystem::path source;  // absolute
+  std::filesystem::path source;                // absolute: the first of `sources`, which names the variant's program
+  std::vector<std::filesystem::path> sources;  // absolute, in order: compiled as one program
+  std::filesystem::path include_dir;           // absolute: the family's folder, on the compiler's include path
   std::vector<DefineSpec> defines;
   std::string build_options;  // standard OpenCL C build options appended after the defines (e.g. -cl-denorms-are-zero)
   std::vector<LaunchSpec> launches;
@@ -102,7 +105,8 @@ struct FamilyDiscovery {
 };
 
 // Every <dir>/<family>/family.toml under the search path; a broken manifest is an error entry, the
-// others still load. A later directory cannot redefine a family name (reported as an error).
+// others still load. A later directory cannot redefine a family name (reported as an error), except
+// the built-in folder's families, which a family of the same name earlier on the path hides.
 FamilyDiscovery discoverFamilies(const std::vector<std::filesystem::path>& search_path);
 
 }  // namespace rooflab

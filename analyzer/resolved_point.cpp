@@ -78,12 +78,13 @@ ResolvedLaunch resolveLaunch(const LaunchSpec& launch, const ParamValues& params
 ResolvedPoint evaluatePoint(const RunPoint& point) {
   const FamilyManifest& family = *point.family;
   const VariantSpec& v = *point.variant;
-  const ParamValues& params = point.params;
+  const ParamValues& family_params = point.params;
+  const ParamValues params = variantValues(v, family_params);
   ResolvedPoint r;
   r.point = point;
-  const double family_flops = family.flops.evaluate(params);
-  const double family_bytes = family.bytes.evaluate(params);
-  for (const BufferSpec& b : family.buffers) r.buffers.push_back(resolveBuffer(b, false, params));
+  const double family_flops = family.flops.evaluate(family_params);
+  const double family_bytes = family.bytes.evaluate(family_params);
+  for (const BufferSpec& b : family.buffers) r.buffers.push_back(resolveBuffer(b, false, family_params));
   for (const BufferSpec& b : v.scratch) r.buffers.push_back(resolveBuffer(b, true, params));
   auto optionalValue = [&](const std::optional<ManifestExpression>& e) -> std::optional<double> {
     if (!e) return std::nullopt;
@@ -95,8 +96,7 @@ ResolvedPoint evaluatePoint(const RunPoint& point) {
   r.work.global_accesses = optionalValue(v.global_accesses);
   r.work.local_accesses = optionalValue(v.local_accesses);
   for (const DefineSpec& d : v.defines) {
-    const std::string value =
-        d.is_expression ? formatNumber(ManifestExpression{d.value, d.key, d.where}.evaluate(params)) : d.value;
+    const std::string value = d.is_expression ? formatNumber(params.at(d.name)) : d.value;
     r.program_options += " -D " + d.name + "=" + value;
   }
   if (!v.build_options.empty()) r.program_options += " " + v.build_options;
@@ -117,6 +117,13 @@ void encodeScalarArguments(ResolvedPoint& r) {
 }
 
 }  // namespace
+
+ParamValues variantValues(const VariantSpec& variant, const ParamValues& params) {
+  ParamValues values = params;
+  for (const DefineSpec& d : variant.defines)
+    if (d.is_expression || d.is_number) values[d.name] = ManifestExpression{d.value, d.key, d.where}.evaluate(params);
+  return values;
+}
 
 RunRecord recordFor(const RunPoint& point) {
   RunRecord record;

@@ -64,6 +64,12 @@ struct ResolvedPoint {
 // scalar argument whose value does not fit its type.
 ResolvedPoint resolvePoint(const RunPoint& point);
 
+// The values a variant's expressions (geometry, arguments, scratch counts, its own flops, bytes and
+// accesses) see: the point's parameters, overlaid with each define written as a number or an
+// expression (evaluated over the parameters). A define wins over a parameter of the same name: its
+// value is the one the kernel is compiled with. Family expressions ([work], buffers) see params only.
+ParamValues variantValues(const VariantSpec& variant, const ParamValues& params);
+
 // Every expression of the variant evaluates for `params` (what loading a manifest checks with the
 // defaults); throws InputError as resolvePoint does. Scalar arguments' types are not checked.
 void validateForParams(const FamilyManifest& family, const VariantSpec& variant, const ParamValues& params);

@@ -6,23 +6,35 @@
 #include <sstream>
 
 #include "analyzer/errors.hpp"
+#include "analyzer/kernel_source.hpp"
 #include "mutators/occupancy_padding.hpp"
 #include "embedded_kernel_prelude.hpp"
 
 namespace rooflab {
 namespace {
 
-std::string readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw VariantError("cannot read kernel source " + path.string());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+// What the OpenCL compiler gets for a variant: its source files, in order, behind the prelude.
+std::string variantSource(const VariantSpec& variant) {
+  return std::string(embedded::kernel_prelude) + joinSourceFiles(variant.sources, variant.include_dir);
 }
 
-// What the OpenCL compiler gets for a variant: its source file behind the prelude.
-std::string variantSource(const VariantSpec& variant) {
-  return composeKernelSource(readFile(variant.source), variant.source.filename().string());
+// The variant's files, one per line: which programs share a source.
+std::string sourcesKey(const VariantSpec& variant) {
+  std::string key;
+  for (const auto& file : variant.sources) key += file.string() + "\n";
+  return key;
+}
+
+// The manifest's kernels must be in the built program. Loading the manifest read the sources without
+// a preprocessor, so a kernel that an #if removes gets here; say so rather than let the launch fail
+// with CL_INVALID_KERNEL_NAME.
+void requireBuiltKernels(const cl::Program& program, const VariantSpec& variant) {
+  const std::string names = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();  // "a;b"
+  const std::string listed = ";" + names + ";";
+  for (const LaunchSpec& launch : variant.launches)
+    if (listed.find(";" + launch.kernel + ";") == std::string::npos)
+      throw VariantError("kernel '" + launch.kernel + "' is not in the built program (it has: " +
+                         (names.empty() ? std::string("none") : names) + "); is it inside an #if the defines turn off?");
 }
 
 }  // namespace
@@ -43,17 +55,18 @@ VariantPrograms::VariantPrograms(const cl::Context& context, const SelectedDevic
           backgroundBuildThreads(device_.info.type == "CPU", settings.environment.build_threads))) {}
 
 std::string VariantPrograms::options(const ResolvedPoint& point, RunMode mode) const {
-  return "-D RL_MODE=" + std::to_string(static_cast<int>(mode)) + point.program_options +
-         nvidia::verboseBuildOption(device_.info);
+  // The family's folder is on the include path, so `#include "common.h"` beside the manifest works.
+  return "-D RL_MODE=" + std::to_string(static_cast<int>(mode)) + point.program_options + " " +
+         includeOption(point.point.variant->include_dir) + nvidia::verboseBuildOption(device_.info);
 }
 
 std::string VariantPrograms::key(const RunPoint& point, const std::string& options) {
-  return point.variant->source.string() + "\n" + options;
+  return sourcesKey(*point.variant) + options;
 }
 
 void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
   if (backgroundThreads() == 0) return;
-  std::map<std::filesystem::path, std::string> sources;
+  std::map<std::string, std::string> sources;  // by sourcesKey
   for (const PlannedPoint& p : points) {
     if (!p.resolved) continue;  // run() records why
     const RunPoint& point = p.point;
@@ -62,8 +75,8 @@ void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
       const std::string options = this->options(*p.resolved, point.mode);
       const std::string program_key = key(point, options);
       if (programs_.count(program_key)) continue;
-      auto source = sources.find(point.variant->source);
-      if (source == sources.end()) source = sources.emplace(point.variant->source, variantSource(*point.variant)).first;
+      auto source = sources.find(sourcesKey(*point.variant));
+      if (source == sources.end()) source = sources.emplace(sourcesKey(*point.variant), variantSource(*point.variant)).first;
       builds_->enqueue(program_key, source->second, options);
     } catch (const std::exception&) {
       // A point whose source cannot be read fails in run(), with its context.
@@ -88,6 +101,7 @@ cl::Program VariantPrograms::build(const RunPoint& point, const std::string& opt
   }
   const cl::Program program = built->program;
   record.build_seconds = built->seconds;
+  requireBuiltKernels(program, *point.variant);
   registers_.add(program, device_);
   if (!binaries_dir_.empty()) keepBinary(program, point, options);
   programs_.emplace(program_key, program);

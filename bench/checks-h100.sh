@@ -8,6 +8,8 @@
 #   torch     bench/baselines/torch_baselines.py (sum, add, device copy; issue 17's copy reference)
 #   rungs     bench/configs/performance-h100.toml (the top rungs' achieved bandwidth against the ceilings)
 #   figures   bench/issue17_figures.py over the steps above: issue 17's H100 checks, pass or fail
+#   library   issue 18's library-style families (tests/fixtures/kernels/library_style) from a folder with a
+#             space, with a built-in family and --set: several sources, -I "<folder>", defines in launch sizes
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +56,22 @@ for step in "$@"; do
     rungs)
       ./build-gpu/rooflab run bench/configs/performance-h100.toml --device gpu --out "$W/rungs" > "$W/rungs.log" 2>&1
       echo "rungs: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt" ;;
+    library)
+      rm -rf "$W/library style" && mkdir -p "$W/library style"
+      cp -r tests/fixtures/kernels/library_style/axpy tests/fixtures/kernels/library_style/gemm \
+        tests/fixtures/kernels/library_style/sum "$W/library style/"
+      printf '[run]\nkernels = ["library style"]\nmodes = ["normal"]\nformats = ["json", "csv"]\n%s\n' \
+        '[[study]]
+family = "axpy"
+[[study]]
+family = "gemm"
+[[study]]
+family = "sum"
+[[study]]
+family = "vecadd"
+variants = ["global"]' > "$W/library.toml"
+      ./build-gpu/rooflab run "$W/library.toml" --device gpu --set N=1024 --out "$W/library" > "$W/library.log" 2>&1
+      echo "library: rc=$? (0: every record built with -I and verified; build options in $W/library/results.json)" | tee -a "$W/summary.txt" ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done

@@ -2,6 +2,7 @@
 
 #include "analyzer/config.hpp"
 #include "analyzer/errors.hpp"
+#include "test_support.hpp"
 
 using namespace rooflab;
 
@@ -98,4 +99,26 @@ TEST(Config, ModeNamesRoundTrip) {
   for (RunMode m : {RunMode::normal, RunMode::compute_only, RunMode::memory_only})
     EXPECT_EQ(parseMode(modeName(m)), m);
   EXPECT_FALSE(parseMode("fast"));
+}
+
+TEST(Config, ParamOverridesParseNumbersAndLists) {
+  const ParamOverride one = parseParamOverride("N=4096");
+  EXPECT_EQ(one.name, "N");
+  EXPECT_EQ(one.values, (std::vector<double>{4096}));
+  EXPECT_EQ(parseParamOverride("EPS=1e-3,0.5").values, (std::vector<double>{1e-3, 0.5}));
+  for (const char* bad : {"N", "=4", "N=", "N=4,", "N=four", "N=4x"}) EXPECT_THROW(parseParamOverride(bad), InputError) << bad;
+}
+
+// The built-in families are searched wherever the config is, after its own folders; a kernels/
+// beside the config is searched only when it exists.
+TEST(Config, BuiltInFamiliesAreAlwaysOnTheSearchPath) {
+  rooflab::testing::TempDir dir;
+  const char* text = "[[study]]\nfamily = \"vecadd\"\n";
+  const BatchConfig elsewhere = parseBatchConfig(text, "c.toml", dir.path());
+  EXPECT_TRUE(elsewhere.run.kernels.empty());
+  EXPECT_EQ(kernelSearchPath(elsewhere.run), (std::vector<std::filesystem::path>{builtinKernelsDir()}));
+  dir.write("kernels/readme.txt", "");
+  const BatchConfig beside = parseBatchConfig(text, "c.toml", dir.path());
+  EXPECT_EQ(kernelSearchPath(beside.run), (std::vector<std::filesystem::path>{dir.path() / "kernels", builtinKernelsDir()}));
+  EXPECT_EQ(kernelSearchPath(defaultBatchConfig().run), (std::vector<std::filesystem::path>{builtinKernelsDir()}));
 }

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "analyzer/config.hpp"
 #include "analyzer/errors.hpp"
+#include "analyzer/kernel_source.hpp"
 #include "analyzer/manifest.hpp"
 #include "analyzer/resolved_point.hpp"
 #include "test_support.hpp"
@@ -177,4 +181,128 @@ TEST(Manifest, BuiltinFamiliesLoad) {
   const FamilyDiscovery found = discoverFamilies({std::filesystem::path(ROOFLAB_SOURCE_DIR) / "kernels"});
   for (const auto& e : found.errors) ADD_FAILURE() << e;
   EXPECT_GE(found.families.size(), 1u);
+}
+
+// Issue 18, manifest part: kernels as their authors wrote them.
+namespace {
+std::string incFamily(const std::string& source_line, const std::string& extra = "") {
+  return rooflab::testing::vecaddFamilyHeader("inc") + "[[variants]]\nname = \"v\"\n" + source_line +
+         "\nkernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"N / WPT\"]\nlocal = [\"TS\"]\n"
+         "global_accesses = \"3*N\"\n" + extra;
+}
+const char* kAdd = "kernel void add(global const float* a, global const float* b, global float* c) {\n"
+                   "  int i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n";
+}  // namespace
+
+TEST(ManifestSources, CommentedOutKernelIsRejected) {
+  TempDir dir;
+  dir.write("inc/k.cl", "// kernel void add(global float* a) {}\n/* kernel void add(global float* b) {} */\n"
+                        "kernel void other(global float* a) {}\n");
+  const auto path = dir.write("inc/family.toml", incFamily("source = \"k.cl\"", "defines = { WPT = 1, TS = 64 }\n"));
+  try {
+    loadFamilyManifest(path);
+    FAIL() << "a commented-out kernel was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("variants[0].kernel: kernel 'add' is not defined in k.cl or the files they include"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ManifestSources, KernelInAnIncludedFileIsAccepted) {
+  TempDir dir;
+  dir.write("inc/main.cl", "// the kernels live in a header\n#include \"sub/kernels.h\"\n");
+  dir.write("inc/sub/kernels.h", "#include \"more.h\"  // beside this header\n");
+  dir.write("inc/sub/more.h", std::string("#pragma once\n") + kAdd + "// RL_LOAD is only named in a comment\n");
+  const FamilyManifest f = loadFamilyManifest(dir.write("inc/family.toml", incFamily("source = \"main.cl\"", "defines = { WPT = 1, TS = 64 }\n")));
+  EXPECT_FALSE(f.variants[0].annotated);
+  EXPECT_EQ(f.variants[0].include_dir, dir.path() / "inc");
+}
+
+TEST(ManifestSources, SourceMayListSeveralFilesInOrder) {
+  TempDir dir;
+  dir.write("inc/helpers.cl", "float twice(float v) { return 2 * v; }\n");
+  dir.write("inc/kernels/add.cl", kAdd);
+  const FamilyManifest f = loadFamilyManifest(
+      dir.write("inc/family.toml", incFamily("source = [\"helpers.cl\", \"kernels/add.cl\"]", "defines = { WPT = 1, TS = 64 }\n")));
+  ASSERT_EQ(f.variants[0].sources.size(), 2u);
+  EXPECT_EQ(f.variants[0].sources[0], dir.path() / "inc/helpers.cl");
+  EXPECT_EQ(f.variants[0].sources[1], dir.path() / "inc/kernels/add.cl");
+  EXPECT_EQ(f.variants[0].source, f.variants[0].sources[0]);
+
+  for (const auto& [line, expect] : std::vector<std::pair<std::string, std::string>>{
+           {"source = []", "variants[0].source: must list at least one file"},
+           {"source = [\"helpers.cl\", \"missing.cl\"]", "missing.cl' not found"},
+           {"source = 3", "variants[0].source: must be a file name or an array of file names"}}) {
+    try {
+      loadFamilyManifest(dir.write("inc/family.toml", incFamily(line, "defines = { WPT = 1, TS = 64 }\n")));
+      ADD_FAILURE() << line;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Geometry, arguments and the variant's own expressions see its numeric and expression defines; a
+// define wins over a param of the same name (its value is the one the kernel is compiled with).
+TEST(ManifestSources, DefinesAreVariablesOfTheVariantsExpressions) {
+  TempDir dir;
+  dir.write("inc/k.cl", kAdd);
+  const FamilyManifest f = loadFamilyManifest(dir.write(
+      "inc/family.toml",
+      incFamily("source = \"k.cl\"", "defines = { WPT = 4, TS = \"2*N/256\", N = 8192, NAME = \"raw:foo\" }\n")));
+  const ResolvedPoint p = resolvePoint(RunPoint{&f, &f.variants[0], f.params, RunMode::normal});
+  // N is 4096 for the family (buffers, [work]) but 8192 in the variant's expressions: the define wins.
+  EXPECT_EQ(p.buffers[0].count, 4096u);
+  EXPECT_EQ(p.launches[0].geometry.global, (std::vector<std::int64_t>{2048}));  // 8192 / 4
+  EXPECT_EQ(p.launches[0].geometry.local, (std::vector<std::int64_t>{32}));    // 2 * 4096 / 256: defines see params
+  EXPECT_NE(p.program_options.find("-D TS=32"), std::string::npos) << p.program_options;
+
+  // A raw define is text for the compiler, not a number.
+  try {
+    loadFamilyManifest(dir.write("inc/family.toml", incFamily("source = \"k.cl\"", "defines = { WPT = 1, TS = \"raw:64\" }\n")));
+    ADD_FAILURE() << "a raw define was a variable";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("TS"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ManifestSources, CommentsAreSkippedButStringsKept) {
+  const std::string text = "a // kernel void x(\nb /* kernel\nvoid y( */ c \"// not a comment\" '/' d\n";
+  const std::string plain = withoutComments(text);
+  EXPECT_EQ(plain.size(), text.size());
+  EXPECT_EQ(std::count(plain.begin(), plain.end(), '\n'), 3);  // lines keep their numbers
+  EXPECT_EQ(plain.find("kernel"), std::string::npos);
+  EXPECT_NE(plain.find("\"// not a comment\" '/' d"), std::string::npos);
+}
+
+TEST(ManifestSources, ListedFilesAreJoinedBehindLineDirectives) {
+  TempDir dir;
+  const auto first = dir.write("fam/a.cl", "int a;");
+  const auto second = dir.write("fam/sub/b.cl", "int b;\n");
+  EXPECT_EQ(joinSourceFiles({first, second}, dir.path() / "fam"), "\n#line 1 \"a.cl\"\nint a;\n#line 1 \"sub/b.cl\"\nint b;\n\n");
+}
+
+// A family in a config's folder hides the built-in family of the same name (the built-in folder
+// comes last on the search path); two of the config's folders defining one name is still an error.
+TEST(ManifestSources, AUsersFamilyHidesTheBuiltInOneOfItsName) {
+  TempDir dir;
+  dir.write("mine/vecadd/k.cl", kAdd);
+  dir.write("mine/vecadd/family.toml", rooflab::testing::vecaddFamilyHeader("vecadd") +
+                                           "[[variants]]\nname = \"mine\"\nsource = \"k.cl\"\nkernel = \"add\"\n"
+                                           "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\nglobal_accesses = \"3*N\"\n");
+  RunSettings run;
+  run.kernels = {dir.path() / "mine"};
+  const FamilyDiscovery found = discoverFamilies(kernelSearchPath(run));
+  for (const auto& e : found.errors) ADD_FAILURE() << e;
+  int vecadds = 0;
+  for (const auto& f : found.families)
+    if (f.name == "vecadd") {
+      ++vecadds;
+      EXPECT_EQ(f.variants.at(0).name, "mine");
+    }
+  EXPECT_EQ(vecadds, 1);
+  run.kernels.push_back(dir.path() / "mine");
+  EXPECT_EQ(kernelSearchPath(run).size(), 3u);
+  EXPECT_EQ(discoverFamilies(kernelSearchPath(run)).errors.size(), 1u);
 }

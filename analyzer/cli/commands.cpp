@@ -67,6 +67,7 @@ int runCommand(const RunCommand& cmd) {
     if (std::find(known.begin(), known.end(), f) == known.end())
       throw InputError("--formats: unknown format '" + f + "' (expected html, png, json, csv)");
   BatchConfig config = cmd.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.config_path);
+  for (const std::string& text : cmd.set_params) config.param_overrides.push_back(parseParamOverride(text));
   BatchOptions options;
   options.device_override = cmd.device;
   options.out_override = cmd.out;
@@ -110,7 +111,9 @@ int listCommand(const std::string& kernels_dir) {
     for (const auto& v : family.variants) {
       std::string kernels;
       for (const auto& l : v.launches) kernels += (kernels.empty() ? "" : " + ") + l.kernel;
-      std::printf("    %-24s %-34s %s%s\n", v.name.c_str(), kernels.c_str(), v.source.filename().c_str(),
+      std::string sources;
+      for (const auto& file : v.sources) sources += (sources.empty() ? "" : " + ") + file.lexically_relative(v.include_dir).string();
+      std::printf("    %-24s %-34s %s%s\n", v.name.c_str(), kernels.c_str(), sources.c_str(),
                   v.annotated ? "" : "  (not annotated: normal mode only)");
       if (!v.description.empty()) std::printf("    %-24s %s\n", "", v.description.c_str());
     }

@@ -14,6 +14,7 @@ struct RunCommand {
   bool quiet = false;
   bool keep_binaries = false;
   std::vector<std::string> formats;
+  std::vector<std::string> set_params;  // --set NAME=VALUE[,VALUE...], repeatable
 };
 struct CeilingsCommand {
   std::string device = "auto";

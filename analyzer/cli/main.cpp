@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out, "Output folder (default: the config's [run].out)");
   run_cmd->add_flag("--no-counters", run.no_counters, "Do not read hardware counters");
   run_cmd->add_option("--formats", run.formats, "Report formats: html,png,json,csv")->delimiter(',');
+  // One NAME=VALUE per --set, so that `--set N=1 config.toml` leaves the config to the positional.
+  run_cmd->add_option("--set", run.set_params, "Override a study parameter: NAME=VALUE or NAME=V1,V2 (a sweep); repeatable")
+      ->allow_extra_args(false);
   run_cmd->add_flag("--quiet", run.quiet, "No progress line");
   run_cmd->add_flag("--keep-binaries", run.keep_binaries, "Write each program binary (PTX on NVIDIA) to <out>/binaries");
 
