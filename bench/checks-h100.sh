@@ -7,6 +7,9 @@
 #   ceilings  `rooflab ceilings --device gpu` five times (spread of each ceiling; issue 17)
 #   torch     bench/baselines/torch_baselines.py (sum, add, device copy; issue 17's copy reference)
 #   rungs     bench/configs/performance-h100.toml (the top rungs' achieved bandwidth against the ceilings)
+#   mustshow  issue 17's H100 must-show from the three steps before (bench/mustshow_h100.py): needs
+#             ceilings, torch and rungs earlier in the same command, e.g.
+#             bash bench/checks-h100.sh issue17 ceilings torch rungs mustshow
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +47,10 @@ for step in "$@"; do
     rungs)
       ./build-gpu/rooflab run bench/configs/performance-h100.toml --device gpu --out "$W/rungs" > "$W/rungs.log" 2>&1
       echo "rungs: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt" ;;
+    mustshow)
+      python3 bench/mustshow_h100.py "$W" > "$W/mustshow.txt" 2>&1
+      echo "mustshow: rc=$?" | tee -a "$W/summary.txt"
+      cat "$W/mustshow.txt" ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done
