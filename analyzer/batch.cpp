@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "analyzer/batch_summary.hpp"
+#include "analyzer/gpu_clock.hpp"
+#include "analyzer/host_condition.hpp"
 #include "analyzer/progress_line.hpp"
 #include "analyzer/results_writer.hpp"
 #include "analyzer/roofline_models.hpp"
@@ -32,16 +34,48 @@ RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& 
   return models;
 }
 
+// The host's condition for the results, with the GPU clock sampled so far; says on the terminal why
+// the timings may be noisy, at the start and again at the end (the clock is known only then).
+class HostWatch {
+ public:
+  explicit HostWatch(const DeviceInfo& device) : host_(readHostCondition()), gpu_clock_(device) {
+    host_.gpu_sm_clock_unavailable = gpu_clock_.unavailableReason().empty()
+                                         ? std::nullopt
+                                         : std::optional<std::string>(gpu_clock_.unavailableReason());
+    if (const auto noisy = noisyHost(host_)) std::fprintf(stderr, "rooflab: warning: noisy host: %s\n", noisy->c_str());
+  }
+  void sample() { gpu_clock_.sample(); }
+  HostCondition condition() const {
+    HostCondition host = host_;
+    host.gpu_sm_clock = gpu_clock_.samples();
+    return host;
+  }
+  void reportAtEnd() const {
+    const HostCondition host = condition();
+    if (host.gpu_sm_clock)
+      std::fprintf(stderr, "rooflab: GPU SM clock %.0f-%.0f MHz over %zu samples\n", host.gpu_sm_clock->min_mhz,
+                   host.gpu_sm_clock->max_mhz, host.gpu_sm_clock->count);
+    if (const auto noisy = noisyHost(host))
+      std::fprintf(stderr, "rooflab: warning: this batch ran on a noisy host (%s); compare its timings with care\n",
+                   noisy->c_str());
+  }
+
+ private:
+  HostCondition host_;
+  GpuClockSampler gpu_clock_;
+};
+
 // Runs a plan's points in order; places, counts and writes each record as it comes.
 class PointLoop {
  public:
   PointLoop(const BatchPlan& plan, VariantRunner& runner, const RooflineModels& models, ResultsWriter& results,
-            ResultsDocument& document, const RunSettings& settings, bool progress)
+            ResultsDocument& document, const RunSettings& settings, bool progress, HostWatch& host)
       : plan_(plan),
         runner_(runner),
         models_(models),
         results_(results),
         progress_(progress),
+        host_(host),
         tally_(plan.points.size()),
         // The runner stops a slow variant between repetitions; a single run that hangs past twice the
         // limit (plus build and verification time) ends the batch with what it has.
@@ -58,6 +92,8 @@ class PointLoop {
     progress_.finish();
     auto lock = watchdog_.lock();
     interrupted = interrupted || stopFlag();
+    results_.setHost(host_.condition());
+    host_.reportAtEnd();
     results_.finish(interrupted, tally_.finalSummary(results_.records()));
     results_.write();
     return interrupted;
@@ -76,6 +112,7 @@ class PointLoop {
       if (progress_.tty()) progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));
     });
     watchdog_.end();
+    host_.sample();
     auto lock = watchdog_.lock();
     if (record.status == RecordStatus::ok) placeRecord(record, models_);
     report(record, tally_.count(record));
@@ -100,6 +137,7 @@ class PointLoop {
   const RooflineModels& models_;
   ResultsWriter& results_;
   ProgressLine progress_;
+  HostWatch& host_;
   BatchTally tally_;
   Watchdog watchdog_;
 };
@@ -118,15 +156,21 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   VariantRunner runner(device, config.run);
   ResultsWriter results(outcome.results, outcome.out_dir / "results.json");
   results.start(config, device.info, plan.input_errors);
+  // Before the ceilings, whose own work would raise the load average it reads.
+  HostWatch host(device.info);
+  results.setHost(host.condition());
   const RooflineModels models = measureModels(config.run, device, options.progress, results);
-  std::fprintf(stderr, "rooflab: %zu points (%zu families) on %s [%s]; %d warm-up + %d timed runs each; results in %s\n",
+  std::fprintf(stderr,
+               "rooflab: %zu points (%zu families) on %s [%s]; %d warm-up + at least %d timed runs each, to ±%g%% "
+               "noise within %g s; results in %s\n",
                plan.points.size(), plan.families.size(), device.info.name.c_str(), device.info.platform.c_str(),
-               config.run.warmup, config.run.repetitions, results.path().c_str());
+               config.run.warmup, config.run.repetitions, config.run.max_noise * 100, config.run.max_time_s,
+               results.path().c_str());
   // After the ceilings, so that no compile runs while they are measured.
   runner.queueBuilds(plan.points);
   results.setBuildThreads(runner.buildThreads());
 
-  PointLoop loop(plan, runner, models, results, outcome.results, config.run, options.progress);
+  PointLoop loop(plan, runner, models, results, outcome.results, config.run, options.progress, host);
   const bool interrupted = loop.runAll();
   outcome.exit_code = loop.tally().exitCode(interrupted, !plan.input_errors.empty());
   return outcome;

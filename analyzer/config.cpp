@@ -65,14 +65,35 @@ std::vector<RunMode> parseModes(const TomlReader& r, const std::string& key) {
   return modes;
 }
 
+// A noise or a time budget is a finite number above 0; min_time may be 0 (no minimum, its default).
+void parseBoundedNumber(const TomlReader& r, const char* key, double& value, bool zero_allowed = false) {
+  if (auto number = r.optionalNumber(key)) {
+    if (!std::isfinite(*number) || *number < 0 || (*number == 0 && !zero_allowed))
+      r.fail(key, zero_allowed ? "must be a finite number, 0 or above" : "must be a finite number above 0");
+    value = *number;
+  }
+}
+
+void parseNoiseTarget(const TomlReader& r, RunSettings& run) {
+  parseBoundedNumber(r, "max_noise", run.max_noise);
+  parseBoundedNumber(r, "min_time", run.min_time_s, true);
+  parseBoundedNumber(r, "max_time", run.max_time_s);
+  if (run.min_time_s > run.max_time_s)
+    r.fail(r.has("min_time") ? "min_time" : "max_time", "min_time (" + std::to_string(run.min_time_s) +
+                                                            " s) must not exceed max_time (" +
+                                                            std::to_string(run.max_time_s) + " s)");
+}
+
 void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir) {
   r.rejectUnknownKeys({"device", "repetitions", "warmup", "modes", "counters", "reference_model", "out",
-                       "formats", "kernels", "variant_time_limit_s", "seed", "ceilings"});
+                       "formats", "kernels", "variant_time_limit_s", "seed", "ceilings", "max_noise", "min_time",
+                       "max_time"});
   run.device = r.optionalString("device").value_or(run.device);
   if (auto reps = r.optionalInteger("repetitions")) {
     if (*reps < 1 || *reps > 100000) r.fail("repetitions", "must be between 1 and 100000");
     run.repetitions = static_cast<int>(*reps);
   }
+  parseNoiseTarget(r, run);
   if (auto warmup = r.optionalInteger("warmup")) {
     if (*warmup < 0 || *warmup > 10000) r.fail("warmup", "must be between 0 and 10000");
     run.warmup = static_cast<int>(*warmup);

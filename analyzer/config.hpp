@@ -27,7 +27,16 @@ struct EnvironmentSettings {
 
 struct RunSettings {
   std::string device = "auto";
-  int repetitions = 10;
+  int repetitions = 10;  // the floor of every point's timed runs
+  // The noise target (analyzer/stopping_rule.hpp), as nvbench's --max-noise, --min-time and
+  // --timeout: after `repetitions`, a point is repeated until the 95% interval of its median kernel
+  // time is within max_noise of the median, for at least min_time_s and at most max_time_s of wall
+  // time spent on its timed runs (buffer resets included: that is what a user waits for).
+  double max_noise = 0.03;
+  double min_time_s = 0;
+  double max_time_s = 0.25;
+  // false for a results file written before noise targets: its run settings name none.
+  bool noise_target_known = true;
   int warmup = 2;
   std::vector<RunMode> modes{RunMode::normal};
   std::string counters = "auto";  // auto | on | off

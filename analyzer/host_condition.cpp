@@ -95,6 +95,13 @@ std::optional<std::string> noisyHost(const HostCondition& host, const HostNoiseL
   }
   if (host.cpu_governor && *host.cpu_governor != "performance")
     add("CPU frequency governor '" + *host.cpu_governor + "', not 'performance': clocks may change during the run");
+  if (const auto& clock = host.gpu_sm_clock; clock && clock->max_mhz > 0) {
+    const double spread = (clock->max_mhz - clock->min_mhz) / clock->max_mhz;
+    if (spread > limits.max_gpu_clock_spread)
+      add("GPU SM clock between " + fixedText(clock->min_mhz, 0) + " and " + fixedText(clock->max_mhz, 0) +
+          " MHz during the run (" + fixedText(spread * 100, 1) + "% apart, above " +
+          fixedText(limits.max_gpu_clock_spread * 100, 1) + "%): the GPU changed its clock under the measurement");
+  }
   if (reasons.empty()) return std::nullopt;
   return reasons;
 }

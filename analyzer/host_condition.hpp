@@ -8,10 +8,20 @@ namespace rooflab {
 
 // What the host says about itself before a measurement: things that make timings noisy. Each
 // reading is absent when its file cannot be read (containers, other systems): never an error.
+// The GPU's SM clock as sampled during a batch (analyzer/gpu_clock.hpp).
+struct GpuClockSamples {
+  double min_mhz = 0;
+  double max_mhz = 0;
+  std::size_t count = 0;
+};
+
 struct HostCondition {
   std::optional<std::string> cpu_governor;      // cpu0's cpufreq scaling_governor, e.g. "performance"
   std::optional<double> load_average_1min;      // first field of /proc/loadavg
   std::optional<unsigned> core_count;           // online logical CPUs
+  // A batch's only (the ceilings do not sample it): the SM clock after each point, or why not.
+  std::optional<GpuClockSamples> gpu_sm_clock;
+  std::optional<std::string> gpu_sm_clock_unavailable;
 };
 
 // Where the readers look; tests point them at files of their own.
@@ -31,11 +41,13 @@ std::optional<unsigned> countCpuList(const std::string& list);
 
 struct HostNoiseLimits {
   double max_load_per_core = 0.5;  // 1-minute load average per online core
+  double max_gpu_clock_spread = 0.05;  // (max - min) / max of the sampled SM clock
 };
 
 // Why timings taken now may be noisy, or nothing when the readings show no reason: a load average
-// above the limit (other processes share the cores), or a CPU governor other than "performance"
-// (clocks change under the measurement; google/benchmark warns of "CPU scaling" the same way).
+// above the limit (other processes share the cores), a CPU governor other than "performance"
+// (clocks change under the measurement; google/benchmark warns of "CPU scaling" the same way), or a
+// GPU SM clock that moved by more than the limit during the batch.
 std::optional<std::string> noisyHost(const HostCondition& host, const HostNoiseLimits& limits = {});
 
 // The host CPU's last-level cache in bytes, summed over its instances (an L3 per chiplet or per

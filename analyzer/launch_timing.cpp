@@ -1,9 +1,12 @@
 #include "analyzer/launch_timing.hpp"
 
+#include <algorithm>
+
 #include "analyzer/cl_error.hpp"
 #include "analyzer/errors.hpp"
 #include "analyzer/format.hpp"
 #include "analyzer/stop_flag.hpp"
+#include "analyzer/stopping_rule.hpp"
 
 namespace rooflab {
 namespace {
@@ -55,6 +58,20 @@ void summarizeTimings(EventTimings& timings) {
   }
   timings.kernel_ns = summarize(kernel_ns);
   timings.launch_overhead_ns = summarize(overhead_ns);
+}
+
+// The run's noise target for one point. Very short kernels would reach the time budget only after
+// thousands of repetitions, every one of which the results keep: kMaxRepetitions caps them.
+constexpr std::size_t kMaxRepetitions = 1000;
+
+NoiseTarget pointNoiseTarget(const RunSettings& settings) {
+  NoiseTarget target;
+  target.min_repetitions = static_cast<std::size_t>(std::max(1, settings.repetitions));
+  target.max_repetitions = std::max(kMaxRepetitions, target.min_repetitions);
+  target.max_noise = settings.max_noise;
+  target.min_time_s = settings.min_time_s;
+  target.max_time_s = settings.max_time_s;
+  return target;
 }
 
 }  // namespace
@@ -221,16 +238,30 @@ EventTimings PointLauncher::timeRepetitions(PreparedPoint& prepared, const RunSe
     if (progress) progress("warmup", i, settings.warmup);
     runOnce(prepared);
   }
-  for (int i = 0; i < settings.repetitions; ++i) {
+  const NoiseTarget target = pointNoiseTarget(settings);
+  std::vector<double> kernel_ns;
+  StopCheck check;
+  const Clock::time_point timed_from = Clock::now();
+  while (check.decision == StopDecision::keep_going) {
+    const int index = static_cast<int>(kernel_ns.size());
     const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
-    if (i > 0 && (stopFlag() || elapsed > settings.variant_time_limit_s)) {
+    if (index > 0 && (stopFlag() || elapsed > settings.variant_time_limit_s)) {
       timings.cut_short = true;
       break;
     }
-    if (progress) progress("timed", i, settings.repetitions);
+    if (progress) progress("timed", index, std::max(settings.repetitions, index + 1));
     timings.repetitions.push_back(runOnce(prepared));
+    kernel_ns.push_back(static_cast<double>(timings.repetitions.back().kernel_ns));
+    check = checkStop(kernel_ns, std::chrono::duration<double>(Clock::now() - timed_from).count(), target);
   }
   summarizeTimings(timings);
+  const MedianInterval interval = medianInterval(kernel_ns, target.confidence);
+  KernelTimeInterval& known = timings.kernel_ns_interval.emplace();
+  known.lower_ns = interval.lower;
+  known.upper_ns = interval.upper;
+  known.confidence = target.confidence;
+  known.noise = medianNoise(interval);
+  known.converged = check.decision == StopDecision::converged;
   return timings;
 }
 

@@ -53,8 +53,10 @@ class PointLauncher {
 
   // One run of every launch, from buffers reset to the point's initial state.
   RepetitionTiming runOnce(PreparedPoint& prepared);
-  // The warm-up runs, then the timed ones; after the first timed run, stops early when the stop
-  // flag is raised or settings.variant_time_limit_s has passed since `started`.
+  // The warm-up runs, then the timed ones: at least settings.repetitions, then until the run's noise
+  // target is met or its time budget spent (stopping_rule.hpp); the timings carry the median's
+  // interval and whether it converged. After the first timed run, stops early when the stop flag is
+  // raised or settings.variant_time_limit_s has passed since `started` (cut_short).
   EventTimings timeRepetitions(PreparedPoint& prepared, const RunSettings& settings, Clock::time_point started,
                                const RepetitionProgress& progress);
   // The family's write and read_write buffers, read back.

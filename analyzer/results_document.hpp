@@ -80,6 +80,10 @@ struct ResultsDocument {
   std::optional<BatchSummary> summary;  // nullopt until the first record
   std::optional<double> ceilings_seconds;  // wall time of the ceilings measured at the start
   std::optional<int> build_threads;        // programs built in the background; 0: each record builds its own
+  // The host while the batch ran (load and governor at its start, the GPU clock sampled after each
+  // point) and, beside it, why its timings may be noisy; absent in results written before.
+  std::optional<HostCondition> host;
+  std::optional<std::string> noisy_host;
 };
 
 }  // namespace rooflab

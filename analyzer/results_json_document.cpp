@@ -91,9 +91,14 @@ NoiseTarget noiseTargetFromJson(const json& j) {
 }
 
 json toJson(const HostCondition& host) {
-  return {{"cpu_governor", textOrNull(host.cpu_governor)},
-          {"load_average_1min", finiteOrNull(host.load_average_1min)},
-          {"core_count", host.core_count ? json(*host.core_count) : json(nullptr)}};
+  json j = {{"cpu_governor", textOrNull(host.cpu_governor)},
+            {"load_average_1min", finiteOrNull(host.load_average_1min)},
+            {"core_count", host.core_count ? json(*host.core_count) : json(nullptr)}};
+  if (host.gpu_sm_clock)
+    j["gpu_sm_clock_mhz"] = {{"min", host.gpu_sm_clock->min_mhz}, {"max", host.gpu_sm_clock->max_mhz},
+                             {"samples", host.gpu_sm_clock->count}};
+  if (host.gpu_sm_clock_unavailable) j["gpu_sm_clock_unavailable"] = *host.gpu_sm_clock_unavailable;
+  return j;
 }
 
 HostCondition hostConditionFromJson(const json& j) {
@@ -101,6 +106,10 @@ HostCondition hostConditionFromJson(const json& j) {
   host.cpu_governor = optionalText(j, "cpu_governor");
   host.load_average_1min = optionalNumber(j, "load_average_1min");
   host.core_count = optionalInteger<unsigned>(j, "core_count");
+  if (const json* clock = member(j, "gpu_sm_clock_mhz"); clock != nullptr && clock->is_object())
+    host.gpu_sm_clock = GpuClockSamples{numberOrNaN(*clock, "min"), numberOrNaN(*clock, "max"),
+                                        integerOr<std::size_t>(*clock, "samples", 0)};
+  host.gpu_sm_clock_unavailable = optionalText(j, "gpu_sm_clock_unavailable");
   return host;
 }
 
@@ -250,14 +259,16 @@ json toJson(const BatchConfig& config) {
     for (const auto& [name, values] : s.params) params[name] = values;
     studies.push_back({{"family", s.family}, {"variants", s.variants}, {"params", params}, {"modes", modeNames(s.modes)}});
   }
-  return {{"path", config.path},
-          {"run",
-           {{"device", r.device}, {"repetitions", r.repetitions}, {"warmup", r.warmup}, {"modes", modeNames(r.modes)},
-            {"counters", r.counters}, {"reference_model", r.reference_model}, {"ceilings", r.ceilings}, {"out", r.out},
-            {"formats", r.formats}, {"kernels", kernels}, {"variant_time_limit_s", r.variant_time_limit_s},
-            {"seed", r.seed}}},
-          {"study", studies},
-          {"text", config.text}};
+  json run = {{"device", r.device}, {"repetitions", r.repetitions}, {"warmup", r.warmup}, {"modes", modeNames(r.modes)},
+              {"counters", r.counters}, {"reference_model", r.reference_model}, {"ceilings", r.ceilings}, {"out", r.out},
+              {"formats", r.formats}, {"kernels", kernels}, {"variant_time_limit_s", r.variant_time_limit_s},
+              {"seed", r.seed}};
+  if (r.noise_target_known) {
+    run["max_noise"] = r.max_noise;
+    run["min_time"] = r.min_time_s;
+    run["max_time"] = r.max_time_s;
+  }
+  return {{"path", config.path}, {"run", run}, {"study", studies}, {"text", config.text}};
 }
 
 BatchConfig batchConfigFromJson(const json& j) {
@@ -278,6 +289,10 @@ BatchConfig batchConfigFromJson(const json& j) {
   for (const std::string& folder : textList(run, "kernels")) r.kernels.emplace_back(folder);
   r.variant_time_limit_s = numberOr(run, "variant_time_limit_s", r.variant_time_limit_s);
   r.seed = integerOr<std::uint64_t>(run, "seed", r.seed);
+  r.noise_target_known = member(run, "max_noise") != nullptr;
+  r.max_noise = numberOr(run, "max_noise", r.max_noise);
+  r.min_time_s = numberOr(run, "min_time", r.min_time_s);
+  r.max_time_s = numberOr(run, "max_time", r.max_time_s);
   if (const json* studies = member(j, "study"); studies != nullptr && studies->is_array())
     for (const json& s : *studies) {
       StudySpec study;
@@ -356,6 +371,8 @@ json toJson(const ResultsDocument& d) {
   if (d.summary) j["summary"] = toJson(*d.summary);
   if (d.ceilings_seconds) j["ceilings_seconds"] = *d.ceilings_seconds;
   if (d.build_threads) j["build_threads"] = *d.build_threads;
+  if (d.host) j["host"] = toJson(*d.host);
+  if (d.host || d.noisy_host) j["noisy_host"] = textOrNull(d.noisy_host);
   return j;
 }
 
@@ -395,6 +412,8 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
     d.summary = batchSummaryFromJson(*summary);
   d.ceilings_seconds = optionalNumber(j, "ceilings_seconds");
   d.build_threads = optionalInteger<int>(j, "build_threads");
+  if (const json* host = member(j, "host"); host != nullptr && host->is_object()) d.host = hostConditionFromJson(*host);
+  d.noisy_host = optionalText(j, "noisy_host");
   return d;
 }
 

@@ -44,13 +44,32 @@ json timingsJson(const EventTimings& t, const WorkEstimate& work) {
     repetitions.push_back({{"queued_ns", rep.queued_ns}, {"submit_ns", rep.submit_ns}, {"start_ns", rep.start_ns},
                            {"end_ns", rep.end_ns}, {"kernel_ns", rep.kernel_ns}, {"span_ns", rep.span_ns},
                            {"launch_overhead_ns", rep.launch_overhead_ns}});
-  return {{"warmup", t.warmup},
-          {"repetitions", repetitions},
-          {"kernel_ns", toJson(t.kernel_ns)},
-          {"launch_overhead_ns", toJson(t.launch_overhead_ns)},
-          {"cut_short", t.cut_short},
-          {"gflops", finiteOrNull(achievedRate(work.flops, t))},
-          {"gbps", finiteOrNull(achievedRate(work.bytes, t))}};
+  json out = {{"warmup", t.warmup},
+              {"repetitions", repetitions},
+              {"kernel_ns", toJson(t.kernel_ns)},
+              {"launch_overhead_ns", toJson(t.launch_overhead_ns)},
+              {"cut_short", t.cut_short},
+              {"gflops", finiteOrNull(achievedRate(work.flops, t))},
+              {"gbps", finiteOrNull(achievedRate(work.bytes, t))}};
+  if (const auto& interval = t.kernel_ns_interval)
+    out["kernel_ns_interval"] = {{"lower", finiteOrNull(interval->lower_ns)},
+                                 {"upper", finiteOrNull(interval->upper_ns)},
+                                 {"confidence", interval->confidence},
+                                 {"noise", finiteOrNull(interval->noise)},
+                                 {"converged", interval->converged}};
+  return out;
+}
+
+std::optional<KernelTimeInterval> kernelTimeIntervalFromJson(const json& timings) {
+  const json* j = member(timings, "kernel_ns_interval");
+  if (j == nullptr || !j->is_object()) return std::nullopt;
+  KernelTimeInterval interval;
+  interval.lower_ns = numberOrNaN(*j, "lower");
+  interval.upper_ns = numberOrNaN(*j, "upper");
+  interval.confidence = numberOr(*j, "confidence", interval.confidence);
+  if (const double noise = numberOrNaN(*j, "noise"); std::isfinite(noise)) interval.noise = noise;
+  interval.converged = boolOr(*j, "converged", false);
+  return interval;
 }
 
 EventTimings timingsFromJson(const json& j) {
@@ -72,6 +91,7 @@ EventTimings timingsFromJson(const json& j) {
   t.kernel_ns = sampleSummaryFromJson(objectOrEmpty(j, "kernel_ns"), t.repetitions.size());
   t.launch_overhead_ns = sampleSummaryFromJson(objectOrEmpty(j, "launch_overhead_ns"), t.repetitions.size());
   t.cut_short = boolOr(j, "cut_short", false);
+  t.kernel_ns_interval = kernelTimeIntervalFromJson(j);
   return t;
 }
 

@@ -54,6 +54,11 @@ void ResultsWriter::setModels(const RooflineModels& models, double ceilings_seco
 
 void ResultsWriter::setBuildThreads(int threads) { document_.build_threads = threads; }
 
+void ResultsWriter::setHost(const HostCondition& host) {
+  document_.host = host;
+  document_.noisy_host = noisyHost(host);
+}
+
 void ResultsWriter::addRecord(RunRecord record, bool closes_group, double timer_resolution_ns) {
   std::vector<RunRecord>& records = document_.records;
   const std::string group = record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order);

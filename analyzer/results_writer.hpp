@@ -31,6 +31,8 @@ class ResultsWriter {
   void start(const BatchConfig& config, const DeviceInfo& device, const std::vector<std::string>& input_errors);
   void setModels(const RooflineModels& models, double ceilings_seconds);
   void setBuildThreads(int threads);
+  // The host's condition, and why it makes timings noisy (noisyHost), or nothing when it looks quiet.
+  void setHost(const HostCondition& host);
 
   // Appends the record. Once `closes_group` (the variant's last mode at these parameters has run),
   // the normal record of the group gets the reading of its mutants ("mutation").

@@ -38,12 +38,24 @@ struct RepetitionTiming {
   std::int64_t launch_overhead_ns = 0;  // first launch's queued-to-start
 };
 
+// How well a record's median kernel time is known, and whether its repetitions met the run's noise
+// target (RunSettings::max_noise): the median's distribution-free confidence interval (stats.hpp).
+struct KernelTimeInterval {
+  double lower_ns = 0;
+  double upper_ns = 0;
+  double confidence = 0.95;           // requested; the interval reaches it from 6 repetitions on
+  std::optional<double> noise;        // (upper - lower) / (2 median); absent with too few repetitions
+  bool converged = false;             // noise <= max_noise before the time budget ran out
+};
+
 struct EventTimings {
   int warmup = 0;
   std::vector<RepetitionTiming> repetitions;
   SampleSummary kernel_ns;
   SampleSummary launch_overhead_ns;
   bool cut_short = false;  // the time limit or an interrupt stopped the repetitions early
+  // Absent in results written before the noise target (they re-render unchanged).
+  std::optional<KernelTimeInterval> kernel_ns_interval;
 };
 
 // Work per median second, in billions: GFLOP/s of flops, GB/s of bytes. Rates are not stored but

@@ -307,11 +307,33 @@ class SceneBuilder {
     }
   }
 
+  // Under the markers: a thin whisker from the slowest to the fastest repetition, and over it a
+  // thick capped bar for the median's confidence interval, so the two read apart at a glance.
+  void addPerformanceBars() {
+    for (const VariantPoint& point : chart_.points) {
+      const Rgb color = seriesColor(point.series_index);
+      const double x = point.at.intensity_flop_per_byte;
+      if (point.min_max) {
+        line(projection_.toPixel({x, point.min_max->low}), projection_.toPixel({x, point.min_max->high}), color, 1.5,
+             StrokeDash::dotted);
+      }
+      if (point.median_interval) {
+        const PixelPoint low = projection_.toPixel({x, point.median_interval->low});
+        const PixelPoint high = projection_.toPixel({x, point.median_interval->high});
+        const double cap = style_.marker_radius_px * 0.9;
+        line(low, high, color, 4);
+        line({low.x_px - cap, low.y_px}, {low.x_px + cap, low.y_px}, color, 2.5);
+        line({high.x_px - cap, high.y_px}, {high.x_px + cap, high.y_px}, color, 2.5);
+      }
+    }
+  }
+
   void addPoints() {
+    addPerformanceBars();
     for (const VariantPoint& point : chart_.points) {
       const PixelPoint center = projection_.toPixel(point.at);
       scene_.items.push_back(SceneMarker{center, seriesShape(point.series_index), style_.marker_radius_px,
-                                         seriesColor(point.series_index), point.details});
+                                         seriesColor(point.series_index), point.details, point.missed_noise_target});
     }
     // Params labels go beside their point where they cover no marker, no peak label and no other
     // params label; points that sit on top of each other keep only the first label (the hover
@@ -395,6 +417,7 @@ class SceneBuilder {
            TextAlign::start);
       y += row_px;
     }
+    y = addBarsLegend(y);
     if (!chart_.unplaced.empty()) {
       y += font * 0.6;
       const std::size_t count = chart_.unplaced.size();
@@ -403,6 +426,37 @@ class SceneBuilder {
       y += font * 1.2;
       text("(errors, no FLOPs): see the table", {left, y}, font * 0.9, TextAlign::start, kMutedText);
     }
+  }
+
+  // What the bars and hollow markers mean, once per chart, when it has any; returns the next row's y.
+  double addBarsLegend(double y) {
+    const bool has_bars = std::any_of(chart_.points.begin(), chart_.points.end(),
+                                      [](const VariantPoint& p) { return p.median_interval || p.min_max; });
+    const bool has_missed = std::any_of(chart_.points.begin(), chart_.points.end(),
+                                        [](const VariantPoint& p) { return p.missed_noise_target; });
+    if (!has_bars && !has_missed) return y;
+    const double left = area_.right + 30;
+    const double font = style_.legend_font_px;
+    const double text_left = left + 64;
+    const double mid_x = left + 26;
+    y += font * 0.6;
+    text("Performance bars", {left, y}, font, TextAlign::start, kBlack, true);
+    y += font * 1.5;
+    if (has_bars) {
+      line({mid_x, y - font * 0.9}, {mid_x, y + font * 0.2}, kMutedText, 4);
+      text("95% interval of median", {text_left, y}, font * 0.9, TextAlign::start);
+      y += font * 1.4;
+      line({mid_x, y - font * 0.9}, {mid_x, y + font * 0.2}, kMutedText, 1.5, StrokeDash::dotted);
+      text("fastest to slowest run", {text_left, y}, font * 0.9, TextAlign::start);
+      y += font * 1.4;
+    }
+    if (has_missed) {
+      scene_.items.push_back(SceneMarker{{mid_x, y - font * 0.35}, MarkerShape::circle, style_.marker_radius_px,
+                                         kMutedText, {}, true});
+      text("hollow: noise target missed", {text_left, y}, font * 0.9, TextAlign::start);
+      y += font * 1.4;
+    }
+    return y;
   }
 
   static Rgb seriesColor(std::size_t index) {

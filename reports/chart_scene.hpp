@@ -57,6 +57,9 @@ struct SceneMarker {
   double radius_px = 9;
   Rgb fill;
   std::vector<std::string> tooltip;  // shown on hover in the HTML; the PNG has no hover
+  // Drawn as an outline in `fill` around white: a point whose median did not meet the run's noise
+  // target.
+  bool hollow = false;
 };
 
 using SceneItem = std::variant<SceneRect, SceneLine, SceneText, SceneMarker>;

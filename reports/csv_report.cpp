@@ -22,6 +22,26 @@ void writeRow(std::ostream& out, const std::vector<std::string>& fields) {
   out << line << kLineEnd;
 }
 
+// The interval columns appear when a record was measured to a noise target, so that older results
+// re-render as they did.
+bool hasIntervals(const ResultsDocument& results) {
+  for (const RunRecord& record : results.records)
+    if (record.timings && record.timings->kernel_ns_interval) return true;
+  return false;
+}
+
+void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row) {
+  if (!record.timings || !record.timings->kernel_ns_interval) {
+    row.insert(row.end(), 4, "");
+    return;
+  }
+  const KernelTimeInterval& interval = *record.timings->kernel_ns_interval;
+  row.push_back(numberField(known(interval.lower_ns)));
+  row.push_back(numberField(known(interval.upper_ns)));
+  row.push_back(numberField(interval.noise));
+  row.push_back(interval.converged ? "true" : "false");
+}
+
 }  // namespace
 
 std::string csvField(const std::string& text) {
@@ -37,6 +57,8 @@ std::string csvField(const std::string& text) {
 std::vector<std::string> csvHeader(const ResultsDocument& results) {
   std::vector<std::string> header = {"family", "variant", "mode",  "params", "status", "verification",
                                      "median_ns", "gflops", "gbps", "flops", "bytes", "cgma"};
+  if (hasIntervals(results))
+    header.insert(header.begin() + 7, {"median_ns_low", "median_ns_high", "noise", "converged"});
   for (const std::string& key : placementKeysInOrder(results)) {
     for (const char* column : {"_intensity", "_attainable_gflops", "_fraction_of_roof", "_bound"}) {
       header.push_back(key + column);
@@ -49,6 +71,7 @@ std::vector<std::string> csvHeader(const ResultsDocument& results) {
 void writeCsv(const ResultsDocument& results, std::ostream& out) {
   writeRow(out, csvHeader(results));
   const std::vector<std::string> placement_keys = placementKeysInOrder(results);
+  const bool intervals = hasIntervals(results);
   for (const RunRecord& record : results.records) {
     std::vector<std::string> row = {record.family, record.variant, modeName(record.mode),
                                     recordParamsText(record, ";"), toString(record.status),
@@ -56,6 +79,11 @@ void writeCsv(const ResultsDocument& results, std::ostream& out) {
                                     numberField(record.achievedGflops()), numberField(record.achievedGbps()),
                                     numberField(known(record.work.flops)), numberField(known(record.work.bytes)),
                                     numberField(known(record.work.cgma()))};
+    if (intervals) {
+      std::vector<std::string> interval_fields;
+      appendIntervalFields(record, interval_fields);
+      row.insert(row.begin() + 7, interval_fields.begin(), interval_fields.end());
+    }
     for (const std::string& key : placement_keys) {
       const RooflinePlacement* placement = placementOn(record, key);
       if (placement == nullptr) {

@@ -147,6 +147,19 @@ void compareTimings(const RunRecord& old_record, const RunRecord& new_record, co
   }
 }
 
+// What a run's own results say about how far its medians can be trusted: a noisy host, and
+// records whose repetitions did not meet the noise target.
+void warnAboutNoise(const ResultsDocument& run, const std::string& which, std::vector<std::string>& warnings) {
+  if (run.noisy_host) warnings.push_back(which + " ran on a noisy host: " + *run.noisy_host);
+  std::size_t missed = 0;
+  for (const RunRecord& record : run.records)
+    if (record.timings && record.timings->kernel_ns_interval && !record.timings->kernel_ns_interval->converged) ++missed;
+  if (missed > 0)
+    warnings.push_back(std::to_string(missed) + (missed == 1 ? " record" : " records") + " of " + which +
+                       " did not meet the noise target: " + (missed == 1 ? "its median is" : "their medians are") +
+                       " less certain than the others'");
+}
+
 }  // namespace
 
 std::string RecordKey::text() const {
@@ -250,6 +263,8 @@ DiffResult diffResults(const ResultsDocument& old_run, const ResultsDocument& ne
   for (const RunRecord& record : old_run.records) {
     if (!seen_in_new.count(matchKeyOf(record))) diff.removed.push_back(recordKeyOf(record));
   }
+  warnAboutNoise(old_run, "OLD", diff.warnings);
+  warnAboutNoise(new_run, "NEW", diff.warnings);
   if (diff.matched.empty()) {
     DiffResult refused;
     refused.options = options;

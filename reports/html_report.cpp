@@ -141,11 +141,53 @@ class HtmlReport {
       for (const std::string& error : results_.input_errors) html_ += "<li>" + escaped(error) + "</li>";
       html_ += "</ul></div>\n";
     }
+    if (results_.noisy_host) {
+      html_ += "<p class=\"banner\">This batch ran on a <strong>noisy host</strong>: " + escaped(*results_.noisy_host) +
+               ". Its timings may differ from a quiet run's more than their intervals say.</p>\n";
+    }
+    if (results_.host && results_.host->gpu_sm_clock) {
+      const GpuClockSamples& clock = *results_.host->gpu_sm_clock;
+      html_ += "<p class=\"meta\">GPU SM clock during the run: " + escaped(formatRate(clock.min_mhz)) + "–" +
+               escaped(formatRate(clock.max_mhz)) + " MHz (" + std::to_string(clock.count) + " samples).</p>\n";
+    }
+    renderNoiseNote();
     if (results_.status != BatchStatus::complete) {
       html_ += "<p class=\"banner\">This run is <strong>" + escaped(toString(results_.status)) +
                "</strong>: the report shows the records written so far.</p>\n";
     }
     html_ += "</header>\n";
+  }
+
+  // Once per report, for runs measured to a noise target: what the ± and the "noisy" marks mean.
+  void renderNoiseNote() {
+    std::size_t measured = 0, missed = 0;
+    for (const RunRecord& record : results_.records) {
+      if (!record.timings || !record.timings->kernel_ns_interval) continue;
+      ++measured;
+      if (missedNoiseTarget(record)) ++missed;
+    }
+    if (measured == 0) return;
+    std::string target = "the run's noise target";
+    if (results_.config && results_.config->run.noise_target_known) {
+      const RunSettings& run = results_.config->run;
+      target = "the noise target (±" + formatPercent(run.max_noise) + " within " + formatSignificant(run.max_time_s, 3) + " s)";
+    }
+    html_ += "<p class=\"meta\">Times are medians; ± is the half-width of the median's 95% confidence interval. "
+             "On the charts, a thick bar shows that interval and a dotted line the fastest to the slowest run. ";
+    html_ += missed == 0 ? "Every record met " + escaped(target) + ".</p>\n"
+                         : std::to_string(missed) + " of " + std::to_string(measured) + " records did not meet " +
+                               escaped(target) + ": marked <span class=\"bad\">noisy</span> in the tables and hollow on the charts; "
+                               "their medians are less certain than the others'.</p>\n";
+  }
+
+  // The median time, with its interval's half-width and a mark when it missed the noise target.
+  static std::string medianTimeCell(const RunRecord& record, const std::optional<double>& median_ns) {
+    if (!median_ns || !record.timings || !record.timings->kernel_ns_interval) return tdNumber(median_ns, &formatDurationNs);
+    const KernelTimeInterval& interval = *record.timings->kernel_ns_interval;
+    std::string cell = "<span title=\"" + escaped(noiseText(record)) + "\">" + escaped(formatDurationNs(*median_ns));
+    if (interval.noise) cell += " <span class=\"muted\">±" + escaped(formatPercent(*interval.noise)) + "</span>";
+    if (!interval.converged) cell += " <span class=\"bad\">noisy</span>";
+    return td(cell + "</span>", "num");
   }
 
   void renderNavigation(const std::vector<std::string>& families) {
@@ -218,7 +260,7 @@ class HtmlReport {
           continue;
         }
         const auto median_ns = record->medianKernelNs();
-        html_ += tdNumber(median_ns, &formatDurationNs);
+        html_ += medianTimeCell(*record, median_ns);
         html_ += tdNumber(rate_is_flops ? record->achievedGflops() : record->achievedGbps(), &formatRate);
         // Step: over the previous rung that has a time; gain: over the first rung (the baseline).
         html_ += tdNumber(previous_ns && median_ns ? std::optional<double>(*previous_ns / *median_ns) : std::nullopt,

@@ -100,11 +100,12 @@ class CairoWriter {
       for (std::size_t i = 1; i < corners.size(); ++i) cairo_line_to(cr_, corners[i].x_px, corners[i].y_px);
       cairo_close_path(cr_);
     }
-    setColor(cr_, marker.fill);
+    const double outline_px = marker.hollow ? 3 : 1.5;
+    setColor(cr_, marker.hollow ? Rgb{0xff, 0xff, 0xff} : marker.fill);
     cairo_fill_preserve(cr_);
-    setColor(cr_, Rgb{0x1a, 0x1a, 0x1a});
-    setDash(cr_, StrokeDash::solid, 1.5);
-    cairo_set_line_width(cr_, 1.5);
+    setColor(cr_, marker.hollow ? marker.fill : Rgb{0x1a, 0x1a, 0x1a});
+    setDash(cr_, StrokeDash::solid, outline_px);
+    cairo_set_line_width(cr_, outline_px);
     cairo_stroke(cr_);
   }
 

@@ -46,4 +46,16 @@ std::string firstLine(std::string_view text) {
   return std::string(text.substr(0, end));
 }
 
+std::string noiseText(const RunRecord& record) {
+  if (!record.timings || !record.timings->kernel_ns_interval) return "";
+  const KernelTimeInterval& interval = *record.timings->kernel_ns_interval;
+  const std::string percent = formatSignificant(interval.confidence * 100, 3) + "% interval";
+  const std::string noise = interval.noise ? "±" + formatPercent(*interval.noise) : "interval unknown (too few runs)";
+  return noise + " (" + percent + "), " + (interval.converged ? "converged" : "NOT converged");
+}
+
+bool missedNoiseTarget(const RunRecord& record) {
+  return record.timings && record.timings->kernel_ns_interval && !record.timings->kernel_ns_interval->converged;
+}
+
 }  // namespace rooflab::reports

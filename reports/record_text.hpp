@@ -15,6 +15,11 @@ std::string paramValueText(double value);
 std::string recordParamsText(const RunRecord& record, std::string_view separator = ", ");
 // "passed (rel. err 1.7e-07)", "FAILED (rel. err 0.41, 49152 wrong)", "reference", "not checked".
 std::string verificationText(const RunRecord& record);
+// How well the median kernel time is known, for records measured to a noise target:
+// "±1.2% (95% interval), converged", "±14% (95% interval), NOT converged", "" for older records.
+std::string noiseText(const RunRecord& record);
+// Whether a record was measured to a noise target and missed it.
+bool missedNoiseTarget(const RunRecord& record);
 // The first line of an error, for places with room for one line only.
 std::string firstLine(std::string_view text);
 

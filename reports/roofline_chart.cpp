@@ -162,9 +162,27 @@ std::vector<std::string> pointDetails(const ResultsDocument& results, const RunR
     }
     lines.push_back(line);
   }
+  if (const std::string noise = noiseText(record); !noise.empty()) lines.push_back("median time " + noise);
   if (record.mutation) lines.push_back("mutation verdict: " + toString(record.mutation->verdict));
   lines.push_back("verification: " + verificationText(record));
   return lines;
+}
+
+// A kernel time range as GFLOP/s at the point's rate: the rate scales with 1 / time.
+std::optional<GflopsRange> gflopsOf(const DataPoint& at, double median_ns, double fastest_ns, double slowest_ns) {
+  if (!(median_ns > 0 && fastest_ns > 0 && slowest_ns > 0) || !std::isfinite(slowest_ns)) return std::nullopt;
+  return GflopsRange{at.gflops * median_ns / slowest_ns, at.gflops * median_ns / fastest_ns};
+}
+
+// Bars only for records measured to a noise target, so that older results draw as they did.
+void addPerformanceBars(VariantPoint& point, const RunRecord& record) {
+  if (!record.timings || !record.timings->kernel_ns_interval) return;
+  const EventTimings& timings = *record.timings;
+  const KernelTimeInterval& interval = *timings.kernel_ns_interval;
+  const double median_ns = timings.kernel_ns.median;
+  point.median_interval = gflopsOf(point.at, median_ns, interval.lower_ns, interval.upper_ns);
+  point.min_max = gflopsOf(point.at, median_ns, timings.kernel_ns.min, timings.kernel_ns.max);
+  point.missed_noise_target = !interval.converged;
 }
 
 // A model's roofs; nullopt when they cannot be drawn on log axes.
@@ -290,12 +308,18 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
     auto series = std::find_if(chart.series.begin(), chart.series.end(),
                                [&](const VariantSeries& s) { return s.variant == variant; });
     if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), VariantSeries{variant});
-    chart.points.push_back(VariantPoint{*at, static_cast<std::size_t>(series - chart.series.begin()),
-                                        shortLabelFor(*record, varying_names),
-                                        pointDetails(results, *record, *at)});
+    VariantPoint& point = chart.points.emplace_back(VariantPoint{*at, static_cast<std::size_t>(series - chart.series.begin()),
+                                                                 shortLabelFor(*record, varying_names),
+                                                                 pointDetails(results, *record, *at)});
+    addPerformanceBars(point, *record);
     include(at->intensity_flop_per_byte, min_x_log, max_x_log);
     include(at->intensity_flop_per_byte * std::pow(10.0, kPointLabelRoomDecades), min_x_log, max_x_log);
     include(at->gflops, min_y_log, max_y_log);
+    for (const auto& bar : {point.median_interval, point.min_max})
+      if (bar) {
+        include(bar->low, min_y_log, max_y_log);
+        include(bar->high, min_y_log, max_y_log);
+      }
   }
   const bool draw_local_roofs = familyDeclaresLocalAccesses(normal_records);
   for (const ModelCeilings& ceilings : model_ceilings) {

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,11 +50,22 @@ struct VariantSeries {
   std::string variant;
 };
 
+// A performance bar, GFLOP/s, at the point's intensity.
+struct GflopsRange {
+  double low = 0;
+  double high = 0;
+};
+
 struct VariantPoint {
   DataPoint at;
   std::size_t series_index = 0;          // into RooflineChart::series: one colour/marker per variant
   std::string short_label;               // the params that vary within the family ("N=1024"), or ""
   std::vector<std::string> details;      // tooltip lines: variant, params, time, GFLOP/s, intensity, bound
+  // For records measured to a noise target (older results have neither): the GFLOP/s of the median
+  // kernel time's confidence interval, and of the fastest and slowest repetition.
+  std::optional<GflopsRange> median_interval;
+  std::optional<GflopsRange> min_max;
+  bool missed_noise_target = false;      // drawn hollow, and told once in the legend
 };
 
 // A normal-mode record with no place on log-log axes (an error, no FLOPs, unknown intensity).

@@ -82,7 +82,8 @@ class SvgWriter {
       for (const std::string& line : marker.tooltip) tooltip += (tooltip.empty() ? "" : "\n") + line;
       out_ += "<g class=\"point\" tabindex=\"0\"><title>" + escapeHtml(tooltip) + "</title>";
     }
-    const std::string paint = " fill=\"" + hexColor(marker.fill) + "\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"";
+    const std::string paint = marker.hollow ? " fill=\"#ffffff\" stroke=\"" + hexColor(marker.fill) + "\" stroke-width=\"3\""
+                                            : " fill=\"" + hexColor(marker.fill) + "\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"";
     if (marker.shape == MarkerShape::circle) {
       out_ += "<circle cx=\"" + px(marker.center.x_px) + "\" cy=\"" + px(marker.center.y_px) + "\" r=\"" +
               px(marker.radius_px) + "\"" + paint + "/>";

@@ -122,3 +122,31 @@ TEST(Config, BuiltInFamiliesAreAlwaysOnTheSearchPath) {
   EXPECT_EQ(kernelSearchPath(beside.run), (std::vector<std::filesystem::path>{dir.path() / "kernels", builtinKernelsDir()}));
   EXPECT_EQ(kernelSearchPath(defaultBatchConfig().run), (std::vector<std::filesystem::path>{builtinKernelsDir()}));
 }
+
+TEST(Config, NoiseTargetKeysParseAndValidate) {
+  const BatchConfig c = parseBatchConfig("[run]\nmax_noise = 0.005\nmin_time = 0.5\nmax_time = 2\n[[study]]\nfamily = \"x\"\n",
+                                         "t.toml", "/base");
+  EXPECT_DOUBLE_EQ(c.run.max_noise, 0.005);
+  EXPECT_DOUBLE_EQ(c.run.min_time_s, 0.5);
+  EXPECT_DOUBLE_EQ(c.run.max_time_s, 2);
+  const BatchConfig defaults = parseBatchConfig("[[study]]\nfamily = \"x\"\n", "t.toml", "/base");
+  EXPECT_GT(defaults.run.max_noise, 0);
+  EXPECT_LE(defaults.run.min_time_s, defaults.run.max_time_s);
+
+  struct Case {
+    const char* text;
+    const char* expect;
+  } cases[] = {
+      {"[run]\nmax_noise = 0\n[[study]]\nfamily = \"x\"\n", "test.toml:2: run.max_noise: must be a finite number above 0"},
+      {"[run]\nmax_noise = nan\n[[study]]\nfamily = \"x\"\n", "test.toml:2: run.max_noise: must be a finite"},
+      {"[run]\nmax_time = inf\n[[study]]\nfamily = \"x\"\n", "test.toml:2: run.max_time: must be a finite"},
+      {"[run]\nmax_time = -1\n[[study]]\nfamily = \"x\"\n", "run.max_time: must be a finite number above 0"},
+      {"[run]\nmin_time = -0.5\n[[study]]\nfamily = \"x\"\n", "run.min_time: must be a finite number, 0 or above"},
+      {"[run]\nmin_time = 3\nmax_time = 1\n[[study]]\nfamily = \"x\"\n", "test.toml:2: run.min_time: min_time (3"},
+      {"[run]\nmax_noise = \"1%\"\n[[study]]\nfamily = \"x\"\n", "run.max_noise"},
+  };
+  for (const auto& c : cases) {
+    const std::string error = configError(c.text);
+    EXPECT_NE(error.find(c.expect), std::string::npos) << "config:\n" << c.text << "\nerror: " << error;
+  }
+}

@@ -1,6 +1,7 @@
 // Host condition readers (analyzer/host_condition.hpp) on sysfs and procfs files made by the test.
 #include <gtest/gtest.h>
 
+#include "analyzer/gpu_clock.hpp"
 #include "analyzer/host_condition.hpp"
 #include "test_support.hpp"
 
@@ -97,4 +98,25 @@ TEST(HostCondition, LastLevelCacheAbsentWithoutSysfsCaches) {
   EXPECT_FALSE(readLastLevelCacheBytes(pathsIn(dir)).has_value());
   writeCache(dir, 0, "1", "Instruction", "32K", "0");
   EXPECT_FALSE(readLastLevelCacheBytes(pathsIn(dir)).has_value());
+}
+
+TEST(HostCondition, NoisyWhenTheGpuClockMoved) {
+  HostCondition host;
+  host.gpu_sm_clock = GpuClockSamples{1980, 1980, 12};
+  EXPECT_FALSE(noisyHost(host).has_value());
+  host.gpu_sm_clock = GpuClockSamples{1410, 1980, 12};
+  const auto reason = noisyHost(host);
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->find("GPU SM clock between 1410 and 1980 MHz"), std::string::npos) << *reason;
+}
+
+// Off NVIDIA, the sampler says why it has no clock and sampling is harmless.
+TEST(HostCondition, GpuClockIsAbsentWithAReasonOffNvidia) {
+  DeviceInfo cpu;
+  cpu.vendor = "The pocl project";
+  cpu.type = "CPU";
+  GpuClockSampler sampler(cpu);
+  sampler.sample();
+  EXPECT_FALSE(sampler.samples().has_value());
+  EXPECT_EQ(sampler.unavailableReason(), "not an NVIDIA GPU");
 }

@@ -874,3 +874,117 @@ TEST(ReportDiff, NothingMatchedSaysWhy) {
       << *sizes.refusal;
   EXPECT_NE(sizes.refusal->find("N=12345"), std::string::npos) << *sizes.refusal;
 }
+
+// ---- Noise target: intervals, convergence and the host ----
+
+namespace {
+
+// The CPU fixture as a run measured to a noise target would write it: every timed record with its
+// median's interval, the first normal record not converged, and a noisy host.
+json withIntervals() {
+  json results = loadFixture(kCpuFixture);
+  bool first_normal = true;
+  for (json& record : results["records"]) {
+    json& timings = record["timings"];
+    if (!timings.is_object() || !timings["kernel_ns"].is_object() || !timings["kernel_ns"]["median"].is_number())
+      continue;
+    const double median = timings["kernel_ns"]["median"].get<double>();
+    const bool converged = !(first_normal && record["mode"] == "normal");
+    if (record["mode"] == "normal") first_normal = false;
+    timings["kernel_ns_interval"] = {{"lower", median * 0.9}, {"upper", median * 1.1}, {"confidence", 0.95},
+                                     {"noise", 0.1}, {"converged", converged}};
+  }
+  results["host"] = {{"cpu_governor", "powersave"}, {"load_average_1min", 3.5}, {"core_count", 2},
+                     {"gpu_sm_clock_unavailable", "not an NVIDIA GPU"}};
+  results["noisy_host"] = "load average 3.50 on 2 cores";
+  return results;
+}
+
+}  // namespace
+
+TEST(ReportNoise, IntervalsAndTheHostRoundTripThroughJson) {
+  const json results = withIntervals();
+  const json written = asWritten(results);
+  EXPECT_EQ(written["host"], results["host"]);
+  EXPECT_EQ(written["noisy_host"], results["noisy_host"]);
+  std::size_t intervals = 0;
+  for (std::size_t i = 0; i < results["records"].size(); ++i) {
+    const json& timings = results["records"][i]["timings"];
+    if (!timings.is_object() || !timings.contains("kernel_ns_interval")) continue;
+    ++intervals;
+    EXPECT_EQ(written["records"][i]["timings"]["kernel_ns_interval"], timings["kernel_ns_interval"]) << i;
+  }
+  EXPECT_GT(intervals, 0u);
+  EXPECT_EQ(asWritten(written), written);
+}
+
+TEST(ReportNoise, ChartDrawsBarsAndHollowMarkersForMissedTargets) {
+  const rooflab::ResultsDocument document = typed(withIntervals());
+  const std::string family = document.records.front().family;
+  const reports::RooflineChart chart = reports::buildRooflineChart(document, family);
+  ASSERT_FALSE(chart.points.empty());
+  std::size_t missed = 0;
+  for (const reports::VariantPoint& point : chart.points) {
+    ASSERT_TRUE(point.median_interval && point.min_max);
+    EXPECT_LT(point.median_interval->low, point.at.gflops);  // slower end of the time interval
+    EXPECT_GT(point.median_interval->high, point.at.gflops);
+    EXPECT_LT(point.min_max->low, point.min_max->high);
+    if (point.missed_noise_target) ++missed;
+  }
+  EXPECT_EQ(missed, 1u);
+  const reports::ChartScene scene = reports::layoutRooflineChart(chart);
+  std::size_t hollow_points = 0, legend_texts = 0;
+  for (const reports::SceneItem& item : scene.items) {
+    if (const auto* marker = std::get_if<reports::SceneMarker>(&item); marker && marker->hollow && !marker->tooltip.empty())
+      ++hollow_points;
+    if (const auto* text = std::get_if<reports::SceneText>(&item);
+        text && (text->text == "95% interval of median" || text->text == "hollow: noise target missed"))
+      ++legend_texts;
+  }
+  EXPECT_EQ(hollow_points, 1u);
+  EXPECT_EQ(legend_texts, 2u);
+  EXPECT_NE(reports::renderSvgChart(scene, family).find("fill=\"#ffffff\" stroke=\"#"), std::string::npos);
+}
+
+TEST(ReportNoise, HtmlMarksNoisyRecordsOnceExplainedAndTheNoisyHost) {
+  const std::string html = reports::renderHtmlReport(typed(withIntervals()));
+  EXPECT_EQ(countOccurrences(html, "did not meet"), 1u);
+  EXPECT_GE(countOccurrences(html, "<span class=\"bad\">noisy</span>"), 2u);  // the note and the record's cell
+  EXPECT_NE(html.find("±10.0%"), std::string::npos);
+  EXPECT_NE(html.find("noisy host</strong>: load average 3.50 on 2 cores"), std::string::npos);
+  EXPECT_NE(html.find("NOT converged"), std::string::npos);  // the tooltip
+  // Older results say nothing of noise.
+  const std::string old_html = reports::renderHtmlReport(typed(loadFixture(kCpuFixture)));
+  EXPECT_EQ(old_html.find("did not meet"), std::string::npos);
+  EXPECT_EQ(old_html.find("<span class=\"bad\">noisy</span>"), std::string::npos);
+  EXPECT_EQ(old_html.find("noisy host</strong>"), std::string::npos);
+}
+
+TEST(ReportNoise, CsvHasTheIntervalColumnsWhenMeasuredToATarget) {
+  const json results = withIntervals();
+  const auto rows = parseCsv(csvText(results));
+  const std::vector<std::string>& header = rows.at(0);
+  auto column = [&](const std::string& title) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), title) - header.begin());
+  };
+  ASSERT_LT(column("converged"), header.size());
+  ASSERT_LT(column("median_ns_low"), header.size());
+  std::size_t not_converged = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), header.size());
+    if (rows[i][column("converged")] == "false") ++not_converged;
+    if (!rows[i][column("median_ns")].empty())
+      EXPECT_NEAR(std::stod(rows[i][column("median_ns_low")]), 0.9 * std::stod(rows[i][column("median_ns")]), 1.0);
+  }
+  EXPECT_EQ(not_converged, 1u);
+  const auto old_header = parseCsv(csvText(loadFixture(kCpuFixture))).at(0);
+  EXPECT_EQ(std::find(old_header.begin(), old_header.end(), "converged"), old_header.end());
+}
+
+TEST(ReportNoise, DiffWarnsOfNoisyHostsAndRecordsThatMissedTheTarget) {
+  const rooflab::ResultsDocument noisy = typed(withIntervals());
+  const reports::DiffResult diff = reports::diffResults(typed(loadFixture(kCpuFixture)), noisy);
+  ASSERT_EQ(diff.warnings.size(), 2u);
+  EXPECT_EQ(diff.warnings[0], "NEW ran on a noisy host: load average 3.50 on 2 cores");
+  EXPECT_EQ(diff.warnings[1], "1 record of NEW did not meet the noise target: its median is less certain than the others'");
+}

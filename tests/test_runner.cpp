@@ -122,7 +122,7 @@ TEST(Runner, OneBadVariantNeverCostsTheBatch) {
   const auto& good = recordOf(results, "good");
   EXPECT_EQ(good["status"], "ok");
   EXPECT_EQ(good["verification"]["status"], "passed");
-  EXPECT_EQ(good["timings"]["repetitions"].size(), 3u);
+  EXPECT_GE(good["timings"]["repetitions"].size(), 3u);  // at least `repetitions`, then to the noise target
   EXPECT_GT(good["timings"]["kernel_ns"]["median"].get<double>(), 0);
   EXPECT_DOUBLE_EQ(good["work"]["cgma"].get<double>(), 1.0 / 3.0);
   for (const auto& rep : good["timings"]["repetitions"]) {
@@ -160,6 +160,39 @@ TEST(Runner, OneBadVariantNeverCostsTheBatch) {
   EXPECT_EQ(on_disk["records"].size(), 6u);
   EXPECT_EQ(on_disk["summary"]["verification_failed"], 2);
   EXPECT_EQ(on_disk["summary"]["failed"], 2);
+}
+
+// Every timed record carries its median's interval and whether it met the noise target; the
+// repetitions never fall below `repetitions` and stop at the target once the interval exists (6 runs).
+TEST(Runner, RecordsCarryTheirIntervalAndWhetherTheyConverged) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  BatchOptions options;
+  options.progress = false;
+  for (const double max_noise : {10.0, 1e-9}) {
+    BatchFixture f;
+    f.config.studies[0].variants = {"good"};
+    f.config.run.max_noise = max_noise;
+    f.config.run.max_time_s = max_noise == 10.0 ? 30 : 0.05;  // the first must converge, the second cannot
+    const BatchOutcome outcome = runBatch(f.config, options);
+    ASSERT_EQ(outcome.results.records.size(), 1u);
+    const EventTimings& timings = *outcome.results.records[0].timings;
+    ASSERT_TRUE(timings.kernel_ns_interval);
+    const KernelTimeInterval& interval = *timings.kernel_ns_interval;
+    EXPECT_LE(interval.lower_ns, timings.kernel_ns.median);
+    EXPECT_GE(interval.upper_ns, timings.kernel_ns.median);
+    EXPECT_DOUBLE_EQ(interval.confidence, 0.95);
+    if (max_noise == 10.0) {
+      ASSERT_TRUE(interval.noise);
+      EXPECT_TRUE(interval.converged);
+      EXPECT_EQ(timings.repetitions.size(), 6u) << "the first count whose interval reaches 95%";
+    } else {
+      EXPECT_GE(timings.repetitions.size(), 3u);  // never fewer than `repetitions`, however short the budget
+      EXPECT_EQ(interval.converged, interval.noise && *interval.noise <= max_noise);
+    }
+    const nlohmann::json written = toJson(outcome.results)["records"][0]["timings"]["kernel_ns_interval"];
+    EXPECT_EQ(written["converged"], interval.converged);
+    EXPECT_DOUBLE_EQ(written["lower"].get<double>(), interval.lower_ns);
+  }
 }
 
 // Programs built on background threads give the records a batch that builds each in turn gives,
