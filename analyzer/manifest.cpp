@@ -1,12 +1,14 @@
 #include "analyzer/manifest.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "analyzer/errors.hpp"
+#include "analyzer/format.hpp"
 #include "analyzer/references.hpp"
 #include "analyzer/resolved_point.hpp"
 
@@ -210,6 +212,12 @@ bool sourceDefinesKernel(const std::string& source, const std::string& kernel) {
   return false;
 }
 
+// inf would pass any output and nan would fail every one (every comparison with it is false).
+void checkTolerance(const TomlReader& r, double tolerance) {
+  if (!std::isfinite(tolerance)) r.fail("tolerance", "must be a finite number (got " + formatNumber(tolerance) + ")");
+  if (tolerance < 0) r.fail("tolerance", "must not be negative");
+}
+
 DefineSpec parseDefine(const TomlReader& r, const std::string& name, const toml::node& node) {
   DefineSpec d;
   d.name = name;
@@ -244,7 +252,9 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
   v.description = r.optionalString("description").value_or("");
   const std::string source = r.requireString("source");
   v.source = fs::absolute(dir / source).lexically_normal();
-  if (!fs::is_regular_file(v.source)) r.fail("source", "file '" + v.source.string() + "' not found");
+  std::error_code source_ec;
+  if (!fs::is_regular_file(v.source, source_ec))
+    r.fail("source", "file '" + v.source.string() + "' not found" + (source_ec ? " (" + source_ec.message() + ")" : ""));
 
   for (const toml::table* t : tablesOf(r, "scratch")) {
     v.scratch.push_back(parseBuffer(r.sub(*t, r.keyPath("scratch")), true));
@@ -286,6 +296,7 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
   v.global_accesses = optionalExpressionAt(r, "global_accesses");
   v.local_accesses = optionalExpressionAt(r, "local_accesses");
   v.tolerance = r.optionalNumber("tolerance");
+  if (v.tolerance) checkTolerance(r, *v.tolerance);
   v.build_options = r.optionalString("build_options").value_or("");
   // Only standard OpenCL C options, so that a variant builds on every device: a vendor's own option
   // (-cl-nv-..., -cl-intel-...) fails the build elsewhere.
@@ -321,6 +332,7 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
       if (!isIdentifier(name)) pr.fail(name, "not a valid parameter name");
       if (!node.is_integer() && !node.is_floating_point()) pr.fail(name, "must be a number");
       family.params[name] = *node.value<double>();
+      if (!std::isfinite(family.params[name])) pr.fail(name, "must be a finite number");
       family.param_order.push_back(name);
     }
   }
@@ -347,7 +359,7 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
     cr.rejectUnknownKeys({"reference", "tolerance"});
     family.reference = cr.optionalString("reference").value_or("");
     family.tolerance = cr.optionalNumber("tolerance").value_or(family.tolerance);
-    if (family.tolerance < 0) cr.fail("tolerance", "must not be negative");
+    checkTolerance(cr, family.tolerance);
   }
 
   const fs::path dir = family.path.parent_path();
@@ -389,10 +401,29 @@ FamilyDiscovery discoverFamilies(const std::vector<fs::path>& search_path) {
       result.errors.push_back(dir.string() + ": kernel folder not found");
       continue;
     }
+    // Every check with an error code: a symlink loop or an unreadable entry throws otherwise, and
+    // one bad entry must not cost the others.
     std::vector<fs::path> manifests;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-      if (entry.is_directory() && fs::is_regular_file(entry.path() / "family.toml"))
-        manifests.push_back(entry.path() / "family.toml");
+    fs::directory_iterator it(dir, ec), end;
+    if (ec) result.warnings.push_back(dir.string() + ": kernel folder cannot be read (" + ec.message() + "); skipped");
+    for (; !ec && it != end; it.increment(ec)) {
+      const fs::path folder = it->path();
+      std::error_code entry_ec;
+      const bool is_folder = it->is_directory(entry_ec);
+      if (entry_ec) {
+        result.warnings.push_back(folder.string() + ": skipped (" + entry_ec.message() + ")");
+        continue;
+      }
+      if (!is_folder) continue;
+      const fs::path manifest = folder / "family.toml";
+      const fs::file_status status = fs::status(manifest, entry_ec);
+      if (fs::is_regular_file(status)) {
+        manifests.push_back(manifest);
+      } else if (entry_ec && entry_ec != std::errc::no_such_file_or_directory) {
+        result.warnings.push_back(manifest.string() + ": skipped (" + entry_ec.message() + ")");
+      }
+    }
+    if (ec) result.warnings.push_back(dir.string() + ": listing stopped early (" + ec.message() + ")");
     std::sort(manifests.begin(), manifests.end());
     for (const auto& m : manifests) {
       try {
@@ -404,6 +435,7 @@ FamilyDiscovery discoverFamilies(const std::vector<fs::path>& search_path) {
         result.families.push_back(std::move(family));
       } catch (const InputError& e) {
         result.errors.push_back(e.what());
+        result.broken.emplace(m.parent_path().filename().string(), e.what());
       }
     }
   }

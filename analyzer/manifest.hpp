@@ -1,5 +1,6 @@
 #pragma once
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,7 +99,11 @@ FamilyManifest loadFamilyManifest(const std::filesystem::path& path);
 
 struct FamilyDiscovery {
   std::vector<FamilyManifest> families;
-  std::vector<std::string> errors;  // one per manifest that failed to load
+  std::vector<std::string> errors;  // one per manifest that failed to load, or search-path folder missing
+  // The family folder's name -> why its manifest failed to load (also in errors): an error only for
+  // a batch that studies that family.
+  std::map<std::string, std::string> broken;
+  std::vector<std::string> warnings;  // entries skipped: unreadable, symlink loops
 };
 
 // Every <dir>/<family>/family.toml under the search path; a broken manifest is an error entry, the
