@@ -11,6 +11,7 @@
 #include "analyzer/format.hpp"
 #include "analyzer/references.hpp"
 #include "analyzer/resolved_point.hpp"
+#include "analyzer/verification.hpp"
 
 namespace fs = std::filesystem;
 
@@ -288,6 +289,7 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
       r.fail(launch_tables.empty() ? "kernel" : "launches",
              "kernel '" + launch.kernel + "' is not defined in " + v.source.filename().string());
   v.annotated = text.find("RL_LOAD") != std::string::npos || text.find("RL_STORE") != std::string::npos;  // RL_LOAD4 too
+  v.uses_atomics = sourceUsesAtomics(text);
 
   if (const toml::table* defines = r.optionalTable("defines"))
     for (const auto& [name, node] : *defines) v.defines.push_back(parseDefine(r, std::string(name.str()), node));

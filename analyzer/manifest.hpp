@@ -72,6 +72,7 @@ struct VariantSpec {
   std::optional<ManifestExpression> local_accesses;
   std::optional<double> tolerance;           // overrides [check] when given
   bool annotated = false;  // the source uses RL_LOAD / RL_STORE, so mutants can be built
+  bool uses_atomics = false;  // its result may vary from run to run (the order of atomic updates)
   SourceLocation where;
 };
 

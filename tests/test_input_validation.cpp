@@ -273,6 +273,64 @@ TEST(InputValidation, DiffAgainstAnEmptyRunExits2AndSaysWhy) {
       << show(other_diff);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Verification's blame, through a batch: a NaN-writing reference, a wrong variant with atomics
+
+TEST(InputValidation, AReferenceThatWritesNanIsBlamedNotTheVariant) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(replaced(kFamily, "reference = \"cpu:vecadd\"", "reference = \"variant:nanref\"") + R"([[variants]]
+name = "nanref"
+source = "nanref.cl"
+kernel = "nanref"
+args = ["a", "b", "c", "N"]
+global = ["N"]
+)",
+              std::string(kRun) + study("variants = [\"good\"]\n"));
+  w.dir.write("kernels/adder/nanref.cl", R"(
+kernel void nanref(global const float* a, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i < n) c[i] = i == 3 ? NAN : a[i] + b[i];
+}
+)");
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 0) << show(o);
+  const nlohmann::json r = rooflab::readJsonFile(w.out() / "results.json");
+  ASSERT_EQ(r["records"].size(), 1u);
+  const nlohmann::json& v = r["records"][0]["verification"];
+  EXPECT_EQ(v["status"], "not_checked") << v.dump();
+  EXPECT_EQ(v["detail"],
+            "the reference (variant:nanref) is at fault, not this variant: its output holds NaN or inf: c: 1 of 4096 "
+            "values NaN or infinite (first at 3)")
+      << v.dump();
+}
+
+TEST(InputValidation, AFailingVariantWithAtomicsAtToleranceZeroGetsANote) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w(kFamily + R"([[variants]]
+name = "swapped"
+source = "swapped.cl"
+kernel = "swapped"
+args = ["a", "b", "c", "N"]
+global = ["N"]
+tolerance = 0
+)",
+              std::string(kRun) + study("variants = [\"swapped\"]\n"));
+  // Wrong on purpose (a - b), written through an atomic exchange.
+  w.dir.write("kernels/adder/swapped.cl", R"(
+kernel void swapped(global const float* a, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i < n) atomic_xchg(&c[i], a[i] - b[i]);
+}
+)");
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 1) << show(o);
+  EXPECT_TRUE(contains(o.err, "note: this variant uses atomics")) << show(o);
+  const nlohmann::json r = rooflab::readJsonFile(w.out() / "results.json");
+  ASSERT_EQ(r["records"].size(), 1u);
+  EXPECT_EQ(r["records"][0]["verification"]["status"], "failed");
+  EXPECT_TRUE(contains(r["records"][0]["verification"]["detail"].get<std::string>(), "may be nondeterministic"));
+}
+
 TEST(InputValidation, ASwapOfTwoLettersIsOneEdit) {
   EXPECT_EQ(rooflab::editDistance("gtx760", "gtx670"), 1u);
   EXPECT_EQ(rooflab::editDistance("gtx760", "gtx280"), 2u);
