@@ -105,10 +105,13 @@ class PointLoop {
   Watchdog watchdog_;
 };
 
-// One message for all of them, a line each, as the command line prints every error ("rooflab: ...").
+// One message for all of them, a line each, as the command line prints every error ("rooflab: ...");
+// a sweep can fail at every point, so the first 20 are shown.
 std::string joinedInputErrors(const std::vector<std::string>& errors) {
+  constexpr std::size_t kShown = 20;
   std::string text;
-  for (const std::string& e : errors) text += (text.empty() ? "" : "\nrooflab: ") + e;
+  for (std::size_t i = 0; i < errors.size() && i < kShown; ++i) text += (text.empty() ? "" : "\nrooflab: ") + errors[i];
+  if (errors.size() > kShown) text += "\nrooflab: ... and " + std::to_string(errors.size() - kShown) + " more";
   if (errors.size() > 1) text += "\nrooflab: " + std::to_string(errors.size()) + " input errors; nothing was run";
   return text;
 }

@@ -336,3 +336,11 @@ TEST(InputValidation, ASwapOfTwoLettersIsOneEdit) {
   EXPECT_EQ(rooflab::editDistance("gtx760", "gtx280"), 2u);
   EXPECT_EQ(rooflab::editDistance("", "abc"), 3u);
 }
+
+// A sweep that fails at every point shows the first 20 errors and how many more there are.
+TEST(InputValidation, ASweepOfBadPointsIsSummarised) {
+  std::string values;
+  for (int n = 100; n < 125; ++n) values += (values.empty() ? "" : ", ") + std::to_string(n);
+  Workspace w(kFamily, std::string(kRun) + study("params = { N = [" + values + "] }\n"));
+  expectRefusedBeforeDeviceWork(w, "rooflab: ... and 5 more\nrooflab: 25 input errors; nothing was run");
+}
