@@ -7,6 +7,7 @@
 #include "analyzer/batch_summary.hpp"
 #include "analyzer/gpu_clock.hpp"
 #include "analyzer/host_condition.hpp"
+#include "analyzer/errors.hpp"
 #include "analyzer/progress_line.hpp"
 #include "analyzer/results_writer.hpp"
 #include "analyzer/roofline_models.hpp"
@@ -142,15 +143,28 @@ class PointLoop {
   Watchdog watchdog_;
 };
 
+// One message for all of them, a line each, as the command line prints every error ("rooflab: ...");
+// a sweep can fail at every point, so the first 20 are shown.
+std::string joinedInputErrors(const std::vector<std::string>& errors) {
+  constexpr std::size_t kShown = 20;
+  std::string text;
+  for (std::size_t i = 0; i < errors.size() && i < kShown; ++i) text += (text.empty() ? "" : "\nrooflab: ") + errors[i];
+  if (errors.size() > kShown) text += "\nrooflab: ... and " + std::to_string(errors.size() - kShown) + " more";
+  if (errors.size() > 1) text += "\nrooflab: " + std::to_string(errors.size()) + " input errors; nothing was run";
+  return text;
+}
+
 }  // namespace
 
 BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
   BatchConfig config = withOverrides(config_in, options);
   BatchOutcome outcome;
+  // The whole plan is checked before any device work or file write: a bad input costs nothing.
+  const BatchPlan plan = planBatch(config);
+  for (const auto& w : plan.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
+  if (!plan.input_errors.empty()) throw InputError(joinedInputErrors(plan.input_errors));
   outcome.out_dir = prepareOutputFolder(config.run.out);
   if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
-  const BatchPlan plan = planBatch(config);
-  for (const auto& e : plan.input_errors) std::fprintf(stderr, "rooflab: %s\n", e.c_str());
 
   const SelectedDevice device = selectDevice(config.run.device);
   VariantRunner runner(device, config.run);
@@ -160,12 +174,13 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   HostWatch host(device.info);
   results.setHost(host.condition());
   const RooflineModels models = measureModels(config.run, device, options.progress, results);
+  const std::size_t families = plan.studiedFamilyCount();
   std::fprintf(stderr,
-               "rooflab: %zu points (%zu families) on %s [%s]; %d warm-up + at least %d timed runs each, to ±%g%% "
+               "rooflab: %zu points (%zu %s) on %s [%s]; %d warm-up + at least %d timed runs each, to ±%g%% "
                "noise within %g s; results in %s\n",
-               plan.points.size(), plan.families.size(), device.info.name.c_str(), device.info.platform.c_str(),
-               config.run.warmup, config.run.repetitions, config.run.max_noise * 100, config.run.max_time_s,
-               results.path().c_str());
+               plan.points.size(), families, families == 1 ? "family" : "families", device.info.name.c_str(),
+               device.info.platform.c_str(), config.run.warmup, config.run.repetitions, config.run.max_noise * 100,
+               config.run.max_time_s, results.path().c_str());
   // After the ceilings, so that no compile runs while they are measured.
   runner.queueBuilds(plan.points);
   results.setBuildThreads(runner.buildThreads());

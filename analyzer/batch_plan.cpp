@@ -3,12 +3,20 @@
 #include <algorithm>
 #include <set>
 
+#include "analyzer/device_model.hpp"
 #include "analyzer/errors.hpp"
+#include "analyzer/suggestion.hpp"
 
 namespace rooflab {
 namespace {
 
 bool hasGlob(const std::string& s) { return s.find_first_of("*?") != std::string::npos; }
+
+std::vector<std::string> variantNames(const FamilyManifest& family) {
+  std::vector<std::string> names;
+  for (const auto& v : family.variants) names.push_back(v.name);
+  return names;
+}
 
 // Cartesian product of the study's swept parameters, in the order they were written.
 std::vector<ParamValues> expandParams(const FamilyManifest& family, const StudySpec& study) {
@@ -39,7 +47,7 @@ std::vector<const VariantSpec*> matchVariants(const FamilyManifest& family, cons
       }
     if (!matched)
       input_errors.push_back(at + ": " + (hasGlob(pattern) ? "pattern '" : "no variant '") + pattern +
-                             (hasGlob(pattern) ? "' matches no variant" : "'"));
+                             (hasGlob(pattern) ? "' matches no variant" : "'" + didYouMean(pattern, variantNames(family))));
   }
   return variants;
 }
@@ -61,6 +69,71 @@ StudySpec withParamOverrides(StudySpec study, const FamilyManifest& family, cons
   return study;
 }
 
+// Where a study's family is, or an input error that says why it is not there.
+const FamilyManifest* studiedFamily(const BatchPlan& plan, const FamilyDiscovery& found, const std::string& name,
+                                    const std::string& at, std::vector<std::string>& input_errors) {
+  for (const auto& f : plan.families)
+    if (f.name == name) return &f;
+  if (auto broken = found.broken.find(name); broken != found.broken.end()) {
+    input_errors.push_back(broken->second);
+    return nullptr;
+  }
+  std::vector<std::string> names;
+  for (const auto& f : plan.families) names.push_back(f.name);
+  input_errors.push_back(at + ": no family of that name in the kernel search path" + didYouMean(name, names) +
+                         " (see `rooflab list`)");
+  return nullptr;
+}
+
+// A broken manifest stops the batch only when a study names its family; the others are warnings.
+void sortDiscoveryProblems(const BatchConfig& config, const FamilyDiscovery& found, BatchPlan& plan) {
+  plan.warnings = found.warnings;
+  for (const std::string& error : found.errors) {
+    bool studied = true;
+    for (const auto& [folder, why] : found.broken)
+      if (why == error) {
+        studied = false;
+        for (const auto& study : config.studies) studied = studied || study.family == folder;
+      }
+    if (!studied) plan.warnings.push_back(error + " (no study names this family; skipped)");
+    else if (std::none_of(found.broken.begin(), found.broken.end(), [&](const auto& b) { return b.second == error; }))
+      plan.input_errors.push_back(error);
+  }
+}
+
+void checkReferenceModel(const RunSettings& run, std::vector<std::string>& input_errors) {
+  try {
+    const std::vector<DeviceModel> models = loadDeviceModels();
+    if (findDeviceModel(models, run.reference_model)) return;
+    std::vector<std::string> keys;
+    for (const auto& m : models) keys.push_back(m.key);
+    input_errors.push_back("reference_model '" + run.reference_model + "' not found in " +
+                           defaultDeviceModelDir().string() + didYouMean(run.reference_model, keys));
+  } catch (const InputError& e) {
+    input_errors.push_back(e.what());
+  }
+}
+
+// Resolves the points of one study; a point that cannot be resolved for input reasons is an input
+// error (once per message: the modes of a point fail alike).
+void planStudy(const BatchConfig& config, const StudySpec& study, const FamilyManifest& family,
+               const std::vector<const VariantSpec*>& variants, BatchPlan& plan) {
+  const std::vector<RunMode>& modes = study.modes.empty() ? config.run.modes : study.modes;
+  for (const ParamValues& params : expandParams(family, study))
+    for (const VariantSpec* v : variants)
+      for (RunMode mode : modes) {
+        PlannedPoint planned = planPoint(RunPoint{&family, v, params, mode});
+        if (!planned.bad_input) {
+          plan.points.push_back(std::move(planned));
+          continue;
+        }
+        const std::string error = study.where.str() + ": study '" + family.name + "' at " +
+                                  paramsLabel(params, family.param_order) + ": " + planned.resolve_error;
+        if (std::find(plan.input_errors.begin(), plan.input_errors.end(), error) == plan.input_errors.end())
+          plan.input_errors.push_back(error);
+      }
+}
+
 }  // namespace
 
 bool BatchPlan::closesGroup(std::size_t i) const {
@@ -68,35 +141,32 @@ bool BatchPlan::closesGroup(std::size_t i) const {
          points[i + 1].point.params != points[i].point.params;
 }
 
+std::size_t BatchPlan::studiedFamilyCount() const {
+  std::set<const FamilyManifest*> studied;
+  for (const PlannedPoint& p : points) studied.insert(p.point.family);
+  return studied.size();
+}
+
 BatchPlan planBatch(const BatchConfig& config) {
   BatchPlan plan;
   FamilyDiscovery found = discoverFamilies(kernelSearchPath(config.run));
-  plan.input_errors = found.errors;
-  // The studied families only: the built-in ones are always found, and the batch counts what it runs.
-  for (FamilyManifest& family : found.families)
-    if (std::any_of(config.studies.begin(), config.studies.end(), [&](const StudySpec& s) { return s.family == family.name; }))
-      plan.families.push_back(std::move(family));
+  plan.families = std::move(found.families);
+  sortDiscoveryProblems(config, found, plan);
+  checkReferenceModel(config.run, plan.input_errors);
   std::set<std::string> overrides_used;
   for (const auto& study_in : config.studies) {
     const std::string at = study_in.where.str() + ": study '" + study_in.family + "'";
-    const FamilyManifest* family = nullptr;
-    for (const auto& f : plan.families)
-      if (f.name == study_in.family) family = &f;
-    if (!family) {
-      plan.input_errors.push_back(at + ": no family of that name in the kernel search path (see `rooflab list`)");
-      continue;
-    }
+    const FamilyManifest* family = studiedFamily(plan, found, study_in.family, at, plan.input_errors);
+    if (!family) continue;
     const StudySpec study = withParamOverrides(study_in, *family, config.param_overrides, overrides_used);
     const std::size_t errors_before = plan.input_errors.size();
     for (const auto& [name, values] : study.params)
       if (!family->params.count(name))
-        plan.input_errors.push_back(at + ": parameter '" + name + "' is not declared in " + family->path.string());
+        plan.input_errors.push_back(at + ": parameter '" + name + "' is not declared in " + family->path.string() +
+                                    didYouMean(name, family->param_order));
     const std::vector<const VariantSpec*> variants = matchVariants(*family, study, at, plan.input_errors);
     if (plan.input_errors.size() != errors_before) continue;
-    const std::vector<RunMode>& modes = study.modes.empty() ? config.run.modes : study.modes;
-    for (const ParamValues& params : expandParams(*family, study))
-      for (const VariantSpec* v : variants)
-        for (RunMode mode : modes) plan.points.push_back(planPoint(RunPoint{family, v, params, mode}));
+    planStudy(config, study, *family, variants, plan);
   }
   // A name no studied family declares is a typo or the wrong config: nothing is run.
   for (const ParamOverride& o : config.param_overrides)

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "analyzer/errors.hpp"
+#include "analyzer/format.hpp"
 #include "analyzer/toml_reader.hpp"
 #include "embedded_default_config.hpp"
 
@@ -148,6 +149,8 @@ StudySpec parseStudy(const TomlReader& r) {
       } else {
         pr.fail(name, "must be a number or an array of numbers");
       }
+      for (double value : values)
+        if (!std::isfinite(value)) pr.fail(name, "must be a finite number (got " + formatNumber(value) + ")");
       s.params.emplace_back(name, std::move(values));
     }
   }

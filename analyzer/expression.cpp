@@ -4,6 +4,7 @@
 
 #include "analyzer/format.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <vector>
 
@@ -49,6 +50,19 @@ std::int64_t evaluateCount(std::string_view text, const ParamValues& params, boo
                           (allow_zero ? " is negative" : " must be positive"));
   if (rounded > 9.0e18) throw ExpressionError("expression '" + std::string(text) + "' is too large");
   return static_cast<std::int64_t>(rounded);
+}
+
+bool expressionUses(std::string_view text, const std::string& name) {
+  auto isIdent = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    const std::size_t after = at + name.size();
+    if ((at > 0 && isIdent(text[at - 1])) || (after < text.size() && isIdent(text[after]))) continue;
+    std::size_t next = after;
+    while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
+    if (next < text.size() && text[next] == '(') continue;
+    return true;
+  }
+  return false;
 }
 
 }  // namespace rooflab

@@ -25,4 +25,8 @@ double evaluateExpression(std::string_view text, const ParamValues& params);
 // 1e-9 relative), or positive when `allow_zero` is false.
 std::int64_t evaluateCount(std::string_view text, const ParamValues& params, bool allow_zero = false);
 
+// Whether the expression names `name` as a variable (a whole identifier, not a function call):
+// which parameters an expression depends on.
+bool expressionUses(std::string_view text, const std::string& name);
+
 }  // namespace rooflab

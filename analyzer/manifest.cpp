@@ -1,6 +1,7 @@
 #include "analyzer/manifest.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -9,8 +10,10 @@
 #include "analyzer/config.hpp"
 #include "analyzer/errors.hpp"
 #include "analyzer/kernel_source.hpp"
+#include "analyzer/format.hpp"
 #include "analyzer/references.hpp"
 #include "analyzer/resolved_point.hpp"
+#include "analyzer/verification.hpp"
 
 namespace fs = std::filesystem;
 
@@ -190,6 +193,12 @@ LaunchSpec parseLaunch(const TomlReader& r, const FamilyManifest& family, const 
   return launch;
 }
 
+// inf would pass any output and nan would fail every one (every comparison with it is false).
+void checkTolerance(const TomlReader& r, double tolerance) {
+  if (!std::isfinite(tolerance)) r.fail("tolerance", "must be a finite number (got " + formatNumber(tolerance) + ")");
+  if (tolerance < 0) r.fail("tolerance", "must not be negative");
+}
+
 DefineSpec parseDefine(const TomlReader& r, const std::string& name, const toml::node& node) {
   DefineSpec d;
   d.name = name;
@@ -229,7 +238,9 @@ std::vector<fs::path> parseSources(const TomlReader& r, const fs::path& dir) {
   std::vector<fs::path> files;
   for (const std::string& name : names) {
     files.push_back(fs::absolute(dir / name).lexically_normal());
-    if (!fs::is_regular_file(files.back())) r.fail("source", "file '" + files.back().string() + "' not found");
+    std::error_code ec;  // a symlink loop is an input error, not an exception
+    if (!fs::is_regular_file(files.back(), ec))
+      r.fail("source", "file '" + files.back().string() + "' not found" + (ec ? " (" + ec.message() + ")" : ""));
   }
   return files;
 }
@@ -286,11 +297,13 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
       r.fail(launch_tables.empty() ? "kernel" : "launches",
              "kernel '" + launch.kernel + "' is not defined in " + sourceNames(v) + " or the files they include");
   v.annotated = text.find("RL_LOAD") != std::string::npos || text.find("RL_STORE") != std::string::npos;  // RL_LOAD4 too
+  v.uses_atomics = sourceUsesAtomics(text);
   v.flops = optionalExpressionAt(r, "flops");
   v.bytes = optionalExpressionAt(r, "bytes");
   v.global_accesses = optionalExpressionAt(r, "global_accesses");
   v.local_accesses = optionalExpressionAt(r, "local_accesses");
   v.tolerance = r.optionalNumber("tolerance");
+  if (v.tolerance) checkTolerance(r, *v.tolerance);
   v.build_options = r.optionalString("build_options").value_or("");
   // Only standard OpenCL C options, so that a variant builds on every device: a vendor's own option
   // (-cl-nv-..., -cl-intel-...) fails the build elsewhere.
@@ -326,6 +339,7 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
       if (!isIdentifier(name)) pr.fail(name, "not a valid parameter name");
       if (!node.is_integer() && !node.is_floating_point()) pr.fail(name, "must be a number");
       family.params[name] = *node.value<double>();
+      if (!std::isfinite(family.params[name])) pr.fail(name, "must be a finite number");
       family.param_order.push_back(name);
     }
   }
@@ -352,7 +366,7 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
     cr.rejectUnknownKeys({"reference", "tolerance"});
     family.reference = cr.optionalString("reference").value_or("");
     family.tolerance = cr.optionalNumber("tolerance").value_or(family.tolerance);
-    if (family.tolerance < 0) cr.fail("tolerance", "must not be negative");
+    checkTolerance(cr, family.tolerance);
   }
 
   const fs::path dir = family.path.parent_path();
@@ -394,10 +408,29 @@ FamilyDiscovery discoverFamilies(const std::vector<fs::path>& search_path) {
       result.errors.push_back(dir.string() + ": kernel folder not found");
       continue;
     }
+    // Every check with an error code: a symlink loop or an unreadable entry throws otherwise, and
+    // one bad entry must not cost the others.
     std::vector<fs::path> manifests;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-      if (entry.is_directory() && fs::is_regular_file(entry.path() / "family.toml"))
-        manifests.push_back(entry.path() / "family.toml");
+    fs::directory_iterator it(dir, ec), end;
+    if (ec) result.warnings.push_back(dir.string() + ": kernel folder cannot be read (" + ec.message() + "); skipped");
+    for (; !ec && it != end; it.increment(ec)) {
+      const fs::path folder = it->path();
+      std::error_code entry_ec;
+      const bool is_folder = it->is_directory(entry_ec);
+      if (entry_ec) {
+        result.warnings.push_back(folder.string() + ": skipped (" + entry_ec.message() + ")");
+        continue;
+      }
+      if (!is_folder) continue;
+      const fs::path manifest = folder / "family.toml";
+      const fs::file_status status = fs::status(manifest, entry_ec);
+      if (fs::is_regular_file(status)) {
+        manifests.push_back(manifest);
+      } else if (entry_ec && entry_ec != std::errc::no_such_file_or_directory) {
+        result.warnings.push_back(manifest.string() + ": skipped (" + entry_ec.message() + ")");
+      }
+    }
+    if (ec) result.warnings.push_back(dir.string() + ": listing stopped early (" + ec.message() + ")");
     std::sort(manifests.begin(), manifests.end());
     for (const auto& m : manifests) {
       try {
@@ -410,6 +443,7 @@ FamilyDiscovery discoverFamilies(const std::vector<fs::path>& search_path) {
         result.families.push_back(std::move(family));
       } catch (const InputError& e) {
         result.errors.push_back(e.what());
+        result.broken.emplace(m.parent_path().filename().string(), e.what());
       }
     }
   }

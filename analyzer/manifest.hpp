@@ -1,5 +1,6 @@
 #pragma once
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,6 +75,7 @@ struct VariantSpec {
   std::optional<ManifestExpression> local_accesses;
   std::optional<double> tolerance;           // overrides [check] when given
   bool annotated = false;  // the source uses RL_LOAD / RL_STORE, so mutants can be built
+  bool uses_atomics = false;  // its result may vary from run to run (the order of atomic updates)
   SourceLocation where;
 };
 
@@ -101,7 +103,11 @@ FamilyManifest loadFamilyManifest(const std::filesystem::path& path);
 
 struct FamilyDiscovery {
   std::vector<FamilyManifest> families;
-  std::vector<std::string> errors;  // one per manifest that failed to load
+  std::vector<std::string> errors;  // one per manifest that failed to load, or search-path folder missing
+  // The family folder's name -> why its manifest failed to load (also in errors): an error only for
+  // a batch that studies that family.
+  std::map<std::string, std::string> broken;
+  std::vector<std::string> warnings;  // entries skipped: unreadable, symlink loops
 };
 
 // Every <dir>/<family>/family.toml under the search path; a broken manifest is an error entry, the

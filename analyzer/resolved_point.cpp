@@ -74,12 +74,37 @@ ResolvedLaunch resolveLaunch(const LaunchSpec& launch, const ParamValues& params
   return r;
 }
 
+// Parameters are finite, and whole where they size a buffer, a launch or local memory: a fraction
+// there would be rounded somewhere and silently change what runs.
+void checkParamValues(const FamilyManifest& family, const VariantSpec& v, const ParamValues& params) {
+  std::vector<const ManifestExpression*> sizes;
+  for (const BufferSpec& b : family.buffers) sizes.push_back(&b.count);
+  for (const BufferSpec& b : v.scratch) sizes.push_back(&b.count);
+  for (const LaunchSpec& launch : v.launches) {
+    for (const ManifestExpression& e : launch.global) sizes.push_back(&e);
+    for (const ManifestExpression& e : launch.local) sizes.push_back(&e);
+    for (const KernelArgSpec& arg : launch.args)
+      if (arg.kind == KernelArgSpec::Kind::local_bytes) sizes.push_back(&arg.value);
+  }
+  for (const auto& [name, value] : params) {
+    if (!std::isfinite(value))
+      throw InputError(family.path.string() + ": variant '" + v.name + "': parameter " + name + " = " +
+                       formatNumber(value) + " is not a finite number");
+    if (value == std::trunc(value)) continue;
+    for (const ManifestExpression* e : sizes)
+      if (expressionUses(e->text, name))
+        throw InputError(e->where.str() + ": " + e->key + ": parameter " + name + " = " + formatNumber(value) +
+                         " must be a whole number: it sizes '" + e->text + "' (variant '" + v.name + "')");
+  }
+}
+
 // Every expression, in the order a manifest's checks report them.
 ResolvedPoint evaluatePoint(const RunPoint& point) {
   const FamilyManifest& family = *point.family;
   const VariantSpec& v = *point.variant;
   const ParamValues& family_params = point.params;
   const ParamValues params = variantValues(v, family_params);
+  checkParamValues(family, v, params);
   ResolvedPoint r;
   r.point = point;
   const double family_flops = family.flops.evaluate(family_params);
@@ -155,6 +180,9 @@ PlannedPoint planPoint(RunPoint point) {
   PlannedPoint planned;
   try {
     planned.resolved = resolvePoint(point);
+  } catch (const InputError& e) {
+    planned.resolve_error = e.what();
+    planned.bad_input = true;
   } catch (const std::exception& e) {
     planned.resolve_error = e.what();
   }

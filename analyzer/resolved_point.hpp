@@ -59,7 +59,8 @@ struct ResolvedPoint {
   const ResolvedBuffer* findBuffer(const std::string& name) const;
 };
 
-// Throws InputError (file, key, line) for an expression that does not evaluate for the point's
+// Throws InputError (file, key, line) for a parameter that is not finite, or not whole where it
+// sizes a buffer, a launch or local memory, an expression that does not evaluate for the point's
 // parameters or a global size that is not a multiple of its local size, and VariantError for a
 // scalar argument whose value does not fit its type.
 ResolvedPoint resolvePoint(const RunPoint& point);
@@ -80,6 +81,7 @@ struct PlannedPoint {
   RunPoint point;
   std::optional<ResolvedPoint> resolved;
   std::string resolve_error;
+  bool bad_input = false;  // resolve_error is an input error (the plan refuses the batch), not the variant's
 };
 PlannedPoint planPoint(RunPoint point);  // never throws
 

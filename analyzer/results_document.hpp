@@ -75,7 +75,9 @@ struct ResultsDocument {
   std::optional<BatchConfig> config;
   std::optional<DeviceInfo> device;  // nullopt in hand-made files
   ResultsModels models;
-  std::vector<std::string> input_errors;  // config and manifest problems; the rest of the batch ran
+  // Written by older runs, whose batch ran beside its input errors; a batch with any is now refused
+  // before it runs.
+  std::vector<std::string> input_errors;
   std::vector<RunRecord> records;
   std::optional<BatchSummary> summary;  // nullopt until the first record
   std::optional<double> ceilings_seconds;  // wall time of the ceilings measured at the start

@@ -170,6 +170,7 @@ void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, R
   }
   try {
     compareOutputs(outputs, referenceOutputs(point), v);
+    noteNondeterminism(point.point.variant->uses_atomics, v);
   } catch (const std::exception& e) {
     v.status = VerificationStatus::not_checked;
     v.detail = e.what();

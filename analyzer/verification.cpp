@@ -42,6 +42,25 @@ BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& refe
 
 void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std::map<std::string, HostBuffer>& expected,
                     VerificationResult& v) {
+  // A reference that holds NaN or inf cannot judge anyone: the variant would be blamed for it ("never
+  // written") while the reference is what is wrong.
+  std::string reference_faults;
+  for (const auto& [name, out] : outputs) {
+    const HostBuffer& ref = expected.at(name);
+    std::size_t non_finite = 0, first = 0;
+    for (std::size_t i = 0; i < ref.scalarCount(); ++i)
+      if (!std::isfinite(ref.scalarAt(i)) && non_finite++ == 0) first = i;
+    if (non_finite)
+      reference_faults += (reference_faults.empty() ? "" : "; ") + name + ": " + std::to_string(non_finite) + " of " +
+                          std::to_string(ref.scalarCount()) + " values NaN or infinite (first at " +
+                          std::to_string(first) + ")";
+  }
+  if (!reference_faults.empty()) {
+    v.status = VerificationStatus::not_checked;
+    v.detail = "the reference (" + v.reference + ") is at fault, not this variant: its output holds NaN or inf: " +
+               reference_faults;
+    return;
+  }
   double worst = 0;
   bool pass = true;
   std::string detail;
@@ -61,6 +80,18 @@ void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std:
   v.rel_l2_error = worst;
   v.status = pass ? VerificationStatus::passed : VerificationStatus::failed;
   v.detail = detail;
+}
+
+bool sourceUsesAtomics(const std::string& source) {
+  // atomic_add, atomic_cmpxchg, atomic_fetch_add_explicit (OpenCL 1.1+, 2.0) and atom_add (the 1.0
+  // extensions).
+  return source.find("atomic_") != std::string::npos || source.find("atom_") != std::string::npos;
+}
+
+void noteNondeterminism(bool uses_atomics, VerificationResult& v) {
+  if (v.status != VerificationStatus::failed || v.tolerance != 0 || !uses_atomics) return;
+  v.detail += "; note: this variant uses atomics, whose order (and so a float result's rounding) may change from "
+              "run to run: its result may be nondeterministic, and a tolerance of 0 may fail it at random";
 }
 
 }  // namespace rooflab

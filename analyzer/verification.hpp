@@ -28,7 +28,16 @@ BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& refe
 // Compares every output with the buffer of the same name in `expected` at v.tolerance, and sets v's
 // status (passed or failed), worst error, wrong and non-finite counts, and the detail of each
 // buffer that fails. Throws std::out_of_range when `expected` lacks an output.
+// A reference output that holds NaN or inf leaves v not_checked, with a detail that blames the
+// reference instead.
 void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std::map<std::string, HostBuffer>& expected,
                     VerificationResult& v);
+
+// Whether an OpenCL C source calls atomic functions (atomic_*, atom_*).
+bool sourceUsesAtomics(const std::string& source);
+
+// Appends to v.detail a note that the result may be nondeterministic, when v failed at tolerance 0
+// and the variant uses atomics.
+void noteNondeterminism(bool uses_atomics, VerificationResult& v);
 
 }  // namespace rooflab

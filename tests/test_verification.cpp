@@ -60,3 +60,61 @@ TEST(Verification, ComparesVectorTypesLaneByLane) {
   EXPECT_EQ(c.wrong_elements, 1u);
   EXPECT_EQ(c.first_wrong, 6u);
 }
+
+// A reference that holds NaN or inf is at fault: the variant compared with it is not blamed ("never
+// written") and the detail names the reference and where its output went wrong.
+TEST(Verification, ANonFiniteReferenceIsBlamedNotTheVariant) {
+  HostBuffer reference = floats({1, 2, 3, 4});
+  reference.name = "c";
+  reference.setScalar(2, std::numeric_limits<double>::quiet_NaN());
+  reference.setScalar(3, std::numeric_limits<double>::infinity());
+  HostBuffer output = floats({1, 2, 3, 4});
+  output.name = "c";
+  VerificationResult v;
+  v.reference = "variant:naive";
+  v.tolerance = 1e-6;
+  compareOutputs({{"c", output}}, {{"c", reference}}, v);
+  EXPECT_EQ(v.status, VerificationStatus::not_checked);
+  EXPECT_EQ(v.detail,
+            "the reference (variant:naive) is at fault, not this variant: its output holds NaN or inf: c: 2 of 4 "
+            "values NaN or infinite (first at 2)");
+  EXPECT_EQ(v.non_finite, 0u);  // the variant's output is all written
+}
+
+TEST(Verification, AFiniteReferenceStillFailsAWrongVariant) {
+  VerificationResult v;
+  v.tolerance = 1e-6;
+  compareOutputs({{"c", floats({1, 2, 4})}}, {{"c", floats({1, 2, 3})}}, v);
+  EXPECT_EQ(v.status, VerificationStatus::failed);
+  EXPECT_EQ(v.detail.find("reference"), std::string::npos) << v.detail;
+}
+
+TEST(Verification, SourcesWithAtomicsAreRecognised) {
+  EXPECT_TRUE(sourceUsesAtomics("kernel void k(global int* n) { atomic_inc(n); }"));
+  EXPECT_TRUE(sourceUsesAtomics("atom_add(&sum[0], x);"));
+  EXPECT_TRUE(sourceUsesAtomics("atomic_fetch_add_explicit(p, 1, memory_order_relaxed);"));
+  EXPECT_FALSE(sourceUsesAtomics("kernel void k(global float* c) { c[0] = 1; }"));
+}
+
+// A variant with atomics that fails at tolerance 0 is told its result may be nondeterministic; the
+// note is not given when the tolerance leaves room, when it passed, or without atomics.
+TEST(Verification, AtomicsAtToleranceZeroGetANondeterminismNote) {
+  VerificationResult failed;
+  failed.status = VerificationStatus::failed;
+  failed.tolerance = 0;
+  failed.detail = "c: rel. L2 error 1e-07, 1 of 256 values wrong (first at 3)";
+  VerificationResult with_tolerance = failed, passed = failed, no_atomics = failed;
+  with_tolerance.tolerance = 1e-6;
+  passed.status = VerificationStatus::passed;
+  noteNondeterminism(true, failed);
+  EXPECT_NE(failed.detail.find("; note: this variant uses atomics"), std::string::npos) << failed.detail;
+  EXPECT_NE(failed.detail.find("may be nondeterministic"), std::string::npos) << failed.detail;
+  EXPECT_EQ(failed.detail.rfind("c: rel. L2 error", 0), 0u);  // the comparison's own detail comes first
+  for (VerificationResult* v : {&with_tolerance, &passed}) {
+    const std::string before = v->detail;
+    noteNondeterminism(true, *v);
+    EXPECT_EQ(v->detail, before);
+  }
+  noteNondeterminism(false, no_atomics);
+  EXPECT_EQ(no_atomics.detail.find("note"), std::string::npos);
+}

@@ -118,6 +118,7 @@ int listCommand(const std::string& kernels_dir) {
       if (!v.description.empty()) std::printf("    %-24s %s\n", "", v.description.c_str());
     }
   }
+  for (const auto& w : found.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
   for (const auto& e : found.errors) std::fprintf(stderr, "rooflab: %s\n", e.c_str());
   return found.errors.empty() ? 0 : static_cast<int>(ExitCode::bad_input);
 }
