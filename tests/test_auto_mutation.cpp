@@ -4,6 +4,10 @@
 // the rewriter cannot do gives no mutant, with the reason.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <set>
+
 #include "analyzer/program_builds.hpp"
 #include "analyzer/variant_programs.hpp"
 #include "embedded_kernel_prelude.hpp"
@@ -116,4 +120,45 @@ TEST(AutoMutation, BuiltWithoutLibclangSaysSo) {
   const AutoMutant m = mutate("/tmp/k.cl", "kernel void k(global float* y) { y[0] = 1.0f; }\n", AutoMutantKind::compute_only);
   EXPECT_FALSE(m.source);
   EXPECT_EQ(m.reason, "automatic mutants off: built without libclang");
+}
+
+// Through the binary: library-style kernels without annotations (naive and tiled SGEMM, a two-stage
+// sum, float4 and vload4 axpy) get automatic mutants that run, pass their source check and give a verdict.
+TEST(AutoMutation, UnannotatedFamiliesGetVerdictsThroughTheBinary) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  rooflab::testing::TempDir dir;
+  const std::string out = (dir.path() / "out").string();
+  dir.write("cfg.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 2\nwarmup = 1\n"
+                        "modes = [\"normal\", \"compute-only\", \"memory-only\"]\nceilings = \"datasheet\"\n"
+                        "kernels = [\"" + kFixtures + "\"]\nout = \"" + out + "\"\nformats = [\"json\"]\n"
+                        "[[study]]\nfamily = \"gemm_plain\"\nparams = { N = 128 }\n"
+                        "[[study]]\nfamily = \"sum_plain\"\nparams = { N = 262144 }\n"
+                        "[[study]]\nfamily = \"axpy_plain\"\nvariants = [\"float4\", \"vload4\"]\nparams = { N = 1048576 }\n");
+  const std::string command = std::string(ROOFLAB_BINARY) + " run " + (dir.path() / "cfg.toml").string() + " --quiet > " +
+                              (dir.path() / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_EQ(WEXITSTATUS(status), 0) << rooflab::testing::fileText(dir.path() / "log");
+  const nlohmann::json results = nlohmann::json::parse(rooflab::testing::fileText(out + "/results.json"));
+  std::set<std::string> verdicts;
+  for (const auto& r : results["records"]) {
+    SCOPED_TRACE(r["variant"].get<std::string>() + " " + r["mode"].get<std::string>());
+    ASSERT_EQ(r["status"], "ok") << r["error"];
+    if (r["mode"] != "normal") {
+      EXPECT_EQ(r["mutant_origin"], "automatic");
+      EXPECT_EQ(r["mutant_source_check"]["original"], r["mutant_source_check"]["mutant"]);
+      continue;
+    }
+    EXPECT_FALSE(r.contains("mutant_origin"));
+    EXPECT_TRUE(r["verification"]["status"] == "passed") << r["verification"].dump();
+    const auto& mutation = r["mutation"];
+    ASSERT_TRUE(mutation.is_object());
+    EXPECT_NE(mutation["verdict"], "unknown") << mutation.dump();
+    for (const char* mode : {"memory-only", "compute-only"}) {
+      EXPECT_TRUE(mutation["validation"][mode]["valid"].get<bool>()) << mutation.dump();
+      EXPECT_NE(mutation["validation"][mode]["quantity"].get<std::string>().find("in the source"), std::string::npos);
+    }
+    verdicts.insert(r["variant"].get<std::string>());
+  }
+  EXPECT_EQ(verdicts, (std::set<std::string>{"naive", "tiled", "two_stage", "float4", "vload4"}));
 }
