@@ -7,6 +7,8 @@
 #   ceilings  `rooflab ceilings --device gpu` five times (spread of each ceiling; issue 17)
 #   torch     bench/baselines/torch_baselines.py (sum, add, device copy; issue 17's copy reference)
 #   rungs     bench/configs/performance-h100.toml (the top rungs' achieved bandwidth against the ceilings)
+#   automut   issue 18: the unannotated fixtures (tests/fixtures/kernels/unannotated) in all modes, automatic
+#             mutants validated by counters, and the AutoMutation tests
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +46,15 @@ for step in "$@"; do
     rungs)
       ./build-gpu/rooflab run bench/configs/performance-h100.toml --device gpu --out "$W/rungs" > "$W/rungs.log" 2>&1
       echo "rungs: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt" ;;
+    automut)
+      # Issue 18: unannotated library-style kernels get automatic mutants, validated by counters here.
+      ./build-gpu/rooflab --version > "$W/automut-version.txt" 2>&1
+      printf '[run]\nmodes = ["normal", "compute-only", "memory-only"]\nkernels = ["%s"]\n[[study]]\nfamily = "gemm_plain"\nparams = { N = 2048 }\n[[study]]\nfamily = "sum_plain"\nparams = { N = 67108864, GROUPS = 1056, WG = 256 }\n[[study]]\nfamily = "axpy_plain"\nparams = { N = 67108864, WG = 256 }\n' \
+        "$PWD/tests/fixtures/kernels/unannotated" > "$W/automut.toml"
+      ./build-gpu/rooflab run "$W/automut.toml" --device gpu --formats json,csv --out "$W/automut" > "$W/automut.log" 2>&1
+      echo "automut: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/automut-version.txt" | tail -1)" | tee -a "$W/summary.txt"
+      ./build-gpu/rooflab_tests --gtest_filter='AutoMutation*' > "$W/automut-tests.log" 2>&1
+      echo "automut tests: rc=$?" | tee -a "$W/summary.txt" ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done
