@@ -102,9 +102,19 @@ std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& 
   for (unsigned i = 0; i < lc().clang_getNumDiagnostics(parsed->unit) && parsed->error.empty(); ++i) {
     CXDiagnostic d = lc().clang_getDiagnostic(parsed->unit, i);
     if (lc().clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-      CXString s = lc().clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
-      parsed->error = lc().clang_getCString(s);
-      lc().clang_disposeString(s);
+      // file:line:column by the file's name only, so that messages do not depend on where it lies.
+      CXFile file = nullptr;
+      unsigned line = 0, column = 0;
+      lc().clang_getExpansionLocation(lc().clang_getDiagnosticLocation(d), &file, &line, &column, nullptr);
+      std::string where = "?";
+      if (file) {
+        CXString name = lc().clang_getFileName(file);
+        where = std::filesystem::path(lc().clang_getCString(name)).filename().string();
+        lc().clang_disposeString(name);
+      }
+      CXString what = lc().clang_getDiagnosticSpelling(d);
+      parsed->error = where + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + lc().clang_getCString(what);
+      lc().clang_disposeString(what);
     }
     lc().clang_disposeDiagnostic(d);
   }

@@ -20,7 +20,8 @@ namespace rooflab::auto_mutation {
   X(clang_disposeString) \
   X(clang_disposeTokens) \
   X(clang_disposeTranslationUnit) \
-  X(clang_formatDiagnostic) \
+  X(clang_getDiagnosticLocation) \
+  X(clang_getDiagnosticSpelling) \
   X(clang_getAddressSpace) \
   X(clang_getCString) \
   X(clang_getCanonicalType) \
