@@ -165,7 +165,7 @@ json toJson(const RunRecord& r) {
   for (const auto& [key, placement] : r.roofline) roofline[key] = toJson(placement);
   json phase_seconds = json::object();
   for (const auto& [phase, seconds] : r.phase_seconds) phase_seconds[phase] = seconds;
-  return {
+  json j = {
       {"family", r.family},
       {"variant", r.variant},
       {"mode", modeName(r.mode)},
@@ -189,6 +189,11 @@ json toJson(const RunRecord& r) {
       {"occupancy_padding", r.occupancy_padding ? toJson(*r.occupancy_padding) : json(nullptr)},
       {"phase_seconds", phase_seconds},
   };
+  // Mutants only, so that older results re-render byte for byte.
+  if (r.mutant_origin) j["mutant_origin"] = toString(*r.mutant_origin);
+  if (const auto& check = r.mutant_source_check)
+    j["mutant_source_check"] = {{"quantity", check->quantity}, {"original", check->original}, {"mutant", check->mutant}};
+  return j;
 }
 
 RunRecord runRecordFromJson(const json& j) {
@@ -232,6 +237,10 @@ RunRecord runRecordFromJson(const json& j) {
     r.occupancy_padding = occupancyMatchFromJson(*padding);
   for (const auto& [phase, seconds] : objectOrEmpty(j, "phase_seconds").items())
     if (seconds.is_number()) r.phase_seconds[phase] = seconds.get<double>();
+  r.mutant_origin = parseMutantOrigin(textOr(j, "mutant_origin"));
+  if (const json* check = member(j, "mutant_source_check"); check != nullptr && check->is_object())
+    r.mutant_source_check = MutantSourceCheck{textOr(*check, "quantity"), integerOr<int>(*check, "original", 0),
+                                              integerOr<int>(*check, "mutant", 0)};
   return r;
 }
 

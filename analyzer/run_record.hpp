@@ -119,6 +119,8 @@ struct RunRecord {
   std::map<std::string, RooflinePlacement> roofline;
   std::optional<MutationVerdict> mutation;  // normal records, once their mutants ran
   std::optional<OccupancyMatch> occupancy_padding;  // mutants only
+  std::optional<MutantOrigin> mutant_origin;        // mutants only: annotated or automatic
+  std::optional<MutantSourceCheck> mutant_source_check;  // automatic mutants only
   // Wall-clock seconds of the run's phases: prepare (build, uploads, padding), run (warm-up and timed
   // repetitions), verify (read-back, reference, comparison), counters (bridge and CUPTI passes).
   std::map<std::string, double> phase_seconds;

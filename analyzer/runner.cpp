@@ -227,14 +227,15 @@ RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgre
     if (!planned.resolved) throw VariantError(planned.resolve_error);
     const ResolvedPoint& point = *planned.resolved;
     record.work = point.work;
-    if (point.point.mode != RunMode::normal && !point.point.variant->annotated) {
-      record.status = RecordStatus::skipped;
-      record.status_reason = "the kernel has no mutation annotations (RL_LOAD / RL_STORE), so it runs in normal mode only; see "
-                     "docs/manifest.md, \"Mutation annotations\"";
-      record.verification.status = VerificationStatus::skipped;
-      return record;
-    }
+    if (point.point.mode != RunMode::normal)
+      record.mutant_origin = point.point.variant->annotated ? MutantOrigin::annotated : MutantOrigin::automatic;
     measure(point, record, started, progress);
+  } catch (const MutantUnavailable& e) {
+    // No fault: the kernel runs in normal mode only, and the verdict says why it has none.
+    record.status = RecordStatus::skipped;
+    record.status_reason = e.what();
+    record.verification.status = VerificationStatus::skipped;
+    return record;
   } catch (const cl::Error& e) {
     record.status = RecordStatus::error;
     record.status_reason = record.label() + " on " + device().name + ": " + describeClError(e);

@@ -9,6 +9,7 @@
 #include "analyzer/kernel_source.hpp"
 #include "mutators/occupancy_padding.hpp"
 #include "embedded_kernel_prelude.hpp"
+#include "mutators/auto_mutation.hpp"
 
 namespace rooflab {
 namespace {
@@ -35,6 +36,26 @@ void requireBuiltKernels(const cl::Program& program, const VariantSpec& variant)
     if (listed.find(";" + launch.kernel + ";") == std::string::npos)
       throw VariantError("kernel '" + launch.kernel + "' is not in the built program (it has: " +
                          (names.empty() ? std::string("none") : names) + "); is it inside an #if the defines turn off?");
+}
+
+// An automatic mutant's text behind both preludes, with #line so that build logs name the user's file.
+std::string automaticMutantSource(const std::string& mutant_text, const std::string& file_name) {
+  std::string source(embedded::kernel_prelude);
+  source += "\n";
+  source += automaticMutantPrelude();
+  source += "\n#line 1 \"" + file_name + "\"\n";
+  source += mutant_text;
+  return source;
+}
+
+bool isAutomaticMutant(const RunPoint& point) { return point.mode != RunMode::normal && !point.variant->annotated; }
+
+// What an automatic mutant must keep, as its rewriter counted it in both sources.
+MutantSourceCheck sourceCheck(const AutoMutant& mutant, RunMode mode) {
+  if (mode == RunMode::memory_only)
+    return {"global loads and stores", mutant.original.global_loads + mutant.original.global_stores,
+            mutant.mutant.global_loads + mutant.mutant.global_stores};
+  return {"floating-point operations", mutant.original.float_ops, mutant.mutant.float_ops};
 }
 
 }  // namespace
@@ -70,7 +91,7 @@ void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
   for (const PlannedPoint& p : points) {
     if (!p.resolved) continue;  // run() records why
     const RunPoint& point = p.point;
-    if (point.mode != RunMode::normal && !point.variant->annotated) continue;  // run() skips it unbuilt
+    if (isAutomaticMutant(point)) continue;  // build() rewrites it first
     try {
       const std::string options = this->options(*p.resolved, point.mode);
       const std::string program_key = key(point, options);
@@ -84,14 +105,37 @@ void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
   }
 }
 
+const AutoMutant& VariantPrograms::automaticMutant(const RunPoint& point, const std::string& options) {
+  const std::string mutant_key = key(point, options);
+  auto it = automatic_mutants_.find(mutant_key);
+  if (it == automatic_mutants_.end()) {
+    AutoMutationRequest request;
+    // Several files are rewritten as the one program they build into (joined behind #line directives).
+    const VariantSpec& v = *point.variant;
+    request.source_text = v.sources.size() > 1 ? joinSourceFiles(v.sources, v.include_dir) : readFile(v.source);
+    request.source_path = point.variant->source.string();
+    request.build_options = splitBuildOptions(options);
+    request.kind = point.mode == RunMode::memory_only ? AutoMutantKind::memory_only : AutoMutantKind::compute_only;
+    it = automatic_mutants_.emplace(mutant_key, mutateAutomatically(request)).first;
+  }
+  if (!it->second.source)
+    throw MutantUnavailable("no automatic " + modeName(point.mode) + " mutant of " +
+                            point.variant->source.filename().string() + " (the kernel has no RL_LOAD / RL_STORE "
+                            "annotations): " + it->second.reason);
+  return it->second;
+}
+
 cl::Program VariantPrograms::build(const RunPoint& point, const std::string& options, RunRecord& record,
                                    const std::set<std::string>& pad_kernels) {
+  const AutoMutant* automatic = isAutomaticMutant(point) ? &automaticMutant(point, options) : nullptr;
+  if (automatic) record.mutant_source_check = sourceCheck(*automatic, point.mode);
   std::string program_key = key(point, options);
   for (const std::string& k : pad_kernels) program_key += "\npad:" + k;
   if (auto it = programs_.find(program_key); it != programs_.end()) return it->second;
   std::optional<ProgramBuild> built = builds_->take(program_key);
   if (!built) {
-    std::string source = variantSource(*point.variant);
+    std::string source = automatic ? automaticMutantSource(*automatic->source, point.variant->source.filename().string())
+                                   : variantSource(*point.variant);
     if (!pad_kernels.empty()) source = addOccupancyPadParameter(source, pad_kernels);
     built = buildProgramNow(context_, device_.device, source, options);
   }

@@ -10,16 +10,24 @@
 #include "analyzer/cl.hpp"
 #include "analyzer/config.hpp"
 #include "analyzer/device.hpp"
+#include "analyzer/errors.hpp"
 #include "analyzer/nvidia_opencl.hpp"
 #include "analyzer/program_builds.hpp"
 #include "analyzer/resolved_point.hpp"
 #include "analyzer/run_record.hpp"
+#include "mutators/auto_mutation.hpp"
 
 namespace rooflab {
 
 // The source handed to the OpenCL compiler: the prelude, then the kernel file with #line so that
 // build logs point at the user's file and line.
 std::string composeKernelSource(const std::string& file_text, const std::string& file_name);
+
+// A mutant of an unannotated kernel that the rewriter could not make: the point is skipped, with why.
+class MutantUnavailable : public VariantError {
+ public:
+  using VariantError::VariantError;
+};
 
 // Programs cached by (source file, options, padded kernels); built on background threads when
 // queued (ProgramBuilds), else on the calling thread.
@@ -37,7 +45,8 @@ class VariantPrograms {
 
   // The point's variant built with `options`, with the occupancy pad parameter added to the kernels
   // in `pad_kernels`. Sets the record's build seconds; a failed build sets its build log and throws
-  // VariantError.
+  // VariantError. A mutant of an unannotated variant is its automatic mutant (the record gets its
+  // source check), or MutantUnavailable when there is none.
   cl::Program build(const RunPoint& point, const std::string& options, RunRecord& record,
                     const std::set<std::string>& pad_kernels = {});
 
@@ -46,12 +55,15 @@ class VariantPrograms {
 
  private:
   static std::string key(const RunPoint& point, const std::string& options);
+  // The point's automatic mutant, made once per (source, options); throws MutantUnavailable.
+  const AutoMutant& automaticMutant(const RunPoint& point, const std::string& options);
   void keepBinary(const cl::Program& program, const RunPoint& point, const std::string& options) const;
 
   cl::Context context_;
   SelectedDevice device_;
   std::string binaries_dir_;  // where each built program's binary is kept; empty: nowhere
   std::map<std::string, cl::Program> programs_;
+  std::map<std::string, AutoMutant> automatic_mutants_;
   nvidia::RegisterLog registers_;
   std::unique_ptr<ProgramBuilds> builds_;  // declared last: destroyed (threads joined) first
 };

@@ -10,6 +10,8 @@
 #   figures   bench/issue17_figures.py over the steps above: issue 17's H100 checks, pass or fail
 #   library   issue 18's library-style families (tests/fixtures/kernels/library_style) from a folder with a
 #             space, with a built-in family and --set: several sources, -I "<folder>", defines in launch sizes
+#   automut   issue 18: the unannotated fixtures (tests/fixtures/kernels/unannotated) in all modes, automatic
+#             mutants validated by counters, and the AutoMutation tests
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -72,6 +74,15 @@ family = "vecadd"
 variants = ["global"]' > "$W/library.toml"
       ./build-gpu/rooflab run "$W/library.toml" --device gpu --set N=1024 --out "$W/library" > "$W/library.log" 2>&1
       echo "library: rc=$? (0: every record built with -I and verified; build options in $W/library/results.json)" | tee -a "$W/summary.txt" ;;
+    automut)
+      # Issue 18: unannotated library-style kernels get automatic mutants, validated by counters here.
+      ./build-gpu/rooflab --version > "$W/automut-version.txt" 2>&1
+      printf '[run]\nmodes = ["normal", "compute-only", "memory-only"]\nkernels = ["%s"]\n[[study]]\nfamily = "gemm_plain"\nparams = { N = 2048 }\n[[study]]\nfamily = "sum_plain"\nparams = { N = 67108864, GROUPS = 1056, WG = 256 }\n[[study]]\nfamily = "axpy_plain"\nparams = { N = 67108864, WG = 256 }\n' \
+        "$PWD/tests/fixtures/kernels/unannotated" > "$W/automut.toml"
+      ./build-gpu/rooflab run "$W/automut.toml" --device gpu --formats json,csv --out "$W/automut" > "$W/automut.log" 2>&1
+      echo "automut: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/automut-version.txt" | tail -1)" | tee -a "$W/summary.txt"
+      ./build-gpu/rooflab_tests --gtest_filter='AutoMutation*' > "$W/automut-tests.log" 2>&1
+      echo "automut tests: rc=$?" | tee -a "$W/summary.txt" ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done

@@ -32,6 +32,14 @@ std::optional<MutationReading> parseMutationReading(std::string_view text) {
   return std::nullopt;
 }
 
+std::string toString(MutantOrigin origin) { return origin == MutantOrigin::automatic ? "automatic" : "annotated"; }
+
+std::optional<MutantOrigin> parseMutantOrigin(std::string_view text) {
+  if (text == "annotated") return MutantOrigin::annotated;
+  if (text == "automatic") return MutantOrigin::automatic;
+  return std::nullopt;
+}
+
 namespace {
 
 // A value the results would write as null (not finite) is no measurement.
@@ -93,6 +101,17 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
     return v;
   }
   v.by = MutantValidation::Method::construction;
+  if (mutant.mutant_source_check) {
+    // An automatic mutant: its rewriter counted the quantity in both sources and made it only when they agree.
+    const MutantSourceCheck& check = *mutant.mutant_source_check;
+    v.quantity = check.quantity + " in the source";
+    v.original = check.original;
+    v.mutant = check.mutant;
+    v.valid = check.original == check.mutant;
+    v.note = "no counters on this device: the automatic mutant keeps every global access (memory-only) or operation "
+             "(compute-only) as written in the source, counted by its rewriter; not confirmed by measurement";
+    return v;
+  }
   v.quantity = memory_only ? "annotated global loads and stores" : "annotated arithmetic";
   v.valid = true;
   v.note = "no counters on this device: the mutant keeps every annotated access (memory-only) or operation "
@@ -135,6 +154,10 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
     for (const std::string& note : mutant->occupancy_padding->notes)
       notes.push_back(std::string("the ") + name + " mutant: " + note);
   }
+  for (const auto& [name, mutant] : {std::pair<const char*, const RunRecord*>{"memory-only", memory_only},
+                                     {"compute-only", compute_only}})
+    if (mutant && mutant->status != RecordStatus::ok && !mutant->status_reason.empty())
+      notes.push_back(std::string("the ") + name + " mutant did not run: " + mutant->status_reason);
   std::optional<double> t_mem = medianNs(memory_only), t_comp = medianNs(compute_only);
   if (memory_only && t_mem) {
     out.validation.memory_only = validate(normal, *memory_only, true, m);

@@ -35,6 +35,20 @@ enum class MutationReading {
 std::string toString(MutationReading reading);  // "memory-bound", ...
 std::optional<MutationReading> parseMutationReading(std::string_view text);
 
+// How a mutant was made: from the kernel's RL_LOAD / RL_STORE annotations, or by rewriting its
+// unannotated source (mutators/auto_mutation.hpp). Annotations win where a kernel has them.
+enum class MutantOrigin { annotated, automatic };
+std::string toString(MutantOrigin origin);  // "annotated" | "automatic"
+std::optional<MutantOrigin> parseMutantOrigin(std::string_view text);
+
+// An automatic mutant's check on its source: the quantity it must keep, counted once per access or
+// operation as written, in the original's source and in the mutant's.
+struct MutantSourceCheck {
+  std::string quantity;  // "global loads and stores" (memory-only), "floating-point operations" (compute-only)
+  int original = 0;
+  int mutant = 0;
+};
+
 // How a mutant was confirmed to do what it should before its time is used.
 struct MutantValidation {
   enum class Method { counters, construction };

@@ -17,7 +17,7 @@ mkdir -p /etc/OpenCL/vendors
 # The .pc files say prefix=/usr; the sysroot makes pkg-config point into the unpacked prefix.
 export PKG_CONFIG_PATH=$prefix/usr/lib/x86_64-linux-gnu/pkgconfig
 export PKG_CONFIG_SYSROOT_DIR=$prefix
-export LD_LIBRARY_PATH=$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=$prefix/usr/lib/x86_64-linux-gnu:$prefix/usr/lib/llvm-14/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DROOFLAB_DEPS_PREFIX="$prefix" "$@" > build-gpu.log 2>&1 \
   || { cat build-gpu.log; exit 1; }
 cmake --build build-gpu -j16 >> build-gpu.log 2>&1 || { tail -50 build-gpu.log; exit 1; }

@@ -7,6 +7,7 @@
 #include "analyzer/batch.hpp"
 #include "analyzer/json_file.hpp"
 #include "analyzer/program_builds.hpp"
+#include "mutators/auto_mutation.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;
@@ -234,10 +235,16 @@ TEST(Runner, MutantsRunButAreNeverVerified) {
     if (r["variant"] == "good") {
       EXPECT_EQ(r["status"], "ok") << r["error"];
       EXPECT_EQ(r["verification"]["status"], "skipped");
+    } else if (automaticMutantsAvailable()) {
+      // No annotations: the mutant is made from the source, and the record says so.
+      EXPECT_EQ(r["status"], "ok") << r["error"];
+      EXPECT_EQ(r["mutant_origin"], "automatic");
+      EXPECT_EQ(r["verification"]["status"], "skipped");
     } else {
-      // No annotations: the mutant cannot be built, and the record says how to fix that.
+      // No annotations and no libclang: the mutant cannot be made, and the record says why.
       EXPECT_EQ(r["status"], "skipped");
       EXPECT_NE(r["error"].get<std::string>().find("annotations"), std::string::npos);
+      EXPECT_NE(r["error"].get<std::string>().find("built without libclang"), std::string::npos);
     }
   }
 }

@@ -6,12 +6,17 @@
 
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/errors.hpp"
+#include "mutators/auto_mutation.hpp"
 
 int main(int argc, char** argv) {
   using namespace rooflab;
   CLI::App app{"rooflab: roofline profiler for OpenCL kernels"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("rooflab ") + ROOFLAB_VERSION);
+  // The build's optional features; a function, so that only --version loads libclang to tell.
+  app.set_version_flag("--version", std::function<std::string()>([] {
+    return std::string("rooflab ") + ROOFLAB_VERSION + "\nautomatic mutants: " +
+           (automaticMutantsAvailable() ? "on (libclang)" : automaticMutantsOffReason());
+  }));
 
   RunCommand run;
   auto* run_cmd = app.add_subcommand("run", "Run a batch config (default: the embedded configs/default.toml)");

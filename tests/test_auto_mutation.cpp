@@ -1,0 +1,164 @@
+// The automatic mutants' source rewriter (mutators/auto_mutation.*): on kernels written without
+// annotations, each mutant's text builds on PoCL, a compute-only mutant reads no global memory and
+// keeps every operation, a memory-only mutant keeps every global access and no operation, and what
+// the rewriter cannot do gives no mutant, with the reason.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "analyzer/program_builds.hpp"
+#include "analyzer/variant_programs.hpp"
+#include "embedded_kernel_prelude.hpp"
+#include "mutators/auto_mutation.hpp"
+#include "test_support.hpp"
+
+using namespace rooflab;
+
+namespace {
+
+#define ROOFLAB_REQUIRE_LIBCLANG()                                                     \
+  do {                                                                                 \
+    if (!automaticMutantsAvailable()) GTEST_SKIP() << automaticMutantsOffReason();     \
+  } while (0)
+
+const std::string kFixtures = std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/kernels/unannotated/";
+
+AutoMutant mutate(const std::string& path, const std::string& text, AutoMutantKind kind, const std::string& options = "") {
+  AutoMutationRequest request;
+  request.source_text = text;
+  request.source_path = path;
+  request.build_options = splitBuildOptions(options);
+  request.kind = kind;
+  return mutateAutomatically(request);
+}
+
+// Builds the mutant on the OpenCL CPU device as the runner does; "" or the build failure.
+std::string buildOnPocl(const std::string& mutant_text, const std::string& options) {
+  const SelectedDevice device = selectDevice("cpu");
+  cl::Context context(device.device);
+  std::string source(embedded::kernel_prelude);
+  source += "\n";
+  source += automaticMutantPrelude();
+  source += "\n#line 1 \"mutant.cl\"\n" + mutant_text;
+  const ProgramBuild built = buildProgramNow(context, device.device, source, options);
+  return built.ok ? "" : built.failure + "\n" + built.log + "\n" + mutant_text;
+}
+
+struct Case {
+  const char* file;
+  const char* options;
+  int loads, stores, float_ops;
+};
+
+}  // namespace
+
+TEST(AutoMutation, UnannotatedLibraryKernelsGetBothMutants) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  // Static counts: each access or operation written once in the source.
+  for (const Case& c : {Case{"gemm_plain/gemm.cl", "-D TS=16", 4, 2, 3}, Case{"sum_plain/sum.cl", "-D WG=64", 1, 1, 2},
+                        Case{"axpy_plain/axpy.cl", "", 6, 3, 6}}) {
+    SCOPED_TRACE(c.file);
+    const std::string path = kFixtures + c.file;
+    const std::string text = rooflab::testing::fileText(path);
+    const AutoMutant compute = mutate(path, text, AutoMutantKind::compute_only, c.options);
+    ASSERT_TRUE(compute.source) << compute.reason;
+    EXPECT_EQ(compute.original.global_loads, c.loads);
+    EXPECT_EQ(compute.original.global_stores, c.stores);
+    EXPECT_EQ(compute.original.float_ops, c.float_ops);
+    EXPECT_EQ(compute.mutant.global_loads, 0) << *compute.source;
+    EXPECT_EQ(compute.mutant.global_stores, c.stores);
+    EXPECT_EQ(compute.mutant.float_ops, c.float_ops);
+    EXPECT_EQ(buildOnPocl(*compute.source, c.options), "");
+
+    const AutoMutant memory = mutate(path, text, AutoMutantKind::memory_only, c.options);
+    ASSERT_TRUE(memory.source) << memory.reason;
+    EXPECT_EQ(memory.mutant.global_loads, c.loads) << *memory.source;
+    EXPECT_EQ(memory.mutant.global_stores, c.stores);
+    EXPECT_EQ(memory.mutant.float_ops, 0) << *memory.source;
+    EXPECT_EQ(buildOnPocl(*memory.source, c.options), "");
+  }
+}
+
+TEST(AutoMutation, ComputeOnlyStoresSitBehindARuntimeFalseCondition) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  const std::string text = "kernel void k(global float* y, global const float* x) {\n"
+                           "  int i = get_global_id(0);\n  if (i > 2) y[i] += 2.0f * x[i];\n  else y[i] = x[i + 1];\n}\n";
+  const AutoMutant m = mutate("/tmp/k.cl", text, AutoMutantKind::compute_only);
+  ASSERT_TRUE(m.source) << m.reason;
+  EXPECT_NE(m.source->find("if (rl_auto_bits_float(rl_auto_v) == RL_NEVER_BITS) y[i] = rl_auto_v; } while (0);\n  else"),
+            std::string::npos)
+      << *m.source;
+  EXPECT_NE(m.source->find("rl_auto_fake_float(rl_auto_seed((ulong)(&(x[i + 1]))))"), std::string::npos) << *m.source;
+  EXPECT_EQ(m.original.global_loads, 3);  // y[i] of +=, x[i], x[i + 1]
+}
+
+TEST(AutoMutation, WhatItCannotRewriteGivesNoMutantWithTheReason) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  const std::string atomic = "kernel void k(global int* h, global const int* v) { atomic_inc(&h[v[get_global_id(0)]]); }\n";
+  const AutoMutant a = mutate("/tmp/atomic.cl", atomic, AutoMutantKind::compute_only);
+  EXPECT_FALSE(a.source);
+  EXPECT_NE(a.reason.find("atomic.cl:1: atomic operations on global memory are not rewritten"), std::string::npos) << a.reason;
+
+  const std::string branchy = "kernel void k(global float* y, global const float* x) {\n  int i = get_global_id(0);\n"
+                              "  float v = x[i] * 2.0f;\n  if (v > 1.0f) y[i] = v;\n}\n";
+  const AutoMutant b = mutate("/tmp/branchy.cl", branchy, AutoMutantKind::memory_only);
+  EXPECT_FALSE(b.source);
+  EXPECT_NE(b.reason.find("branchy.cl:4: a floating-point variable decides a branch"), std::string::npos) << b.reason;
+  EXPECT_TRUE(mutate("/tmp/branchy.cl", branchy, AutoMutantKind::compute_only).source);
+
+  const AutoMutant broken = mutate("/tmp/broken.cl", "kernel void k(global float* y) { y[0] = undeclared; }\n",
+                                   AutoMutantKind::compute_only);
+  EXPECT_FALSE(broken.source);
+  EXPECT_NE(broken.reason.find("libclang cannot parse broken.cl"), std::string::npos) << broken.reason;
+}
+
+TEST(AutoMutation, BuiltWithoutLibclangSaysSo) {
+  if (automaticMutantsAvailable()) GTEST_SKIP() << "built with libclang";
+  const AutoMutant m = mutate("/tmp/k.cl", "kernel void k(global float* y) { y[0] = 1.0f; }\n", AutoMutantKind::compute_only);
+  EXPECT_FALSE(m.source);
+  EXPECT_EQ(m.reason, "automatic mutants off: built without libclang");
+}
+
+// Through the binary: library-style kernels without annotations (naive and tiled SGEMM, a two-stage
+// sum, float4 and vload4 axpy) get automatic mutants that run, pass their source check and give a verdict.
+TEST(AutoMutation, UnannotatedFamiliesGetVerdictsThroughTheBinary) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  rooflab::testing::TempDir dir;
+  const std::string out = (dir.path() / "out").string();
+  dir.write("cfg.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 2\nwarmup = 1\n"
+                        "modes = [\"normal\", \"compute-only\", \"memory-only\"]\nceilings = \"datasheet\"\n"
+                        "kernels = [\"" + kFixtures + "\"]\nout = \"" + out + "\"\nformats = [\"json\"]\n"
+                        "[[study]]\nfamily = \"gemm_plain\"\nparams = { N = 128 }\n"
+                        "[[study]]\nfamily = \"sum_plain\"\nparams = { N = 262144 }\n"
+                        "[[study]]\nfamily = \"axpy_plain\"\nvariants = [\"float4\", \"vload4\"]\nparams = { N = 1048576 }\n");
+  const std::string command = std::string(ROOFLAB_BINARY) + " run " + (dir.path() / "cfg.toml").string() + " --quiet > " +
+                              (dir.path() / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_EQ(WEXITSTATUS(status), 0) << rooflab::testing::fileText(dir.path() / "log");
+  const nlohmann::json results = nlohmann::json::parse(rooflab::testing::fileText(out + "/results.json"));
+  std::set<std::string> verdicts;
+  for (const auto& r : results["records"]) {
+    SCOPED_TRACE(r["variant"].get<std::string>() + " " + r["mode"].get<std::string>());
+    ASSERT_EQ(r["status"], "ok") << r["error"];
+    if (r["mode"] != "normal") {
+      EXPECT_EQ(r["mutant_origin"], "automatic");
+      EXPECT_EQ(r["mutant_source_check"]["original"], r["mutant_source_check"]["mutant"]);
+      continue;
+    }
+    EXPECT_FALSE(r.contains("mutant_origin"));
+    EXPECT_TRUE(r["verification"]["status"] == "passed") << r["verification"].dump();
+    const auto& mutation = r["mutation"];
+    ASSERT_TRUE(mutation.is_object());
+    EXPECT_NE(mutation["verdict"], "unknown") << mutation.dump();
+    for (const char* mode : {"memory-only", "compute-only"}) {
+      EXPECT_TRUE(mutation["validation"][mode]["valid"].get<bool>()) << mutation.dump();
+      EXPECT_NE(mutation["validation"][mode]["quantity"].get<std::string>().find("in the source"), std::string::npos);
+    }
+    verdicts.insert(r["variant"].get<std::string>());
+  }
+  EXPECT_EQ(verdicts, (std::set<std::string>{"naive", "tiled", "two_stage", "float4", "vload4"}));
+}
