@@ -112,7 +112,7 @@ const AutoMutant& VariantPrograms::automaticMutant(const RunPoint& point, const 
     AutoMutationRequest request;
     // Several files are rewritten as the one program they build into (joined behind #line directives).
     const VariantSpec& v = *point.variant;
-    request.source_text = v.sources.size() > 1 ? joinSourceFiles(v.sources, v.include_dir) : readFile(v.source);
+    request.source_text = joinSourceFiles(v.sources, v.include_dir);
     request.source_path = point.variant->source.string();
     request.build_options = splitBuildOptions(options);
     request.kind = point.mode == RunMode::memory_only ? AutoMutantKind::memory_only : AutoMutantKind::compute_only;
