@@ -94,6 +94,7 @@ ResolvedPoint evaluatePoint(const RunPoint& point) {
   r.work.bytes = bytes.value_or(family_bytes);
   r.work.global_accesses = optionalValue(v.global_accesses);
   r.work.local_accesses = optionalValue(v.local_accesses);
+  if (!family.buffers.empty()) r.work.access_element_bytes = static_cast<double>(family.buffers.front().type.bytes());
   for (const DefineSpec& d : v.defines) {
     const std::string value =
         d.is_expression ? formatNumber(ManifestExpression{d.value, d.key, d.where}.evaluate(params)) : d.value;

@@ -48,6 +48,27 @@ std::string toString(RooflineBound bound) {
 
 std::string toString(IntensitySource source) { return source == IntensitySource::counters ? "counters" : "analytic"; }
 
+std::string toString(MemoryLevel level) {
+  switch (level) {
+    case MemoryLevel::dram: return "dram";
+    case MemoryLevel::global: return "global";
+    case MemoryLevel::l1: return "l1";
+    case MemoryLevel::l2: return "l2";
+    case MemoryLevel::local: return "local";
+  }
+  return "dram";
+}
+
+std::optional<MemoryLevel> parseMemoryLevel(std::string_view text) {
+  for (MemoryLevel level : {MemoryLevel::dram, MemoryLevel::global, MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::local})
+    if (text == toString(level)) return level;
+  return std::nullopt;
+}
+
+std::string levelPlacementKey(const std::string& model_key, MemoryLevel level) {
+  return level == MemoryLevel::dram ? model_key : model_key + "_" + toString(level);
+}
+
 std::optional<RooflineBound> parseRooflineBound(std::string_view text) {
   for (RooflineBound bound : {RooflineBound::memory, RooflineBound::compute, RooflineBound::latency, RooflineBound::unknown})
     if (text == toString(bound)) return bound;
@@ -63,6 +84,7 @@ std::optional<IntensitySource> parseIntensitySource(std::string_view text) {
 RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput& input) {
   RooflinePlacement placement;
   placement.intensity_source = input.intensity_source;
+  placement.level = input.level;
   placement.ridge_intensity = model.ridgeIntensity();
   std::vector<std::string> reasons;
 

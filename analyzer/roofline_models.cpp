@@ -54,6 +54,15 @@ void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key
   input.timed_on_model_device = timed_on_model_device;
   record.roofline[key] = placeOnRoofline(model, input);
 
+  // The course's CGMA placement: the traffic the variant's code asks of global memory, which moves
+  // right rung by rung as tiling reuses data, where the compulsory bytes stay the family's.
+  if (const auto global_bytes = record.work.globalBytes()) {
+    RooflineInput global = input;
+    global.dram_bytes = *global_bytes;
+    global.level = MemoryLevel::global;
+    record.roofline[levelPlacementKey(key, MemoryLevel::global)] = placeOnRoofline(model, global);
+  }
+
   // Counters' intensity beside the analytic one: the FLOPs and DRAM bytes the hardware saw.
   const counters::CounterSet& c = record.counters;
   if (!c.available) return;

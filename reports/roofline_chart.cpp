@@ -24,6 +24,7 @@ constexpr double kMinimumSpanDecades = 2.0;
 constexpr double kMaximumSpanDecades = 8.0;
 // Points get extra room on the right for their params label.
 constexpr double kPointLabelRoomDecades = 0.25;
+constexpr const char* kGlobalIntensityTitle = "Operational intensity (FLOP per global-memory byte: CGMA / element bytes)";
 
 struct ModelCeilings {
   double peak_gflops = 0;
@@ -112,14 +113,16 @@ std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunR
              firstLine(record.status_reason.empty() ? "no error text" : record.status_reason);
     return std::nullopt;
   }
-  const RooflinePlacement* placement = placementOn(record, "device");
-  if (placement == nullptr || !known(placement->intensity)) {
-    for (const std::string& key : modelKeysInOrder(results)) {
-      const RooflinePlacement* candidate = placementOn(record, key);
-      if (candidate != nullptr && known(candidate->intensity)) {
-        placement = candidate;
-        break;
-      }
+  // The global level (the course's CGMA) first: it tells the rungs of a ladder apart, where the
+  // compulsory DRAM level puts a whole family on one vertical line.
+  std::vector<std::string> keys{"device"};
+  for (const std::string& key : modelKeysInOrder(results)) keys.push_back(key);
+  const RooflinePlacement* placement = nullptr;  // the first with a known intensity, else the first
+  for (MemoryLevel level : {MemoryLevel::global, MemoryLevel::dram}) {
+    for (const std::string& key : keys) {
+      const RooflinePlacement* candidate = placementOn(record, levelPlacementKey(key, level));
+      if (candidate == nullptr) continue;
+      if (placement == nullptr || (!known(placement->intensity) && known(candidate->intensity))) placement = candidate;
     }
   }
   if (placement == nullptr) {
@@ -136,7 +139,7 @@ std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunR
     reason = "no floating-point work: not on log axes (see GB/s in the table)";
     return std::nullopt;
   }
-  return DataPoint{*intensity, gflops};
+  return DataPoint{*intensity, gflops, placement->level};
 }
 
 std::vector<std::string> pointDetails(const ResultsDocument& results, const RunRecord& record, const DataPoint& at) {
@@ -147,7 +150,14 @@ std::vector<std::string> pointDetails(const ResultsDocument& results, const RunR
   if (const auto median = record.medianKernelNs()) lines.push_back("time " + formatDurationNs(*median) + " (median)");
   lines.push_back(formatRate(at.gflops) + " GFLOP/s");
   if (const auto gbps = record.achievedGbps()) lines.push_back(formatRate(*gbps) + " GB/s");
-  lines.push_back("intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
+  if (at.level == MemoryLevel::global) {
+    lines.push_back("global intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
+    if (const auto cgma = record.work.cgma()) lines.push_back("CGMA " + formatSignificant(*cgma, 3) + " FLOP per access");
+    if (const RooflinePlacement* dram = placementOn(record, "device"); dram != nullptr && known(dram->intensity))
+      lines.push_back("compulsory DRAM intensity " + formatSignificant(*known(dram->intensity), 3) + " FLOP/byte");
+  } else {
+    lines.push_back("intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
+  }
   if (const RooflinePlacement* counted = placementOn(record, "device_counters")) {
     if (const auto intensity = known(counted->intensity)) {
       lines.push_back("intensity from counters " + formatSignificant(*intensity, 3) + " FLOP/byte");
@@ -296,6 +306,7 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
     include(at->intensity_flop_per_byte, min_x_log, max_x_log);
     include(at->intensity_flop_per_byte * std::pow(10.0, kPointLabelRoomDecades), min_x_log, max_x_log);
     include(at->gflops, min_y_log, max_y_log);
+    if (at->level == MemoryLevel::global) chart.x_axis.title = kGlobalIntensityTitle;
   }
   const bool draw_local_roofs = familyDeclaresLocalAccesses(normal_records);
   for (const ModelCeilings& ceilings : model_ceilings) {

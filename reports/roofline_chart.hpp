@@ -14,6 +14,7 @@ namespace rooflab::reports {
 struct DataPoint {
   double intensity_flop_per_byte = 0;
   double gflops = 0;
+  MemoryLevel level = MemoryLevel::dram;  // whose bytes the intensity counts
 };
 
 enum class ModelRole { reference, measured_device, other };
