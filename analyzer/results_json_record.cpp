@@ -121,6 +121,7 @@ json toJson(const RooflinePlacement& p) {
   j["local_roof_gflops"] = finiteOrNull(p.local_roof_gflops);
   j["reason"] = textOrNull(p.reason);
   if (p.level != MemoryLevel::dram) j["level"] = toString(p.level);
+  if (p.above_roof) j["above_roof"] = *p.above_roof;
   return j;
 }
 
@@ -137,6 +138,7 @@ RooflinePlacement rooflinePlacementFromJson(const json& j) {
   p.local_roof_gflops = optionalNumber(j, "local_roof_gflops");
   p.reason = optionalText(j, "reason");
   p.level = parseMemoryLevel(textOr(j, "level")).value_or(MemoryLevel::dram);
+  p.above_roof = optionalText(j, "above_roof");
   return p;
 }
 

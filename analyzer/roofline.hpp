@@ -72,7 +72,15 @@ struct RooflinePlacement {
   // flops / (local_bytes / local_gbps): the roof set by local-memory bandwidth.
   std::optional<double> local_roof_gflops;
   std::optional<std::string> reason;  // why fields are null, and what decided the bound
+  // Set when the point stands above its roof (fraction_of_roof > 1): what rooflab can tell of why
+  // (analyzer/roof_excess.hpp). Absent otherwise, and in results written before it existed.
+  std::optional<std::string> above_roof;
 };
+
+// The bandwidth roof of a level on a model: DRAM for the dram and global levels (the course's global
+// memory is DRAM), l2_gbps for L2, local_gbps for local memory and for L1 (on NVIDIA since Kepler L1
+// and shared memory are one SRAM behind one data path). nullopt when the model has no such figure.
+std::optional<double> levelBandwidthGbps(const DeviceModel& model, MemoryLevel level);
 
 RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput& input);
 

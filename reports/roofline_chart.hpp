@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +19,7 @@ struct DataPoint {
 };
 
 enum class ModelRole { reference, measured_device, other };
-enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak };
+enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth };
 
 struct ChartModel {
   std::string key;
@@ -50,11 +51,19 @@ struct VariantSeries {
   std::string variant;
 };
 
+// The same record at another memory level: the same rate, the intensity of that level's bytes.
+struct LevelMarker {
+  DataPoint at;                      // at.level says which level
+  std::vector<std::string> details;  // tooltip lines
+};
+
 struct VariantPoint {
   DataPoint at;
   std::size_t series_index = 0;          // into RooflineChart::series: one colour/marker per variant
   std::string short_label;               // the params that vary within the family ("N=1024"), or ""
   std::vector<std::string> details;      // tooltip lines: variant, params, time, GFLOP/s, intensity, bound
+  std::vector<LevelMarker> levels;       // the hierarchical roofline's other levels, when placed
+  std::optional<std::string> above_roof;  // the point stands above its roof: why (analyzer/roof_excess.hpp)
 };
 
 // A normal-mode record with no place on log-log axes (an error, no FLOPs, unknown intensity).
@@ -74,7 +83,13 @@ struct RooflineChart {
   std::vector<VariantSeries> series;
   std::vector<VariantPoint> points;
   std::vector<UnplacedRecord> unplaced;
+  // True when a point has markers at several memory levels: the marker's shape then says the level
+  // and its colour the variant (chart_scene.cpp).
+  bool hierarchical = false;
 };
+
+// "global (CGMA)", "DRAM", "L1", "L2", "local memory": how the chart's legend names a level.
+std::string levelDisplayName(MemoryLevel level);
 
 // Only normal-mode records are placed: the mutants' rates measure the mutation, not the kernel.
 // The roofs drawn are the reference model's and the device model's (another model when a run has

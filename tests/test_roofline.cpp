@@ -295,9 +295,16 @@ TEST(Roofline, PlacementReproducesTheGoldenRuns) {
       const auto before = record.roofline;
       record.roofline.clear();
       rooflab::placeRecord(record, models);
-      ASSERT_EQ(record.roofline.size(), before.size()) << record.label();
-      for (const auto& [key, placement] : before)
-        EXPECT_EQ(rooflab::toJson(record.roofline.at(key)), rooflab::toJson(placement)) << record.label() << " " << key;
+      // Placements at further memory levels (issue 16) are new; every placement the file has is
+      // reproduced exactly.
+      ASSERT_GE(record.roofline.size(), before.size()) << record.label();
+      for (const auto& [key, placement] : record.roofline)
+        if (!before.count(key)) EXPECT_NE(placement.level, rooflab::MemoryLevel::dram) << record.label() << " " << key;
+      for (const auto& [key, placement] : before) {
+        RooflinePlacement again = record.roofline.at(key);
+        again.above_roof.reset();  // new since these runs: tested in test_level_roofline.cpp
+        EXPECT_EQ(rooflab::toJson(again), rooflab::toJson(placement)) << record.label() << " " << key;
+      }
       placements += before.size();
     }
     EXPECT_GT(placements, 100u);
