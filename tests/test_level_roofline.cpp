@@ -299,3 +299,14 @@ TEST(LevelRoofline, PoclVecaddHasNoUnflaggedPointAboveARoof) {
   }
 }
 
+
+// A mutant slower than its original promises nothing: the report says "no gain", never "up to
+// 0.44x faster" (the H100 golden run has both kinds).
+TEST(LevelRoofline, ASpeedupUnderOneIsNoGain) {
+  const rooflab::ResultsDocument results = rooflab::readResultsFile(
+      fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/report-golden/h100-default/input.json");
+  const std::string html = rooflab::reports::renderHtmlReport(results);
+  EXPECT_NE(html.find("were free: no gain"), std::string::npos);
+  EXPECT_FALSE(std::regex_search(html, std::regex("up to 0\\.[0-9]+× faster")));
+  EXPECT_TRUE(std::regex_search(html, std::regex("up to [1-9][0-9.]*× faster")));
+}
