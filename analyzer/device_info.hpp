@@ -24,6 +24,7 @@ struct DeviceInfo {
   std::size_t max_work_group_size = 0;
   std::vector<std::size_t> max_work_item_sizes;
   std::uint64_t timer_resolution_ns = 0;
+  std::uint64_t global_mem_cache_bytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; 0: unknown (older results)
 
   bool isNvidia() const;
   bool isGpu() const { return type == "GPU"; }

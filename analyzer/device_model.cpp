@@ -38,6 +38,9 @@ struct MemberValue<Value Class::*> {
 struct NumberField {
   const char* name;
   NumberMember member;
+  // Fields added after results schema 1 are written to JSON only when present, so that results
+  // files written before them re-render byte for byte.
+  bool null_when_absent = true;
 };
 
 const NumberField kNumberFields[] = {
@@ -50,6 +53,7 @@ const NumberField kNumberFields[] = {
     {"clock_mhz", &DeviceModel::clock_mhz},
     {"base_clock_mhz", &DeviceModel::base_clock_mhz},
     {"last_level_cache_bytes", &DeviceModel::last_level_cache_bytes},
+    {"l2_gbps", &DeviceModel::l2_gbps, false},
 };
 
 std::string lower(std::string s) {
@@ -352,8 +356,10 @@ nlohmann::json toJson(const DeviceModel& model) {
           using Member = decltype(member);
           if constexpr (std::is_same_v<Member, RequiredReal>) {
             json[field.name] = model.*member;
-          } else {
-            json[field.name] = model.*member ? nlohmann::json(*(model.*member)) : nlohmann::json(nullptr);
+          } else if (model.*member) {
+            json[field.name] = *(model.*member);
+          } else if (field.null_when_absent) {
+            json[field.name] = nullptr;
           }
         },
         field.member);

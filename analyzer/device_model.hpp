@@ -33,6 +33,7 @@ struct DeviceModel {
   double peak_gflops = 0;                  // FP32, an FMA counting 2 flops
   double dram_gbps = 0;
   std::optional<double> local_gbps;  // aggregate over all compute units
+  std::optional<double> l2_gbps;     // L2 (last-level cache) bandwidth, aggregate
   std::optional<std::uint64_t> local_mem_bytes;  // per compute unit
   std::optional<std::uint32_t> compute_units;
   std::optional<std::uint32_t> fp32_lanes_per_cu;

@@ -120,6 +120,7 @@ ResolvedPoint evaluatePoint(const RunPoint& point) {
   r.work.bytes = bytes.value_or(family_bytes);
   r.work.global_accesses = optionalValue(v.global_accesses);
   r.work.local_accesses = optionalValue(v.local_accesses);
+  if (!family.buffers.empty()) r.work.access_element_bytes = static_cast<double>(family.buffers.front().type.bytes());
   for (const DefineSpec& d : v.defines) {
     const std::string value = d.is_expression ? formatNumber(params.at(d.name)) : d.value;
     r.program_options += " -D " + d.name + "=" + value;

@@ -148,12 +148,14 @@ std::optional<DeviceModel> deviceModelOrNothing(const json& j) {
 }  // namespace
 
 json toJson(const DeviceInfo& d) {
-  return {{"platform", d.platform}, {"platform_index", d.platform_index}, {"device_index", d.device_index},
+  json j = {{"platform", d.platform}, {"platform_index", d.platform_index}, {"device_index", d.device_index},
           {"name", d.name}, {"vendor", d.vendor}, {"type", d.type}, {"opencl_version", d.opencl_version},
           {"driver_version", d.driver_version}, {"compute_units", d.compute_units}, {"clock_mhz", d.clock_mhz},
           {"global_mem_bytes", d.global_mem_bytes}, {"local_mem_bytes", d.local_mem_bytes},
           {"max_alloc_bytes", d.max_alloc_bytes}, {"max_work_group_size", d.max_work_group_size},
           {"max_work_item_sizes", d.max_work_item_sizes}, {"timer_resolution_ns", d.timer_resolution_ns}};
+  if (d.global_mem_cache_bytes > 0) j["global_mem_cache_bytes"] = d.global_mem_cache_bytes;
+  return j;
 }
 
 DeviceInfo deviceInfoFromJson(const json& j) {
@@ -176,6 +178,7 @@ DeviceInfo deviceInfoFromJson(const json& j) {
     for (const json& size : *sizes)
       if (size.is_number()) d.max_work_item_sizes.push_back(size.get<std::size_t>());
   d.timer_resolution_ns = integerOr<std::uint64_t>(j, "timer_resolution_ns", 0);
+  d.global_mem_cache_bytes = integerOr<std::uint64_t>(j, "global_mem_cache_bytes", 0);
   return d;
 }
 

@@ -140,6 +140,8 @@ json toJson(const RooflinePlacement& p) {
   j["time_at_roof_ns"] = p.time_at_roof_ns ? json(*p.time_at_roof_ns) : json(nullptr);
   j["local_roof_gflops"] = finiteOrNull(p.local_roof_gflops);
   j["reason"] = textOrNull(p.reason);
+  if (p.level != MemoryLevel::dram) j["level"] = toString(p.level);
+  if (p.above_roof) j["above_roof"] = *p.above_roof;
   return j;
 }
 
@@ -155,6 +157,8 @@ RooflinePlacement rooflinePlacementFromJson(const json& j) {
   p.time_at_roof_ns = optionalInteger<std::int64_t>(j, "time_at_roof_ns");
   p.local_roof_gflops = optionalNumber(j, "local_roof_gflops");
   p.reason = optionalText(j, "reason");
+  p.level = parseMemoryLevel(textOr(j, "level")).value_or(MemoryLevel::dram);
+  p.above_roof = optionalText(j, "above_roof");
   return p;
 }
 
@@ -163,6 +167,12 @@ json toJson(const RunRecord& r) {
   for (const auto& g : r.geometry) geometry.push_back({{"kernel", g.kernel}, {"global", g.global}, {"local", g.local}});
   json roofline = json::object();
   for (const auto& [key, placement] : r.roofline) roofline[key] = toJson(placement);
+  json work = {{"flops", finiteOrNull(r.work.flops)},
+               {"bytes", finiteOrNull(r.work.bytes)},
+               {"global_accesses", finiteOrNull(r.work.global_accesses)},
+               {"local_accesses", finiteOrNull(r.work.local_accesses)},
+               {"cgma", finiteOrNull(r.work.cgma())}};
+  if (r.work.access_element_bytes) work["access_element_bytes"] = finiteOrNull(r.work.access_element_bytes);
   json phase_seconds = json::object();
   for (const auto& [phase, seconds] : r.phase_seconds) phase_seconds[phase] = seconds;
   json j = {
@@ -175,12 +185,7 @@ json toJson(const RunRecord& r) {
       {"error", textOrNull(r.status_reason)},
       {"build", {{"options", r.build_options}, {"seconds", r.build_seconds}, {"log", r.build_log}}},
       {"geometry", {{"launches", geometry}}},
-      {"work",
-       {{"flops", finiteOrNull(r.work.flops)},
-        {"bytes", finiteOrNull(r.work.bytes)},
-        {"global_accesses", finiteOrNull(r.work.global_accesses)},
-        {"local_accesses", finiteOrNull(r.work.local_accesses)},
-        {"cgma", finiteOrNull(r.work.cgma())}}},
+      {"work", work},
       {"timings", r.timings ? timingsJson(*r.timings, r.work) : json(nullptr)},
       {"verification", verificationJson(r.verification)},
       {"counters", counters::toJson(r.counters)},
@@ -224,6 +229,7 @@ RunRecord runRecordFromJson(const json& j) {
   r.work.bytes = numberOrNaN(work, "bytes");
   r.work.global_accesses = optionalNumber(work, "global_accesses");
   r.work.local_accesses = optionalNumber(work, "local_accesses");
+  r.work.access_element_bytes = optionalNumber(work, "access_element_bytes");
   if (const json* timings = member(j, "timings"); timings != nullptr && timings->is_object())
     r.timings = timingsFromJson(*timings);
   r.verification = verificationFromJson(objectOrEmpty(j, "verification"));

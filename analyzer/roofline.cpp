@@ -48,6 +48,27 @@ std::string toString(RooflineBound bound) {
 
 std::string toString(IntensitySource source) { return source == IntensitySource::counters ? "counters" : "analytic"; }
 
+std::string toString(MemoryLevel level) {
+  switch (level) {
+    case MemoryLevel::dram: return "dram";
+    case MemoryLevel::global: return "global";
+    case MemoryLevel::l1: return "l1";
+    case MemoryLevel::l2: return "l2";
+    case MemoryLevel::local: return "local";
+  }
+  return "dram";
+}
+
+std::optional<MemoryLevel> parseMemoryLevel(std::string_view text) {
+  for (MemoryLevel level : {MemoryLevel::dram, MemoryLevel::global, MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::local})
+    if (text == toString(level)) return level;
+  return std::nullopt;
+}
+
+std::string levelPlacementKey(const std::string& model_key, MemoryLevel level) {
+  return level == MemoryLevel::dram ? model_key : model_key + "_" + toString(level);
+}
+
 std::optional<RooflineBound> parseRooflineBound(std::string_view text) {
   for (RooflineBound bound : {RooflineBound::memory, RooflineBound::compute, RooflineBound::latency, RooflineBound::unknown})
     if (text == toString(bound)) return bound;
@@ -60,10 +81,31 @@ std::optional<IntensitySource> parseIntensitySource(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<double> levelBandwidthGbps(const DeviceModel& model, MemoryLevel level) {
+  switch (level) {
+    case MemoryLevel::dram:
+    case MemoryLevel::global: return model.dram_gbps;
+    case MemoryLevel::l2: return model.l2_gbps;
+    case MemoryLevel::l1:
+    case MemoryLevel::local: return model.local_gbps;
+  }
+  return std::nullopt;
+}
+
 RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput& input) {
   RooflinePlacement placement;
   placement.intensity_source = input.intensity_source;
-  placement.ridge_intensity = model.ridgeIntensity();
+  placement.level = input.level;
+  const std::optional<double> level_gbps = levelBandwidthGbps(model, input.level);
+  // The DRAM level keeps its historical behaviour for any model (a 0 bandwidth is reported below).
+  if (input.level != MemoryLevel::dram && (!level_gbps || !(*level_gbps > 0))) {
+    if (validAmount(input.flops) && input.dram_bytes > 0 && std::isfinite(input.dram_bytes))
+      placement.intensity = input.flops / input.dram_bytes;
+    placement.reason = "model '" + model.key + "' has no " + toString(input.level) + " bandwidth: no roof at this level";
+    return placement;
+  }
+  const double bandwidth_gbps = *level_gbps;
+  placement.ridge_intensity = model.peak_gflops / bandwidth_gbps;
   std::vector<std::string> reasons;
 
   if (!validAmount(input.flops) || !validAmount(input.dram_bytes)) {
@@ -82,14 +124,14 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   if (bytes > 0) {
     placement.intensity = flops / bytes;
     roof_side = *placement.intensity < placement.ridge_intensity ? RooflineBound::memory : RooflineBound::compute;
-    placement.attainable_gflops = std::min(model.peak_gflops, *placement.intensity * model.dram_gbps);
+    placement.attainable_gflops = std::min(model.peak_gflops, *placement.intensity * bandwidth_gbps);
   } else {
     // Infinite intensity: only the compute roof applies.
     placement.attainable_gflops = model.peak_gflops;
     reasons.push_back("no DRAM bytes: intensity is undefined, the work sits on the compute roof");
   }
   // GFLOP/s = flop/ns and GB/s = byte/ns, so the roof times come out in ns directly.
-  const double time_at_roof_ns = std::max(flops / model.peak_gflops, bytes / model.dram_gbps);
+  const double time_at_roof_ns = std::max(flops / model.peak_gflops, bytes / bandwidth_gbps);
   placement.time_at_roof_ns = static_cast<std::int64_t>(std::llround(time_at_roof_ns));
 
   if (input.local_bytes && *input.local_bytes > 0) {
@@ -113,7 +155,7 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   if (flops > 0) {
     placement.fraction_of_roof = finiteOrNull(*placement.achieved_gflops / *placement.attainable_gflops);
   } else {
-    placement.fraction_of_roof = finiteOrNull((bytes / kernel_ns) / model.dram_gbps);
+    placement.fraction_of_roof = finiteOrNull((bytes / kernel_ns) / bandwidth_gbps);
     reasons.push_back("no flops: fraction_of_roof is achieved DRAM bandwidth over the model's");
   }
 

@@ -12,9 +12,20 @@ struct DeviceModel;
 enum class RooflineBound { memory, compute, latency, unknown };
 // Where the flops and bytes of a placement came from.
 enum class IntensitySource { analytic, counters };
+// The memory level whose bytes a placement divides the flops by. dram: the family's compulsory
+// bytes (or the counters' DRAM bytes); global: the variant's declared global accesses x element
+// bytes, the course's CGMA in FLOP per byte; l1, l2: the bytes the caches served (counters); local:
+// local (shared) memory bytes. A kernel's time is bounded by every level at once, so each has a
+// placement and a roof.
+enum class MemoryLevel { dram, global, l1, l2, local };
 
 std::string toString(RooflineBound bound);
 std::string toString(IntensitySource source);
+std::string toString(MemoryLevel level);
+std::optional<MemoryLevel> parseMemoryLevel(std::string_view text);
+// The key of a record's placement on `model_key` at `level`: "<model>" for the compulsory DRAM
+// level (as before levels existed), "<model>_<level>" otherwise ("gtx670_global", "device_l2").
+std::string levelPlacementKey(const std::string& model_key, MemoryLevel level);
 std::optional<RooflineBound> parseRooflineBound(std::string_view text);
 std::optional<IntensitySource> parseIntensitySource(std::string_view text);
 
@@ -28,12 +39,13 @@ inline constexpr double kRoofBoundFraction = 0.5;
 
 struct RooflineInput {
   double flops = 0;
-  double dram_bytes = 0;
+  double dram_bytes = 0;  // bytes moved at `level` (DRAM bytes for the dram level)
   // Median kernel time on the device that ran; nullopt when the variant did not run.
   std::optional<double> kernel_ns;
   // Local-memory accesses x element size, when the variant declares local_accesses.
   std::optional<double> local_bytes;
   IntensitySource intensity_source = IntensitySource::analytic;
+  MemoryLevel level = MemoryLevel::dram;
   // False when the timing was taken on another device than the model describes (the GTX 670
   // reference model for a run on an H100 or a CPU). Achieved rates and fractions are still reported,
   // but the bound is then the roof that limits this work on the model, decided by intensity alone:
@@ -43,8 +55,9 @@ struct RooflineInput {
 
 // One record's place on one model's roofline; nullopt fields are JSON null, explained in `reason`.
 struct RooflinePlacement {
-  std::optional<double> intensity;  // FLOP per DRAM byte; nullopt when dram_bytes is 0
+  std::optional<double> intensity;  // FLOP per byte of `level`; nullopt when its bytes are 0
   IntensitySource intensity_source = IntensitySource::analytic;
+  MemoryLevel level = MemoryLevel::dram;
   std::optional<double> achieved_gflops;    // flops / kernel time
   std::optional<double> attainable_gflops;  // min(peak, intensity x dram bandwidth)
   // achieved / attainable; can exceed 1 when the run's device is faster than the model. For work
@@ -59,7 +72,15 @@ struct RooflinePlacement {
   // flops / (local_bytes / local_gbps): the roof set by local-memory bandwidth.
   std::optional<double> local_roof_gflops;
   std::optional<std::string> reason;  // why fields are null, and what decided the bound
+  // Set when the point stands above its roof (fraction_of_roof > 1): what rooflab can tell of why
+  // (analyzer/roof_excess.hpp). Absent otherwise, and in results written before it existed.
+  std::optional<std::string> above_roof;
 };
+
+// The bandwidth roof of a level on a model: DRAM for the dram and global levels (the course's global
+// memory is DRAM), l2_gbps for L2, local_gbps for local memory and for L1 (on NVIDIA since Kepler L1
+// and shared memory are one SRAM behind one data path). nullopt when the model has no such figure.
+std::optional<double> levelBandwidthGbps(const DeviceModel& model, MemoryLevel level);
 
 RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput& input);
 

@@ -21,6 +21,9 @@ struct RooflineModels {
   std::optional<DeviceModel> device;
   std::optional<DeviceModel> datasheet;
   std::optional<CeilingsReport> ceilings;
+  // The device that ran, for telling why a point stands above its roof: its cache and timer.
+  std::uint64_t device_cache_bytes = 0;   // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
+  std::uint64_t timer_resolution_ns = 0;  // CL_DEVICE_PROFILING_TIMER_RESOLUTION
 };
 
 // Throws InputError when the reference model does not exist.
@@ -28,8 +31,10 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
 // What the results file says about the models: each under its key, with its role.
 ResultsModels resultsModels(const RooflineModels& models);
 
-// Fills record.roofline with one placement per model (analytic intensity), and one per model with
-// the counters' intensity (key "<model>_counters") when counters measured FLOPs and DRAM bytes.
+// Fills record.roofline with one placement per model (analytic intensity at the compulsory DRAM
+// bytes), one per model with the counters' intensity (key "<model>_counters") when counters measured
+// FLOPs and DRAM bytes, and one per further memory level (levelPlacementKey): global (declared
+// accesses), l1 and l2 (counters), local (counters' shared bytes, else the declared local accesses).
 // Local-memory accesses are counted as 4-byte words.
 void placeRecord(RunRecord& record, const RooflineModels& models);
 

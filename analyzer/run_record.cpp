@@ -6,6 +6,11 @@
 
 namespace rooflab {
 
+std::optional<double> WorkEstimate::globalBytes() const {
+  if (!global_accesses || !access_element_bytes) return std::nullopt;
+  return *global_accesses * *access_element_bytes;
+}
+
 std::optional<double> WorkEstimate::cgma() const {
   if (!global_accesses || *global_accesses <= 0) return std::nullopt;
   return flops / *global_accesses;

@@ -12,6 +12,8 @@
 #             space, with a built-in family and --set: several sources, -I "<folder>", defines in launch sizes
 #   automut   issue 18: the unannotated fixtures (tests/fixtures/kernels/unannotated) in all modes, automatic
 #             mutants validated by counters, and the AutoMutation tests
+#   levels    the default config with every format (issue 16): PNGs written (cairo on the GPU machine),
+#             hierarchical markers per original, naive L1/L2 left of tiled, no unflagged point above a roof
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,7 @@ if [ ! -x build-gpu/rooflab ] || [ ! -x build-gpu/rooflab_tests ]; then
 fi
 cp build-gpu.log "$W/" 2>/dev/null
 export LD_LIBRARY_PATH=$PWD/.deps/prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+[ -f .deps/prefix/fonts.conf ] && export FONTCONFIG_FILE=$PWD/.deps/prefix/fonts.conf
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv > "$W/nvidia-smi.txt"
 seconds_since() { python3 -c "import sys; print(round($(date +%s.%N) - $1, 2))"; }
 for step in "$@"; do
@@ -83,6 +86,24 @@ variants = ["global"]' > "$W/library.toml"
       echo "automut: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/automut-version.txt" | tail -1)" | tee -a "$W/summary.txt"
       ./build-gpu/rooflab_tests --gtest_filter='AutoMutation*' > "$W/automut-tests.log" 2>&1
       echo "automut tests: rc=$?" | tee -a "$W/summary.txt" ;;
+    levels)
+      ./build-gpu/rooflab run --device gpu --out "$W/levels" > "$W/levels.log" 2>&1
+      echo "levels: rc=$? pngs: $(ls "$W/levels"/*.png 2>/dev/null | wc -l)" | tee -a "$W/summary.txt"
+      python3 - "$W/levels/results.json" <<'PY' | tee -a "$W/summary.txt"
+import json, sys
+d = json.load(open(sys.argv[1]))
+normal = [r for r in d["records"] if r["mode"] == "normal" and r["status"] == "ok"]
+unflagged = [(r["variant"], k) for r in normal for k, p in r["roofline"].items()
+             if (p.get("fraction_of_roof") or 0) > 1 and not p.get("above_roof")]
+levels = {r["variant"]: sorted(k for k in r["roofline"] if k.startswith("device_")) for r in normal}
+x = lambda v, lvl: next((r["roofline"].get("device_" + lvl, {}).get("intensity") for r in normal
+                         if r["family"] == "matmul" and r["variant"] == v), None)
+print("levels: unflagged above roof:", unflagged or "none")
+print("levels: originals without l1/l2 markers:", [v for v, ks in levels.items() if not {"device_l1", "device_l2"} <= set(ks)] or "none")
+for lvl in ("l1", "l2"):
+    print("levels: matmul", lvl, {v: x(v, lvl) for v in ("naive_coalesced", "naive_uncoalesced", "tiled16", "blocked128_8x8")})
+PY
+      ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done

@@ -18,12 +18,26 @@ const Rgb kMutedText{0x55, 0x55, 0x55};
 const Rgb kDeviceRoof{0x1a, 0x1a, 0x1a};
 const Rgb kReferenceRoof{0x80, 0x80, 0x80};
 const Rgb kOtherRoof{0x8a, 0x5a, 0x2b};
+const Rgb kAboveRoofMark{0xc0, 0x1c, 0x1c};
 
 // Colour-blind-safe palette (Okabe-Ito), and a shape per variant as a second cue.
 const Rgb kSeriesColors[] = {{0x00, 0x72, 0xb2}, {0xe6, 0x9f, 0x00}, {0x00, 0x9e, 0x73}, {0xd5, 0x5e, 0x00},
                              {0xcc, 0x79, 0xa7}, {0x56, 0xb4, 0xe9}, {0xf0, 0xe4, 0x42}, {0x99, 0x99, 0x99}};
 const MarkerShape kSeriesShapes[] = {MarkerShape::circle,  MarkerShape::square,        MarkerShape::triangle_up,
                                      MarkerShape::diamond, MarkerShape::triangle_down, MarkerShape::pentagon};
+
+// On a hierarchical chart the shape says the memory level and the colour the variant.
+MarkerShape levelShape(MemoryLevel level) {
+  switch (level) {
+    case MemoryLevel::global: return MarkerShape::circle;
+    case MemoryLevel::dram: return MarkerShape::square;
+    case MemoryLevel::l1: return MarkerShape::triangle_up;
+    case MemoryLevel::l2: return MarkerShape::diamond;
+    case MemoryLevel::local: return MarkerShape::triangle_down;
+  }
+  return MarkerShape::pentagon;
+}
+constexpr double kLevelMarkerScale = 0.8;  // level markers a little smaller than the variant's own
 
 struct PlotArea {
   double left = 0, top = 0, right = 0, bottom = 0;
@@ -75,7 +89,7 @@ double roofWidthPx(ModelRole role) { return role == ModelRole::measured_device ?
 
 // The model is told by dash (solid device, dashed reference); a local-memory roof is dotted.
 StrokeDash roofDash(ModelRole role, CeilingKind kind) {
-  if (kind == CeilingKind::local_bandwidth) return StrokeDash::dotted;
+  if (kind == CeilingKind::local_bandwidth || kind == CeilingKind::l2_bandwidth) return StrokeDash::dotted;
   return role == ModelRole::measured_device ? StrokeDash::solid : StrokeDash::dashed;
 }
 
@@ -110,6 +124,7 @@ class SceneBuilder {
     addAxes();
     reserveMarkerFootprints();
     addCeilings();
+    addLevelMarkers();
     addPoints();
     addEmptyNote();
     addLegend();
@@ -304,6 +319,10 @@ class SceneBuilder {
       const PixelPoint center = projection_.toPixel(point.at);
       label_obstacles_.push_back(Box{center.x_px - radius, center.y_px - radius, center.x_px + radius,
                                      center.y_px + radius});
+      for (const LevelMarker& level : point.levels) {
+        const PixelPoint at = projection_.toPixel(level.at);
+        label_obstacles_.push_back(Box{at.x_px - radius, at.y_px - radius, at.x_px + radius, at.y_px + radius});
+      }
     }
   }
 
@@ -328,12 +347,44 @@ class SceneBuilder {
     }
   }
 
+  // A variant's markers at each memory level, joined by a line at its rate: how far apart they
+  // stand is how much each level of the hierarchy filters the traffic of the one above it.
+  void addLevelMarkers() {
+    for (const VariantPoint& point : chart_.points) {
+      if (point.levels.empty()) continue;
+      double left = point.at.intensity_flop_per_byte, right = left;
+      for (const LevelMarker& level : point.levels) {
+        left = std::min(left, level.at.intensity_flop_per_byte);
+        right = std::max(right, level.at.intensity_flop_per_byte);
+      }
+      const double y = projection_.yPx(point.at.gflops);
+      line({projection_.xPx(left), y}, {projection_.xPx(right), y}, seriesColor(point.series_index), 2);
+      for (const LevelMarker& level : point.levels) {
+        scene_.items.push_back(SceneMarker{projection_.toPixel(level.at), levelShape(level.at.level),
+                                           style_.marker_radius_px * kLevelMarkerScale,
+                                           seriesColor(point.series_index), level.details});
+      }
+    }
+  }
+
+  MarkerShape pointShape(const VariantPoint& point) const {
+    return chart_.hierarchical ? levelShape(point.at.level) : seriesShape(point.series_index);
+  }
+
   void addPoints() {
     addPerformanceBars();
     for (const VariantPoint& point : chart_.points) {
       const PixelPoint center = projection_.toPixel(point.at);
-      scene_.items.push_back(SceneMarker{center, seriesShape(point.series_index), style_.marker_radius_px,
+      scene_.items.push_back(SceneMarker{center, pointShape(point), style_.marker_radius_px,
                                          seriesColor(point.series_index), point.details, point.missed_noise_target});
+      if (point.above_roof) {
+        // A red "!" on the marker's upper right: the tooltip and the table say why.
+        const double r = style_.marker_radius_px;
+        text("!", {center.x_px + r * 0.9, center.y_px - r * 0.6}, style_.point_label_font_px, TextAlign::start,
+             kAboveRoofMark, true);
+        label_obstacles_.push_back(Box{center.x_px + r * 0.9, center.y_px - r * 0.6 - style_.point_label_font_px * 0.8,
+                                       center.x_px + r * 0.9 + style_.point_label_font_px * 0.4, center.y_px - r * 0.6});
+      }
     }
     // Params labels go beside their point where they cover no marker, no peak label and no other
     // params label; points that sit on top of each other keep only the first label (the hover
@@ -407,11 +458,14 @@ class SceneBuilder {
       y += row_px;
     }
 
+    if (chart_.hierarchical) y = addLevelLegend(left, y);
+
     y += font * 0.6;
     text("Variants (normal mode)", {left, y}, font, TextAlign::start, kBlack, true);
     y += row_px;
     for (std::size_t index = 0; index < chart_.series.size(); ++index) {
-      scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, seriesShape(index), style_.marker_radius_px,
+      const MarkerShape shape = chart_.hierarchical ? MarkerShape::circle : seriesShape(index);
+      scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, shape, style_.marker_radius_px,
                                          seriesColor(index), {}});
       text(truncatedToWidth(chart_.series[index].variant, font, max_text_px), {text_left, y}, font,
            TextAlign::start);
@@ -455,6 +509,27 @@ class SceneBuilder {
                                          kMutedText, {}, true});
       text("hollow: noise target missed", {text_left, y}, font * 0.9, TextAlign::start);
       y += font * 1.4;
+    }
+    return y;
+  }
+
+  // Which shape is which memory level, for the levels some point has; returns the next row's y.
+  double addLevelLegend(double left, double y) {
+    const double font = style_.legend_font_px;
+    std::vector<MemoryLevel> present;
+    for (const VariantPoint& point : chart_.points) {
+      present.push_back(point.at.level);
+      for (const LevelMarker& level : point.levels) present.push_back(level.at.level);
+    }
+    y += font * 0.6;
+    text("Memory levels (shape)", {left, y}, font, TextAlign::start, kBlack, true);
+    y += font * 1.5;
+    for (MemoryLevel level : {MemoryLevel::global, MemoryLevel::l1, MemoryLevel::local, MemoryLevel::l2, MemoryLevel::dram}) {
+      if (std::find(present.begin(), present.end(), level) == present.end()) continue;
+      scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, levelShape(level),
+                                         style_.marker_radius_px * kLevelMarkerScale, kMutedText, {}});
+      text(levelDisplayName(level), {left + 64, y}, font, TextAlign::start);
+      y += font * 1.5;
     }
     return y;
   }

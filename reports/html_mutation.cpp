@@ -55,12 +55,17 @@ std::string mutationCardHtml(const RunRecord& record, const MutationVerdict& mut
   html += barHtml("t_mem (memory-only)", t_mem_ns, longest_ns, "fill-memory");
   html += barHtml("t_comp (compute-only)", t_comp_ns, longest_ns, "fill-compute");
 
+  // A mutant slower than the original (a speedup under 1x) promises nothing: "no gain", not
+  // "up to 0.25x faster".
+  auto gainText = [](double speedup) {
+    return speedup < 1.0 ? std::string("no gain") : "up to " + formatSpeedup(speedup) + " faster";
+  };
   std::vector<std::string> impact;
   if (const auto speedup = known(mutation.speedup_if_memory_free)) {
-    impact.push_back("if memory traffic were free: up to " + formatSpeedup(*speedup) + " faster");
+    impact.push_back("if memory traffic were free: " + gainText(*speedup));
   }
   if (const auto speedup = known(mutation.speedup_if_compute_free)) {
-    impact.push_back("if arithmetic were free: up to " + formatSpeedup(*speedup) + " faster");
+    impact.push_back("if arithmetic were free: " + gainText(*speedup));
   }
   if (!impact.empty()) {
     html += "<p class=\"impact\">";

@@ -275,6 +275,11 @@ class HtmlReport {
         html_ += tdText(boundOn(*record, "device"));
         for (const std::string& key : model_keys_) {
           const RooflinePlacement* placement = placementOn(*record, key);
+          if (placement != nullptr && placement->above_roof && known(placement->fraction_of_roof)) {
+            html_ += "<td class=\"num above-roof\" title=\"" + escaped(*placement->above_roof) + "\">" +
+                     escaped(formatPercent(*known(placement->fraction_of_roof))) + " ⚠</td>";
+            continue;
+          }
           html_ += tdNumber(placement != nullptr ? known(placement->fraction_of_roof) : std::nullopt, &formatPercent);
         }
         if (has_mutation) {

@@ -64,6 +64,7 @@ std::vector<std::string> placementKeysInOrder(const ResultsDocument& results) {
   for (const std::string& model_key : modelKeysInOrder(results)) {
     keys.push_back(model_key);
     seen.erase(std::remove(seen.begin(), seen.end(), model_key), seen.end());
+    take(levelPlacementKey(model_key, MemoryLevel::global));
     take(model_key + std::string(kCountersSuffix));
   }
   std::sort(seen.begin(), seen.end());

@@ -24,11 +24,13 @@ constexpr double kMinimumSpanDecades = 2.0;
 constexpr double kMaximumSpanDecades = 8.0;
 // Points get extra room on the right for their params label.
 constexpr double kPointLabelRoomDecades = 0.25;
+constexpr const char* kGlobalIntensityTitle = "Operational intensity (FLOP per global-memory byte: CGMA / element bytes)";
 
 struct ModelCeilings {
   double peak_gflops = 0;
   double dram_gbps = 0;
   std::optional<double> local_gbps;
+  std::optional<double> l2_gbps;
 };
 
 std::string ceilingValueText(double value) { return formatSignificant(value, 4); }
@@ -48,6 +50,7 @@ std::string kindName(CeilingKind kind) {
     case CeilingKind::dram_bandwidth: return "DRAM";
     case CeilingKind::local_bandwidth: return "local memory";
     case CeilingKind::fp32_peak: return "FP32 peak";
+    case CeilingKind::l2_bandwidth: return "L2";
   }
   return "";
 }
@@ -106,19 +109,25 @@ std::string shortLabelFor(const RunRecord& record, const std::vector<std::string
 
 // Where a record goes on the chart: its intensity on the measured device's placement (all models
 // share the analytic intensity; the device's may come from counters), and its achieved rate.
-std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunRecord& record, std::string& reason) {
+std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunRecord& record, std::string& reason,
+                                      std::string& model_key, std::optional<std::string>& above_roof) {
   if (record.status != RecordStatus::ok) {
     reason = toString(record.status) + ": " +
              firstLine(record.status_reason.empty() ? "no error text" : record.status_reason);
     return std::nullopt;
   }
-  const RooflinePlacement* placement = placementOn(record, "device");
-  if (placement == nullptr || !known(placement->intensity)) {
-    for (const std::string& key : modelKeysInOrder(results)) {
-      const RooflinePlacement* candidate = placementOn(record, key);
-      if (candidate != nullptr && known(candidate->intensity)) {
+  // The global level (the course's CGMA) first: it tells the rungs of a ladder apart, where the
+  // compulsory DRAM level puts a whole family on one vertical line.
+  std::vector<std::string> keys{"device"};
+  for (const std::string& key : modelKeysInOrder(results)) keys.push_back(key);
+  const RooflinePlacement* placement = nullptr;  // the first with a known intensity, else the first
+  for (MemoryLevel level : {MemoryLevel::global, MemoryLevel::dram}) {
+    for (const std::string& key : keys) {
+      const RooflinePlacement* candidate = placementOn(record, levelPlacementKey(key, level));
+      if (candidate == nullptr) continue;
+      if (placement == nullptr || (!known(placement->intensity) && known(candidate->intensity))) {
         placement = candidate;
-        break;
+        model_key = key;
       }
     }
   }
@@ -136,7 +145,8 @@ std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunR
     reason = "no floating-point work: not on log axes (see GB/s in the table)";
     return std::nullopt;
   }
-  return DataPoint{*intensity, gflops};
+  above_roof = placement->above_roof;
+  return DataPoint{*intensity, gflops, placement->level};
 }
 
 std::vector<std::string> pointDetails(const ResultsDocument& results, const RunRecord& record, const DataPoint& at) {
@@ -147,7 +157,14 @@ std::vector<std::string> pointDetails(const ResultsDocument& results, const RunR
   if (const auto median = record.medianKernelNs()) lines.push_back("time " + formatDurationNs(*median) + " (median)");
   lines.push_back(formatRate(at.gflops) + " GFLOP/s");
   if (const auto gbps = record.achievedGbps()) lines.push_back(formatRate(*gbps) + " GB/s");
-  lines.push_back("intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
+  if (at.level == MemoryLevel::global) {
+    lines.push_back("global intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
+    if (const auto cgma = record.work.cgma()) lines.push_back("CGMA " + formatSignificant(*cgma, 3) + " FLOP per access");
+    if (const RooflinePlacement* dram = placementOn(record, "device"); dram != nullptr && known(dram->intensity))
+      lines.push_back("compulsory DRAM intensity " + formatSignificant(*known(dram->intensity), 3) + " FLOP/byte");
+  } else {
+    lines.push_back("intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
+  }
   if (const RooflinePlacement* counted = placementOn(record, "device_counters")) {
     if (const auto intensity = known(counted->intensity)) {
       lines.push_back("intensity from counters " + formatSignificant(*intensity, 3) + " FLOP/byte");
@@ -185,11 +202,38 @@ void addPerformanceBars(VariantPoint& point, const RunRecord& record) {
   point.missed_noise_target = !interval.converged;
 }
 
+// The record's other levels on the model its point was placed with, at the point's rate: DRAM (the
+// counters' bytes when measured, else the compulsory ones), L1, L2, local memory.
+std::vector<LevelMarker> levelMarkers(const RunRecord& record, const std::string& model_key, const DataPoint& at) {
+  std::vector<LevelMarker> markers;
+  if (at.level != MemoryLevel::global) return markers;
+  auto add = [&](const RooflinePlacement* placement, MemoryLevel level) {
+    if (placement == nullptr) return;
+    const std::optional<double> intensity = known(placement->intensity);
+    if (!intensity || *intensity <= 0) return;
+    LevelMarker marker{DataPoint{*intensity, at.gflops, level}, {}};
+    marker.details.push_back(record.family + " / " + record.variant);
+    marker.details.push_back(levelDisplayName(level) + " level (" + toString(placement->intensity_source) + "): " +
+                             formatSignificant(*intensity, 3) + " FLOP/byte");
+    if (const auto fraction = known(placement->fraction_of_roof))
+      marker.details.push_back(formatPercent(*fraction) + " of the " + levelDisplayName(level) + " roof");
+    if (placement->above_roof) marker.details.push_back("⚠ " + *placement->above_roof);
+    markers.push_back(std::move(marker));
+  };
+  const RooflinePlacement* counted_dram = placementOn(record, model_key + "_counters");
+  add(counted_dram != nullptr && known(counted_dram->intensity) ? counted_dram : placementOn(record, model_key),
+      MemoryLevel::dram);
+  for (MemoryLevel level : {MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::local})
+    add(placementOn(record, levelPlacementKey(model_key, level)), level);
+  return markers;
+}
+
 // A model's roofs; nullopt when they cannot be drawn on log axes.
 std::optional<ModelCeilings> ceilingsOf(const DeviceModel& model) {
   if (model.peak_gflops <= 0 || model.dram_gbps <= 0) return std::nullopt;
-  ModelCeilings ceilings{model.peak_gflops, model.dram_gbps, model.local_gbps};
+  ModelCeilings ceilings{model.peak_gflops, model.dram_gbps, model.local_gbps, model.l2_gbps};
   if (ceilings.local_gbps && *ceilings.local_gbps <= 0) ceilings.local_gbps.reset();
+  if (ceilings.l2_gbps && *ceilings.l2_gbps <= 0) ceilings.l2_gbps.reset();
   return ceilings;
 }
 
@@ -255,6 +299,17 @@ std::string roleText(const ResultsDocument& results, const std::string& key, Mod
 
 }  // namespace
 
+std::string levelDisplayName(MemoryLevel level) {
+  switch (level) {
+    case MemoryLevel::global: return "global (CGMA)";
+    case MemoryLevel::dram: return "DRAM";
+    case MemoryLevel::l1: return "L1";
+    case MemoryLevel::l2: return "L2";
+    case MemoryLevel::local: return "local memory";
+  }
+  return "";
+}
+
 std::string decadeTickLabel(double decade_value) {
   const int exponent = static_cast<int>(std::lround(std::log10(decade_value)));
   if (exponent >= -3 && exponent <= 5) return formatFixed(decade_value, exponent < 0 ? -exponent : 0);
@@ -297,9 +352,11 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
     high = std::max(high, log_value);
   };
 
+  bool draw_l2_roofs = false, draw_level_local_roofs = false;
   for (const RunRecord* record : normal_records) {
-    std::string reason;
-    const auto at = placeOnChart(results, *record, reason);
+    std::string reason, model_key;
+    std::optional<std::string> above_roof;
+    const auto at = placeOnChart(results, *record, reason, model_key, above_roof);
     const std::string& variant = record->variant;
     if (!at) {
       chart.unplaced.push_back(UnplacedRecord{variant, recordParamsText(*record), reason});
@@ -311,7 +368,16 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
     VariantPoint& point = chart.points.emplace_back(VariantPoint{*at, static_cast<std::size_t>(series - chart.series.begin()),
                                                                  shortLabelFor(*record, varying_names),
                                                                  pointDetails(results, *record, *at)});
+    point.levels = levelMarkers(*record, model_key, *at);
+    point.above_roof = above_roof;
+    if (above_roof) point.details.insert(point.details.begin() + 1, "⚠ " + *above_roof);
     addPerformanceBars(point, *record);
+    for (const LevelMarker& level : point.levels) {
+      include(level.at.intensity_flop_per_byte, min_x_log, max_x_log);
+      chart.hierarchical = true;
+      if (level.at.level == MemoryLevel::l2) draw_l2_roofs = true;
+      if (level.at.level == MemoryLevel::local || level.at.level == MemoryLevel::l1) draw_level_local_roofs = true;
+    }
     include(at->intensity_flop_per_byte, min_x_log, max_x_log);
     include(at->intensity_flop_per_byte * std::pow(10.0, kPointLabelRoomDecades), min_x_log, max_x_log);
     include(at->gflops, min_y_log, max_y_log);
@@ -320,8 +386,9 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
         include(bar->low, min_y_log, max_y_log);
         include(bar->high, min_y_log, max_y_log);
       }
+    if (at->level == MemoryLevel::global) chart.x_axis.title = kGlobalIntensityTitle;
   }
-  const bool draw_local_roofs = familyDeclaresLocalAccesses(normal_records);
+  const bool draw_local_roofs = familyDeclaresLocalAccesses(normal_records) || draw_level_local_roofs;
   for (const ModelCeilings& ceilings : model_ceilings) {
     const double ridge = ceilings.peak_gflops / ceilings.dram_gbps;
     include(ridge / kRidgeVisibilityFactor, min_x_log, max_x_log);
@@ -347,6 +414,9 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
     addSlope(chart, index, CeilingKind::dram_bandwidth, ceilings.dram_gbps, ceilings.peak_gflops);
     if (draw_local_roofs && ceilings.local_gbps) {
       addSlope(chart, index, CeilingKind::local_bandwidth, *ceilings.local_gbps, ceilings.peak_gflops);
+    }
+    if (draw_l2_roofs && ceilings.l2_gbps) {
+      addSlope(chart, index, CeilingKind::l2_bandwidth, *ceilings.l2_gbps, ceilings.peak_gflops);
     }
     addPeak(chart, index, ceilings);
   }

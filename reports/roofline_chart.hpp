@@ -15,10 +15,11 @@ namespace rooflab::reports {
 struct DataPoint {
   double intensity_flop_per_byte = 0;
   double gflops = 0;
+  MemoryLevel level = MemoryLevel::dram;  // whose bytes the intensity counts
 };
 
 enum class ModelRole { reference, measured_device, other };
-enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak };
+enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth };
 
 struct ChartModel {
   std::string key;
@@ -56,6 +57,12 @@ struct GflopsRange {
   double high = 0;
 };
 
+// The same record at another memory level: the same rate, the intensity of that level's bytes.
+struct LevelMarker {
+  DataPoint at;                      // at.level says which level
+  std::vector<std::string> details;  // tooltip lines
+};
+
 struct VariantPoint {
   DataPoint at;
   std::size_t series_index = 0;          // into RooflineChart::series: one colour/marker per variant
@@ -66,6 +73,8 @@ struct VariantPoint {
   std::optional<GflopsRange> median_interval;
   std::optional<GflopsRange> min_max;
   bool missed_noise_target = false;      // drawn hollow, and told once in the legend
+  std::vector<LevelMarker> levels;       // the hierarchical roofline's other levels, when placed
+  std::optional<std::string> above_roof;  // the point stands above its roof: why (analyzer/roof_excess.hpp)
 };
 
 // A normal-mode record with no place on log-log axes (an error, no FLOPs, unknown intensity).
@@ -85,7 +94,13 @@ struct RooflineChart {
   std::vector<VariantSeries> series;
   std::vector<VariantPoint> points;
   std::vector<UnplacedRecord> unplaced;
+  // True when a point has markers at several memory levels: the marker's shape then says the level
+  // and its colour the variant (chart_scene.cpp).
+  bool hierarchical = false;
 };
+
+// "global (CGMA)", "DRAM", "L1", "L2", "local memory": how the chart's legend names a level.
+std::string levelDisplayName(MemoryLevel level);
 
 // Only normal-mode records are placed: the mutants' rates measure the mutation, not the kernel.
 // The roofs drawn are the reference model's and the device model's (another model when a run has

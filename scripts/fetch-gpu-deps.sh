@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run HERE (a Debian machine with network): downloads the Debian packages that the GPU machine
-# lacks (toml++, muParser, libclang 14 with the LLVM library it links) into .deps/debs, a git-ignored folder that the device tool carries.
+# lacks (toml++, muParser, libclang 14 with the LLVM library it links, cairo for the PNG charts) into .deps/debs, a git-ignored folder that the device tool carries.
 # The GPU machine reaches no package registry, so it unpacks these with scripts/gpu-setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,4 +9,16 @@ cd .deps/debs
 apt-get download libtomlplusplus-dev libtomlplusplus3 libmuparser-dev libmuparser2v5
 # Automatic mutants: libclang's C API (headers, library, clang's OpenCL headers) and libllvm14.
 apt-get download libclang-14-dev libclang1-14 libclang-common-14-dev libllvm14
+# cairo: the -dev packages whose .pc files `pkg-config cairo` walks (Requires and Requires.private;
+# listed with pkg-config --print-requires-private and dpkg -S on Debian 12), the shared libraries
+# they link, and one font for the chart text. Base libraries every Ubuntu image has (libc6, zlib1g)
+# are left out.
+apt-get download libcairo2-dev libcairo2 \
+  libpixman-1-dev libpixman-1-0 libfontconfig-dev libfontconfig1 fontconfig-config \
+  libfreetype-dev libfreetype6 libpng-dev libpng16-16 libbrotli-dev libbrotli1 libexpat1-dev libexpat1 \
+  libx11-dev libx11-6 libx11-data libxcb1-dev libxcb1 libxcb-render0-dev libxcb-render0 \
+  libxcb-shm0-dev libxcb-shm0 libxrender-dev libxrender1 libxext-dev libxext6 libxau-dev libxau6 \
+  libxdmcp-dev libxdmcp6 libbsd0 libmd0 x11proto-dev zlib1g-dev \
+  libglib2.0-dev libglib2.0-0 libffi-dev libffi8 libpcre2-dev libpcre2-8-0 \
+  fonts-dejavu-core
 ls -l

@@ -105,6 +105,8 @@ const std::vector<CounterMetric>& derivedCounterTable() {
       {"dram_bytes_write", "DRAM bytes written", "bytes", "dram__bytes_write.sum."},
       {"dram_bytes", "DRAM bytes", "bytes", "Bytes read plus bytes written."},
       {"l2_bytes", "L2 bytes", "bytes", "lts__t_bytes.sum."},
+      {"l1_global_bytes", "L1 global bytes", "bytes", "Global load plus store sectors x 32 bytes: what L1 served."},
+      {"shared_bytes", "Shared-memory bytes", "bytes", "Shared load plus store wavefronts x 128 bytes."},
       {"fp32_flops_per_dram_byte", "Arithmetic intensity (counters)", "FLOP/byte",
        "FP32 FLOPs per DRAM byte: the roofline's x from measured traffic."},
       {"warp_instructions_per_dram_byte", "Instruction-to-byte ratio", "inst/byte",
@@ -167,6 +169,14 @@ void deriveCounterValues(CounterSet& m) {
   ratio("global_store_sectors_per_request", value(kGlobalStoreSectors), value(kGlobalStoreRequests),
         "global store sectors or requests were not collected", "no global stores");
   set("shared_wavefronts", sum(kSharedLoadWavefronts, kSharedStoreWavefronts),
+      "a shared-memory wavefront counter was not collected");
+  // A sector is 32 bytes; a shared-memory wavefront one pass of the 32 four-byte banks (128 bytes):
+  // the bytes each data path carried, for the L1 and local levels of the hierarchical roofline.
+  const std::optional<double> global_sectors = sum(kGlobalLoadSectors, kGlobalStoreSectors);
+  set("l1_global_bytes", global_sectors ? std::optional<double>(*global_sectors * 32) : std::nullopt,
+      "global load or store sectors were not collected");
+  const std::optional<double> shared_wavefronts = sum(kSharedLoadWavefronts, kSharedStoreWavefronts);
+  set("shared_bytes", shared_wavefronts ? std::optional<double>(*shared_wavefronts * 128) : std::nullopt,
       "a shared-memory wavefront counter was not collected");
   set("shared_bank_conflicts", sum(kSharedLoadConflicts, kSharedStoreConflicts),
       "a shared-memory bank conflict counter was not collected");
