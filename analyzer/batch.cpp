@@ -4,12 +4,13 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analyzer/batch_estimate.hpp"
 #include "analyzer/batch_summary.hpp"
+#include "analyzer/point_worker.hpp"
 #include "analyzer/progress_line.hpp"
 #include "analyzer/results_writer.hpp"
 #include "analyzer/roofline_models.hpp"
 #include "analyzer/stop_flag.hpp"
-#include "analyzer/watchdog.hpp"
 
 namespace rooflab {
 namespace {
@@ -32,62 +33,56 @@ RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& 
   return models;
 }
 
-// Runs a plan's points in order; places, counts and writes each record as it comes.
+// Runs a plan's points in order, each in the worker process; places, counts and records each record
+// as it comes.
 class PointLoop {
  public:
-  PointLoop(const BatchPlan& plan, VariantRunner& runner, const RooflineModels& models, ResultsWriter& results,
-            ResultsDocument& document, const RunSettings& settings, bool progress)
-      : plan_(plan),
-        runner_(runner),
-        models_(models),
-        results_(results),
-        progress_(progress),
-        tally_(plan.points.size()),
-        // The runner stops a slow variant between repetitions; a single run that hangs past twice the
-        // limit (plus build and verification time) ends the batch with what it has.
-        watchdog_(document, results.path(), 2 * settings.variant_time_limit_s + 10,
-                  static_cast<int>(ExitCode::variant_failed)) {}
+  PointLoop(const BatchPlan& plan, PointWorker& worker, const RooflineModels& models, ResultsWriter& results,
+            const DeviceInfo& device, bool progress)
+      : plan_(plan), worker_(worker), models_(models), results_(results), device_(device), progress_(progress),
+        tally_(plan.points.size()) {}
 
   // Runs every point (until interrupted) and finishes the document; whether it was interrupted.
   bool runAll() {
     bool interrupted = false;
-    for (std::size_t i = 0; i < plan_.points.size() && !interrupted; ++i) {
-      interrupted = stopFlag();
-      if (!interrupted) runPoint(i);
-    }
+    for (std::size_t i = 0; i < plan_.points.size() && !interrupted; ++i)
+      interrupted = stopRequests() > 0 || !runPoint(i);
     progress_.finish();
-    auto lock = watchdog_.lock();
-    interrupted = interrupted || stopFlag();
+    interrupted = interrupted || stopRequests() > 0;
     results_.finish(interrupted, tally_.finalSummary(results_.records()));
     results_.write();
+    if (interrupted)
+      std::fprintf(stderr, "rooflab: interrupted: %zu of %zu points done, %zu not run\n", results_.records(),
+                   plan_.points.size(), plan_.points.size() - results_.records());
     return interrupted;
   }
   const BatchTally& tally() const { return tally_; }
 
  private:
-  void runPoint(std::size_t i) {
+  // False when the user asked to stop now: the point has no record.
+  bool runPoint(std::size_t i) {
     const RunPoint& point = plan_.points[i].point;
     const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(plan_.points.size()) + "] " +
                                point.family->name + "/" + point.variant->name + " " +
                                paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode);
     progress_.show(prefix);
-    watchdog_.begin(recordFor(point));
-    RunRecord record = runner_.run(plan_.points[i], [&](const char* phase, int index, int count) {
+    std::optional<RunRecord> record = worker_.run(i, recordFor(point), [&](const char* phase, int index, int count) {
       if (progress_.tty()) progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));
     });
-    watchdog_.end();
-    auto lock = watchdog_.lock();
-    if (record.status == RecordStatus::ok) placeRecord(record, models_);
-    report(record, tally_.count(record));
-    results_.addRecord(std::move(record), plan_.closesGroup(i), static_cast<double>(runner_.device().timer_resolution_ns));
+    if (!record) return false;
+    if (const auto threads = worker_.buildThreads()) results_.setBuildThreads(*threads);
+    if (record->status == RecordStatus::ok) placeRecord(*record, models_);
+    report(*record, tally_.count(*record));
+    results_.addRecord(std::move(*record), plan_.closesGroup(i), static_cast<double>(device_.timer_resolution_ns));
     results_.setSummary(tally_.summary());
-    results_.write();
+    results_.checkpoint();
+    return true;
   }
 
   void report(const RunRecord& record, RecordOutcome outcome) {
     if (outcome == RecordOutcome::failed) {
       progress_.finish();
-      std::fprintf(stderr, "rooflab: error: %s\n", record.status_reason.c_str());
+      std::fprintf(stderr, "rooflab: %s: %s\n", toString(record.status).c_str(), record.status_reason.c_str());
     } else if (outcome == RecordOutcome::verification_failed) {
       progress_.finish();
       std::fprintf(stderr, "rooflab: verification failed: %s: %s\n", record.label().c_str(),
@@ -96,37 +91,52 @@ class PointLoop {
   }
 
   const BatchPlan& plan_;
-  VariantRunner& runner_;
+  PointWorker& worker_;
   const RooflineModels& models_;
   ResultsWriter& results_;
+  const DeviceInfo& device_;
   ProgressLine progress_;
   BatchTally tally_;
-  Watchdog watchdog_;
 };
+
+void refuseOversizedBatch(const BatchPlan& plan, const RunSettings& settings) {
+  if (plan.points.size() <= settings.max_points) return;
+  throw InputError("the batch has " + std::to_string(plan.points.size()) + " points, more than [run] max_points = " +
+                   std::to_string(settings.max_points) + "; narrow the sweep or raise max_points");
+}
+
+void announce(const BatchPlan& plan, const BatchConfig& config, const SelectedDevice& device,
+              const RooflineModels& models, const ResultsWriter& results) {
+  std::fprintf(stderr,
+               "rooflab: %zu points (%zu families) on %s [%s]; %d warm-up + %d timed runs each; estimated %s; "
+               "results in %s\n",
+               plan.points.size(), plan.families.size(), device.info.name.c_str(), device.info.platform.c_str(),
+               config.run.warmup, config.run.repetitions,
+               formatEstimate(estimateBatchSeconds(plan, models, config.run)).c_str(), results.path().c_str());
+}
 
 }  // namespace
 
 BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
   BatchConfig config = withOverrides(config_in, options);
   BatchOutcome outcome;
-  outcome.out_dir = prepareOutputFolder(config.run.out);
-  if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
   const BatchPlan plan = planBatch(config);
+  refuseOversizedBatch(plan, config.run);
+  outcome.folder = std::make_unique<OutputFolder>(config.run.out);
+  outcome.out_dir = outcome.folder->dir();
+  if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
   for (const auto& e : plan.input_errors) std::fprintf(stderr, "rooflab: %s\n", e.c_str());
 
   const SelectedDevice device = selectDevice(config.run.device);
-  VariantRunner runner(device, config.run);
   ResultsWriter results(outcome.results, outcome.out_dir / "results.json");
   results.start(config, device.info, plan.input_errors);
   const RooflineModels models = measureModels(config.run, device, options.progress, results);
-  std::fprintf(stderr, "rooflab: %zu points (%zu families) on %s [%s]; %d warm-up + %d timed runs each; results in %s\n",
-               plan.points.size(), plan.families.size(), device.info.name.c_str(), device.info.platform.c_str(),
-               config.run.warmup, config.run.repetitions, results.path().c_str());
-  // After the ceilings, so that no compile runs while they are measured.
-  runner.queueBuilds(plan.points);
-  results.setBuildThreads(runner.buildThreads());
+  announce(plan, config, device, models, results);
 
-  PointLoop loop(plan, runner, models, results, outcome.results, config.run, options.progress);
+  // After the ceilings, so that no compile runs while they are measured: the worker starts its
+  // background builds when it starts.
+  PointWorker worker(WorkerSetup{config, 0}, device.info.name);
+  PointLoop loop(plan, worker, models, results, device.info, options.progress);
   const bool interrupted = loop.runAll();
   outcome.exit_code = loop.tally().exitCode(interrupted, !plan.input_errors.empty());
   return outcome;

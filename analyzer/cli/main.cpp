@@ -6,9 +6,12 @@
 
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/errors.hpp"
+#include "analyzer/worker_main.hpp"
 
 int main(int argc, char** argv) {
   using namespace rooflab;
+  // The batch's worker process (analyzer/point_worker.cpp): not a command for users.
+  if (argc == 2 && std::string(argv[1]) == "__worker") return runPointWorker(3, 4);
   CLI::App app{"rooflab: roofline profiler for OpenCL kernels"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("rooflab ") + ROOFLAB_VERSION);
@@ -88,6 +91,9 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::fprintf(stderr, "rooflab: %s\n", e.what());
     return static_cast<int>(ExitCode::bad_input);
+  } catch (const IoError& e) {
+    std::fprintf(stderr, "rooflab: I/O error: %s\n", e.what());
+    return static_cast<int>(ExitCode::io_error);
   } catch (const DeviceError& e) {
     std::fprintf(stderr, "rooflab: %s\n", e.what());
     return static_cast<int>(ExitCode::no_device);
