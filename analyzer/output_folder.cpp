@@ -43,8 +43,6 @@ OutputFolder::OutputFolder(const std::string& out) {
   std::error_code ec;
   if (dir == dir.root_path() || fs::weakly_canonical(dir, ec) == dir.root_path())
     throw InputError("output folder '" + out + "': rooflab will not write into the root folder /; choose a folder of its own");
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-    throw InputError("output folder '" + dir.string() + "' is a file, not a folder");
   dir_ = prepareOutputFolder(dir.string());
   lock_fd_ = ::open((dir_ / kLockFile).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lock_fd_ < 0)

@@ -56,7 +56,6 @@ void ResultsWriter::start(const BatchConfig& config, const DeviceInfo& device,
   const fs::path journal_path = path_.parent_path() / "journal.jsonl";
   journal_ = std::fopen(journal_path.c_str(), "w");
   if (journal_ == nullptr) throw IoError("cannot write " + journal_path.string() + ": " + std::strerror(errno));
-  write();
 }
 
 void ResultsWriter::setModels(const RooflineModels& models, double ceilings_seconds) {

@@ -7,6 +7,9 @@
 #   ceilings  `rooflab ceilings --device gpu` five times (spread of each ceiling; issue 17)
 #   torch     bench/baselines/torch_baselines.py (sum, add, device copy; issue 17's copy reference)
 #   rungs     bench/configs/performance-h100.toml (the top rungs' achieved bandwidth against the ceilings)
+#   faults    issue 15's GPU must-show: an illegal memory access between two good kernels
+#             (tests/fixtures/configs/faults-illegal-address-h100.toml); expects exit 1, the faulting
+#             record `crashed`, both good records ok with counters
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +47,19 @@ for step in "$@"; do
     rungs)
       ./build-gpu/rooflab run bench/configs/performance-h100.toml --device gpu --out "$W/rungs" > "$W/rungs.log" 2>&1
       echo "rungs: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt" ;;
+    faults)
+      ./build-gpu/rooflab run tests/fixtures/configs/faults-illegal-address-h100.toml --device gpu --out "$W/faults" \
+        > "$W/faults.log" 2>&1
+      rc=$?
+      verdict=$(python3 - "$W/faults/results.json" <<'PY'
+import json, sys
+records = {r["variant"]: r for r in json.load(open(sys.argv[1]))["records"]}
+good = all(records.get(v, {}).get("status") == "ok" and records[v]["counters"].get("available") for v in ("good_before", "good_after"))
+bad = records.get("illegal_address", {})
+print(f"good records ok with counters: {good}; illegal_address: {bad.get('status')}: {bad.get('error')}")
+PY
+)
+      echo "faults: rc=$rc (expect 1) $verdict" | tee -a "$W/summary.txt" ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done
