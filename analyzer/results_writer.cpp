@@ -54,7 +54,7 @@ void ResultsWriter::start(const BatchConfig& config, const DeviceInfo& device,
   document_.device = device;
   document_.input_errors = input_errors;
   const fs::path journal_path = path_.parent_path() / "journal.jsonl";
-  journal_ = std::fopen(journal_path.c_str(), "w");
+  journal_ = std::fopen(journal_path.c_str(), "we");  // e: not inherited by the worker
   if (journal_ == nullptr) throw IoError("cannot write " + journal_path.string() + ": " + std::strerror(errno));
 }
 
@@ -94,7 +94,7 @@ void ResultsWriter::journal(std::size_t index) {
 
 void ResultsWriter::checkpoint() {
   const double since_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - last_write_).count();
-  if (document_.records.size() == 1 || since_s >= std::max(2.0, 20 * last_write_seconds_)) write();
+  if (document_.records.size() == 1 || since_s >= std::max(5.0, 50 * last_write_seconds_)) write();
 }
 
 void ResultsWriter::setSummary(const BatchSummary& summary) { document_.summary = summary; }

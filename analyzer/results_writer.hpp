@@ -46,8 +46,8 @@ class ResultsWriter {
   void finish(bool interrupted, const BatchSummary& summary);
   void write();
   // Writes results.json when a checkpoint is due: after the first record, then once the last write
-  // is a few seconds old and at most 1/20 of the time since went into writing (so that a batch of
-  // many points never spends its time rewriting a growing file).
+  // is 5 s old and at least 50 times as old as that write took (so that a batch of many points spends
+  // at most 2% of its time rewriting a growing file).
   void checkpoint();
 
  private:

@@ -33,10 +33,11 @@ import os, sys, time
 journal, pid, points = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 samples = []  # (seconds, lines)
 start = time.monotonic()
-def alive():
+def alive():  # the batch is the shell's child, not ours: read its state
     try:
-        return os.waitpid(pid, os.WNOHANG) == (0, 0)
-    except ChildProcessError:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
         return False
 def lines():
     try:
@@ -52,10 +53,13 @@ def rate(first, last):
     (t0, n0), (t1, n1) = samples[first], samples[last]
     return (n1 - n0) / (t1 - t0) if t1 > t0 else float("nan")
 done = [i for i, (_, n) in enumerate(samples) if n > 0]
-if len(done) < 22:
+# From the first record to the sample that saw the last one (after it, the batch writes its reports).
+first = done[0]
+last = next(i for i, (_, n) in enumerate(samples) if n >= samples[-1][1])
+if not done or last - first < 8:
     sys.exit(f"too few samples ({len(samples)}); points recorded: {samples[-1][1]}")
-first, last = done[0], done[-2]  # from the first record; the last sample can include the final write
-window = 10
+
+window = (last - first) // 4  # the first and the last quarter of the sweep
 start_rate, end_rate = rate(first, first + window), rate(last - window, last)
 print(f"points recorded: {samples[-1][1]} of {points} in {samples[-1][0]:.0f} s")
 print(f"start: {start_rate:.1f} points/s (seconds {samples[first][0]:.0f}-{samples[first + window][0]:.0f})")
