@@ -4,15 +4,16 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analyzer/batch_estimate.hpp"
 #include "analyzer/batch_summary.hpp"
+#include "analyzer/errors.hpp"
 #include "analyzer/gpu_clock.hpp"
 #include "analyzer/host_condition.hpp"
-#include "analyzer/errors.hpp"
+#include "analyzer/point_worker.hpp"
 #include "analyzer/progress_line.hpp"
 #include "analyzer/results_writer.hpp"
 #include "analyzer/roofline_models.hpp"
 #include "analyzer/stop_flag.hpp"
-#include "analyzer/watchdog.hpp"
 
 namespace rooflab {
 namespace {
@@ -66,66 +67,59 @@ class HostWatch {
   GpuClockSampler gpu_clock_;
 };
 
-// Runs a plan's points in order; places, counts and writes each record as it comes.
+// Runs a plan's points in order, each in the worker process; places, counts and records each record
+// as it comes.
 class PointLoop {
  public:
-  PointLoop(const BatchPlan& plan, VariantRunner& runner, const RooflineModels& models, ResultsWriter& results,
-            ResultsDocument& document, const RunSettings& settings, bool progress, HostWatch& host)
-      : plan_(plan),
-        runner_(runner),
-        models_(models),
-        results_(results),
-        progress_(progress),
-        host_(host),
-        tally_(plan.points.size()),
-        // The runner stops a slow variant between repetitions; a single run that hangs past twice the
-        // limit (plus build and verification time) ends the batch with what it has.
-        watchdog_(document, results.path(), 2 * settings.variant_time_limit_s + 10,
-                  static_cast<int>(ExitCode::variant_failed)) {}
+  PointLoop(const BatchPlan& plan, PointWorker& worker, const RooflineModels& models, ResultsWriter& results,
+            const DeviceInfo& device, bool progress, HostWatch& host)
+      : plan_(plan), worker_(worker), models_(models), results_(results), device_(device), progress_(progress),
+        host_(host), tally_(plan.points.size()) {}
 
   // Runs every point (until interrupted) and finishes the document; whether it was interrupted.
   bool runAll() {
     bool interrupted = false;
-    for (std::size_t i = 0; i < plan_.points.size() && !interrupted; ++i) {
-      interrupted = stopFlag();
-      if (!interrupted) runPoint(i);
-    }
+    for (std::size_t i = 0; i < plan_.points.size() && !interrupted; ++i)
+      interrupted = stopRequests() > 0 || !runPoint(i);
     progress_.finish();
-    auto lock = watchdog_.lock();
-    interrupted = interrupted || stopFlag();
+    interrupted = interrupted || stopRequests() > 0;
     results_.setHost(host_.condition());
     host_.reportAtEnd();
     results_.finish(interrupted, tally_.finalSummary(results_.records()));
     results_.write();
+    if (interrupted)
+      std::fprintf(stderr, "rooflab: interrupted: %zu of %zu points done, %zu not run\n", results_.records(),
+                   plan_.points.size(), plan_.points.size() - results_.records());
     return interrupted;
   }
   const BatchTally& tally() const { return tally_; }
 
  private:
-  void runPoint(std::size_t i) {
+  // False when the user asked to stop now: the point has no record.
+  bool runPoint(std::size_t i) {
     const RunPoint& point = plan_.points[i].point;
     const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(plan_.points.size()) + "] " +
                                point.family->name + "/" + point.variant->name + " " +
                                paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode);
     progress_.show(prefix);
-    watchdog_.begin(recordFor(point));
-    RunRecord record = runner_.run(plan_.points[i], [&](const char* phase, int index, int count) {
+    std::optional<RunRecord> record = worker_.run(i, recordFor(point), [&](const char* phase, int index, int count) {
       if (progress_.tty()) progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));
     });
-    watchdog_.end();
+    if (!record) return false;
     host_.sample();
-    auto lock = watchdog_.lock();
-    if (record.status == RecordStatus::ok) placeRecord(record, models_);
-    report(record, tally_.count(record));
-    results_.addRecord(std::move(record), plan_.closesGroup(i), static_cast<double>(runner_.device().timer_resolution_ns));
+    if (const auto threads = worker_.buildThreads()) results_.setBuildThreads(*threads);
+    if (record->status == RecordStatus::ok) placeRecord(*record, models_);
+    report(*record, tally_.count(*record));
+    results_.addRecord(std::move(*record), plan_.closesGroup(i), static_cast<double>(device_.timer_resolution_ns));
     results_.setSummary(tally_.summary());
-    results_.write();
+    results_.checkpoint();
+    return true;
   }
 
   void report(const RunRecord& record, RecordOutcome outcome) {
     if (outcome == RecordOutcome::failed) {
       progress_.finish();
-      std::fprintf(stderr, "rooflab: error: %s\n", record.status_reason.c_str());
+      std::fprintf(stderr, "rooflab: %s: %s\n", toString(record.status).c_str(), record.status_reason.c_str());
     } else if (outcome == RecordOutcome::verification_failed) {
       progress_.finish();
       std::fprintf(stderr, "rooflab: verification failed: %s: %s\n", record.label().c_str(),
@@ -134,13 +128,13 @@ class PointLoop {
   }
 
   const BatchPlan& plan_;
-  VariantRunner& runner_;
+  PointWorker& worker_;
   const RooflineModels& models_;
   ResultsWriter& results_;
+  const DeviceInfo& device_;
   ProgressLine progress_;
   HostWatch& host_;
   BatchTally tally_;
-  Watchdog watchdog_;
 };
 
 // One message for all of them, a line each, as the command line prints every error ("rooflab: ...");
@@ -154,6 +148,24 @@ std::string joinedInputErrors(const std::vector<std::string>& errors) {
   return text;
 }
 
+void refuseOversizedBatch(const BatchPlan& plan, const RunSettings& settings) {
+  if (plan.points.size() <= settings.max_points) return;
+  throw InputError("the batch has " + std::to_string(plan.points.size()) + " points, more than [run] max_points = " +
+                   std::to_string(settings.max_points) + "; narrow the sweep or raise max_points");
+}
+
+void announce(const BatchPlan& plan, const BatchConfig& config, const SelectedDevice& device,
+              const RooflineModels& models, const ResultsWriter& results) {
+  const std::size_t families = plan.studiedFamilyCount();
+  std::fprintf(stderr,
+               "rooflab: %zu points (%zu %s) on %s [%s]; %d warm-up + at least %d timed runs each, to ±%g%% noise "
+               "within %g s; estimated %s; results in %s\n",
+               plan.points.size(), families, families == 1 ? "family" : "families", device.info.name.c_str(),
+               device.info.platform.c_str(), config.run.warmup, config.run.repetitions, config.run.max_noise * 100,
+               config.run.max_time_s, formatEstimate(estimateBatchSeconds(plan, models, config.run)).c_str(),
+               results.path().c_str());
+}
+
 }  // namespace
 
 BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
@@ -163,29 +175,24 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   const BatchPlan plan = planBatch(config);
   for (const auto& w : plan.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
   if (!plan.input_errors.empty()) throw InputError(joinedInputErrors(plan.input_errors));
-  outcome.out_dir = prepareOutputFolder(config.run.out);
+  refuseOversizedBatch(plan, config.run);
+  outcome.folder = std::make_unique<OutputFolder>(config.run.out);
+  outcome.out_dir = outcome.folder->dir();
   if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
 
   const SelectedDevice device = selectDevice(config.run.device);
-  VariantRunner runner(device, config.run);
   ResultsWriter results(outcome.results, outcome.out_dir / "results.json");
   results.start(config, device.info, plan.input_errors);
   // Before the ceilings, whose own work would raise the load average it reads.
   HostWatch host(device.info);
   results.setHost(host.condition());
   const RooflineModels models = measureModels(config.run, device, options.progress, results);
-  const std::size_t families = plan.studiedFamilyCount();
-  std::fprintf(stderr,
-               "rooflab: %zu points (%zu %s) on %s [%s]; %d warm-up + at least %d timed runs each, to ±%g%% "
-               "noise within %g s; results in %s\n",
-               plan.points.size(), families, families == 1 ? "family" : "families", device.info.name.c_str(),
-               device.info.platform.c_str(), config.run.warmup, config.run.repetitions, config.run.max_noise * 100,
-               config.run.max_time_s, results.path().c_str());
-  // After the ceilings, so that no compile runs while they are measured.
-  runner.queueBuilds(plan.points);
-  results.setBuildThreads(runner.buildThreads());
+  announce(plan, config, device, models, results);
 
-  PointLoop loop(plan, runner, models, results, outcome.results, config.run, options.progress, host);
+  // After the ceilings, so that no compile runs while they are measured: the worker starts its
+  // background builds when it starts.
+  PointWorker worker(WorkerSetup{config, 0}, device.info.name);
+  PointLoop loop(plan, worker, models, results, device.info, options.progress, host);
   const bool interrupted = loop.runAll();
   outcome.exit_code = loop.tally().exitCode(interrupted, !plan.input_errors.empty());
   return outcome;

@@ -2,12 +2,14 @@
 // Running a batch: plan (batch_plan), run each point (runner), write the results (results_writer),
 // count and choose the exit code (batch_summary).
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "analyzer/batch_plan.hpp"
 #include "analyzer/config.hpp"
 #include "analyzer/errors.hpp"
+#include "analyzer/output_folder.hpp"
 #include "analyzer/results_document.hpp"
 #include "analyzer/runner.hpp"
 
@@ -24,13 +26,16 @@ struct BatchOptions {
 
 struct BatchOutcome {
   ResultsDocument results;
+  std::unique_ptr<OutputFolder> folder;  // locked until the outcome is gone (reports written)
   std::filesystem::path out_dir;
   ExitCode exit_code = ExitCode::ok;
 };
 
-// Measures the device's ceilings (unless [run] ceilings = "datasheet"), runs every point, places
-// each record on the roofline models and writes <out>/results.json after each record. Throws InputError for a bad
-// output folder and DeviceError when no device can be opened; everything else is recorded.
+// Measures the device's ceilings (unless [run] ceilings = "datasheet"), runs every point in a worker
+// process, places each record on the roofline models, appends it to <out>/journal.jsonl and writes
+// <out>/results.json at checkpoints and at the end. Throws InputError for a bad or locked output
+// folder or a batch over max_points, DeviceError when no device can be opened, IoError when a results
+// file cannot be written; everything else is recorded.
 BatchOutcome runBatch(const BatchConfig& config, const BatchOptions& options);
 
 }  // namespace rooflab

@@ -3,7 +3,7 @@
 namespace rooflab {
 
 RecordOutcome BatchTally::count(const RunRecord& record) {
-  if (record.status == RecordStatus::error) {
+  if (isFault(record.status)) {
     ++failed_;
     return RecordOutcome::failed;
   }

@@ -88,7 +88,7 @@ void parseNoiseTarget(const TomlReader& r, RunSettings& run) {
 void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir) {
   r.rejectUnknownKeys({"device", "repetitions", "warmup", "modes", "counters", "reference_model", "out",
                        "formats", "kernels", "variant_time_limit_s", "seed", "ceilings", "max_noise", "min_time",
-                       "max_time"});
+                       "max_time", "max_points"});
   run.device = r.optionalString("device").value_or(run.device);
   if (auto reps = r.optionalInteger("repetitions")) {
     if (*reps < 1 || *reps > 100000) r.fail("repetitions", "must be between 1 and 100000");
@@ -120,6 +120,10 @@ void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir) {
   if (auto limit = r.optionalNumber("variant_time_limit_s")) {
     if (*limit <= 0) r.fail("variant_time_limit_s", "must be positive");
     run.variant_time_limit_s = *limit;
+  }
+  if (auto max_points = r.optionalInteger("max_points")) {
+    if (*max_points < 1) r.fail("max_points", "must be at least 1");
+    run.max_points = static_cast<std::size_t>(*max_points);
   }
   if (auto seed = r.optionalInteger("seed")) run.seed = static_cast<std::uint64_t>(*seed);
 }

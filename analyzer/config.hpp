@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -48,6 +49,7 @@ struct RunSettings {
   // families are always searched after them (kernelSearchPath), so they are not listed here.
   std::vector<std::filesystem::path> kernels;
   double variant_time_limit_s = 60;            // a point running longer is stopped and reported
+  std::size_t max_points = 10000;              // a batch planning more points is refused (exit 2)
   std::uint64_t seed = 20121;                  // buffer contents are a function of this seed
   std::string binaries_dir;                    // when set, each built program's binary (PTX on NVIDIA) is kept here
   EnvironmentSettings environment;             // not part of the config file

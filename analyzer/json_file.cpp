@@ -17,13 +17,13 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view con
   temporary += ".tmp-" + std::to_string(::getpid());
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + temporary.string() + ": " + std::strerror(errno));
+    if (!out) throw IoError("cannot write " + temporary.string() + ": " + std::strerror(errno));
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
     out.flush();
     if (!out) {
       std::error_code ignored;
       std::filesystem::remove(temporary, ignored);
-      throw std::runtime_error("cannot write " + temporary.string() + " (disk full?): " + std::strerror(errno));
+      throw IoError("cannot write " + temporary.string() + " (disk full?): " + std::strerror(errno));
     }
   }
   std::error_code error;
@@ -31,7 +31,7 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view con
   if (error) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    throw std::runtime_error("cannot rename " + temporary.string() + " to " + path.string() + ": " + error.message());
+    throw IoError("cannot rename " + temporary.string() + " to " + path.string() + ": " + error.message());
   }
 }
 

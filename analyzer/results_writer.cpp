@@ -1,11 +1,15 @@
 #include "analyzer/results_writer.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 
 #include "analyzer/errors.hpp"
 #include "analyzer/json_file.hpp"
 #include "analyzer/results_json.hpp"
+#include "analyzer/results_json_lines.hpp"
 #include "mutators/mutation_verdict.hpp"
 
 namespace fs = std::filesystem;
@@ -36,6 +40,10 @@ fs::path prepareOutputFolder(const std::string& out) {
 
 ResultsWriter::ResultsWriter(ResultsDocument& document, fs::path path) : document_(document), path_(std::move(path)) {}
 
+ResultsWriter::~ResultsWriter() {
+  if (journal_ != nullptr) std::fclose(journal_);
+}
+
 void ResultsWriter::start(const BatchConfig& config, const DeviceInfo& device,
                           const std::vector<std::string>& input_errors) {
   document_ = ResultsDocument{};
@@ -45,6 +53,9 @@ void ResultsWriter::start(const BatchConfig& config, const DeviceInfo& device,
   document_.config = config;
   document_.device = device;
   document_.input_errors = input_errors;
+  const fs::path journal_path = path_.parent_path() / "journal.jsonl";
+  journal_ = std::fopen(journal_path.c_str(), "we");  // e: not inherited by the worker
+  if (journal_ == nullptr) throw IoError("cannot write " + journal_path.string() + ": " + std::strerror(errno));
 }
 
 void ResultsWriter::setModels(const RooflineModels& models, double ceilings_seconds) {
@@ -64,6 +75,7 @@ void ResultsWriter::addRecord(RunRecord record, bool closes_group, double timer_
   const std::string group = record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order);
   mode_records_[group][record.mode] = records.size();
   records.push_back(std::move(record));
+  journal(records.size() - 1);
   if (!closes_group) return;
   const auto& modes = mode_records_[group];
   auto recordAt = [&](RunMode mode) -> RunRecord* {
@@ -73,7 +85,21 @@ void ResultsWriter::addRecord(RunRecord record, bool closes_group, double timer_
   RunRecord* normal = recordAt(RunMode::normal);
   const RunRecord* mem = recordAt(RunMode::memory_only);
   const RunRecord* comp = recordAt(RunMode::compute_only);
-  if (normal && (mem || comp)) normal->mutation = analyseMutation(*normal, mem, comp, timer_resolution_ns);
+  if (normal && (mem || comp)) {
+    normal->mutation = analyseMutation(*normal, mem, comp, timer_resolution_ns);
+    journal(static_cast<std::size_t>(normal - records.data()));
+  }
+}
+
+void ResultsWriter::journal(std::size_t index) {
+  const std::string line = journalLine(index, document_.records[index]);
+  if (std::fwrite(line.data(), 1, line.size(), journal_) != line.size() || std::fflush(journal_) != 0)
+    throw IoError("cannot write " + (path_.parent_path() / "journal.jsonl").string() + ": " + std::strerror(errno));
+}
+
+void ResultsWriter::checkpoint() {
+  const double since_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - last_write_).count();
+  if (document_.records.size() == 1 || since_s >= std::max(5.0, 50 * last_write_seconds_)) write();
 }
 
 void ResultsWriter::setSummary(const BatchSummary& summary) { document_.summary = summary; }
@@ -84,6 +110,11 @@ void ResultsWriter::finish(bool interrupted, const BatchSummary& summary) {
   document_.summary = summary;
 }
 
-void ResultsWriter::write() const { writeJsonAtomically(path_, toJson(document_)); }
+void ResultsWriter::write() {
+  const auto started = std::chrono::steady_clock::now();
+  writeJsonAtomically(path_, toJson(document_));
+  last_write_ = std::chrono::steady_clock::now();
+  last_write_seconds_ = std::chrono::duration<double>(last_write_ - started).count();
+}
 
 }  // namespace rooflab

@@ -1,8 +1,10 @@
 #pragma once
-// Writing a batch's results document (docs/results-schema.md): started before any kernel runs,
-// rewritten whole after every record (so that a batch cut short keeps what it measured), finished
-// with the batch's status.
+// Writing a batch's results document (docs/results-schema.md): started before any kernel runs; each
+// record appended to <out>/journal.jsonl as it comes (O(1) per record); results.json rewritten whole
+// (atomically) at checkpoints, so that a batch cut short keeps what it measured, and when it finishes.
+#include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -20,11 +22,14 @@ namespace rooflab {
 // InputError before any kernel runs if not.
 std::filesystem::path prepareOutputFolder(const std::string& out);
 
-// Keeps the batch's ResultsDocument and writes it as JSON (a Watchdog may write it too: callers hold
-// its lock around every change once the points run).
+// Keeps the batch's ResultsDocument, journals its records and writes it as JSON. Throws IoError
+// when a file cannot be written.
 class ResultsWriter {
  public:
   ResultsWriter(ResultsDocument& document, std::filesystem::path path);
+  ~ResultsWriter();
+  ResultsWriter(const ResultsWriter&) = delete;
+  ResultsWriter& operator=(const ResultsWriter&) = delete;
   const std::filesystem::path& path() const { return path_; }
 
   // A "running" document: schema, tool, start time, the config as run, the device, the input errors.
@@ -34,18 +39,27 @@ class ResultsWriter {
   // The host's condition, and why it makes timings noisy (noisyHost), or nothing when it looks quiet.
   void setHost(const HostCondition& host);
 
-  // Appends the record. Once `closes_group` (the variant's last mode at these parameters has run),
+  // Appends the record (and its journal line). Once `closes_group` (the variant's last mode at these parameters has run),
   // the normal record of the group gets the reading of its mutants ("mutation").
   void addRecord(RunRecord record, bool closes_group, double timer_resolution_ns);
   std::size_t records() const { return document_.records.size(); }
   void setSummary(const BatchSummary& summary);
   // Status "interrupted" or "complete", the finish time and the final summary.
   void finish(bool interrupted, const BatchSummary& summary);
-  void write() const;
+  void write();
+  // Writes results.json when a checkpoint is due: after the first record, then once the last write
+  // is 5 s old and at least 50 times as old as that write took (so that a batch of many points spends
+  // at most 2% of its time rewriting a growing file).
+  void checkpoint();
 
  private:
+  void journal(std::size_t index);
+
   ResultsDocument& document_;
   std::filesystem::path path_;
+  std::FILE* journal_ = nullptr;  // <out>/journal.jsonl
+  std::chrono::steady_clock::time_point last_write_;
+  double last_write_seconds_ = 0;
   std::map<std::string, std::map<RunMode, std::size_t>> mode_records_;  // group -> mode -> record index
 };
 

@@ -28,12 +28,15 @@ std::string toString(RecordStatus status) {
     case RecordStatus::ok: return "ok";
     case RecordStatus::error: return "error";
     case RecordStatus::skipped: return "skipped";
+    case RecordStatus::crashed: return "crashed";
+    case RecordStatus::timed_out: return "timed_out";
   }
   return "error";
 }
 
 std::optional<RecordStatus> parseRecordStatus(std::string_view text) {
-  for (RecordStatus status : {RecordStatus::ok, RecordStatus::error, RecordStatus::skipped})
+  for (RecordStatus status : {RecordStatus::ok, RecordStatus::error, RecordStatus::skipped, RecordStatus::crashed,
+                              RecordStatus::timed_out})
     if (text == toString(status)) return status;
   return std::nullopt;
 }

@@ -22,8 +22,14 @@ enum class RecordStatus {
   ok,
   error,    // building, launching or reading back failed
   skipped,  // not run, for a reason that is no fault (a mutant of an unannotated kernel)
+  crashed,    // the worker process running it died (a signal, an abort) or its OpenCL context broke
+  timed_out,  // no result within [run] variant_time_limit_s: the worker running it was killed
 };
-std::string toString(RecordStatus status);  // "ok" | "error" | "skipped"
+std::string toString(RecordStatus status);  // "ok" | "error" | "skipped" | "crashed" | "timed_out"
+// Whether the point failed to give a result through a fault (error, crashed, timed_out).
+inline bool isFault(RecordStatus status) {
+  return status == RecordStatus::error || status == RecordStatus::crashed || status == RecordStatus::timed_out;
+}
 std::optional<RecordStatus> parseRecordStatus(std::string_view text);
 
 // One repetition of a variant (all its launches), in device nanoseconds. queued/submit/start/end
@@ -135,7 +141,7 @@ struct RunRecord {
   std::optional<double> medianKernelNs() const;
   std::optional<double> achievedGflops() const;
   std::optional<double> achievedGbps() const;
-  bool failed() const { return status == RecordStatus::error || verification.status == VerificationStatus::failed; }
+  bool failed() const { return isFault(status) || verification.status == VerificationStatus::failed; }
 };
 
 std::string paramsLabel(const ParamValues& params, const std::vector<std::string>& order);

@@ -52,6 +52,19 @@ VariantRunner::VariantRunner(const SelectedDevice& device, const RunSettings& se
 
 VariantRunner::~VariantRunner() = default;
 
+std::string VariantRunner::contextProblem() const {
+  try {
+    const cl::CommandQueue probe(launcher_.context(), launcher_.device().device);
+    const std::uint32_t value = 0;
+    cl::Buffer buffer(launcher_.context(), CL_MEM_READ_WRITE, sizeof value);
+    probe.enqueueWriteBuffer(buffer, CL_TRUE, 0, sizeof value, &value);
+    probe.finish();
+    return "";
+  } catch (const cl::Error& e) {
+    return describeClError(e);
+  }
+}
+
 const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const ResolvedPoint& point) {
   const std::string key = pointKey(point.point);
   if (key == inputs_key_) return inputs_;

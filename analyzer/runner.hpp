@@ -31,6 +31,10 @@ class VariantRunner {
 
   const DeviceInfo& device() const { return launcher_.device().info; }
 
+  // "" while the context still runs commands; else the OpenCL error a tiny write gets (a driver
+  // error such as an illegal address poisons the whole context on NVIDIA).
+  std::string contextProblem() const;
+
   // Starts building, in the background and in this order, the programs that run() will need for
   // these points (see ProgramBuilds). Optional: run() builds whatever was not queued itself.
   void queueBuilds(const std::vector<PlannedPoint>& points) { programs_.queue(points); }

@@ -14,6 +14,9 @@
 #             mutants validated by counters, and the AutoMutation tests
 #   levels    the default config with every format (issue 16): PNGs written (cairo on the GPU machine),
 #             hierarchical markers per original, naive L1/L2 left of tiled, no unflagged point above a roof
+#   faults    issue 15's GPU must-show: an illegal memory access between two good kernels
+#             (tests/fixtures/configs/faults-illegal-address-h100.toml); expects exit 1, the faulting
+#             record `crashed`, both good records ok with counters
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -104,6 +107,19 @@ for lvl in ("l1", "l2"):
     print("levels: matmul", lvl, {v: x(v, lvl) for v in ("naive_coalesced", "naive_uncoalesced", "tiled16", "blocked128_8x8")})
 PY
       ;;
+    faults)
+      ./build-gpu/rooflab run tests/fixtures/configs/faults-illegal-address-h100.toml --device gpu --out "$W/faults" \
+        > "$W/faults.log" 2>&1
+      rc=$?
+      verdict=$(python3 - "$W/faults/results.json" <<'PY'
+import json, sys
+records = {r["variant"]: r for r in json.load(open(sys.argv[1]))["records"]}
+good = all(records.get(v, {}).get("status") == "ok" and records[v]["counters"].get("available") for v in ("good_before", "good_after"))
+bad = records.get("illegal_address", {})
+print(f"good records ok with counters: {good}; illegal_address: {bad.get('status')}: {bad.get('error')}")
+PY
+)
+      echo "faults: rc=$rc (expect 1) $verdict" | tee -a "$W/summary.txt" ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done

@@ -249,7 +249,7 @@ DiffResult diffResults(const ResultsDocument& old_run, const ResultsDocument& ne
       }
     }
     // Not noise: a record that ran and verified before but now errors or computes wrong results.
-    if (change.old_status == RecordStatus::ok && change.new_status == RecordStatus::error) {
+    if (change.old_status == RecordStatus::ok && isFault(change.new_status)) {
       change.verdict = RecordVerdict::regressed;
       change.reason = "ran before, now errors";
     } else if (change.old_verification != "failed" && change.new_verification == "failed") {

@@ -402,7 +402,7 @@ class HtmlReport {
   // "error: <message>" for a record that did not run, with its whole text (build logs included).
   static std::string statusHtml(const RunRecord& record) {
     const std::string status = toString(record.status);
-    std::string html = "<span class=\"" + std::string(record.status == RecordStatus::error ? "bad" : "muted") + "\">" +
+    std::string html = "<span class=\"" + std::string(isFault(record.status) ? "bad" : "muted") + "\">" +
                        escaped(status) + "</span>";
     if (!record.status_reason.empty()) html += "<pre class=\"error-text\">" + escaped(record.status_reason) + "</pre>";
     return html;

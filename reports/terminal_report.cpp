@@ -71,7 +71,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
                              optionalText(record.achievedGbps(), &formatRate), verificationText(record),
                              placement != nullptr ? toString(placement->bound) : "-"});
     } else {
-      (record.status == RecordStatus::error ? errors : skipped) += 1;
+      (isFault(record.status) ? errors : skipped) += 1;
       const std::string error = firstLine(record.status_reason);
       row.insert(row.end(), {"-", "-", "-",
                              shortened(toString(record.status) + (error.empty() ? "" : ": " + error), kMaxErrorColumnChars),

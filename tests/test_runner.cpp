@@ -298,7 +298,7 @@ TEST(EndToEnd, DefaultConfigVerifiesEveryVecaddRecordOnPocl) {
   EXPECT_GE(vecadd_normal, 2);
 }
 
-TEST(Runner, AHangingKernelIsReportedAndTheBatchStopsCleanly) {
+TEST(Runner, AHangingKernelIsReportedAndTheBatchCompletes) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   dir.write("kernels/hang/k.cl", R"(
@@ -340,8 +340,10 @@ global = ["N"]
   const int status = std::system(command.c_str());
   EXPECT_EQ(WEXITSTATUS(status), 1);
   const nlohmann::json results = readJsonFile(out / "results.json");
-  EXPECT_EQ(results["status"], "timed_out");
+  // Since issue 15 the hung point's worker is killed and the batch completes; the record is timed_out.
+  EXPECT_EQ(results["status"], "complete");
   ASSERT_EQ(results["records"].size(), 1u);
   EXPECT_EQ(results["records"][0]["variant"], "spin");
+  EXPECT_EQ(results["records"][0]["status"], "timed_out");
   EXPECT_NE(results["records"][0]["error"].get<std::string>().find("hangs"), std::string::npos);
 }

@@ -83,17 +83,23 @@ int runCommand(const RunCommand& cmd) {
   const ResultsDocument& results = outcome.results;
   reports::printTerminalSummary(results, std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
+  int exit_code = static_cast<int>(outcome.exit_code);
   try {
     reports::writeReports(results, outcome.out_dir, formats);
+  } catch (const IoError& e) {
+    std::fprintf(stderr, "rooflab: I/O error: writing reports failed: %s (results are in %s)\n", e.what(),
+                 (outcome.out_dir / "results.json").c_str());
+    exit_code = static_cast<int>(ExitCode::io_error);
   } catch (const std::exception& e) {
     // The results are safe on disk; a renderer failing must not hide them.
     std::fprintf(stderr, "rooflab: writing reports failed: %s (results are in %s)\n", e.what(),
                  (outcome.out_dir / "results.json").c_str());
   }
+  outcome.folder->listWrittenFiles();
   std::printf("results: %s\n", (outcome.out_dir / "results.json").c_str());
   if (std::find(formats.begin(), formats.end(), "html") != formats.end())
     std::printf("report:  %s\n", (outcome.out_dir / "report.html").c_str());
-  return static_cast<int>(outcome.exit_code);
+  return exit_code;
 }
 
 int listCommand(const std::string& kernels_dir) {

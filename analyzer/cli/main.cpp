@@ -7,9 +7,12 @@
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/errors.hpp"
 #include "mutators/auto_mutation.hpp"
+#include "analyzer/worker_main.hpp"
 
 int main(int argc, char** argv) {
   using namespace rooflab;
+  // The batch's worker process (analyzer/point_worker.cpp): not a command for users.
+  if (argc == 2 && std::string(argv[1]) == "__worker") return runPointWorker(3, 4);
   CLI::App app{"rooflab: roofline profiler for OpenCL kernels"};
   app.require_subcommand(1);
   // The build's optional features; a function, so that only --version loads libclang to tell.
@@ -96,6 +99,9 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::fprintf(stderr, "rooflab: %s\n", e.what());
     return static_cast<int>(ExitCode::bad_input);
+  } catch (const IoError& e) {
+    std::fprintf(stderr, "rooflab: I/O error: %s\n", e.what());
+    return static_cast<int>(ExitCode::io_error);
   } catch (const DeviceError& e) {
     std::fprintf(stderr, "rooflab: %s\n", e.what());
     return static_cast<int>(ExitCode::no_device);
