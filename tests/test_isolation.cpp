@@ -282,7 +282,7 @@ TEST(Isolation, BatchPrintsItsPointCountAndAnEstimate) {
   const fs::path config = writeConfig(dir, "\"good_before\", \"good_after\"");
   const Finished f = runToEnd({"run", config.string(), "--quiet", "--out", (dir.path() / "out").string()}, dir.path() / "log");
   EXPECT_EQ(f.exit_code, 0) << f.output;
-  EXPECT_TRUE(contains(f.output, "rooflab: 2 points (1 families) on ")) << f.output;
+  EXPECT_TRUE(contains(f.output, "rooflab: 2 points (1 family) on ")) << f.output;
   EXPECT_TRUE(contains(f.output, "; estimated about ")) << f.output;
 }
 
