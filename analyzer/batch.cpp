@@ -162,7 +162,7 @@ void announce(const BatchPlan& plan, const BatchConfig& config, const SelectedDe
                "within %g s; estimated %s; results in %s\n",
                plan.points.size(), families, families == 1 ? "family" : "families", device.info.name.c_str(),
                device.info.platform.c_str(), config.run.warmup, config.run.repetitions, config.run.max_noise * 100,
-               config.run.max_time_s, formatEstimate(estimateBatchSeconds(plan, models, config.run)).c_str(),
+               config.run.max_time_s, formatEstimate(estimateBatchSeconds(plan, models, config.run, device.info)).c_str(),
                results.path().c_str());
 }
 

@@ -5,16 +5,17 @@
 
 #include "analyzer/batch_plan.hpp"
 #include "analyzer/config.hpp"
+#include "analyzer/device_info.hpp"
 #include "analyzer/roofline_models.hpp"
 
 namespace rooflab {
 
-// Seconds: each point's runs (warm-up and timed) at the roofline time of its analytic work on the
-// device's model (measured, else datasheet, else reference), plus a fixed cost per point for its
-// build, uploads, read-back, verification and recording (a trivial kernel costs 2.2 ms a point on
-// PoCL, bench/worker-overhead.sh; a point that builds its program costs tens of ms). A lower bound
-// for kernels far below their roof; the order of magnitude is what it is for.
-double estimateBatchSeconds(const BatchPlan& plan, const RooflineModels& models, const RunSettings& settings);
+// Seconds: each point's timed runs (its runs at the roofline time of its analytic work on the
+// device's model, or half its noise-target budget, whichever is longer), plus its share of builds,
+// counters on NVIDIA, and a fixed cost for recording. The constants were measured on the default
+// config (batch_estimate.cpp); the order of magnitude is what it is for.
+double estimateBatchSeconds(const BatchPlan& plan, const RooflineModels& models, const RunSettings& settings,
+                            const DeviceInfo& device);
 
 // "about 40 s", "about 3.5 min", "about 2.1 h".
 std::string formatEstimate(double seconds);

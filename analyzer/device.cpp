@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "analyzer/errors.hpp"
+#include "analyzer/suggestion.hpp"
 
 namespace rooflab {
 namespace {
@@ -81,6 +82,35 @@ std::vector<SelectedDevice> discoverDevices() {
   return found;
 }
 
+namespace {
+
+// What a selector that matches nothing gets: the nearest keyword, platform or device name (or a word
+// of one, as selectors match parts of names) and the devices there are.
+std::string unmatchedSelector(const std::string& selector, const std::vector<SelectedDevice>& all) {
+  std::vector<std::string> candidates = {"auto", "gpu", "cpu"};
+  std::string available;
+  for (const auto& dev : all) {
+    for (const std::string* name : {&dev.info.name, &dev.info.platform}) {
+      candidates.push_back(*name);
+      std::string word;
+      for (char c : *name + " ") {
+        if (std::isalnum(static_cast<unsigned char>(c))) {
+          word += c;
+        } else {
+          if (word.size() >= 3) candidates.push_back(word);
+          word.clear();
+        }
+      }
+    }
+    available += (available.empty() ? "" : ", ") + std::to_string(dev.info.platform_index) + ":" +
+                 std::to_string(dev.info.device_index) + " " + dev.info.name + " [" + dev.info.platform + "]";
+  }
+  return "device selector '" + selector + "' matches no platform or device name" + didYouMean(selector, candidates) +
+         "; devices: " + available + " (see `rooflab devices`)";
+}
+
+}  // namespace
+
 SelectedDevice selectDevice(const std::string& selector) {
   std::vector<SelectedDevice> all = discoverDevices();
   if (all.empty()) throw DeviceError("no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
@@ -122,7 +152,7 @@ SelectedDevice selectDevice(const std::string& selector) {
   for (const auto& dev : all)
     if (lower(dev.info.name).find(sel) != std::string::npos || lower(dev.info.platform).find(sel) != std::string::npos)
       return dev;
-  throw DeviceError("device selector '" + selector + "' matches no platform or device name (see `rooflab devices`)");
+  throw DeviceError(unmatchedSelector(selector, all));
 }
 
 }  // namespace rooflab

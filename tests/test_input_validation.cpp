@@ -184,6 +184,16 @@ TEST(InputValidation, MisspeltReferenceModelGetsASuggestion) {
   EXPECT_TRUE(contains(w.run().err, "(did you mean 'gtx670'?)"));
 }
 
+// A device selector that matches nothing names the nearest keyword or name and the devices there are.
+TEST(InputValidation, MisspeltDeviceSelectorGetsASuggestionAndTheDevices) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  Workspace w;
+  const Outcome o = runRooflab("run cfg.toml --quiet --device gpuu", w.dir.path());
+  EXPECT_EQ(o.exit_code, 3) << show(o);
+  EXPECT_TRUE(contains(o.err, "device selector 'gpuu' matches no platform or device name (did you mean 'gpu'?)")) << show(o);
+  EXPECT_TRUE(contains(o.err, "; devices: 0:")) << show(o);
+}
+
 TEST(InputValidation, NoSuggestionForANameNearNothing) {
   EXPECT_EQ(rooflab::didYouMean("fast", {"good", "wrong"}), "");
   EXPECT_EQ(rooflab::didYouMean("matmull", {"vecadd", "matmul", "reduce"}), " (did you mean 'matmul'?)");
