@@ -22,6 +22,9 @@ ceilings = "datasheet"
 formats = ["json"]
 kernels = ["kernels"]
 max_points = $points
+# One timed run a point: the noise target would repeat a trivial kernel up to max_time.
+max_noise = 1
+max_time = 0.001
 [[study]]
 family = "trivial"
 params = { K = [$values] }
@@ -67,4 +70,11 @@ print(f"end:   {end_rate:.1f} points/s (seconds {samples[last - window][0]:.0f}-
 print(f"end/start: {end_rate / start_rate:.2f} (issue 15 asks for at least 0.80)")
 PY
 tail -3 "$work/log"
+# The point's own work inside the worker (records' phase_seconds): the rest of 1 / rate is the
+# process boundary and the recording.
+python3 -c "
+import json, sys
+records = json.load(open(sys.argv[1]))['records']
+print(f'work inside the worker: {1000 * sum(sum((r.get(\"phase_seconds\") or {}).values()) for r in records) / len(records):.2f} ms a point')
+" "$work/out/results.json"
 rm -rf "$work"
