@@ -7,19 +7,26 @@ cd "$(dirname "$0")/.."
 mkdir -p .deps/debs
 cd .deps/debs
 apt-get download libtomlplusplus-dev libtomlplusplus3 libmuparser-dev libmuparser2v5
-# Automatic mutants: libclang's C API (headers, library, clang's OpenCL headers), libllvm14 and the
-# libraries it links that the GPU image lacks (libz3; libedit).
-apt-get download libclang-14-dev libclang1-14 libclang-common-14-dev libllvm14 libz3-4 libedit2
-# libclang-14-dev is 23 MB, most of it clang's static libraries, and the device tool carries 64 MiB:
-# rooflab needs only its C API headers and the libclang.so link, so the package is repacked with those.
-dev=$(ls libclang-14-dev_*.deb)
-if [ "$(stat -c %s "$dev")" -gt 5000000 ]; then
-  rm -rf trim && dpkg-deb -R "$dev" trim
-  find trim/usr/lib/llvm-14 -mindepth 1 -maxdepth 1 ! -name include ! -name lib -exec rm -rf {} +
-  find trim/usr/lib/llvm-14/include -mindepth 1 -maxdepth 1 ! -name clang-c -exec rm -rf {} +
-  find trim/usr/lib/llvm-14/lib -mindepth 1 ! -name 'libclang*.so*' -exec rm -rf {} +
-  rm -rf trim/usr/share trim/usr/include trim/usr/lib/x86_64-linux-gnu
-  dpkg-deb -b -Znone trim "$dev" > /dev/null && rm -rf trim
+# Automatic mutants on the GPU machine, only with ROOFLAB_GPU_LIBCLANG=1: libclang and libLLVM are
+# 36 MB of the 64 MiB the device tool carries (with them and the repository, the carry was 68 MB),
+# and Debian's libclang 14 loads on the GPU image but its rewrite crashes there (session 14,
+# bench/results/2026-11-23-h100-session14). Without them the GPU build says automatic mutants are off.
+rm -f libclang-14-dev_*.deb libclang1-14_*.deb libclang-common-14-dev_*.deb libllvm14_*.deb libz3-4_*.deb libedit2_*.deb
+if [ "${ROOFLAB_GPU_LIBCLANG:-0}" = 1 ]; then
+  # Automatic mutants: libclang's C API (headers, library, clang's OpenCL headers), libllvm14 and the
+  # libraries it links that the GPU image lacks (libz3; libedit).
+  apt-get download libclang-14-dev libclang1-14 libclang-common-14-dev libllvm14 libz3-4 libedit2
+  # libclang-14-dev is 23 MB, most of it clang's static libraries, and the device tool carries 64 MiB:
+  # rooflab needs only its C API headers and the libclang.so link, so the package is repacked with those.
+  dev=$(ls libclang-14-dev_*.deb)
+  if [ "$(stat -c %s "$dev")" -gt 5000000 ]; then
+    rm -rf trim && dpkg-deb -R "$dev" trim
+    find trim/usr/lib/llvm-14 -mindepth 1 -maxdepth 1 ! -name include ! -name lib -exec rm -rf {} +
+    find trim/usr/lib/llvm-14/include -mindepth 1 -maxdepth 1 ! -name clang-c -exec rm -rf {} +
+    find trim/usr/lib/llvm-14/lib -mindepth 1 ! -name 'libclang*.so*' -exec rm -rf {} +
+    rm -rf trim/usr/share trim/usr/include trim/usr/lib/x86_64-linux-gnu
+    dpkg-deb -b -Znone trim "$dev" > /dev/null && rm -rf trim
+  fi
 fi
 # cairo: the -dev packages whose .pc files `pkg-config cairo` walks (Requires and Requires.private;
 # listed with pkg-config --print-requires-private and dpkg -S on Debian 12), the shared libraries
