@@ -12,31 +12,16 @@
 #include "analyzer/suggestion.hpp"
 #include "test_support.hpp"
 
+using rooflab::testing::contains;
+using rooflab::testing::lineOf;
+using rooflab::testing::replaced;
+using rooflab::testing::runRooflab;
+using rooflab::testing::show;
 using rooflab::testing::TempDir;
+using Outcome = rooflab::testing::BinaryOutcome;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string show(const Outcome& o) {
-  return "exit " + std::to_string(o.exit_code) + "\nstderr:\n" + o.err + "\nstdout:\n" + o.out;
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-Outcome runRooflab(const std::string& args, const fs::path& cwd) {
-  const fs::path out = cwd / ".stdout", err = cwd / ".stderr";
-  const std::string command = "cd '" + cwd.string() + "' && '" + ROOFLAB_BINARY + "' " + args + " >'" + out.string() +
-                              "' 2>'" + err.string() + "' </dev/null";
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), rooflab::testing::fileText(out),
-          rooflab::testing::fileText(err)};
-}
 
 const char* kSource = R"(
 kernel void add(global const float* a, global const float* b, global float* c, int n) {
@@ -54,33 +39,10 @@ global = ["N"]
 local = ["64"]
 )";
 
-const char* kRun = R"([run]
-device = "cpu"
-repetitions = 1
-warmup = 0
-modes = ["normal"]
-counters = "off"
-ceilings = "datasheet"
-formats = ["json"]
-kernels = ["kernels"]
-out = "out"
-)";
+const char* const kRun = rooflab::testing::kQuickCpuRun;
 
 std::string study(const std::string& extra = "", const std::string& family = "adder") {
   return "[[study]]\nfamily = \"" + family + "\"\n" + extra;
-}
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
-
-int lineOf(const std::string& text, const std::string& needle) {
-  const auto at = text.find(needle);
-  EXPECT_NE(at, std::string::npos) << needle;
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
 }
 
 struct Workspace {

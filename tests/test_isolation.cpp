@@ -32,26 +32,15 @@ namespace {
 
 const fs::path kFixtures = fs::path(ROOFLAB_SOURCE_DIR) / "tests" / "fixtures";
 
-std::string readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-int decodeStatus(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
-}
+using rooflab::testing::contains;
+using rooflab::testing::exitCodeOf;
+using rooflab::testing::fileText;
 
 // `rooflab <args...>` started in the background, its stdout and stderr in `log`.
 struct Running {
   pid_t pid = -1;
   fs::path log;
-  std::string text() const { return readText(log); }
+  std::string text() const { return fileText(log); }
   // The exit code, or -1 when it did not end within `limit` (then it is killed).
   int wait(std::chrono::duration<double> limit) {
     const auto start = Clock::now();
@@ -64,7 +53,7 @@ struct Running {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    return decodeStatus(status);
+    return exitCodeOf(status);
   }
 };
 
@@ -160,7 +149,7 @@ TEST(Isolation, OutOfBoundsKernelCostsOneRecord) {
   EXPECT_EQ(r["summary"]["failed"], 1);
   EXPECT_EQ(r["summary"]["ok"], 2);
   EXPECT_TRUE(fs::exists(out / "report.html"));
-  EXPECT_TRUE(contains(readText(out / "report.html"), "crashed"));
+  EXPECT_TRUE(contains(fileText(out / "report.html"), "crashed"));
   // The journal holds one line per record.
   std::ifstream journal(out / "journal.jsonl");
   std::string line;
@@ -296,7 +285,7 @@ TEST(Isolation, FullDiskExitsWithTheIoCode) {
   const bool tmpfs = ::geteuid() == 0 && ::mount("tmpfs", disk.c_str(), "tmpfs", 0, "size=64k") == 0;
   std::string sizes;
   for (int i = 1; i <= 60; ++i) sizes += (sizes.empty() ? "" : ", ") + std::to_string(64 * i);
-  const fs::path config = dir.write("cfg.toml", readText(writeConfig(dir, "\"good_before\"")) + "params = { N = [" + sizes + "] }\n");
+  const fs::path config = dir.write("cfg.toml", fileText(writeConfig(dir, "\"good_before\"")) + "params = { N = [" + sizes + "] }\n");
   const std::string run = "'" + std::string(ROOFLAB_BINARY) + "' run '" + config.string() + "' --quiet --out '" +
                           (disk / "out").string() + "'";
   const Finished f = runToEnd({"/bin/sh", "-c", tmpfs ? "exec " + run : "ulimit -f 64; trap '' XFSZ; exec " + run},

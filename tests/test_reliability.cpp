@@ -35,67 +35,16 @@
 extern char** environ;
 
 using namespace rooflab;
+using rooflab::testing::contains;
+using rooflab::testing::lineOf;
+using rooflab::testing::replaced;
+using rooflab::testing::runRooflab;
+using rooflab::testing::show;
 using rooflab::testing::TempDir;
+using Outcome = rooflab::testing::BinaryOutcome;
 namespace fs = std::filesystem;
 
 namespace {
-
-// ---------------------------------------------------------------------------------------------
-// Running the binary
-
-struct Outcome {
-  int exit_code = -1;  // the process's exit status, or 128 + signal when a signal ended it
-  std::string out;
-  std::string err;
-};
-
-std::string readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-int decodeStatus(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
-}
-
-// Runs `rooflab <args>` in `cwd` (so a relative --out or [run] out lands in the temp folder).
-Outcome runRooflab(const std::string& args, const fs::path& cwd) {
-  const fs::path out = cwd / ".stdout", err = cwd / ".stderr";
-  const std::string command = "cd '" + cwd.string() + "' && '" + ROOFLAB_BINARY + "' " + args + " >'" + out.string() +
-                              "' 2>'" + err.string() + "' </dev/null";
-  Outcome o;
-  o.exit_code = decodeStatus(std::system(command.c_str()));
-  o.out = readText(out);
-  o.err = readText(err);
-  // ROOFLAB_TEST_ECHO=1 shows what the user sees for each bad input (for release notes, reviews).
-  if (std::getenv("ROOFLAB_TEST_ECHO"))
-    std::printf("$ rooflab %s\n%s[exit %d]\n", args.c_str(), o.err.c_str(), o.exit_code);
-  return o;
-}
-
-std::string show(const Outcome& o) {
-  return "exit " + std::to_string(o.exit_code) + "\nstderr:\n" + o.err + "\nstdout:\n" + o.out;
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-// 1-based line of the first line of `text` that contains `needle`.
-int lineOf(const std::string& text, const std::string& needle) {
-  const auto at = text.find(needle);
-  EXPECT_NE(at, std::string::npos) << needle;
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
-}
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
 
 // ---------------------------------------------------------------------------------------------
 // A kernel folder with one family, and a config that runs it quickly on PoCL
@@ -147,17 +96,7 @@ std::string variant(const std::string& name, const std::string& body) {
   return "[[variants]]\nname = \"" + name + "\"\nsource = \"add.cl\"\n" + body;
 }
 
-const char* kRun = R"([run]
-device = "cpu"
-repetitions = 1
-warmup = 0
-modes = ["normal"]
-counters = "off"
-ceilings = "datasheet"
-formats = ["json"]
-kernels = ["kernels"]
-out = "out"
-)";
+const char* const kRun = rooflab::testing::kQuickCpuRun;
 
 std::string study(const std::string& family = "adder", const std::string& extra = "") {
   return "[[study]]\nfamily = \"" + family + "\"\n" + extra;
@@ -790,7 +729,7 @@ void expectInterruptKeepsResults(int signal_number) {
     if (Clock::now() - start > std::chrono::milliseconds(1500) && fs::exists(results)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  ASSERT_TRUE(fs::exists(results)) << readText(log);
+  ASSERT_TRUE(fs::exists(results)) << rooflab::testing::fileText(log);
   ASSERT_EQ(::kill(pid, signal_number), 0);
 
   int status = 0;
@@ -799,12 +738,12 @@ void expectInterruptKeepsResults(int signal_number) {
     if (Clock::now() - signalled > std::chrono::seconds(30)) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
-      FAIL() << "rooflab did not stop within 30 s of signal " << signal_number << "\n" << readText(log);
+      FAIL() << "rooflab did not stop within 30 s of signal " << signal_number << "\n" << rooflab::testing::fileText(log);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   const auto stopped_after = std::chrono::duration<double>(Clock::now() - signalled).count();
-  EXPECT_EQ(decodeStatus(status), 130) << readText(log);
+  EXPECT_EQ(rooflab::testing::exitCodeOf(status), 130) << rooflab::testing::fileText(log);
   EXPECT_LT(stopped_after, 10.0) << "the current point should stop after its current repetition";
   const nlohmann::json r = readJsonFile(results);  // throws (fails the test) if not valid JSON
   EXPECT_EQ(r["status"], "interrupted");

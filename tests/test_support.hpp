@@ -3,12 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstdio>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <vector>
 #include <string>
+
+#include <sys/wait.h>
 
 #include "analyzer/device.hpp"
 
@@ -131,5 +135,70 @@ inline bool hasOpenclCpuDevice() {
     if (!::rooflab::testing::hasOpenclCpuDevice())                                     \
       GTEST_SKIP() << "no OpenCL CPU device (install pocl-opencl-icd to run this test)"; \
   } while (0)
+
+// ---------------------------------------------------------------------------------------------
+// Running the binary, as a user does (ROOFLAB_BINARY is the rooflab built beside the tests)
+
+struct BinaryOutcome {
+  int exit_code = -1;  // the process's exit status, or 128 + signal when a signal ended it
+  std::string out;
+  std::string err;
+};
+
+// The exit code a shell would show for a status from system() or waitpid(): 128 + signal when a
+// signal ended the process.
+inline int exitCodeOf(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+// Runs `rooflab <args>` in `cwd` (so a relative --out or [run] out lands in the temp folder).
+// ROOFLAB_TEST_ECHO=1 shows what the user sees for each run (for release notes, reviews).
+inline BinaryOutcome runRooflab(const std::string& args, const std::filesystem::path& cwd) {
+  const std::filesystem::path out = cwd / ".stdout", err = cwd / ".stderr";
+  const std::string command = "cd '" + cwd.string() + "' && '" + ROOFLAB_BINARY + "' " + args + " >'" + out.string() +
+                              "' 2>'" + err.string() + "' </dev/null";
+  BinaryOutcome o;
+  o.exit_code = exitCodeOf(std::system(command.c_str()));
+  o.out = fileText(out);
+  o.err = fileText(err);
+  if (std::getenv("ROOFLAB_TEST_ECHO")) std::printf("$ rooflab %s\n%s[exit %d]\n", args.c_str(), o.err.c_str(), o.exit_code);
+  return o;
+}
+
+inline std::string show(const BinaryOutcome& o) {
+  return "exit " + std::to_string(o.exit_code) + "\nstderr:\n" + o.err + "\nstdout:\n" + o.out;
+}
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// `text` with the first `from` replaced by `to` (a failure when `from` is not there).
+inline std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+// 1-based line of the first line of `text` that contains `needle`.
+inline int lineOf(const std::string& text, const std::string& needle) {
+  const auto at = text.find(needle);
+  EXPECT_NE(at, std::string::npos) << needle;
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+// A [run] table that runs a family from ./kernels once per point on PoCL, into ./out, JSON only.
+inline const char* const kQuickCpuRun = R"([run]
+device = "cpu"
+repetitions = 1
+warmup = 0
+modes = ["normal"]
+counters = "off"
+ceilings = "datasheet"
+formats = ["json"]
+kernels = ["kernels"]
+out = "out"
+)";
 
 }  // namespace rooflab::testing
