@@ -87,6 +87,7 @@ variants = ["global"]' > "$W/library.toml"
         "$PWD/tests/fixtures/kernels/unannotated" > "$W/automut.toml"
       ./build-gpu/rooflab run "$W/automut.toml" --device gpu --formats json,csv --out "$W/automut" > "$W/automut.log" 2>&1
       echo "automut: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/automut-version.txt" | tail -1)" | tee -a "$W/summary.txt"
+      python3 bench/automut_summary.py "$W/automut/results.json" | tee "$W/automut-summary.txt"
       ./build-gpu/rooflab_tests --gtest_filter='AutoMutation*' > "$W/automut-tests.log" 2>&1
       echo "automut tests: rc=$?" | tee -a "$W/summary.txt" ;;
     levels)
