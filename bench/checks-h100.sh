@@ -12,6 +12,8 @@
 #             space, with a built-in family and --set: several sources, -I "<folder>", defines in launch sizes
 #   automut   issue 18: the unannotated fixtures (tests/fixtures/kernels/unannotated) in all modes, automatic
 #             mutants validated by counters, and the AutoMutation tests
+#   verdicts  issue 18: bench/configs/verdicts-side-by-side.toml, automatic mutants' verdicts beside the
+#             annotated rungs' of the same algorithm (bench/verdicts_table.py)
 #   levels    the default config with every format (issue 16): PNGs written (cairo on the GPU machine),
 #             hierarchical markers per original, naive L1/L2 left of tiled, no unflagged point above a roof
 #   faults    issue 15's GPU must-show: an illegal memory access between two good kernels
@@ -90,6 +92,11 @@ variants = ["global"]' > "$W/library.toml"
       python3 bench/automut_summary.py "$W/automut/results.json" | tee "$W/automut-summary.txt"
       ./build-gpu/rooflab_tests --gtest_filter='AutoMutation*' > "$W/automut-tests.log" 2>&1
       echo "automut tests: rc=$?" | tee -a "$W/summary.txt" ;;
+    verdicts)
+      # Issue 18's table: automatic mutants' verdicts beside the annotated built-in rungs'.
+      ./build-gpu/rooflab run bench/configs/verdicts-side-by-side.toml --device gpu --out "$W/verdicts" > "$W/verdicts.log" 2>&1
+      echo "verdicts: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 bench/verdicts_table.py "$W/verdicts/results.json" | tee "$W/verdicts-table.md" ;;
     levels)
       ./build-gpu/rooflab run --device gpu --out "$W/levels" > "$W/levels.log" 2>&1
       echo "levels: rc=$? pngs: $(ls "$W/levels"/*.png 2>/dev/null | wc -l)" | tee -a "$W/summary.txt"
