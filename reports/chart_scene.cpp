@@ -238,6 +238,7 @@ class SceneBuilder {
       const PixelPoint from = projection_.toPixel(ceiling.from);
       const PixelPoint to = projection_.toPixel(ceiling.to);
       line(from, to, roofColor(model.role), roofWidthPx(model.role), roofDash(model.role, ceiling.kind));
+      obstacles_.push_back(lineFootprint(from, to, roofWidthPx(model.role) / 2));
     }
     // The device's labels choose their place first: they matter most. Peaks before slopes, since
     // a flat label has fewer places to go.
@@ -253,6 +254,14 @@ class SceneBuilder {
         addSlopeLabel(*ceiling);
       }
     }
+  }
+
+  // A roof's line, so that no label is written across another roof (each sits beside its own).
+  static TextFootprint lineFootprint(PixelPoint from, PixelPoint to, double half_width_px) {
+    const double length = std::max(std::hypot(to.x_px - from.x_px, to.y_px - from.y_px), 1e-9);
+    const double nx = -(to.y_px - from.y_px) / length * half_width_px, ny = (to.x_px - from.x_px) / length * half_width_px;
+    return TextFootprint{{{{from.x_px + nx, from.y_px + ny}, {to.x_px + nx, to.y_px + ny}, {to.x_px - nx, to.y_px - ny},
+                           {from.x_px - nx, from.y_px - ny}}}};
   }
 
   int labelPriority(const Ceiling& ceiling) const {
