@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/json_file.hpp"
+#include "reports/html_chart_controls.hpp"
 #include "reports/html_mutation.hpp"
 #include "reports/html_run_sections.hpp"
 #include "reports/html_text.hpp"
@@ -119,6 +120,7 @@ class HtmlReport {
     html_ += deviceSectionHtml(results_) + modelsSectionHtml(results_) + measuredCeilingsHtml(results_) +
              configSectionHtml(results_);
     html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
+    html_ += chartScriptHtml();
     html_ += "</body>\n</html>\n";
     return std::move(html_);
   }
@@ -217,6 +219,7 @@ class HtmlReport {
   void renderChart(const std::string& family) {
     const RooflineChart chart = buildRooflineChart(results_, family);
     html_ += "<figure>\n" + renderSvgChart(layoutRooflineChart(chart, chart_style_), family);
+    html_ += chartControlsHtml(chart);
     html_ += "<figcaption class=\"muted\">Normal-mode variants at (FLOP per DRAM byte, achieved GFLOP/s). "
              "Solid: the device that ran; dashed: the reference model; dotted: local-memory roofs. "
              "Hover a point for its details.";
