@@ -6,6 +6,7 @@
 #include "analyzer/json_file.hpp"
 #include "reports/known_value.hpp"
 #include "reports/number_format.hpp"
+#include "reports/profiler_readings.hpp"
 #include "reports/record_text.hpp"
 #include "reports/results_order.hpp"
 
@@ -42,6 +43,18 @@ void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row
   row.push_back(interval.converged ? "true" : "false");
 }
 
+// The profiler readings' columns appear when a record carries them, so that older results re-render
+// as they did; a reading that could not be taken is an empty field.
+void appendProfilerReadingHeader(const ResultsDocument& results, std::vector<std::string>& header) {
+  if (!anyProfilerReadings(results)) return;
+  for (const ProfilerReading& reading : profilerReadings(RunRecord{})) header.push_back(reading.key);
+}
+
+void appendProfilerReadingFields(bool with_readings, const RunRecord& record, std::vector<std::string>& row) {
+  if (!with_readings) return;
+  for (const ProfilerReading& reading : profilerReadings(record)) row.push_back(numberField(reading.value));
+}
+
 }  // namespace
 
 std::string csvField(const std::string& text) {
@@ -64,6 +77,7 @@ std::vector<std::string> csvHeader(const ResultsDocument& results) {
       header.push_back(key + column);
     }
   }
+  appendProfilerReadingHeader(results, header);
   header.push_back("error");
   return header;
 }
@@ -72,6 +86,7 @@ void writeCsv(const ResultsDocument& results, std::ostream& out) {
   writeRow(out, csvHeader(results));
   const std::vector<std::string> placement_keys = placementKeysInOrder(results);
   const bool intervals = hasIntervals(results);
+  const bool with_readings = anyProfilerReadings(results);
   for (const RunRecord& record : results.records) {
     std::vector<std::string> row = {record.family, record.variant, modeName(record.mode),
                                     recordParamsText(record, ";"), toString(record.status),
@@ -95,6 +110,7 @@ void writeCsv(const ResultsDocument& results, std::ostream& out) {
       row.push_back(numberField(known(placement->fraction_of_roof)));
       row.push_back(toString(placement->bound));
     }
+    appendProfilerReadingFields(with_readings, record, row);
     row.push_back(record.status_reason);
     writeRow(out, row);
   }

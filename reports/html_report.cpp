@@ -11,6 +11,7 @@
 #include "analyzer/json_file.hpp"
 #include "reports/html_chart_controls.hpp"
 #include "reports/html_mutation.hpp"
+#include "reports/html_readings.hpp"
 #include "reports/html_run_sections.hpp"
 #include "reports/html_text.hpp"
 #include "reports/known_value.hpp"
@@ -117,8 +118,8 @@ class HtmlReport {
     const std::vector<std::string> families = familiesInRunOrder(results_);
     renderNavigation(families);
     for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
-    html_ += deviceSectionHtml(results_) + modelsSectionHtml(results_) + measuredCeilingsHtml(results_) +
-             configSectionHtml(results_);
+    html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
+             measuredCeilingsHtml(results_) + configSectionHtml(results_);
     html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
     html_ += chartScriptHtml();
     html_ += "</body>\n</html>\n";
@@ -212,6 +213,7 @@ class HtmlReport {
     renderVariantsTable(normal_records);
     if (!mutant_records.empty()) renderMutantsTable(mutant_records, normal_records);
     renderMutations(normal_records);
+    html_ += profilerReadingsTableHtml(normal_records);
     renderCounters(records);
     html_ += "</section>\n";
   }
