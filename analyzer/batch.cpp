@@ -100,7 +100,8 @@ class PointLoop {
     const RunPoint& point = plan_.points[i].point;
     const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(plan_.points.size()) + "] " +
                                point.family->name + "/" + point.variant->name + " " +
-                               paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode);
+                               paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode) +
+                               (point.what_if ? " " + point.what_if->name : "");
     progress_.show(prefix);
     std::optional<RunRecord> record = worker_.run(i, recordFor(point), [&](const char* phase, int index, int count) {
       if (progress_.tty()) progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));

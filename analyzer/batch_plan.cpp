@@ -114,6 +114,15 @@ void checkReferenceModel(const RunSettings& run, std::vector<std::string>& input
   }
 }
 
+// The points a mode makes of a variant: one (no what-if) for normal and the mutants, one per declared
+// what-if for "what-if" (none for a variant that declares none).
+std::vector<const WhatIfSpec*> pointsOfMode(const VariantSpec& variant, RunMode mode) {
+  if (mode != RunMode::what_if) return {nullptr};
+  std::vector<const WhatIfSpec*> what_ifs;
+  for (const WhatIfSpec& w : variant.what_ifs) what_ifs.push_back(&w);
+  return what_ifs;
+}
+
 // Resolves the points of one study; a point that cannot be resolved for input reasons is an input
 // error (once per message: the modes of a point fail alike).
 void planStudy(const BatchConfig& config, const StudySpec& study, const FamilyManifest& family,
@@ -121,17 +130,18 @@ void planStudy(const BatchConfig& config, const StudySpec& study, const FamilyMa
   const std::vector<RunMode>& modes = study.modes.empty() ? config.run.modes : study.modes;
   for (const ParamValues& params : expandParams(family, study))
     for (const VariantSpec* v : variants)
-      for (RunMode mode : modes) {
-        PlannedPoint planned = planPoint(RunPoint{&family, v, params, mode});
-        if (!planned.bad_input) {
-          plan.points.push_back(std::move(planned));
-          continue;
+      for (RunMode mode : modes)
+        for (const WhatIfSpec* what_if : pointsOfMode(*v, mode)) {
+          PlannedPoint planned = planPoint(RunPoint{&family, v, params, mode, what_if});
+          if (!planned.bad_input) {
+            plan.points.push_back(std::move(planned));
+            continue;
+          }
+          const std::string error = study.where.str() + ": study '" + family.name + "' at " +
+                                    paramsLabel(params, family.param_order) + ": " + planned.resolve_error;
+          if (std::find(plan.input_errors.begin(), plan.input_errors.end(), error) == plan.input_errors.end())
+            plan.input_errors.push_back(error);
         }
-        const std::string error = study.where.str() + ": study '" + family.name + "' at " +
-                                  paramsLabel(params, family.param_order) + ": " + planned.resolve_error;
-        if (std::find(plan.input_errors.begin(), plan.input_errors.end(), error) == plan.input_errors.end())
-          plan.input_errors.push_back(error);
-      }
 }
 
 }  // namespace

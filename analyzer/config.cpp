@@ -22,12 +22,13 @@ std::string modeName(RunMode mode) {
     case RunMode::normal: return "normal";
     case RunMode::compute_only: return "compute-only";
     case RunMode::memory_only: return "memory-only";
+    case RunMode::what_if: return "what-if";
   }
   return "?";
 }
 
 std::optional<RunMode> parseMode(const std::string& name) {
-  for (RunMode m : {RunMode::normal, RunMode::compute_only, RunMode::memory_only})
+  for (RunMode m : {RunMode::normal, RunMode::compute_only, RunMode::memory_only, RunMode::what_if})
     if (modeName(m) == name) return m;
   return std::nullopt;
 }
@@ -59,7 +60,7 @@ std::vector<RunMode> parseModes(const TomlReader& r, const std::string& key) {
   const std::vector<std::string> names = r.optionalTextArray(key).value_or(std::vector<std::string>{});
   for (const auto& name : names) {
     auto mode = parseMode(name);
-    if (!mode) r.fail(key, "unknown mode '" + name + "' (expected normal, compute-only or memory-only)");
+    if (!mode) r.fail(key, "unknown mode '" + name + "' (expected normal, compute-only, memory-only or what-if)");
     modes.push_back(*mode);
   }
   if (modes.empty()) r.fail(key, "must name at least one mode");

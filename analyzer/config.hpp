@@ -12,8 +12,10 @@
 
 namespace rooflab {
 
-enum class RunMode { normal, compute_only, memory_only };
-std::string modeName(RunMode mode);                   // "normal", "compute-only", "memory-only"
+// what_if: each of a variant's declared what-if mutations (manifest `[[variants.what_if]]`), one point
+// each: the kernel as written (RL_MODE 0) plus the mutation's define.
+enum class RunMode { normal, compute_only, memory_only, what_if };
+std::string modeName(RunMode mode);                   // "normal", "compute-only", "memory-only", "what-if"
 std::optional<RunMode> parseMode(const std::string& name);
 
 // What a user sets through environment variables (README). The command line reads them, once, into

@@ -10,6 +10,7 @@
 #include "analyzer/config.hpp"
 #include "analyzer/errors.hpp"
 #include "analyzer/kernel_source.hpp"
+#include "analyzer/manifest_what_if.hpp"
 #include "analyzer/format.hpp"
 #include "analyzer/references.hpp"
 #include "analyzer/resolved_point.hpp"
@@ -254,7 +255,7 @@ std::string sourceNames(const VariantSpec& v) {
 VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, const fs::path& dir) {
   r.rejectUnknownKeys({"name", "description", "source", "kernel", "args", "global", "local", "defines",
                        "launches", "scratch", "flops", "bytes", "global_accesses", "local_accesses",
-                       "tolerance", "build_options"});
+                       "tolerance", "build_options", "what_if"});
   VariantSpec v;
   v.where = r.where();
   v.name = r.requireString("name");
@@ -298,6 +299,7 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
              "kernel '" + launch.kernel + "' is not defined in " + sourceNames(v) + " or the files they include");
   v.annotated = text.find("RL_LOAD") != std::string::npos || text.find("RL_STORE") != std::string::npos;  // RL_LOAD4 too
   v.uses_atomics = sourceUsesAtomics(text);
+  v.what_ifs = parseWhatIfs(r, v, text);
   v.flops = optionalExpressionAt(r, "flops");
   v.bytes = optionalExpressionAt(r, "bytes");
   v.global_accesses = optionalExpressionAt(r, "global_accesses");
@@ -394,6 +396,7 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
   for (const auto& b : family.buffers) has_output = has_output || b.isOutput();
   if (!has_output) r.fail("buffers", "no buffer has access write or read_write: nothing could be verified");
 
+  checkWhatIfTargets(family);
   // Everything must evaluate with the defaults; sweeps are checked again per point.
   for (const auto& v : family.variants) validateForParams(family, v, family.params);
   return family;

@@ -9,6 +9,7 @@
 #include "analyzer/expression.hpp"
 #include "analyzer/host_buffer.hpp"
 #include "analyzer/toml_reader.hpp"
+#include "mutators/what_if.hpp"
 
 namespace rooflab {
 
@@ -59,6 +60,17 @@ struct DefineSpec {
   SourceLocation where;
 };
 
+// `[[variants.what_if]]`: a deliberately incorrect form of the variant with one inefficiency removed,
+// run as its own point (mode "what-if") with `-D <define>=1`.
+struct WhatIfSpec {
+  std::string name;    // letters, digits, '-' and '_': "no-bank-conflicts"
+  std::string define;  // a macro name the variant's sources test
+  std::string description;
+  std::optional<WhatIfExpectation> expect;
+  std::string realised_by;  // a variant of the family that makes the optimisation for real
+  SourceLocation where;
+};
+
 struct VariantSpec {
   std::string name;
   std::string description;
@@ -76,6 +88,7 @@ struct VariantSpec {
   std::optional<double> tolerance;           // overrides [check] when given
   bool annotated = false;  // the source uses RL_LOAD / RL_STORE, so mutants can be built
   bool uses_atomics = false;  // its result may vary from run to run (the order of atomic updates)
+  std::vector<WhatIfSpec> what_ifs;
   SourceLocation where;
 };
 

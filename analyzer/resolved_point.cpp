@@ -125,6 +125,7 @@ ResolvedPoint evaluatePoint(const RunPoint& point) {
     const std::string value = d.is_expression ? formatNumber(params.at(d.name)) : d.value;
     r.program_options += " -D " + d.name + "=" + value;
   }
+  if (point.what_if) r.program_options += " -D " + point.what_if->define + "=1";
   if (!v.build_options.empty()) r.program_options += " " + v.build_options;
   r.tolerance = v.tolerance.value_or(family.tolerance);
   for (const LaunchSpec& launch : v.launches) r.launches.push_back(resolveLaunch(launch, params));
@@ -158,6 +159,13 @@ RunRecord recordFor(const RunPoint& point) {
   record.mode = point.mode;
   record.params = point.params;
   record.param_order = point.family->param_order;
+  if (point.what_if) {
+    WhatIfResult& w = record.what_if.emplace();
+    w.name = point.what_if->name;
+    w.define = point.what_if->define;
+    w.expectation = point.what_if->expect;
+    w.realised_by = point.what_if->realised_by;
+  }
   return record;
 }
 

@@ -19,6 +19,7 @@ struct RunPoint {
   const VariantSpec* variant = nullptr;
   ParamValues params;  // the family defaults overlaid with the study's values
   RunMode mode = RunMode::normal;
+  const WhatIfSpec* what_if = nullptr;  // RunMode::what_if: which of the variant's what-ifs
 };
 
 // The record of a point before it runs: family, variant, mode and parameters.

@@ -198,6 +198,7 @@ json toJson(const RunRecord& r) {
   if (r.mutant_origin) j["mutant_origin"] = toString(*r.mutant_origin);
   if (const auto& check = r.mutant_source_check)
     j["mutant_source_check"] = {{"quantity", check->quantity}, {"original", check->original}, {"mutant", check->mutant}};
+  if (r.what_if) j["what_if"] = toJson(*r.what_if);  // what-if records only
   return j;
 }
 
@@ -247,6 +248,8 @@ RunRecord runRecordFromJson(const json& j) {
   if (const json* check = member(j, "mutant_source_check"); check != nullptr && check->is_object())
     r.mutant_source_check = MutantSourceCheck{textOr(*check, "quantity"), integerOr<int>(*check, "original", 0),
                                               integerOr<int>(*check, "mutant", 0)};
+  if (const json* what_if = member(j, "what_if"); what_if != nullptr && what_if->is_object())
+    r.what_if = whatIfResultFromJson(*what_if);
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include "analyzer/results_json.hpp"
 #include "analyzer/results_json_lines.hpp"
 #include "mutators/mutation_verdict.hpp"
+#include "mutators/what_if.hpp"
 
 namespace fs = std::filesystem;
 
@@ -106,6 +107,9 @@ void ResultsWriter::setSummary(const BatchSummary& summary) { document_.summary 
 
 void ResultsWriter::finish(bool interrupted, const BatchSummary& summary) {
   document_.status = interrupted ? BatchStatus::interrupted : BatchStatus::complete;
+  // A what-if reads two normal records (its original's, its realised_by variant's) that may come in
+  // any order: they are all in once the batch is over.
+  analyseWhatIfs(document_.records);
   document_.finished_at = utcNow();
   document_.summary = summary;
 }

@@ -70,7 +70,8 @@ std::string paramsLabel(const ParamValues& params, const std::vector<std::string
 }
 
 std::string RunRecord::label() const {
-  return family + "/" + variant + " " + paramsLabel(params, param_order) + " (" + modeName(mode) + ")";
+  const std::string mode_text = modeName(mode) + (what_if ? " " + what_if->name : "");
+  return family + "/" + variant + " " + paramsLabel(params, param_order) + " (" + mode_text + ")";
 }
 
 std::optional<double> RunRecord::medianKernelNs() const {

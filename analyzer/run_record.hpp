@@ -13,6 +13,7 @@
 #include "analyzer/stats.hpp"
 #include "mutators/mutation_verdict.hpp"
 #include "mutators/occupancy_match.hpp"
+#include "mutators/what_if.hpp"
 
 namespace rooflab {
 
@@ -132,11 +133,12 @@ struct RunRecord {
   std::optional<OccupancyMatch> occupancy_padding;  // mutants only
   std::optional<MutantOrigin> mutant_origin;        // mutants only: annotated or automatic
   std::optional<MutantSourceCheck> mutant_source_check;  // automatic mutants only
+  std::optional<WhatIfResult> what_if;  // what-if records only: the mutation, its check and gains
   // Wall-clock seconds of the run's phases: prepare (build, uploads, padding), run (warm-up and timed
   // repetitions), verify (read-back, reference, comparison), counters (bridge and CUPTI passes).
   std::map<std::string, double> phase_seconds;
 
-  std::string label() const;  // "matmul/tiled16 N=512 (normal)"
+  std::string label() const;  // "matmul/tiled16 N=512 (normal)", "... (what-if no-bank-conflicts)"
   // nullopt when the record has no timings or the value is not finite.
   std::optional<double> medianKernelNs() const;
   std::optional<double> achievedGflops() const;

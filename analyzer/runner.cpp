@@ -17,6 +17,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Compute-only and memory-only: the mutants that must keep the original's occupancy. A what-if is
+// the original with one define, so it keeps the original's resources as they come.
+bool isMutantMode(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
+
 std::string pointKey(const RunPoint& point) {
   std::string key = point.family->name;
   for (const auto& [name, value] : point.params) key += ";" + name + "=" + formatNumber(value);
@@ -126,7 +130,7 @@ std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point
   prepared->inputs = &hostInputs(point);
   launcher_.createBuffers(*prepared);
   launcher_.setUpLaunches(*prepared, record.geometry);
-  if (point.point.mode != RunMode::normal) record.occupancy_padding = padForOccupancy(*prepared, record);
+  if (isMutantMode(point.point.mode)) record.occupancy_padding = padForOccupancy(*prepared, record);
   return prepared;
 }
 
@@ -169,7 +173,8 @@ void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, R
   v.tolerance = point.tolerance;
   if (point.point.mode != RunMode::normal) {
     v.status = VerificationStatus::skipped;
-    v.detail = "a mutant's outputs are not results";
+    v.detail = point.point.mode == RunMode::what_if ? "a what-if mutation is deliberately incorrect: its outputs are not results"
+                                                    : "a mutant's outputs are not results";
     return;
   }
   if (v.reference.empty()) {
@@ -240,7 +245,7 @@ RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgre
     if (!planned.resolved) throw VariantError(planned.resolve_error);
     const ResolvedPoint& point = *planned.resolved;
     record.work = point.work;
-    if (point.point.mode != RunMode::normal)
+    if (isMutantMode(point.point.mode))
       record.mutant_origin = point.point.variant->annotated ? MutantOrigin::annotated : MutantOrigin::automatic;
     measure(point, record, started, progress);
   } catch (const MutantUnavailable& e) {

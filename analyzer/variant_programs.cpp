@@ -48,7 +48,8 @@ std::string automaticMutantSource(const std::string& mutant_text, const std::str
   return source;
 }
 
-bool isAutomaticMutant(const RunPoint& point) { return point.mode != RunMode::normal && !point.variant->annotated; }
+bool isMutant(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
+bool isAutomaticMutant(const RunPoint& point) { return isMutant(point.mode) && !point.variant->annotated; }
 
 // What an automatic mutant must keep, as its rewriter counted it in both sources.
 MutantSourceCheck sourceCheck(const AutoMutant& mutant, RunMode mode) {
@@ -77,7 +78,9 @@ VariantPrograms::VariantPrograms(const cl::Context& context, const SelectedDevic
 
 std::string VariantPrograms::options(const ResolvedPoint& point, RunMode mode) const {
   // The family's folder is on the include path, so `#include "common.h"` beside the manifest works.
-  return "-D RL_MODE=" + std::to_string(static_cast<int>(mode)) + point.program_options + " " +
+  // A what-if is the kernel as written (RL_MODE 0, normal) with its own define among the options.
+  const int rl_mode = isMutant(mode) ? static_cast<int>(mode) : 0;
+  return "-D RL_MODE=" + std::to_string(rl_mode) + point.program_options + " " +
          includeOption(point.point.variant->include_dir) + nvidia::verboseBuildOption(device_.info);
 }
 

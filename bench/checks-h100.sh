@@ -23,6 +23,8 @@
 #   faults    issue 15's GPU must-show: an illegal memory access between two good kernels
 #             (tests/fixtures/configs/faults-illegal-address-h100.toml); expects exit 1, the faulting
 #             record `crashed`, both good records ok with counters
+#   whatif    issue 18's what-if must-show: configs/transpose.toml with counters; prints each what-if's
+#             counter before/after, its check, its predicted gain and its realised_by variant's gain
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -161,6 +163,21 @@ print(f"good records ok with counters: {good}; illegal_address: {bad.get('status
 PY
 )
       echo "faults: rc=$rc (expect 1) $verdict" | tee -a "$W/summary.txt" ;;
+    whatif)
+      ./build-gpu/rooflab run configs/transpose.toml --device gpu --out "$W/whatif" > "$W/whatif.log" 2>&1
+      echo "whatif: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 - "$W/whatif/results.json" <<'PY' | tee -a "$W/summary.txt"
+import json, sys
+for r in json.load(open(sys.argv[1]))["records"]:
+    w = r.get("what_if")
+    if r["mode"] != "what-if" or not w:
+        continue
+    e = w.get("expect") or {}
+    print(f"whatif: {r['variant']} {w['name']} N={r['params'].get('N')}: {e.get('counter')} "
+          f"{w.get('counter_original')} -> {w.get('counter_what_if')} ({w['check']}: {w['check_detail']}); "
+          f"predicted gain {w.get('predicted_gain')}, {w.get('realised_by')} measured gain {w.get('realised_gain')}")
+PY
+      ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done

@@ -21,11 +21,13 @@ using MatchKey = std::tuple<std::string, std::string, RunMode, std::string>;
 MatchKey matchKeyOf(const RunRecord& record) {
   std::string params;
   for (const auto& [name, value] : record.params) params += name + "=" + paramValueText(value) + "\n";
+  if (record.what_if) params += "what-if=" + record.what_if->name + "\n";  // a variant's what-ifs share one mode
   return {record.family, record.variant, record.mode, params};
 }
 
 RecordKey recordKeyOf(const RunRecord& record) {
-  return RecordKey{record.family, record.variant, modeName(record.mode), recordParamsText(record)};
+  const std::string mode = modeName(record.mode) + (record.what_if ? " " + record.what_if->name : "");
+  return RecordKey{record.family, record.variant, mode, recordParamsText(record)};
 }
 
 // A device is its name on its platform: the same CPU under PoCL and under Intel's runtime times

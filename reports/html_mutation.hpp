@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 #include "analyzer/run_record.hpp"
 
@@ -9,5 +10,10 @@ namespace rooflab::reports {
 // as bars, what removing memory traffic or arithmetic could win, the margins, how each mutant was
 // validated, and the notes.
 std::string mutationCardHtml(const RunRecord& record, const MutationVerdict& mutation);
+
+// A family's what-if records (mode "what-if"): per what-if, the original's and the what-if's time as
+// bars, whether the counters show the expected change, the predicted gain and, beside it, the measured
+// gain of the variant the manifest names as the real optimisation.
+std::string whatIfSectionHtml(const std::vector<const RunRecord*>& what_if_records);
 
 }  // namespace rooflab::reports

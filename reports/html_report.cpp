@@ -203,9 +203,12 @@ class HtmlReport {
 
   void renderFamily(const std::string& family, std::size_t index) {
     const std::vector<const RunRecord*> records = recordsOfFamily(results_, family);
-    std::vector<const RunRecord*> normal_records, mutant_records;
+    std::vector<const RunRecord*> normal_records, mutant_records, what_if_records;
     for (const RunRecord* record : records) {
-      (record->mode == RunMode::normal ? normal_records : mutant_records).push_back(record);
+      (record->mode == RunMode::normal    ? normal_records
+       : record->mode == RunMode::what_if ? what_if_records
+                                          : mutant_records)
+          .push_back(record);
     }
 
     html_ += "<section class=\"family\" id=\"family-" + std::to_string(index) + "\">\n<h2>" + escaped(family) + "</h2>\n";
@@ -214,6 +217,7 @@ class HtmlReport {
     if (!mutant_records.empty()) renderMutantsTable(mutant_records, normal_records);
     renderMutations(normal_records);
     html_ += profilerReadingsTableHtml(normal_records);
+    if (!what_if_records.empty()) html_ += whatIfSectionHtml(what_if_records);
     renderCounters(records);
     html_ += "</section>\n";
   }

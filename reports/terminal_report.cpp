@@ -7,6 +7,7 @@
 #include "reports/number_format.hpp"
 #include "reports/record_text.hpp"
 #include "reports/results_order.hpp"
+#include "reports/what_if_text.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -43,6 +44,24 @@ struct Column {
 
 std::string optionalText(const std::optional<double>& value, std::string (*format)(double)) {
   return value ? format(*value) : "-";
+}
+
+// One line per what-if record, under the table: its check, its predicted gain and the real
+// optimisation's measured gain.
+void printWhatIfs(const ResultsDocument& results, std::ostream& out) {
+  for (const RunRecord& record : results.records) {
+    if (record.mode != RunMode::what_if || !record.what_if) continue;
+    const WhatIfResult& w = *record.what_if;
+    std::string line = "what-if " + record.family + "/" + record.variant + " " + w.name + " " + recordParamsText(record) + ": ";
+    if (record.status != RecordStatus::ok) {
+      line += toString(record.status) + ": " + firstLine(record.status_reason);
+    } else {
+      line += whatIfPredictedText(w);
+      if (!w.realised_by.empty()) line += "; " + whatIfRealisedText(w);
+      line += "; " + whatIfCheckText(w);
+    }
+    out << line << '\n';
+  }
 }
 
 }  // namespace
@@ -106,6 +125,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
   out << std::to_string(rows.size()) + (rows.size() == 1 ? " record: " : " records: ") + std::to_string(ok) +
              " ok, " + std::to_string(errors) + " error, " + std::to_string(skipped) + " skipped, " +
              std::to_string(verification_failed) + " failed verification\n";
+  printWhatIfs(results, out);
 }
 
 }  // namespace rooflab::reports

@@ -158,7 +158,8 @@ class CatalogueMutants : public ::testing::TestWithParam<std::string> {
 
 TEST_P(CatalogueMutants, EveryVariantBuildsAndRunsInComputeOnlyAndMemoryOnlyModes) {
   const std::map<std::string, std::string> sizes = {
-      {"matmul", "{ N = [64] }"}, {"reduce", "{ N = [4096] }"}, {"nbody", "{ N = [256] }"}, {"vecadd", "{ N = [4096] }"}};
+      {"matmul", "{ N = [64] }"}, {"reduce", "{ N = [4096] }"}, {"nbody", "{ N = [256] }"}, {"vecadd", "{ N = [4096] }"},
+      {"transpose", "{ N = [128] }"}};
   const std::string family = GetParam();
   const BatchRun run = runRooflab(dir_, R"(["compute-only", "memory-only"])",
                                   "[[study]]\nfamily = \"" + family + "\"\nparams = " + sizes.at(family) + "\n");
@@ -169,7 +170,7 @@ TEST_P(CatalogueMutants, EveryVariantBuildsAndRunsInComputeOnlyAndMemoryOnlyMode
       for (const auto& r : records) EXPECT_EQ(r["verification"]["status"], "skipped") << label(r);
 }
 
-INSTANTIATE_TEST_SUITE_P(Families, CatalogueMutants, ::testing::Values("matmul", "reduce", "nbody", "vecadd"));
+INSTANTIATE_TEST_SUITE_P(Families, CatalogueMutants, ::testing::Values("matmul", "reduce", "nbody", "vecadd", "transpose"));
 
 // ---------------------------------------------------------------------------------------------
 // The C++ references, against definitions written out independently of their fast loops.

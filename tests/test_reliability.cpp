@@ -327,7 +327,7 @@ TEST(ReliabilityConfig, UnknownModeExits2) {
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(
-      o.err, "rooflab: cfg.toml:5: run.modes: unknown mode 'fast' (expected normal, compute-only or memory-only)"))
+      o.err, "rooflab: cfg.toml:5: run.modes: unknown mode 'fast' (expected normal, compute-only, memory-only or what-if)"))
       << show(o);
 }
 

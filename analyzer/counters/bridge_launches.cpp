@@ -69,7 +69,8 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
   std::map<std::string, HostBuffer> buffers = bridgeBuffers(point, inputs);
   BridgeOptions bridge;
   bridge.device_name = options.device_name;
-  const bool original = point.point.mode == RunMode::normal;
+  // A what-if is measured as an original is: its expectation may name any counter of the table.
+  const bool original = point.point.mode == RunMode::normal || point.point.mode == RunMode::what_if;
   // Only the original's bridged time is compared with its OpenCL time, so only its compile is matched
   // to OpenCL's (up to three JIT compiles); a mutant's counters come from one whole-program compile.
   if (original && options.opencl_registers) bridge.opencl_registers = *options.opencl_registers;
