@@ -9,6 +9,8 @@
 #include <string>
 
 #include "analyzer/device_model.hpp"
+#include "analyzer/errors.hpp"
+#include "analyzer/manifest.hpp"
 #include "analyzer/roofline_models.hpp"
 #include "test_support.hpp"
 
@@ -115,4 +117,30 @@ TEST(TypedRoofs, FloatFamilyMeasuresNoTypedRoof) {
   const auto& ceilings = results.at("models").at("ceilings");
   EXPECT_FALSE(ceilings.contains("fp64_fma") || ceilings.contains("int32_mad")) << ceilings.dump(1);
   EXPECT_FALSE(results.at("records").at(0).at("work").contains("arithmetic"));
+}
+
+// [work] type declares the type a family computes in; a float first buffer with no declaration is
+// FP32 work, a bad type names the file, the key and the line.
+TEST(TypedRoofs, ManifestWorkTypeDeclaresTheArithmetic) {
+  TempDir dir;
+  const std::string variant =
+      "[[variants]]\nname = \"v\"\nsource = \"k.cl\"\nkernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\n"
+      "global = [\"N\"]\n";
+  dir.write("fam/k.cl", "kernel void add(global const float* a, global const float* b, global float* c) {}\n");
+  const std::string header = vecaddFamilyHeader("fam");
+  dir.write("fam/family.toml", replaced(header, "bytes = \"12*N\"\n", "bytes = \"12*N\"\ntype = \"int\"\n") + variant);
+  EXPECT_EQ(rooflab::loadFamilyManifest(dir.path() / "fam/family.toml").work_type->scalar, rooflab::ScalarKind::i32);
+
+  dir.write("fam/family.toml", header + variant);
+  EXPECT_FALSE(rooflab::loadFamilyManifest(dir.path() / "fam/family.toml").work_type.has_value());
+
+  dir.write("fam/family.toml", replaced(header, "bytes = \"12*N\"\n", "bytes = \"12*N\"\ntype = \"quad\"\n") + variant);
+  try {
+    rooflab::loadFamilyManifest(dir.path() / "fam/family.toml");
+    ADD_FAILURE() << "a bad [work] type must be an input error";
+  } catch (const rooflab::InputError& error) {
+    const std::string message = error.what();
+    EXPECT_TRUE(contains(message, "family.toml:7")) << message;
+    EXPECT_TRUE(contains(message, "unknown type 'quad'")) << message;
+  }
 }
