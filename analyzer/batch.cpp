@@ -1,5 +1,6 @@
 #include "analyzer/batch.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -26,11 +27,21 @@ BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
   return config;
 }
 
+// The compute roofs beside FP32 that some point's work is in: only those are measured.
+std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan) {
+  std::vector<Arithmetic> needed;
+  for (const PlannedPoint& planned : plan.points)
+    if (planned.resolved && planned.resolved->work.arithmetic != Arithmetic::fp32 &&
+        std::find(needed.begin(), needed.end(), planned.resolved->work.arithmetic) == needed.end())
+      needed.push_back(planned.resolved->work.arithmetic);
+  return needed;
+}
+
 RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             ResultsWriter& results) {
+                             ResultsWriter& results, const BatchPlan& plan) {
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
-  RooflineModels models = prepareRooflineModels(settings, device, log);
+  RooflineModels models = prepareRooflineModels(settings, device, log, typedPeaksOf(plan));
   results.setModels(models, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   if (show_log) std::fputs(log.str().c_str(), stderr);
   return models;
@@ -187,7 +198,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   // Before the ceilings, whose own work would raise the load average it reads.
   HostWatch host(device.info);
   results.setHost(host.condition());
-  const RooflineModels models = measureModels(config.run, device, options.progress, results);
+  const RooflineModels models = measureModels(config.run, device, options.progress, results, plan);
   announce(plan, config, device, models, results);
 
   // After the ceilings, so that no compile runs while they are measured: the worker starts its

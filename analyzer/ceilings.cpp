@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/ceilings_kinds.hpp"
 #include "analyzer/ceilings_timing.hpp"
 #include "analyzer/cl_error.hpp"
 #include "analyzer/device.hpp"
@@ -394,6 +395,18 @@ std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std
     model.local_gbps = *report.local_read.best_rate;
     model.sources["local_gbps"] = benchmarkSource(at, report.local_read);
   }
+  struct OptionalRoof {
+    const std::optional<CeilingBenchmark>& benchmark;
+    std::optional<double> DeviceModel::*roof;
+    const char* key;
+  };
+  for (const OptionalRoof& optional : {OptionalRoof{report.l2_read, &DeviceModel::l2_gbps, "l2_gbps"},
+                                       OptionalRoof{report.fp64_fma, &DeviceModel::fp64_gflops, "fp64_gflops"},
+                                       OptionalRoof{report.int32_mad, &DeviceModel::int32_gops, "int32_gops"}})
+    if (optional.benchmark && optional.benchmark->best_rate) {
+      model.*optional.roof = *optional.benchmark->best_rate;
+      model.sources[optional.key] = benchmarkSource(at, *optional.benchmark);
+    }
   if (info.local_mem_bytes > 0) {
     model.local_mem_bytes = info.local_mem_bytes;
     model.sources["local_mem_bytes"] = "CL_DEVICE_LOCAL_MEM_SIZE (what one work-group may use)";
@@ -475,6 +488,8 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
   measureDram(bench, builds, options, last_level_cache_bytes, report);
   measureFp32(bench, builds, report);
   measureLocal(bench, builds, local_plan, report);
+  measureL2(bench, datasheet && datasheet->last_level_cache_bytes ? *datasheet->last_level_cache_bytes : 0, report);
+  for (Arithmetic arithmetic : options.typed_peaks) measureTypedPeak(bench, arithmetic, report);
   report.model = measuredModel(report, datasheet);
   return report;
 }

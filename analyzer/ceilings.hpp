@@ -7,6 +7,7 @@
 #include "analyzer/device_info.hpp"
 #include "analyzer/device_model.hpp"
 #include "analyzer/host_condition.hpp"
+#include "analyzer/roofline.hpp"
 #include "analyzer/stopping_rule.hpp"
 
 namespace rooflab {
@@ -34,6 +35,9 @@ struct CeilingsOptions {
   double max_noise = 0.01;
   double max_seconds_per_benchmark = 0.2;
   int max_repetitions = 1000;
+  // The compute roofs beside FP32 to measure: only those some studied family's work needs
+  // (Arithmetic::fp64, int32), so that a batch of float families pays for none.
+  std::vector<Arithmetic> typed_peaks;
 };
 
 // How the repetitions of one benchmark spread, in its rate unit (issue 17).
@@ -54,7 +58,7 @@ struct CeilingSpread {
 
 // One micro-benchmark's outcome. A failing benchmark keeps its error and the others still run.
 struct CeilingBenchmark {
-  std::string name;  // dram_copy | dram_read | fp32_fma | local_read
+  std::string name;  // dram_copy | dram_read | dram_write | fp32_fma | local_read | l2_read | fp64_fma | int32_mad
   std::string unit;  // "GB/s" or "GFLOP/s"
   std::optional<double> best_rate;    // work / shortest kernel time
   std::optional<double> median_rate;  // work / median kernel time
@@ -94,6 +98,15 @@ struct CeilingsReport {
   // How every benchmark was repeated (from CeilingsOptions), so that a spread's `stopped` can be
   // read against it; absent in reports of older rooflab, which took a fixed best of `repetitions`.
   std::optional<NoiseTarget> repetition_rule;
+
+  // Issue 16, each absent in older reports. l2_read reads a buffer of half the device's cache many
+  // times over (analyzer/ceilings/l2_bandwidth.cl): the L2 roof. When no cache size is known it is
+  // absent and l2_not_measured says why. fp64_fma and int32_mad are measured only when asked
+  // (CeilingsOptions::typed_peaks).
+  std::optional<CeilingBenchmark> l2_read;
+  std::optional<std::string> l2_not_measured;
+  std::optional<CeilingBenchmark> fp64_fma;
+  std::optional<CeilingBenchmark> int32_mad;
 
   std::vector<const CeilingBenchmark*> benchmarks() const { return {&dram_copy, &dram_read, &fp32_fma, &local_read}; }
   bool complete() const;  // every benchmark produced a figure

@@ -72,6 +72,11 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
   if (report.dram_write) rows.push_back({*report.dram_write, "DRAM write", sheet_dram});
   rows.push_back({report.fp32_fma, "FP32 multiply-add", sheet_peak});
   rows.push_back({report.local_read, "local memory read", sheet_local});
+  if (report.l2_read) rows.push_back({*report.l2_read, "L2 read", datasheet ? datasheet->l2_gbps : std::nullopt});
+  if (report.fp64_fma)
+    rows.push_back({*report.fp64_fma, "FP64 multiply-add", datasheet ? datasheet->fp64_gflops : std::nullopt});
+  if (report.int32_mad)
+    rows.push_back({*report.int32_mad, "int32 multiply-add", datasheet ? datasheet->int32_gops : std::nullopt});
 
   const std::string sheet_header = datasheet ? "datasheet (" + datasheet->key + ")" : "datasheet";
   out << padRight("benchmark", 24) << padRight("measured", 20) << padRight("±noise", 9) << padRight(sheet_header, 24)
@@ -108,6 +113,8 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
   if (const CeilingBenchmark* dram = report.dramCeiling(); dram && report.dram_write)
     out << "\nDRAM roof: " << dram->name << (dram->kernel.empty() ? "" : " (" + dram->kernel + ")")
         << ", the best of copy, read and write.\n";
+
+  if (report.l2_not_measured) out << "\nL2 not measured: " << *report.l2_not_measured << ".\n";
 
   if (!report.candidates.empty()) {
     out << "\nEvery kernel measured (* set its row's figure):\n";

@@ -54,6 +54,8 @@ const NumberField kNumberFields[] = {
     {"base_clock_mhz", &DeviceModel::base_clock_mhz},
     {"last_level_cache_bytes", &DeviceModel::last_level_cache_bytes},
     {"l2_gbps", &DeviceModel::l2_gbps, false},
+    {"fp64_gflops", &DeviceModel::fp64_gflops, false},
+    {"int32_gops", &DeviceModel::int32_gops, false},
 };
 
 std::string lower(std::string s) {
@@ -195,6 +197,15 @@ void readMeasured(DeviceModel& model, const toml::node& node, const std::string&
 }
 
 }  // namespace
+
+std::optional<double> DeviceModel::computePeak(Arithmetic arithmetic) const {
+  switch (arithmetic) {
+    case Arithmetic::fp32: return peak_gflops;
+    case Arithmetic::fp64: return fp64_gflops;
+    case Arithmetic::int32: return int32_gops;
+  }
+  return peak_gflops;
+}
 
 bool DeviceModel::operator==(const DeviceModel& other) const {
   for (const NumberField& field : kNumberFields) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/device_info.hpp"
+#include "analyzer/roofline.hpp"
 
 namespace rooflab {
 
@@ -34,6 +35,10 @@ struct DeviceModel {
   double dram_gbps = 0;
   std::optional<double> local_gbps;  // aggregate over all compute units
   std::optional<double> l2_gbps;     // L2 (last-level cache) bandwidth, aggregate
+  // The compute roofs of work in double and in 32-bit integers (Arithmetic), a multiply-add
+  // counting 2; absent where the model gives none.
+  std::optional<double> fp64_gflops;
+  std::optional<double> int32_gops;
   std::optional<std::uint64_t> local_mem_bytes;  // per compute unit
   std::optional<std::uint32_t> compute_units;
   std::optional<std::uint32_t> fp32_lanes_per_cu;
@@ -46,6 +51,8 @@ struct DeviceModel {
 
   // FLOP per DRAM byte where the compute roof meets the memory roof.
   double ridgeIntensity() const { return peak_gflops / dram_gbps; }
+  // The compute roof of work in `arithmetic`: peak_gflops, fp64_gflops or int32_gops.
+  std::optional<double> computePeak(Arithmetic arithmetic) const;
 
   bool operator==(const DeviceModel& other) const;
   bool operator!=(const DeviceModel& other) const { return !(*this == other); }

@@ -349,9 +349,13 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
   const toml::table* work = r.optionalTable("work");
   if (!work) r.fail("work", "missing: [work] needs flops and bytes expressions");
   TomlReader wr = r.sub(*work, "work");
-  wr.rejectUnknownKeys({"flops", "bytes"});
+  wr.rejectUnknownKeys({"flops", "bytes", "type"});
   family.flops = expressionAt(wr, "flops", wr.requireExpression("flops"));
   family.bytes = expressionAt(wr, "bytes", wr.requireExpression("bytes"));
+  if (const auto type = wr.optionalString("type")) {
+    family.work_type = ElementType::parse(*type);
+    if (!family.work_type) wr.fail("type", "unknown type '" + *type + "' of the work (float, double, int, uint, ...)");
+  }
 
   std::set<std::string> names;
   for (const toml::table* t : tablesOf(r, "buffers")) {

@@ -100,6 +100,9 @@ struct FamilyManifest {
   std::vector<std::string> param_order;
   ManifestExpression flops;
   ManifestExpression bytes;
+  // [work] type: the type the flops are computed in; absent, double when the first buffer holds
+  // doubles, else float (resolvePoint's workArithmetic).
+  std::optional<ElementType> work_type;
   std::vector<BufferSpec> buffers;
   std::string reference;  // "variant:<name>" | "cpu:<name>" | "" (not checked)
   double tolerance = 1e-5;

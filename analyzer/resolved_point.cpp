@@ -98,6 +98,18 @@ void checkParamValues(const FamilyManifest& family, const VariantSpec& v, const 
   }
 }
 
+// The compute roof of a family's work: its [work] type, else double when the first buffer (the
+// one global_accesses count) holds doubles; integer work only when declared, since an index or
+// count buffer first says nothing of what the flops compute in.
+Arithmetic workArithmetic(const FamilyManifest& family) {
+  if (family.work_type) {
+    if (family.work_type->scalar == ScalarKind::f32) return Arithmetic::fp32;
+    return family.work_type->scalar == ScalarKind::f64 ? Arithmetic::fp64 : Arithmetic::int32;
+  }
+  if (!family.buffers.empty() && family.buffers.front().type.scalar == ScalarKind::f64) return Arithmetic::fp64;
+  return Arithmetic::fp32;
+}
+
 // Every expression, in the order a manifest's checks report them.
 ResolvedPoint evaluatePoint(const RunPoint& point) {
   const FamilyManifest& family = *point.family;
@@ -121,6 +133,7 @@ ResolvedPoint evaluatePoint(const RunPoint& point) {
   r.work.global_accesses = optionalValue(v.global_accesses);
   r.work.local_accesses = optionalValue(v.local_accesses);
   if (!family.buffers.empty()) r.work.access_element_bytes = static_cast<double>(family.buffers.front().type.bytes());
+  r.work.arithmetic = workArithmetic(family);
   for (const DefineSpec& d : v.defines) {
     const std::string value = d.is_expression ? formatNumber(params.at(d.name)) : d.value;
     r.program_options += " -D " + d.name + "=" + value;

@@ -118,7 +118,8 @@ CeilingBenchmark ceilingBenchmarkFromJson(const json& j) {
   b.name = textOr(j, "name");
   // The unit is not written; the keys say it (toJson names them after it).
   const bool bandwidth = j.contains("gbps") || j.contains("bytes_per_run");
-  b.unit = bandwidth ? "GB/s" : "GFLOP/s";
+  // int32_mad's rate counts integer operations, under the same keys as the flops.
+  b.unit = bandwidth ? "GB/s" : b.name == "int32_mad" ? "GOP/s" : "GFLOP/s";
   b.best_rate = optionalNumber(j, bandwidth ? "gbps" : "gflops");
   b.median_rate = optionalNumber(j, bandwidth ? "median_gbps" : "median_gflops");
   b.best_kernel_ns = integerOr<std::int64_t>(j, "best_kernel_ns", 0);
@@ -222,6 +223,11 @@ json toJson(const CeilingsReport& report) {
   // Beside the host it was judged from: null there says the host looked quiet.
   if (report.host || report.noisy_host) j["noisy_host"] = textOrNull(report.noisy_host);
   if (report.repetition_rule) j["repetition_rule"] = toJson(*report.repetition_rule);
+  // Issue 16's, likewise only when measured (or, for the L2, when it says why not).
+  if (report.l2_read) j["l2_read"] = toJson(*report.l2_read);
+  if (report.l2_not_measured) j["l2_not_measured"] = *report.l2_not_measured;
+  if (report.fp64_fma) j["fp64_fma"] = toJson(*report.fp64_fma);
+  if (report.int32_mad) j["int32_mad"] = toJson(*report.int32_mad);
   return j;
 }
 
@@ -249,6 +255,11 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
   report.noisy_host = optionalText(j, "noisy_host");
   if (const json* rule = member(j, "repetition_rule"); rule != nullptr && rule->is_object())
     report.repetition_rule = noiseTargetFromJson(*rule);
+  for (auto [key, slot] : {std::pair{"l2_read", &report.l2_read}, std::pair{"fp64_fma", &report.fp64_fma},
+                           std::pair{"int32_mad", &report.int32_mad}})
+    if (const json* benchmark = member(j, key); benchmark != nullptr && benchmark->is_object())
+      *slot = ceilingBenchmarkFromJson(*benchmark);
+  report.l2_not_measured = optionalText(j, "l2_not_measured");
   return report;
 }
 

@@ -173,6 +173,8 @@ json toJson(const RunRecord& r) {
                {"local_accesses", finiteOrNull(r.work.local_accesses)},
                {"cgma", finiteOrNull(r.work.cgma())}};
   if (r.work.access_element_bytes) work["access_element_bytes"] = finiteOrNull(r.work.access_element_bytes);
+  // Written only for work not in FP32, so that older results re-write unchanged.
+  if (r.work.arithmetic != Arithmetic::fp32) work["arithmetic"] = toString(r.work.arithmetic);
   json phase_seconds = json::object();
   for (const auto& [phase, seconds] : r.phase_seconds) phase_seconds[phase] = seconds;
   json j = {
@@ -231,6 +233,7 @@ RunRecord runRecordFromJson(const json& j) {
   r.work.global_accesses = optionalNumber(work, "global_accesses");
   r.work.local_accesses = optionalNumber(work, "local_accesses");
   r.work.access_element_bytes = optionalNumber(work, "access_element_bytes");
+  if (const auto arithmetic = optionalText(work, "arithmetic")) r.work.arithmetic = parseArithmetic(*arithmetic).value_or(Arithmetic::fp32);
   if (const json* timings = member(j, "timings"); timings != nullptr && timings->is_object())
     r.timings = timingsFromJson(*timings);
   r.verification = verificationFromJson(objectOrEmpty(j, "verification"));

@@ -65,6 +65,21 @@ std::optional<MemoryLevel> parseMemoryLevel(std::string_view text) {
   return std::nullopt;
 }
 
+std::string toString(Arithmetic arithmetic) {
+  switch (arithmetic) {
+    case Arithmetic::fp32: return "fp32";
+    case Arithmetic::fp64: return "fp64";
+    case Arithmetic::int32: return "int32";
+  }
+  return "fp32";
+}
+
+std::optional<Arithmetic> parseArithmetic(std::string_view text) {
+  for (Arithmetic arithmetic : {Arithmetic::fp32, Arithmetic::fp64, Arithmetic::int32})
+    if (text == toString(arithmetic)) return arithmetic;
+  return std::nullopt;
+}
+
 std::string levelPlacementKey(const std::string& model_key, MemoryLevel level) {
   return level == MemoryLevel::dram ? model_key : model_key + "_" + toString(level);
 }
@@ -104,8 +119,17 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
     placement.reason = "model '" + model.key + "' has no " + toString(input.level) + " bandwidth: no roof at this level";
     return placement;
   }
+  // The compute roof of the work's type: FP32 unless the family computes in double or integers.
+  const std::optional<double> compute_peak = model.computePeak(input.arithmetic);
+  if (input.arithmetic != Arithmetic::fp32 && (!compute_peak || !(*compute_peak > 0))) {
+    if (validAmount(input.flops) && input.dram_bytes > 0 && std::isfinite(input.dram_bytes))
+      placement.intensity = input.flops / input.dram_bytes;
+    placement.reason = "model '" + model.key + "' has no " + toString(input.arithmetic) + " peak: no roof for this work";
+    return placement;
+  }
+  const double peak_gflops = compute_peak.value_or(model.peak_gflops);
   const double bandwidth_gbps = *level_gbps;
-  placement.ridge_intensity = model.peak_gflops / bandwidth_gbps;
+  placement.ridge_intensity = peak_gflops / bandwidth_gbps;
   std::vector<std::string> reasons;
 
   if (!validAmount(input.flops) || !validAmount(input.dram_bytes)) {
@@ -124,14 +148,14 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   if (bytes > 0) {
     placement.intensity = flops / bytes;
     roof_side = *placement.intensity < placement.ridge_intensity ? RooflineBound::memory : RooflineBound::compute;
-    placement.attainable_gflops = std::min(model.peak_gflops, *placement.intensity * bandwidth_gbps);
+    placement.attainable_gflops = std::min(peak_gflops, *placement.intensity * bandwidth_gbps);
   } else {
     // Infinite intensity: only the compute roof applies.
-    placement.attainable_gflops = model.peak_gflops;
+    placement.attainable_gflops = peak_gflops;
     reasons.push_back("no DRAM bytes: intensity is undefined, the work sits on the compute roof");
   }
   // GFLOP/s = flop/ns and GB/s = byte/ns, so the roof times come out in ns directly.
-  const double time_at_roof_ns = std::max(flops / model.peak_gflops, bytes / bandwidth_gbps);
+  const double time_at_roof_ns = std::max(flops / peak_gflops, bytes / bandwidth_gbps);
   placement.time_at_roof_ns = static_cast<std::int64_t>(std::llround(time_at_roof_ns));
 
   if (input.local_bytes && *input.local_bytes > 0) {

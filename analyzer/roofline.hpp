@@ -18,11 +18,17 @@ enum class IntensitySource { analytic, counters };
 // local (shared) memory bytes. A kernel's time is bounded by every level at once, so each has a
 // placement and a roof.
 enum class MemoryLevel { dram, global, l1, l2, local };
+// The type a family's work computes in (docs/manifest.md, [work] type): which compute roof bounds
+// it. fp32 is the model's peak_gflops, fp64 its fp64_gflops, int32 its int32_gops (a multiply-add
+// counting 2 operations, as a flop does).
+enum class Arithmetic { fp32, fp64, int32 };
 
 std::string toString(RooflineBound bound);
 std::string toString(IntensitySource source);
 std::string toString(MemoryLevel level);
 std::optional<MemoryLevel> parseMemoryLevel(std::string_view text);
+std::string toString(Arithmetic arithmetic);
+std::optional<Arithmetic> parseArithmetic(std::string_view text);
 // The key of a record's placement on `model_key` at `level`: "<model>" for the compulsory DRAM
 // level (as before levels existed), "<model>_<level>" otherwise ("gtx670_global", "device_l2").
 std::string levelPlacementKey(const std::string& model_key, MemoryLevel level);
@@ -46,6 +52,8 @@ struct RooflineInput {
   std::optional<double> local_bytes;
   IntensitySource intensity_source = IntensitySource::analytic;
   MemoryLevel level = MemoryLevel::dram;
+  // Which compute roof bounds the work: the model's FP32, FP64 or int32 peak.
+  Arithmetic arithmetic = Arithmetic::fp32;
   // False when the timing was taken on another device than the model describes (the GTX 670
   // reference model for a run on an H100 or a CPU). Achieved rates and fractions are still reported,
   // but the bound is then the roof that limits this work on the model, decided by intensity alone:

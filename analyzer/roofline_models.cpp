@@ -9,7 +9,8 @@
 
 namespace rooflab {
 
-RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log) {
+RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
+                                     const std::vector<Arithmetic>& typed_peaks) {
   const std::vector<DeviceModel> models = loadDeviceModels();
   auto reference = findDeviceModel(models, settings.reference_model);
   if (!reference)
@@ -21,6 +22,7 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
   if (settings.ceilings == "measure") {
     CeilingsOptions options;
     options.datasheet = out.datasheet;
+    options.typed_peaks = typed_peaks;
     out.ceilings = measureCeilings(device, options);
     log << formatCeilingsReport(*out.ceilings, out.datasheet);
     if (out.ceilings->model) {
@@ -63,6 +65,7 @@ void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key
   if (record.timings) input.kernel_ns = record.timings->kernel_ns.median;
   if (record.work.local_accesses) input.local_bytes = *record.work.local_accesses * 4.0;
   input.timed_on_model_device = timed_on_model_device;
+  input.arithmetic = record.work.arithmetic;
   record.roofline[key] = placeOnRoofline(model, input);
 
   // One placement per further memory level, each against that level's roof: the hierarchical

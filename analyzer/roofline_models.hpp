@@ -26,8 +26,10 @@ struct RooflineModels {
   std::uint64_t timer_resolution_ns = 0;  // CL_DEVICE_PROFILING_TIMER_RESOLUTION
 };
 
-// Throws InputError when the reference model does not exist.
-RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log);
+// Throws InputError when the reference model does not exist. `typed_peaks`: the compute roofs
+// beside FP32 that the studied families' work needs (their [work] type), measured with the others.
+RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
+                                     const std::vector<Arithmetic>& typed_peaks = {});
 // What the results file says about the models: each under its key, with its role.
 ResultsModels resultsModels(const RooflineModels& models);
 

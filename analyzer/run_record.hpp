@@ -84,6 +84,8 @@ struct WorkEstimate {
   // Bytes of one counted access: the family's first buffer's element size (float 4, float4 16), the
   // unit its manifest counts global_accesses in. Absent in results written before it existed.
   std::optional<double> access_element_bytes;
+  // The type the work computes in, which picks its compute roof (docs/manifest.md, [work] type).
+  Arithmetic arithmetic = Arithmetic::fp32;
   std::optional<double> cgma() const;  // flops / global_accesses, when both are known and accesses > 0
   // global_accesses x access_element_bytes: the traffic the code asks of global memory.
   std::optional<double> globalBytes() const;

@@ -25,6 +25,9 @@
 #             record `crashed`, both good records ok with counters
 #   whatif    issue 18's what-if must-show: configs/transpose.toml with counters; prints each what-if's
 #             counter before/after, its check, its predicted gain and its realised_by variant's gain
+#   roofs16   issue 16's ceilings: `rooflab ceilings --device gpu` (it measures the FP64 and int32 roofs
+#             too) against the H100 datasheet: L2 read roughly 2-3x DRAM, FP64 near 33.5 TFLOP/s; then
+#             the daxpy fixture (double work) placed under the measured FP64 roof
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -176,6 +179,30 @@ for r in json.load(open(sys.argv[1]))["records"]:
     print(f"whatif: {r['variant']} {w['name']} N={r['params'].get('N')}: {e.get('counter')} "
           f"{w.get('counter_original')} -> {w.get('counter_what_if')} ({w['check']}: {w['check_detail']}); "
           f"predicted gain {w.get('predicted_gain')}, {w.get('realised_by')} measured gain {w.get('realised_gain')}")
+PY
+      ;;
+    roofs16)
+      ./build-gpu/rooflab ceilings --device gpu --out "$W/roofs16.toml" > "$W/roofs16.log" 2>&1
+      echo "roofs16 ceilings: rc=$?" | tee -a "$W/summary.txt"
+      mkdir -p "$W/roofs16-kernels" && cp -r tests/fixtures/kernels/daxpy "$W/roofs16-kernels/"
+      printf '[run]\ndevice = "gpu"\nmodes = ["normal"]\nformats = ["json", "html"]\nkernels = ["%s"]\n[[study]]\nfamily = "daxpy"\nparams = { N = [16777216] }\n' \
+        "$W/roofs16-kernels" > "$W/roofs16-daxpy.toml"
+      ./build-gpu/rooflab run "$W/roofs16-daxpy.toml" --out "$W/roofs16-daxpy" > "$W/roofs16-daxpy.log" 2>&1
+      echo "roofs16 daxpy: rc=$?" | tee -a "$W/summary.txt"
+      python3 - "$W/roofs16.toml" "$W/roofs16-daxpy/results.json" <<'PY' | tee -a "$W/summary.txt"
+import json, re, sys
+model = dict(re.findall(r"^(\w+) = ([0-9.e+]+)$", open(sys.argv[1]).read(), re.M))
+num = lambda k: float(model[k]) if k in model else None
+dram, l2, fp64, int32 = num("dram_gbps"), num("l2_gbps"), num("fp64_gflops"), num("int32_gops")
+print(f"roofs16: DRAM {dram} GB/s, L2 {l2} GB/s = {(l2 or 0) / (dram or 1):.2f}x DRAM (expect ~2-3x; datasheet gives none)")
+print(f"roofs16: FP64 {fp64} GFLOP/s = {fp64 / 33500 if fp64 else 0:.2f} of the 33.5 TFLOP/s datasheet (expect 0.9-1.05)")
+print(f"roofs16: int32 {int32} GOP/s = {int32 / 33454.08 if int32 else 0:.2f} of 132 x 64 IMAD x 2 x 1.98 GHz")
+d = json.load(open(sys.argv[2]))
+for r in d["records"]:
+    p = r["roofline"]["device"]
+    print(f"roofs16: daxpy/{r['variant']}: arithmetic {r['work'].get('arithmetic')}, ridge {p.get('ridge_intensity'):.4f}"
+          f" (FP64 / DRAM = {d['models']['device'].get('fp64_gflops', 0) / d['models']['device']['dram_gbps']:.4f}),"
+          f" {p.get('fraction_of_roof')} of roof, above_roof {p.get('above_roof')}")
 PY
       ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;

@@ -27,11 +27,13 @@ constexpr double kPointLabelRoomDecades = 0.25;
 constexpr const char* kGlobalIntensityTitle = "Operational intensity (FLOP per global-memory byte: CGMA / element bytes)";
 
 struct ModelCeilings {
-  double peak_gflops = 0;
+  double peak_gflops = 0;  // the compute roof of the family's work type (FP32, FP64 or int32)
   double dram_gbps = 0;
   std::optional<double> local_gbps;
   std::optional<double> l2_gbps;
+  Arithmetic arithmetic = Arithmetic::fp32;
 };
+
 
 std::string ceilingValueText(double value) { return formatSignificant(value, 4); }
 
@@ -43,6 +45,14 @@ std::string compactValueText(double value) {
     if (text.back() == '.') text.pop_back();
   }
   return text;
+}
+
+// "FP32 peak 2460 GFLOP/s", "FP64 peak 102.5 GFLOP/s", "int32 peak 409.9 GOP/s".
+std::string peakShortLabel(Arithmetic arithmetic, double value) {
+  const char* name = arithmetic == Arithmetic::fp64    ? "FP64 peak"
+                     : arithmetic == Arithmetic::int32 ? "int32 peak"
+                                                       : "FP32 peak";
+  return std::string(name) + " " + compactValueText(value) + (arithmetic == Arithmetic::int32 ? " GOP/s" : " GFLOP/s");
 }
 
 std::string kindName(CeilingKind kind) {
@@ -228,10 +238,12 @@ std::vector<LevelMarker> levelMarkers(const RunRecord& record, const std::string
   return markers;
 }
 
-// A model's roofs; nullopt when they cannot be drawn on log axes.
-std::optional<ModelCeilings> ceilingsOf(const DeviceModel& model) {
-  if (model.peak_gflops <= 0 || model.dram_gbps <= 0) return std::nullopt;
-  ModelCeilings ceilings{model.peak_gflops, model.dram_gbps, model.local_gbps, model.l2_gbps};
+// A model's roofs for work in `arithmetic`; nullopt when they cannot be drawn on log axes (or the
+// model has no peak for that type).
+std::optional<ModelCeilings> ceilingsOf(const DeviceModel& model, Arithmetic arithmetic) {
+  const std::optional<double> peak = model.computePeak(arithmetic);
+  if (!peak || *peak <= 0 || model.dram_gbps <= 0) return std::nullopt;
+  ModelCeilings ceilings{*peak, model.dram_gbps, model.local_gbps, model.l2_gbps, arithmetic};
   if (ceilings.local_gbps && *ceilings.local_gbps <= 0) ceilings.local_gbps.reset();
   if (ceilings.l2_gbps && *ceilings.l2_gbps <= 0) ceilings.l2_gbps.reset();
   return ceilings;
@@ -262,9 +274,9 @@ void addPeak(RooflineChart& chart, std::size_t model_index, const ModelCeilings&
   chart.ceilings.push_back(Ceiling{model_index, CeilingKind::fp32_peak, ceilings.peak_gflops,
                                    {x_start, ceilings.peak_gflops},
                                    {chart.x_axis.max_value, ceilings.peak_gflops},
-                                   ceilingLabel(CeilingKind::fp32_peak, ceilings.peak_gflops,
-                                                chart.models[model_index].short_name),
-                                   ceilingShortLabel(CeilingKind::fp32_peak, ceilings.peak_gflops)});
+                                   peakShortLabel(ceilings.arithmetic, ceilings.peak_gflops) + " · " +
+                                       chart.models[model_index].short_name,
+                                   peakShortLabel(ceilings.arithmetic, ceilings.peak_gflops)});
 }
 
 // The reference model and the device's; without a "device" model, the first other one.
@@ -333,9 +345,11 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
   }
   const std::vector<std::string> varying_names = varyingParamNames(normal_records);
 
+  // A family computes in one type (its manifest's [work]): its records stand under that peak.
+  const Arithmetic arithmetic = normal_records.empty() ? Arithmetic::fp32 : normal_records.front()->work.arithmetic;
   std::vector<ModelCeilings> model_ceilings;
   for (const std::string& key : chartModelKeys(results)) {
-    const auto ceilings = ceilingsOf(results.models.roofline_models.at(key).model);
+    const auto ceilings = ceilingsOf(results.models.roofline_models.at(key).model, arithmetic);
     if (!ceilings) continue;
     const ModelRole role = key == referenceModelKey(results) ? ModelRole::reference
                            : key == "device"                ? ModelRole::measured_device

@@ -181,3 +181,72 @@ TEST(Ceilings, ReportShowsNoiseKernelsWriteRowAndNoisyHost) {
   report.fp32_fma.repetitions = 5;
   EXPECT_NE(rooflab::formatCeilingsReport(report, std::nullopt).find("best of 5 timed runs"), std::string::npos);
 }
+
+// Issue 16: the L2 ceiling beside DRAM, and the FP64 and int32 roofs when asked. On PoCL the "L2" is
+// the CPU's cache (the device reports none; the host's is used). Figures are not asserted tightly:
+// the L2 one exists, is finite and positive, and stands above the DRAM one (a cache-resident read
+// against a 128 MiB one), and each lands in the measured model and the report's JSON.
+TEST(Ceilings, L2AndTypedPeaksOnPocl) {
+  const auto device = cpuDevice();
+  if (!device) GTEST_SKIP() << "no CPU OpenCL device (install pocl-opencl-icd)";
+
+  rooflab::CeilingsOptions options;
+  options.repetitions = 3;
+  options.min_kernel_ns = 2'000'000;
+  options.max_seconds_per_benchmark = 0.1;
+  options.typed_peaks = {rooflab::Arithmetic::fp64, rooflab::Arithmetic::int32};
+  const CeilingsReport report = rooflab::measureCeilings(*device, options);
+
+  ASSERT_TRUE(report.l2_read.has_value()) << report.l2_not_measured.value_or("");
+  const CeilingBenchmark& l2 = *report.l2_read;
+  EXPECT_FALSE(l2.error.has_value()) << l2.error.value_or("");
+  ASSERT_TRUE(l2.best_rate.has_value());
+  EXPECT_TRUE(std::isfinite(*l2.best_rate));
+  EXPECT_GT(*l2.best_rate, 0.0);
+  EXPECT_EQ(l2.kernel.rfind("l2_read_float", 0), 0u) << l2.kernel;
+  EXPECT_NE(l2.geometry.find("passes"), std::string::npos) << l2.geometry;
+  ASSERT_NE(report.dramCeiling(), nullptr);
+  EXPECT_GT(*l2.best_rate, *report.dramCeiling()->best_rate) << l2.geometry;
+
+  for (const auto* typed : {&report.fp64_fma, &report.int32_mad}) {
+    ASSERT_TRUE(typed->has_value());
+    SCOPED_TRACE((*typed)->name);
+    EXPECT_FALSE((*typed)->error.has_value()) << (*typed)->error.value_or("");
+    ASSERT_TRUE((*typed)->best_rate.has_value());
+    EXPECT_TRUE(std::isfinite(*(*typed)->best_rate));
+    EXPECT_GT(*(*typed)->best_rate, 0.0);
+  }
+  EXPECT_EQ(report.int32_mad->unit, "GOP/s");
+
+  ASSERT_TRUE(report.model.has_value());
+  EXPECT_EQ(report.model->l2_gbps, l2.best_rate);
+  EXPECT_EQ(report.model->fp64_gflops, report.fp64_fma->best_rate);
+  EXPECT_EQ(report.model->int32_gops, report.int32_mad->best_rate);
+  EXPECT_NE(report.model->sources.at("l2_gbps").find("l2_read"), std::string::npos);
+  EXPECT_EQ(rooflab::parseDeviceModel(rooflab::toToml(*report.model), "measured", "ceilings output"), *report.model);
+
+  const CeilingsReport again = rooflab::ceilingsReportFromJson(rooflab::toJson(report));
+  ASSERT_TRUE(again.l2_read && again.fp64_fma && again.int32_mad);
+  EXPECT_EQ(again.l2_read->best_rate, l2.best_rate);
+  EXPECT_EQ(again.l2_read->kernel, l2.kernel);
+  EXPECT_EQ(again.int32_mad->unit, "GOP/s");
+  const std::string text = rooflab::formatCeilingsReport(report, std::nullopt);
+  EXPECT_NE(text.find("L2 read"), std::string::npos) << text;
+  EXPECT_NE(text.find("FP64 multiply-add"), std::string::npos) << text;
+}
+
+// A report without the L2 says why, in its JSON and its table; an older report has neither.
+TEST(Ceilings, L2NotMeasuredSaysWhy) {
+  CeilingsReport report;
+  report.dram_read = figure("dram_read", "GB/s", 20.0);
+  report.fp32_fma = figure("fp32_fma", "GFLOP/s", 100.0);
+  report.l2_not_measured = "the device reports no global memory cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is 0)";
+  const auto j = rooflab::toJson(report);
+  EXPECT_EQ(j.at("l2_not_measured"), *report.l2_not_measured);
+  EXPECT_FALSE(j.contains("l2_read"));
+  EXPECT_EQ(rooflab::ceilingsReportFromJson(j).l2_not_measured, report.l2_not_measured);
+  EXPECT_NE(rooflab::formatCeilingsReport(report, std::nullopt).find("L2 not measured: the device reports"),
+            std::string::npos);
+  const auto older = rooflab::toJson(CeilingsReport{});
+  EXPECT_FALSE(older.contains("l2_not_measured") || older.contains("fp64_fma") || older.contains("int32_mad"));
+}

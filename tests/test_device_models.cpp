@@ -123,6 +123,25 @@ TEST(DeviceModels, Gtx670HasTheCourseFigures) {
   EXPECT_NEAR(gtx670.ridgeIntensity(), 2460.0 / 192.3, 1e-12);
 }
 
+// Issue 16: the compute roofs of double and integer work, beside the course figures (unchanged above).
+TEST(DeviceModels, ModelsCarryFp64AndInt32Roofs) {
+  const DeviceModel& gtx670 = shipped("gtx670");
+  ASSERT_TRUE(gtx670.fp64_gflops.has_value());
+  EXPECT_DOUBLE_EQ(*gtx670.fp64_gflops, 102.5);  // GK104: FP64 at 1/24 of FP32
+  EXPECT_NEAR(*gtx670.fp64_gflops, gtx670.peak_gflops / 24, 0.01);
+  EXPECT_NEAR(*gtx670.int32_gops, 7 * 32 * 2 * 0.915, 0.01);  // 32 IMADs per clock per SMX
+  EXPECT_DOUBLE_EQ(*shipped("h100-sxm").fp64_gflops, 33500.0);
+  EXPECT_NEAR(*shipped("h100-sxm").int32_gops, 132 * 64 * 2 * 1.98, 0.1);
+  EXPECT_DOUBLE_EQ(*shipped("h200").fp64_gflops, 34000.0);
+  for (const char* key : {"gtx670", "h100-sxm", "h200"}) {
+    SCOPED_TRACE(key);
+    EXPECT_TRUE(shipped(key).sources.count("fp64_gflops"));
+    EXPECT_EQ(shipped(key).computePeak(rooflab::Arithmetic::fp32), shipped(key).peak_gflops);
+    EXPECT_EQ(shipped(key).computePeak(rooflab::Arithmetic::fp64), shipped(key).fp64_gflops);
+  }
+  EXPECT_FALSE(shipped("gtx280").fp64_gflops.has_value());  // no figure: placements say there is no roof
+}
+
 TEST(DeviceModels, DerivedFiguresFollowTheirStatedArithmetic) {
   // Local bandwidth: banks x bytes per bank per clock x SMs x clock, as each source string says.
   EXPECT_NEAR(*shipped("gtx670").local_gbps, 32 * 4 * 7 * 0.915, 0.1);
