@@ -187,6 +187,13 @@ class HtmlReport {
                                "their medians are less certain than the others'.</p>\n";
   }
 
+  // A rung's speedup; under 1x it is a slowdown, "no gain", with the ratio on a second line to keep
+  // the column narrow.
+  static std::string gainCell(const std::optional<double>& speedup) {
+    if (!speedup || *speedup >= 1.0) return tdNumber(speedup, &formatSpeedup);
+    return td("no gain<br><span class=\"muted\">" + escaped(formatSpeedup(*speedup)) + "</span>", "num");
+  }
+
   // The median time, with its interval's half-width and a mark when it missed the noise target.
   static std::string medianTimeCell(const RunRecord& record, const std::optional<double>& median_ns) {
     if (!median_ns || !record.timings || !record.timings->kernel_ns_interval) return tdNumber(median_ns, &formatDurationNs);
@@ -271,10 +278,8 @@ class HtmlReport {
         html_ += medianTimeCell(*record, median_ns);
         html_ += tdNumber(rate_is_flops ? record->achievedGflops() : record->achievedGbps(), &formatRate);
         // Step: over the previous rung that has a time; gain: over the first rung (the baseline).
-        html_ += tdNumber(previous_ns && median_ns ? std::optional<double>(*previous_ns / *median_ns) : std::nullopt,
-                          &formatGain);
-        html_ += tdNumber(first_ns && median_ns ? std::optional<double>(*first_ns / *median_ns) : std::nullopt,
-                          &formatGain);
+        html_ += gainCell(previous_ns && median_ns ? std::optional<double>(*previous_ns / *median_ns) : std::nullopt);
+        html_ += gainCell(first_ns && median_ns ? std::optional<double>(*first_ns / *median_ns) : std::nullopt);
         if (median_ns) {
           if (!first_ns) first_ns = median_ns;
           previous_ns = median_ns;

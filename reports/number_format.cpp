@@ -72,8 +72,6 @@ std::string formatCount(double count) {
 
 std::string formatSpeedup(double ratio) { return formatFixed(ratio, 2) + "×"; }
 
-std::string formatGain(double ratio) { return ratio < 1.0 ? "no gain (" + formatSpeedup(ratio) + ")" : formatSpeedup(ratio); }
-
 std::string formatPercent(double fraction) {
   const double percent = fraction * 100.0;
   return (std::fabs(percent) >= 100.0 ? formatFixed(percent, 0) : formatSignificant(percent, 3)) + "%";

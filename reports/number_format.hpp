@@ -28,8 +28,6 @@ std::string formatCount(double count);
 
 // "2.35×" for a time ratio (old / new).
 std::string formatSpeedup(double ratio);
-// A speedup as a gain: "2.35×", and "no gain (0.80×)" below 1×, which is a slowdown, not a gain.
-std::string formatGain(double ratio);
 
 // "83.2%" for a fraction 0.832.
 std::string formatPercent(double fraction);
