@@ -40,8 +40,7 @@ std::string validationHtml(const std::string& mode, const MutantValidation& chec
   text += check.valid ? ": valid" : ": NOT valid, its time is not used";
   if (!check.note || check.note->empty()) return escapeHtml(text);
   if (const std::size_t number = guide.sharedNoteNumber(*check.note)) {
-    const std::string anchor = std::to_string(number);
-    return escapeHtml(text) + " <a href=\"#" + sharedNoteAnchor(number) + "\">[note " + anchor + "]</a>";
+    return escapeHtml(text) + " <a href=\"#" + sharedNoteAnchor(number) + "\">[note " + std::to_string(number) + "]</a>";
   }
   return escapeHtml(text + " (" + *check.note + ")");
 }

@@ -9,6 +9,7 @@
 #include "analyzer/config_toml.hpp"
 #include "analyzer/results_json.hpp"
 #include "reports/csv_report.hpp"
+#include "reports/html_report.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -306,4 +307,21 @@ TEST(ReportPage, H100ReportIsNoLongerAWallOfRepeats) {
   const int height_px = std::stoi(dom.substr(at + 14));
   EXPECT_GT(height_px, 2000);
   EXPECT_LT(height_px, 18000) << "the page grew back towards its old 27,354 px";
+}
+
+// Verdicts read with different margins (two runs' records in one file) each state their own, and a
+// note only one mutant carries stays on its card.
+TEST(ReportPage, MarginsThatDifferStayOnTheirCards) {
+  rooflab::ResultsDocument results = twoRecordsWithLevels();
+  for (rooflab::RunRecord& record : results.records) record.mutation = rooflab::MutationVerdict{};
+  results.records[1].mutation->margins.near = 0.9;
+  rooflab::MutantValidation by_construction;
+  by_construction.note = "a note of its own";
+  results.records[0].mutation->validation.memory_only = by_construction;
+  const std::string html = reports::renderHtmlReport(results);
+  EXPECT_EQ(occurrences(html, "<p class=\"margins muted\">Margins: "), 2u);
+  EXPECT_TRUE(contains(html, "near 0.9 · sum_tolerance"));
+  EXPECT_FALSE(contains(html, "<li class=\"margins\">"));
+  EXPECT_TRUE(contains(html, "checked by construction: valid (a note of its own)"));
+  EXPECT_FALSE(contains(html, "reading-note-1"));
 }
