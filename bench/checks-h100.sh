@@ -12,8 +12,14 @@
 #             space, with a built-in family and --set: several sources, -I "<folder>", defines in launch sizes
 #   automut   issue 18: the unannotated fixtures (tests/fixtures/kernels/unannotated) in all modes, automatic
 #             mutants validated by counters, and the AutoMutation tests
+#   verdicts  issue 18: bench/configs/verdicts-side-by-side.toml, automatic mutants' verdicts beside the
+#             annotated rungs' of the same algorithm (bench/verdicts_table.py)
 #   levels    the default config with every format (issue 16): PNGs written (cairo on the GPU machine),
 #             hierarchical markers per original, naive L1/L2 left of tiled, no unflagged point above a roof
+#   readings  issue 16's profiler readings: the matmul family (normal mode, counters) with each original's
+#             readings printed; expects naive_uncoalesced's global load efficiency well below the coalesced
+#             rungs', tiled32_2pt_transposed_unpadded's bank conflicts per access far above the padded one's,
+#             and no reading null because a metric was not collected
 #   faults    issue 15's GPU must-show: an illegal memory access between two good kernels
 #             (tests/fixtures/configs/faults-illegal-address-h100.toml); expects exit 1, the faulting
 #             record `crashed`, both good records ok with counters
@@ -87,8 +93,14 @@ variants = ["global"]' > "$W/library.toml"
         "$PWD/tests/fixtures/kernels/unannotated" > "$W/automut.toml"
       ./build-gpu/rooflab run "$W/automut.toml" --device gpu --formats json,csv --out "$W/automut" > "$W/automut.log" 2>&1
       echo "automut: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/automut-version.txt" | tail -1)" | tee -a "$W/summary.txt"
+      python3 bench/automut_summary.py "$W/automut/results.json" | tee "$W/automut-summary.txt"
       ./build-gpu/rooflab_tests --gtest_filter='AutoMutation*' > "$W/automut-tests.log" 2>&1
       echo "automut tests: rc=$?" | tee -a "$W/summary.txt" ;;
+    verdicts)
+      # Issue 18's table: automatic mutants' verdicts beside the annotated built-in rungs'.
+      ./build-gpu/rooflab run bench/configs/verdicts-side-by-side.toml --device gpu --out "$W/verdicts" > "$W/verdicts.log" 2>&1
+      echo "verdicts: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 bench/verdicts_table.py "$W/verdicts/results.json" | tee "$W/verdicts-table.md" ;;
     levels)
       ./build-gpu/rooflab run --device gpu --out "$W/levels" > "$W/levels.log" 2>&1
       echo "levels: rc=$? pngs: $(ls "$W/levels"/*.png 2>/dev/null | wc -l)" | tee -a "$W/summary.txt"
@@ -105,6 +117,35 @@ print("levels: unflagged above roof:", unflagged or "none")
 print("levels: originals without l1/l2 markers:", [v for v, ks in levels.items() if not {"device_l1", "device_l2"} <= set(ks)] or "none")
 for lvl in ("l1", "l2"):
     print("levels: matmul", lvl, {v: x(v, lvl) for v in ("naive_coalesced", "naive_uncoalesced", "tiled16", "blocked128_8x8")})
+PY
+      ;;
+    readings)
+      printf '[run]\nmodes = ["normal"]\ncounters = "on"\nformats = ["json", "csv", "html"]\n[[study]]\nfamily = "matmul"\n' \
+        > "$W/readings.toml"
+      ./build-gpu/rooflab run "$W/readings.toml" --device gpu --out "$W/readings" > "$W/readings.log" 2>&1
+      echo "readings: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 - "$W/readings/results.json" <<'PY' | tee -a "$W/summary.txt"
+import json, sys
+keys = ["branch_divergence_pct", "instruction_replay_overhead", "global_load_efficiency_pct",
+        "global_store_efficiency_pct", "l1_hit_rate_pct", "l2_hit_rate_pct",
+        "shared_bank_conflicts_per_access", "warp_instructions_per_dram_transaction"]
+records = [r for r in json.load(open(sys.argv[1]))["records"] if r["mode"] == "normal" and r["status"] == "ok"]
+short = lambda v: "null" if v is None else f"{v:.4g}"
+print("readings: variant params | " + " | ".join(keys))
+got, not_collected = {}, []
+for r in records:
+    c = r["counters"]
+    d, why = c.get("derived", {}), c.get("derived_reasons", {})
+    got[r["variant"]] = d
+    not_collected += [(r["variant"], k, why[k]) for k in keys if k in why and "not collected" in why[k]]
+    print("readings:", r["variant"], json.dumps(r["params"]), "|", " | ".join(short(d.get(k)) for k in keys),
+          "| missing:", c.get("missing") or "none")
+value = lambda v, k: (got.get(v) or {}).get(k)
+load = {v: value(v, "global_load_efficiency_pct") for v in ("naive_coalesced", "naive_uncoalesced", "tiled16")}
+conflicts = {v: value(v, "shared_bank_conflicts_per_access") for v in ("tiled32_2pt_transposed", "tiled32_2pt_transposed_unpadded")}
+print("readings: global load efficiency (expect naive_uncoalesced lowest):", load)
+print("readings: bank conflicts per access (expect unpadded >> padded):", conflicts)
+print("readings: null because not collected:", not_collected or "none")
 PY
       ;;
     faults)

@@ -16,7 +16,7 @@ Loaded load() {
   void* library = nullptr;
   std::string tried;
   for (const char* name : {ROOFLAB_LIBCLANG_LIBRARY, "libclang-14.so.1", "libclang.so.1"}) {
-    library = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (library) break;
     const char* why = dlerror();
     tried += std::string(tried.empty() ? "" : "; ") + (why ? why : name);

@@ -1,8 +1,11 @@
 #pragma once
-// libclang's C API, loaded at run time (dlopen with RTLD_DEEPBIND) rather than linked: the OpenCL
-// CPU device (PoCL) runs its own LLVM in this process, of another version than libclang's (Debian 12:
+// libclang's C API, loaded at run time (dlopen, RTLD_LOCAL) rather than linked: the OpenCL CPU
+// device (PoCL) runs its own LLVM in this process, of another version than libclang's (Debian 12:
 // PoCL on LLVM 15, libclang-dev on 14), and linking both let PoCL's compiler call into LLVM 14 and
-// crash. A library loaded deep-bound resolves its LLVM within itself. Call as lc().clang_xxx(...).
+// crash. Loaded locally, libclang's LLVM stays out of the global scope, and Debian's libLLVM symbols
+// carry their version (LLVM_14, LLVM_15), so each binds to its own. Not RTLD_DEEPBIND: on Ubuntu
+// 24.04 (the GPU machine) a deep-bound libclang segfaults on load, and the sanitizer runtime refuses
+// it. Call as lc().clang_xxx(...).
 #include <clang-c/Index.h>
 
 #include <string>

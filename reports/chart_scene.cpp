@@ -20,9 +20,12 @@ const Rgb kReferenceRoof{0x80, 0x80, 0x80};
 const Rgb kOtherRoof{0x8a, 0x5a, 0x2b};
 const Rgb kAboveRoofMark{0xc0, 0x1c, 0x1c};
 
-// Colour-blind-safe palette (Okabe-Ito), and a shape per variant as a second cue.
+// The colour-blind-safe Okabe-Ito palette, then four dark tones of Paul Tol's that stay apart from
+// it: a ladder of 10 rungs (matmul, reduce) gets 10 colours. A shape per variant is a second cue.
 const Rgb kSeriesColors[] = {{0x00, 0x72, 0xb2}, {0xe6, 0x9f, 0x00}, {0x00, 0x9e, 0x73}, {0xd5, 0x5e, 0x00},
-                             {0xcc, 0x79, 0xa7}, {0x56, 0xb4, 0xe9}, {0xf0, 0xe4, 0x42}, {0x99, 0x99, 0x99}};
+                             {0xcc, 0x79, 0xa7}, {0x56, 0xb4, 0xe9}, {0xf0, 0xe4, 0x42}, {0x99, 0x99, 0x99},
+                             {0x88, 0x22, 0x55}, {0x33, 0x22, 0x88}, {0x99, 0x99, 0x33}, {0x66, 0x11, 0x00}};
+constexpr std::size_t kSeriesColorCount = sizeof kSeriesColors / sizeof kSeriesColors[0];
 const MarkerShape kSeriesShapes[] = {MarkerShape::circle,  MarkerShape::square,        MarkerShape::triangle_up,
                                      MarkerShape::diamond, MarkerShape::triangle_down, MarkerShape::pentagon};
 
@@ -47,9 +50,7 @@ struct PlotArea {
 
 struct Box {
   double left = 0, top = 0, right = 0, bottom = 0;
-  bool overlaps(const Box& other) const {
-    return left < other.right && other.left < right && top < other.bottom && other.top < bottom;
-  }
+  TextFootprint footprint() const { return TextFootprint{{{{left, top}, {right, top}, {right, bottom}, {left, bottom}}}}; }
 };
 
 class LogLogProjection {
@@ -127,7 +128,7 @@ class SceneBuilder {
     addLevelMarkers();
     addPoints();
     addEmptyNote();
-    addLegend();
+    addLegendThatFits();
     return std::move(scene_);
   }
 
@@ -143,12 +144,36 @@ class SceneBuilder {
     return area;
   }
 
+  // A text at a fixed place (title, ticks, legend): drawn, and kept clear by the labels placed later.
   void text(std::string content, PixelPoint baseline, double font_px, TextAlign align, Rgb color = kBlack,
-            bool bold = false, double rotation_deg = 0) {
-    scene_.items.push_back(SceneText{std::move(content), baseline, font_px, bold, align, rotation_deg, color});
+            bool bold = false, double rotation_deg = 0, std::optional<SeriesTag> series = std::nullopt) {
+    SceneText item{std::move(content), baseline, font_px, bold, align, rotation_deg, color, series};
+    obstacles_.push_back(textFootprint(item));
+    scene_.items.push_back(std::move(item));
   }
-  void line(PixelPoint from, PixelPoint to, Rgb color, double width_px, StrokeDash dash = StrokeDash::solid) {
-    scene_.items.push_back(SceneLine{from, to, color, width_px, dash});
+  void line(PixelPoint from, PixelPoint to, Rgb color, double width_px, StrokeDash dash = StrokeDash::solid,
+            std::optional<SeriesTag> series = std::nullopt) {
+    scene_.items.push_back(SceneLine{from, to, color, width_px, dash, series});
+  }
+
+  // A label at a candidate place: drawn when it covers no other text nor marker (and, for labels in
+  // the plot, stays inside it); false when the caller must try its next place.
+  bool placeLabel(const SceneText& label, bool inside_plot = true) {
+    const TextFootprint footprint = textFootprint(label);
+    if (inside_plot && !insidePlot(footprint)) return false;
+    for (const TextFootprint& obstacle : obstacles_) {
+      if (footprintsOverlap(footprint, obstacle)) return false;
+    }
+    obstacles_.push_back(footprint);
+    scene_.items.push_back(label);
+    return true;
+  }
+
+  bool insidePlot(const TextFootprint& footprint) const {
+    return std::all_of(footprint.corners.begin(), footprint.corners.end(), [&](const PixelPoint& corner) {
+      return corner.x_px >= area_.left && corner.x_px <= area_.right && corner.y_px >= area_.top &&
+             corner.y_px <= area_.bottom;
+    });
   }
 
   void addTitle() {
@@ -208,47 +233,62 @@ class SceneBuilder {
   }
 
   void addCeilings() {
-    // Flat peaks get their label above the line at the right edge; when two peaks are too close
-    // for two labels, the lower one's label goes below its line.
     for (const Ceiling& ceiling : chart_.ceilings) {
       const ChartModel& model = chart_.models[ceiling.model_index];
       const PixelPoint from = projection_.toPixel(ceiling.from);
       const PixelPoint to = projection_.toPixel(ceiling.to);
       line(from, to, roofColor(model.role), roofWidthPx(model.role), roofDash(model.role, ceiling.kind));
+      obstacles_.push_back(lineFootprint(from, to, roofWidthPx(model.role) / 2));
     }
-    std::vector<const Ceiling*> peaks;
-    for (const Ceiling& ceiling : chart_.ceilings) {
-      if (ceiling.kind == CeilingKind::fp32_peak) peaks.push_back(&ceiling);
-    }
-    std::sort(peaks.begin(), peaks.end(), [](const Ceiling* a, const Ceiling* b) { return a->value > b->value; });
-    const double font = style_.ceiling_label_font_px;
-    double previous_label_bottom = -1e9;
-    for (const Ceiling* peak : peaks) {
-      const ChartModel& model = chart_.models[peak->model_index];
-      const double y = projection_.yPx(peak->value);
-      double baseline = y - 8;
-      if (baseline - font < previous_label_bottom + 2) baseline = y + font + 6;
-      text(peak->label, {area_.right - 10, baseline}, font, TextAlign::end, roofColor(model.role));
-      const double width = estimatedTextWidthPx(peak->label, font);
-      label_obstacles_.push_back(Box{area_.right - 10 - width, baseline - font * 0.8, area_.right - 10,
-                                     baseline + font * 0.2});
-      previous_label_bottom = baseline + font * 0.25;
-    }
-    // The device's labels choose their place first: they matter most.
-    std::vector<const Ceiling*> slopes;
-    for (const Ceiling& ceiling : chart_.ceilings) {
-      if (ceiling.kind != CeilingKind::fp32_peak) slopes.push_back(&ceiling);
-    }
-    std::stable_sort(slopes.begin(), slopes.end(), [&](const Ceiling* a, const Ceiling* b) {
+    // The device's labels choose their place first: they matter most. Peaks before slopes, since
+    // a flat label has fewer places to go.
+    std::vector<const Ceiling*> ordered;
+    for (const Ceiling& ceiling : chart_.ceilings) ordered.push_back(&ceiling);
+    std::stable_sort(ordered.begin(), ordered.end(), [&](const Ceiling* a, const Ceiling* b) {
       return labelPriority(*a) < labelPriority(*b);
     });
-    for (const Ceiling* slope : slopes) addSlopeLabel(*slope);
+    for (const Ceiling* ceiling : ordered) {
+      if (ceiling->kind == CeilingKind::fp32_peak) {
+        addPeakLabel(*ceiling);
+      } else {
+        addSlopeLabel(*ceiling);
+      }
+    }
+  }
+
+  // A roof's line, so that no label is written across another roof (each sits beside its own).
+  static TextFootprint lineFootprint(PixelPoint from, PixelPoint to, double half_width_px) {
+    const double length = std::max(std::hypot(to.x_px - from.x_px, to.y_px - from.y_px), 1e-9);
+    const double nx = -(to.y_px - from.y_px) / length * half_width_px, ny = (to.x_px - from.x_px) / length * half_width_px;
+    return TextFootprint{{{{from.x_px + nx, from.y_px + ny}, {to.x_px + nx, to.y_px + ny}, {to.x_px - nx, to.y_px - ny},
+                           {from.x_px - nx, from.y_px - ny}}}};
   }
 
   int labelPriority(const Ceiling& ceiling) const {
     const ModelRole role = chart_.models[ceiling.model_index].role;
     const int role_rank = role == ModelRole::measured_device ? 0 : role == ModelRole::reference ? 1 : 2;
-    return role_rank * 2 + (ceiling.kind == CeilingKind::local_bandwidth ? 1 : 0);
+    const int kind_rank = ceiling.kind == CeilingKind::fp32_peak ? 0 : ceiling.kind == CeilingKind::dram_bandwidth ? 1 : 2;
+    return role_rank * 3 + kind_rank;
+  }
+
+  // A flat peak's label goes above its line at the right edge, else below it, else further left;
+  // the name is dropped before the label is (the legend and the line style name the model).
+  void addPeakLabel(const Ceiling& peak) {
+    const ChartModel& model = chart_.models[peak.model_index];
+    const double font = style_.ceiling_label_font_px;
+    const double y = projection_.yPx(peak.value);
+    const double line_left = projection_.xPx(peak.from.intensity_flop_per_byte);
+    for (const std::string* label : {&peak.label, &peak.short_label}) {
+      const double width = estimatedTextWidthPx(*label, font);
+      // Its right end stays over the line; a short flat part lets it reach left over the slope.
+      for (double right = area_.right - 10; right >= line_left + font && right - width >= area_.left;
+           right -= std::max(width / 4, font)) {
+        for (const double baseline : {y - 8, y + font + 6}) {
+          if (placeLabel(SceneText{*label, {right, baseline}, font, false, TextAlign::end, 0, roofColor(model.role), std::nullopt}))
+            return;
+        }
+      }
+    }
   }
 
   // A slope's label runs along the line, rotated with it. It tries spots along the visible part
@@ -269,80 +309,52 @@ class SceneBuilder {
     for (const std::string* label : {&ceiling.label, &ceiling.short_label}) {
       const double width = estimatedTextWidthPx(*label, font);
       if (width > length - 10) continue;
-      for (const double side_px : {8.0, -(font + 6.0)}) {       // baseline above, then below the line
-        for (const double along : {0.5, 0.35, 0.65, 0.2, 0.8}) {
+      for (const double side_px : {8.0, -(font + 6.0)}) {  // baseline above, then below the line
+        for (const double along : {0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9}) {
           const double center = std::clamp(along * length, width / 2 + 5, length - width / 2 - 5);
           const PixelPoint anchor{from.x_px + ux * center + uy * side_px, from.y_px + uy * center - ux * side_px};
-          std::vector<Box> footprint = rotatedTextFootprint(anchor, ux, uy, width, font);
-          if (!fitsInPlot(footprint) || collides(footprint)) continue;
-          text(*label, anchor, font, TextAlign::middle, roofColor(model.role), false, angle_deg);
-          label_obstacles_.insert(label_obstacles_.end(), footprint.begin(), footprint.end());
-          return;
+          if (placeLabel(SceneText{*label, anchor, font, false, TextAlign::middle, angle_deg, roofColor(model.role),
+                                   std::nullopt}))
+            return;
         }
       }
     }
   }
 
-  // Centred text along direction (ux, uy), covered by square boxes one font size apart: close
-  // enough to an oriented rectangle for telling whether two labels would touch.
-  static std::vector<Box> rotatedTextFootprint(PixelPoint anchor, double ux, double uy, double width, double font) {
-    std::vector<Box> boxes;
-    const double half = font * 0.45;
-    // The glyphs sit above the baseline: the footprint's centre line is 0.35 em over it.
-    const PixelPoint middle{anchor.x_px + uy * font * 0.35, anchor.y_px - ux * font * 0.35};
-    for (double offset = -width / 2; offset <= width / 2 + 1e-9; offset += font * 0.5) {
-      const double x = middle.x_px + ux * offset, y = middle.y_px + uy * offset;
-      boxes.push_back(Box{x - half, y - half, x + half, y + half});
-    }
-    return boxes;
-  }
-
-  bool collides(const std::vector<Box>& footprint) const {
-    for (const Box& box : footprint) {
-      for (const Box& obstacle : label_obstacles_) {
-        if (box.overlaps(obstacle)) return true;
-      }
-    }
-    return false;
-  }
-
-  bool fitsInPlot(const std::vector<Box>& footprint) const {
-    return std::all_of(footprint.begin(), footprint.end(), [&](const Box& box) {
-      return box.left >= area_.left && box.right <= area_.right && box.top >= area_.top && box.bottom <= area_.bottom;
-    });
-  }
-
   // Markers are placed before any label, so that no label covers a point.
   void reserveMarkerFootprints() {
     const double radius = style_.marker_radius_px;
+    auto reserve = [&](const DataPoint& at) {
+      const PixelPoint center = projection_.toPixel(at);
+      obstacles_.push_back(Box{center.x_px - radius, center.y_px - radius, center.x_px + radius, center.y_px + radius}
+                               .footprint());
+    };
     for (const VariantPoint& point : chart_.points) {
-      const PixelPoint center = projection_.toPixel(point.at);
-      label_obstacles_.push_back(Box{center.x_px - radius, center.y_px - radius, center.x_px + radius,
-                                     center.y_px + radius});
-      for (const LevelMarker& level : point.levels) {
-        const PixelPoint at = projection_.toPixel(level.at);
-        label_obstacles_.push_back(Box{at.x_px - radius, at.y_px - radius, at.x_px + radius, at.y_px + radius});
-      }
+      reserve(point.at);
+      for (const LevelMarker& level : point.levels) reserve(level.at);
     }
   }
+
+  static SeriesTag seriesTag(const VariantPoint& point) { return SeriesTag{point.series_index, false}; }
 
   // Under the markers: a thin whisker from the slowest to the fastest repetition, and over it a
   // thick capped bar for the median's confidence interval, so the two read apart at a glance.
   void addPerformanceBars() {
     for (const VariantPoint& point : chart_.points) {
       const Rgb color = seriesColor(point.series_index);
+      const SeriesTag tag = seriesTag(point);
       const double x = point.at.intensity_flop_per_byte;
       if (point.min_max) {
         line(projection_.toPixel({x, point.min_max->low}), projection_.toPixel({x, point.min_max->high}), color, 1.5,
-             StrokeDash::dotted);
+             StrokeDash::dotted, tag);
       }
       if (point.median_interval) {
         const PixelPoint low = projection_.toPixel({x, point.median_interval->low});
         const PixelPoint high = projection_.toPixel({x, point.median_interval->high});
         const double cap = style_.marker_radius_px * 0.9;
-        line(low, high, color, 4);
-        line({low.x_px - cap, low.y_px}, {low.x_px + cap, low.y_px}, color, 2.5);
-        line({high.x_px - cap, high.y_px}, {high.x_px + cap, high.y_px}, color, 2.5);
+        line(low, high, color, 4, StrokeDash::solid, tag);
+        line({low.x_px - cap, low.y_px}, {low.x_px + cap, low.y_px}, color, 2.5, StrokeDash::solid, tag);
+        line({high.x_px - cap, high.y_px}, {high.x_px + cap, high.y_px}, color, 2.5, StrokeDash::solid, tag);
       }
     }
   }
@@ -358,11 +370,12 @@ class SceneBuilder {
         right = std::max(right, level.at.intensity_flop_per_byte);
       }
       const double y = projection_.yPx(point.at.gflops);
-      line({projection_.xPx(left), y}, {projection_.xPx(right), y}, seriesColor(point.series_index), 2);
+      line({projection_.xPx(left), y}, {projection_.xPx(right), y}, seriesColor(point.series_index), 2,
+           StrokeDash::solid, seriesTag(point));
       for (const LevelMarker& level : point.levels) {
         scene_.items.push_back(SceneMarker{projection_.toPixel(level.at), levelShape(level.at.level),
                                            style_.marker_radius_px * kLevelMarkerScale,
-                                           seriesColor(point.series_index), level.details});
+                                           seriesColor(point.series_index), level.details, false, seriesTag(point)});
       }
     }
   }
@@ -371,24 +384,38 @@ class SceneBuilder {
     return chart_.hierarchical ? levelShape(point.at.level) : seriesShape(point.series_index);
   }
 
+  // A red "!" beside a marker that stands above its roof (the tooltip and the table say why): on
+  // its upper right, else at the first other corner where it covers nothing.
+  void addAboveRoofMark(const VariantPoint& point) {
+    const PixelPoint center = projection_.toPixel(point.at);
+    const double r = style_.marker_radius_px, font = style_.point_label_font_px;
+    const double mark_width = estimatedTextWidthPx("!", font);
+    for (const double distance : {1.0, 2.0}) {
+      const PixelPoint corners[] = {{center.x_px + r * 0.9 * distance, center.y_px - r * 0.6 * distance},
+                                    {center.x_px - r * 0.9 * distance - mark_width, center.y_px - r * 0.6 * distance},
+                                    {center.x_px + r * 0.9 * distance, center.y_px + r * distance + font * 0.8},
+                                    {center.x_px - r * 0.9 * distance - mark_width, center.y_px + r * distance + font * 0.8}};
+      for (const PixelPoint& baseline : corners) {
+        if (placeLabel(SceneText{"!", baseline, font, true, TextAlign::start, 0, kAboveRoofMark, seriesTag(point)},
+                       false))
+          return;
+      }
+    }
+  }
+
   void addPoints() {
     addPerformanceBars();
     for (const VariantPoint& point : chart_.points) {
-      const PixelPoint center = projection_.toPixel(point.at);
-      scene_.items.push_back(SceneMarker{center, pointShape(point), style_.marker_radius_px,
-                                         seriesColor(point.series_index), point.details, point.missed_noise_target});
-      if (point.above_roof) {
-        // A red "!" on the marker's upper right: the tooltip and the table say why.
-        const double r = style_.marker_radius_px;
-        text("!", {center.x_px + r * 0.9, center.y_px - r * 0.6}, style_.point_label_font_px, TextAlign::start,
-             kAboveRoofMark, true);
-        label_obstacles_.push_back(Box{center.x_px + r * 0.9, center.y_px - r * 0.6 - style_.point_label_font_px * 0.8,
-                                       center.x_px + r * 0.9 + style_.point_label_font_px * 0.4, center.y_px - r * 0.6});
-      }
+      scene_.items.push_back(SceneMarker{projection_.toPixel(point.at), pointShape(point), style_.marker_radius_px,
+                                         seriesColor(point.series_index), point.details, point.missed_noise_target,
+                                         seriesTag(point)});
     }
-    // Params labels go beside their point where they cover no marker, no peak label and no other
-    // params label; points that sit on top of each other keep only the first label (the hover
-    // text and the table have the rest).
+    for (const VariantPoint& point : chart_.points) {
+      if (point.above_roof) addAboveRoofMark(point);
+    }
+    // Params labels go beside their point where they cover no marker and no other label; points
+    // that sit on top of each other keep only the first label (the hover text and the table have
+    // the rest).
     const double font = style_.point_label_font_px;
     const double gap = style_.marker_radius_px + 4;
     for (const VariantPoint& point : chart_.points) {
@@ -402,15 +429,9 @@ class SceneBuilder {
                                        {center.x_px - gap - width, center.y_px - gap + 2},
                                        {center.x_px - gap - width, center.y_px + gap + font * 0.7}};
       for (const PixelPoint& baseline : candidates) {
-        const Box box{baseline.x_px, baseline.y_px - font * 0.8, baseline.x_px + width, baseline.y_px + font * 0.2};
-        const bool inside = box.left >= area_.left && box.right <= area_.right && box.top >= area_.top &&
-                            box.bottom <= area_.bottom;
-        const bool overlaps = std::any_of(label_obstacles_.begin(), label_obstacles_.end(),
-                                          [&](const Box& other) { return box.overlaps(other); });
-        if (!inside || overlaps) continue;
-        text(point.short_label, baseline, font, TextAlign::start, kMutedText);
-        label_obstacles_.push_back(box);
-        break;
+        if (placeLabel(SceneText{point.short_label, baseline, font, false, TextAlign::start, 0, kMutedText,
+                                 seriesTag(point)}))
+          break;
       }
     }
   }
@@ -431,10 +452,24 @@ class SceneBuilder {
     }
   }
 
-  void addLegend() {
+  // The legend with whole variant names: at the style's font when it fits the canvas, else at a
+  // smaller one (a ladder of long names, with the level shapes, can be taller than the chart).
+  void addLegendThatFits() {
+    const std::size_t items_before = scene_.items.size(), obstacles_before = obstacles_.size();
+    const double bottom_limit = style_.height_px - 10;
+    for (double scale = 1.0;; scale *= 0.9) {
+      scene_.items.resize(items_before);
+      obstacles_.resize(obstacles_before);
+      const double bottom = addLegend(style_.legend_font_px * scale);
+      if (bottom <= bottom_limit || scale < 0.6) return;
+    }
+  }
+
+  // Returns how far down its last row reaches.
+  double addLegend(double font) {
     const double left = area_.right + 30;
-    const double font = style_.legend_font_px;
     const double row_px = font * 1.5;
+    const double marker_radius = style_.marker_radius_px * font / style_.legend_font_px;
     const double text_left = left + 64;
     const double max_text_px = style_.width_px - text_left - 10;
     double y = area_.top + font;
@@ -458,20 +493,23 @@ class SceneBuilder {
       y += row_px;
     }
 
-    if (chart_.hierarchical) y = addLevelLegend(left, y);
+    if (chart_.hierarchical) y = addLevelLegend(left, y, font, marker_radius);
 
     y += font * 0.6;
     text("Variants (normal mode)", {left, y}, font, TextAlign::start, kBlack, true);
     y += row_px;
     for (std::size_t index = 0; index < chart_.series.size(); ++index) {
+      const SeriesTag tag{index, true};
       const MarkerShape shape = chart_.hierarchical ? MarkerShape::circle : seriesShape(index);
-      scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, shape, style_.marker_radius_px,
-                                         seriesColor(index), {}});
-      text(truncatedToWidth(chart_.series[index].variant, font, max_text_px), {text_left, y}, font,
-           TextAlign::start);
-      y += row_px;
+      scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, shape, marker_radius, seriesColor(index),
+                                         {}, false, tag});
+      for (const std::string& piece : wrappedToWidth(chart_.series[index].variant, font, max_text_px)) {
+        text(piece, {text_left, y}, font, TextAlign::start, kBlack, false, 0, tag);
+        y += font * 1.15;
+      }
+      y += row_px - font * 1.15;
     }
-    y = addBarsLegend(y);
+    y = addBarsLegend(y, font, marker_radius);
     if (!chart_.unplaced.empty()) {
       y += font * 0.6;
       const std::size_t count = chart_.unplaced.size();
@@ -479,18 +517,19 @@ class SceneBuilder {
            font * 0.9, TextAlign::start, kMutedText);
       y += font * 1.2;
       text("(errors, no FLOPs): see the table", {left, y}, font * 0.9, TextAlign::start, kMutedText);
+      y += row_px;
     }
+    return y - font * 0.95;  // every row's baseline is at least 1.15 em above the next one's
   }
 
   // What the bars and hollow markers mean, once per chart, when it has any; returns the next row's y.
-  double addBarsLegend(double y) {
+  double addBarsLegend(double y, double font, double marker_radius) {
     const bool has_bars = std::any_of(chart_.points.begin(), chart_.points.end(),
                                       [](const VariantPoint& p) { return p.median_interval || p.min_max; });
     const bool has_missed = std::any_of(chart_.points.begin(), chart_.points.end(),
                                         [](const VariantPoint& p) { return p.missed_noise_target; });
     if (!has_bars && !has_missed) return y;
     const double left = area_.right + 30;
-    const double font = style_.legend_font_px;
     const double text_left = left + 64;
     const double mid_x = left + 26;
     y += font * 0.6;
@@ -505,8 +544,8 @@ class SceneBuilder {
       y += font * 1.4;
     }
     if (has_missed) {
-      scene_.items.push_back(SceneMarker{{mid_x, y - font * 0.35}, MarkerShape::circle, style_.marker_radius_px,
-                                         kMutedText, {}, true});
+      scene_.items.push_back(SceneMarker{{mid_x, y - font * 0.35}, MarkerShape::circle, marker_radius, kMutedText, {}, true,
+                                         std::nullopt});
       text("hollow: noise target missed", {text_left, y}, font * 0.9, TextAlign::start);
       y += font * 1.4;
     }
@@ -514,8 +553,7 @@ class SceneBuilder {
   }
 
   // Which shape is which memory level, for the levels some point has; returns the next row's y.
-  double addLevelLegend(double left, double y) {
-    const double font = style_.legend_font_px;
+  double addLevelLegend(double left, double y, double font, double marker_radius) {
     std::vector<MemoryLevel> present;
     for (const VariantPoint& point : chart_.points) {
       present.push_back(point.at.level);
@@ -526,19 +564,12 @@ class SceneBuilder {
     y += font * 1.5;
     for (MemoryLevel level : {MemoryLevel::global, MemoryLevel::l1, MemoryLevel::local, MemoryLevel::l2, MemoryLevel::dram}) {
       if (std::find(present.begin(), present.end(), level) == present.end()) continue;
-      scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, levelShape(level),
-                                         style_.marker_radius_px * kLevelMarkerScale, kMutedText, {}});
+      scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, levelShape(level), marker_radius * kLevelMarkerScale,
+                                         kMutedText, {}, false, std::nullopt});
       text(levelDisplayName(level), {left + 64, y}, font, TextAlign::start);
       y += font * 1.5;
     }
     return y;
-  }
-
-  static Rgb seriesColor(std::size_t index) {
-    return kSeriesColors[index % (sizeof kSeriesColors / sizeof kSeriesColors[0])];
-  }
-  static MarkerShape seriesShape(std::size_t index) {
-    return kSeriesShapes[index % (sizeof kSeriesShapes / sizeof kSeriesShapes[0])];
   }
 
   const RooflineChart& chart_;
@@ -546,7 +577,7 @@ class SceneBuilder {
   PlotArea area_;
   LogLogProjection projection_;
   ChartScene scene_;
-  std::vector<Box> label_obstacles_;  // what a new label must not cover: markers and placed labels
+  std::vector<TextFootprint> obstacles_;  // what a new label must not cover: markers and texts so far
 };
 
 }  // namespace
@@ -582,6 +613,86 @@ double estimatedTextWidthPx(const std::string& text, double font_px) {
     if ((byte & 0xC0) != 0x80) ++code_points;
   }
   return static_cast<double>(code_points) * font_px * 0.58;
+}
+
+}  // namespace rooflab::reports
+
+namespace rooflab::reports {
+
+Rgb seriesColor(std::size_t series_index) { return kSeriesColors[series_index % kSeriesColorCount]; }
+
+// The shape moves on by one at each turn of the palette, so that colour and shape together repeat
+// only after 12 x 6 variants.
+MarkerShape seriesShape(std::size_t series_index) {
+  constexpr std::size_t shape_count = sizeof kSeriesShapes / sizeof kSeriesShapes[0];
+  return kSeriesShapes[(series_index + series_index / kSeriesColorCount) % shape_count];
+}
+
+TextFootprint textFootprint(const SceneText& text) {
+  const double width = estimatedTextWidthPx(text.text, text.font_px);
+  double left = 0;
+  if (text.align == TextAlign::middle) left = -width / 2;
+  if (text.align == TextAlign::end) left = -width;
+  const double top = -text.font_px * 0.8, bottom = text.font_px * 0.2;
+  const double angle = text.rotation_deg * kPi / 180.0;
+  const double cos_a = std::cos(angle), sin_a = std::sin(angle);
+  auto turned = [&](double x, double y) {
+    return PixelPoint{text.baseline.x_px + x * cos_a - y * sin_a, text.baseline.y_px + x * sin_a + y * cos_a};
+  };
+  return TextFootprint{{turned(left, top), turned(left + width, top), turned(left + width, bottom), turned(left, bottom)}};
+}
+
+bool footprintsOverlap(const TextFootprint& a, const TextFootprint& b) {
+  // Two convex shapes are apart when their projections on some edge's normal are apart.
+  for (const TextFootprint* shape : {&a, &b}) {
+    for (std::size_t edge = 0; edge < 4; ++edge) {
+      const PixelPoint& p = shape->corners[edge];
+      const PixelPoint& q = shape->corners[(edge + 1) % 4];
+      const double normal_x = q.y_px - p.y_px, normal_y = p.x_px - q.x_px;
+      if (normal_x == 0 && normal_y == 0) continue;
+      auto project = [&](const TextFootprint& f, double& low, double& high) {
+        low = high = f.corners[0].x_px * normal_x + f.corners[0].y_px * normal_y;
+        for (const PixelPoint& corner : f.corners) {
+          const double value = corner.x_px * normal_x + corner.y_px * normal_y;
+          low = std::min(low, value);
+          high = std::max(high, value);
+        }
+      };
+      double a_low, a_high, b_low, b_high;
+      project(a, a_low, a_high);
+      project(b, b_low, b_high);
+      const double tolerance = 1e-6 * std::hypot(normal_x, normal_y);
+      if (a_high <= b_low + tolerance || b_high <= a_low + tolerance) return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::string> wrappedToWidth(const std::string& text, double font_px, double max_width_px) {
+  std::vector<std::string> lines;
+  std::string rest = text;
+  while (estimatedTextWidthPx(rest, font_px) > max_width_px) {
+    // The longest head that fits, cut after a separator when one is in its second half.
+    std::size_t fits = 0;
+    for (std::size_t end = 1; end <= rest.size(); ++end) {
+      if (end < rest.size() && (static_cast<unsigned char>(rest[end]) & 0xC0) == 0x80) continue;  // not inside a code point
+      if (estimatedTextWidthPx(rest.substr(0, end), font_px) > max_width_px) break;
+      fits = end;
+    }
+    if (fits == 0) fits = 1;
+    std::size_t cut = fits;
+    for (std::size_t at = fits; at > fits / 2; --at) {
+      const char c = rest[at - 1];
+      if (c == '_' || c == '-' || c == ' ') {
+        cut = at;
+        break;
+      }
+    }
+    lines.push_back(rest.substr(0, cut));
+    rest = rest.substr(cut);
+  }
+  lines.push_back(rest);
+  return lines;
 }
 
 }  // namespace rooflab::reports

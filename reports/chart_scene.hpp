@@ -1,4 +1,6 @@
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +24,13 @@ struct Rgb {
 };
 
 enum class StrokeDash { solid, dashed, dotted };
+
+// Which variant an item draws, so that the HTML can hide a variant's items together: its points,
+// bars and labels (`legend` false), or its legend entry (`legend` true), which stays to turn it back on.
+struct SeriesTag {
+  std::size_t series_index = 0;  // into RooflineChart::series
+  bool legend = false;
+};
 enum class TextAlign { start, middle, end };
 enum class MarkerShape { circle, square, triangle_up, diamond, triangle_down, pentagon };
 
@@ -30,6 +39,7 @@ struct SceneLine {
   Rgb color;
   double width_px = 1;
   StrokeDash dash = StrokeDash::solid;
+  std::optional<SeriesTag> series;
 };
 
 struct SceneRect {
@@ -49,6 +59,7 @@ struct SceneText {
   TextAlign align = TextAlign::start;
   double rotation_deg = 0;  // clockwise on screen (y grows downwards), as in SVG and cairo
   Rgb color;
+  std::optional<SeriesTag> series;
 };
 
 struct SceneMarker {
@@ -60,6 +71,7 @@ struct SceneMarker {
   // Drawn as an outline in `fill` around white: a point whose median did not meet the run's noise
   // target.
   bool hollow = false;
+  std::optional<SeriesTag> series;
 };
 
 using SceneItem = std::variant<SceneRect, SceneLine, SceneText, SceneMarker>;
@@ -90,5 +102,24 @@ std::vector<PixelPoint> markerPolygon(MarkerShape shape, PixelPoint center, doub
 
 // Width estimate of sans-serif text, used for layout decisions both drawers must share.
 double estimatedTextWidthPx(const std::string& text, double font_px);
+
+// Where a text's glyphs lie on screen: the box of its estimated width, from 0.8 em above the
+// baseline to 0.2 em below it, turned with the text about its alignment point. The layout keeps
+// these apart, and the tests check with the same function that it did.
+struct TextFootprint {
+  std::array<PixelPoint, 4> corners;
+};
+TextFootprint textFootprint(const SceneText& text);
+// True when the two footprints share more than their edges (separating-axis test).
+bool footprintsOverlap(const TextFootprint& a, const TextFootprint& b);
+
+// Colour and shape of a variant's markers, in ladder order: no two of a family's first 72 variants
+// share both, and no two of its first 12 share a colour (the hierarchical chart's shape is the level).
+Rgb seriesColor(std::size_t series_index);
+MarkerShape seriesShape(std::size_t series_index);
+
+// A name split into lines of at most `max_width_px`, after an underscore, a hyphen or a space
+// where one is near, else anywhere: the legend shows every variant's whole name.
+std::vector<std::string> wrappedToWidth(const std::string& text, double font_px, double max_width_px);
 
 }  // namespace rooflab::reports

@@ -7,6 +7,7 @@
 #include "analyzer/json_file.hpp"
 #include "reports/known_value.hpp"
 #include "reports/number_format.hpp"
+#include "reports/profiler_readings.hpp"
 #include "reports/record_text.hpp"
 #include "reports/results_order.hpp"
 
@@ -52,10 +53,11 @@ struct CsvColumns {
   std::vector<std::string> params;
   bool intervals = false;
   std::vector<std::string> placement_keys;
+  bool readings = false;  // the profiler readings' columns, when a record carries them
 };
 
 CsvColumns csvColumns(const ResultsDocument& results) {
-  return {paramNames(results), hasIntervals(results), placementKeysInOrder(results)};
+  return {paramNames(results), hasIntervals(results), placementKeysInOrder(results), anyProfilerReadings(results)};
 }
 
 void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row) {
@@ -105,6 +107,9 @@ std::vector<std::string> csvRow(const RunRecord& record, const CsvColumns& colum
                          numberField(known(record.work.flops)), numberField(known(record.work.bytes)),
                          numberField(known(record.work.cgma()))});
   for (const std::string& key : columns.placement_keys) appendPlacementFields(placementOn(record, key), row);
+  // A reading that could not be taken is an empty field.
+  if (columns.readings)
+    for (const ProfilerReading& reading : profilerReadings(record)) row.push_back(numberField(reading.value));
   row.push_back(record.status_reason);
   return row;
 }
@@ -120,6 +125,8 @@ std::vector<std::string> csvHeader(const CsvColumns& columns) {
       header.push_back(key + column);
     }
   }
+  if (columns.readings)
+    for (const ProfilerReading& reading : profilerReadings(RunRecord{})) header.push_back(reading.key);
   header.push_back("error");
   return header;
 }

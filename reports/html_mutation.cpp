@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "reports/html_reading.hpp"
+#include "reports/html_how_to_read.hpp"
 #include "reports/html_text.hpp"
 #include "reports/known_value.hpp"
 #include "reports/number_format.hpp"

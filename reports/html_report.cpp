@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "analyzer/json_file.hpp"
+#include "reports/html_chart_controls.hpp"
 #include "reports/html_mutation.hpp"
-#include "reports/html_reading.hpp"
+#include "reports/html_how_to_read.hpp"
+#include "reports/html_readings.hpp"
 #include "reports/html_run_sections.hpp"
 #include "reports/html_text.hpp"
 #include "reports/known_value.hpp"
@@ -123,9 +125,10 @@ class HtmlReport {
     renderNavigation(families);
     html_ += readingSectionHtml(reading_guide_);
     for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
-    html_ += deviceSectionHtml(results_) + modelsSectionHtml(results_) + measuredCeilingsHtml(results_) +
-             configSectionHtml(results_);
+    html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
+             measuredCeilingsHtml(results_) + configSectionHtml(results_);
     html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
+    html_ += chartScriptHtml();
     html_ += "</body>\n</html>\n";
     return std::move(html_);
   }
@@ -225,6 +228,7 @@ class HtmlReport {
     renderVariantsTable(normal_records);
     if (!mutant_records.empty()) renderMutantsTable(mutant_records, normal_records);
     renderMutations(normal_records);
+    html_ += profilerReadingsTableHtml(normal_records);
     renderCounters(records);
     html_ += "</section>\n";
   }
@@ -232,6 +236,7 @@ class HtmlReport {
   void renderChart(const std::string& family) {
     const RooflineChart chart = buildRooflineChart(results_, family);
     html_ += "<figure>\n" + renderSvgChart(layoutRooflineChart(chart, chart_style_), family);
+    html_ += chartControlsHtml(chart);
     html_ += "<figcaption class=\"muted\">Normal-mode variants at (FLOP per DRAM byte, achieved GFLOP/s). "
              "Solid: the device that ran; dashed: the reference model; dotted: local-memory roofs. "
              "Hover a point for its details.";

@@ -1,5 +1,6 @@
 #include "reports/svg_chart.hpp"
 
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -46,6 +47,13 @@ const char* anchorName(TextAlign align) {
   return "start";
 }
 
+// Ties an item to its variant for the page's filter (reports/html_chart_controls.cpp): a point's
+// items hide with it, its legend entry stays to bring it back.
+std::string seriesAttribute(const std::optional<SeriesTag>& series) {
+  if (!series) return "";
+  return std::string(series->legend ? " data-legend=\"" : " data-series=\"") + std::to_string(series->series_index) + "\"";
+}
+
 class SvgWriter {
  public:
   explicit SvgWriter(std::string& out) : out_(out) {}
@@ -61,13 +69,14 @@ class SvgWriter {
   void operator()(const SceneLine& line) {
     out_ += "<line x1=\"" + px(line.from.x_px) + "\" y1=\"" + px(line.from.y_px) + "\" x2=\"" + px(line.to.x_px) +
             "\" y2=\"" + px(line.to.y_px) + "\" stroke=\"" + hexColor(line.color) + "\" stroke-width=\"" +
-            px(line.width_px) + "\"" + dashAttribute(line.dash, line.width_px) + "/>\n";
+            px(line.width_px) + "\"" + dashAttribute(line.dash, line.width_px) + seriesAttribute(line.series) + "/>\n";
   }
 
   void operator()(const SceneText& text) {
     out_ += "<text x=\"" + px(text.baseline.x_px) + "\" y=\"" + px(text.baseline.y_px) + "\" font-size=\"" +
             px(text.font_px) + "\" text-anchor=\"" + anchorName(text.align) + "\" fill=\"" + hexColor(text.color) + "\"";
     if (text.bold) out_ += " font-weight=\"bold\"";
+    out_ += seriesAttribute(text.series);
     if (text.rotation_deg != 0) {
       out_ += " transform=\"rotate(" + px(text.rotation_deg) + " " + px(text.baseline.x_px) + " " +
               px(text.baseline.y_px) + ")\"";
@@ -80,13 +89,14 @@ class SvgWriter {
     if (has_tooltip) {
       std::string tooltip;
       for (const std::string& line : marker.tooltip) tooltip += (tooltip.empty() ? "" : "\n") + line;
-      out_ += "<g class=\"point\" tabindex=\"0\"><title>" + escapeHtml(tooltip) + "</title>";
+      out_ += "<g class=\"point\" tabindex=\"0\"" + seriesAttribute(marker.series) + "><title>" + escapeHtml(tooltip) +
+              "</title>";
     }
     const std::string paint = marker.hollow ? " fill=\"#ffffff\" stroke=\"" + hexColor(marker.fill) + "\" stroke-width=\"3\""
                                             : " fill=\"" + hexColor(marker.fill) + "\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"";
     if (marker.shape == MarkerShape::circle) {
       out_ += "<circle cx=\"" + px(marker.center.x_px) + "\" cy=\"" + px(marker.center.y_px) + "\" r=\"" +
-              px(marker.radius_px) + "\"" + paint + "/>";
+              px(marker.radius_px) + "\"" + paint + (has_tooltip ? "" : seriesAttribute(marker.series)) + "/>";
     } else {
       out_ += "<polygon points=\"";
       bool first = true;
@@ -94,7 +104,7 @@ class SvgWriter {
         out_ += (first ? "" : " ") + px(corner.x_px) + "," + px(corner.y_px);
         first = false;
       }
-      out_ += "\"" + paint + "/>";
+      out_ += "\"" + paint + (has_tooltip ? "" : seriesAttribute(marker.series)) + "/>";
     }
     out_ += has_tooltip ? "</g>\n" : "\n";
   }

@@ -9,9 +9,9 @@ build=${ROOFLAB_ASAN_BUILD:-build-asan}
 # -O1: ASan's recommended level; Debug's -O0 would make the C++ references in the tests crawl.
 # float-cast-overflow (a double too large for the integer it is converted to) is not part of GCC's
 # -fsanitize=undefined; rooflab converts user-given numbers to integers, so it is added here.
-# Without libclang: rooflab loads it with RTLD_DEEPBIND (mutators/libclang_api.hpp says why), which
-# the sanitizer runtime refuses to load; the automatic-mutant tests skip here and run in the normal
-# stage.
+# Without libclang: this stage was set up when rooflab loaded libclang with RTLD_DEEPBIND, which the
+# sanitizer runtime refuses; it no longer does (mutators/libclang_api.hpp), but libclang under ASan is
+# untried. The automatic-mutant tests skip here and run in the normal stage.
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
   -DCMAKE_CXX_FLAGS="-fsanitize=float-cast-overflow" -DROOFLAB_SANITIZE=ON -DROOFLAB_WITH_LIBCLANG=OFF
 cmake --build "$build" -j2

@@ -4,6 +4,7 @@
 // when libcuda or a CUDA device is missing, and after checking results when CUPTI may not profile.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <sstream>
 
 #include "analyzer/counters/counters.hpp"
+#include "analyzer/counters/profiler_readings.hpp"
 #include "analyzer/results_json.hpp"
 #include "test_support.hpp"
 #include "analyzer/device.hpp"
@@ -164,6 +166,99 @@ TEST(Counters, DerivedValuesFollowTheirFormulas) {
   rc::deriveCounterValues(m);
   EXPECT_FALSE(derived(m, "fp32_flops_per_dram_byte").has_value());
   EXPECT_NE(m.derived_reasons.at("fp32_flops_per_dram_byte").find("no DRAM traffic"), std::string::npos);
+}
+
+// The course's profiler readings (issue 16) from hand-built raw values: a 4-way conflicted, partly
+// divergent kernel whose loads use half of each sector.
+TEST(Counters, ProfilerReadingsFollowTheirFormulas) {
+  rc::CounterSet m;
+  m.available = true;
+  m.values = {{"smsp__sass_branch_targets.sum", 400},
+              {"smsp__sass_branch_targets_threads_divergent.sum", 100},
+              {"smsp__inst_executed.sum", 1000},
+              {"smsp__inst_issued.sum", 1250},
+              {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 50},
+              {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", 100},
+              {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 10},
+              {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 5},
+              {"l1tex__t_sector_hit_rate.pct", 12.5},
+              {"lts__t_sector_hit_rate.pct", 75},
+              {"lts__t_bytes.sum", 4096},
+              {"smsp__sass_inst_executed_op_shared_ld.sum", 60},
+              {"smsp__sass_inst_executed_op_shared_st.sum", 20},
+              {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 180},
+              {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 60},
+              {"dram__bytes_read.sum", 6400},
+              {"dram__bytes_write.sum", 3200}};
+  rc::deriveCounterValues(m);
+
+  EXPECT_DOUBLE_EQ(*derived(m, "branch_divergence_pct"), 25.0);
+  EXPECT_DOUBLE_EQ(*derived(m, "instruction_replay_overhead"), 0.25);
+  EXPECT_DOUBLE_EQ(*derived(m, "global_load_efficiency_pct"), 50.0);
+  EXPECT_DOUBLE_EQ(*derived(m, "global_store_efficiency_pct"), 100.0);
+  EXPECT_DOUBLE_EQ(*derived(m, "l1_hit_rate_pct"), 12.5);
+  EXPECT_DOUBLE_EQ(*derived(m, "l2_hit_rate_pct"), 75.0);
+  EXPECT_DOUBLE_EQ(*derived(m, "shared_bank_conflicts_per_access"), 3.0);  // (180 + 60) / (60 + 20)
+  EXPECT_DOUBLE_EQ(*derived(m, "warp_instructions_per_dram_transaction"), 1000.0 / 300);  // 9600 B / 32
+  for (const std::string& key : rc::profilerReadingKeys()) EXPECT_EQ(m.derived_reasons.count(key), 0u) << key;
+
+  // What did not happen gives no reading, and says so.
+  m.values["smsp__sass_branch_targets.sum"] = 0;
+  m.values["smsp__sass_inst_executed_op_shared_ld.sum"] = 0;
+  m.values["smsp__sass_inst_executed_op_shared_st.sum"] = 0;
+  m.values["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] = 0;
+  m.values["l1tex__t_sector_hit_rate.pct"] = std::numeric_limits<double>::quiet_NaN();
+  m.values["dram__bytes_read.sum"] = 0;
+  m.values["dram__bytes_write.sum"] = 0;
+  rc::deriveCounterValues(m);
+  const std::map<std::string, std::string> reasons = {
+      {"branch_divergence_pct", "no branches"},
+      {"shared_bank_conflicts_per_access", "no shared-memory accesses"},
+      {"global_store_efficiency_pct", "no global stores"},
+      {"l1_hit_rate_pct", "no L1/TEX sector lookups"},
+      {"warp_instructions_per_dram_transaction", "no DRAM traffic: the data stayed in cache"}};
+  for (const auto& [key, reason] : reasons) {
+    EXPECT_FALSE(derived(m, key).has_value()) << key;
+    EXPECT_EQ(m.derived_reasons.at(key), reason) << key;
+  }
+  EXPECT_DOUBLE_EQ(*derived(m, "global_load_efficiency_pct"), 50.0);
+}
+
+// A device without a metric keeps every other reading; the missing one names the metric and the
+// profiler's reason.
+TEST(Counters, ProfilerReadingOfAMissingMetricSaysWhich) {
+  rc::CounterSet m;
+  m.available = true;
+  m.values = {{"smsp__inst_executed.sum", 1000}, {"lts__t_sector_hit_rate.pct", 40}, {"lts__t_bytes.sum", 64}};
+  m.missing = {{"smsp__inst_issued.sum", "not available on GH100: CUPTI_ERROR_INVALID_METRIC_NAME"}};
+  rc::deriveCounterValues(m);
+  EXPECT_DOUBLE_EQ(*derived(m, "l2_hit_rate_pct"), 40.0);
+  EXPECT_FALSE(derived(m, "instruction_replay_overhead").has_value());
+  EXPECT_EQ(m.derived_reasons.at("instruction_replay_overhead"),
+            "smsp__inst_issued.sum was not collected: not available on GH100: CUPTI_ERROR_INVALID_METRIC_NAME");
+  EXPECT_EQ(m.derived_reasons.at("branch_divergence_pct"), "smsp__sass_branch_targets.sum was not collected");
+  for (const std::string& key : rc::profilerReadingKeys()) {
+    EXPECT_EQ(m.derived.count(key), 1u) << key;
+    if (!derived(m, key)) EXPECT_FALSE(m.derived_reasons[key].empty()) << key;
+  }
+}
+
+TEST(Counters, ProfilerReadingsAreDerivedKeysFromTheFullTable) {
+  std::set<std::string> derived_keys, raw_names;
+  for (const rc::CounterMetric& metric : rc::derivedCounterTable()) derived_keys.insert(metric.raw_name);
+  for (const rc::CounterMetric& metric : rc::counterMetricTable()) raw_names.insert(metric.raw_name);
+  ASSERT_EQ(rc::profilerReadingKeys().size(), 8u);
+  for (const std::string& key : rc::profilerReadingKeys()) EXPECT_EQ(derived_keys.count(key), 1u) << key;
+  for (const char* raw : {"smsp__sass_branch_targets.sum", "smsp__sass_branch_targets_threads_divergent.sum",
+                          "smsp__inst_issued.sum", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+                          "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+                          "l1tex__t_sector_hit_rate.pct", "lts__t_sector_hit_rate.pct",
+                          "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum"}) {
+    EXPECT_EQ(raw_names.count(raw), 1u) << raw;
+    // Mutants collect only their validation subset: the readings are the originals'.
+    const auto& subset = rc::mutantValidationMetrics();
+    EXPECT_EQ(std::count(subset.begin(), subset.end(), raw), 0) << raw;
+  }
 }
 
 TEST(Counters, JsonOfAnUnavailableMeasurement) {
@@ -362,6 +457,54 @@ TEST(CountersGpu, NvidiaSampleTiledMatmulAndDynamicLocalInOneSequence) {
   EXPECT_EQ(m.values.at(kFmul), 0.0);
   EXPECT_EQ(derived(m, "fp32_flops"), 2.0 * N * N * N);
   EXPECT_GT(*derived(m, "shared_wavefronts"), 0);
+}
+
+// The course's profiler readings on a real GPU: every metric they need exists on the device (a
+// missing one would name itself in the reason), and each reading is in its range.
+TEST(CountersGpu, ProfilerReadingsExistAndAreInRange) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  constexpr int N = 256;
+  std::map<std::string, HostBuffer> buffers;
+  for (const char* name : {"a", "b", "c"}) addBuffer(buffers, name, kFloat, N * N);
+  for (int i = 0; i < N * N; ++i) {
+    buffers.at("a").data<float>()[i] = static_cast<float>((i * 7) % 11 - 5) * 0.25f;
+    buffers.at("b").data<float>()[i] = static_cast<float>((i * 5) % 13 - 6) * 0.125f;
+  }
+  const std::vector<rc::BridgeLaunch> launches = {
+      {"mm",
+       {rc::BridgeArg::buffer("a"), rc::BridgeArg::buffer("b"), rc::BridgeArg::buffer("c"),
+        rc::BridgeArg::scalarOf<std::int32_t>(N)},
+       {N, N},
+       {16, 16}}};
+  const rc::CounterSet m =
+      rc::measureBridged(readPtxFixture("nvidia-opencl-tiled-and-dynlocal.ptx"), buffers, launches, 3);
+  ASSERT_TRUE(m.buffers_read_back) << m.reason;
+  SKIP_WITHOUT_COUNTERS(m);
+
+  const std::map<std::string, std::pair<double, double>> ranges = {
+      {"branch_divergence_pct", {0, 100}},
+      {"instruction_replay_overhead", {-0.01, 10}},
+      // Above 100 when the threads of a warp read the same words (the tile loads do not, A's row does).
+      {"global_load_efficiency_pct", {1, 3200}},
+      {"global_store_efficiency_pct", {1, 100}},
+      {"l1_hit_rate_pct", {0, 100}},
+      {"l2_hit_rate_pct", {0, 100}},
+      {"shared_bank_conflicts_per_access", {0, 31}},
+      {"warp_instructions_per_dram_transaction", {0, 1e9}}};
+  for (const std::string& key : rc::profilerReadingKeys()) {
+    const auto value = derived(m, key);
+    std::cout << key << " = " << (value ? std::to_string(*value) : "null: " + m.derived_reasons.at(key)) << "\n";
+    if (!value) {
+      EXPECT_EQ(m.derived_reasons.at(key).find("was not collected"), std::string::npos) << key;
+      continue;
+    }
+    const auto [low, high] = ranges.at(key);
+    EXPECT_GE(*value, low) << key;
+    EXPECT_LE(*value, high) << key;
+  }
+  // The tiled kernel reads its tiles from shared memory and stores C, one word per work-item, coalesced.
+  EXPECT_TRUE(derived(m, "shared_bank_conflicts_per_access").has_value());
+  EXPECT_TRUE(derived(m, "global_store_efficiency_pct").has_value());
 }
 
 TEST(CountersGpu, TwoLocalArgumentsDoNotOverlap) {

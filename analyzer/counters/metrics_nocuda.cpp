@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "analyzer/counters/counters.hpp"
+#include "analyzer/counters/profiler_readings.hpp"
 
 namespace rooflab::counters {
 namespace {
@@ -35,6 +36,22 @@ constexpr const char* kWarpInstructions = "smsp__inst_executed.sum";
 // is from its own limit (SchedulerStats and SpeedOfLight's "SM Frequency" in Nsight Compute).
 constexpr const char* kIssueActive = "smsp__issue_active.avg.pct_of_peak_sustained_active";
 constexpr const char* kSmClock = "sm__cycles_elapsed.avg.per_second";
+// The course's profiler readings (nvprof's branch_efficiency, inst_replay_overhead, gld/gst_efficiency,
+// hit rates, shared transactions per request), in the names Nsight Compute's sections read them by:
+// SourceCounters (branch targets), InstructionStats (issued and executed), MemoryWorkloadAnalysis
+// (L1/TEX and L2 hit rates), the SharedMemoryConflicts rule (shared instructions); global efficiency as
+// NVIDIA's nvbench collects it through CUPTI (nvbench/detail/measure_cupti.cu).
+constexpr const char* kBranchTargets = "smsp__sass_branch_targets.sum";
+constexpr const char* kDivergentBranchTargets = "smsp__sass_branch_targets_threads_divergent.sum";
+constexpr const char* kWarpInstructionsIssued = "smsp__inst_issued.sum";
+constexpr const char* kGlobalLoadEfficiency = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct";
+constexpr const char* kGlobalStoreEfficiency = "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct";
+constexpr const char* kL1HitRate = "l1tex__t_sector_hit_rate.pct";
+constexpr const char* kL2HitRate = "lts__t_sector_hit_rate.pct";
+constexpr const char* kSharedLoadInstructions = "smsp__sass_inst_executed_op_shared_ld.sum";
+constexpr const char* kSharedStoreInstructions = "smsp__sass_inst_executed_op_shared_st.sum";
+// A DRAM transaction in the course's sense: one 32-byte sector (dram__bytes = dram__sectors x 32).
+constexpr double kDramSectorBytes = 32;
 
 }  // namespace
 
@@ -70,6 +87,19 @@ const std::vector<CounterMetric>& counterMetricTable() {
       {kIssueActive, "Issue slots busy", "%",
        "Share of active cycles in which a scheduler issued an instruction (one per scheduler per cycle)."},
       {kSmClock, "SM clock", "cycles/s", "SM cycles per second while the kernel ran."},
+      {kBranchTargets, "Branch targets", "branches", "Branch targets taken by warps (a divergent branch counts each)."},
+      {kDivergentBranchTargets, "Divergent branch targets", "branches",
+       "Branch targets where the threads of a warp went different ways."},
+      {kWarpInstructionsIssued, "Warp instructions issued", "inst",
+       "Instructions issued, counted per warp; more than executed means replays."},
+      {kGlobalLoadEfficiency, "Global load efficiency", "%",
+       "Bytes the global loads requested per 32-byte sector they transferred, as a percentage of 32."},
+      {kGlobalStoreEfficiency, "Global store efficiency", "%",
+       "Bytes the global stores requested per 32-byte sector they transferred, as a percentage of 32."},
+      {kL1HitRate, "L1/TEX hit rate", "%", "Sector lookups in L1/TEX that hit."},
+      {kL2HitRate, "L2 hit rate", "%", "Sector lookups in L2 that hit."},
+      {kSharedLoadInstructions, "Shared load instructions", "inst", "Warp-level __local load instructions executed."},
+      {kSharedStoreInstructions, "Shared store instructions", "inst", "Warp-level __local store instructions executed."},
   };
   return table;
 }
@@ -123,8 +153,33 @@ const std::vector<CounterMetric>& derivedCounterTable() {
       {"sm_clock_mhz", "SM clock", "MHz", "sm__cycles_elapsed.avg.per_second, in MHz."},
       {"fp32_gflops", "FP32 GFLOP/s (counters)", "GFLOP/s", "FP32 FLOPs over the median bridged time."},
       {"dram_gbps", "DRAM GB/s (counters)", "GB/s", "DRAM bytes over the median bridged time."},
+      {"branch_divergence_pct", "Branch divergence", "%",
+       "Divergent branch targets per branch target: where the threads of a warp took different paths, which "
+       "then run one after the other."},
+      {"instruction_replay_overhead", "Instruction replays", "replays/inst",
+       "Warp instructions issued per instruction executed, minus 1: the issue slots spent replaying."},
+      {"global_load_efficiency_pct", "Global load efficiency", "%",
+       "Bytes the global loads requested per byte transferred (32-byte sectors); below 100, uncoalesced; above "
+       "100, threads of a warp read the same words."},
+      {"global_store_efficiency_pct", "Global store efficiency", "%",
+       "Bytes the global stores requested per byte transferred (32-byte sectors)."},
+      {"l1_hit_rate_pct", "L1 hit rate", "%", "Share of L1/TEX sector lookups that hit."},
+      {"l2_hit_rate_pct", "L2 hit rate", "%",
+       "Share of L2 sector lookups that hit; the L2 is emptied before profiling, so inputs read once miss."},
+      {"shared_bank_conflicts_per_access", "Bank conflicts per shared access", "conflicts/inst",
+       "Shared-memory bank conflicts per warp-level __local load or store: 0 is conflict-free, 31 the worst."},
+      {"warp_instructions_per_dram_transaction", "Instructions per DRAM transaction", "inst/sector",
+       "Warp instructions executed per 32-byte DRAM sector moved: low, the kernel waits on memory."},
   };
   return table;
+}
+
+const std::vector<std::string>& profilerReadingKeys() {
+  static const std::vector<std::string> keys = {
+      "branch_divergence_pct",       "instruction_replay_overhead", "global_load_efficiency_pct",
+      "global_store_efficiency_pct", "l1_hit_rate_pct",             "l2_hit_rate_pct",
+      "shared_bank_conflicts_per_access", "warp_instructions_per_dram_transaction"};
+  return keys;
 }
 
 void deriveCounterValues(CounterSet& m) {
@@ -140,7 +195,12 @@ void deriveCounterValues(CounterSet& m) {
     m.derived[key] = result;
     if (!result) m.derived_reasons[key] = missing_reason;
   };
-  auto notCollected = [](const char* raw) { return std::string(raw) + " was not collected"; };
+  // The profiler's own reason when it refused the metric (CounterSet::missing), so a reading that a
+  // device lacks says which metric and why.
+  auto notCollected = [&](const char* raw) {
+    const auto why = m.missing.find(raw);
+    return std::string(raw) + " was not collected" + (why != m.missing.end() ? ": " + why->second : "");
+  };
   auto sum = [&](const char* a, const char* b) -> std::optional<double> {
     if (!value(a) || !value(b)) return std::nullopt;
     return *value(a) + *value(b);
@@ -191,6 +251,39 @@ void deriveCounterValues(CounterSet& m) {
   // FLOP per ns is GFLOP/s; byte per ns is GB/s.
   ratio("fp32_gflops", flops, ns, "FP32 FLOPs or the bridged time are missing", "the bridged time was 0 ns");
   ratio("dram_gbps", dram_bytes, ns, "DRAM bytes or the bridged time are missing", "the bridged time was 0 ns");
+
+  // The course's profiler readings. A percentage the profiler computed is null when the access it
+  // measures never happened (CUPTI then divides 0 by 0).
+  auto percentage = [&](const std::string& key, const char* raw, std::optional<double> accesses,
+                        const std::string& no_access_reason) {
+    if (!value(raw)) return set(key, std::nullopt, notCollected(raw));
+    if ((accesses && *accesses == 0) || !std::isfinite(*value(raw))) return set(key, std::nullopt, no_access_reason);
+    set(key, value(raw), "");
+  };
+  // The reason names the first input missing.
+  auto firstNotCollected = [&](const char* a, const char* b) { return notCollected(value(a) ? b : a); };
+  std::optional<double> divergent_pct;
+  if (value(kDivergentBranchTargets)) divergent_pct = 100 * *value(kDivergentBranchTargets);
+  ratio("branch_divergence_pct", divergent_pct, value(kBranchTargets),
+        firstNotCollected(kBranchTargets, kDivergentBranchTargets), "no branches");
+  std::optional<double> replays;  // issued - executed
+  if (value(kWarpInstructionsIssued) && value(kWarpInstructions))
+    replays = *value(kWarpInstructionsIssued) - *value(kWarpInstructions);
+  ratio("instruction_replay_overhead", replays, value(kWarpInstructions),
+        firstNotCollected(kWarpInstructions, kWarpInstructionsIssued), "no instructions executed");
+  percentage("global_load_efficiency_pct", kGlobalLoadEfficiency, value(kGlobalLoadRequests), "no global loads");
+  percentage("global_store_efficiency_pct", kGlobalStoreEfficiency, value(kGlobalStoreRequests), "no global stores");
+  percentage("l1_hit_rate_pct", kL1HitRate, std::nullopt, "no L1/TEX sector lookups");
+  percentage("l2_hit_rate_pct", kL2HitRate, value(kL2Bytes), "no L2 traffic");
+  const std::optional<double> shared_instructions = sum(kSharedLoadInstructions, kSharedStoreInstructions);
+  ratio("shared_bank_conflicts_per_access", sum(kSharedLoadConflicts, kSharedStoreConflicts), shared_instructions,
+        shared_instructions ? "a shared-memory bank conflict counter was not collected"
+                            : "a shared-memory instruction counter was not collected",
+        "no shared-memory accesses");
+  ratio("warp_instructions_per_dram_transaction", value(kWarpInstructions),
+        dram_bytes ? std::optional<double>(*dram_bytes / kDramSectorBytes) : std::nullopt,
+        value(kWarpInstructions) ? "a DRAM byte counter was not collected" : notCollected(kWarpInstructions),
+        "no DRAM traffic: the data stayed in cache");
 }
 
 CounterSet unavailableMeasurement(std::string reason) {

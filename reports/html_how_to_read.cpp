@@ -1,4 +1,4 @@
-#include "reports/html_reading.hpp"
+#include "reports/html_how_to_read.hpp"
 
 #include <algorithm>
 #include <map>
