@@ -1,5 +1,6 @@
 #include "reports/csv_report.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 
@@ -14,6 +15,7 @@ namespace rooflab::reports {
 namespace {
 
 constexpr const char* kLineEnd = "\r\n";
+constexpr const char* kParamPrefix = "param_";
 
 std::string numberField(const std::optional<double>& value) { return value ? formatRoundTrip(*value) : ""; }
 
@@ -24,11 +26,38 @@ void writeRow(std::ostream& out, const std::vector<std::string>& fields) {
 }
 
 // The interval columns appear when a record was measured to a noise target, so that older results
-// re-render as they did.
+// keep their columns' meaning.
 bool hasIntervals(const ResultsDocument& results) {
   for (const RunRecord& record : results.records)
     if (record.timings && record.timings->kernel_ns_interval) return true;
   return false;
+}
+
+// Every param any record has, in the order the records name them (each record's param_order, then
+// its other params alphabetically, as the params column writes them): a stable column per param.
+std::vector<std::string> paramNames(const ResultsDocument& results) {
+  std::vector<std::string> names;
+  auto add = [&](const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const RunRecord& record : results.records) {
+    for (const std::string& name : record.param_order)
+      if (record.params.count(name) != 0) add(name);
+    for (const auto& [name, value] : record.params) add(name);
+  }
+  return names;
+}
+
+// The columns of one results document, resolved once for the header and every row.
+struct CsvColumns {
+  std::vector<std::string> params;
+  bool intervals = false;
+  std::vector<std::string> placement_keys;
+  bool readings = false;  // the profiler readings' columns, when a record carries them
+};
+
+CsvColumns csvColumns(const ResultsDocument& results) {
+  return {paramNames(results), hasIntervals(results), placementKeysInOrder(results), anyProfilerReadings(results)};
 }
 
 void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row) {
@@ -43,16 +72,63 @@ void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row
   row.push_back(interval.converged ? "true" : "false");
 }
 
-// The profiler readings' columns appear when a record carries them, so that older results re-render
-// as they did; a reading that could not be taken is an empty field.
-void appendProfilerReadingHeader(const ResultsDocument& results, std::vector<std::string>& header) {
-  if (!anyProfilerReadings(results)) return;
-  for (const ProfilerReading& reading : profilerReadings(RunRecord{})) header.push_back(reading.key);
+// The fastest and the slowest timed run: the spread a median hides.
+void appendSpreadFields(const RunRecord& record, std::vector<std::string>& row) {
+  if (!record.timings || record.timings->kernel_ns.count == 0) {
+    row.insert(row.end(), 2, "");
+    return;
+  }
+  row.push_back(numberField(known(record.timings->kernel_ns.min)));
+  row.push_back(numberField(known(record.timings->kernel_ns.max)));
 }
 
-void appendProfilerReadingFields(bool with_readings, const RunRecord& record, std::vector<std::string>& row) {
-  if (!with_readings) return;
-  for (const ProfilerReading& reading : profilerReadings(record)) row.push_back(numberField(reading.value));
+void appendPlacementFields(const RooflinePlacement* placement, std::vector<std::string>& row) {
+  if (placement == nullptr) {
+    row.insert(row.end(), 4, "");
+    return;
+  }
+  row.push_back(numberField(known(placement->intensity)));
+  row.push_back(numberField(known(placement->attainable_gflops)));
+  row.push_back(numberField(known(placement->fraction_of_roof)));
+  row.push_back(toString(placement->bound));
+}
+
+std::vector<std::string> csvRow(const RunRecord& record, const CsvColumns& columns) {
+  std::vector<std::string> row = {record.family, record.variant, modeName(record.mode), recordParamsText(record, ";")};
+  for (const std::string& name : columns.params) {
+    const auto value = record.params.find(name);
+    row.push_back(value != record.params.end() ? paramValueText(value->second) : "");
+  }
+  row.insert(row.end(), {toString(record.status), toString(record.verification.status),
+                         numberField(record.medianKernelNs())});
+  if (columns.intervals) appendIntervalFields(record, row);
+  appendSpreadFields(record, row);
+  row.insert(row.end(), {numberField(record.achievedGflops()), numberField(record.achievedGbps()),
+                         numberField(known(record.work.flops)), numberField(known(record.work.bytes)),
+                         numberField(known(record.work.cgma()))});
+  for (const std::string& key : columns.placement_keys) appendPlacementFields(placementOn(record, key), row);
+  // A reading that could not be taken is an empty field.
+  if (columns.readings)
+    for (const ProfilerReading& reading : profilerReadings(record)) row.push_back(numberField(reading.value));
+  row.push_back(record.status_reason);
+  return row;
+}
+
+std::vector<std::string> csvHeader(const CsvColumns& columns) {
+  std::vector<std::string> header = {"family", "variant", "mode", "params"};
+  for (const std::string& name : columns.params) header.push_back(kParamPrefix + name);
+  header.insert(header.end(), {"status", "verification", "median_ns"});
+  if (columns.intervals) header.insert(header.end(), {"median_ns_low", "median_ns_high", "noise", "converged"});
+  header.insert(header.end(), {"min_ns", "max_ns", "gflops", "gbps", "flops", "bytes", "cgma"});
+  for (const std::string& key : columns.placement_keys) {
+    for (const char* column : {"_intensity", "_attainable_gflops", "_fraction_of_roof", "_bound"}) {
+      header.push_back(key + column);
+    }
+  }
+  if (columns.readings)
+    for (const ProfilerReading& reading : profilerReadings(RunRecord{})) header.push_back(reading.key);
+  header.push_back("error");
+  return header;
 }
 
 }  // namespace
@@ -67,53 +143,12 @@ std::string csvField(const std::string& text) {
   return quoted + "\"";
 }
 
-std::vector<std::string> csvHeader(const ResultsDocument& results) {
-  std::vector<std::string> header = {"family", "variant", "mode",  "params", "status", "verification",
-                                     "median_ns", "gflops", "gbps", "flops", "bytes", "cgma"};
-  if (hasIntervals(results))
-    header.insert(header.begin() + 7, {"median_ns_low", "median_ns_high", "noise", "converged"});
-  for (const std::string& key : placementKeysInOrder(results)) {
-    for (const char* column : {"_intensity", "_attainable_gflops", "_fraction_of_roof", "_bound"}) {
-      header.push_back(key + column);
-    }
-  }
-  appendProfilerReadingHeader(results, header);
-  header.push_back("error");
-  return header;
-}
+std::vector<std::string> csvHeader(const ResultsDocument& results) { return csvHeader(csvColumns(results)); }
 
 void writeCsv(const ResultsDocument& results, std::ostream& out) {
-  writeRow(out, csvHeader(results));
-  const std::vector<std::string> placement_keys = placementKeysInOrder(results);
-  const bool intervals = hasIntervals(results);
-  const bool with_readings = anyProfilerReadings(results);
-  for (const RunRecord& record : results.records) {
-    std::vector<std::string> row = {record.family, record.variant, modeName(record.mode),
-                                    recordParamsText(record, ";"), toString(record.status),
-                                    toString(record.verification.status), numberField(record.medianKernelNs()),
-                                    numberField(record.achievedGflops()), numberField(record.achievedGbps()),
-                                    numberField(known(record.work.flops)), numberField(known(record.work.bytes)),
-                                    numberField(known(record.work.cgma()))};
-    if (intervals) {
-      std::vector<std::string> interval_fields;
-      appendIntervalFields(record, interval_fields);
-      row.insert(row.begin() + 7, interval_fields.begin(), interval_fields.end());
-    }
-    for (const std::string& key : placement_keys) {
-      const RooflinePlacement* placement = placementOn(record, key);
-      if (placement == nullptr) {
-        row.insert(row.end(), 4, "");
-        continue;
-      }
-      row.push_back(numberField(known(placement->intensity)));
-      row.push_back(numberField(known(placement->attainable_gflops)));
-      row.push_back(numberField(known(placement->fraction_of_roof)));
-      row.push_back(toString(placement->bound));
-    }
-    appendProfilerReadingFields(with_readings, record, row);
-    row.push_back(record.status_reason);
-    writeRow(out, row);
-  }
+  const CsvColumns columns = csvColumns(results);
+  writeRow(out, csvHeader(columns));
+  for (const RunRecord& record : results.records) writeRow(out, csvRow(record, columns));
 }
 
 void writeCsvReport(const ResultsDocument& results, const std::filesystem::path& file) {

@@ -8,9 +8,11 @@
 
 namespace rooflab::reports {
 
-// One row per record, for spreadsheets and scripts. Per roofline placement key (each model, and its
-// "<model>_counters" twin where counters measured the intensity): intensity, attainable GFLOP/s,
-// fraction of roof and bound. RFC 4180: CRLF line ends, fields with a comma,
+// One row per record, for spreadsheets and scripts (every column: docs/results-schema.md, "CSV").
+// One "param_<name>" column per param of any record (empty where a record lacks it) beside the
+// packed "params" column; the timed runs' spread (min_ns, max_ns); per roofline placement key (each
+// model, and its level placements: "<model>_global", "_counters", "_l1", "_l2", "_local" where
+// records have them): intensity, attainable GFLOP/s, fraction of roof and bound. RFC 4180: CRLF line ends, fields with a comma,
 // quote or line break quoted, quotes doubled. Numbers round-trip (std::to_chars) and never depend
 // on the locale; a value that is not known is an empty field.
 std::vector<std::string> csvHeader(const ResultsDocument& results);

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "reports/html_how_to_read.hpp"
 #include "reports/html_text.hpp"
 #include "reports/known_value.hpp"
 #include "reports/number_format.hpp"
@@ -28,8 +29,9 @@ std::string barHtml(std::string_view label, const std::optional<double>& value_n
   return html;
 }
 
-// "memory-only mutant: global memory sectors (load + store) 1.57 M vs 1.57 M (counters): valid".
-std::string validationText(const std::string& mode, const MutantValidation& check) {
+// "memory-only mutant: global memory sectors (load + store) 1.57 M vs 1.57 M (counters): valid"; a note
+// that "How to read this" states once becomes a link to it.
+std::string validationHtml(const std::string& mode, const MutantValidation& check, const ReadingGuide& guide) {
   std::string text = mode + " mutant";
   if (!check.quantity.empty()) text += ": " + check.quantity;
   const auto original = known(check.original);
@@ -37,17 +39,22 @@ std::string validationText(const std::string& mode, const MutantValidation& chec
   if (original && mutant) text += " " + formatCount(*original) + " (original) vs " + formatCount(*mutant) + " (mutant)";
   text += std::string(", checked by ") + (check.by == MutantValidation::Method::counters ? "counters" : "construction");
   text += check.valid ? ": valid" : ": NOT valid, its time is not used";
-  if (check.note && !check.note->empty()) text += " (" + *check.note + ")";
-  return text;
+  if (!check.note || check.note->empty()) return escapeHtml(text);
+  if (const std::size_t number = guide.sharedNoteNumber(*check.note)) {
+    return escapeHtml(text) + " <a href=\"#" + sharedNoteAnchor(number) + "\">[note " + std::to_string(number) + "]</a>";
+  }
+  return escapeHtml(text + " (" + *check.note + ")");
 }
 
 }  // namespace
 
-std::string mutationCardHtml(const RunRecord& record, const MutationVerdict& mutation) {
+std::string mutationCardHtml(const RunRecord& record, const MutationVerdict& mutation, const ReadingGuide& guide) {
   const std::string verdict = toString(mutation.verdict);
-  std::string html = "<div class=\"mutation\">\n<h4>" + escapeHtml(record.variant) + " <span class=\"muted\">" +
-                     escapeHtml(recordParamsText(record)) + "</span> <span class=\"verdict verdict-" +
-                     cssToken(verdict) + "\">" + escapeHtml(verdict) + "</span></h4>\n";
+  // Folded: the verdict is on the summary line, the evidence a click away.
+  std::string html = "<details class=\"mutation\">\n<summary><h4>" + escapeHtml(record.variant) +
+                     " <span class=\"muted\">" + escapeHtml(recordParamsText(record)) +
+                     "</span> <span class=\"verdict verdict-" + cssToken(verdict) + "\">" + escapeHtml(verdict) +
+                     "</span></h4></summary>\n";
   const auto t_ns = known(mutation.t_ns);
   const auto t_mem_ns = known(mutation.t_mem_ns);
   const auto t_comp_ns = known(mutation.t_comp_ns);
@@ -73,25 +80,16 @@ std::string mutationCardHtml(const RunRecord& record, const MutationVerdict& mut
     for (std::size_t i = 0; i < impact.size(); ++i) html += (i ? "; " : "") + escapeHtml(impact[i]);
     html += "</p>\n";
   }
-  // The margins the results file records, by their names there (alphabetically).
-  const VerdictMargins& margins = mutation.margins;
-  const std::pair<const char*, double> margin_values[] = {{"counter_tolerance", margins.counter_tolerance},
-                                                          {"min_kernel_ns", margins.min_kernel_ns},
-                                                          {"near", margins.near},
-                                                          {"sum_tolerance", margins.sum_tolerance}};
-  html += "<p class=\"margins muted\">Margins: ";
-  bool first = true;
-  for (const auto& [name, value] : margin_values) {
-    html += (first ? "" : " · ") + escapeHtml(name) + " " + escapeHtml(formatRoundTrip(value));
-    first = false;
+  // The margins, when they are not the ones "How to read this" states for every card.
+  if (guide.cardStatesMargins(mutation.margins)) {
+    html += "<p class=\"margins muted\">Margins: " + escapeHtml(marginsText(mutation.margins)) + "</p>\n";
   }
-  html += "</p>\n";
   const std::pair<const char*, const std::optional<MutantValidation>*> validations[] = {
       {"compute-only", &mutation.validation.compute_only}, {"memory-only", &mutation.validation.memory_only}};
   if (mutation.validation.compute_only || mutation.validation.memory_only) {
     html += "<ul class=\"validation\">";
     for (const auto& [mode, check] : validations) {
-      if (*check) html += "<li>" + escapeHtml(validationText(mode, **check)) + "</li>";
+      if (*check) html += "<li>" + validationHtml(mode, **check, guide) + "</li>";
     }
     html += "</ul>\n";
   }
@@ -100,7 +98,7 @@ std::string mutationCardHtml(const RunRecord& record, const MutationVerdict& mut
     for (const std::string& note : mutation.notes) html += "<li>" + escapeHtml(note) + "</li>";
     html += "</ul>\n";
   }
-  html += "</div>\n";
+  html += "</details>\n";
   return html;
 }
 

@@ -11,6 +11,7 @@
 #include "analyzer/json_file.hpp"
 #include "reports/html_chart_controls.hpp"
 #include "reports/html_mutation.hpp"
+#include "reports/html_how_to_read.hpp"
 #include "reports/html_readings.hpp"
 #include "reports/html_run_sections.hpp"
 #include "reports/html_text.hpp"
@@ -68,6 +69,8 @@ table.counters td, table.mutants td { white-space: nowrap; }
 .verdict-overhead-dominated { background: #f2f3f4; }
 ul.validation { margin: 0.3em 0; }
 details summary { cursor: pointer; }
+details.mutation > summary h4 { display: inline; margin: 0; }
+details.mutation[open] > summary { margin-bottom: 0.5em; }
 )css";
 
 std::string escaped(std::string_view text) { return escapeHtml(text); }
@@ -106,7 +109,10 @@ bool familyDoesFloatingPointWork(const std::vector<const RunRecord*>& records) {
 class HtmlReport {
  public:
   HtmlReport(const ResultsDocument& results, const ChartStyle& chart_style)
-      : results_(results), chart_style_(chart_style), model_keys_(modelKeysInOrder(results)) {}
+      : results_(results),
+        chart_style_(chart_style),
+        model_keys_(modelKeysInOrder(results)),
+        reading_guide_(readingGuideOf(results)) {}
 
   std::string render() {
     const std::string device_name = results_.device ? results_.device->name : "unknown device";
@@ -117,6 +123,7 @@ class HtmlReport {
     renderHeader(device_name);
     const std::vector<std::string> families = familiesInRunOrder(results_);
     renderNavigation(families);
+    html_ += readingSectionHtml(reading_guide_);
     for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
     html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
              measuredCeilingsHtml(results_) + configSectionHtml(results_);
@@ -183,6 +190,13 @@ class HtmlReport {
                                "their medians are less certain than the others'.</p>\n";
   }
 
+  // A rung's speedup; under 1x it is a slowdown, "no gain", with the ratio on a second line to keep
+  // the column narrow.
+  static std::string gainCell(const std::optional<double>& speedup) {
+    if (!speedup || *speedup >= 1.0) return tdNumber(speedup, &formatSpeedup);
+    return td("no gain<br><span class=\"muted\">" + escaped(formatSpeedup(*speedup)) + "</span>", "num");
+  }
+
   // The median time, with its interval's half-width and a mark when it missed the noise target.
   static std::string medianTimeCell(const RunRecord& record, const std::optional<double>& median_ns) {
     if (!median_ns || !record.timings || !record.timings->kernel_ns_interval) return tdNumber(median_ns, &formatDurationNs);
@@ -195,6 +209,7 @@ class HtmlReport {
 
   void renderNavigation(const std::vector<std::string>& families) {
     html_ += "<nav><p>";
+    if (reading_guide_.has_mutants || reading_guide_.has_mutations) html_ += "<a href=\"#how-to-read\">how to read this</a>";
     for (std::size_t index = 0; index < families.size(); ++index) {
       html_ += "<a href=\"#family-" + std::to_string(index) + "\">" + escaped(families[index]) + "</a>";
     }
@@ -272,10 +287,8 @@ class HtmlReport {
         html_ += medianTimeCell(*record, median_ns);
         html_ += tdNumber(rate_is_flops ? record->achievedGflops() : record->achievedGbps(), &formatRate);
         // Step: over the previous rung that has a time; gain: over the first rung (the baseline).
-        html_ += tdNumber(previous_ns && median_ns ? std::optional<double>(*previous_ns / *median_ns) : std::nullopt,
-                          &formatSpeedup);
-        html_ += tdNumber(first_ns && median_ns ? std::optional<double>(*first_ns / *median_ns) : std::nullopt,
-                          &formatSpeedup);
+        html_ += gainCell(previous_ns && median_ns ? std::optional<double>(*previous_ns / *median_ns) : std::nullopt);
+        html_ += gainCell(first_ns && median_ns ? std::optional<double>(*first_ns / *median_ns) : std::nullopt);
         if (median_ns) {
           if (!first_ns) first_ns = median_ns;
           previous_ns = median_ns;
@@ -302,9 +315,10 @@ class HtmlReport {
 
   void renderMutantsTable(const std::vector<const RunRecord*>& mutants,
                           const std::vector<const RunRecord*>& normal_records) {
-    html_ += "<h3>Mutants</h3>\n<p class=\"muted\">compute-only keeps the arithmetic and fakes the loads; "
-             "memory-only keeps the traffic and drops the arithmetic. Their time against the original's says "
-             "what bounds it.</p>\n";
+    // What they are is in "How to read this"; their figures, one row per run, are folded: the cards
+    // below read them.
+    html_ += "<h3>Mutants</h3>\n<details class=\"mutants\"><summary>" + std::to_string(mutants.size()) +
+             " compute-only and memory-only runs: time against the original's, rates, status</summary>\n";
     html_ += "<table class=\"mutants\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") + th("Time (median)") +
              th("vs. original") + th("GFLOP/s") + th("GB/s") + th("Status") + "</tr></thead>\n<tbody>\n";
     for (const RunRecord* record : mutants) {
@@ -322,7 +336,7 @@ class HtmlReport {
       html_ += tdNumber(record->achievedGflops(), &formatRate) + tdNumber(record->achievedGbps(), &formatRate);
       html_ += tdText(toString(record->status)) + "</tr>\n";
     }
-    html_ += "</tbody>\n</table>\n";
+    html_ += "</tbody>\n</table>\n</details>\n";
   }
 
   void renderMutations(const std::vector<const RunRecord*>& records) {
@@ -332,7 +346,7 @@ class HtmlReport {
     }
     if (with_mutation.empty()) return;
     html_ += "<h3>What bounds each variant</h3>\n";
-    for (const RunRecord* record : with_mutation) html_ += mutationCardHtml(*record, *record->mutation);
+    for (const RunRecord* record : with_mutation) html_ += mutationCardHtml(*record, *record->mutation, reading_guide_);
   }
 
   void renderCounters(const std::vector<const RunRecord*>& records) {
@@ -365,6 +379,8 @@ class HtmlReport {
   }
 
   void renderCountersTable(const std::vector<const RunRecord*>& records) {
+    html_ += "<details class=\"counters\"><summary>" + std::to_string(records.size()) +
+             " runs with counters: FLOPs and DRAM bytes counted against the analytic ones, raw metrics</summary>\n";
     html_ += "<table class=\"counters\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") +
              th("FP32 FLOPs (counted)") + th("FLOPs (analytic)") + th("DRAM read") + th("DRAM write") +
              th("DRAM bytes vs. analytic") + th("Bridged kernel time") + th("Raw metrics") + "</tr></thead>\n<tbody>\n";
@@ -399,7 +415,7 @@ class HtmlReport {
       }
       html_ += "</td></tr>\n";
     }
-    html_ += "</tbody>\n</table>\n";
+    html_ += "</tbody>\n</table>\n</details>\n";
   }
 
   static std::string rowClass(const RunRecord& record) {
@@ -441,6 +457,7 @@ class HtmlReport {
   const ResultsDocument& results_;
   const ChartStyle& chart_style_;
   std::vector<std::string> model_keys_;
+  ReadingGuide reading_guide_;
   std::string html_;
 };
 

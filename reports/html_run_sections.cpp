@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "analyzer/results_file.hpp"
+#include "analyzer/config_toml.hpp"
 #include "reports/html_text.hpp"
 #include "reports/known_value.hpp"
 #include "reports/number_format.hpp"
@@ -113,8 +113,15 @@ std::string configSectionHtml(const ResultsDocument& results) {
   if (!results.config) {
     return html + "<p class=\"muted\">Not recorded.</p>\n</section>\n";
   }
-  html += "<p>From " + escapeHtml(results.config->path) + "</p>\n";
-  return html + "<pre class=\"config\">" + escapeHtml(configEchoText(*results.config)) + "</pre>\n</section>\n";
+  const BatchConfig& config = *results.config;
+  html += "<p>From " + escapeHtml(config.path) + ", as run (command-line overrides applied):</p>\n";
+  html += "<pre class=\"config\">" + escapeHtml(configTomlText(config)) + "</pre>\n";
+  // The file as given keeps its comments, which say why a study is there.
+  if (!config.text.empty()) {
+    html += "<details class=\"config-text\"><summary>The file as given</summary><pre class=\"config\">" +
+            escapeHtml(config.text) + "</pre></details>\n";
+  }
+  return html + "</section>\n";
 }
 
 }  // namespace rooflab::reports

@@ -18,8 +18,9 @@ std::string referenceModelKey(const ResultsDocument& results);
 // The roofline models: the reference model first, then "device", then the others.
 std::vector<std::string> modelKeysInOrder(const ResultsDocument& results);
 // Keys of the placements in record.roofline across all records: each model key (even where no record
-// could be placed on it) followed by its "<key>_counters" twin (intensity from measured FLOPs and DRAM
-// bytes) where records have one, then any other key alphabetically.
+// could be placed on it) followed, where records have them, by its level placements in the order
+// "<key>_global" (CGMA), "<key>_counters" (measured FLOPs and DRAM bytes), "<key>_l1", "<key>_l2",
+// "<key>_local"; then any other key alphabetically.
 std::vector<std::string> placementKeysInOrder(const ResultsDocument& results);
 // A model's display name without its trailing "(...)": "GeForce GTX 670", "NVIDIA H100 80GB HBM3".
 // A placement key "<model>_counters" names its model's name with " (counters)".
