@@ -34,6 +34,10 @@ RooflinePlacement rooflinePlacementFromJson(const nlohmann::json& json);
 nlohmann::json toJson(const MutationVerdict& verdict);
 MutationVerdict mutationVerdictFromJson(const nlohmann::json& json);
 
+// The record.diagnosis object (normal records; not written for one derived when read).
+nlohmann::json toJson(const Diagnosis& diagnosis);
+Diagnosis diagnosisFromJson(const nlohmann::json& json);
+
 nlohmann::json toJson(const OccupancyMatch& match);
 OccupancyMatch occupancyMatchFromJson(const nlohmann::json& json);
 

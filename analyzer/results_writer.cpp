@@ -6,6 +6,7 @@
 #include <ctime>
 #include <fstream>
 
+#include "analyzer/diagnosis.hpp"
 #include "analyzer/errors.hpp"
 #include "analyzer/json_file.hpp"
 #include "analyzer/results_json.hpp"
@@ -85,10 +86,10 @@ void ResultsWriter::addRecord(RunRecord record, bool closes_group, double timer_
   RunRecord* normal = recordAt(RunMode::normal);
   const RunRecord* mem = recordAt(RunMode::memory_only);
   const RunRecord* comp = recordAt(RunMode::compute_only);
-  if (normal && (mem || comp)) {
-    normal->mutation = analyseMutation(*normal, mem, comp, timer_resolution_ns);
-    journal(static_cast<std::size_t>(normal - records.data()));
-  }
+  if (normal && (mem || comp)) normal->mutation = analyseMutation(*normal, mem, comp, timer_resolution_ns);
+  // After placement (batch.cpp) and the verdict: the diagnosis reads both.
+  if (normal && normal->status == RecordStatus::ok) normal->diagnosis = diagnose(*normal);
+  if (normal && (normal->mutation || normal->diagnosis)) journal(static_cast<std::size_t>(normal - records.data()));
 }
 
 void ResultsWriter::journal(std::size_t index) {
