@@ -42,6 +42,27 @@ void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row
   row.push_back(interval.converged ? "true" : "false");
 }
 
+// The diagnosis columns appear when a record has a diagnosis (normal records: the bound with its
+// memory level, the confidence, the evidence and disagreements joined by " | ").
+bool hasDiagnoses(const ResultsDocument& results) {
+  for (const RunRecord& record : results.records)
+    if (record.diagnosis) return true;
+  return false;
+}
+
+void appendDiagnosisFields(const RunRecord& record, std::vector<std::string>& row) {
+  if (!record.diagnosis) {
+    row.insert(row.end(), 3, "");
+    return;
+  }
+  const Diagnosis& diagnosis = *record.diagnosis;
+  std::string evidence;
+  for (const DiagnosisEvidence& item : diagnosis.evidence) evidence += (evidence.empty() ? "" : " | ") + evidenceText(item);
+  for (const DiagnosisDisagreement& item : diagnosis.disagreements)
+    evidence += (evidence.empty() ? "" : " | ") + std::string("disagreement: ") + item.why;
+  row.insert(row.end(), {boundText(diagnosis), toString(diagnosis.confidence), evidence});
+}
+
 }  // namespace
 
 std::string csvField(const std::string& text) {
@@ -65,6 +86,7 @@ std::vector<std::string> csvHeader(const ResultsDocument& results) {
     }
   }
   header.push_back("error");
+  if (hasDiagnoses(results)) header.insert(header.end(), {"diagnosis_bound", "diagnosis_confidence", "diagnosis_evidence"});
   return header;
 }
 
@@ -72,6 +94,7 @@ void writeCsv(const ResultsDocument& results, std::ostream& out) {
   writeRow(out, csvHeader(results));
   const std::vector<std::string> placement_keys = placementKeysInOrder(results);
   const bool intervals = hasIntervals(results);
+  const bool diagnoses = hasDiagnoses(results);
   for (const RunRecord& record : results.records) {
     std::vector<std::string> row = {record.family, record.variant, modeName(record.mode),
                                     recordParamsText(record, ";"), toString(record.status),
@@ -96,6 +119,7 @@ void writeCsv(const ResultsDocument& results, std::ostream& out) {
       row.push_back(toString(placement->bound));
     }
     row.push_back(record.status_reason);
+    if (diagnoses) appendDiagnosisFields(record, row);
     writeRow(out, row);
   }
 }
