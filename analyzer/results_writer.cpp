@@ -76,8 +76,10 @@ void ResultsWriter::addRecord(RunRecord record, bool closes_group, double timer_
   const std::string group = record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order);
   mode_records_[group][record.mode] = records.size();
   records.push_back(std::move(record));
-  journal(records.size() - 1);
-  if (!closes_group) return;
+  if (!closes_group) {
+    journal(records.size() - 1);
+    return;
+  }
   const auto& modes = mode_records_[group];
   auto recordAt = [&](RunMode mode) -> RunRecord* {
     auto it = modes.find(mode);
@@ -89,7 +91,10 @@ void ResultsWriter::addRecord(RunRecord record, bool closes_group, double timer_
   if (normal && (mem || comp)) normal->mutation = analyseMutation(*normal, mem, comp, timer_resolution_ns);
   // After placement (batch.cpp) and the verdict: the diagnosis reads both.
   if (normal && normal->status == RecordStatus::ok) normal->diagnosis = diagnose(*normal);
-  if (normal && (normal->mutation || normal->diagnosis)) journal(static_cast<std::size_t>(normal - records.data()));
+  // One journal line per record, plus one for a normal record that its mutants' group concluded.
+  journal(records.size() - 1);
+  const std::size_t normal_index = normal ? static_cast<std::size_t>(normal - records.data()) : records.size();
+  if (normal_index + 1 < records.size() && (normal->mutation || normal->diagnosis)) journal(normal_index);
 }
 
 void ResultsWriter::journal(std::size_t index) {
