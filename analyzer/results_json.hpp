@@ -37,6 +37,9 @@ MutationVerdict mutationVerdictFromJson(const nlohmann::json& json);
 // The record.what_if object (what-if records only).
 nlohmann::json toJson(const WhatIfResult& result);
 WhatIfResult whatIfResultFromJson(const nlohmann::json& json);
+// The record.diagnosis object (normal records; not written for one derived when read).
+nlohmann::json toJson(const Diagnosis& diagnosis);
+Diagnosis diagnosisFromJson(const nlohmann::json& json);
 
 nlohmann::json toJson(const OccupancyMatch& match);
 OccupancyMatch occupancyMatchFromJson(const nlohmann::json& json);

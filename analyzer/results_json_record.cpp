@@ -196,6 +196,8 @@ json toJson(const RunRecord& r) {
       {"occupancy_padding", r.occupancy_padding ? toJson(*r.occupancy_padding) : json(nullptr)},
       {"phase_seconds", phase_seconds},
   };
+  // Only when diagnosed, and never one `rooflab report` derived: older results re-render byte for byte.
+  if (r.diagnosis && !r.diagnosis->derived_when_read) j["diagnosis"] = toJson(*r.diagnosis);
   // Mutants only, so that older results re-render byte for byte.
   if (r.mutant_origin) j["mutant_origin"] = toString(*r.mutant_origin);
   if (const auto& check = r.mutant_source_check)
@@ -243,6 +245,8 @@ RunRecord runRecordFromJson(const json& j) {
     if (placement.is_object()) r.roofline[key] = rooflinePlacementFromJson(placement);
   if (const json* mutation = member(j, "mutation"); mutation != nullptr && mutation->is_object())
     r.mutation = mutationVerdictFromJson(*mutation);
+  if (const json* diagnosis = member(j, "diagnosis"); diagnosis != nullptr && diagnosis->is_object())
+    r.diagnosis = diagnosisFromJson(*diagnosis);
   if (const json* padding = member(j, "occupancy_padding"); padding != nullptr && padding->is_object())
     r.occupancy_padding = occupancyMatchFromJson(*padding);
   for (const auto& [phase, seconds] : objectOrEmpty(j, "phase_seconds").items())

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <fstream>
 
+#include "analyzer/diagnosis.hpp"
 #include "analyzer/errors.hpp"
 #include "analyzer/json_file.hpp"
 #include "analyzer/results_json.hpp"
@@ -76,8 +77,10 @@ void ResultsWriter::addRecord(RunRecord record, bool closes_group, double timer_
   const std::string group = record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order);
   mode_records_[group][record.mode] = records.size();
   records.push_back(std::move(record));
-  journal(records.size() - 1);
-  if (!closes_group) return;
+  if (!closes_group) {
+    journal(records.size() - 1);
+    return;
+  }
   const auto& modes = mode_records_[group];
   auto recordAt = [&](RunMode mode) -> RunRecord* {
     auto it = modes.find(mode);
@@ -86,10 +89,13 @@ void ResultsWriter::addRecord(RunRecord record, bool closes_group, double timer_
   RunRecord* normal = recordAt(RunMode::normal);
   const RunRecord* mem = recordAt(RunMode::memory_only);
   const RunRecord* comp = recordAt(RunMode::compute_only);
-  if (normal && (mem || comp)) {
-    normal->mutation = analyseMutation(*normal, mem, comp, timer_resolution_ns);
-    journal(static_cast<std::size_t>(normal - records.data()));
-  }
+  if (normal && (mem || comp)) normal->mutation = analyseMutation(*normal, mem, comp, timer_resolution_ns);
+  // After placement (batch.cpp) and the verdict: the diagnosis reads both.
+  if (normal && normal->status == RecordStatus::ok) normal->diagnosis = diagnose(*normal);
+  // One journal line per record, plus one for a normal record that its mutants' group concluded.
+  journal(records.size() - 1);
+  const std::size_t normal_index = normal ? static_cast<std::size_t>(normal - records.data()) : records.size();
+  if (normal_index + 1 < records.size() && (normal->mutation || normal->diagnosis)) journal(normal_index);
 }
 
 void ResultsWriter::journal(std::size_t index) {

@@ -8,6 +8,7 @@
 
 #include "analyzer/config.hpp"
 #include "analyzer/counters/counter_set.hpp"
+#include "analyzer/diagnosis.hpp"
 #include "analyzer/expression.hpp"
 #include "analyzer/roofline.hpp"
 #include "analyzer/stats.hpp"
@@ -132,6 +133,8 @@ struct RunRecord {
   // Placement on each roofline model, by model key ("gtx670", "device", "device_counters", ...).
   std::map<std::string, RooflinePlacement> roofline;
   std::optional<MutationVerdict> mutation;  // normal records, once their mutants ran
+  // Normal records, once placed and their verdict attached (analyzer/diagnosis.hpp).
+  std::optional<Diagnosis> diagnosis;
   std::optional<OccupancyMatch> occupancy_padding;  // mutants only
   std::optional<MutantOrigin> mutant_origin;        // mutants only: annotated or automatic
   std::optional<MutantSourceCheck> mutant_source_check;  // automatic mutants only

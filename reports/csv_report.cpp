@@ -49,15 +49,37 @@ std::vector<std::string> paramNames(const ResultsDocument& results) {
 }
 
 // The columns of one results document, resolved once for the header and every row.
+// The diagnosis columns appear when a record has a diagnosis (normal records: the bound with its
+// memory level, the confidence, the evidence and disagreements joined by " | ").
+bool hasDiagnoses(const ResultsDocument& results) {
+  for (const RunRecord& record : results.records)
+    if (record.diagnosis) return true;
+  return false;
+}
+
+void appendDiagnosisFields(const RunRecord& record, std::vector<std::string>& row) {
+  if (!record.diagnosis) {
+    row.insert(row.end(), 3, "");
+    return;
+  }
+  const Diagnosis& diagnosis = *record.diagnosis;
+  std::string evidence;
+  for (const DiagnosisEvidence& item : diagnosis.evidence) evidence += (evidence.empty() ? "" : " | ") + evidenceText(item);
+  for (const DiagnosisDisagreement& item : diagnosis.disagreements)
+    evidence += (evidence.empty() ? "" : " | ") + std::string("disagreement: ") + item.why;
+  row.insert(row.end(), {boundText(diagnosis), toString(diagnosis.confidence), evidence});
+}
+
 struct CsvColumns {
   std::vector<std::string> params;
   bool intervals = false;
   std::vector<std::string> placement_keys;
   bool readings = false;  // the profiler readings' columns, when a record carries them
+  bool diagnoses = false;
 };
 
 CsvColumns csvColumns(const ResultsDocument& results) {
-  return {paramNames(results), hasIntervals(results), placementKeysInOrder(results), anyProfilerReadings(results)};
+  return {paramNames(results), hasIntervals(results), placementKeysInOrder(results), anyProfilerReadings(results), hasDiagnoses(results)};
 }
 
 void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row) {
@@ -71,6 +93,7 @@ void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row
   row.push_back(numberField(interval.noise));
   row.push_back(interval.converged ? "true" : "false");
 }
+
 
 // The fastest and the slowest timed run: the spread a median hides.
 void appendSpreadFields(const RunRecord& record, std::vector<std::string>& row) {
@@ -111,6 +134,7 @@ std::vector<std::string> csvRow(const RunRecord& record, const CsvColumns& colum
   if (columns.readings)
     for (const ProfilerReading& reading : profilerReadings(record)) row.push_back(numberField(reading.value));
   row.push_back(record.status_reason);
+  if (columns.diagnoses) appendDiagnosisFields(record, row);
   return row;
 }
 
@@ -128,6 +152,7 @@ std::vector<std::string> csvHeader(const CsvColumns& columns) {
   if (columns.readings)
     for (const ProfilerReading& reading : profilerReadings(RunRecord{})) header.push_back(reading.key);
   header.push_back("error");
+  if (columns.diagnoses) header.insert(header.end(), {"diagnosis_bound", "diagnosis_confidence", "diagnosis_evidence"});
   return header;
 }
 

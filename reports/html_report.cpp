@@ -10,6 +10,7 @@
 
 #include "analyzer/json_file.hpp"
 #include "reports/html_chart_controls.hpp"
+#include "reports/html_diagnosis.hpp"
 #include "reports/html_mutation.hpp"
 #include "reports/html_how_to_read.hpp"
 #include "reports/html_readings.hpp"
@@ -67,6 +68,11 @@ table.counters td, table.mutants td { white-space: nowrap; }
 .verdict-memory-leaning { background: #eaf2f8; }
 .verdict-compute-leaning { background: #fef5e7; }
 .verdict-overhead-dominated { background: #f2f3f4; }
+.bound-memory { background: #d6eaf8; }
+.bound-compute { background: #fdebd0; }
+.bound-latency { background: #e8daef; }
+.disagreement { font-size: 0.85em; color: #8a4b00; white-space: nowrap; }
+td.diagnosis { cursor: help; }
 ul.validation { margin: 0.3em 0; }
 details summary { cursor: pointer; }
 details.mutation > summary h4 { display: inline; margin: 0; }
@@ -263,13 +269,11 @@ class HtmlReport {
       return;
     }
     const bool rate_is_flops = familyDoesFloatingPointWork(records);
-    const bool has_mutation =
-        std::any_of(records.begin(), records.end(), [](const RunRecord* r) { return r->mutation.has_value(); });
+    // One bound column: the diagnosis, which weighs the roofline, the mutants and the counters.
     std::string header = th("Variant") + th("Params") + th("Time (median)") + th(rate_is_flops ? "GFLOP/s" : "GB/s") +
-                         th("Step") + th("Gain") + th("Verification") + th("Bound (roofline, device)");
+                         th("Step") + th("Gain") + th("Verification") + th("Diagnosis");
     for (const std::string& key : model_keys_) header += th("% of roof: " + modelShortName(results_, key));
-    if (has_mutation) header += th("Mutation verdict");
-    const std::size_t columns_after_params = 6 + model_keys_.size() + (has_mutation ? 1 : 0);
+    const std::size_t columns_after_params = 6 + model_keys_.size();
     html_ += "<table class=\"variants\">\n<thead><tr>" + header + "</tr></thead>\n<tbody>\n";
 
     for (const ParamsGroup& group : groupByParams(records)) {
@@ -294,7 +298,7 @@ class HtmlReport {
           previous_ns = median_ns;
         }
         html_ += td(escaped(verificationText(*record)), record->verification.status == VerificationStatus::failed ? "bad" : "");
-        html_ += tdText(boundOn(*record, "device"));
+        html_ += diagnosisCellHtml(*record);
         for (const std::string& key : model_keys_) {
           const RooflinePlacement* placement = placementOn(*record, key);
           if (placement != nullptr && placement->above_roof && known(placement->fraction_of_roof)) {
@@ -303,9 +307,6 @@ class HtmlReport {
             continue;
           }
           html_ += tdNumber(placement != nullptr ? known(placement->fraction_of_roof) : std::nullopt, &formatPercent);
-        }
-        if (has_mutation) {
-          html_ += record->mutation ? verdictHtml(toString(record->mutation->verdict)) : td("–", "muted");
         }
         html_ += "</tr>\n";
       }
@@ -345,7 +346,7 @@ class HtmlReport {
       if (record->mutation) with_mutation.push_back(record);
     }
     if (with_mutation.empty()) return;
-    html_ += "<h3>What bounds each variant</h3>\n";
+    html_ += "<h3>The mutants' evidence</h3>\n";
     for (const RunRecord* record : with_mutation) html_ += mutationCardHtml(*record, *record->mutation, reading_guide_);
   }
 
@@ -431,16 +432,6 @@ class HtmlReport {
                        escaped(status) + "</span>";
     if (!record.status_reason.empty()) html += "<pre class=\"error-text\">" + escaped(record.status_reason) + "</pre>";
     return html;
-  }
-
-  static std::string verdictHtml(const std::string& verdict) {
-    return "<td><span class=\"verdict verdict-" + cssToken(verdict) + "\">" + escaped(verdict) + "</span></td>";
-  }
-
-  std::string boundOn(const RunRecord& record, const std::string& key) const {
-    const RooflinePlacement* placement = placementOn(record, key);
-    if (placement == nullptr) placement = model_keys_.empty() ? nullptr : placementOn(record, model_keys_.front());
-    return placement != nullptr ? toString(placement->bound) : "unknown";
   }
 
   // The normal-mode run of the same variant and params, which a mutant is compared with.

@@ -183,14 +183,12 @@ std::vector<std::string> pointDetails(const ResultsDocument& results, const RunR
   for (const std::string& key : modelKeysInOrder(results)) {
     const RooflinePlacement* placement = placementOn(record, key);
     if (placement == nullptr) continue;
-    std::string line = "bound on " + modelShortName(results, key) + ": " + toString(placement->bound);
-    if (const auto fraction = known(placement->fraction_of_roof)) {
-      line += ", " + formatPercent(*fraction) + " of roof";
-    }
-    lines.push_back(line);
+    // The fraction only: the bound is the diagnosis's, said once below.
+    if (const auto fraction = known(placement->fraction_of_roof))
+      lines.push_back(modelShortName(results, key) + ": " + formatPercent(*fraction) + " of roof");
   }
   if (const std::string noise = noiseText(record); !noise.empty()) lines.push_back("median time " + noise);
-  if (record.mutation) lines.push_back("mutation verdict: " + toString(record.mutation->verdict));
+  if (record.diagnosis) lines.push_back("diagnosis: " + summaryText(*record.diagnosis));
   lines.push_back("verification: " + verificationText(record));
   return lines;
 }

@@ -67,15 +67,10 @@ void printWhatIfs(const ResultsDocument& results, std::ostream& out) {
 }  // namespace
 
 void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
-  const std::vector<std::string> model_keys = modelKeysInOrder(results);
-  const std::string bound_key =
-      std::find(model_keys.begin(), model_keys.end(), "device") != model_keys.end() ? "device"
-      : model_keys.empty()                                                          ? ""
-                                                                                    : model_keys.front();
   const std::vector<Column> columns = {{"family/variant", Align::left}, {"params", Align::left},
                                        {"mode", Align::left},           {"median", Align::right},
                                        {"GFLOP/s", Align::right},       {"GB/s", Align::right},
-                                       {"verification", Align::left},   {"bound (" + bound_key + ")", Align::left}};
+                                       {"verification", Align::left},   {"diagnosis", Align::left}};
   std::vector<std::vector<std::string>> rows;
   std::size_t ok = 0, errors = 0, skipped = 0, verification_failed = 0;
   for (const RunRecord& record : results.records) {
@@ -83,12 +78,11 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
                                     modeName(record.mode)};
     if (record.status == RecordStatus::ok) {
       ++ok;
-      const RooflinePlacement* placement = bound_key.empty() ? nullptr : placementOn(record, bound_key);
       if (record.verification.status == VerificationStatus::failed) ++verification_failed;
       row.insert(row.end(), {optionalText(record.medianKernelNs(), &formatDurationNs),
                              optionalText(record.achievedGflops(), &formatRate),
                              optionalText(record.achievedGbps(), &formatRate), verificationText(record),
-                             placement != nullptr ? toString(placement->bound) : "-"});
+                             record.diagnosis ? summaryText(*record.diagnosis) : "-"});
     } else {
       (isFault(record.status) ? errors : skipped) += 1;
       const std::string error = firstLine(record.status_reason);

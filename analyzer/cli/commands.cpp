@@ -13,6 +13,7 @@
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/device_model.hpp"
 #include "analyzer/device.hpp"
+#include "analyzer/diagnosis.hpp"
 #include "analyzer/format.hpp"
 #include "analyzer/results_json.hpp"
 #include "analyzer/program_builds.hpp"
@@ -189,7 +190,9 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
 }
 
 int reportCommand(const ReportCommand& cmd) {
-  const ResultsDocument results = readResultsFile(cmd.results_path);
+  ResultsDocument results = readResultsFile(cmd.results_path);
+  // Files saved before diagnoses existed still get one in the reports (not in the JSON written back).
+  diagnoseRecordsWithout(results);
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
   std::vector<std::string> formats = cmd.formats;
   if (formats.empty()) formats = {"html", "png", "csv"};
