@@ -308,8 +308,11 @@ Diagnosis diagnose(const RunRecord& original) {
     return d;
   }
   d.bound = *trusted->bound;
+  // The level: where the counters say the kernel comes closest to a memory roof, even when the
+  // mutants decided the bound and the counters alone would have said latency (below half of every roof).
   if (d.bound == DiagnosedBound::memory) {
     if (counters.bound == DiagnosedBound::memory) d.memory_level = counters.level;
+    else if (counters.level && counters.bound != DiagnosedBound::compute) d.memory_level = counters.level;
     else if (roofline.bound == DiagnosedBound::memory) d.memory_level = roofline.level;
   }
 

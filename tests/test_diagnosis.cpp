@@ -222,3 +222,21 @@ TEST(Diagnosis, CountersOverTheAnalyticRoofline) {
   EXPECT_EQ(d.decided_by, DiagnosisSignal::counters);
   EXPECT_TRUE(anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::roofline, "really served")) << describe(d);
 }
+
+// Mutants decide "memory"; the counters, below half of every roof, still say which level the kernel
+// comes closest to: the diagnosis names that level (an H100 matmul at N=2048 read "memory" with no level).
+TEST(Diagnosis, MutantsDecideMemoryAndTheCountersGiveTheLevel) {
+  RunRecord r = original();
+  r.roofline["device"] = placed(0.3, RooflineBound::latency);
+  r.counters.available = true;
+  r.roofline["device_counters"] = placed(0.05, RooflineBound::latency, MemoryLevel::dram, IntensitySource::counters);
+  r.roofline["device_l2"] = placed(0.45, RooflineBound::latency, MemoryLevel::l2, IntensitySource::counters);
+  r.roofline["device_l1"] = placed(0.2, RooflineBound::latency, MemoryLevel::l1, IntensitySource::counters);
+  r.mutation = verdict(MutationReading::memory_bound, 1e6, 0.97e6, 0.4e6);
+  const Diagnosis d = diagnose(r);
+  EXPECT_EQ(d.bound, DiagnosedBound::memory) << describe(d);
+  EXPECT_EQ(d.decided_by, DiagnosisSignal::mutants);
+  ASSERT_TRUE(d.memory_level.has_value()) << describe(d);
+  EXPECT_EQ(*d.memory_level, MemoryLevel::l2) << describe(d);
+  EXPECT_EQ(summaryText(d).rfind("memory (L2)", 0), 0u) << summaryText(d);
+}
