@@ -126,6 +126,7 @@ class SceneBuilder {
     reserveMarkerFootprints();
     addCeilings();
     addLevelMarkers();
+    addMutantMarkers();
     addPoints();
     addEmptyNote();
     addLegendThatFits();
@@ -332,6 +333,7 @@ class SceneBuilder {
     for (const VariantPoint& point : chart_.points) {
       reserve(point.at);
       for (const LevelMarker& level : point.levels) reserve(level.at);
+      for (const MutantMarker& mutant : point.mutants) reserve({point.at.intensity_flop_per_byte, mutant.gflops});
     }
   }
 
@@ -376,6 +378,22 @@ class SceneBuilder {
         scene_.items.push_back(SceneMarker{projection_.toPixel(level.at), levelShape(level.at.level),
                                            style_.marker_radius_px * kLevelMarkerScale,
                                            seriesColor(point.series_index), level.details, false, seriesTag(point)});
+      }
+    }
+  }
+
+  static MarkerShape mutantShape(RunMode mode) { return mode == RunMode::compute_only ? MarkerShape::plus : MarkerShape::cross; }
+
+  // On request: each mutant at the point's intensity, joined to it by a dotted line, so the height
+  // between them reads as the most that removing the memory (or compute) part could win.
+  void addMutantMarkers() {
+    for (const VariantPoint& point : chart_.points) {
+      const PixelPoint from = projection_.toPixel(point.at);
+      for (const MutantMarker& mutant : point.mutants) {
+        const PixelPoint at = projection_.toPixel({point.at.intensity_flop_per_byte, mutant.gflops});
+        line(from, at, seriesColor(point.series_index), 1.5, StrokeDash::dotted, seriesTag(point));
+        scene_.items.push_back(SceneMarker{at, mutantShape(mutant.mode), style_.marker_radius_px * kLevelMarkerScale,
+                                           seriesColor(point.series_index), mutant.details, false, seriesTag(point)});
       }
     }
   }
@@ -494,6 +512,7 @@ class SceneBuilder {
     }
 
     if (chart_.hierarchical) y = addLevelLegend(left, y, font, marker_radius);
+    y = addMutantLegend(left, y, font, marker_radius);
 
     y += font * 0.6;
     text("Variants (normal mode)", {left, y}, font, TextAlign::start, kBlack, true);
@@ -552,6 +571,25 @@ class SceneBuilder {
     return y;
   }
 
+  // The mutants' shapes, when some point has mutants; returns the next row's y.
+  double addMutantLegend(double left, double y, double font, double marker_radius) {
+    bool present[2] = {false, false};
+    for (const VariantPoint& point : chart_.points)
+      for (const MutantMarker& mutant : point.mutants) present[mutant.mode == RunMode::compute_only ? 0 : 1] = true;
+    if (!present[0] && !present[1]) return y;
+    y += font * 0.6;
+    text("Mutants (dotted to their variant)", {left, y}, font, TextAlign::start, kBlack, true);
+    y += font * 1.5;
+    for (const RunMode mode : {RunMode::compute_only, RunMode::memory_only}) {
+      if (!present[mode == RunMode::compute_only ? 0 : 1]) continue;
+      scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, mutantShape(mode), marker_radius * kLevelMarkerScale,
+                                         kMutedText, {}, false, std::nullopt});
+      text(modeName(mode) + " mutant", {left + 64, y}, font, TextAlign::start);
+      y += font * 1.5;
+    }
+    return y;
+  }
+
   // Which shape is which memory level, for the levels some point has; returns the next row's y.
   double addLevelLegend(double left, double y, double font, double marker_radius) {
     std::vector<MemoryLevel> present;
@@ -601,6 +639,19 @@ std::vector<PixelPoint> markerPolygon(MarkerShape shape, PixelPoint center, doub
     case MarkerShape::triangle_up: return regular(3, -90, radius_px * 1.35);
     case MarkerShape::triangle_down: return regular(3, 90, radius_px * 1.35);
     case MarkerShape::pentagon: return regular(5, -90, radius_px * 1.15);
+    case MarkerShape::plus:
+    case MarkerShape::cross: {
+      // A "+" outline of arm half-width w (a "x" is the same, turned 45 degrees).
+      const double r = radius_px * 1.25, w = radius_px * 0.4;
+      const double outline[12][2] = {{-w, -r}, {w, -r}, {w, -w}, {r, -w}, {r, w}, {w, w},
+                                     {w, r},   {-w, r}, {-w, w}, {-r, w}, {-r, -w}, {-w, -w}};
+      const double turn = shape == MarkerShape::cross ? kPi / 4 : 0;
+      std::vector<PixelPoint> polygon;
+      for (const auto& corner : outline)
+        polygon.push_back({center.x_px + corner[0] * std::cos(turn) - corner[1] * std::sin(turn),
+                           center.y_px + corner[0] * std::sin(turn) + corner[1] * std::cos(turn)});
+      return polygon;
+    }
     case MarkerShape::circle: break;
   }
   return {};

@@ -32,7 +32,8 @@ struct SeriesTag {
   bool legend = false;
 };
 enum class TextAlign { start, middle, end };
-enum class MarkerShape { circle, square, triangle_up, diamond, triangle_down, pentagon };
+// plus and cross mark the mutants (ChartOptions::show_mutants): no variant or level uses them.
+enum class MarkerShape { circle, square, triangle_up, diamond, triangle_down, pentagon, plus, cross };
 
 struct SceneLine {
   PixelPoint from, to;

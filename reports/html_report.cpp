@@ -114,9 +114,10 @@ bool familyDoesFloatingPointWork(const std::vector<const RunRecord*>& records) {
 
 class HtmlReport {
  public:
-  HtmlReport(const ResultsDocument& results, const ChartStyle& chart_style)
+  HtmlReport(const ResultsDocument& results, const ChartStyle& chart_style, const ChartOptions& chart_options)
       : results_(results),
         chart_style_(chart_style),
+        chart_options_(chart_options),
         model_keys_(modelKeysInOrder(results)),
         reading_guide_(readingGuideOf(results)) {}
 
@@ -244,7 +245,7 @@ class HtmlReport {
   }
 
   void renderChart(const std::string& family) {
-    const RooflineChart chart = buildRooflineChart(results_, family);
+    const RooflineChart chart = buildRooflineChart(results_, family, chart_options_);
     html_ += "<figure>\n" + renderSvgChart(layoutRooflineChart(chart, chart_style_), family);
     html_ += chartControlsHtml(chart);
     html_ += "<figcaption class=\"muted\">Normal-mode variants at (FLOP per DRAM byte, achieved GFLOP/s). "
@@ -447,6 +448,7 @@ class HtmlReport {
 
   const ResultsDocument& results_;
   const ChartStyle& chart_style_;
+  const ChartOptions& chart_options_;
   std::vector<std::string> model_keys_;
   ReadingGuide reading_guide_;
   std::string html_;
@@ -454,12 +456,14 @@ class HtmlReport {
 
 }  // namespace
 
-std::string renderHtmlReport(const ResultsDocument& results, const ChartStyle& chart_style) {
-  return HtmlReport(results, chart_style).render();
+std::string renderHtmlReport(const ResultsDocument& results, const ChartStyle& chart_style,
+                             const ChartOptions& chart_options) {
+  return HtmlReport(results, chart_style, chart_options).render();
 }
 
-void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file) {
-  writeFileAtomically(file, renderHtmlReport(results));
+void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file,
+                     const ChartOptions& chart_options) {
+  writeFileAtomically(file, renderHtmlReport(results, {}, chart_options));
 }
 
 }  // namespace rooflab::reports

@@ -156,10 +156,10 @@ std::string rooflinePngFileName(const std::string& family) {
 }
 
 std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
-                                                   const ChartStyle& style) {
+                                                   const ChartStyle& style, const ChartOptions& chart_options) {
   std::vector<std::filesystem::path> written;
   for (const std::string& family : familiesInRunOrder(results)) {
-    const ChartScene scene = layoutRooflineChart(buildRooflineChart(results, family), style);
+    const ChartScene scene = layoutRooflineChart(buildRooflineChart(results, family, chart_options), style);
     const std::filesystem::path file = out_dir / rooflinePngFileName(family);
     writeFileAtomically(file, renderPng(scene));
     written.push_back(file);

@@ -5,6 +5,7 @@
 
 #include "analyzer/results_document.hpp"
 #include "reports/chart_scene.hpp"
+#include "reports/roofline_chart.hpp"
 
 namespace rooflab::reports {
 
@@ -18,6 +19,7 @@ std::string rooflinePngFileName(const std::string& family);
 // One roofline-<family>.png per family in `out_dir` (which must exist); returns the files written.
 std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results,
                                                    const std::filesystem::path& out_dir,
-                                                   const ChartStyle& style = {});
+                                                   const ChartStyle& style = {},
+                                                   const ChartOptions& chart_options = {});
 
 }  // namespace rooflab::reports

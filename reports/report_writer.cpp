@@ -14,7 +14,7 @@ namespace rooflab::reports {
 std::vector<std::string> knownReportFormats() { return {"html", "png", "json", "csv"}; }
 
 void writeReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
-                  const std::vector<std::string>& formats) {
+                  const std::vector<std::string>& formats, const ChartOptions& chart_options) {
   const std::vector<std::string> known = knownReportFormats();
   for (const std::string& format : formats) {
     if (std::find(known.begin(), known.end(), format) == known.end()) {
@@ -25,10 +25,10 @@ void writeReports(const ResultsDocument& results, const std::filesystem::path& o
   }
   std::filesystem::create_directories(out_dir);
   for (const std::string& format : formats) {
-    if (format == "html") writeHtmlReport(results, out_dir / "report.html");
+    if (format == "html") writeHtmlReport(results, out_dir / "report.html", chart_options);
     if (format == "png") {
 #ifdef ROOFLAB_HAVE_CAIRO
-      writePngReports(results, out_dir);
+      writePngReports(results, out_dir, {}, chart_options);
 #else
       // Built without cairo (the GPU machine): the other formats are still written, and
       // `rooflab report results.json` on a machine with cairo draws the PNGs from the same data.

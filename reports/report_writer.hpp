@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "analyzer/results_document.hpp"
+#include "reports/roofline_chart.hpp"
 
 namespace rooflab::reports {
 
@@ -16,7 +17,8 @@ std::vector<std::string> knownReportFormats();
 //   csv -> results.csv.
 // Throws std::invalid_argument for an unknown format (naming it), before anything is written;
 // std::runtime_error when a file cannot be written.
+// `chart_options` adds what a reader asked the charts to draw (the mutants' markers).
 void writeReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
-                  const std::vector<std::string>& formats);
+                  const std::vector<std::string>& formats, const ChartOptions& chart_options = {});
 
 }  // namespace rooflab::reports

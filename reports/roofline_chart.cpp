@@ -330,7 +330,31 @@ std::string decadeTickLabel(double decade_value) {
   return label;
 }
 
-RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_view family) {
+// The record's ok mutants (same family, variant and params), each at the rate the original would
+// reach in the mutant's time, at the original's intensity.
+std::vector<MutantMarker> mutantMarkers(const ResultsDocument& results, const RunRecord& original, const DataPoint& at) {
+  std::vector<MutantMarker> markers;
+  const std::optional<double> original_ns = original.medianKernelNs();
+  if (!original_ns || !(*original_ns > 0)) return markers;
+  for (const RunRecord& record : results.records) {
+    if (record.mode != RunMode::compute_only && record.mode != RunMode::memory_only) continue;
+    if (record.status != RecordStatus::ok || record.family != original.family || record.variant != original.variant ||
+        record.params != original.params)
+      continue;
+    const std::optional<double> mutant_ns = record.medianKernelNs();
+    if (!mutant_ns || !(*mutant_ns > 0)) continue;
+    MutantMarker marker{record.mode, at.gflops * *original_ns / *mutant_ns, {}};
+    marker.details = {original.family + " / " + original.variant + " (" + modeName(record.mode) + " mutant)",
+                      recordParamsText(record),
+                      "time " + formatSignificant(*mutant_ns / 1000, 4) + " µs against " +
+                          formatSignificant(*original_ns / 1000, 4) + " µs: the original's work at " +
+                          formatSignificant(marker.gflops, 4) + " GFLOP/s"};
+    markers.push_back(std::move(marker));
+  }
+  return markers;
+}
+
+RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_view family, const ChartOptions& options) {
   RooflineChart chart;
   chart.family = std::string(family);
   chart.title = "Roofline: " + chart.family;
@@ -384,6 +408,8 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
     point.above_roof = above_roof;
     if (above_roof) point.details.insert(point.details.begin() + 1, "⚠ " + *above_roof);
     addPerformanceBars(point, *record);
+    if (options.show_mutants) point.mutants = mutantMarkers(results, *record, *at);
+    for (const MutantMarker& mutant : point.mutants) include(mutant.gflops, min_y_log, max_y_log);
     for (const LevelMarker& level : point.levels) {
       include(level.at.intensity_flop_per_byte, min_x_log, max_x_log);
       chart.hierarchical = true;

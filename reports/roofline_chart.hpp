@@ -63,6 +63,15 @@ struct LevelMarker {
   std::vector<std::string> details;  // tooltip lines
 };
 
+// A mutant of the point's variant (compute-only or memory-only), drawn on request at the point's
+// intensity and at the rate the original would reach in the mutant's time: the height between the
+// two is the most that removing the other part could win.
+struct MutantMarker {
+  RunMode mode = RunMode::compute_only;
+  double gflops = 0;
+  std::vector<std::string> details;  // tooltip lines
+};
+
 struct VariantPoint {
   DataPoint at;
   std::size_t series_index = 0;          // into RooflineChart::series: one colour/marker per variant
@@ -75,6 +84,7 @@ struct VariantPoint {
   bool missed_noise_target = false;      // drawn hollow, and told once in the legend
   std::vector<LevelMarker> levels;       // the hierarchical roofline's other levels, when placed
   std::optional<std::string> above_roof;  // the point stands above its roof: why (analyzer/roof_excess.hpp)
+  std::vector<MutantMarker> mutants;      // only when the chart was asked for them (ChartOptions)
 };
 
 // A normal-mode record with no place on log-log axes (an error, no FLOPs, unknown intensity).
@@ -105,7 +115,13 @@ std::string levelDisplayName(MemoryLevel level);
 // Only normal-mode records are placed: the mutants' rates measure the mutation, not the kernel.
 // The roofs drawn are the reference model's and the device model's (another model when a run has
 // no "device" one): two sets of roofs stay readable, and the tables list every model.
-RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_view family);
+// What a reader asked the chart to add: the mutants' markers (`rooflab run|report --show-mutants`).
+struct ChartOptions {
+  bool show_mutants = false;
+};
+
+RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_view family,
+                                 const ChartOptions& options = {});
 
 // Text for a decade tick: "0.001", "1", "100000", "10⁶".
 std::string decadeTickLabel(double decade_value);

@@ -73,8 +73,11 @@ class ChartCraft : public ::testing::TestWithParam<SavedRun> {};
 
 TEST_P(ChartCraft, NoTwoLabelsOverlapAndAllStayOnTheCanvas) {
   const rooflab::ResultsDocument results = loadResults(kSourceDir / GetParam().path);
+  // Also with the mutants' markers on (`--show-mutants`): labels keep off them too.
+  for (const bool show_mutants : {false, true})
   for (const std::string& family : reports::familiesInRunOrder(results)) {
-    const reports::ChartScene scene = reports::layoutRooflineChart(reports::buildRooflineChart(results, family));
+    const reports::ChartScene scene =
+        reports::layoutRooflineChart(reports::buildRooflineChart(results, family, reports::ChartOptions{show_mutants}));
     const std::vector<reports::SceneText> texts = textsOf(scene);
     ASSERT_GT(texts.size(), 10u) << family;
     std::vector<reports::TextFootprint> footprints;

@@ -86,7 +86,7 @@ int runCommand(const RunCommand& cmd) {
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   int exit_code = static_cast<int>(outcome.exit_code);
   try {
-    reports::writeReports(results, outcome.out_dir, formats);
+    reports::writeReports(results, outcome.out_dir, formats, reports::ChartOptions{cmd.show_mutants});
   } catch (const IoError& e) {
     std::fprintf(stderr, "rooflab: I/O error: writing reports failed: %s (results are in %s)\n", e.what(),
                  (outcome.out_dir / "results.json").c_str());
@@ -201,7 +201,7 @@ int reportCommand(const ReportCommand& cmd) {
   if (ec || !fs::is_directory(out, ec) || ::access(out.c_str(), W_OK) != 0)
     throw InputError("output folder '" + out.string() + "' cannot be created or written");
   try {
-    reports::writeReports(results, out, formats);
+    reports::writeReports(results, out, formats, reports::ChartOptions{cmd.show_mutants});
   } catch (const std::invalid_argument& e) {
     throw InputError(cmd.results_path + ": " + e.what());
   }

@@ -15,6 +15,7 @@ struct RunCommand {
   bool keep_binaries = false;
   std::vector<std::string> formats;
   std::vector<std::string> set_params;  // --set NAME=VALUE[,VALUE...], repeatable
+  bool show_mutants = false;             // the charts draw the mutants' markers
 };
 struct CeilingsCommand {
   std::string device = "auto";
@@ -24,6 +25,7 @@ struct ReportCommand {
   std::string results_path;
   std::string out;
   std::vector<std::string> formats;
+  bool show_mutants = false;  // the charts draw the mutants' markers
 };
 struct DiffCommand {
   std::string old_path;

@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", run.set_params, "Override a study parameter: NAME=VALUE or NAME=V1,V2 (a sweep); repeatable")
       ->allow_extra_args(false);
   run_cmd->add_flag("--quiet", run.quiet, "No progress line");
+  run_cmd->add_flag("--show-mutants", run.show_mutants,
+                    "Draw each variant's compute-only and memory-only mutants on the roofline charts");
   run_cmd->add_flag("--keep-binaries", run.keep_binaries, "Write each program binary (PTX on NVIDIA) to <out>/binaries");
 
   std::string kernels_dir;
@@ -50,6 +52,8 @@ int main(int argc, char** argv) {
   report_cmd->add_option("results", report.results_path, "results.json")->required();
   report_cmd->add_option("--out", report.out, "Output folder (default: the results file's folder)");
   report_cmd->add_option("--formats", report.formats, "Report formats")->delimiter(',');
+  report_cmd->add_flag("--show-mutants", report.show_mutants,
+                       "Draw each variant's compute-only and memory-only mutants on the roofline charts");
 
   DiffCommand diff;
   auto* diff_cmd = app.add_subcommand("diff", "Per-record changes between two runs: a test on their repetitions and a minimum effect");
