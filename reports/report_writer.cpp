@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "analyzer/results_file.hpp"
-#include "reports/csv_report.hpp"
-#include "reports/html_report.hpp"
-#include "reports/png_report.hpp"
+#include "analyzer/json/results_file.hpp"
+#include "reports/text/csv_report.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/chart/png_report.hpp"
 
 namespace rooflab::reports {
 

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/results_document.hpp"
-#include "reports/roofline_chart.hpp"
+#include "analyzer/data/results_document.hpp"
+#include "reports/chart/roofline_chart.hpp"
 
 namespace rooflab::reports {
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "analyzer/program_builds.hpp"
-#include "analyzer/variant_programs.hpp"
+#include "analyzer/run/program_builds.hpp"
+#include "analyzer/run/variant_programs.hpp"
 #include "embedded_kernel_prelude.hpp"
 #include "mutators/auto_mutation.hpp"
 #include "test_support.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "analyzer/counters/bridge_launches.hpp"
+#include "analyzer/run/bridge_arguments.hpp"
 
 using namespace rooflab;
 namespace rc = rooflab::counters;

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/json_file.hpp"
-#include "analyzer/manifest.hpp"
-#include "analyzer/references.hpp"
+#include "analyzer/json/json_file_io.hpp"
+#include "analyzer/manifest/manifest.hpp"
+#include "analyzer/verify/references.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;

@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/ceilings.hpp"
-#include "analyzer/device.hpp"
-#include "analyzer/results_json.hpp"
+#include "analyzer/roofline/device_models.hpp"
+#include "analyzer/ceilings/ceilings.hpp"
+#include "analyzer/device/device.hpp"
+#include "analyzer/json/results_json.hpp"
 #include "embedded_ceilings_local_bandwidth.hpp"
 
 using rooflab::CeilingBenchmark;

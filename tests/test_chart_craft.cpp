@@ -11,12 +11,12 @@
 #include <set>
 #include <sstream>
 
-#include "analyzer/results_json.hpp"
-#include "reports/chart_scene.hpp"
-#include "reports/html_report.hpp"
-#include "reports/results_order.hpp"
-#include "reports/roofline_chart.hpp"
-#include "reports/svg_chart.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "reports/chart/chart_scene.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/text/results_order.hpp"
+#include "reports/chart/roofline_chart.hpp"
+#include "reports/html/svg_chart.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "analyzer/cl_error.hpp"
+#include "analyzer/support/cl_error.hpp"
 
 namespace rooflab {
 namespace {

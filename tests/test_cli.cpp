@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "analyzer/device_model.hpp"
-#include "analyzer/json_file.hpp"
+#include "analyzer/roofline/device_models.hpp"
+#include "analyzer/json/json_file_io.hpp"
 #include "test_support.hpp"
 
 using rooflab::testing::TempDir;

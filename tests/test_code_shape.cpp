@@ -93,9 +93,9 @@ TEST(CodeShape, TheFunctionFinderSeesMultiLineSignatures) {
 
 // Records and results are typed; reporters never see a JSON node.
 TEST(CodeShape, RecordTypesAndReportersHoldNoJson) {
-  std::vector<fs::path> typed = {kSource / "analyzer/run_record.hpp", kSource / "analyzer/results_document.hpp",
-                                 kSource / "analyzer/counters/counter_set.hpp", kSource / "analyzer/roofline.hpp",
-                                 kSource / "mutators/mutation_verdict.hpp", kSource / "mutators/occupancy_match.hpp"};
+  std::vector<fs::path> typed = {kSource / "analyzer/data/run_record.hpp", kSource / "analyzer/data/results_document.hpp",
+                                 kSource / "analyzer/data/counter_set.hpp", kSource / "analyzer/roofline/roofline.hpp",
+                                 kSource / "analyzer/diagnose/mutation_verdict.hpp", kSource / "mutators/occupancy_match.hpp"};
   for (const fs::path& file : sourcesUnder(kSource / "reports")) typed.push_back(file);
   for (const fs::path& file : typed) {
     ASSERT_TRUE(fs::exists(file)) << file;

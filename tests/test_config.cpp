@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "analyzer/config.hpp"
-#include "analyzer/errors.hpp"
+#include "analyzer/config/config.hpp"
+#include "analyzer/support/errors.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;

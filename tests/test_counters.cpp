@@ -15,10 +15,10 @@
 #include <sstream>
 
 #include "analyzer/counters/counters.hpp"
-#include "analyzer/counters/profiler_readings.hpp"
-#include "analyzer/results_json.hpp"
+#include "analyzer/data/counter_metrics.hpp"
+#include "analyzer/json/results_json.hpp"
 #include "test_support.hpp"
-#include "analyzer/device.hpp"
+#include "analyzer/device/device.hpp"
 
 namespace rc = rooflab::counters;
 namespace fs = std::filesystem;

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <set>
 
-#include "analyzer/device_model.hpp"
-#include "analyzer/errors.hpp"
-#include "analyzer/results_json.hpp"
+#include "analyzer/roofline/device_models.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/json/results_json.hpp"
 
 namespace fs = std::filesystem;
 using rooflab::DeviceInfo;

@@ -2,9 +2,9 @@
 // records (tests/test_diagnosis_report.cpp: what the reports show of it).
 #include <gtest/gtest.h>
 
-#include "analyzer/diagnosis.hpp"
-#include "analyzer/results_json.hpp"
-#include "analyzer/run_record.hpp"
+#include "analyzer/diagnose/diagnosis.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "analyzer/data/run_record.hpp"
 
 using namespace rooflab;
 

@@ -32,7 +32,7 @@
 #include <sstream>
 #include <string>
 
-#include "analyzer/host_condition.hpp"
+#include "analyzer/device/host_condition.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

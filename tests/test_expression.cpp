@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "analyzer/expression.hpp"
+#include "analyzer/support/expression.hpp"
 
 using namespace rooflab;
 

@@ -1,8 +1,8 @@
 // Host condition readers (analyzer/host_condition.hpp) on sysfs and procfs files made by the test.
 #include <gtest/gtest.h>
 
-#include "analyzer/gpu_clock.hpp"
-#include "analyzer/host_condition.hpp"
+#include "analyzer/device/gpu_clock.hpp"
+#include "analyzer/device/host_condition.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/results_json.hpp"
-#include "reports/html_report.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "reports/html/html_report.hpp"
 
 namespace fs = std::filesystem;
 

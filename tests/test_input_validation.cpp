@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "analyzer/json_file.hpp"
-#include "analyzer/suggestion.hpp"
+#include "analyzer/json/json_file_io.hpp"
+#include "analyzer/support/suggestion.hpp"
 #include "test_support.hpp"
 
 using rooflab::testing::contains;

@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "analyzer/json_file.hpp"
+#include "analyzer/json/json_file_io.hpp"
 #include "test_support.hpp"
 
 extern char** environ;

@@ -10,15 +10,17 @@
 #include <map>
 #include <regex>
 
+#include "analyzer/roofline/roofline.hpp"
+#include "analyzer/place/place_record.hpp"
 #include "analyzer/counters/counters.hpp"
-#include "analyzer/device_model.hpp"
-#include "analyzer/manifest.hpp"
-#include "analyzer/roof_excess.hpp"
-#include "analyzer/roofline_models.hpp"
-#include "analyzer/results_json.hpp"
-#include "reports/chart_scene.hpp"
-#include "reports/html_report.hpp"
-#include "reports/roofline_chart.hpp"
+#include "analyzer/roofline/device_models.hpp"
+#include "analyzer/manifest/manifest.hpp"
+#include "analyzer/place/roof_excess.hpp"
+#include "analyzer/roofline/roofline_models.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "reports/chart/chart_scene.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/chart/roofline_chart.hpp"
 #include "test_support.hpp"
 
 using rooflab::testing::TempDir;

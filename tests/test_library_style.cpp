@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "analyzer/json_file.hpp"
+#include "analyzer/json/json_file_io.hpp"
 #include "test_support.hpp"
 
 using rooflab::testing::TempDir;

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "analyzer/config.hpp"
-#include "analyzer/errors.hpp"
-#include "analyzer/kernel_source.hpp"
-#include "analyzer/manifest.hpp"
-#include "analyzer/resolved_point.hpp"
+#include "analyzer/config/config.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/manifest/kernel_source.hpp"
+#include "analyzer/manifest/manifest.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;

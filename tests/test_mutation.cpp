@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "mutators/mutation_verdict.hpp"
-#include "analyzer/results_json.hpp"
-#include "analyzer/batch.hpp"
+#include "analyzer/diagnose/mutation_verdict.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "analyzer/batch/batch.hpp"
 #include "mutators/occupancy_padding.hpp"
 #include "test_support.hpp"
 

@@ -6,10 +6,11 @@
 #include <algorithm>
 #include <sstream>
 
-#include "analyzer/config_toml.hpp"
-#include "analyzer/results_json.hpp"
-#include "reports/csv_report.hpp"
-#include "reports/html_report.hpp"
+#include "analyzer/config/config.hpp"
+#include "reports/text/config_text.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "reports/text/csv_report.hpp"
+#include "reports/html/html_report.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

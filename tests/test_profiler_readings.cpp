@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "analyzer/counters/counters.hpp"
-#include "analyzer/counters/profiler_readings.hpp"
-#include "analyzer/results_json.hpp"
-#include "reports/csv_report.hpp"
-#include "reports/html_report.hpp"
-#include "reports/html_text.hpp"
+#include "analyzer/data/counter_metrics.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "reports/text/csv_report.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/html/html_text.hpp"
 
 namespace reports = rooflab::reports;
 using nlohmann::json;

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "analyzer/program_builds.hpp"
+#include "analyzer/run/program_builds.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;

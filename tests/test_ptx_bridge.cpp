@@ -12,7 +12,7 @@
 #include <functional>
 #include <sstream>
 
-#include "analyzer/counters/ptx_rewrite.hpp"
+#include "analyzer/counters/ptx/ptx_rewrite.hpp"
 
 namespace rc = rooflab::counters;
 namespace fs = std::filesystem;

@@ -25,11 +25,11 @@
 #include <thread>
 #include <vector>
 
-#include "analyzer/config.hpp"
-#include "analyzer/errors.hpp"
-#include "analyzer/expression.hpp"
-#include "analyzer/json_file.hpp"
-#include "analyzer/manifest.hpp"
+#include "analyzer/config/config.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/support/expression.hpp"
+#include "analyzer/json/json_file_io.hpp"
+#include "analyzer/manifest/manifest.hpp"
 #include "test_support.hpp"
 
 extern char** environ;

@@ -19,19 +19,19 @@
 #include <set>
 #include <sstream>
 
-#include "analyzer/format.hpp"
-#include "analyzer/results_json.hpp"
-#include "reports/chart_scene.hpp"
-#include "reports/csv_report.hpp"
-#include "reports/diff_report.hpp"
-#include "reports/html_report.hpp"
-#include "reports/number_format.hpp"
-#include "reports/png_report.hpp"
+#include "analyzer/support/format.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "reports/chart/chart_scene.hpp"
+#include "reports/text/csv_report.hpp"
+#include "reports/text/diff_report.hpp"
+#include "reports/html/html_report.hpp"
+#include "reports/text/number_format.hpp"
+#include "reports/chart/png_report.hpp"
 #include "reports/report_writer.hpp"
-#include "reports/results_order.hpp"
-#include "reports/roofline_chart.hpp"
-#include "reports/svg_chart.hpp"
-#include "reports/terminal_report.hpp"
+#include "reports/text/results_order.hpp"
+#include "reports/chart/roofline_chart.hpp"
+#include "reports/html/svg_chart.hpp"
+#include "reports/text/terminal_report.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -3,8 +3,9 @@
 
 #include <cstring>
 
-#include "analyzer/errors.hpp"
-#include "analyzer/resolved_point.hpp"
+#include "analyzer/manifest/manifest.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;

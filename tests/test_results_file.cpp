@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "analyzer/results_file.hpp"
-#include "analyzer/results_json.hpp"
+#include "analyzer/json/results_file.hpp"
+#include "analyzer/json/results_json.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

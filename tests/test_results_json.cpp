@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "analyzer/results_json.hpp"
+#include "analyzer/json/results_json.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

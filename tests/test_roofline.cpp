@@ -5,12 +5,13 @@
 #include <cmath>
 #include <limits>
 
-#include "analyzer/device_model.hpp"
-#include "analyzer/manifest.hpp"
-#include "analyzer/resolved_point.hpp"
-#include "analyzer/results_json.hpp"
-#include "analyzer/roofline.hpp"
-#include "analyzer/roofline_models.hpp"
+#include "analyzer/place/place_record.hpp"
+#include "analyzer/roofline/device_models.hpp"
+#include "analyzer/manifest/manifest.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "analyzer/roofline/roofline.hpp"
+#include "analyzer/roofline/roofline_models.hpp"
 
 using rooflab::DeviceModel;
 using rooflab::RooflineBound;

@@ -3,10 +3,10 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "analyzer/results_json.hpp"
-#include "analyzer/batch.hpp"
-#include "analyzer/json_file.hpp"
-#include "analyzer/program_builds.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "analyzer/batch/batch.hpp"
+#include "analyzer/json/json_file_io.hpp"
+#include "analyzer/run/program_builds.hpp"
 #include "mutators/auto_mutation.hpp"
 #include "test_support.hpp"
 

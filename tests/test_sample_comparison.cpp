@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "analyzer/sample_comparison.hpp"
+#include "analyzer/stats/sample_comparison.hpp"
 
 using namespace rooflab;
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "analyzer/stats.hpp"
+#include "analyzer/stats/stats.hpp"
 
 using namespace rooflab;
 

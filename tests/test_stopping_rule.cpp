@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "analyzer/stopping_rule.hpp"
+#include "analyzer/stats/stopping_rule.hpp"
 
 using namespace rooflab;
 

@@ -14,7 +14,7 @@
 
 #include <sys/wait.h>
 
-#include "analyzer/device.hpp"
+#include "analyzer/device/device.hpp"
 
 namespace rooflab::testing {
 

@@ -8,10 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "analyzer/device_model.hpp"
-#include "analyzer/errors.hpp"
-#include "analyzer/manifest.hpp"
-#include "analyzer/roofline_models.hpp"
+#include "analyzer/roofline/roofline.hpp"
+#include "analyzer/place/place_record.hpp"
+#include "analyzer/roofline/device_models.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/manifest/manifest.hpp"
+#include "analyzer/roofline/roofline_models.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

@@ -3,7 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "analyzer/verification.hpp"
+#include "analyzer/manifest/kernel_source.hpp"
+#include "analyzer/verify/verification.hpp"
 
 using namespace rooflab;
 

@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/errors.hpp"
-#include "analyzer/manifest.hpp"
-#include "analyzer/results_json.hpp"
-#include "mutators/what_if.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/manifest/manifest.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "analyzer/diagnose/what_if.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;

@@ -8,19 +8,19 @@
 #include <fstream>
 #include <iostream>
 
-#include "analyzer/batch.hpp"
-#include "analyzer/ceilings.hpp"
+#include "analyzer/batch/batch.hpp"
+#include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/counters/counters.hpp"
-#include "analyzer/device_model.hpp"
-#include "analyzer/device.hpp"
-#include "analyzer/diagnosis.hpp"
-#include "analyzer/format.hpp"
-#include "analyzer/results_json.hpp"
-#include "analyzer/program_builds.hpp"
-#include "analyzer/stop_flag.hpp"
-#include "reports/diff_report.hpp"
+#include "analyzer/roofline/device_models.hpp"
+#include "analyzer/device/device.hpp"
+#include "analyzer/diagnose/analysis.hpp"
+#include "analyzer/support/format.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "analyzer/run/program_builds.hpp"
+#include "analyzer/support/stop_flag.hpp"
+#include "reports/text/diff_report.hpp"
 #include "reports/report_writer.hpp"
-#include "reports/terminal_report.hpp"
+#include "reports/text/terminal_report.hpp"
 
 namespace fs = std::filesystem;
 
@@ -192,7 +192,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
 int reportCommand(const ReportCommand& cmd) {
   ResultsDocument results = readResultsFile(cmd.results_path);
   // Files saved before diagnoses existed still get one in the reports (not in the JSON written back).
-  diagnoseRecordsWithout(results);
+  analyseSavedResults(results);
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
   std::vector<std::string> formats = cmd.formats;
   if (formats.empty()) formats = {"html", "png", "csv"};

@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/diff_report.hpp"
+#include "reports/text/diff_report.hpp"
 
 namespace rooflab {
 

@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "analyzer/cli/commands.hpp"
-#include "analyzer/errors.hpp"
+#include "analyzer/support/errors.hpp"
 #include "mutators/auto_mutation.hpp"
-#include "analyzer/worker_main.hpp"
+#include "analyzer/batch/worker_main.hpp"
 
 int main(int argc, char** argv) {
   using namespace rooflab;

@@ -4,7 +4,7 @@
 
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/counters/cupti_library.hpp"
-#include "analyzer/device.hpp"
+#include "analyzer/data/device_info.hpp"
 
 namespace rooflab::counters {
 namespace bridge_detail {

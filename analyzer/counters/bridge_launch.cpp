@@ -12,7 +12,7 @@
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/counters/cuda_driver.hpp"
 #include "analyzer/counters/l2_flush.hpp"
-#include "analyzer/counters/ptx_rewrite.hpp"
+#include "analyzer/counters/ptx/ptx_rewrite.hpp"
 #include "analyzer/counters/range_profiler.hpp"
 
 namespace rooflab::counters {

@@ -11,7 +11,7 @@
 
 #include "analyzer/counters/bridge_context.hpp"
 #include "analyzer/counters/counters.hpp"
-#include "analyzer/counters/ptx_rewrite.hpp"
+#include "analyzer/counters/ptx/ptx_rewrite.hpp"
 
 namespace rooflab::counters::bridge_detail {
 

@@ -6,7 +6,7 @@
 #include "analyzer/counters/bridge_context.hpp"
 #include "analyzer/counters/bridge_module.hpp"
 #include "analyzer/counters/counters.hpp"
-#include "analyzer/counters/ptx_rewrite.hpp"
+#include "analyzer/counters/ptx/ptx_rewrite.hpp"
 
 namespace rooflab::counters {
 

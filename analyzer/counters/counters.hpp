@@ -14,8 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/counters/counter_set.hpp"
-#include "analyzer/host_buffer.hpp"
+#include "analyzer/data/counter_metrics.hpp"
+#include "analyzer/data/counter_set.hpp"
+#include "analyzer/support/host_buffer.hpp"
 
 namespace rooflab {
 struct DeviceInfo;
@@ -23,29 +24,9 @@ struct DeviceInfo;
 
 namespace rooflab::counters {
 
-// One counter of the metric table: the raw metric name CUPTI collects (sm_90 names), and what reports show.
-struct CounterMetric {
-  const char* raw_name;
-  const char* display_name;
-  const char* unit;  // bytes, inst, requests, sectors, wavefronts, conflicts, %
-  const char* description;
-};
-
-// The raw metrics collected in one range around the bridged launch sequence.
-const std::vector<CounterMetric>& counterMetricTable();
-
-// The raw metrics a mutant's validation reads (FP32 instructions, global sectors) and its achieved
-// occupancy: what rooflab collects for compute-only and memory-only records (one or two passes
-// instead of the whole table's).
-const std::vector<std::string>& mutantValidationMetrics();
-
 // The metrics a ROOFLAB_EXTRA_METRICS value names (comma- or space-separated), collected for originals
 // beside the table; names already in the table are dropped. The command line reads the variable.
 std::vector<std::string> parseExtraMetrics(std::string_view list);
-
-// Values computed from the raw metrics (and the bridged time); keys of CounterSet::derived.
-// raw_name holds the derived key (fp32_flops, dram_bytes, ...).
-const std::vector<CounterMetric>& derivedCounterTable();
 
 // One argument of a bridged launch, in OpenCL argument order.
 struct BridgeArg {
@@ -127,25 +108,6 @@ std::string bridgeUnavailableReason();
 CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
                                   const std::vector<BridgeLaunch>& launches, int timing_repetitions,
                                   const BridgeOptions& options = {});
-
-// One launch shape whose occupancy the CUDA driver is asked for (cuOccupancyMaxActiveBlocksPerMultiprocessor).
-struct OccupancyQuery {
-  std::string kernel;
-  std::size_t threads_per_block = 0;
-  std::size_t dynamic_local_bytes = 0;  // the launch's __local arguments
-  // When set: also find the fewest extra dynamic bytes that bring blocks per SM down to at most this.
-  std::optional<int> pad_to_blocks_per_sm;
-  std::size_t pad_limit_bytes = 0;  // the most padding allowed (OpenCL's local memory limit); 0: the driver's
-};
-
-struct KernelOccupancy {
-  BridgedKernelResources resources;  // dynamic_shared_bytes: the query's
-  int blocks_per_sm = 0;
-  int warps_per_sm = 0;
-  int max_warps_per_sm = 0;
-  std::optional<std::size_t> pad_bytes;  // the padding found (pad_to_blocks_per_sm set and reachable)
-  int padded_blocks_per_sm = 0;          // blocks per SM with pad_bytes more
-};
 
 // Loads the program's PTX through the bridge (nothing is launched) and answers each query. Throws
 // (with the reason) when the bridge cannot load it. device_name: as BridgeOptions::device_name.

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analyzer/config.hpp"
-#include "analyzer/errors.hpp"
+#include "analyzer/config/config.hpp"
+#include "analyzer/support/errors.hpp"
 #include "fuzz_defaults.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analyzer/expression.hpp"
+#include "analyzer/support/expression.hpp"
 #include "fuzz_defaults.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

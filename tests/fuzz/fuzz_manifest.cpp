@@ -13,9 +13,9 @@
 #include <fstream>
 #include <string>
 
-#include "analyzer/errors.hpp"
-#include "analyzer/manifest.hpp"
-#include "analyzer/resolved_point.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/manifest/manifest.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
 #include "fuzz_defaults.hpp"
 
 namespace fs = std::filesystem;

@@ -1,0 +1,41 @@
+#pragma once
+// Running a batch: plan (batch_plan), run each point (runner), write the results (results_writer),
+// count and choose the exit code (batch_summary).
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analyzer/plan/batch_plan.hpp"
+#include "analyzer/config/config.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/batch/output_folder.hpp"
+#include "analyzer/data/results_document.hpp"
+#include "analyzer/run/runner.hpp"
+
+namespace rooflab {
+
+struct BatchOptions {
+  std::string device_override;   // --device
+  std::string out_override;      // --out
+  std::string counters_override;  // --no-counters gives "off"
+  std::vector<std::string> formats_override;
+  bool progress = true;           // the progress line on stderr
+  bool keep_binaries = false;     // write each program binary (PTX on NVIDIA) to <out>/binaries
+};
+
+struct BatchOutcome {
+  ResultsDocument results;
+  std::unique_ptr<OutputFolder> folder;  // locked until the outcome is gone (reports written)
+  std::filesystem::path out_dir;
+  ExitCode exit_code = ExitCode::ok;
+};
+
+// Measures the device's ceilings (unless [run] ceilings = "datasheet"), runs every point in a worker
+// process, places each record on the roofline models, appends it to <out>/journal.jsonl and writes
+// <out>/results.json at checkpoints and at the end. Throws InputError for a bad or locked output
+// folder or a batch over max_points, DeviceError when no device can be opened, IoError when a results
+// file cannot be written; everything else is recorded.
+BatchOutcome runBatch(const BatchConfig& config, const BatchOptions& options);
+
+}  // namespace rooflab

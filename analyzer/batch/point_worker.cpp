@@ -1,0 +1,183 @@
+#include "analyzer/batch/point_worker.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include "analyzer/support/format.hpp"
+#include "analyzer/json/results_json_lines.hpp"
+#include "analyzer/support/stop_flag.hpp"
+
+extern char** environ;
+
+namespace rooflab {
+namespace {
+
+constexpr int kCommandsFd = 3, kMessagesFd = 4;
+constexpr double kStartLimitS = 120;  // opening the device and planning, before the first point
+
+std::string describeExit(int status) {
+  if (WIFSIGNALED(status)) {
+    const int number = WTERMSIG(status);
+    const char* name = sigabbrev_np(number);
+    return "signal " + std::to_string(number) + " (" + (name ? std::string("SIG") + name : "unknown") + ": " +
+           strsignal(number) + ")";
+  }
+  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
+  return "status " + std::to_string(status);
+}
+
+}  // namespace
+
+PointWorker::PointWorker(WorkerSetup setup, std::string device_name)
+    : setup_(std::move(setup)), device_name_(std::move(device_name)) {
+  // A worker that dies while the batch writes to it must not take the batch with it.
+  ::signal(SIGPIPE, SIG_IGN);
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  // A program that links the analyzer and drives runBatch itself (rooflab_tests) has no __worker
+  // command: its workers are the rooflab built beside it.
+  const std::filesystem::path beside = self.parent_path() / "rooflab";
+  binary_ = (self.filename() != "rooflab" && std::filesystem::exists(beside) ? beside : self).string();
+}
+
+PointWorker::~PointWorker() { stop(true); }
+
+std::string PointWorker::start(std::size_t first_point) {
+  int commands[2], messages[2];
+  if (::pipe2(commands, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
+  if (::pipe2(messages, O_CLOEXEC) != 0) {
+    ::close(commands[0]);
+    ::close(commands[1]);
+    return std::string("pipe: ") + std::strerror(errno);
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, commands[0], kCommandsFd);
+  posix_spawn_file_actions_adddup2(&actions, messages[1], kMessagesFd);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  // Its own process group: a Ctrl-C at the terminal reaches the batch, which decides.
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  std::string name = "rooflab", command = "__worker";
+  char* argv[] = {name.data(), command.data(), nullptr};
+  const int spawned = ::posix_spawn(&pid_, binary_.c_str(), &actions, &attributes, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  ::close(commands[0]);
+  ::close(messages[1]);
+  commands_fd_ = commands[1];
+  messages_fd_ = messages[0];
+  messages_.emplace(messages_fd_);
+  if (spawned != 0) {
+    pid_ = -1;
+    stop(false);
+    return std::string("starting ") + binary_ + ": " + std::strerror(spawned);
+  }
+  WorkerSetup setup = setup_;
+  setup.first_point = first_point;
+  writeLine(commands_fd_, encodeWorkerSetup(setup));
+  WorkerMessage message;
+  const Wait wait = nextMessage(message, kStartLimitS);
+  if (wait == Wait::message && message.kind == WorkerMessage::Kind::ready) {
+    build_threads_ = message.build_threads;
+    return "";
+  }
+  const std::string why = wait == Wait::message ? message.reason : "";
+  const std::string ended = stop(true);
+  return why.empty() ? "the worker ended (" + ended + ") before it was ready" : why;
+}
+
+std::string PointWorker::stop(bool kill_it) {
+  if (commands_fd_ >= 0) ::close(commands_fd_);
+  commands_fd_ = -1;
+  std::string ended;
+  if (pid_ > 0) {
+    if (kill_it) ::kill(pid_, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) ended = describeExit(status);
+  }
+  pid_ = -1;
+  if (messages_fd_ >= 0) ::close(messages_fd_);
+  messages_fd_ = -1;
+  messages_.reset();
+  return ended;
+}
+
+PointWorker::Wait PointWorker::nextMessage(WorkerMessage& message, double silence_limit_s) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::duration<double>(silence_limit_s);
+  std::string line;
+  for (;;) {
+    if (stopRequests() >= 2) return Wait::stop_now;
+    if (Clock::now() >= deadline) return Wait::silent;
+    switch (messages_->next(line, 100)) {
+      case LineReader::Result::timeout: continue;
+      case LineReader::Result::closed: return Wait::closed;
+      case LineReader::Result::line: break;
+    }
+    try {
+      message = decodeWorkerMessage(line);
+      return Wait::message;
+    } catch (const std::exception&) {
+      continue;  // not ours: a line a driver printed on the worker's descriptor
+    }
+  }
+}
+
+std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, const RepetitionProgress& progress) {
+  const std::string where = stub.label() + " on " + device_name_ + ": ";
+  if (pid_ < 0) {
+    if (stopRequests() >= 2) return std::nullopt;
+    const std::string why = start(index);
+    if (!why.empty()) {
+      if (stopRequests() >= 2) return std::nullopt;
+      stub.status = RecordStatus::crashed;
+      stub.status_reason = where + "the worker process could not start: " + why;
+      return stub;
+    }
+  }
+  writeLine(commands_fd_, "run " + std::to_string(index));
+  const double limit_s = setup_.config.run.variant_time_limit_s;
+  for (;;) {
+    WorkerMessage message;
+    const Wait wait = nextMessage(message, limit_s);
+    if (wait == Wait::message && message.kind == WorkerMessage::Kind::progress) {
+      if (progress) progress(message.phase.c_str(), message.index, message.count);
+      continue;
+    }
+    if (wait == Wait::message && message.kind == WorkerMessage::Kind::record) {
+      if (message.record->status == RecordStatus::crashed) stop(false);  // it exits: its context broke
+      return std::move(*message.record);
+    }
+    if (wait == Wait::stop_now) {
+      stop(true);
+      return std::nullopt;
+    }
+    if (wait == Wait::silent) {
+      stop(true);
+      stub.status = RecordStatus::timed_out;
+      stub.status_reason = where + "no result within variant_time_limit_s = " + formatNumber(limit_s) +
+                           " s: the kernel hangs or is far too slow; its worker process was killed and a fresh "
+                           "one runs the next point";
+      return stub;
+    }
+    const std::string ended = stop(wait != Wait::closed);
+    stub.status = RecordStatus::crashed;
+    stub.status_reason = where + "the worker process running it died (" + (ended.empty() ? "exit status 0" : ended) +
+                         (wait == Wait::message ? ": " + message.reason : "") + "); a fresh worker runs the next point";
+    return stub;
+  }
+}
+
+}  // namespace rooflab

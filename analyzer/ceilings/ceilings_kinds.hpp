@@ -1,0 +1,19 @@
+#pragma once
+// The benchmarks `rooflab ceilings` runs beside DRAM, FP32 and local memory (analyzer/ceilings.cpp):
+// the L2 read ceiling (analyzer/ceilings_l2.cpp) and the FP64 and int32 multiply-add peaks
+// (analyzer/ceilings_typed.cpp). Each fills its slot of the report, or says why it has none.
+#include "analyzer/ceilings/ceilings.hpp"
+#include "analyzer/ceilings/ceilings_timing.hpp"
+
+namespace rooflab::ceiling_bench {
+
+// Sets report.l2_read, or report.l2_not_measured when no cache size is known. The buffer is half
+// the device's cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE), on a GPU half the datasheet's last-level
+// cache (0: none) when that is larger, on a CPU device that reports none half the host's.
+void measureL2(Bench& bench, std::uint64_t datasheet_cache_bytes, CeilingsReport& report);
+
+// Sets report.fp64_fma (or int32_mad) from a 16-chain multiply-add kernel in that type. FP64 on a
+// device without cl_khr_fp64 is a benchmark whose error says so.
+void measureTypedPeak(Bench& bench, Arithmetic arithmetic, CeilingsReport& report);
+
+}  // namespace rooflab::ceiling_bench

@@ -1,0 +1,39 @@
+// The roofs a run places its records on: the reference model, and the device's own, measured at the
+// start of the run or taken from its datasheet.
+#include "analyzer/ceilings/device_roofs.hpp"
+
+#include "analyzer/ceilings/ceilings.hpp"
+#include "analyzer/roofline/device_models.hpp"
+#include "analyzer/support/errors.hpp"
+
+namespace rooflab {
+
+RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
+                                     const std::vector<Arithmetic>& typed_peaks) {
+  const std::vector<DeviceModel> models = loadDeviceModels();
+  auto reference = findDeviceModel(models, settings.reference_model);
+  if (!reference)
+    throw InputError("reference_model '" + settings.reference_model + "' not found in " +
+                     defaultDeviceModelDir().string());
+  RooflineModels out{*reference, std::nullopt, matchDeviceModel(device.info, models), std::nullopt};
+  out.device_cache_bytes = device.info.global_mem_cache_bytes;
+  out.timer_resolution_ns = device.info.timer_resolution_ns;
+  if (settings.ceilings == "measure") {
+    CeilingsOptions options;
+    options.datasheet = out.datasheet;
+    options.typed_peaks = typed_peaks;
+    out.ceilings = measureCeilings(device, options);
+    log << formatCeilingsReport(*out.ceilings, out.datasheet);
+    if (out.ceilings->model) {
+      out.device = out.ceilings->model;
+      out.device->key = "device";
+    }
+  }
+  if (!out.device && out.datasheet) {
+    out.device = out.datasheet;
+    out.device->key = "device";
+  }
+  return out;
+}
+
+}  // namespace rooflab

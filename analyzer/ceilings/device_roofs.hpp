@@ -1,0 +1,16 @@
+#pragma once
+// The device's roofs for a run ([run] ceilings): measured at its start, or its datasheet model.
+#include <ostream>
+#include <vector>
+
+#include "analyzer/data/batch_config.hpp"
+#include "analyzer/device/device.hpp"
+#include "analyzer/roofline/roofline_models.hpp"
+
+namespace rooflab {
+
+// Throws InputError when the reference model does not exist. `typed_peaks`: the compute roofs
+// beside FP32 that the studied families' work needs (their [work] type), measured with the others.
+RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
+                                     const std::vector<Arithmetic>& typed_peaks = {});
+}  // namespace rooflab

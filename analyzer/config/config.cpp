@@ -1,0 +1,223 @@
+#include "analyzer/config/config.hpp"
+
+#include "rooflab_source_dir.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "analyzer/support/errors.hpp"
+#include "analyzer/support/format.hpp"
+#include "analyzer/config/toml_reader.hpp"
+#include "embedded_default_config.hpp"
+
+namespace fs = std::filesystem;
+
+namespace rooflab {
+
+bool globMatch(const std::string& pattern, const std::string& text) {
+  std::size_t p = 0, t = 0, star = std::string::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+namespace {
+
+std::vector<RunMode> parseModes(const TomlReader& r, const std::string& key) {
+  std::vector<RunMode> modes;
+  const std::vector<std::string> names = r.optionalTextArray(key).value_or(std::vector<std::string>{});
+  for (const auto& name : names) {
+    auto mode = parseMode(name);
+    if (!mode) r.fail(key, "unknown mode '" + name + "' (expected normal, compute-only, memory-only or what-if)");
+    modes.push_back(*mode);
+  }
+  if (modes.empty()) r.fail(key, "must name at least one mode");
+  return modes;
+}
+
+// A noise or a time budget is a finite number above 0; min_time may be 0 (no minimum, its default).
+void parseBoundedNumber(const TomlReader& r, const char* key, double& value, bool zero_allowed = false) {
+  if (auto number = r.optionalNumber(key)) {
+    if (!std::isfinite(*number) || *number < 0 || (*number == 0 && !zero_allowed))
+      r.fail(key, zero_allowed ? "must be a finite number, 0 or above" : "must be a finite number above 0");
+    value = *number;
+  }
+}
+
+void parseNoiseTarget(const TomlReader& r, RunSettings& run) {
+  parseBoundedNumber(r, "max_noise", run.max_noise);
+  parseBoundedNumber(r, "min_time", run.min_time_s, true);
+  parseBoundedNumber(r, "max_time", run.max_time_s);
+  if (run.min_time_s > run.max_time_s)
+    r.fail(r.has("min_time") ? "min_time" : "max_time", "min_time (" + std::to_string(run.min_time_s) +
+                                                            " s) must not exceed max_time (" +
+                                                            std::to_string(run.max_time_s) + " s)");
+}
+
+void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir) {
+  r.rejectUnknownKeys({"device", "repetitions", "warmup", "modes", "counters", "reference_model", "out",
+                       "formats", "kernels", "variant_time_limit_s", "seed", "ceilings", "max_noise", "min_time",
+                       "max_time", "max_points"});
+  run.device = r.optionalString("device").value_or(run.device);
+  if (auto reps = r.optionalInteger("repetitions")) {
+    if (*reps < 1 || *reps > 100000) r.fail("repetitions", "must be between 1 and 100000");
+    run.repetitions = static_cast<int>(*reps);
+  }
+  parseNoiseTarget(r, run);
+  if (auto warmup = r.optionalInteger("warmup")) {
+    if (*warmup < 0 || *warmup > 10000) r.fail("warmup", "must be between 0 and 10000");
+    run.warmup = static_cast<int>(*warmup);
+  }
+  if (r.has("modes")) run.modes = parseModes(r, "modes");
+  run.counters = r.optionalString("counters").value_or(run.counters);
+  if (run.counters != "auto" && run.counters != "on" && run.counters != "off")
+    r.fail("counters", "must be auto, on or off");
+  run.reference_model = r.optionalString("reference_model").value_or(run.reference_model);
+  run.ceilings = r.optionalString("ceilings").value_or(run.ceilings);
+  if (run.ceilings != "measure" && run.ceilings != "datasheet") r.fail("ceilings", "must be measure or datasheet");
+  run.out = r.optionalString("out").value_or(run.out);
+  if (auto formats = r.optionalTextArray("formats")) {
+    for (const auto& f : *formats)
+      if (f != "html" && f != "png" && f != "json" && f != "csv")
+        r.fail("formats", "unknown format '" + f + "' (expected html, png, json, csv)");
+    run.formats = *formats;
+  }
+  if (auto kernels = r.optionalTextArray("kernels")) {
+    run.kernels.clear();
+    for (const auto& k : *kernels) run.kernels.push_back(fs::absolute(base_dir / k).lexically_normal());
+  }
+  if (auto limit = r.optionalNumber("variant_time_limit_s")) {
+    if (*limit <= 0) r.fail("variant_time_limit_s", "must be positive");
+    run.variant_time_limit_s = *limit;
+  }
+  if (auto max_points = r.optionalInteger("max_points")) {
+    if (*max_points < 1) r.fail("max_points", "must be at least 1");
+    run.max_points = static_cast<std::size_t>(*max_points);
+  }
+  if (auto seed = r.optionalInteger("seed")) run.seed = static_cast<std::uint64_t>(*seed);
+}
+
+StudySpec parseStudy(const TomlReader& r) {
+  r.rejectUnknownKeys({"family", "variants", "params", "modes"});
+  StudySpec s;
+  s.where = r.where();
+  s.family = r.requireString("family");
+  if (auto variants = r.optionalTextArray("variants")) {
+    if (variants->empty()) r.fail("variants", "must name at least one variant (or \"*\")");
+    s.variants = *variants;
+  }
+  if (const toml::table* params = r.optionalTable("params")) {
+    TomlReader pr = r.sub(*params, r.keyPath("params"));
+    for (const auto& [key, node] : *params) {
+      const std::string name(key.str());
+      std::vector<double> values;
+      if (node.is_integer() || node.is_floating_point()) {
+        values.push_back(*node.value<double>());
+      } else if (const toml::array* a = node.as_array()) {
+        for (const auto& item : *a) {
+          if (!item.is_integer() && !item.is_floating_point()) pr.fail(name, "values must be numbers");
+          values.push_back(*item.value<double>());
+        }
+        if (values.empty()) pr.fail(name, "must list at least one value");
+      } else {
+        pr.fail(name, "must be a number or an array of numbers");
+      }
+      for (double value : values)
+        if (!std::isfinite(value)) pr.fail(name, "must be a finite number (got " + formatNumber(value) + ")");
+      s.params.emplace_back(name, std::move(values));
+    }
+  }
+  if (r.has("modes")) s.modes = parseModes(r, "modes");
+  return s;
+}
+
+}  // namespace
+
+BatchConfig parseBatchConfig(std::string_view text, const std::string& name, const fs::path& base_dir) {
+  const toml::table root = parseTomlText(text, name);
+  TomlReader r(root, name);
+  r.rejectUnknownKeys({"run", "study"});
+  BatchConfig config;
+  config.path = name;
+  config.text = std::string(text);
+  // Without a `kernels` key, a `kernels/` folder beside the config is still searched, as before the
+  // built-in families were always on the search path, but only when it exists: a config elsewhere
+  // that studies only built-in families needs no folder of its own.
+  const fs::path beside = fs::absolute(base_dir / "kernels").lexically_normal();
+  std::error_code ec;
+  if (fs::is_directory(beside, ec)) config.run.kernels = {beside};
+  if (const toml::table* run = r.optionalTable("run")) parseRun(r.sub(*run, "run"), config.run, base_dir);
+  if (const toml::array* studies = r.optionalArray("study")) {
+    for (std::size_t i = 0; i < studies->size(); ++i) {
+      const toml::table* t = studies->get(i)->as_table();
+      if (!t) r.fail("study", "element " + std::to_string(i) + " must be a table ([[study]])");
+      config.studies.push_back(parseStudy(r.sub(*t, "study[" + std::to_string(i) + "]")));
+    }
+  }
+  if (config.studies.empty()) r.fail("study", "missing: a config needs at least one [[study]]");
+  return config;
+}
+
+fs::path builtinKernelsDir() { return (fs::path(ROOFLAB_SOURCE_DIR) / "kernels").lexically_normal(); }
+
+std::vector<fs::path> kernelSearchPath(const RunSettings& run) {
+  std::vector<fs::path> search_path = run.kernels;
+  const fs::path builtin = builtinKernelsDir();
+  std::error_code ec;
+  // A binary moved away from its source tree has no built-in families; a study of one then says
+  // that no family has its name.
+  if (fs::is_directory(builtin, ec) && std::find(search_path.begin(), search_path.end(), builtin) == search_path.end()) search_path.push_back(builtin);
+  return search_path;
+}
+
+ParamOverride parseParamOverride(const std::string& text) {
+  const std::size_t equals = text.find('=');
+  ParamOverride o;
+  o.name = text.substr(0, equals);
+  auto fail = [&](const std::string& why) -> void { throw InputError("--set " + text + ": " + why); };
+  if (equals == std::string::npos || o.name.empty()) fail("expected NAME=VALUE (e.g. --set N=4096)");
+  std::string values = text.substr(equals + 1) + ",";
+  for (std::size_t at = 0, comma; (comma = values.find(',', at)) != std::string::npos; at = comma + 1) {
+    const std::string item = values.substr(at, comma - at);
+    double value = 0;
+    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || error != std::errc() || end != item.data() + item.size() || !std::isfinite(value))
+      fail("'" + item + "' is not a number");
+    o.values.push_back(value);
+  }
+  return o;
+}
+
+BatchConfig loadBatchConfig(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InputError(path.string() + ": config file cannot be read (it is a folder)");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string() + ": config file cannot be read");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parseBatchConfig(buffer.str(), path.string(), fs::absolute(path).parent_path());
+}
+
+BatchConfig defaultBatchConfig() {
+  // The embedded default names folders relative to the source tree (kernels/), which is where the
+  // built-in families live.
+  return parseBatchConfig(embedded::default_config, "<embedded configs/default.toml>", fs::path(ROOFLAB_SOURCE_DIR));
+}
+
+}  // namespace rooflab

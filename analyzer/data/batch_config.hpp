@@ -1,0 +1,85 @@
+#pragma once
+// A batch config as typed values (DESIGN.md, "Batch config"): what config/ reads from TOML and every
+// later step is handed. Types only; config/config.hpp reads them.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "analyzer/support/source_location.hpp"
+
+namespace rooflab {
+
+// what_if: each of a variant's declared what-if mutations (manifest `[[variants.what_if]]`), one point
+// each: the kernel as written (RL_MODE 0) plus the mutation's define.
+enum class RunMode { normal, compute_only, memory_only, what_if };
+std::string modeName(RunMode mode);                   // "normal", "compute-only", "memory-only", "what-if"
+std::optional<RunMode> parseMode(const std::string& name);
+
+// What a user sets through environment variables (README). The command line reads them, once, into
+// the run's settings (analyzer/cli/commands.cpp), so that nothing below it reads the environment.
+struct EnvironmentSettings {
+  std::optional<int> build_threads;        // ROOFLAB_BUILD_THREADS (0 to 64); unset: by device type
+  std::vector<std::string> extra_metrics;  // ROOFLAB_EXTRA_METRICS, parsed: raw metrics beyond the table
+  // NVIDIA's JIT cache of this run's own, when rooflab made one (CUDA_CACHE_PATH unset and counters
+  // possible); empty: the user's CUDA_CACHE_PATH or the driver's default.
+  std::string private_jit_cache_dir;
+};
+
+struct RunSettings {
+  std::string device = "auto";
+  int repetitions = 10;  // the floor of every point's timed runs
+  // The noise target (analyzer/stopping_rule.hpp), as nvbench's --max-noise, --min-time and
+  // --timeout: after `repetitions`, a point is repeated until the 95% interval of its median kernel
+  // time is within max_noise of the median, for at least min_time_s and at most max_time_s of wall
+  // time spent on its timed runs (buffer resets included: that is what a user waits for).
+  double max_noise = 0.03;
+  double min_time_s = 0;
+  double max_time_s = 0.25;
+  // false for a results file written before noise targets: its run settings name none.
+  bool noise_target_known = true;
+  int warmup = 2;
+  std::vector<RunMode> modes{RunMode::normal};
+  std::string counters = "auto";  // auto | on | off
+  std::string reference_model = "gtx670";
+  std::string ceilings = "measure";           // measure | datasheet: the device's roofs for this run
+  std::string out = "rooflab-out";
+  std::vector<std::string> formats{"html", "png", "json", "csv"};
+  // The config's own family folders, absolute, resolved against the config's folder. The built-in
+  // families are always searched after them (kernelSearchPath), so they are not listed here.
+  std::vector<std::filesystem::path> kernels;
+  double variant_time_limit_s = 60;            // a point running longer is stopped and reported
+  std::size_t max_points = 10000;              // a batch planning more points is refused (exit 2)
+  std::uint64_t seed = 20121;                  // buffer contents are a function of this seed
+  std::string binaries_dir;                    // when set, each built program's binary (PTX on NVIDIA) is kept here
+  EnvironmentSettings environment;             // not part of the config file
+};
+
+struct StudySpec {
+  std::string family;
+  std::vector<std::string> variants{"*"};           // names or glob patterns (* and ?)
+  std::vector<std::pair<std::string, std::vector<double>>> params;  // swept as a cartesian product
+  std::vector<RunMode> modes;                        // empty: the run's modes
+  SourceLocation where;
+};
+
+// `rooflab run --set NAME=VALUE[,VALUE...]`: the values replace the parameter's in every study
+// whose family declares it (a list is swept).
+struct ParamOverride {
+  std::string name;
+  std::vector<double> values;
+};
+
+struct BatchConfig {
+  std::string path;  // file, or "<embedded default>"
+  RunSettings run;
+  std::vector<StudySpec> studies;
+  std::vector<ParamOverride> param_overrides;  // from the command line, not the file
+  std::string text;  // the TOML as given, kept in the results
+};
+
+}  // namespace rooflab

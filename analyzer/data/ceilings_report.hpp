@@ -1,0 +1,90 @@
+#pragma once
+// What `rooflab ceilings` and a run's ceilings measured, as typed values: each benchmark with its
+// spread, and the measured device model. ceilings/ measures them.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/data/device_info.hpp"
+#include "analyzer/data/device_model.hpp"
+#include "analyzer/data/host_condition.hpp"
+#include "analyzer/stats/stopping_rule.hpp"
+
+namespace rooflab {
+
+// How the repetitions of one benchmark spread, in its rate unit (issue 17).
+struct CeilingSpread {
+  double min_rate = 0;
+  double median_rate = 0;  // the median of the per-repetition rates
+  double max_rate = 0;
+  // The median's distribution-free interval (medianInterval) and the coverage it reaches: below
+  // 95% only when the budget allowed fewer than 6 repetitions.
+  double median_lower_rate = 0;
+  double median_upper_rate = 0;
+  double confidence = 0;
+  // Relative half-width of that interval when it reaches 95%: the benchmark's noise.
+  std::optional<double> noise;
+  StopDecision stopped = StopDecision::keep_going;  // converged, or budget_exhausted when still noisy
+  double measured_seconds = 0;                      // spent on timed repetitions
+};
+
+// One micro-benchmark's outcome. A failing benchmark keeps its error and the others still run.
+struct CeilingBenchmark {
+  std::string name;  // dram_copy | dram_read | dram_write | fp32_fma | local_read | l2_read | fp64_fma | int32_mad
+  std::string unit;  // "GB/s" or "GFLOP/s"
+  std::optional<double> best_rate;    // work / shortest kernel time
+  std::optional<double> median_rate;  // work / median kernel time
+  std::int64_t best_kernel_ns = 0;
+  int repetitions = 0;
+  double work_per_run = 0;  // bytes (read + written for the copy) or flops
+  std::string geometry;     // launch and sizes, for the report
+  std::optional<std::string> error;
+  // Which kernel this is (issue 17): the kernel function with its element type, e.g.
+  // "dram_read_float4" ("dram_read_float4, one per work-item" in a GPU's second launch shape), or
+  // its shape, "fp32_fma_chains 16 x float16".
+  std::string kernel;
+  int vector_width = 0;                 // floats per element or per multiply-add chain
+  std::optional<CeilingSpread> spread;  // absent when no repetition was timed
+};
+
+struct CeilingsReport {
+  DeviceInfo device;
+  std::string measured_at;  // UTC, ISO 8601
+  CeilingBenchmark dram_copy;
+  CeilingBenchmark dram_read;
+  CeilingBenchmark fp32_fma;
+  CeilingBenchmark local_read;
+  // Key "measured", stamped with date, device and driver. peak_gflops is the FP32 figure and
+  // dram_gbps the best of copy, read and write (dramCeiling(): a roof bounds what any kernel can
+  // reach); absent when the FP32 benchmark or every DRAM benchmark failed.
+  std::optional<DeviceModel> model;
+
+  // Issue 17. dram_copy, dram_read and fp32_fma above are each the best of several kernels (vector
+  // widths, geometries, chain counts); `candidates` holds every DRAM and FP32 kernel measured, the
+  // winners included, in the order they ran. dram_write is the best write-only kernel; the DRAM
+  // roof is the best of copy, read and write (dramCeiling()).
+  std::optional<CeilingBenchmark> dram_write;
+  std::vector<CeilingBenchmark> candidates;
+  std::optional<HostCondition> host;       // read just before the benchmarks
+  std::optional<std::string> noisy_host;   // noisyHost(host): why the figures may vary between runs
+  // How every benchmark was repeated (from CeilingsOptions), so that a spread's `stopped` can be
+  // read against it; absent in reports of older rooflab, which took a fixed best of `repetitions`.
+  std::optional<NoiseTarget> repetition_rule;
+
+  // Issue 16, each absent in older reports. l2_read reads a buffer of half the device's cache many
+  // times over (analyzer/ceilings/l2_bandwidth.cl): the L2 roof. When no cache size is known it is
+  // absent and l2_not_measured says why. fp64_fma and int32_mad are measured only when asked
+  // (CeilingsOptions::typed_peaks).
+  std::optional<CeilingBenchmark> l2_read;
+  std::optional<std::string> l2_not_measured;
+  std::optional<CeilingBenchmark> fp64_fma;
+  std::optional<CeilingBenchmark> int32_mad;
+
+  std::vector<const CeilingBenchmark*> benchmarks() const { return {&dram_copy, &dram_read, &fp32_fma, &local_read}; }
+  bool complete() const;  // every benchmark produced a figure
+  // The DRAM benchmark with the highest best_rate among copy, read and write; null when all failed.
+  const CeilingBenchmark* dramCeiling() const;
+};
+
+}  // namespace rooflab

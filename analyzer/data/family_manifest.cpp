@@ -1,0 +1,39 @@
+// A manifest's expressions evaluated with their origin in the error, and look-ups by name.
+#include "analyzer/data/family_manifest.hpp"
+
+#include "analyzer/support/errors.hpp"
+
+namespace rooflab {
+
+double ManifestExpression::evaluate(const ParamValues& params) const {
+  try {
+    return evaluateExpression(text, params);
+  } catch (const ExpressionError& e) {
+    throw InputError(where.str() + ": " + key + ": " + e.what());
+  }
+}
+
+std::int64_t ManifestExpression::count(const ParamValues& params, bool allow_zero) const {
+  try {
+    return evaluateCount(text, params, allow_zero);
+  } catch (const ExpressionError& e) {
+    throw InputError(where.str() + ": " + key + ": " + e.what());
+  }
+}
+
+const VariantSpec* FamilyManifest::findVariant(const std::string& variant_name) const {
+  for (const auto& v : variants)
+    if (v.name == variant_name) return &v;
+  return nullptr;
+}
+
+const BufferSpec* FamilyManifest::findBuffer(const std::string& buffer_name, const VariantSpec* variant) const {
+  for (const auto& b : buffers)
+    if (b.name == buffer_name) return &b;
+  if (variant)
+    for (const auto& b : variant->scratch)
+      if (b.name == buffer_name) return &b;
+  return nullptr;
+}
+
+}  // namespace rooflab

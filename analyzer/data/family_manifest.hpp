@@ -1,0 +1,120 @@
+#pragma once
+// A kernel family as typed values (DESIGN.md, "Kernel family manifest"): what manifest/ reads from a
+// family.toml and the plan resolves into points. Types only.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/data/what_if.hpp"
+#include "analyzer/support/element_type.hpp"
+#include "analyzer/support/expression.hpp"
+#include "analyzer/support/host_buffer.hpp"
+#include "analyzer/support/source_location.hpp"
+
+namespace rooflab {
+
+// An expression from a manifest, with where it was written, so that an evaluation error at run
+// time still names the file, key and line.
+struct ManifestExpression {
+  std::string text;
+  std::string key;  // "variants[1].global[0]"
+  SourceLocation where;
+
+  double evaluate(const ParamValues& params) const;
+  std::int64_t count(const ParamValues& params, bool allow_zero = false) const;
+};
+
+enum class BufferAccess { read, write, read_write };
+
+struct BufferSpec {
+  std::string name;
+  ElementType type;
+  ManifestExpression count;
+  BufferInit init = BufferInit::random;
+  BufferAccess access = BufferAccess::read;
+  bool isOutput() const { return access != BufferAccess::read; }
+};
+
+struct KernelArgSpec {
+  enum class Kind { buffer, local_bytes, scalar };
+  Kind kind = Kind::scalar;
+  std::string buffer;           // Kind::buffer
+  ManifestExpression value;     // Kind::local_bytes (bytes) and Kind::scalar
+  ScalarKind scalar_type = ScalarKind::i32;
+  std::string text;             // as written in the manifest
+};
+
+struct LaunchSpec {
+  std::string kernel;
+  std::vector<KernelArgSpec> args;
+  std::vector<ManifestExpression> global;
+  std::vector<ManifestExpression> local;  // empty: the runtime chooses
+};
+
+struct DefineSpec {
+  std::string name;
+  std::string value;   // literal text, or an expression when is_expression
+  bool is_expression = false;
+  bool is_number = false;  // written as a TOML number: like an expression, a variable of the variant's expressions
+  std::string key;
+  SourceLocation where;
+};
+
+// `[[variants.what_if]]`: a deliberately incorrect form of the variant with one inefficiency removed,
+// run as its own point (mode "what-if") with `-D <define>=1`.
+struct WhatIfSpec {
+  std::string name;    // letters, digits, '-' and '_': "no-bank-conflicts"
+  std::string define;  // a macro name the variant's sources test
+  std::string description;
+  std::optional<WhatIfExpectation> expect;
+  std::string realised_by;  // a variant of the family that makes the optimisation for real
+  SourceLocation where;
+};
+
+struct VariantSpec {
+  std::string name;
+  std::string description;
+  std::filesystem::path source;                // absolute: the first of `sources`, which names the variant's program
+  std::vector<std::filesystem::path> sources;  // absolute, in order: compiled as one program
+  std::filesystem::path include_dir;           // absolute: the family's folder, on the compiler's include path
+  std::vector<DefineSpec> defines;
+  std::string build_options;  // standard OpenCL C build options appended after the defines (e.g. -cl-denorms-are-zero)
+  std::vector<LaunchSpec> launches;
+  std::vector<BufferSpec> scratch;
+  std::optional<ManifestExpression> flops;   // overrides [work] when given
+  std::optional<ManifestExpression> bytes;
+  std::optional<ManifestExpression> global_accesses;
+  std::optional<ManifestExpression> local_accesses;
+  std::optional<double> tolerance;           // overrides [check] when given
+  bool annotated = false;  // the source uses RL_LOAD / RL_STORE, so mutants can be built
+  bool uses_atomics = false;  // its result may vary from run to run (the order of atomic updates)
+  std::vector<WhatIfSpec> what_ifs;
+  SourceLocation where;
+};
+
+struct FamilyManifest {
+  std::string name;
+  std::string description;
+  std::filesystem::path path;  // family.toml
+  ParamValues params;          // defaults
+  std::vector<std::string> param_order;
+  ManifestExpression flops;
+  ManifestExpression bytes;
+  // [work] type: the type the flops are computed in; absent, double when the first buffer holds
+  // doubles, else float (resolvePoint's workArithmetic).
+  std::optional<ElementType> work_type;
+  std::vector<BufferSpec> buffers;
+  std::string reference;  // "variant:<name>" | "cpu:<name>" | "" (not checked)
+  // Where `reference` is written: a C++ reference's name is checked against the registry when a batch
+  // that studies the family is planned (verify/ owns the registry).
+  SourceLocation reference_where;
+  double tolerance = 1e-5;
+  std::vector<VariantSpec> variants;
+
+  const VariantSpec* findVariant(const std::string& name) const;
+  const BufferSpec* findBuffer(const std::string& name, const VariantSpec* variant = nullptr) const;
+};
+
+}  // namespace rooflab

@@ -1,0 +1,90 @@
+#pragma once
+// A mutation verdict and its mutants' validation, as typed values; diagnose/mutation_verdict.hpp
+// reads them from the records.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rooflab {
+
+// Margins of the verdict, as fractions of t. Named so the report can state them.
+struct VerdictMargins {
+  double near = 0.80;            // a mutant "takes about as long as the whole" when t_x >= near x t
+  double sum_tolerance = 0.20;   // latency-bound: |t - (t_mem + t_comp)| <= sum_tolerance x t
+  double min_kernel_ns_per_resolution = 20;  // under this many timer ticks, overhead dominates
+  double min_kernel_ns = 10000;  // or under 10 us: launch ramp-up and tail dominate the kernel time
+  double counter_tolerance = 0.05;  // a mutant's FLOPs / memory sectors within 5% of the original's
+};
+
+// DESIGN.md's reading of t, t_mem and t_comp.
+enum class MutationReading {
+  memory_bound,        // t_mem ~ t
+  compute_bound,       // t_comp ~ t
+  balanced,            // both ~ t: optimise both
+  latency_bound,       // t ~ t_mem + t_comp: traffic and computation do not overlap
+  memory_leaning,      // neither ~ t, t_mem the larger
+  compute_leaning,     // neither ~ t, t_comp the larger
+  overhead_dominated,  // too short for any reading
+  unknown,             // a time is missing or a mutant failed validation
+};
+std::string toString(MutationReading reading);  // "memory-bound", ...
+std::optional<MutationReading> parseMutationReading(std::string_view text);
+
+// How a mutant was made: from the kernel's RL_LOAD / RL_STORE annotations, or by rewriting its
+// unannotated source (mutators/auto_mutation.hpp). Annotations win where a kernel has them.
+enum class MutantOrigin { annotated, automatic };
+std::string toString(MutantOrigin origin);  // "annotated" | "automatic"
+std::optional<MutantOrigin> parseMutantOrigin(std::string_view text);
+
+// An automatic mutant's check on its source: the quantity it must keep, counted once per access or
+// operation as written, in the original's source and in the mutant's.
+struct MutantSourceCheck {
+  std::string quantity;  // "global loads and stores" (memory-only), "floating-point operations" (compute-only)
+  int original = 0;
+  int mutant = 0;
+};
+
+// How a mutant was confirmed to do what it should before its time is used.
+struct MutantValidation {
+  enum class Method { counters, construction };
+  Method by = Method::construction;
+  std::string quantity;             // what was compared ("FP32 FLOPs", ...)
+  std::optional<double> original;   // the quantity on the original (by counters)
+  std::optional<double> mutant;     // the quantity on the mutant (by counters)
+  bool valid = true;
+  std::optional<std::string> note;  // why construction had to do (by construction)
+};
+
+// A mutant's occupancy padding as the verdict summarises it (the whole story is the mutant's
+// OccupancyMatch).
+struct MutantOccupancy {
+  bool padded = false;
+  std::size_t pad_bytes = 0;  // over all of its launches
+  bool matched = true;        // every launch matched the original
+};
+
+// One value per mutant; a mutant that was not run (or not looked at) has none.
+template <class T>
+struct PerMutant {
+  std::optional<T> memory_only;
+  std::optional<T> compute_only;
+};
+
+// The "mutation" object of a normal record.
+struct MutationVerdict {
+  MutationReading verdict = MutationReading::unknown;
+  std::optional<double> t_ns;       // the original's median kernel time
+  std::optional<double> t_mem_ns;   // nullopt when the memory-only mutant did not run or is not valid
+  std::optional<double> t_comp_ns;  // likewise for the compute-only mutant
+  std::optional<double> speedup_if_memory_free;   // t / t_comp
+  std::optional<double> speedup_if_compute_free;  // t / t_mem
+  VerdictMargins margins;
+  PerMutant<MutantValidation> validation;
+  // Set once the original ran (nothing to compare before): what padding did for each mutant.
+  std::optional<PerMutant<MutantOccupancy>> occupancy;
+  std::vector<std::string> notes;
+};
+
+}  // namespace rooflab

@@ -1,0 +1,69 @@
+#pragma once
+// A study point with every manifest expression evaluated for its parameters, once (as nvbench
+// resolves a point's axis values into its `state`): building, launching, verifying, the PTX bridge
+// and the roofline placement read these values and never evaluate an expression again. Types only;
+// manifest/resolve_point.hpp evaluates them.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/data/batch_config.hpp"
+#include "analyzer/data/family_manifest.hpp"
+#include "analyzer/data/run_record.hpp"
+
+namespace rooflab {
+
+struct RunPoint {
+  const FamilyManifest* family = nullptr;
+  const VariantSpec* variant = nullptr;
+  ParamValues params;  // the family defaults overlaid with the study's values
+  RunMode mode = RunMode::normal;
+  const WhatIfSpec* what_if = nullptr;  // RunMode::what_if: which of the variant's what-ifs
+};
+
+// One buffer of a point: a family buffer, or one of the variant's scratch buffers.
+struct ResolvedBuffer {
+  const BufferSpec* spec = nullptr;
+  bool scratch = false;     // the variant's own, not the family's (no host input, never verified)
+  std::uint64_t count = 0;  // elements of spec->type
+  // count x the element's size; UINT64_MAX when that does not fit 64 bits (no device takes it).
+  std::uint64_t bytes = 0;
+};
+
+// A kernel argument resolved for one point: what the OpenCL launch and the PTX bridge both need.
+struct ResolvedArg {
+  KernelArgSpec::Kind kind = KernelArgSpec::Kind::scalar;
+  std::string buffer;                  // Kind::buffer
+  double scalar_value = 0;             // Kind::scalar: as evaluated
+  std::vector<std::byte> scalar_bytes;  // Kind::scalar: in the argument's type, as clSetKernelArg takes it
+  std::size_t local_bytes = 0;         // Kind::local_bytes
+};
+struct ResolvedLaunch {
+  LaunchGeometry geometry;
+  std::vector<ResolvedArg> args;
+};
+
+struct ResolvedPoint {
+  RunPoint point;
+  WorkEstimate work;
+  // What follows -D RL_MODE=<mode> on the compiler's command line: " -D NAME=value" for each
+  // define, then the variant's own build options.
+  std::string program_options;
+  double tolerance = 0;                  // the variant's, else the family's
+  std::vector<ResolvedBuffer> buffers;   // the family's in manifest order, then the variant's scratch
+  std::vector<ResolvedLaunch> launches;  // in order
+
+  const ResolvedBuffer* findBuffer(const std::string& name) const;
+};
+
+// A point of a batch: resolved once when the batch is planned, or why it could not be (the
+// point's record then carries that error, as any other failure of the point).
+struct PlannedPoint {
+  RunPoint point;
+  std::optional<ResolvedPoint> resolved;
+  std::string resolve_error;
+  bool bad_input = false;  // resolve_error is an input error (the plan refuses the batch), not the variant's
+};
+}  // namespace rooflab

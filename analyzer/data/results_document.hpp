@@ -1,0 +1,91 @@
+#pragma once
+// A whole results file (docs/results-schema.md) as typed data: what a batch makes and what
+// `rooflab report` and `rooflab diff` read back. JSON only at the edges (analyzer/results_json.hpp).
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/data/ceilings_report.hpp"
+#include "analyzer/data/batch_config.hpp"
+#include "analyzer/data/device_info.hpp"
+#include "analyzer/data/device_model.hpp"
+#include "analyzer/data/run_record.hpp"
+
+namespace rooflab {
+
+// The schema this rooflab writes and reads.
+inline constexpr int kResultsSchema = 1;
+
+// Where the batch stood when the file was written: it is rewritten after every record.
+enum class BatchStatus {
+  running,
+  complete,
+  interrupted,  // stopped by a signal between records
+  timed_out,    // the watchdog ended a record that hung
+};
+std::string toString(BatchStatus status);
+std::optional<BatchStatus> parseBatchStatus(std::string_view text);
+
+struct ToolStamp {
+  std::string name = "rooflab";
+  std::string version;
+};
+
+// Why a device model was placed against.
+enum class RooflineModelRole {
+  reference,  // the course's reference device (gtx670)
+  measured,   // the device that ran, as the ceilings measured it at the start of the run
+  datasheet,  // the device that ran, as its datasheet model in configs/devices says
+};
+std::string toString(RooflineModelRole role);
+std::optional<RooflineModelRole> parseRooflineModelRole(std::string_view text);
+
+struct RooflineModelEntry {
+  DeviceModel model;
+  std::optional<RooflineModelRole> role;  // nullopt: the file did not say
+};
+
+// results.models: the roofline models by the key records' placements use, and the ceilings
+// micro-benchmarks when they ran (a report, not a model).
+struct ResultsModels {
+  std::map<std::string, RooflineModelEntry> roofline_models;
+  std::optional<CeilingsReport> ceilings;
+};
+
+// Counts over the records; the batch rewrites it after each record.
+struct BatchSummary {
+  std::size_t points = 0;  // planned
+  std::size_t ok = 0;
+  std::size_t failed = 0;
+  std::size_t verification_failed = 0;
+  std::size_t skipped = 0;
+  std::optional<std::size_t> not_run;  // once the batch ended: points it never reached
+};
+
+struct ResultsDocument {
+  int schema = kResultsSchema;
+  ToolStamp tool;
+  BatchStatus status = BatchStatus::running;
+  std::string started_at;  // UTC, ISO 8601
+  std::optional<std::string> finished_at;
+  // The config as run (overrides from the command line applied); nullopt in hand-made files.
+  std::optional<BatchConfig> config;
+  std::optional<DeviceInfo> device;  // nullopt in hand-made files
+  ResultsModels models;
+  // Written by older runs, whose batch ran beside its input errors; a batch with any is now refused
+  // before it runs.
+  std::vector<std::string> input_errors;
+  std::vector<RunRecord> records;
+  std::optional<BatchSummary> summary;  // nullopt until the first record
+  std::optional<double> ceilings_seconds;  // wall time of the ceilings measured at the start
+  std::optional<int> build_threads;        // programs built in the background; 0: each record builds its own
+  // The host while the batch ran (load and governor at its start, the GPU clock sampled after each
+  // point) and, beside it, why its timings may be noisy; absent in results written before.
+  std::optional<HostCondition> host;
+  std::optional<std::string> noisy_host;
+};
+
+}  // namespace rooflab

@@ -1,0 +1,49 @@
+#pragma once
+// A what-if mutation's expectation and result, as typed values; diagnose/what_if.hpp fills results.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rooflab {
+
+// How an expected counter value is compared: `to` (the what-if's value equals the figure, within 1%
+// of the original's value), `below` (under the figure), `ratio_below` (what-if / original under it).
+enum class WhatIfComparison { to, below, ratio_below };
+std::string toString(WhatIfComparison comparison);  // "to" | "below" | "ratio_below"
+std::optional<WhatIfComparison> parseWhatIfComparison(std::string_view text);
+
+// The counter change a what-if expects: `counter` is a derived counter key (derivedCounterTable).
+struct WhatIfExpectation {
+  std::string counter;
+  WhatIfComparison comparison = WhatIfComparison::to;
+  double value = 0;
+};
+std::string describe(const WhatIfExpectation& expectation);  // "shared_bank_conflicts to 0"
+
+enum class WhatIfCheck {
+  met,          // the counters show the expected change
+  failed,       // they do not: the mutation does not remove what it claims, and its gain is suspect
+  not_checked,  // no counters (not NVIDIA, counters off), no expectation, or a record missing
+};
+std::string toString(WhatIfCheck check);  // "met" | "failed" | "not_checked"
+std::optional<WhatIfCheck> parseWhatIfCheck(std::string_view text);
+
+// The "what_if" object of a what-if record: what the manifest declared, and what its run showed.
+struct WhatIfResult {
+  std::string name;    // "no-bank-conflicts"
+  std::string define;  // "RL_WHATIF_NO_BANK_CONFLICTS", passed as -D <define>=1
+  std::optional<WhatIfExpectation> expectation;
+  std::string realised_by;  // the variant that makes the optimisation for real; empty: none named
+  WhatIfCheck check = WhatIfCheck::not_checked;
+  std::string check_detail;  // the figures, or why the expectation was not checked
+  std::optional<double> counter_original;  // the expectation's counter on the original
+  std::optional<double> counter_what_if;   // and on the what-if
+  std::optional<double> t_ns;              // the original's median kernel time
+  std::optional<double> t_what_if_ns;
+  std::optional<double> predicted_gain;    // t / t_what_if: under 1, no gain
+  std::optional<double> t_realised_ns;     // realised_by's median at the same parameters
+  std::optional<double> realised_gain;     // t / t_realised: what the real optimisation won
+};
+
+}  // namespace rooflab

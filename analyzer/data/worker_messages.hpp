@@ -1,0 +1,32 @@
+#pragma once
+// What the batch (analyzer/point_worker.cpp) and its worker process (analyzer/worker_main.cpp) say to
+// each other, as typed data. On the pipes each message is one line of JSON
+// (analyzer/results_json_lines.cpp): the batch writes the setup, then "run <point index>" lines; the
+// worker answers with progress lines and one record per point.
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "analyzer/data/batch_config.hpp"
+#include "analyzer/data/run_record.hpp"
+
+namespace rooflab {
+
+// Everything the worker needs to rebuild the batch's plan: the config as run (overrides applied,
+// environment settings read) and the first point it will run (its background builds start there).
+struct WorkerSetup {
+  BatchConfig config;
+  std::size_t first_point = 0;
+};
+
+struct WorkerMessage {
+  enum class Kind { ready, progress, record, fatal };
+  Kind kind = Kind::fatal;
+  int build_threads = 0;          // ready: programs built in the background
+  std::string phase;              // progress: "warm-up", "run", "verify", ...
+  int index = 0, count = 0;       // progress
+  std::optional<RunRecord> record;  // record
+  std::string reason;             // fatal: why the worker cannot run points (no device...)
+};
+
+}  // namespace rooflab

@@ -1,0 +1,158 @@
+#include "analyzer/device/device.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "analyzer/support/errors.hpp"
+#include "analyzer/support/suggestion.hpp"
+
+namespace rooflab {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string typeName(cl_device_type type) {
+  if (type & CL_DEVICE_TYPE_GPU) return "GPU";
+  if (type & CL_DEVICE_TYPE_CPU) return "CPU";
+  if (type & CL_DEVICE_TYPE_ACCELERATOR) return "ACCELERATOR";
+  return "OTHER";
+}
+
+// CLHPP strings may carry the terminating NUL; trim it and trailing blanks.
+std::string clean(std::string s) {
+  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
+  return s;
+}
+
+DeviceInfo describe(const cl::Platform& platform, const cl::Device& device, int p, int d) {
+  DeviceInfo info;
+  info.platform_index = p;
+  info.device_index = d;
+  info.platform = clean(platform.getInfo<CL_PLATFORM_NAME>());
+  info.name = clean(device.getInfo<CL_DEVICE_NAME>());
+  info.vendor = clean(device.getInfo<CL_DEVICE_VENDOR>());
+  info.type = typeName(device.getInfo<CL_DEVICE_TYPE>());
+  info.opencl_version = clean(device.getInfo<CL_DEVICE_VERSION>());
+  info.driver_version = clean(device.getInfo<CL_DRIVER_VERSION>());
+  info.compute_units = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+  info.clock_mhz = device.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
+  info.global_mem_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+  info.local_mem_bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  info.max_alloc_bytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+  info.max_work_group_size = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  info.max_work_item_sizes = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  info.timer_resolution_ns = device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>();
+  info.global_mem_cache_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>();
+  return info;
+}
+
+}  // namespace
+
+bool DeviceInfo::isNvidia() const {
+  return lower(vendor).find("nvidia") != std::string::npos ||
+         lower(platform).find("nvidia") != std::string::npos;
+}
+
+std::vector<SelectedDevice> discoverDevices() {
+  std::vector<SelectedDevice> found;
+  std::vector<cl::Platform> platforms;
+  try {
+    cl::Platform::get(&platforms);
+  } catch (const cl::Error&) {
+    return found;  // CL_PLATFORM_NOT_FOUND_KHR: no ICD registered
+  }
+  for (std::size_t p = 0; p < platforms.size(); ++p) {
+    std::vector<cl::Device> devices;
+    try {
+      platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error&) {
+      continue;
+    }
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      try {
+        found.push_back({describe(platforms[p], devices[d], int(p), int(d)), platforms[p], devices[d]});
+      } catch (const cl::Error&) {
+      }
+    }
+  }
+  return found;
+}
+
+namespace {
+
+// What a selector that matches nothing gets: the nearest keyword, platform or device name (or a word
+// of one, as selectors match parts of names) and the devices there are.
+std::string unmatchedSelector(const std::string& selector, const std::vector<SelectedDevice>& all) {
+  std::vector<std::string> candidates = {"auto", "gpu", "cpu"};
+  std::string available;
+  for (const auto& dev : all) {
+    for (const std::string* name : {&dev.info.name, &dev.info.platform}) {
+      candidates.push_back(*name);
+      std::string word;
+      for (char c : *name + " ") {
+        if (std::isalnum(static_cast<unsigned char>(c))) {
+          word += c;
+        } else {
+          if (word.size() >= 3) candidates.push_back(word);
+          word.clear();
+        }
+      }
+    }
+    available += (available.empty() ? "" : ", ") + std::to_string(dev.info.platform_index) + ":" +
+                 std::to_string(dev.info.device_index) + " " + dev.info.name + " [" + dev.info.platform + "]";
+  }
+  return "device selector '" + selector + "' matches no platform or device name" + didYouMean(selector, candidates) +
+         "; devices: " + available + " (see `rooflab devices`)";
+}
+
+}  // namespace
+
+SelectedDevice selectDevice(const std::string& selector) {
+  std::vector<SelectedDevice> all = discoverDevices();
+  if (all.empty()) throw DeviceError("no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
+  const std::string sel = lower(selector.empty() ? "auto" : selector);
+  auto firstOfType = [&](const char* type) -> const SelectedDevice* {
+    for (const auto& d : all)
+      if (d.info.type == type) return &d;
+    return nullptr;
+  };
+  if (sel == "auto") {
+    if (auto* gpu = firstOfType("GPU")) return *gpu;
+    if (auto* cpu = firstOfType("CPU")) return *cpu;
+    return all.front();
+  }
+  if (sel == "gpu" || sel == "cpu") {
+    if (auto* d = firstOfType(sel == "gpu" ? "GPU" : "CPU")) return *d;
+    throw DeviceError("device selector '" + selector + "': no " + (sel == "gpu" ? "GPU" : "CPU") +
+                      " device among " + std::to_string(all.size()) + " found (see `rooflab devices`)");
+  }
+  if (sel.find(':') != std::string::npos &&
+      std::all_of(sel.begin(), sel.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == ':'; })) {
+    // Exactly two indices: "0:", ":1", "0:0:0" and indices beyond int are errors, not guesses.
+    int p = -1, d = -1;
+    const char* begin = sel.data();
+    const char* end = sel.data() + sel.size();
+    auto [after_p, ec_p] = std::from_chars(begin, end, p);
+    bool ok = ec_p == std::errc() && after_p < end && *after_p == ':';
+    if (ok) {
+      auto [after_d, ec_d] = std::from_chars(after_p + 1, end, d);
+      ok = ec_d == std::errc() && after_d == end && after_p + 1 != end;
+    }
+    if (!ok)
+      throw DeviceError("device selector '" + selector + "': expected P:D with two indices (see `rooflab devices`)");
+    for (const auto& dev : all)
+      if (dev.info.platform_index == p && dev.info.device_index == d) return dev;
+    throw DeviceError("device selector '" + selector + "': no device " + std::to_string(d) + " on platform " +
+                      std::to_string(p) + " (see `rooflab devices`)");
+  }
+  for (const auto& dev : all)
+    if (lower(dev.info.name).find(sel) != std::string::npos || lower(dev.info.platform).find(sel) != std::string::npos)
+      return dev;
+  throw DeviceError(unmatchedSelector(selector, all));
+}
+
+}  // namespace rooflab

@@ -1,0 +1,36 @@
+#include "analyzer/diagnose/analysis.hpp"
+
+#include "analyzer/diagnose/diagnosis.hpp"
+#include "analyzer/diagnose/mutation_verdict.hpp"
+#include "analyzer/diagnose/what_if.hpp"
+
+namespace rooflab {
+
+std::optional<std::size_t> RecordAnalysis::recordAdded(std::vector<RunRecord>& records, std::size_t index,
+                                                       bool closes_group) {
+  const RunRecord& added = records[index];
+  const std::string group = added.family + "/" + added.variant + " " + paramsLabel(added.params, added.param_order);
+  mode_records_[group][added.mode] = index;
+  if (!closes_group) return std::nullopt;
+  const auto& modes = mode_records_[group];
+  auto recordAt = [&](RunMode mode) -> RunRecord* {
+    auto it = modes.find(mode);
+    return it == modes.end() ? nullptr : &records[it->second];
+  };
+  RunRecord* normal = recordAt(RunMode::normal);
+  const RunRecord* memory_only = recordAt(RunMode::memory_only);
+  const RunRecord* compute_only = recordAt(RunMode::compute_only);
+  if (!normal) return std::nullopt;
+  if (memory_only || compute_only)
+    normal->mutation = analyseMutation(*normal, memory_only, compute_only, timer_resolution_ns_);
+  // After placement and the verdict: the diagnosis reads both.
+  if (normal->status == RecordStatus::ok) normal->diagnosis = diagnose(*normal);
+  if (!normal->mutation && !normal->diagnosis) return std::nullopt;
+  return static_cast<std::size_t>(normal - records.data());
+}
+
+void RecordAnalysis::batchOver(std::vector<RunRecord>& records) { analyseWhatIfs(records); }
+
+void analyseSavedResults(ResultsDocument& document) { diagnoseRecordsWithout(document); }
+
+}  // namespace rooflab

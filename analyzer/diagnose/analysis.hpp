@@ -1,0 +1,37 @@
+#pragma once
+// The analysis step: what rooflab concludes from placed records, called by the batch as records come
+// in and by `rooflab report` for a saved file. A (family, variant, params) group's normal record gets
+// its mutation verdict and then its diagnosis once the group's last mode has run; what-ifs are
+// analysed once every record is in (each reads two normal records that may come in any order).
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/data/results_document.hpp"
+#include "analyzer/data/run_record.hpp"
+
+namespace rooflab {
+
+class RecordAnalysis {
+ public:
+  explicit RecordAnalysis(double timer_resolution_ns) : timer_resolution_ns_(timer_resolution_ns) {}
+
+  // records[index] has just been added. When it closes its group, the group's normal record gets its
+  // verdict and diagnosis: returns that record's index when it got either.
+  std::optional<std::size_t> recordAdded(std::vector<RunRecord>& records, std::size_t index, bool closes_group);
+
+  // Once the batch is over (complete or interrupted).
+  static void batchOver(std::vector<RunRecord>& records);
+
+ private:
+  double timer_resolution_ns_;
+  std::map<std::string, std::map<RunMode, std::size_t>> mode_records_;  // group -> mode -> record index
+};
+
+// A results file read back: every normal record saved without a diagnosis gets one, marked as derived
+// when read (docs/results-schema.md, "Diagnosis").
+void analyseSavedResults(ResultsDocument& document);
+
+}  // namespace rooflab

@@ -1,0 +1,21 @@
+#pragma once
+// One diagnosis per original variant: what bounds it, read from every signal rooflab has (the
+// roofline position at each memory level, the mutants' times, the hardware counters), with the
+// evidence listed and, where two signals point to different bounds, which one is trusted and why.
+// A pure function of a placed record whose mutation verdict is attached (docs/results-schema.md,
+// "Diagnosis").
+#include "analyzer/data/diagnosis.hpp"
+
+namespace rooflab {
+
+struct RunRecord;
+struct ResultsDocument;
+
+// The placements read are those on the device model ("device", "device_<level>",
+// "device_counters"): placements on the reference model are decided by intensity alone.
+Diagnosis diagnose(const RunRecord& original);
+
+// Gives every normal record of `document` that has none a diagnosis marked derived_when_read.
+void diagnoseRecordsWithout(ResultsDocument& document);
+
+}  // namespace rooflab

@@ -1,0 +1,188 @@
+#include "analyzer/diagnose/mutation_verdict.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "analyzer/support/format.hpp"
+#include "analyzer/data/run_record.hpp"
+
+namespace rooflab {
+
+namespace {
+
+// A value the results would write as null (not finite) is no measurement.
+std::optional<double> finite(double value) { return std::isfinite(value) ? std::optional<double>(value) : std::nullopt; }
+
+std::optional<double> medianNs(const RunRecord* record) {
+  if (!record || record->status != RecordStatus::ok || !record->timings) return std::nullopt;
+  return finite(record->timings->kernel_ns.median);
+}
+
+std::optional<double> derivedCounter(const RunRecord& record, const char* key) {
+  const counters::CounterSet& c = record.counters;
+  if (!c.available) return std::nullopt;
+  const auto found = c.derived.find(key);
+  if (found == c.derived.end() || !found->second) return std::nullopt;
+  return finite(*found->second);
+}
+
+std::optional<double> rawCounterSum(const RunRecord& record, std::initializer_list<const char*> keys) {
+  const counters::CounterSet& c = record.counters;
+  if (!c.available) return std::nullopt;
+  double sum = 0;
+  for (const char* key : keys) {
+    const auto found = c.values.find(key);
+    if (found == c.values.end() || !std::isfinite(found->second)) return std::nullopt;
+    sum += found->second;
+  }
+  return sum;
+}
+
+bool within(double a, double b, double tolerance) {
+  if (a == b) return true;
+  return std::fabs(a - b) <= tolerance * std::max(std::fabs(a), std::fabs(b));
+}
+
+// A mutant is used only when the counters confirm it does what it should (or, without counters,
+// when it was built from annotations, which keep every annotated load/store or FLOP by construction).
+MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool memory_only, const VerdictMargins& m) {
+  MutantValidation v;
+  std::optional<double> original, mutated;
+  if (memory_only) {
+    // L1-level global sectors, not DRAM bytes: DRAM traffic of a small working set depends on what
+    // the previous run left in L2, while the sectors a kernel requests do not.
+    const std::initializer_list<const char*> sectors = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                                        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"};
+    original = rawCounterSum(normal, sectors);
+    mutated = rawCounterSum(mutant, sectors);
+    v.quantity = "global memory sectors (load + store)";
+  } else {
+    original = derivedCounter(normal, "fp32_flops");
+    mutated = derivedCounter(mutant, "fp32_flops");
+    v.quantity = "FP32 FLOPs";
+  }
+  if (original && mutated) {
+    v.by = MutantValidation::Method::counters;
+    v.original = original;
+    v.mutant = mutated;
+    v.valid = within(*original, *mutated, m.counter_tolerance);
+    return v;
+  }
+  v.by = MutantValidation::Method::construction;
+  if (mutant.mutant_source_check) {
+    // An automatic mutant: its rewriter counted the quantity in both sources and made it only when they agree.
+    const MutantSourceCheck& check = *mutant.mutant_source_check;
+    v.quantity = check.quantity + " in the source";
+    v.original = check.original;
+    v.mutant = check.mutant;
+    v.valid = check.original == check.mutant;
+    v.note = "no counters on this device: the automatic mutant keeps every global access (memory-only) or operation "
+             "(compute-only) as written in the source, counted by its rewriter; not confirmed by measurement";
+    return v;
+  }
+  v.quantity = memory_only ? "annotated global loads and stores" : "annotated arithmetic";
+  v.valid = true;
+  v.note = "no counters on this device: the mutant keeps every annotated access (memory-only) or operation "
+           "(compute-only) by construction, which the analytic model assumes; not confirmed by measurement";
+  return v;
+}
+
+// What occupancy padding did for a mutant (OccupancyMatch), in one line per mutant.
+MutantOccupancy summarise(const OccupancyMatch& padding) {
+  MutantOccupancy summary;
+  summary.padded = padding.padded;
+  for (const LaunchOccupancyMatch& launch : padding.launches) {
+    summary.matched = summary.matched && launch.matched;
+    summary.pad_bytes += launch.pad_bytes;
+  }
+  return summary;
+}
+
+}  // namespace
+
+MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
+                                double timer_resolution_ns, const VerdictMargins& m) {
+  MutationVerdict out;
+  out.margins = m;
+  auto& notes = out.notes;
+  const auto t = medianNs(&normal);
+  if (!t || *t <= 0) {
+    notes.push_back("the original did not run, so there is nothing to compare");
+    return out;
+  }
+  out.t_ns = *t;
+  // A mutant left at another parallelism than the original's is still used, with the reason in the notes.
+  PerMutant<MutantOccupancy>& occupancy = out.occupancy.emplace();
+  for (const auto& [name, mutant, summary] :
+       {std::tuple<const char*, const RunRecord*, std::optional<MutantOccupancy>*>{"memory-only", memory_only,
+                                                                                   &occupancy.memory_only},
+        {"compute-only", compute_only, &occupancy.compute_only}}) {
+    if (!mutant || !mutant->occupancy_padding) continue;
+    *summary = summarise(*mutant->occupancy_padding);
+    for (const std::string& note : mutant->occupancy_padding->notes)
+      notes.push_back(std::string("the ") + name + " mutant: " + note);
+  }
+  for (const auto& [name, mutant] : {std::pair<const char*, const RunRecord*>{"memory-only", memory_only},
+                                     {"compute-only", compute_only}})
+    if (mutant && mutant->status != RecordStatus::ok && !mutant->status_reason.empty())
+      notes.push_back(std::string("the ") + name + " mutant did not run: " + mutant->status_reason);
+  std::optional<double> t_mem = medianNs(memory_only), t_comp = medianNs(compute_only);
+  if (memory_only && t_mem) {
+    out.validation.memory_only = validate(normal, *memory_only, true, m);
+    if (!out.validation.memory_only->valid) {
+      notes.push_back("the memory-only mutant does not move the same memory traffic as the original; its time is not used");
+      t_mem.reset();
+    }
+  }
+  if (compute_only && t_comp) {
+    out.validation.compute_only = validate(normal, *compute_only, false, m);
+    if (!out.validation.compute_only->valid) {
+      notes.push_back("the compute-only mutant does not execute the same FLOPs as the original; its time is not used");
+      t_comp.reset();
+    }
+  }
+  out.t_mem_ns = t_mem;
+  out.t_comp_ns = t_comp;
+  if (!t_mem || !t_comp) {
+    notes.push_back("a verdict needs both mutants (run modes normal, compute-only and memory-only on an annotated kernel)");
+    return out;
+  }
+  out.speedup_if_memory_free = *t / *t_comp;
+  out.speedup_if_compute_free = *t / *t_mem;
+
+  for (const auto& [name, tx] : {std::pair<const char*, double>{"memory-only", *t_mem}, {"compute-only", *t_comp}})
+    if (tx > 1.2 * *t)
+      notes.push_back(std::string("the ") + name + " mutant runs " + formatNumber(std::round(tx / *t * 100) / 100) +
+                      "x longer than the original: the mutation changed how the compiler shaped the code (on a CPU "
+                      "device, typically lost vectorisation across work items), so this reading is doubtful");
+  const double floor_ns = std::max(m.min_kernel_ns, m.min_kernel_ns_per_resolution * timer_resolution_ns);
+  if (*t < floor_ns) {
+    out.verdict = MutationReading::overhead_dominated;
+    notes.push_back("the kernel runs " + formatNumber(std::round(*t / 100) / 10) + " us, under " +
+                    formatNumber(floor_ns / 1000) + " us: launch ramp-up, tail and timer resolution dominate all three "
+                    "times; grow the problem size for a meaningful verdict");
+    return out;
+  }
+  // DESIGN.md's reading: both ~ total: optimise both; one ~ total: bound by it; total ~ sum:
+  // latency-bound (traffic and computation do not overlap); otherwise the larger one leads.
+  const bool mem_near = *t_mem >= m.near * *t, comp_near = *t_comp >= m.near * *t;
+  if (mem_near && comp_near)
+    out.verdict = MutationReading::balanced;
+  else if (mem_near)
+    out.verdict = MutationReading::memory_bound;
+  else if (comp_near)
+    out.verdict = MutationReading::compute_bound;
+  else if (std::fabs(*t - (*t_mem + *t_comp)) <= m.sum_tolerance * *t)
+    out.verdict = MutationReading::latency_bound;
+  else if (*t_mem >= *t_comp)
+    out.verdict = MutationReading::memory_leaning;
+  else
+    out.verdict = MutationReading::compute_leaning;
+  if (out.verdict == MutationReading::latency_bound)
+    notes.push_back("t is close to t_mem + t_comp: memory traffic and computation do not overlap; more parallelism "
+                    "(occupancy, independent work per work item) would hide one behind the other");
+  return out;
+}
+
+}  // namespace rooflab

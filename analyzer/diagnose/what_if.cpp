@@ -1,0 +1,101 @@
+#include "analyzer/diagnose/what_if.hpp"
+
+#include <cmath>
+
+#include "analyzer/support/format.hpp"
+#include "analyzer/data/run_record.hpp"
+
+namespace rooflab {
+namespace {
+
+// A `to` expectation holds within this fraction of the original's value: a counter that fell from
+// 2 M conflicts to 30 has gone "to 0" as far as the time is concerned.
+constexpr double kToTolerance = 0.01;
+
+std::optional<double> derivedCounter(const RunRecord& record, const std::string& key) {
+  if (!record.counters.available) return std::nullopt;
+  const auto it = record.counters.derived.find(key);
+  if (it == record.counters.derived.end() || !it->second || !std::isfinite(*it->second)) return std::nullopt;
+  return *it->second;
+}
+
+std::string counterUnavailable(const RunRecord& record, const std::string& key, const std::string& which) {
+  if (!record.counters.available) return "no counters on the " + which + ": " + record.counters.reason;
+  const auto reason = record.counters.derived_reasons.find(key);
+  return "no " + key + " on the " + which +
+         (reason == record.counters.derived_reasons.end() ? std::string() : ": " + reason->second);
+}
+
+void checkExpectation(const RunRecord& original, const RunRecord& what_if, WhatIfResult& w) {
+  if (!w.expectation) {
+    w.check_detail = "the manifest states no expected counter change";
+    return;
+  }
+  const WhatIfExpectation& e = *w.expectation;
+  w.counter_original = derivedCounter(original, e.counter);
+  w.counter_what_if = derivedCounter(what_if, e.counter);
+  if (!w.counter_what_if) {
+    w.check_detail = counterUnavailable(what_if, e.counter, "what-if");
+    return;
+  }
+  if (!w.counter_original && e.comparison != WhatIfComparison::below) {
+    w.check_detail = counterUnavailable(original, e.counter, "original");
+    return;
+  }
+  const double after = *w.counter_what_if;
+  bool met = false;
+  switch (e.comparison) {
+    case WhatIfComparison::to:
+      met = std::fabs(after - e.value) <= kToTolerance * std::fabs(*w.counter_original);
+      break;
+    case WhatIfComparison::below: met = after < e.value; break;
+    case WhatIfComparison::ratio_below:
+      if (*w.counter_original == 0) {
+        w.check_detail = e.counter + " is 0 on the original: no ratio to compare";
+        return;
+      }
+      met = after / *w.counter_original < e.value;
+      break;
+  }
+  w.check = met ? WhatIfCheck::met : WhatIfCheck::failed;
+  w.check_detail = e.counter + " " + (w.counter_original ? formatNumber(*w.counter_original) : std::string("?")) +
+                   " (original) -> " + formatNumber(after) + " (what-if); expected " + describe(e);
+}
+
+const RunRecord* normalRecord(const std::vector<RunRecord>& records, const RunRecord& like, const std::string& variant) {
+  for (const RunRecord& r : records)
+    if (r.mode == RunMode::normal && r.family == like.family && r.variant == variant && r.params == like.params) return &r;
+  return nullptr;
+}
+
+std::optional<double> gain(const std::optional<double>& t_ns, const std::optional<double>& faster_ns) {
+  if (!t_ns || !faster_ns || *faster_ns <= 0) return std::nullopt;
+  return *t_ns / *faster_ns;
+}
+
+}  // namespace
+
+void analyseWhatIfs(std::vector<RunRecord>& records) {
+  for (RunRecord& record : records) {
+    if (record.mode != RunMode::what_if || !record.what_if) continue;
+    WhatIfResult& w = *record.what_if;
+    w.check = WhatIfCheck::not_checked;
+    const RunRecord* original = normalRecord(records, record, record.variant);
+    w.t_what_if_ns = record.status == RecordStatus::ok ? record.medianKernelNs() : std::nullopt;
+    w.t_ns = original && original->status == RecordStatus::ok ? original->medianKernelNs() : std::nullopt;
+    w.predicted_gain = gain(w.t_ns, w.t_what_if_ns);
+    if (record.status != RecordStatus::ok) {
+      w.check_detail = "the what-if did not run: " + record.status_reason;
+    } else if (!original) {
+      w.check_detail = "the original (normal mode) did not run at these parameters";
+    } else {
+      checkExpectation(*original, record, w);
+    }
+    if (w.realised_by.empty()) continue;
+    const RunRecord* realised = normalRecord(records, record, w.realised_by);
+    w.t_realised_ns = realised && realised->status == RecordStatus::ok ? realised->medianKernelNs() : std::nullopt;
+    w.realised_gain = gain(w.t_ns, w.t_realised_ns);
+  }
+}
+
+}  // namespace rooflab

@@ -1,0 +1,77 @@
+#pragma once
+// The JSON edge of the results types (docs/results-schema.md): one toJson and one *FromJson per type.
+//
+// toJson writes what rooflab has always written, byte for byte after dump(2): integers stay integers
+// and measured quantities doubles, keys that are written only sometimes stay so, and a value that
+// cannot be computed is null (JSON has no NaN or Infinity).
+//
+// *FromJson reads files of older rooflab versions and hand-made ones: a missing key, a null or a
+// value of the wrong type takes the field's default. Only resultsDocumentFromJson rejects anything:
+// a document that is not schema-1 results.
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/data/results_document.hpp"
+
+namespace rooflab {
+
+nlohmann::json toJson(const ResultsDocument& document);
+// Throws std::invalid_argument ("results: ...", without the file name: the caller knows it) for a
+// document that is not an object, has no schema 1 or no records array, or a record that is not an object.
+ResultsDocument resultsDocumentFromJson(const nlohmann::json& json);
+// Reads a results file (`rooflab report`, `rooflab diff`). Throws InputError naming the file when it
+// cannot be read, is not JSON or is not results.
+ResultsDocument readResultsFile(const std::filesystem::path& path);
+
+nlohmann::json toJson(const RunRecord& record);
+RunRecord runRecordFromJson(const nlohmann::json& json);
+
+// The record.roofline.<key> object. Never NaN or Infinity.
+nlohmann::json toJson(const RooflinePlacement& placement);
+RooflinePlacement rooflinePlacementFromJson(const nlohmann::json& json);
+
+nlohmann::json toJson(const MutationVerdict& verdict);
+MutationVerdict mutationVerdictFromJson(const nlohmann::json& json);
+
+// The record.what_if object (what-if records only).
+nlohmann::json toJson(const WhatIfResult& result);
+WhatIfResult whatIfResultFromJson(const nlohmann::json& json);
+// The record.diagnosis object (normal records; not written for one derived when read).
+nlohmann::json toJson(const Diagnosis& diagnosis);
+Diagnosis diagnosisFromJson(const nlohmann::json& json);
+
+nlohmann::json toJson(const OccupancyMatch& match);
+OccupancyMatch occupancyMatchFromJson(const nlohmann::json& json);
+
+// The `models.<key>` object; unknown numbers are null. Defined in device_model.cpp, beside the table
+// of number fields it walks. deviceModelFromJson throws InputError (no key, or a roof missing).
+nlohmann::json toJson(const DeviceModel& model);
+DeviceModel deviceModelFromJson(const nlohmann::json& json);
+
+nlohmann::json toJson(const DeviceInfo& info);
+DeviceInfo deviceInfoFromJson(const nlohmann::json& json);
+
+nlohmann::json toJson(const CeilingBenchmark& benchmark);
+nlohmann::json toJson(const CeilingsReport& report);
+CeilingsReport ceilingsReportFromJson(const nlohmann::json& json);
+
+// The "config" echo: the config as run, without the source lines of its studies.
+nlohmann::json toJson(const BatchConfig& config);
+BatchConfig batchConfigFromJson(const nlohmann::json& json);
+
+nlohmann::json toJson(const ResultsModels& models);
+ResultsModels resultsModelsFromJson(const nlohmann::json& json);
+
+nlohmann::json toJson(const BatchSummary& summary);
+BatchSummary batchSummaryFromJson(const nlohmann::json& json);
+
+namespace counters {
+// {"available", "reason" (null when available)} and, unless not_attempted: "values", "missing",
+// "derived", "derived_reasons", "bridged_kernel_ns" (null when the bridge did not time), "profiler_passes",
+// "l2_flushed_before_profiling" (and "l2_flush_error" when it failed), "kernels", and the runner's fields.
+nlohmann::json toJson(const CounterSet& counters);
+CounterSet counterSetFromJson(const nlohmann::json& json);
+}  // namespace counters
+
+}  // namespace rooflab

@@ -1,0 +1,168 @@
+// The JSON edge of the mutation verdict (normal records) and the occupancy match (mutant records):
+// docs/results-schema.md, "Mutation" and "Occupancy padding".
+#include "analyzer/json/json_fields.hpp"
+#include "analyzer/json/results_json.hpp"
+
+namespace rooflab {
+
+using namespace json_fields;
+
+namespace {
+
+constexpr const char* kMemoryOnly = "memory-only";
+constexpr const char* kComputeOnly = "compute-only";
+
+json toJson(const MutantValidation& v) {
+  json j = {{"by", v.by == MutantValidation::Method::counters ? "counters" : "construction"},
+            {"quantity", v.quantity},
+            {"valid", v.valid}};
+  if (v.original) j["original"] = finiteOrNull(*v.original);
+  if (v.mutant) j["mutant"] = finiteOrNull(*v.mutant);
+  if (v.note) j["note"] = *v.note;
+  return j;
+}
+
+MutantValidation mutantValidationFromJson(const json& j) {
+  MutantValidation v;
+  v.by = textOr(j, "by") == "counters" ? MutantValidation::Method::counters : MutantValidation::Method::construction;
+  v.quantity = textOr(j, "quantity");
+  v.original = optionalNumber(j, "original");
+  v.mutant = optionalNumber(j, "mutant");
+  v.valid = boolOr(j, "valid", false);
+  v.note = optionalText(j, "note");
+  return v;
+}
+
+json toJson(const MutantOccupancy& o) { return {{"padded", o.padded}, {"pad_bytes", o.pad_bytes}, {"matched", o.matched}}; }
+
+MutantOccupancy mutantOccupancyFromJson(const json& j) {
+  return {boolOr(j, "padded", false), integerOr<std::size_t>(j, "pad_bytes", 0), boolOr(j, "matched", true)};
+}
+
+template <class T>
+json perMutantJson(const PerMutant<T>& values) {
+  json j = json::object();
+  if (values.memory_only) j[kMemoryOnly] = toJson(*values.memory_only);
+  if (values.compute_only) j[kComputeOnly] = toJson(*values.compute_only);
+  return j;
+}
+
+template <class T, class Read>
+PerMutant<T> perMutantFromJson(const json& j, Read read) {
+  PerMutant<T> values;
+  if (const json* m = member(j, kMemoryOnly); m != nullptr && m->is_object()) values.memory_only = read(*m);
+  if (const json* c = member(j, kComputeOnly); c != nullptr && c->is_object()) values.compute_only = read(*c);
+  return values;
+}
+
+json toJson(const DriverOccupancy& o) {
+  return {{"registers_per_thread", o.registers_per_thread},
+          {"static_local_bytes", o.static_local_bytes},
+          {"dynamic_local_bytes", o.dynamic_local_bytes},
+          {"private_spill_bytes_per_thread", o.private_spill_bytes_per_thread},
+          {"work_groups_per_cu", o.work_groups_per_cu},
+          {"occupancy_pct", o.occupancy_pct}};
+}
+
+// The driver's figures sit beside OpenCL's in one object; work_groups_per_cu says they are there.
+std::optional<DriverOccupancy> driverOccupancyFromJson(const json& j) {
+  if (member(j, "work_groups_per_cu") == nullptr) return std::nullopt;
+  DriverOccupancy o;
+  o.registers_per_thread = integerOr<int>(j, "registers_per_thread", 0);
+  o.static_local_bytes = integerOr<std::int64_t>(j, "static_local_bytes", 0);
+  o.dynamic_local_bytes = integerOr<std::int64_t>(j, "dynamic_local_bytes", 0);
+  o.private_spill_bytes_per_thread = integerOr<std::int64_t>(j, "private_spill_bytes_per_thread", 0);
+  o.work_groups_per_cu = integerOr<int>(j, "work_groups_per_cu", 0);
+  o.occupancy_pct = numberOr(j, "occupancy_pct", 0);
+  return o;
+}
+
+json toJson(const KernelFootprint& k) {
+  json j = {{"local_bytes", k.local_bytes}, {"private_bytes", k.private_bytes}};
+  if (k.occupancy) j.update(toJson(*k.occupancy));
+  return j;
+}
+
+KernelFootprint kernelFootprintFromJson(const json& j) {
+  return {integerOr<std::uint64_t>(j, "local_bytes", 0), integerOr<std::uint64_t>(j, "private_bytes", 0),
+          driverOccupancyFromJson(j)};
+}
+
+}  // namespace
+
+json toJson(const MutationVerdict& v) {
+  const VerdictMargins& m = v.margins;
+  json j = {{"verdict", toString(v.verdict)},
+            {"t_ns", finiteOrNull(v.t_ns)},
+            {"t_mem_ns", finiteOrNull(v.t_mem_ns)},
+            {"t_comp_ns", finiteOrNull(v.t_comp_ns)},
+            {"speedup_if_memory_free", finiteOrNull(v.speedup_if_memory_free)},
+            {"speedup_if_compute_free", finiteOrNull(v.speedup_if_compute_free)},
+            {"margins",
+             {{"near", m.near}, {"sum_tolerance", m.sum_tolerance}, {"min_kernel_ns", m.min_kernel_ns},
+              {"counter_tolerance", m.counter_tolerance}}},
+            {"validation", perMutantJson(v.validation)},
+            {"notes", v.notes}};
+  if (v.occupancy) j["occupancy"] = perMutantJson(*v.occupancy);
+  return j;
+}
+
+MutationVerdict mutationVerdictFromJson(const json& j) {
+  MutationVerdict v;
+  v.verdict = parseMutationReading(textOr(j, "verdict")).value_or(MutationReading::unknown);
+  v.t_ns = optionalNumber(j, "t_ns");
+  v.t_mem_ns = optionalNumber(j, "t_mem_ns");
+  v.t_comp_ns = optionalNumber(j, "t_comp_ns");
+  v.speedup_if_memory_free = optionalNumber(j, "speedup_if_memory_free");
+  v.speedup_if_compute_free = optionalNumber(j, "speedup_if_compute_free");
+  const json& margins = objectOrEmpty(j, "margins");
+  v.margins.near = numberOr(margins, "near", v.margins.near);
+  v.margins.sum_tolerance = numberOr(margins, "sum_tolerance", v.margins.sum_tolerance);
+  v.margins.min_kernel_ns = numberOr(margins, "min_kernel_ns", v.margins.min_kernel_ns);
+  v.margins.counter_tolerance = numberOr(margins, "counter_tolerance", v.margins.counter_tolerance);
+  v.validation = perMutantFromJson<MutantValidation>(objectOrEmpty(j, "validation"), mutantValidationFromJson);
+  if (const json* occupancy = member(j, "occupancy"); occupancy != nullptr && occupancy->is_object())
+    v.occupancy = perMutantFromJson<MutantOccupancy>(*occupancy, mutantOccupancyFromJson);
+  v.notes = textList(j, "notes");
+  return v;
+}
+
+json toJson(const OccupancyMatch& match) {
+  json launches = json::array();
+  for (const LaunchOccupancyMatch& launch : match.launches) {
+    json l = {{"kernel", launch.kernel},
+              {"original", toJson(launch.original)},
+              {"mutant", toJson(launch.mutant)},
+              {"pad_bytes", launch.pad_bytes},
+              {"matched", launch.matched}};
+    if (launch.padded) l["padded"] = toJson(*launch.padded);
+    if (launch.note) l["note"] = *launch.note;
+    launches.push_back(std::move(l));
+  }
+  return {{"method", describe(match.method)}, {"padded", match.padded}, {"launches", launches}, {"notes", match.notes}};
+}
+
+OccupancyMatch occupancyMatchFromJson(const json& j) {
+  OccupancyMatch match;
+  match.method = textOr(j, "method") == describe(OccupancyMatchMethod::driver_occupancy)
+                     ? OccupancyMatchMethod::driver_occupancy
+                     : OccupancyMatchMethod::local_memory;
+  match.padded = boolOr(j, "padded", false);
+  if (const json* launches = member(j, "launches"); launches != nullptr && launches->is_array())
+    for (const json& l : *launches) {
+      LaunchOccupancyMatch launch;
+      launch.kernel = textOr(l, "kernel");
+      launch.original = kernelFootprintFromJson(objectOrEmpty(l, "original"));
+      launch.mutant = kernelFootprintFromJson(objectOrEmpty(l, "mutant"));
+      if (const json* padded = member(l, "padded"); padded != nullptr && padded->is_object())
+        launch.padded = driverOccupancyFromJson(*padded);
+      launch.pad_bytes = integerOr<std::size_t>(l, "pad_bytes", 0);
+      launch.matched = boolOr(l, "matched", true);
+      launch.note = optionalText(l, "note");
+      match.launches.push_back(std::move(launch));
+    }
+  match.notes = textList(j, "notes");
+  return match;
+}
+
+}  // namespace rooflab

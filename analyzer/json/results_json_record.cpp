@@ -1,0 +1,263 @@
+// The JSON edge of one record and its roofline placements (docs/results-schema.md, "records").
+#include <cmath>
+
+#include "analyzer/json/json_fields.hpp"
+#include "analyzer/json/results_json.hpp"
+
+namespace rooflab {
+
+using namespace json_fields;
+
+namespace {
+
+json toJson(const SampleSummary& s) {
+  return {{"median", finiteOrNull(s.median)}, {"min", finiteOrNull(s.min)}, {"max", finiteOrNull(s.max)},
+          {"mean", finiteOrNull(s.mean)},     {"cv", finiteOrNull(s.cv)},   {"count", s.count}};
+}
+
+SampleSummary sampleSummaryFromJson(const json& j, std::size_t default_count) {
+  SampleSummary s;
+  s.median = numberOrNaN(j, "median");
+  s.min = numberOrNaN(j, "min");
+  s.max = numberOrNaN(j, "max");
+  s.mean = numberOrNaN(j, "mean");
+  s.cv = numberOrNaN(j, "cv");
+  s.count = integerOr<std::size_t>(j, "count", default_count);
+  return s;
+}
+
+// Whole parameter values are integers in the results (N=1024, not 1024.0).
+json paramsJson(const ParamValues& params) {
+  json out = json::object();
+  for (const auto& [name, value] : params) {
+    if (value == std::trunc(value) && std::fabs(value) < 9e15)
+      out[name] = static_cast<std::int64_t>(value);
+    else
+      out[name] = value;
+  }
+  return out;
+}
+
+json timingsJson(const EventTimings& t, const WorkEstimate& work) {
+  json repetitions = json::array();
+  for (const auto& rep : t.repetitions)
+    repetitions.push_back({{"queued_ns", rep.queued_ns}, {"submit_ns", rep.submit_ns}, {"start_ns", rep.start_ns},
+                           {"end_ns", rep.end_ns}, {"kernel_ns", rep.kernel_ns}, {"span_ns", rep.span_ns},
+                           {"launch_overhead_ns", rep.launch_overhead_ns}});
+  json out = {{"warmup", t.warmup},
+              {"repetitions", repetitions},
+              {"kernel_ns", toJson(t.kernel_ns)},
+              {"launch_overhead_ns", toJson(t.launch_overhead_ns)},
+              {"cut_short", t.cut_short},
+              {"gflops", finiteOrNull(achievedRate(work.flops, t))},
+              {"gbps", finiteOrNull(achievedRate(work.bytes, t))}};
+  if (const auto& interval = t.kernel_ns_interval)
+    out["kernel_ns_interval"] = {{"lower", finiteOrNull(interval->lower_ns)},
+                                 {"upper", finiteOrNull(interval->upper_ns)},
+                                 {"confidence", interval->confidence},
+                                 {"noise", finiteOrNull(interval->noise)},
+                                 {"converged", interval->converged}};
+  return out;
+}
+
+std::optional<KernelTimeInterval> kernelTimeIntervalFromJson(const json& timings) {
+  const json* j = member(timings, "kernel_ns_interval");
+  if (j == nullptr || !j->is_object()) return std::nullopt;
+  KernelTimeInterval interval;
+  interval.lower_ns = numberOrNaN(*j, "lower");
+  interval.upper_ns = numberOrNaN(*j, "upper");
+  interval.confidence = numberOr(*j, "confidence", interval.confidence);
+  if (const double noise = numberOrNaN(*j, "noise"); std::isfinite(noise)) interval.noise = noise;
+  interval.converged = boolOr(*j, "converged", false);
+  return interval;
+}
+
+EventTimings timingsFromJson(const json& j) {
+  EventTimings t;
+  t.warmup = integerOr<int>(j, "warmup", 0);
+  if (const json* reps = member(j, "repetitions"); reps != nullptr && reps->is_array())
+    for (const json& r : *reps) {
+      RepetitionTiming rep;
+      rep.queued_ns = integerOr<std::int64_t>(r, "queued_ns", 0);
+      rep.submit_ns = integerOr<std::int64_t>(r, "submit_ns", 0);
+      rep.start_ns = integerOr<std::int64_t>(r, "start_ns", 0);
+      rep.end_ns = integerOr<std::int64_t>(r, "end_ns", 0);
+      rep.kernel_ns = integerOr<std::int64_t>(r, "kernel_ns", 0);
+      rep.span_ns = integerOr<std::int64_t>(r, "span_ns", rep.kernel_ns);  // older files: one launch
+      rep.launch_overhead_ns = integerOr<std::int64_t>(r, "launch_overhead_ns", 0);
+      t.repetitions.push_back(rep);
+    }
+  // Older files have no count: each summary is over the repetitions.
+  t.kernel_ns = sampleSummaryFromJson(objectOrEmpty(j, "kernel_ns"), t.repetitions.size());
+  t.launch_overhead_ns = sampleSummaryFromJson(objectOrEmpty(j, "launch_overhead_ns"), t.repetitions.size());
+  t.cut_short = boolOr(j, "cut_short", false);
+  t.kernel_ns_interval = kernelTimeIntervalFromJson(j);
+  return t;
+}
+
+json verificationJson(const VerificationResult& v) {
+  return {{"status", toString(v.status)},
+          {"reference", textOrNull(v.reference)},
+          {"rel_l2_error", finiteOrNull(v.rel_l2_error)},
+          {"wrong_elements", v.wrong_elements},
+          {"non_finite", v.non_finite},
+          {"tolerance", v.tolerance},
+          {"detail", textOrNull(v.detail)}};
+}
+
+VerificationResult verificationFromJson(const json& j) {
+  VerificationResult v;
+  v.status = parseVerificationStatus(textOr(j, "status")).value_or(VerificationStatus::not_checked);
+  v.reference = textOr(j, "reference");
+  v.rel_l2_error = optionalNumber(j, "rel_l2_error");
+  v.wrong_elements = integerOr<std::size_t>(j, "wrong_elements", 0);
+  v.non_finite = integerOr<std::size_t>(j, "non_finite", 0);
+  v.tolerance = numberOr(j, "tolerance", 0);
+  v.detail = textOr(j, "detail");
+  return v;
+}
+
+std::vector<std::int64_t> integerList(const json& object, std::string_view key) {
+  std::vector<std::int64_t> out;
+  const json* value = member(object, key);
+  if (value == nullptr || !value->is_array()) return out;
+  for (const json& element : *value)
+    if (element.is_number()) out.push_back(element.get<std::int64_t>());
+  return out;
+}
+
+}  // namespace
+
+json toJson(const RooflinePlacement& p) {
+  json j;
+  j["intensity"] = finiteOrNull(p.intensity);
+  j["intensity_source"] = toString(p.intensity_source);
+  j["achieved_gflops"] = finiteOrNull(p.achieved_gflops);
+  j["attainable_gflops"] = finiteOrNull(p.attainable_gflops);
+  j["fraction_of_roof"] = finiteOrNull(p.fraction_of_roof);
+  j["ridge_intensity"] = finiteOrNull(p.ridge_intensity);
+  j["bound"] = toString(p.bound);
+  j["time_at_roof_ns"] = p.time_at_roof_ns ? json(*p.time_at_roof_ns) : json(nullptr);
+  j["local_roof_gflops"] = finiteOrNull(p.local_roof_gflops);
+  j["reason"] = textOrNull(p.reason);
+  if (p.level != MemoryLevel::dram) j["level"] = toString(p.level);
+  if (p.above_roof) j["above_roof"] = *p.above_roof;
+  return j;
+}
+
+RooflinePlacement rooflinePlacementFromJson(const json& j) {
+  RooflinePlacement p;
+  p.intensity = optionalNumber(j, "intensity");
+  p.intensity_source = parseIntensitySource(textOr(j, "intensity_source")).value_or(IntensitySource::analytic);
+  p.achieved_gflops = optionalNumber(j, "achieved_gflops");
+  p.attainable_gflops = optionalNumber(j, "attainable_gflops");
+  p.fraction_of_roof = optionalNumber(j, "fraction_of_roof");
+  p.ridge_intensity = numberOrNaN(j, "ridge_intensity");
+  p.bound = parseRooflineBound(textOr(j, "bound")).value_or(RooflineBound::unknown);
+  p.time_at_roof_ns = optionalInteger<std::int64_t>(j, "time_at_roof_ns");
+  p.local_roof_gflops = optionalNumber(j, "local_roof_gflops");
+  p.reason = optionalText(j, "reason");
+  p.level = parseMemoryLevel(textOr(j, "level")).value_or(MemoryLevel::dram);
+  p.above_roof = optionalText(j, "above_roof");
+  return p;
+}
+
+json toJson(const RunRecord& r) {
+  json geometry = json::array();
+  for (const auto& g : r.geometry) geometry.push_back({{"kernel", g.kernel}, {"global", g.global}, {"local", g.local}});
+  json roofline = json::object();
+  for (const auto& [key, placement] : r.roofline) roofline[key] = toJson(placement);
+  json work = {{"flops", finiteOrNull(r.work.flops)},
+               {"bytes", finiteOrNull(r.work.bytes)},
+               {"global_accesses", finiteOrNull(r.work.global_accesses)},
+               {"local_accesses", finiteOrNull(r.work.local_accesses)},
+               {"cgma", finiteOrNull(r.work.cgma())}};
+  if (r.work.access_element_bytes) work["access_element_bytes"] = finiteOrNull(r.work.access_element_bytes);
+  // Written only for work not in FP32, so that older results re-write unchanged.
+  if (r.work.arithmetic != Arithmetic::fp32) work["arithmetic"] = toString(r.work.arithmetic);
+  json phase_seconds = json::object();
+  for (const auto& [phase, seconds] : r.phase_seconds) phase_seconds[phase] = seconds;
+  json j = {
+      {"family", r.family},
+      {"variant", r.variant},
+      {"mode", modeName(r.mode)},
+      {"params", paramsJson(r.params)},
+      {"param_order", r.param_order},
+      {"status", toString(r.status)},
+      {"error", textOrNull(r.status_reason)},
+      {"build", {{"options", r.build_options}, {"seconds", r.build_seconds}, {"log", r.build_log}}},
+      {"geometry", {{"launches", geometry}}},
+      {"work", work},
+      {"timings", r.timings ? timingsJson(*r.timings, r.work) : json(nullptr)},
+      {"verification", verificationJson(r.verification)},
+      {"counters", counters::toJson(r.counters)},
+      {"roofline", roofline},
+      {"mutation", r.mutation ? toJson(*r.mutation) : json(nullptr)},
+      {"occupancy_padding", r.occupancy_padding ? toJson(*r.occupancy_padding) : json(nullptr)},
+      {"phase_seconds", phase_seconds},
+  };
+  // Only when diagnosed, and never one `rooflab report` derived: older results re-render byte for byte.
+  if (r.diagnosis && !r.diagnosis->derived_when_read) j["diagnosis"] = toJson(*r.diagnosis);
+  // Mutants only, so that older results re-render byte for byte.
+  if (r.mutant_origin) j["mutant_origin"] = toString(*r.mutant_origin);
+  if (const auto& check = r.mutant_source_check)
+    j["mutant_source_check"] = {{"quantity", check->quantity}, {"original", check->original}, {"mutant", check->mutant}};
+  if (r.what_if) j["what_if"] = toJson(*r.what_if);  // what-if records only
+  return j;
+}
+
+RunRecord runRecordFromJson(const json& j) {
+  RunRecord r;
+  r.family = textOr(j, "family");
+  r.variant = textOr(j, "variant");
+  r.mode = parseMode(textOr(j, "mode", "normal")).value_or(RunMode::normal);
+  for (const auto& [name, value] : objectOrEmpty(j, "params").items())
+    if (value.is_number()) r.params[name] = value.get<double>();
+  r.param_order = textList(j, "param_order");
+  r.status_reason = textOr(j, "error");
+  if (const auto status = parseRecordStatus(textOr(j, "status"))) {
+    r.status = *status;
+  } else {
+    // Every rooflab wrote a status; a record without one cannot be taken to have run.
+    r.status = RecordStatus::error;
+    if (r.status_reason.empty()) r.status_reason = "the results file gives this record no status";
+  }
+  const json& build = objectOrEmpty(j, "build");
+  r.build_options = textOr(build, "options");
+  r.build_seconds = numberOr(build, "seconds", 0);
+  r.build_log = textOr(build, "log");
+  if (const json* launches = member(objectOrEmpty(j, "geometry"), "launches"); launches != nullptr && launches->is_array())
+    for (const json& launch : *launches)
+      r.geometry.push_back({textOr(launch, "kernel"), integerList(launch, "global"), integerList(launch, "local")});
+  const json& work = objectOrEmpty(j, "work");
+  r.work.flops = numberOrNaN(work, "flops");
+  r.work.bytes = numberOrNaN(work, "bytes");
+  r.work.global_accesses = optionalNumber(work, "global_accesses");
+  r.work.local_accesses = optionalNumber(work, "local_accesses");
+  r.work.access_element_bytes = optionalNumber(work, "access_element_bytes");
+  if (const auto arithmetic = optionalText(work, "arithmetic")) r.work.arithmetic = parseArithmetic(*arithmetic).value_or(Arithmetic::fp32);
+  if (const json* timings = member(j, "timings"); timings != nullptr && timings->is_object())
+    r.timings = timingsFromJson(*timings);
+  r.verification = verificationFromJson(objectOrEmpty(j, "verification"));
+  if (const json* counters = member(j, "counters"); counters != nullptr && counters->is_object())
+    r.counters = counters::counterSetFromJson(*counters);
+  for (const auto& [key, placement] : objectOrEmpty(j, "roofline").items())
+    if (placement.is_object()) r.roofline[key] = rooflinePlacementFromJson(placement);
+  if (const json* mutation = member(j, "mutation"); mutation != nullptr && mutation->is_object())
+    r.mutation = mutationVerdictFromJson(*mutation);
+  if (const json* diagnosis = member(j, "diagnosis"); diagnosis != nullptr && diagnosis->is_object())
+    r.diagnosis = diagnosisFromJson(*diagnosis);
+  if (const json* padding = member(j, "occupancy_padding"); padding != nullptr && padding->is_object())
+    r.occupancy_padding = occupancyMatchFromJson(*padding);
+  for (const auto& [phase, seconds] : objectOrEmpty(j, "phase_seconds").items())
+    if (seconds.is_number()) r.phase_seconds[phase] = seconds.get<double>();
+  r.mutant_origin = parseMutantOrigin(textOr(j, "mutant_origin"));
+  if (const json* check = member(j, "mutant_source_check"); check != nullptr && check->is_object())
+    r.mutant_source_check = MutantSourceCheck{textOr(*check, "quantity"), integerOr<int>(*check, "original", 0),
+                                              integerOr<int>(*check, "mutant", 0)};
+  if (const json* what_if = member(j, "what_if"); what_if != nullptr && what_if->is_object())
+    r.what_if = whatIfResultFromJson(*what_if);
+  return r;
+}
+
+}  // namespace rooflab

@@ -1,0 +1,209 @@
+#include "analyzer/manifest/resolve_point.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "analyzer/support/errors.hpp"
+#include "analyzer/support/format.hpp"
+
+namespace rooflab {
+namespace {
+
+template <class T>
+std::vector<std::byte> bytesOf(T value) {
+  std::vector<std::byte> bytes(sizeof(T));
+  std::memcpy(bytes.data(), &value, sizeof(T));
+  return bytes;
+}
+
+std::vector<std::byte> encodeScalar(ScalarKind kind, double value, const std::string& what) {
+  auto checkRange = [&](double lo, double hi) {
+    if (value < lo || value > hi || value != std::trunc(value))
+      throw VariantError("argument " + what + " = " + formatNumber(value) + " does not fit its integer type");
+  };
+  switch (kind) {
+    case ScalarKind::i32: checkRange(INT32_MIN, INT32_MAX); return bytesOf<std::int32_t>(std::int32_t(value));
+    case ScalarKind::u32: checkRange(0, UINT32_MAX); return bytesOf<std::uint32_t>(std::uint32_t(value));
+    case ScalarKind::i64: checkRange(-9.2e18, 9.2e18); return bytesOf<std::int64_t>(std::int64_t(value));
+    case ScalarKind::u64: checkRange(0, 1.8e19); return bytesOf<std::uint64_t>(std::uint64_t(value));
+    case ScalarKind::f32:
+      if (std::fabs(value) > std::numeric_limits<float>::max())
+        throw VariantError("argument " + what + " = " + formatNumber(value) + " does not fit a float");
+      return bytesOf<float>(float(value));
+    case ScalarKind::f64: return bytesOf<double>(value);
+    default: throw VariantError("argument " + what + ": unsupported scalar type");
+  }
+}
+
+ResolvedBuffer resolveBuffer(const BufferSpec& spec, bool scratch, const ParamValues& params) {
+  ResolvedBuffer b;
+  b.spec = &spec;
+  b.scratch = scratch;
+  b.count = static_cast<std::uint64_t>(spec.count.count(params));
+  const std::uint64_t element = spec.type.bytes();
+  b.bytes = b.count > std::numeric_limits<std::uint64_t>::max() / element ? std::numeric_limits<std::uint64_t>::max()
+                                                                          : b.count * element;
+  return b;
+}
+
+// Scalar arguments are evaluated here and encoded in their types afterwards (encodeScalarArguments).
+ResolvedLaunch resolveLaunch(const LaunchSpec& launch, const ParamValues& params) {
+  ResolvedLaunch r;
+  r.geometry.kernel = launch.kernel;
+  for (std::size_t i = 0; i < launch.global.size(); ++i) {
+    const std::int64_t g = launch.global[i].count(params);
+    r.geometry.global.push_back(g);
+    if (launch.local.empty()) continue;  // the manifest gives local as many dimensions as global, or none
+    const std::int64_t l = launch.local[i].count(params);
+    r.geometry.local.push_back(l);
+    if (g % l != 0)
+      throw InputError(launch.global[i].where.str() + ": " + launch.global[i].key + ": global size " +
+                       std::to_string(g) + " is not a multiple of local size " + std::to_string(l));
+  }
+  for (const KernelArgSpec& spec : launch.args) {
+    ResolvedArg arg;
+    arg.kind = spec.kind;
+    switch (spec.kind) {
+      case KernelArgSpec::Kind::buffer: arg.buffer = spec.buffer; break;
+      case KernelArgSpec::Kind::local_bytes: arg.local_bytes = static_cast<std::size_t>(spec.value.count(params)); break;
+      case KernelArgSpec::Kind::scalar: arg.scalar_value = spec.value.evaluate(params); break;
+    }
+    r.args.push_back(std::move(arg));
+  }
+  return r;
+}
+
+// Parameters are finite, and whole where they size a buffer, a launch or local memory: a fraction
+// there would be rounded somewhere and silently change what runs.
+void checkParamValues(const FamilyManifest& family, const VariantSpec& v, const ParamValues& params) {
+  std::vector<const ManifestExpression*> sizes;
+  for (const BufferSpec& b : family.buffers) sizes.push_back(&b.count);
+  for (const BufferSpec& b : v.scratch) sizes.push_back(&b.count);
+  for (const LaunchSpec& launch : v.launches) {
+    for (const ManifestExpression& e : launch.global) sizes.push_back(&e);
+    for (const ManifestExpression& e : launch.local) sizes.push_back(&e);
+    for (const KernelArgSpec& arg : launch.args)
+      if (arg.kind == KernelArgSpec::Kind::local_bytes) sizes.push_back(&arg.value);
+  }
+  for (const auto& [name, value] : params) {
+    if (!std::isfinite(value))
+      throw InputError(family.path.string() + ": variant '" + v.name + "': parameter " + name + " = " +
+                       formatNumber(value) + " is not a finite number");
+    if (value == std::trunc(value)) continue;
+    for (const ManifestExpression* e : sizes)
+      if (expressionUses(e->text, name))
+        throw InputError(e->where.str() + ": " + e->key + ": parameter " + name + " = " + formatNumber(value) +
+                         " must be a whole number: it sizes '" + e->text + "' (variant '" + v.name + "')");
+  }
+}
+
+// The compute roof of a family's work: its [work] type, else double when the first buffer (the
+// one global_accesses count) holds doubles; integer work only when declared, since an index or
+// count buffer first says nothing of what the flops compute in.
+Arithmetic workArithmetic(const FamilyManifest& family) {
+  if (family.work_type) {
+    if (family.work_type->scalar == ScalarKind::f32) return Arithmetic::fp32;
+    return family.work_type->scalar == ScalarKind::f64 ? Arithmetic::fp64 : Arithmetic::int32;
+  }
+  if (!family.buffers.empty() && family.buffers.front().type.scalar == ScalarKind::f64) return Arithmetic::fp64;
+  return Arithmetic::fp32;
+}
+
+// Every expression, in the order a manifest's checks report them.
+ResolvedPoint evaluatePoint(const RunPoint& point) {
+  const FamilyManifest& family = *point.family;
+  const VariantSpec& v = *point.variant;
+  const ParamValues& family_params = point.params;
+  const ParamValues params = variantValues(v, family_params);
+  checkParamValues(family, v, params);
+  ResolvedPoint r;
+  r.point = point;
+  const double family_flops = family.flops.evaluate(family_params);
+  const double family_bytes = family.bytes.evaluate(family_params);
+  for (const BufferSpec& b : family.buffers) r.buffers.push_back(resolveBuffer(b, false, family_params));
+  for (const BufferSpec& b : v.scratch) r.buffers.push_back(resolveBuffer(b, true, params));
+  auto optionalValue = [&](const std::optional<ManifestExpression>& e) -> std::optional<double> {
+    if (!e) return std::nullopt;
+    return e->evaluate(params);
+  };
+  const std::optional<double> flops = optionalValue(v.flops), bytes = optionalValue(v.bytes);
+  r.work.flops = flops.value_or(family_flops);
+  r.work.bytes = bytes.value_or(family_bytes);
+  r.work.global_accesses = optionalValue(v.global_accesses);
+  r.work.local_accesses = optionalValue(v.local_accesses);
+  if (!family.buffers.empty()) r.work.access_element_bytes = static_cast<double>(family.buffers.front().type.bytes());
+  r.work.arithmetic = workArithmetic(family);
+  for (const DefineSpec& d : v.defines) {
+    const std::string value = d.is_expression ? formatNumber(params.at(d.name)) : d.value;
+    r.program_options += " -D " + d.name + "=" + value;
+  }
+  if (point.what_if) r.program_options += " -D " + point.what_if->define + "=1";
+  if (!v.build_options.empty()) r.program_options += " " + v.build_options;
+  r.tolerance = v.tolerance.value_or(family.tolerance);
+  for (const LaunchSpec& launch : v.launches) r.launches.push_back(resolveLaunch(launch, params));
+  return r;
+}
+
+void encodeScalarArguments(ResolvedPoint& r) {
+  const std::vector<LaunchSpec>& launches = r.point.variant->launches;
+  for (std::size_t l = 0; l < launches.size(); ++l)
+    for (std::size_t a = 0; a < launches[l].args.size(); ++a) {
+      const KernelArgSpec& spec = launches[l].args[a];
+      ResolvedArg& arg = r.launches[l].args[a];
+      if (spec.kind == KernelArgSpec::Kind::scalar)
+        arg.scalar_bytes = encodeScalar(spec.scalar_type, arg.scalar_value, "'" + spec.text + "'");
+    }
+}
+
+}  // namespace
+
+ParamValues variantValues(const VariantSpec& variant, const ParamValues& params) {
+  ParamValues values = params;
+  for (const DefineSpec& d : variant.defines)
+    if (d.is_expression || d.is_number) values[d.name] = ManifestExpression{d.value, d.key, d.where}.evaluate(params);
+  return values;
+}
+
+RunRecord recordFor(const RunPoint& point) {
+  RunRecord record;
+  record.family = point.family->name;
+  record.variant = point.variant->name;
+  record.mode = point.mode;
+  record.params = point.params;
+  record.param_order = point.family->param_order;
+  if (point.what_if) {
+    WhatIfResult& w = record.what_if.emplace();
+    w.name = point.what_if->name;
+    w.define = point.what_if->define;
+    w.expectation = point.what_if->expect;
+    w.realised_by = point.what_if->realised_by;
+  }
+  return record;
+}
+
+ResolvedPoint resolvePoint(const RunPoint& point) {
+  ResolvedPoint r = evaluatePoint(point);
+  encodeScalarArguments(r);
+  return r;
+}
+
+void validateForParams(const FamilyManifest& family, const VariantSpec& variant, const ParamValues& params) {
+  evaluatePoint(RunPoint{&family, &variant, params, RunMode::normal});
+}
+
+PlannedPoint planPoint(RunPoint point) {
+  PlannedPoint planned;
+  try {
+    planned.resolved = resolvePoint(point);
+  } catch (const InputError& e) {
+    planned.resolve_error = e.what();
+    planned.bad_input = true;
+  } catch (const std::exception& e) {
+    planned.resolve_error = e.what();
+  }
+  planned.point = std::move(point);
+  return planned;
+}
+
+}  // namespace rooflab

@@ -1,0 +1,99 @@
+#include "analyzer/run/bridge_arguments.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "analyzer/verify/verification.hpp"
+
+namespace rooflab::counters {
+
+std::vector<BridgeLaunch> bridgeLaunches(const std::vector<ResolvedLaunch>& launches) {
+  std::vector<BridgeLaunch> bridged;
+  for (const ResolvedLaunch& launch : launches) {
+    if (launch.geometry.local.empty())
+      throw std::invalid_argument("launch of " + launch.geometry.kernel +
+                                  " has no local size in the manifest; the CUDA bridge needs one");
+    BridgeLaunch b;
+    b.kernel = launch.geometry.kernel;
+    for (auto g : launch.geometry.global) b.global.push_back(static_cast<std::size_t>(g));
+    for (auto l : launch.geometry.local) b.local.push_back(static_cast<std::size_t>(l));
+    for (const ResolvedArg& arg : launch.args) {
+      switch (arg.kind) {
+        case KernelArgSpec::Kind::buffer: b.args.push_back(BridgeArg::buffer(arg.buffer)); break;
+        case KernelArgSpec::Kind::scalar: b.args.push_back(BridgeArg::scalar(arg.scalar_bytes)); break;
+        case KernelArgSpec::Kind::local_bytes: b.args.push_back(BridgeArg::local(arg.local_bytes)); break;
+      }
+    }
+    bridged.push_back(std::move(b));
+  }
+  return bridged;
+}
+
+std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& inputs) {
+  std::map<std::string, HostBuffer> buffers;
+  for (const ResolvedBuffer& b : point.buffers) {
+    const std::string& name = b.spec->name;
+    if (auto in = inputs.find(name); in != inputs.end()) {
+      buffers.emplace(name, in->second);
+    } else {
+      HostBuffer poisoned(name, b.spec->type, static_cast<std::size_t>(b.count));
+      poisonBuffer(poisoned);
+      buffers.emplace(name, std::move(poisoned));
+    }
+  }
+  return buffers;
+}
+
+std::vector<std::string> originalMetrics(const std::vector<std::string>& extra) {
+  std::vector<std::string> names;
+  for (const CounterMetric& metric : counterMetricTable()) names.emplace_back(metric.raw_name);
+  // Experts can ask for any further sm_90 metric (stall reasons, pipe use) for the originals, as with
+  // `ncu --metrics`; each lands in "values" as it comes, or in "missing" with CUPTI's reason.
+  names.insert(names.end(), extra.begin(), extra.end());
+  return names;
+}
+
+CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& point,
+                                const std::vector<ResolvedLaunch>& launches,
+                                const std::map<std::string, HostBuffer>& inputs,
+                                const std::map<std::string, HostBuffer>& opencl_outputs,
+                                const std::optional<EventTimings>& opencl_timings, const PointCounterOptions& options) {
+  std::vector<BridgeLaunch> bridged;
+  try {
+    bridged = bridgeLaunches(launches);
+  } catch (const std::invalid_argument& e) {
+    return CounterSet::notAttempted(std::string("counters unavailable: ") + e.what());
+  }
+  // The bridged run starts from the same inputs as the OpenCL run; outputs start poisoned.
+  std::map<std::string, HostBuffer> buffers = bridgeBuffers(point, inputs);
+  BridgeOptions bridge;
+  bridge.device_name = options.device_name;
+  // A what-if is measured as an original is: its expectation may name any counter of the table.
+  const bool original = point.point.mode == RunMode::normal || point.point.mode == RunMode::what_if;
+  // Only the original's bridged time is compared with its OpenCL time, so only its compile is matched
+  // to OpenCL's (up to three JIT compiles); a mutant's counters come from one whole-program compile.
+  if (original && options.opencl_registers) bridge.opencl_registers = *options.opencl_registers;
+  // A mutant's counters only validate it (FP32 FLOPs, global sectors) and show its occupancy: that
+  // subset takes a fraction of the whole table's profiler passes.
+  bridge.metrics = original ? originalMetrics(options.extra_metrics) : mutantValidationMetrics();
+  CounterSet out = measureBridged(ptx, buffers, bridged, std::max(3, options.timing_repetitions), bridge);
+  out.metric_set = original ? "full table" : "mutant validation (FP32 instructions, global sectors, occupancy)";
+
+  // Consistency checks: the bridged kernel must compute what the OpenCL one did, in about its time.
+  if (out.buffers_read_back && original) {
+    double worst = 0;
+    std::size_t non_finite = 0;
+    for (const auto& [name, opencl] : opencl_outputs) {
+      const BufferComparison c = compareBuffers(buffers.at(name), opencl, 0.0);
+      worst = std::max(worst, c.rel_l2_error);
+      non_finite += c.non_finite;
+    }
+    out.bridged_vs_opencl = BridgeAgreement{std::isfinite(worst) ? std::optional<double>(worst) : std::nullopt, non_finite};
+  }
+  if (out.bridged_kernel_ns && opencl_timings && opencl_timings->kernel_ns.median > 0)
+    out.bridged_to_opencl_time_ratio = static_cast<double>(*out.bridged_kernel_ns) / opencl_timings->kernel_ns.median;
+  return out;
+}
+
+}  // namespace rooflab::counters

@@ -1,0 +1,45 @@
+#pragma once
+// A point's OpenCL launches replayed through the PTX bridge (DESIGN.md): its launches and buffers
+// marshalled for the CUDA driver, its counters measured, and the bridged run checked against the
+// OpenCL one.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/counters/counters.hpp"
+#include "analyzer/support/host_buffer.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
+#include "analyzer/data/run_record.hpp"
+
+namespace rooflab::counters {
+
+// The bridge's launches for a point's launches as OpenCL ran them (occupancy pad included).
+// Throws std::invalid_argument, with the reason, for a launch without a local size.
+std::vector<BridgeLaunch> bridgeLaunches(const std::vector<ResolvedLaunch>& launches);
+
+// The bridged run's buffers: each input as the OpenCL run got it, every other buffer poisoned.
+std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& inputs);
+
+// The raw metrics collected for an original: the whole table, then `extra` (the user's
+// ROOFLAB_EXTRA_METRICS, parsed: none of them in the table).
+std::vector<std::string> originalMetrics(const std::vector<std::string>& extra);
+
+struct PointCounterOptions {
+  std::string device_name;  // the OpenCL CL_DEVICE_NAME (BridgeOptions::device_name)
+  int timing_repetitions = 3;
+  // The registers per kernel of OpenCL's compile of this PTX (NVIDIA's build log), when known.
+  const std::map<std::string, int>* opencl_registers = nullptr;
+  std::vector<std::string> extra_metrics;  // collected for originals beside the table
+};
+
+// Runs the point's launches (OpenCL's PTX, `ptx`) through the bridge under the range profiler: the
+// whole metric table for an original, the validation subset for a mutant. For an original, compares
+// the bridged outputs with OpenCL's and the bridged time with OpenCL's median. Never throws.
+CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& point,
+                                    const std::vector<ResolvedLaunch>& launches,
+                                    const std::map<std::string, HostBuffer>& inputs,
+                                    const std::map<std::string, HostBuffer>& opencl_outputs,
+                                    const std::optional<EventTimings>& opencl_timings, const PointCounterOptions& options);
+
+}  // namespace rooflab::counters

@@ -1,0 +1,75 @@
+#pragma once
+// Launching a point's kernels on one device's in-order profiling queue, and timing them with the
+// queue's profiling events (never host clocks).
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analyzer/support/cl.hpp"
+#include "analyzer/config/config.hpp"
+#include "analyzer/device/device.hpp"
+#include "analyzer/support/host_buffer.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
+#include "analyzer/data/run_record.hpp"
+
+namespace rooflab {
+
+// Called before every repetition: (phase "warmup" | "timed" | "reference", index, total).
+using RepetitionProgress = std::function<void(const char* phase, int index, int total)>;
+
+// A point on the device: its program, one kernel per launch with its arguments set, its buffers.
+struct PreparedPoint {
+  const ResolvedPoint* point = nullptr;
+  const std::map<std::string, HostBuffer>* inputs = nullptr;  // the family's inputs, as initialised
+  cl::Program program;
+  std::vector<cl::Kernel> kernels;
+  std::vector<ResolvedLaunch> launches;  // the point's, each with its occupancy pad argument when padded
+  std::map<std::string, cl::Buffer> buffers;
+};
+
+class PointLauncher {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Opens a context and a profiling queue on the device; throws DeviceError.
+  explicit PointLauncher(const SelectedDevice& device);
+
+  const SelectedDevice& device() const { return device_; }
+  const cl::Context& context() const { return context_; }
+
+  // Throws VariantError for a buffer larger than one allocation on the device may be (before any
+  // host copy is made: a huge count must not become a host allocation failure).
+  void checkBuffersFit(const ResolvedPoint& point) const;
+  // Creates the point's buffers and uploads its read-only inputs.
+  void createBuffers(PreparedPoint& prepared);
+  // One kernel of prepared.program per launch, with its arguments; pad_bytes (one per launch, or
+  // empty) appends a __local argument of that size to each launch with a non-zero pad (the program
+  // must then be the padded one). Throws VariantError naming the launch. `geometry` (the record's)
+  // gets each launch once it is set up, so that a failing one shows how far the point got.
+  void setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeometry>& geometry,
+                     const std::vector<std::size_t>& pad_bytes = {}) const;
+
+  // One run of every launch, from buffers reset to the point's initial state.
+  RepetitionTiming runOnce(PreparedPoint& prepared);
+  // The warm-up runs, then the timed ones: at least settings.repetitions, then until the run's noise
+  // target is met or its time budget spent (stopping_rule.hpp); the timings carry the median's
+  // interval and whether it converged. After the first timed run, stops early when the stop flag is
+  // raised or settings.variant_time_limit_s has passed since `started` (cut_short).
+  EventTimings timeRepetitions(PreparedPoint& prepared, const RunSettings& settings, Clock::time_point started,
+                               const RepetitionProgress& progress);
+  // The family's write and read_write buffers, read back.
+  std::map<std::string, HostBuffer> readOutputs(const PreparedPoint& prepared);
+  // Waits for whatever a failed launch left queued, so that the next point starts clean. Never throws.
+  void drain() noexcept;
+
+ private:
+  void resetBuffers(PreparedPoint& prepared);
+
+  SelectedDevice device_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+};
+
+}  // namespace rooflab

@@ -1,0 +1,56 @@
+#include "analyzer/run/nvidia_build.hpp"
+
+#include <functional>
+#include <string_view>
+
+#include "analyzer/counters/counters.hpp"
+#include "analyzer/counters/ptx/ptx_rewrite.hpp"
+
+namespace rooflab::nvidia {
+namespace {
+
+std::string_view binaryBytes(const std::vector<unsigned char>& bytes) {
+  return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+std::size_t ptxHash(const std::string& ptx) { return std::hash<std::string>{}(ptx); }
+
+}  // namespace
+
+std::string verboseBuildOption(const DeviceInfo& device) { return device.isNvidia() ? " -cl-nv-verbose" : ""; }
+
+std::string programPtx(const cl::Program& program) {
+  const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  if (binaries.empty()) return "";
+  return counters::ptxTextFromProgramBinary(binaryBytes(binaries.front()));
+}
+
+std::optional<ReadableBinary> readableBinary(const cl::Program& program, const DeviceInfo& device) {
+  const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  if (binaries.empty()) return std::nullopt;
+  const std::string_view binary = binaryBytes(binaries.front());
+  if (device.isNvidia()) return ReadableBinary{".ptx", counters::ptxTextFromProgramBinary(binary)};
+  return ReadableBinary{".bin", std::string(binary)};
+}
+
+void RegisterLog::add(const cl::Program& program, const SelectedDevice& device) {
+  if (!device.info.isNvidia()) return;
+  try {
+    const std::size_t hash = ptxHash(programPtx(program));
+    auto registers = counters::ptxasRegistersFromBuildLog(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device));
+    if (!registers.empty()) by_ptx_hash_[hash] = std::move(registers);
+  } catch (const cl::Error&) {
+    // No log or binary: the bridge then compiles whole-program.
+  }
+}
+
+const std::map<std::string, int>* RegisterLog::find(const std::string& ptx) const {
+  const auto it = by_ptx_hash_.find(ptxHash(ptx));
+  return it == by_ptx_hash_.end() ? nullptr : &it->second;
+}
+
+bool occupancyThroughBridge(const DeviceInfo& device) {
+  return device.isNvidia() && counters::bridgeUnavailableReason().empty();
+}
+
+}  // namespace rooflab::nvidia

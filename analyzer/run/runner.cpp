@@ -1,0 +1,269 @@
+#include "analyzer/run/runner.hpp"
+
+#include <chrono>
+#include <cstdint>
+
+#include "analyzer/run/bridge_arguments.hpp"
+#include "analyzer/support/cl_error.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/support/format.hpp"
+#include "analyzer/run/nvidia_build.hpp"
+#include "analyzer/verify/references.hpp"
+#include "analyzer/verify/verification.hpp"
+#include "mutators/occupancy_match.hpp"
+
+namespace rooflab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Compute-only and memory-only: the mutants that must keep the original's occupancy. A what-if is
+// the original with one define, so it keeps the original's resources as they come.
+bool isMutantMode(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
+
+std::string pointKey(const RunPoint& point) {
+  std::string key = point.family->name;
+  for (const auto& [name, value] : point.params) key += ";" + name + "=" + formatNumber(value);
+  return key;
+}
+
+// Each launch of the mutant in `prepared`, beside the same kernel of the original program.
+std::vector<OccupancyLaunch> occupancyLaunches(const PreparedPoint& prepared, const cl::Program& original,
+                                               const cl::Device& device) {
+  std::vector<OccupancyLaunch> launches;
+  for (std::size_t i = 0; i < prepared.launches.size(); ++i) {
+    const LaunchGeometry& g = prepared.launches[i].geometry;
+    OccupancyLaunch l;
+    l.kernel = g.kernel;
+    std::int64_t threads = 1;
+    for (auto local : g.local) threads *= local;
+    l.threads_per_group = g.local.empty() ? 0 : static_cast<std::size_t>(threads);
+    for (const ResolvedArg& a : prepared.launches[i].args) l.dynamic_local_bytes += a.local_bytes;
+    const cl::Kernel original_kernel(original, g.kernel.c_str());
+    l.original_local_bytes = original_kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device);
+    l.original_private_bytes = original_kernel.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(device);
+    l.mutant_local_bytes = prepared.kernels[i].getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device);
+    l.mutant_private_bytes = prepared.kernels[i].getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(device);
+    launches.push_back(std::move(l));
+  }
+  return launches;
+}
+
+}  // namespace
+
+VariantRunner::VariantRunner(const SelectedDevice& device, const RunSettings& settings)
+    : settings_(settings), launcher_(device), programs_(launcher_.context(), device, settings) {}
+
+VariantRunner::~VariantRunner() = default;
+
+std::string VariantRunner::contextProblem() const {
+  try {
+    const cl::CommandQueue probe(launcher_.context(), launcher_.device().device);
+    const std::uint32_t value = 0;
+    cl::Buffer buffer(launcher_.context(), CL_MEM_READ_WRITE, sizeof value);
+    probe.enqueueWriteBuffer(buffer, CL_TRUE, 0, sizeof value, &value);
+    probe.finish();
+    return "";
+  } catch (const cl::Error& e) {
+    return describeClError(e);
+  }
+}
+
+const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const ResolvedPoint& point) {
+  const std::string key = pointKey(point.point);
+  if (key == inputs_key_) return inputs_;
+  inputs_.clear();
+  references_.clear();
+  for (const ResolvedBuffer& b : point.buffers) {
+    if (b.scratch || b.spec->access == BufferAccess::write) continue;
+    HostBuffer buffer(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
+    fillBuffer(buffer, b.spec->init, settings_.seed);
+    inputs_.emplace(b.spec->name, std::move(buffer));
+  }
+  inputs_key_ = key;
+  return inputs_;
+}
+
+// A mutant must keep its original's parallelism (DESIGN.md): the policy (mutators/occupancy_match)
+// decides the pads; here the original is built, the driver asked, and the padded mutant rebuilt.
+OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord& record) {
+  const RunPoint& point = prepared.point->point;
+  const DeviceInfo& dev = device();
+  RunPoint original_point = point;
+  original_point.mode = RunMode::normal;
+  RunRecord scratch;  // the original's build must not overwrite the mutant's build record
+  const cl::Program original =
+      programs_.build(original_point, programs_.options(*prepared.point, RunMode::normal), scratch);
+  const std::vector<OccupancyLaunch> launches = occupancyLaunches(prepared, original, launcher_.device().device);
+
+  OccupancyOracle original_oracle, mutant_oracle;
+  if (nvidia::occupancyThroughBridge(dev)) {
+    original_oracle = [&](const std::vector<counters::OccupancyQuery>& queries) {
+      std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(original()));
+      for (const auto& q : queries)
+        key += "|" + q.kernel + ":" + std::to_string(q.threads_per_block) + ":" + std::to_string(q.dynamic_local_bytes);
+      auto it = original_occupancy_.find(key);
+      if (it == original_occupancy_.end())
+        it = original_occupancy_.emplace(key, counters::bridgedOccupancy(nvidia::programPtx(original), queries, dev.name)).first;
+      return it->second;
+    };
+    // Reads prepared.program when called: the mutant, then the padded mutant.
+    mutant_oracle = [&](const std::vector<counters::OccupancyQuery>& queries) {
+      return counters::bridgedOccupancy(nvidia::programPtx(prepared.program), queries, dev.name);
+    };
+  }
+  OccupancyPadPlan plan = matchOccupancy(launches, dev.local_mem_bytes, original_oracle, mutant_oracle);
+  if (plan.padded()) {
+    prepared.program = programs_.build(point, record.build_options, record, plan.pad_kernels);
+    launcher_.setUpLaunches(prepared, record.geometry, plan.pad_bytes);
+    confirmPaddedOccupancy(plan, launches, mutant_oracle);
+  }
+  return plan.match;
+}
+
+std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point, RunRecord& record) {
+  auto prepared = std::make_unique<PreparedPoint>();
+  prepared->point = &point;
+  record.build_options = programs_.options(point, point.point.mode);
+  launcher_.checkBuffersFit(point);
+  prepared->program = programs_.build(point.point, record.build_options, record);
+  prepared->inputs = &hostInputs(point);
+  launcher_.createBuffers(*prepared);
+  launcher_.setUpLaunches(*prepared, record.geometry);
+  if (isMutantMode(point.point.mode)) record.occupancy_padding = padForOccupancy(*prepared, record);
+  return prepared;
+}
+
+const std::map<std::string, HostBuffer>& VariantRunner::referenceOutputs(const ResolvedPoint& point) {
+  const std::string& ref = point.point.family->reference;
+  if (auto it = references_.find(ref); it != references_.end()) return it->second;
+  const auto& inputs = hostInputs(point);
+  Buffers outputs;
+  if (ref.rfind("cpu:", 0) == 0) {
+    const ReferenceFunction* fn = ReferenceRegistry::builtin().find(ref.substr(4));
+    if (!fn) throw VariantError("no C++ reference named '" + ref.substr(4) + "'");
+    for (const ResolvedBuffer& b : point.buffers) {
+      if (b.scratch || !b.spec->isOutput()) continue;
+      HostBuffer out(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
+      if (auto in = inputs.find(b.spec->name); in != inputs.end()) out.bytes = in->second.bytes;  // in-place references
+      outputs.emplace(b.spec->name, std::move(out));
+    }
+    ReferenceContext ctx{point.point.params, inputs, outputs};
+    (*fn)(ctx);
+  } else {
+    RunPoint ref_point = point.point;
+    ref_point.variant = point.point.family->findVariant(ref.substr(8));
+    ref_point.mode = RunMode::normal;
+    RunRecord scratch_record;
+    try {
+      const ResolvedPoint resolved_ref = resolvePoint(ref_point);
+      auto prepared = prepare(resolved_ref, scratch_record);
+      launcher_.runOnce(*prepared);
+      outputs = launcher_.readOutputs(*prepared);
+    } catch (const std::exception& e) {
+      throw VariantError("reference variant '" + ref.substr(8) + "' failed: " + e.what());
+    }
+  }
+  return references_.emplace(ref, std::move(outputs)).first->second;
+}
+
+void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, RunRecord& record) {
+  VerificationResult& v = record.verification;
+  v.reference = point.point.family->reference;
+  v.tolerance = point.tolerance;
+  if (point.point.mode != RunMode::normal) {
+    v.status = VerificationStatus::skipped;
+    v.detail = point.point.mode == RunMode::what_if ? "a what-if mutation is deliberately incorrect: its outputs are not results"
+                                                    : "a mutant's outputs are not results";
+    return;
+  }
+  if (v.reference.empty()) {
+    v.status = VerificationStatus::not_checked;
+    v.detail = "the family declares no reference";
+    return;
+  }
+  if (v.reference == "variant:" + point.point.variant->name) {
+    v.status = VerificationStatus::reference;
+    return;
+  }
+  try {
+    compareOutputs(outputs, referenceOutputs(point), v);
+    noteNondeterminism(point.point.variant->uses_atomics, v);
+  } catch (const std::exception& e) {
+    v.status = VerificationStatus::not_checked;
+    v.detail = e.what();
+  }
+}
+
+counters::CounterSet VariantRunner::measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
+                                                   const RunRecord& record) {
+  if (settings_.counters == "off")
+    return counters::CounterSet::notAttempted("counters are off (--no-counters or [run] counters = \"off\")");
+  const std::string why = counters::countersUnavailableReason(device());
+  if (!why.empty()) return counters::CounterSet::notAttempted("counters unavailable: " + why);
+  std::string ptx;
+  try {
+    ptx = nvidia::programPtx(prepared.program);
+  } catch (const cl::Error& e) {
+    return counters::CounterSet::notAttempted("counters unavailable: reading the program binary: " + describeClError(e));
+  }
+  if (ptx.empty()) return counters::CounterSet::notAttempted("counters unavailable: the OpenCL driver returned no PTX");
+  counters::PointCounterOptions options;
+  options.device_name = device().name;
+  options.timing_repetitions = settings_.repetitions;
+  options.opencl_registers = programs_.openclRegisters(ptx);
+  options.extra_metrics = settings_.environment.extra_metrics;
+  return counters::measurePointCounters(ptx, *prepared.point, prepared.launches, *prepared.inputs, opencl_outputs,
+                                        record.timings, options);
+}
+
+void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock::time_point started,
+                            const RepetitionProgress& progress) {
+  auto phase_started = Clock::now();
+  auto endPhase = [&](const char* phase) {
+    const auto now = Clock::now();
+    record.phase_seconds[phase] += std::chrono::duration<double>(now - phase_started).count();
+    phase_started = now;
+  };
+  auto prepared = prepare(point, record);
+  endPhase("prepare");
+  record.timings = launcher_.timeRepetitions(*prepared, settings_, started, progress);
+  endPhase("run");
+  const Buffers outputs = launcher_.readOutputs(*prepared);
+  if (progress) progress("verify", 0, 1);
+  verify(point, outputs, record);
+  endPhase("verify");
+  if (progress) progress("counters", 0, 1);
+  record.counters = measureCounters(*prepared, outputs, record);
+  endPhase("counters");
+}
+
+RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgress& progress) {
+  RunRecord record = recordFor(planned.point);
+  const auto started = Clock::now();
+  try {
+    if (!planned.resolved) throw VariantError(planned.resolve_error);
+    const ResolvedPoint& point = *planned.resolved;
+    record.work = point.work;
+    if (isMutantMode(point.point.mode))
+      record.mutant_origin = point.point.variant->annotated ? MutantOrigin::annotated : MutantOrigin::automatic;
+    measure(point, record, started, progress);
+  } catch (const MutantUnavailable& e) {
+    // No fault: the kernel runs in normal mode only, and the verdict says why it has none.
+    record.status = RecordStatus::skipped;
+    record.status_reason = e.what();
+    record.verification.status = VerificationStatus::skipped;
+    return record;
+  } catch (const cl::Error& e) {
+    record.status = RecordStatus::error;
+    record.status_reason = record.label() + " on " + device().name + ": " + describeClError(e);
+  } catch (const std::exception& e) {
+    record.status = RecordStatus::error;
+    record.status_reason = record.label() + " on " + device().name + ": " + e.what();
+  }
+  // A failed launch can leave commands queued; drain so the next variant starts clean.
+  if (record.status == RecordStatus::error) launcher_.drain();
+  return record;
+}
+
+}  // namespace rooflab

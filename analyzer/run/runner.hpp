@@ -1,0 +1,65 @@
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analyzer/config/config.hpp"
+#include "analyzer/counters/counters.hpp"
+#include "analyzer/device/device.hpp"
+#include "analyzer/support/host_buffer.hpp"
+#include "analyzer/run/launch_timing.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
+#include "analyzer/data/run_record.hpp"
+#include "analyzer/run/variant_programs.hpp"
+
+namespace rooflab {
+
+// Runs a batch's points on one device, one point at a time: builds its program (VariantPrograms),
+// launches and times it (PointLauncher), pads a mutant to its original's occupancy, verifies the
+// outputs and reads the counters. One context and one in-order profiling queue for the whole batch;
+// host inputs and reference outputs are cached by (family, params) so that every variant of a point
+// sees the same data.
+class VariantRunner {
+ public:
+  VariantRunner(const SelectedDevice& device, const RunSettings& settings);
+  ~VariantRunner();
+
+  // Never throws for a failing variant: the record carries status "error" and the message (a point
+  // that could not be resolved included).
+  RunRecord run(const PlannedPoint& point, const RepetitionProgress& progress = {});
+
+  const DeviceInfo& device() const { return launcher_.device().info; }
+
+  // "" while the context still runs commands; else the OpenCL error a tiny write gets (a driver
+  // error such as an illegal address poisons the whole context on NVIDIA).
+  std::string contextProblem() const;
+
+  // Starts building, in the background and in this order, the programs that run() will need for
+  // these points (see ProgramBuilds). Optional: run() builds whatever was not queued itself.
+  void queueBuilds(const std::vector<PlannedPoint>& points) { programs_.queue(points); }
+  int buildThreads() const { return programs_.backgroundThreads(); }
+
+ private:
+  using Buffers = std::map<std::string, HostBuffer>;
+
+  std::unique_ptr<PreparedPoint> prepare(const ResolvedPoint& point, RunRecord& record);
+  void measure(const ResolvedPoint& point, RunRecord& record, std::chrono::steady_clock::time_point started,
+               const RepetitionProgress& progress);
+  const Buffers& hostInputs(const ResolvedPoint& point);
+  const Buffers& referenceOutputs(const ResolvedPoint& point);
+  void verify(const ResolvedPoint& point, const Buffers& outputs, RunRecord& record);
+  OccupancyMatch padForOccupancy(PreparedPoint& prepared, RunRecord& record);
+  counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
+
+  RunSettings settings_;
+  PointLauncher launcher_;
+  VariantPrograms programs_;  // after launcher_: destroyed (build threads joined) before its context
+  // The original's occupancy, by program and launch shapes: both mutants of a point ask once.
+  std::map<std::string, std::vector<counters::KernelOccupancy>> original_occupancy_;
+  std::string inputs_key_;
+  Buffers inputs_;
+  std::map<std::string, Buffers> references_;
+};
+
+}  // namespace rooflab

@@ -1,0 +1,71 @@
+#pragma once
+// Building the variants' OpenCL programs: the source the compiler gets, the options of each mode,
+// and one cache of built programs for the whole batch.
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyzer/support/cl.hpp"
+#include "analyzer/config/config.hpp"
+#include "analyzer/device/device.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/run/nvidia_build.hpp"
+#include "analyzer/run/program_builds.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
+#include "analyzer/data/run_record.hpp"
+#include "mutators/auto_mutation.hpp"
+
+namespace rooflab {
+
+// The source handed to the OpenCL compiler: the prelude, then the kernel file with #line so that
+// build logs point at the user's file and line.
+std::string composeKernelSource(const std::string& file_text, const std::string& file_name);
+
+// A mutant of an unannotated kernel that the rewriter could not make: the point is skipped, with why.
+class MutantUnavailable : public VariantError {
+ public:
+  using VariantError::VariantError;
+};
+
+// Programs cached by (source file, options, padded kernels); built on background threads when
+// queued (ProgramBuilds), else on the calling thread.
+class VariantPrograms {
+ public:
+  VariantPrograms(const cl::Context& context, const SelectedDevice& device, const RunSettings& settings);
+
+  // "-D RL_MODE=<mode>", then the point's defines and build options (and NVIDIA's register log).
+  std::string options(const ResolvedPoint& point, RunMode mode) const;
+
+  // Starts building, in the background and in this order, the programs that these points will
+  // need. Optional: build() builds whatever was not queued itself.
+  void queue(const std::vector<PlannedPoint>& points);
+  int backgroundThreads() const { return builds_->threads(); }
+
+  // The point's variant built with `options`, with the occupancy pad parameter added to the kernels
+  // in `pad_kernels`. Sets the record's build seconds; a failed build sets its build log and throws
+  // VariantError. A mutant of an unannotated variant is its automatic mutant (the record gets its
+  // source check), or MutantUnavailable when there is none.
+  cl::Program build(const RunPoint& point, const std::string& options, RunRecord& record,
+                    const std::set<std::string>& pad_kernels = {});
+
+  // OpenCL's registers per kernel for a program with this PTX (NVIDIA), or nullptr.
+  const std::map<std::string, int>* openclRegisters(const std::string& ptx) const { return registers_.find(ptx); }
+
+ private:
+  static std::string key(const RunPoint& point, const std::string& options);
+  // The point's automatic mutant, made once per (source, options); throws MutantUnavailable.
+  const AutoMutant& automaticMutant(const RunPoint& point, const std::string& options);
+  void keepBinary(const cl::Program& program, const RunPoint& point, const std::string& options) const;
+
+  cl::Context context_;
+  SelectedDevice device_;
+  std::string binaries_dir_;  // where each built program's binary is kept; empty: nowhere
+  std::map<std::string, cl::Program> programs_;
+  std::map<std::string, AutoMutant> automatic_mutants_;
+  nvidia::RegisterLog registers_;
+  std::unique_ptr<ProgramBuilds> builds_;  // declared last: destroyed (threads joined) first
+};
+
+}  // namespace rooflab

@@ -1,0 +1,25 @@
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analyzer/data/results_document.hpp"
+#include "reports/chart/chart_scene.hpp"
+#include "reports/chart/roofline_chart.hpp"
+
+namespace rooflab::reports {
+
+// The PNG image (file bytes) of a laid-out chart, drawn with cairo. Throws std::runtime_error.
+std::string renderPng(const ChartScene& scene);
+
+// "roofline-<family>.png"; characters that do not belong in a file name become '_', so a doctored
+// results file cannot write outside the output folder.
+std::string rooflinePngFileName(const std::string& family);
+
+// One roofline-<family>.png per family in `out_dir` (which must exist); returns the files written.
+std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results,
+                                                   const std::filesystem::path& out_dir,
+                                                   const ChartStyle& style = {},
+                                                   const ChartOptions& chart_options = {});
+
+}  // namespace rooflab::reports

@@ -1,0 +1,129 @@
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/data/results_document.hpp"
+
+// The roofline chart of one kernel family in data coordinates (FLOP/byte, GFLOP/s): axis ranges,
+// every ceiling of every model clipped to those ranges, and one point per normal-mode record. The
+// SVG and PNG drawers both draw this through the same layout (chart_scene.hpp), so they agree.
+namespace rooflab::reports {
+
+struct DataPoint {
+  double intensity_flop_per_byte = 0;
+  double gflops = 0;
+  MemoryLevel level = MemoryLevel::dram;  // whose bytes the intensity counts
+};
+
+enum class ModelRole { reference, measured_device, other };
+enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth };
+
+struct ChartModel {
+  std::string key;
+  std::string short_name;
+  ModelRole role = ModelRole::other;
+  std::string role_text;  // for the legend: "reference model", "device that ran (measured)"
+};
+
+// A straight piece of a roof: a bandwidth slope (GFLOP/s = GB/s x FLOP/byte) or the flat FP32 peak.
+struct Ceiling {
+  std::size_t model_index = 0;  // into RooflineChart::models
+  CeilingKind kind = CeilingKind::fp32_peak;
+  double value = 0;             // GB/s for a bandwidth, GFLOP/s for the peak
+  DataPoint from;
+  DataPoint to;
+  std::string label;            // "DRAM 192.3 GB/s · GeForce GTX 670"
+  std::string short_label;      // "DRAM 192.3 GB/s", for where the full label does not fit
+};
+
+// A log10 axis: ranges are padded around the data, ticks sit on the decades inside the range.
+struct LogAxis {
+  double min_value = 1;
+  double max_value = 10;
+  std::vector<double> decade_ticks;
+  std::string title;
+};
+
+struct VariantSeries {
+  std::string variant;
+};
+
+// A performance bar, GFLOP/s, at the point's intensity.
+struct GflopsRange {
+  double low = 0;
+  double high = 0;
+};
+
+// The same record at another memory level: the same rate, the intensity of that level's bytes.
+struct LevelMarker {
+  DataPoint at;                      // at.level says which level
+  std::vector<std::string> details;  // tooltip lines
+};
+
+// A mutant of the point's variant (compute-only or memory-only), drawn on request at the point's
+// intensity and at the rate the original would reach in the mutant's time: the height between the
+// two is the most that removing the other part could win.
+struct MutantMarker {
+  RunMode mode = RunMode::compute_only;
+  double gflops = 0;
+  std::vector<std::string> details;  // tooltip lines
+};
+
+struct VariantPoint {
+  DataPoint at;
+  std::size_t series_index = 0;          // into RooflineChart::series: one colour/marker per variant
+  std::string short_label;               // the params that vary within the family ("N=1024"), or ""
+  std::vector<std::string> details;      // tooltip lines: variant, params, time, GFLOP/s, intensity, bound
+  // For records measured to a noise target (older results have neither): the GFLOP/s of the median
+  // kernel time's confidence interval, and of the fastest and slowest repetition.
+  std::optional<GflopsRange> median_interval;
+  std::optional<GflopsRange> min_max;
+  bool missed_noise_target = false;      // drawn hollow, and told once in the legend
+  std::vector<LevelMarker> levels;       // the hierarchical roofline's other levels, when placed
+  std::optional<std::string> above_roof;  // the point stands above its roof: why (analyzer/roof_excess.hpp)
+  std::vector<MutantMarker> mutants;      // only when the chart was asked for them (ChartOptions)
+};
+
+// A normal-mode record with no place on log-log axes (an error, no FLOPs, unknown intensity).
+struct UnplacedRecord {
+  std::string variant;
+  std::string params_text;
+  std::string reason;
+};
+
+struct RooflineChart {
+  std::string family;
+  std::string title;
+  LogAxis x_axis;
+  LogAxis y_axis;
+  std::vector<ChartModel> models;
+  std::vector<Ceiling> ceilings;
+  std::vector<VariantSeries> series;
+  std::vector<VariantPoint> points;
+  std::vector<UnplacedRecord> unplaced;
+  // True when a point has markers at several memory levels: the marker's shape then says the level
+  // and its colour the variant (chart_scene.cpp).
+  bool hierarchical = false;
+};
+
+// "global (CGMA)", "DRAM", "L1", "L2", "local memory": how the chart's legend names a level.
+std::string levelDisplayName(MemoryLevel level);
+
+// Only normal-mode records are placed: the mutants' rates measure the mutation, not the kernel.
+// The roofs drawn are the reference model's and the device model's (another model when a run has
+// no "device" one): two sets of roofs stay readable, and the tables list every model.
+// What a reader asked the chart to add: the mutants' markers (`rooflab run|report --show-mutants`).
+struct ChartOptions {
+  bool show_mutants = false;
+};
+
+RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_view family,
+                                 const ChartOptions& options = {});
+
+// Text for a decade tick: "0.001", "1", "100000", "10⁶".
+std::string decadeTickLabel(double decade_value);
+
+}  // namespace rooflab::reports

@@ -1,0 +1,27 @@
+#include "reports/html/html_diagnosis.hpp"
+
+#include "reports/html/html_text.hpp"
+
+namespace rooflab::reports {
+
+std::string diagnosisDetailsText(const Diagnosis& diagnosis) {
+  std::string text;
+  for (const DiagnosisEvidence& item : diagnosis.evidence) text += (text.empty() ? "" : "\n") + evidenceText(item);
+  for (const DiagnosisDisagreement& item : diagnosis.disagreements)
+    text += (text.empty() ? "" : "\n") + std::string("disagreement: ") + item.why;
+  return text;
+}
+
+std::string diagnosisCellHtml(const RunRecord& record) {
+  if (!record.diagnosis) return td("–", "muted");
+  const Diagnosis& diagnosis = *record.diagnosis;
+  // The evidence names what each signal says, other bounds included: it stays in the tooltip, so
+  // that the row itself names one bound.
+  std::string html = "<td class=\"diagnosis\" title=\"" + escapeHtml(diagnosisDetailsText(diagnosis)) + "\">";
+  html += "<span class=\"verdict bound-" + cssToken(toString(diagnosis.bound)) + "\">" + escapeHtml(boundText(diagnosis)) +
+          "</span> <span class=\"muted\">" + escapeHtml(toString(diagnosis.confidence)) + " confidence</span>";
+  if (!diagnosis.disagreements.empty()) html += " <span class=\"disagreement\">signals disagree</span>";
+  return html + "</td>";
+}
+
+}  // namespace rooflab::reports

@@ -1,0 +1,469 @@
+#include "reports/html/html_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "analyzer/support/atomic_file.hpp"
+#include "reports/html/html_chart_controls.hpp"
+#include "reports/html/html_diagnosis.hpp"
+#include "reports/html/html_mutation.hpp"
+#include "reports/html/html_how_to_read.hpp"
+#include "reports/html/html_readings.hpp"
+#include "reports/html/html_run_sections.hpp"
+#include "reports/html/html_text.hpp"
+#include "reports/text/known_value.hpp"
+#include "reports/text/number_format.hpp"
+#include "reports/text/record_text.hpp"
+#include "reports/text/results_order.hpp"
+#include "reports/chart/roofline_chart.hpp"
+#include "reports/html/svg_chart.hpp"
+
+namespace rooflab::reports {
+namespace {
+
+constexpr std::string_view kStyleSheet = R"css(
+:root { color-scheme: light; }
+body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0 auto; padding: 1.5em 2em 3em;
+       max-width: 1280px; color: #1a1a1a; background: #fff; line-height: 1.4; }
+h1 { margin-bottom: 0.2em; }
+h2 { border-bottom: 2px solid #1a1a1a; padding-bottom: 0.2em; margin-top: 2.2em; }
+h3 { margin-top: 1.6em; }
+nav a { margin-right: 1em; }
+.meta { color: #555; }
+.banner { background: #fff3cd; border: 1px solid #e0b000; padding: 0.6em 1em; }
+figure { margin: 1em 0; }
+svg.roofline { width: 100%; height: auto; border: 1px solid #ddd; }
+svg.roofline g.point:hover > *, svg.roofline g.point:focus > * { stroke-width: 3; }
+table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.92em; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.group-start td { border-top: 2px solid #666; }
+tr.failed td { background: #fde8e8; }
+tr.error td, tr.skipped td { background: #f6f6f6; }
+.bad { color: #b00020; font-weight: bold; }
+.muted { color: #666; }
+pre { white-space: pre-wrap; word-break: break-word; margin: 0.2em 0; font-size: 0.92em; }
+pre.config { background: #f7f7f7; border: 1px solid #ddd; padding: 0.8em; }
+.mutation { border: 1px solid #ccc; border-radius: 4px; padding: 0.5em 1em; margin: 0.8em 0; }
+.mutation h4 { margin: 0.2em 0 0.5em; }
+.bar-row { display: flex; align-items: center; gap: 0.6em; margin: 0.15em 0; }
+.bar-label { width: 11em; }
+.bar { flex: 0 0 420px; height: 1.1em; background: #f0f0f0; position: relative; }
+.bar > span { position: absolute; left: 0; top: 0; bottom: 0; }
+.fill-total { background: #555; }
+.fill-memory { background: #0072b2; }
+.fill-compute { background: #e69f00; }
+.verdict { padding: 0.05em 0.5em; border-radius: 3px; background: #eee; font-weight: normal; white-space: nowrap; }
+table.counters td, table.mutants td { white-space: nowrap; }
+.verdict-memory-bound { background: #d6eaf8; }
+.verdict-compute-bound { background: #fdebd0; }
+.verdict-latency-bound { background: #e8daef; }
+.verdict-balanced { background: #d5f5e3; }
+.verdict-memory-leaning { background: #eaf2f8; }
+.verdict-compute-leaning { background: #fef5e7; }
+.verdict-overhead-dominated { background: #f2f3f4; }
+.bound-memory { background: #d6eaf8; }
+.bound-compute { background: #fdebd0; }
+.bound-latency { background: #e8daef; }
+.disagreement { font-size: 0.85em; color: #8a4b00; white-space: nowrap; }
+td.diagnosis { cursor: help; }
+ul.validation { margin: 0.3em 0; }
+details summary { cursor: pointer; }
+details.mutation > summary h4 { display: inline; margin: 0; }
+details.mutation[open] > summary { margin-bottom: 0.5em; }
+)css";
+
+std::string escaped(std::string_view text) { return escapeHtml(text); }
+
+// A counter value as the results file writes it: counts as integers, other values round-trip.
+std::string counterValueText(double value) {
+  if (!std::isfinite(value)) return "–";
+  if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0) {  // 2^53: exact in a double
+    return std::to_string(static_cast<std::int64_t>(value));
+  }
+  return formatRoundTrip(value);
+}
+
+// The variants of a family in ladder order, grouped by params: the table's rungs.
+struct ParamsGroup {
+  std::string params_text;
+  std::vector<const RunRecord*> records;
+};
+
+std::vector<ParamsGroup> groupByParams(const std::vector<const RunRecord*>& records) {
+  std::vector<ParamsGroup> groups;
+  for (const RunRecord* record : records) {
+    const std::string params = recordParamsText(*record);
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const ParamsGroup& g) { return g.params_text == params; });
+    if (group == groups.end()) group = groups.insert(groups.end(), ParamsGroup{params, {}});
+    group->records.push_back(record);
+  }
+  return groups;
+}
+
+bool familyDoesFloatingPointWork(const std::vector<const RunRecord*>& records) {
+  return std::any_of(records.begin(), records.end(),
+                     [](const RunRecord* record) { return known(record->work.flops).value_or(0.0) > 0; });
+}
+
+class HtmlReport {
+ public:
+  HtmlReport(const ResultsDocument& results, const ChartStyle& chart_style, const ChartOptions& chart_options)
+      : results_(results),
+        chart_style_(chart_style),
+        chart_options_(chart_options),
+        model_keys_(modelKeysInOrder(results)),
+        reading_guide_(readingGuideOf(results)) {}
+
+  std::string render() {
+    const std::string device_name = results_.device ? results_.device->name : "unknown device";
+    html_ += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+    html_ += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+    html_ += "<title>rooflab report: " + escaped(device_name) + "</title>\n";
+    html_ += "<style>" + std::string(kStyleSheet) + "</style>\n</head>\n<body>\n";
+    renderHeader(device_name);
+    const std::vector<std::string> families = familiesInRunOrder(results_);
+    renderNavigation(families);
+    html_ += readingSectionHtml(reading_guide_);
+    for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
+    html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
+             measuredCeilingsHtml(results_) + configSectionHtml(results_);
+    html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
+    html_ += chartScriptHtml();
+    html_ += "</body>\n</html>\n";
+    return std::move(html_);
+  }
+
+ private:
+  std::string toolText() const { return results_.tool.name + " " + results_.tool.version; }
+
+  void renderHeader(const std::string& device_name) {
+    html_ += "<header>\n<h1>rooflab report: " + escaped(device_name) + "</h1>\n<p class=\"meta\">";
+    html_ += "Started " + escaped(results_.started_at) + ", finished " + escaped(results_.finished_at.value_or("–")) +
+             " · " + escaped(toolText());
+    if (const auto& summary = results_.summary) {
+      html_ += " · " + std::to_string(summary->points) + " points: " + std::to_string(summary->ok) + " ok, " +
+               std::to_string(summary->failed) + " failed, " + std::to_string(summary->verification_failed) +
+               " failed verification, " + std::to_string(summary->skipped) + " skipped";
+    }
+    html_ += "</p>\n";
+    if (!results_.input_errors.empty()) {
+      html_ += "<div class=\"banner\"><strong>Input errors</strong> (these parts of the batch did not run):<ul>";
+      for (const std::string& error : results_.input_errors) html_ += "<li>" + escaped(error) + "</li>";
+      html_ += "</ul></div>\n";
+    }
+    if (results_.noisy_host) {
+      html_ += "<p class=\"banner\">This batch ran on a <strong>noisy host</strong>: " + escaped(*results_.noisy_host) +
+               ". Its timings may differ from a quiet run's more than their intervals say.</p>\n";
+    }
+    if (results_.host && results_.host->gpu_sm_clock) {
+      const GpuClockSamples& clock = *results_.host->gpu_sm_clock;
+      html_ += "<p class=\"meta\">GPU SM clock during the run: " + escaped(formatRate(clock.min_mhz)) + "–" +
+               escaped(formatRate(clock.max_mhz)) + " MHz (" + std::to_string(clock.count) + " samples).</p>\n";
+    }
+    renderNoiseNote();
+    if (results_.status != BatchStatus::complete) {
+      html_ += "<p class=\"banner\">This run is <strong>" + escaped(toString(results_.status)) +
+               "</strong>: the report shows the records written so far.</p>\n";
+    }
+    html_ += "</header>\n";
+  }
+
+  // Once per report, for runs measured to a noise target: what the ± and the "noisy" marks mean.
+  void renderNoiseNote() {
+    std::size_t measured = 0, missed = 0;
+    for (const RunRecord& record : results_.records) {
+      if (!record.timings || !record.timings->kernel_ns_interval) continue;
+      ++measured;
+      if (missedNoiseTarget(record)) ++missed;
+    }
+    if (measured == 0) return;
+    std::string target = "the run's noise target";
+    if (results_.config && results_.config->run.noise_target_known) {
+      const RunSettings& run = results_.config->run;
+      target = "the noise target (±" + formatPercent(run.max_noise) + " within " + formatSignificant(run.max_time_s, 3) + " s)";
+    }
+    html_ += "<p class=\"meta\">Times are medians; ± is the half-width of the median's 95% confidence interval. "
+             "On the charts, a thick bar shows that interval and a dotted line the fastest to the slowest run. ";
+    html_ += missed == 0 ? "Every record met " + escaped(target) + ".</p>\n"
+                         : std::to_string(missed) + " of " + std::to_string(measured) + " records did not meet " +
+                               escaped(target) + ": marked <span class=\"bad\">noisy</span> in the tables and hollow on the charts; "
+                               "their medians are less certain than the others'.</p>\n";
+  }
+
+  // A rung's speedup; under 1x it is a slowdown, "no gain", with the ratio on a second line to keep
+  // the column narrow.
+  static std::string gainCell(const std::optional<double>& speedup) {
+    if (!speedup || *speedup >= 1.0) return tdNumber(speedup, &formatSpeedup);
+    return td("no gain<br><span class=\"muted\">" + escaped(formatSpeedup(*speedup)) + "</span>", "num");
+  }
+
+  // The median time, with its interval's half-width and a mark when it missed the noise target.
+  static std::string medianTimeCell(const RunRecord& record, const std::optional<double>& median_ns) {
+    if (!median_ns || !record.timings || !record.timings->kernel_ns_interval) return tdNumber(median_ns, &formatDurationNs);
+    const KernelTimeInterval& interval = *record.timings->kernel_ns_interval;
+    std::string cell = "<span title=\"" + escaped(noiseText(record)) + "\">" + escaped(formatDurationNs(*median_ns));
+    if (interval.noise) cell += " <span class=\"muted\">±" + escaped(formatPercent(*interval.noise)) + "</span>";
+    if (!interval.converged) cell += " <span class=\"bad\">noisy</span>";
+    return td(cell + "</span>", "num");
+  }
+
+  void renderNavigation(const std::vector<std::string>& families) {
+    html_ += "<nav><p>";
+    if (reading_guide_.has_mutants || reading_guide_.has_mutations) html_ += "<a href=\"#how-to-read\">how to read this</a>";
+    for (std::size_t index = 0; index < families.size(); ++index) {
+      html_ += "<a href=\"#family-" + std::to_string(index) + "\">" + escaped(families[index]) + "</a>";
+    }
+    html_ += "<a href=\"#device\">device</a><a href=\"#models\">models</a><a href=\"#config\">config</a></p></nav>\n";
+  }
+
+  void renderFamily(const std::string& family, std::size_t index) {
+    const std::vector<const RunRecord*> records = recordsOfFamily(results_, family);
+    std::vector<const RunRecord*> normal_records, mutant_records, what_if_records;
+    for (const RunRecord* record : records) {
+      (record->mode == RunMode::normal    ? normal_records
+       : record->mode == RunMode::what_if ? what_if_records
+                                          : mutant_records)
+          .push_back(record);
+    }
+
+    html_ += "<section class=\"family\" id=\"family-" + std::to_string(index) + "\">\n<h2>" + escaped(family) + "</h2>\n";
+    renderChart(family);
+    renderVariantsTable(normal_records);
+    if (!mutant_records.empty()) renderMutantsTable(mutant_records, normal_records);
+    renderMutations(normal_records);
+    html_ += profilerReadingsTableHtml(normal_records);
+    if (!what_if_records.empty()) html_ += whatIfSectionHtml(what_if_records);
+    renderCounters(records);
+    html_ += "</section>\n";
+  }
+
+  void renderChart(const std::string& family) {
+    const RooflineChart chart = buildRooflineChart(results_, family, chart_options_);
+    html_ += "<figure>\n" + renderSvgChart(layoutRooflineChart(chart, chart_style_), family);
+    html_ += chartControlsHtml(chart);
+    html_ += "<figcaption class=\"muted\">Normal-mode variants at (FLOP per DRAM byte, achieved GFLOP/s). "
+             "Solid: the device that ran; dashed: the reference model; dotted: local-memory roofs. "
+             "Hover a point for its details.";
+    if (!chart.unplaced.empty()) {
+      html_ += " Not on the chart:<ul class=\"unplaced\">";
+      for (const UnplacedRecord& unplaced : chart.unplaced) {
+        html_ += "<li>" + escaped(unplaced.variant) + " " + escaped(unplaced.params_text) + ": " +
+                 escaped(unplaced.reason) + "</li>";
+      }
+      html_ += "</ul>";
+    }
+    html_ += "</figcaption>\n</figure>\n";
+  }
+
+  // The course's table: each row a rung of the optimisation ladder for one problem size.
+  void renderVariantsTable(const std::vector<const RunRecord*>& records) {
+    html_ += "<h3>Variants</h3>\n";
+    if (records.empty()) {
+      html_ += "<p class=\"muted\">No normal-mode record.</p>\n";
+      return;
+    }
+    const bool rate_is_flops = familyDoesFloatingPointWork(records);
+    // One bound column: the diagnosis, which weighs the roofline, the mutants and the counters.
+    std::string header = th("Variant") + th("Params") + th("Time (median)") + th(rate_is_flops ? "GFLOP/s" : "GB/s") +
+                         th("Step") + th("Gain") + th("Verification") + th("Diagnosis");
+    for (const std::string& key : model_keys_) header += th("% of roof: " + modelShortName(results_, key));
+    const std::size_t columns_after_params = 6 + model_keys_.size();
+    html_ += "<table class=\"variants\">\n<thead><tr>" + header + "</tr></thead>\n<tbody>\n";
+
+    for (const ParamsGroup& group : groupByParams(records)) {
+      std::optional<double> first_ns, previous_ns;
+      bool first_row = true;
+      for (const RunRecord* record : group.records) {
+        const std::string row_class = std::string(first_row ? "group-start " : "") + rowClass(*record);
+        first_row = false;
+        html_ += "<tr class=\"" + row_class + "\">" + tdText(record->variant) + tdText(group.params_text);
+        if (record->status != RecordStatus::ok) {
+          html_ += "<td colspan=\"" + std::to_string(columns_after_params) + "\">" + statusHtml(*record) + "</td></tr>\n";
+          continue;
+        }
+        const auto median_ns = record->medianKernelNs();
+        html_ += medianTimeCell(*record, median_ns);
+        html_ += tdNumber(rate_is_flops ? record->achievedGflops() : record->achievedGbps(), &formatRate);
+        // Step: over the previous rung that has a time; gain: over the first rung (the baseline).
+        html_ += gainCell(previous_ns && median_ns ? std::optional<double>(*previous_ns / *median_ns) : std::nullopt);
+        html_ += gainCell(first_ns && median_ns ? std::optional<double>(*first_ns / *median_ns) : std::nullopt);
+        if (median_ns) {
+          if (!first_ns) first_ns = median_ns;
+          previous_ns = median_ns;
+        }
+        html_ += td(escaped(verificationText(*record)), record->verification.status == VerificationStatus::failed ? "bad" : "");
+        html_ += diagnosisCellHtml(*record);
+        for (const std::string& key : model_keys_) {
+          const RooflinePlacement* placement = placementOn(*record, key);
+          if (placement != nullptr && placement->above_roof && known(placement->fraction_of_roof)) {
+            html_ += "<td class=\"num above-roof\" title=\"" + escaped(*placement->above_roof) + "\">" +
+                     escaped(formatPercent(*known(placement->fraction_of_roof))) + " ⚠</td>";
+            continue;
+          }
+          html_ += tdNumber(placement != nullptr ? known(placement->fraction_of_roof) : std::nullopt, &formatPercent);
+        }
+        html_ += "</tr>\n";
+      }
+    }
+    html_ += "</tbody>\n</table>\n";
+  }
+
+  void renderMutantsTable(const std::vector<const RunRecord*>& mutants,
+                          const std::vector<const RunRecord*>& normal_records) {
+    // What they are is in "How to read this"; their figures, one row per run, are folded: the cards
+    // below read them.
+    html_ += "<h3>Mutants</h3>\n<details class=\"mutants\"><summary>" + std::to_string(mutants.size()) +
+             " compute-only and memory-only runs: time against the original's, rates, status</summary>\n";
+    html_ += "<table class=\"mutants\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") + th("Time (median)") +
+             th("vs. original") + th("GFLOP/s") + th("GB/s") + th("Status") + "</tr></thead>\n<tbody>\n";
+    for (const RunRecord* record : mutants) {
+      html_ += "<tr class=\"" + rowClass(*record) + "\">" + tdText(record->variant) + tdText(recordParamsText(*record)) +
+               tdText(modeName(record->mode));
+      if (record->status != RecordStatus::ok) {
+        html_ += "<td colspan=\"5\">" + statusHtml(*record) + "</td></tr>\n";
+        continue;
+      }
+      const auto median_ns = record->medianKernelNs();
+      const auto original_ns = originalMedianNs(*record, normal_records);
+      html_ += tdNumber(median_ns, &formatDurationNs);
+      html_ += tdNumber(median_ns && original_ns ? std::optional<double>(*median_ns / *original_ns) : std::nullopt,
+                        &formatPercent);
+      html_ += tdNumber(record->achievedGflops(), &formatRate) + tdNumber(record->achievedGbps(), &formatRate);
+      html_ += tdText(toString(record->status)) + "</tr>\n";
+    }
+    html_ += "</tbody>\n</table>\n</details>\n";
+  }
+
+  void renderMutations(const std::vector<const RunRecord*>& records) {
+    std::vector<const RunRecord*> with_mutation;
+    for (const RunRecord* record : records) {
+      if (record->mutation) with_mutation.push_back(record);
+    }
+    if (with_mutation.empty()) return;
+    html_ += "<h3>The mutants' evidence</h3>\n";
+    for (const RunRecord* record : with_mutation) html_ += mutationCardHtml(*record, *record->mutation, reading_guide_);
+  }
+
+  void renderCounters(const std::vector<const RunRecord*>& records) {
+    html_ += "<h3>Hardware counters</h3>\n";
+    std::vector<const RunRecord*> available;
+    std::vector<std::pair<std::string, std::vector<const RunRecord*>>> unavailable_by_reason;
+    for (const RunRecord* record : records) {
+      if (record->counters.available) {
+        available.push_back(record);
+        continue;
+      }
+      const std::string& reason = record->counters.reason;
+      auto entry = std::find_if(unavailable_by_reason.begin(), unavailable_by_reason.end(),
+                                [&](const auto& e) { return e.first == reason; });
+      if (entry == unavailable_by_reason.end()) entry = unavailable_by_reason.insert(entry, {reason, {}});
+      entry->second.push_back(record);
+    }
+    if (!available.empty()) renderCountersTable(available);
+    for (const auto& [reason, without] : unavailable_by_reason) {
+      html_ += "<p class=\"counters-unavailable\">Counters unavailable";
+      if (without.size() != records.size()) {
+        html_ += " for ";
+        for (std::size_t i = 0; i < without.size(); ++i) {
+          html_ += (i ? ", " : "") + escaped(without[i]->variant + " " + modeName(without[i]->mode) + " " +
+                                             recordParamsText(*without[i]));
+        }
+      }
+      html_ += ": " + escaped(reason) + "</p>\n";
+    }
+  }
+
+  void renderCountersTable(const std::vector<const RunRecord*>& records) {
+    html_ += "<details class=\"counters\"><summary>" + std::to_string(records.size()) +
+             " runs with counters: FLOPs and DRAM bytes counted against the analytic ones, raw metrics</summary>\n";
+    html_ += "<table class=\"counters\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") +
+             th("FP32 FLOPs (counted)") + th("FLOPs (analytic)") + th("DRAM read") + th("DRAM write") +
+             th("DRAM bytes vs. analytic") + th("Bridged kernel time") + th("Raw metrics") + "</tr></thead>\n<tbody>\n";
+    for (const RunRecord* record : records) {
+      const counters::CounterSet& counters = record->counters;
+      // A set the bridge was never asked for holds no metric, whatever its flag says.
+      auto derived = [&](const char* name) -> std::optional<double> {
+        const auto found = counters.derived.find(name);
+        if (counters.not_attempted || found == counters.derived.end()) return std::nullopt;
+        return known(found->second);
+      };
+      const auto read_bytes = derived("dram_bytes_read");
+      const auto write_bytes = derived("dram_bytes_write");
+      const auto analytic_bytes = known(record->work.bytes);
+      std::optional<double> traffic_ratio;
+      if (read_bytes && write_bytes && analytic_bytes && *analytic_bytes > 0) {
+        traffic_ratio = (*read_bytes + *write_bytes) / *analytic_bytes;
+      }
+      std::optional<double> bridged_ns;
+      if (!counters.not_attempted && counters.bridged_kernel_ns) bridged_ns = static_cast<double>(*counters.bridged_kernel_ns);
+      html_ += "<tr>" + tdText(record->variant) + tdText(recordParamsText(*record)) + tdText(modeName(record->mode)) +
+               tdNumber(derived("fp32_flops"), &formatCount) + tdNumber(known(record->work.flops), &formatCount) +
+               tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
+               tdNumber(traffic_ratio, &formatPercent) + tdNumber(bridged_ns, &formatDurationNs);
+      html_ += "<td>";
+      if (!counters.not_attempted) {
+        html_ += "<details><summary>" + std::to_string(counters.values.size()) + " metrics</summary><table>";
+        for (const auto& [metric, value] : counters.values) {
+          html_ += "<tr>" + tdText(metric) + td(escaped(counterValueText(value)), "num") + "</tr>";
+        }
+        html_ += "</table></details>";
+      }
+      html_ += "</td></tr>\n";
+    }
+    html_ += "</tbody>\n</table>\n</details>\n";
+  }
+
+  static std::string rowClass(const RunRecord& record) {
+    if (record.status != RecordStatus::ok) return cssToken(toString(record.status));
+    if (record.verification.status == VerificationStatus::failed) return "failed";
+    return "ok";
+  }
+
+  // "error: <message>" for a record that did not run, with its whole text (build logs included).
+  static std::string statusHtml(const RunRecord& record) {
+    const std::string status = toString(record.status);
+    std::string html = "<span class=\"" + std::string(isFault(record.status) ? "bad" : "muted") + "\">" +
+                       escaped(status) + "</span>";
+    if (!record.status_reason.empty()) html += "<pre class=\"error-text\">" + escaped(record.status_reason) + "</pre>";
+    return html;
+  }
+
+  // The normal-mode run of the same variant and params, which a mutant is compared with.
+  static std::optional<double> originalMedianNs(const RunRecord& mutant,
+                                                const std::vector<const RunRecord*>& normal_records) {
+    for (const RunRecord* record : normal_records) {
+      if (record->variant == mutant.variant && recordParamsText(*record) == recordParamsText(mutant)) {
+        return record->medianKernelNs();
+      }
+    }
+    return std::nullopt;
+  }
+
+  const ResultsDocument& results_;
+  const ChartStyle& chart_style_;
+  const ChartOptions& chart_options_;
+  std::vector<std::string> model_keys_;
+  ReadingGuide reading_guide_;
+  std::string html_;
+};
+
+}  // namespace
+
+std::string renderHtmlReport(const ResultsDocument& results, const ChartStyle& chart_style,
+                             const ChartOptions& chart_options) {
+  return HtmlReport(results, chart_style, chart_options).render();
+}
+
+void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file,
+                     const ChartOptions& chart_options) {
+  writeFileAtomically(file, renderHtmlReport(results, {}, chart_options));
+}
+
+}  // namespace rooflab::reports

@@ -1,0 +1,21 @@
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include "analyzer/data/results_document.hpp"
+#include "reports/chart/chart_scene.hpp"
+#include "reports/chart/roofline_chart.hpp"
+
+namespace rooflab::reports {
+
+// One self-contained HTML page for a run: inline CSS and SVG, no script and nothing fetched. Per
+// family: a roofline chart (reference and device models), the variants table with each rung's step
+// and gain, the mutants, the mutation verdicts and the counters; then device, models and config.
+std::string renderHtmlReport(const ResultsDocument& results, const ChartStyle& chart_style = {},
+                             const ChartOptions& chart_options = {});
+
+// renderHtmlReport written atomically to `file`.
+void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file,
+                     const ChartOptions& chart_options = {});
+
+}  // namespace rooflab::reports

@@ -1,0 +1,45 @@
+#include "reports/text/what_if_text.hpp"
+
+#include "reports/text/known_value.hpp"
+#include "reports/text/number_format.hpp"
+
+namespace rooflab::reports {
+namespace {
+
+// A ratio under 1x promises nothing: "none (0.97×)", never "up to 0.97× faster".
+std::string gainText(double ratio) {
+  return ratio < 1.0 ? "none (" + formatSpeedup(ratio) + ")" : "up to " + formatSpeedup(ratio) + " faster";
+}
+
+std::string countText(const std::optional<double>& value) {
+  const auto v = known(value);
+  return v ? formatCount(*v) : std::string("?");
+}
+
+}  // namespace
+
+std::string whatIfCheckText(const WhatIfResult& w) {
+  if (w.check == WhatIfCheck::not_checked) return "expectation not checked: " + w.check_detail;
+  std::string text = std::string("expectation ") + (w.check == WhatIfCheck::met ? "met" : "FAILED") + ": ";
+  if (w.expectation) {
+    text += w.expectation->counter + " " + countText(w.counter_original) + " (original) -> " +
+            countText(w.counter_what_if) + " (what-if), expected " + describe(*w.expectation);
+  }
+  if (w.check == WhatIfCheck::failed) text += "; the mutation may not remove what it claims, so its gain is suspect";
+  return text;
+}
+
+std::string whatIfPredictedText(const WhatIfResult& w) {
+  const auto gain = known(w.predicted_gain);
+  return "predicted gain: " + (gain ? gainText(*gain) : std::string("not measured"));
+}
+
+std::string whatIfRealisedText(const WhatIfResult& w) {
+  if (w.realised_by.empty()) return "";
+  const auto gain = known(w.realised_gain);
+  if (!gain) return w.realised_by + " (the real optimisation): not measured at these parameters (study it in normal mode)";
+  return w.realised_by + " (the real optimisation) measured: " +
+         (*gain < 1.0 ? "slower (" + formatSpeedup(*gain) + ")" : formatSpeedup(*gain) + " faster");
+}
+
+}  // namespace rooflab::reports
