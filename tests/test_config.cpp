@@ -42,7 +42,7 @@ modes = ["normal"]
   EXPECT_EQ(c.run.warmup, 1);
   ASSERT_EQ(c.run.modes.size(), 2u);
   EXPECT_EQ(c.run.modes[1], RunMode::memory_only);
-  EXPECT_EQ(c.run.counters, "off");
+  EXPECT_EQ(toString(c.run.counters), "off");
   ASSERT_EQ(c.run.kernels.size(), 2u);
   EXPECT_EQ(c.run.kernels[0], "/base/kernels");
   EXPECT_EQ(c.run.kernels[1], "/abs/mine");

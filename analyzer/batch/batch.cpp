@@ -14,6 +14,7 @@
 #include "analyzer/batch/progress_line.hpp"
 #include "analyzer/batch/results_writer.hpp"
 #include "analyzer/ceilings/device_roofs.hpp"
+#include "analyzer/counters/counters.hpp"
 #include "analyzer/diagnose/analysis.hpp"
 #include "analyzer/place/place_record.hpp"
 #include "analyzer/roofline/roofline_models.hpp"
@@ -25,7 +26,7 @@ namespace {
 BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
   if (!options.device_override.empty()) config.run.device = options.device_override;
   if (!options.out_override.empty()) config.run.out = options.out_override;
-  if (!options.counters_override.empty()) config.run.counters = options.counters_override;
+  if (options.counters_override) config.run.counters = *options.counters_override;
   if (!options.formats_override.empty()) config.run.formats = options.formats_override;
   return config;
 }
@@ -176,6 +177,16 @@ void refuseOversizedBatch(const BatchPlan& plan, const RunSettings& settings) {
                    std::to_string(settings.max_points) + "; narrow the sweep or raise max_points");
 }
 
+// counters = "on" asks for them: a device that cannot give them stops the run before any device work
+// (auto would go on with timings alone).
+void refuseCountersThatCannotBeRead(const RunSettings& settings, const DeviceInfo& device) {
+  if (settings.counters != CountersSetting::on) return;
+  const std::string why = counters::countersUnavailableReason(device);
+  if (why.empty()) return;
+  throw DeviceError("[run] counters = \"on\", but counters cannot be read on " + device.name + ": " + why +
+                    " (counters = \"auto\" runs with timings alone)");
+}
+
 void announce(const BatchPlan& plan, const BatchConfig& config, const SelectedDevice& device,
               const RooflineModels& models, const ResultsWriter& results) {
   const std::size_t families = plan.studiedFamilyCount();
@@ -203,6 +214,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
 
   const SelectedDevice device = selectDevice(config.run.device);
+  refuseCountersThatCannotBeRead(config.run, device.info);
   ResultsWriter results(outcome.results, outcome.out_dir / "results.json");
   results.start(config, device.info, plan.input_errors);
   // Before the ceilings, whose own work would raise the load average it reads.

@@ -3,6 +3,7 @@
 // count and choose the exit code (batch_summary).
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,7 @@ namespace rooflab {
 struct BatchOptions {
   std::string device_override;   // --device
   std::string out_override;      // --out
-  std::string counters_override;  // --no-counters gives "off"
+  std::optional<CountersSetting> counters_override;  // --no-counters gives off
   std::vector<std::string> formats_override;
   bool progress = true;           // the progress line on stderr
   bool keep_binaries = false;     // write each program binary (PTX on NVIDIA) to <out>/binaries

@@ -20,7 +20,7 @@ double estimateBatchSeconds(const BatchPlan& plan, const RooflineModels& models,
                             const DeviceInfo& device) {
   const DeviceModel& model = models.device ? *models.device : models.datasheet ? *models.datasheet : models.reference;
   const int runs = settings.warmup + settings.repetitions;
-  const bool counters = device.isNvidia() && settings.counters != "off";
+  const bool counters = device.isNvidia() && settings.counters != CountersSetting::off;
   double seconds = 0;
   for (const PlannedPoint& p : plan.points) {
     seconds += kFixedSecondsPerPoint + (device.type == "CPU" ? kCpuBuildSecondsPerPoint : kGpuBuildSecondsPerPoint);

@@ -18,7 +18,7 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
   RooflineModels out{*reference, std::nullopt, matchDeviceModel(device.info, models), std::nullopt};
   out.device_cache_bytes = device.info.global_mem_cache_bytes;
   out.timer_resolution_ns = device.info.timer_resolution_ns;
-  if (settings.ceilings == "measure") {
+  if (settings.ceilings == CeilingsSource::measure) {
     CeilingsOptions options;
     options.datasheet = out.datasheet;
     options.typed_peaks = typed_peaks;

@@ -72,13 +72,13 @@ int runCommand(const RunCommand& cmd) {
   BatchOptions options;
   options.device_override = cmd.device;
   options.out_override = cmd.out;
-  options.counters_override = cmd.no_counters ? "off" : "";
+  if (cmd.no_counters) options.counters_override = CountersSetting::off;
   options.formats_override = cmd.formats;
   options.progress = !cmd.quiet;
   options.keep_binaries = cmd.keep_binaries;
   installStopSignalHandlers();
-  const std::string counters = options.counters_override.empty() ? config.run.counters : options.counters_override;
-  config.run.environment = readEnvironmentSettings(counters != "off");
+  const CountersSetting counters = options.counters_override.value_or(config.run.counters);
+  config.run.environment = readEnvironmentSettings(counters != CountersSetting::off);
   const PrivateJitCache jit_cache(config.run.environment.private_jit_cache_dir);
   BatchOutcome outcome = runBatch(config, options);
   const ResultsDocument& results = outcome.results;

@@ -85,12 +85,17 @@ void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir) {
     run.warmup = static_cast<int>(*warmup);
   }
   if (r.has("modes")) run.modes = parseModes(r, "modes");
-  run.counters = r.optionalString("counters").value_or(run.counters);
-  if (run.counters != "auto" && run.counters != "on" && run.counters != "off")
-    r.fail("counters", "must be auto, on or off");
+  if (const auto counters = r.optionalString("counters")) {
+    const auto setting = parseCountersSetting(*counters);
+    if (!setting) r.fail("counters", "must be auto, on or off");
+    run.counters = *setting;
+  }
   run.reference_model = r.optionalString("reference_model").value_or(run.reference_model);
-  run.ceilings = r.optionalString("ceilings").value_or(run.ceilings);
-  if (run.ceilings != "measure" && run.ceilings != "datasheet") r.fail("ceilings", "must be measure or datasheet");
+  if (const auto ceilings = r.optionalString("ceilings")) {
+    const auto source = parseCeilingsSource(*ceilings);
+    if (!source) r.fail("ceilings", "must be measure or datasheet");
+    run.ceilings = *source;
+  }
   run.out = r.optionalString("out").value_or(run.out);
   if (auto formats = r.optionalTextArray("formats")) {
     for (const auto& f : *formats)

@@ -1,22 +1,38 @@
 // The run modes' names, as configs and results files spell them.
 #include "analyzer/data/batch_config.hpp"
 
+#include "analyzer/support/enum_names.hpp"
+
 namespace rooflab {
 
-std::string modeName(RunMode mode) {
-  switch (mode) {
-    case RunMode::normal: return "normal";
-    case RunMode::compute_only: return "compute-only";
-    case RunMode::memory_only: return "memory-only";
-    case RunMode::what_if: return "what-if";
-  }
-  return "?";
-}
+constexpr EnumName<RunMode> kRunModeNames[] = {
+    {RunMode::normal, "normal"},
+    {RunMode::compute_only, "compute-only"},
+    {RunMode::memory_only, "memory-only"},
+    {RunMode::what_if, "what-if"},
+};
 
-std::optional<RunMode> parseMode(const std::string& name) {
-  for (RunMode m : {RunMode::normal, RunMode::compute_only, RunMode::memory_only, RunMode::what_if})
-    if (modeName(m) == name) return m;
-  return std::nullopt;
-}
+std::string modeName(RunMode mode) { return nameOf(kRunModeNames, mode); }
+
+std::optional<RunMode> parseMode(const std::string& name) { return valueOf(kRunModeNames, name); }
+
+constexpr EnumName<CountersSetting> kCountersSettingNames[] = {
+    {CountersSetting::automatic, "auto"},
+    {CountersSetting::on, "on"},
+    {CountersSetting::off, "off"},
+};
+
+std::string toString(CountersSetting setting) { return nameOf(kCountersSettingNames, setting); }
+
+std::optional<CountersSetting> parseCountersSetting(std::string_view text) { return valueOf(kCountersSettingNames, text); }
+
+constexpr EnumName<CeilingsSource> kCeilingsSourceNames[] = {
+    {CeilingsSource::measure, "measure"},
+    {CeilingsSource::datasheet, "datasheet"},
+};
+
+std::string toString(CeilingsSource source) { return nameOf(kCeilingsSourceNames, source); }
+
+std::optional<CeilingsSource> parseCeilingsSource(std::string_view text) { return valueOf(kCeilingsSourceNames, text); }
 
 }  // namespace rooflab

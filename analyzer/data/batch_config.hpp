@@ -20,6 +20,17 @@ enum class RunMode { normal, compute_only, memory_only, what_if };
 std::string modeName(RunMode mode);                   // "normal", "compute-only", "memory-only", "what-if"
 std::optional<RunMode> parseMode(const std::string& name);
 
+// [run] counters: auto reads them where the device allows (NVIDIA, CUDA built in), on stops the run
+// before any device work when they cannot be read, off never reads them.
+enum class CountersSetting { automatic, on, off };
+std::string toString(CountersSetting setting);  // "auto" | "on" | "off"
+std::optional<CountersSetting> parseCountersSetting(std::string_view text);
+
+// [run] ceilings: the device's roofs measured at the start of the run, or taken from its datasheet.
+enum class CeilingsSource { measure, datasheet };
+std::string toString(CeilingsSource source);  // "measure" | "datasheet"
+std::optional<CeilingsSource> parseCeilingsSource(std::string_view text);
+
 // What a user sets through environment variables (README). The command line reads them, once, into
 // the run's settings (analyzer/cli/commands.cpp), so that nothing below it reads the environment.
 struct EnvironmentSettings {
@@ -44,9 +55,9 @@ struct RunSettings {
   bool noise_target_known = true;
   int warmup = 2;
   std::vector<RunMode> modes{RunMode::normal};
-  std::string counters = "auto";  // auto | on | off
+  CountersSetting counters = CountersSetting::automatic;
   std::string reference_model = "gtx670";
-  std::string ceilings = "measure";           // measure | datasheet: the device's roofs for this run
+  CeilingsSource ceilings = CeilingsSource::measure;
   std::string out = "rooflab-out";
   std::vector<std::string> formats{"html", "png", "json", "csv"};
   // The config's own family folders, absolute, resolved against the config's folder. The built-in

@@ -1,54 +1,40 @@
 // A diagnosis's names, as results files spell them, and its text, as every report says it.
 #include "analyzer/data/diagnosis.hpp"
 
+#include "analyzer/support/enum_names.hpp"
+
 namespace rooflab {
 
-std::string toString(DiagnosedBound bound) {
-  switch (bound) {
-    case DiagnosedBound::compute: return "compute";
-    case DiagnosedBound::memory: return "memory";
-    case DiagnosedBound::latency: return "latency";
-    case DiagnosedBound::undetermined: break;
-  }
-  return "undetermined";
-}
+constexpr EnumName<DiagnosedBound> kDiagnosedBoundNames[] = {
+    {DiagnosedBound::compute, "compute"},
+    {DiagnosedBound::memory, "memory"},
+    {DiagnosedBound::latency, "latency"},
+    {DiagnosedBound::undetermined, "undetermined"},
+};
 
-std::optional<DiagnosedBound> parseDiagnosedBound(std::string_view text) {
-  for (DiagnosedBound bound :
-       {DiagnosedBound::compute, DiagnosedBound::memory, DiagnosedBound::latency, DiagnosedBound::undetermined})
-    if (text == toString(bound)) return bound;
-  return std::nullopt;
-}
+std::string toString(DiagnosedBound bound) { return nameOf(kDiagnosedBoundNames, bound); }
 
-std::string toString(DiagnosisConfidence confidence) {
-  switch (confidence) {
-    case DiagnosisConfidence::high: return "high";
-    case DiagnosisConfidence::medium: return "medium";
-    case DiagnosisConfidence::low: break;
-  }
-  return "low";
-}
+std::optional<DiagnosedBound> parseDiagnosedBound(std::string_view text) { return valueOf(kDiagnosedBoundNames, text); }
 
-std::optional<DiagnosisConfidence> parseDiagnosisConfidence(std::string_view text) {
-  for (DiagnosisConfidence confidence : {DiagnosisConfidence::high, DiagnosisConfidence::medium, DiagnosisConfidence::low})
-    if (text == toString(confidence)) return confidence;
-  return std::nullopt;
-}
+constexpr EnumName<DiagnosisConfidence> kDiagnosisConfidenceNames[] = {
+    {DiagnosisConfidence::high, "high"},
+    {DiagnosisConfidence::medium, "medium"},
+    {DiagnosisConfidence::low, "low"},
+};
 
-std::string toString(DiagnosisSignal signal) {
-  switch (signal) {
-    case DiagnosisSignal::roofline: return "roofline";
-    case DiagnosisSignal::mutants: return "mutants";
-    case DiagnosisSignal::counters: break;
-  }
-  return "counters";
-}
+std::string toString(DiagnosisConfidence confidence) { return nameOf(kDiagnosisConfidenceNames, confidence); }
 
-std::optional<DiagnosisSignal> parseDiagnosisSignal(std::string_view text) {
-  for (DiagnosisSignal signal : {DiagnosisSignal::roofline, DiagnosisSignal::mutants, DiagnosisSignal::counters})
-    if (text == toString(signal)) return signal;
-  return std::nullopt;
-}
+std::optional<DiagnosisConfidence> parseDiagnosisConfidence(std::string_view text) { return valueOf(kDiagnosisConfidenceNames, text); }
+
+constexpr EnumName<DiagnosisSignal> kDiagnosisSignalNames[] = {
+    {DiagnosisSignal::roofline, "roofline"},
+    {DiagnosisSignal::mutants, "mutants"},
+    {DiagnosisSignal::counters, "counters"},
+};
+
+std::string toString(DiagnosisSignal signal) { return nameOf(kDiagnosisSignalNames, signal); }
+
+std::optional<DiagnosisSignal> parseDiagnosisSignal(std::string_view text) { return valueOf(kDiagnosisSignalNames, text); }
 
 std::string levelName(MemoryLevel level) {
   switch (level) {

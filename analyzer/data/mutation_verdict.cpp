@@ -1,37 +1,32 @@
 // A verdict's names, as results files spell them.
 #include "analyzer/data/mutation_verdict.hpp"
 
+#include "analyzer/support/enum_names.hpp"
+
 namespace rooflab {
 
-std::string toString(MutationReading reading) {
-  switch (reading) {
-    case MutationReading::memory_bound: return "memory-bound";
-    case MutationReading::compute_bound: return "compute-bound";
-    case MutationReading::balanced: return "balanced";
-    case MutationReading::latency_bound: return "latency-bound";
-    case MutationReading::memory_leaning: return "memory-leaning";
-    case MutationReading::compute_leaning: return "compute-leaning";
-    case MutationReading::overhead_dominated: return "overhead-dominated";
-    case MutationReading::unknown: break;
-  }
-  return "unknown";
-}
+constexpr EnumName<MutationReading> kMutationReadingNames[] = {
+    {MutationReading::memory_bound, "memory-bound"},
+    {MutationReading::compute_bound, "compute-bound"},
+    {MutationReading::balanced, "balanced"},
+    {MutationReading::latency_bound, "latency-bound"},
+    {MutationReading::memory_leaning, "memory-leaning"},
+    {MutationReading::compute_leaning, "compute-leaning"},
+    {MutationReading::overhead_dominated, "overhead-dominated"},
+    {MutationReading::unknown, "unknown"},
+};
 
-std::optional<MutationReading> parseMutationReading(std::string_view text) {
-  for (MutationReading reading :
-       {MutationReading::memory_bound, MutationReading::compute_bound, MutationReading::balanced,
-        MutationReading::latency_bound, MutationReading::memory_leaning, MutationReading::compute_leaning,
-        MutationReading::overhead_dominated, MutationReading::unknown})
-    if (text == toString(reading)) return reading;
-  return std::nullopt;
-}
+std::string toString(MutationReading reading) { return nameOf(kMutationReadingNames, reading); }
 
-std::string toString(MutantOrigin origin) { return origin == MutantOrigin::automatic ? "automatic" : "annotated"; }
+std::optional<MutationReading> parseMutationReading(std::string_view text) { return valueOf(kMutationReadingNames, text); }
 
-std::optional<MutantOrigin> parseMutantOrigin(std::string_view text) {
-  if (text == "annotated") return MutantOrigin::annotated;
-  if (text == "automatic") return MutantOrigin::automatic;
-  return std::nullopt;
-}
+constexpr EnumName<MutantOrigin> kMutantOriginNames[] = {
+    {MutantOrigin::annotated, "annotated"},
+    {MutantOrigin::automatic, "automatic"},
+};
+
+std::string toString(MutantOrigin origin) { return nameOf(kMutantOriginNames, origin); }
+
+std::optional<MutantOrigin> parseMutantOrigin(std::string_view text) { return valueOf(kMutantOriginNames, text); }
 
 }  // namespace rooflab

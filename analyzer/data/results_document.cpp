@@ -1,36 +1,28 @@
 #include "analyzer/data/results_document.hpp"
 
+#include "analyzer/support/enum_names.hpp"
+
 namespace rooflab {
 
-std::string toString(BatchStatus status) {
-  switch (status) {
-    case BatchStatus::running: return "running";
-    case BatchStatus::complete: return "complete";
-    case BatchStatus::interrupted: return "interrupted";
-    case BatchStatus::timed_out: return "timed_out";
-  }
-  return "running";
-}
+constexpr EnumName<BatchStatus> kBatchStatusNames[] = {
+    {BatchStatus::running, "running"},
+    {BatchStatus::complete, "complete"},
+    {BatchStatus::interrupted, "interrupted"},
+    {BatchStatus::timed_out, "timed_out"},
+};
 
-std::optional<BatchStatus> parseBatchStatus(std::string_view text) {
-  for (BatchStatus status : {BatchStatus::running, BatchStatus::complete, BatchStatus::interrupted, BatchStatus::timed_out})
-    if (text == toString(status)) return status;
-  return std::nullopt;
-}
+std::string toString(BatchStatus status) { return nameOf(kBatchStatusNames, status); }
 
-std::string toString(RooflineModelRole role) {
-  switch (role) {
-    case RooflineModelRole::reference: return "reference";
-    case RooflineModelRole::measured: return "measured";
-    case RooflineModelRole::datasheet: return "datasheet";
-  }
-  return "reference";
-}
+std::optional<BatchStatus> parseBatchStatus(std::string_view text) { return valueOf(kBatchStatusNames, text); }
 
-std::optional<RooflineModelRole> parseRooflineModelRole(std::string_view text) {
-  for (RooflineModelRole role : {RooflineModelRole::reference, RooflineModelRole::measured, RooflineModelRole::datasheet})
-    if (text == toString(role)) return role;
-  return std::nullopt;
-}
+constexpr EnumName<RooflineModelRole> kRooflineModelRoleNames[] = {
+    {RooflineModelRole::reference, "reference"},
+    {RooflineModelRole::measured, "measured"},
+    {RooflineModelRole::datasheet, "datasheet"},
+};
+
+std::string toString(RooflineModelRole role) { return nameOf(kRooflineModelRoleNames, role); }
+
+std::optional<RooflineModelRole> parseRooflineModelRole(std::string_view text) { return valueOf(kRooflineModelRoleNames, text); }
 
 }  // namespace rooflab

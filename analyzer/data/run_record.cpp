@@ -1,5 +1,7 @@
 #include "analyzer/data/run_record.hpp"
 
+#include "analyzer/support/enum_names.hpp"
+
 #include <cmath>
 
 #include "analyzer/support/format.hpp"
@@ -23,41 +25,29 @@ std::optional<double> achievedRate(double work, const EventTimings& timings) {
   return std::isfinite(rate) ? std::optional<double>(rate) : std::nullopt;
 }
 
-std::string toString(RecordStatus status) {
-  switch (status) {
-    case RecordStatus::ok: return "ok";
-    case RecordStatus::error: return "error";
-    case RecordStatus::skipped: return "skipped";
-    case RecordStatus::crashed: return "crashed";
-    case RecordStatus::timed_out: return "timed_out";
-  }
-  return "error";
-}
+constexpr EnumName<RecordStatus> kRecordStatusNames[] = {
+    {RecordStatus::ok, "ok"},
+    {RecordStatus::error, "error"},
+    {RecordStatus::skipped, "skipped"},
+    {RecordStatus::crashed, "crashed"},
+    {RecordStatus::timed_out, "timed_out"},
+};
 
-std::optional<RecordStatus> parseRecordStatus(std::string_view text) {
-  for (RecordStatus status : {RecordStatus::ok, RecordStatus::error, RecordStatus::skipped, RecordStatus::crashed,
-                              RecordStatus::timed_out})
-    if (text == toString(status)) return status;
-  return std::nullopt;
-}
+std::string toString(RecordStatus status) { return nameOf(kRecordStatusNames, status); }
 
-std::string toString(VerificationStatus status) {
-  switch (status) {
-    case VerificationStatus::passed: return "passed";
-    case VerificationStatus::failed: return "failed";
-    case VerificationStatus::reference: return "reference";
-    case VerificationStatus::not_checked: return "not_checked";
-    case VerificationStatus::skipped: return "skipped";
-  }
-  return "not_checked";
-}
+std::optional<RecordStatus> parseRecordStatus(std::string_view text) { return valueOf(kRecordStatusNames, text); }
 
-std::optional<VerificationStatus> parseVerificationStatus(std::string_view text) {
-  for (VerificationStatus status : {VerificationStatus::passed, VerificationStatus::failed, VerificationStatus::reference,
-                                    VerificationStatus::not_checked, VerificationStatus::skipped})
-    if (text == toString(status)) return status;
-  return std::nullopt;
-}
+constexpr EnumName<VerificationStatus> kVerificationStatusNames[] = {
+    {VerificationStatus::passed, "passed"},
+    {VerificationStatus::failed, "failed"},
+    {VerificationStatus::reference, "reference"},
+    {VerificationStatus::not_checked, "not_checked"},
+    {VerificationStatus::skipped, "skipped"},
+};
+
+std::string toString(VerificationStatus status) { return nameOf(kVerificationStatusNames, status); }
+
+std::optional<VerificationStatus> parseVerificationStatus(std::string_view text) { return valueOf(kVerificationStatusNames, text); }
 
 std::string paramsLabel(const ParamValues& params, const std::vector<std::string>& order) {
   std::string out;

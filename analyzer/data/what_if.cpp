@@ -1,24 +1,21 @@
 // A what-if's names, as manifests and results files spell them.
 #include "analyzer/data/what_if.hpp"
 
+#include "analyzer/support/enum_names.hpp"
+
 #include "analyzer/support/format.hpp"
 
 namespace rooflab {
 
-std::string toString(WhatIfComparison comparison) {
-  switch (comparison) {
-    case WhatIfComparison::to: return "to";
-    case WhatIfComparison::below: return "below";
-    case WhatIfComparison::ratio_below: return "ratio_below";
-  }
-  return "?";
-}
+constexpr EnumName<WhatIfComparison> kWhatIfComparisonNames[] = {
+    {WhatIfComparison::to, "to"},
+    {WhatIfComparison::below, "below"},
+    {WhatIfComparison::ratio_below, "ratio_below"},
+};
 
-std::optional<WhatIfComparison> parseWhatIfComparison(std::string_view text) {
-  for (WhatIfComparison c : {WhatIfComparison::to, WhatIfComparison::below, WhatIfComparison::ratio_below})
-    if (toString(c) == text) return c;
-  return std::nullopt;
-}
+std::string toString(WhatIfComparison comparison) { return nameOf(kWhatIfComparisonNames, comparison); }
+
+std::optional<WhatIfComparison> parseWhatIfComparison(std::string_view text) { return valueOf(kWhatIfComparisonNames, text); }
 
 std::string describe(const WhatIfExpectation& expectation) {
   const std::string value = formatNumber(expectation.value);
@@ -30,19 +27,14 @@ std::string describe(const WhatIfExpectation& expectation) {
   return expectation.counter;
 }
 
-std::string toString(WhatIfCheck check) {
-  switch (check) {
-    case WhatIfCheck::met: return "met";
-    case WhatIfCheck::failed: return "failed";
-    case WhatIfCheck::not_checked: return "not_checked";
-  }
-  return "?";
-}
+constexpr EnumName<WhatIfCheck> kWhatIfCheckNames[] = {
+    {WhatIfCheck::met, "met"},
+    {WhatIfCheck::failed, "failed"},
+    {WhatIfCheck::not_checked, "not_checked"},
+};
 
-std::optional<WhatIfCheck> parseWhatIfCheck(std::string_view text) {
-  for (WhatIfCheck c : {WhatIfCheck::met, WhatIfCheck::failed, WhatIfCheck::not_checked})
-    if (toString(c) == text) return c;
-  return std::nullopt;
-}
+std::string toString(WhatIfCheck check) { return nameOf(kWhatIfCheckNames, check); }
+
+std::optional<WhatIfCheck> parseWhatIfCheck(std::string_view text) { return valueOf(kWhatIfCheckNames, text); }
 
 }  // namespace rooflab

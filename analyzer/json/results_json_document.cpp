@@ -31,11 +31,6 @@ std::vector<RunMode> modesFromJson(const json& object, std::string_view key) {
 
 // Kept here rather than beside toString(StopDecision) in stopping_rule.hpp: the statistics files
 // are shared, unchanged, with the branch diff-stats, and only this edge reads the decision's name.
-std::optional<StopDecision> parseStopDecision(std::string_view text) {
-  for (StopDecision decision : {StopDecision::keep_going, StopDecision::converged, StopDecision::budget_exhausted})
-    if (text == toString(decision)) return decision;
-  return std::nullopt;
-}
 
 // Rates in the benchmark's unit, keyed after it as the benchmark's own rates are.
 json toJson(const CeilingSpread& spread, const char* unit_key) {
@@ -274,7 +269,7 @@ json toJson(const BatchConfig& config) {
     studies.push_back({{"family", s.family}, {"variants", s.variants}, {"params", params}, {"modes", modeNames(s.modes)}});
   }
   json run = {{"device", r.device}, {"repetitions", r.repetitions}, {"warmup", r.warmup}, {"modes", modeNames(r.modes)},
-              {"counters", r.counters}, {"reference_model", r.reference_model}, {"ceilings", r.ceilings}, {"out", r.out},
+              {"counters", toString(r.counters)}, {"reference_model", r.reference_model}, {"ceilings", toString(r.ceilings)}, {"out", r.out},
               {"formats", r.formats}, {"kernels", kernels}, {"variant_time_limit_s", r.variant_time_limit_s},
               {"seed", r.seed}};
   if (r.noise_target_known) {
@@ -295,9 +290,9 @@ BatchConfig batchConfigFromJson(const json& j) {
   r.repetitions = integerOr<int>(run, "repetitions", r.repetitions);
   r.warmup = integerOr<int>(run, "warmup", r.warmup);
   if (member(run, "modes") != nullptr) r.modes = modesFromJson(run, "modes");
-  r.counters = textOr(run, "counters", r.counters);
+  r.counters = parseCountersSetting(textOr(run, "counters", toString(r.counters))).value_or(r.counters);
   r.reference_model = textOr(run, "reference_model", r.reference_model);
-  r.ceilings = textOr(run, "ceilings", r.ceilings);
+  r.ceilings = parseCeilingsSource(textOr(run, "ceilings", toString(r.ceilings))).value_or(r.ceilings);
   r.out = textOr(run, "out", r.out);
   if (member(run, "formats") != nullptr) r.formats = textList(run, "formats");
   for (const std::string& folder : textList(run, "kernels")) r.kernels.emplace_back(folder);

@@ -197,7 +197,7 @@ void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, R
 
 counters::CounterSet VariantRunner::measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
                                                    const RunRecord& record) {
-  if (settings_.counters == "off")
+  if (settings_.counters == CountersSetting::off)
     return counters::CounterSet::notAttempted("counters are off (--no-counters or [run] counters = \"off\")");
   const std::string why = counters::countersUnavailableReason(device());
   if (!why.empty()) return counters::CounterSet::notAttempted("counters unavailable: " + why);

@@ -1,5 +1,7 @@
 #include "analyzer/stats/stopping_rule.hpp"
 
+#include "analyzer/support/enum_names.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -7,14 +9,15 @@
 
 namespace rooflab {
 
-std::string toString(StopDecision decision) {
-  switch (decision) {
-    case StopDecision::keep_going: return "keep_going";
-    case StopDecision::converged: return "converged";
-    case StopDecision::budget_exhausted: return "budget_exhausted";
-  }
-  return "unknown";
-}
+constexpr EnumName<StopDecision> kStopDecisionNames[] = {
+    {StopDecision::keep_going, "keep_going"},
+    {StopDecision::converged, "converged"},
+    {StopDecision::budget_exhausted, "budget_exhausted"},
+};
+
+std::string toString(StopDecision decision) { return nameOf(kStopDecisionNames, decision); }
+
+std::optional<StopDecision> parseStopDecision(std::string_view text) { return valueOf(kStopDecisionNames, text); }
 
 StopCheck checkStop(const std::vector<double>& samples, double elapsed_s, const NoiseTarget& target) {
   if (target.max_noise < 0) throw std::invalid_argument("noise target: max_noise must not be negative");

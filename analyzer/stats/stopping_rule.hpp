@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rooflab {
@@ -28,6 +29,7 @@ enum class StopDecision {
   budget_exhausted,  // max_time_s or max_repetitions reached with the noise still above target
 };
 std::string toString(StopDecision decision);
+std::optional<StopDecision> parseStopDecision(std::string_view text);
 
 struct StopCheck {
   StopDecision decision = StopDecision::keep_going;
