@@ -7,7 +7,7 @@
 #   ceilings  `rooflab ceilings --device gpu` five times (spread of each ceiling; issue 17)
 #   torch     bench/baselines/torch_baselines.py (sum, add, device copy; issue 17's copy reference)
 #   rungs     bench/configs/performance-h100.toml (the top rungs' achieved bandwidth against the ceilings)
-#   figures   bench/issue17_figures.py over the steps above: issue 17's H100 checks, pass or fail
+#   figures   bench/ceilings_figures.py over the steps above: issue 17's H100 checks, pass or fail
 #   library   issue 18's library-style families (tests/fixtures/kernels/library_style) from a folder with a
 #             space, with a built-in family and --set: several sources, -I "<folder>", defines in launch sizes
 #   automut   issue 18: the unannotated fixtures (tests/fixtures/kernels/unannotated) in all modes, automatic
@@ -67,8 +67,8 @@ for step in "$@"; do
       done
       kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null ;;
     figures)
-      python3 bench/issue17_figures.py "$W" > "$W/issue17-figures.txt" 2>&1
-      echo "figures: rc=$?" | tee -a "$W/summary.txt"; cat "$W/issue17-figures.txt" ;;
+      python3 bench/ceilings_figures.py "$W" > "$W/ceilings-figures.txt" 2>&1
+      echo "figures: rc=$?" | tee -a "$W/summary.txt"; cat "$W/ceilings-figures.txt" ;;
     torch)
       python3 bench/baselines/torch_baselines.py > "$W/torch-baselines.json" 2> "$W/torch-baselines.log"
       echo "torch: rc=$?" | tee -a "$W/summary.txt" ;;

@@ -49,7 +49,7 @@ struct SavedRun {
 const SavedRun kSavedRuns[] = {
     {"PoclDefault", "tests/fixtures/report-golden/pocl-default/input.json"},
     {"H100Default", "tests/fixtures/report-golden/h100-default/input.json"},
-    {"H100Levels", "bench/results/2026-11-23-h100-session14/final-e4cf105/levels/results.json.gz"},
+    {"H100Levels", "bench/results/2026-11-23-h100-faults-levels-libclang/final-e4cf105/levels/results.json.gz"},
 };
 
 std::string describe(const reports::SceneText& text) {
