@@ -1,4 +1,4 @@
-"""Issue 8 summary: reads what bench/performance-h100.sh left in WORK and writes
+"""Performance-targets summary: reads what bench/performance-h100.sh left in WORK and writes
 OUTDIR/<date>-h100.json and OUTDIR/<date>-h100.md (targets, ratios, where the default run's time goes).
 Usage: python3 bench/perf_summary.py WORK DATE OUTDIR"""
 import collections
@@ -163,7 +163,7 @@ def pct(ratio):
 
 
 dev = rungs.get("device", {})
-md = [f"# Performance on the H100, {date} (issue 8)", "",
+md = [f"# Performance on the H100, {date}", "",
       f"Device: {dev.get('name', '?')}, driver {dev.get('driver_version', '?')}, {dev.get('opencl_version', '?')}. "
       f"Commit {commit}. Command: `bash bench/performance-h100.sh {date}` on the lent GPU machine; "
       f"every figure below is from that one script run (raw files in `{date}-h100/`). Medians of 30 timed runs "
