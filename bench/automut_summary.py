@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Issue 18's H100 check: each unannotated original's automatic mutants, their validation by counters
-and the verdict, one line per original. Usage: automut_summary.py results.json"""
+"""The automatic mutants' H100 check: each unannotated original's automatic mutants, their
+validation by counters and the verdict, one line per original. Usage: automut_summary.py results.json"""
 import json
 import sys
 

@@ -2,32 +2,32 @@
 # The GPU-machine checks of a session, in one command: builds rooflab (scripts/gpu-setup.sh) once, then
 # runs the named steps and packs every log and results file into $OUT/<tag>.tar.gz (the device tool
 # returns at most 8 files). Steps:
-#   default   the embedded default config (all modes, counters), timed end to end (issue 14's < 40 s)
+#   default   the embedded default config (all modes, counters), timed end to end (goal: under 40 s)
 #   gputests  the GPU test suites, serially (the CUPTI profiler takes one client at a time)
-#   ceilings  `rooflab ceilings --device gpu` five times (spread of each ceiling; issue 17)
-#   torch     bench/baselines/torch_baselines.py (sum, add, device copy; issue 17's copy reference)
+#   ceilings  `rooflab ceilings --device gpu` five times (spread of each ceiling)
+#   torch     bench/baselines/torch_baselines.py (sum, add, device copy: the copy ceiling's reference)
 #   rungs     bench/configs/performance-h100.toml (the top rungs' achieved bandwidth against the ceilings)
-#   figures   bench/issue17_figures.py over the steps above: issue 17's H100 checks, pass or fail
-#   library   issue 18's library-style families (tests/fixtures/kernels/library_style) from a folder with a
+#   figures   bench/ceilings_figures.py over the steps above: do the ceilings bound every rung, pass or fail
+#   library   the library-style families (tests/fixtures/kernels/library_style) from a folder with a
 #             space, with a built-in family and --set: several sources, -I "<folder>", defines in launch sizes
-#   automut   issue 18: the unannotated fixtures (tests/fixtures/kernels/unannotated) in all modes, automatic
+#   automut   the unannotated fixtures (tests/fixtures/kernels/unannotated) in all modes, automatic
 #             mutants validated by counters, and the AutoMutation tests
-#   verdicts  issue 18: bench/configs/verdicts-side-by-side.toml, automatic mutants' verdicts beside the
+#   verdicts  bench/configs/verdicts-side-by-side.toml: automatic mutants' verdicts beside the
 #             annotated rungs' of the same algorithm (bench/verdicts_table.py)
-#   levels    the default config with every format (issue 16): PNGs written (cairo on the GPU machine),
+#   levels    the default config with every format: PNGs written (cairo on the GPU machine),
 #             hierarchical markers per original, naive L1/L2 left of tiled, no unflagged point above a roof
-#   readings  issue 16's profiler readings: the matmul family (normal mode, counters) with each original's
+#   readings  the course's profiler readings: the matmul family (normal mode, counters) with each original's
 #             readings printed; expects naive_uncoalesced's global load efficiency well below the coalesced
 #             rungs', tiled32_2pt_transposed_unpadded's bank conflicts per access far above the padded one's,
 #             and no reading null because a metric was not collected
-#   faults    issue 15's GPU must-show: an illegal memory access between two good kernels
+#   faults    process isolation on the GPU: an illegal memory access between two good kernels
 #             (tests/fixtures/configs/faults-illegal-address-h100.toml); expects exit 1, the faulting
 #             record `crashed`, both good records ok with counters
-#   whatif    issue 18's what-if must-show: configs/transpose.toml with counters; prints each what-if's
+#   whatif    the what-if mutations: configs/transpose.toml with counters; prints each what-if's
 #             counter before/after, its check, its predicted gain and its realised_by variant's gain
-#   roofs16   issue 16's ceilings: `rooflab ceilings --device gpu` (it measures the FP64 and int32 roofs
-#             too) against the H100 datasheet: L2 read roughly 2-3x DRAM, FP64 near 33.5 TFLOP/s; then
-#             the daxpy fixture (double work) placed under the measured FP64 roof
+#   roofs16   the L2, FP64 and int32 ceilings: `rooflab ceilings --device gpu` (it measures the FP64
+#             and int32 roofs too) against the H100 datasheet: L2 read roughly 2-3x DRAM, FP64 near
+#             33.5 TFLOP/s; then the daxpy fixture (double work) placed under the measured FP64 roof
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,7 +56,7 @@ for step in "$@"; do
         > "$W/gpu-tests.log" 2>&1
       echo "gputests: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$W/gpu-tests.log" | sort | uniq -c | tr '\n' ' ')" | tee -a "$W/summary.txt" ;;
     ceilings)
-      # The SM clock while the ceilings run, sampled every 20 ms: issue 17's FP32 check is against
+      # The SM clock while the ceilings run, sampled every 20 ms: the FP32 check is against
       # 132 x 128 x 2 x the clock measured, not the boost clock's nominal value.
       nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader,nounits \
         -lms 20 > "$W/clocks-ceilings.csv" 2>/dev/null &
@@ -67,8 +67,8 @@ for step in "$@"; do
       done
       kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null ;;
     figures)
-      python3 bench/issue17_figures.py "$W" > "$W/issue17-figures.txt" 2>&1
-      echo "figures: rc=$?" | tee -a "$W/summary.txt"; cat "$W/issue17-figures.txt" ;;
+      python3 bench/ceilings_figures.py "$W" > "$W/ceilings-figures.txt" 2>&1
+      echo "figures: rc=$?" | tee -a "$W/summary.txt"; cat "$W/ceilings-figures.txt" ;;
     torch)
       python3 bench/baselines/torch_baselines.py > "$W/torch-baselines.json" 2> "$W/torch-baselines.log"
       echo "torch: rc=$?" | tee -a "$W/summary.txt" ;;
@@ -92,7 +92,7 @@ variants = ["global"]' > "$W/library.toml"
       ./build-gpu/rooflab run "$W/library.toml" --device gpu --set N=1024 --out "$W/library" > "$W/library.log" 2>&1
       echo "library: rc=$? (0: every record built with -I and verified; build options in $W/library/results.json)" | tee -a "$W/summary.txt" ;;
     automut)
-      # Issue 18: unannotated library-style kernels get automatic mutants, validated by counters here.
+      # Unannotated library-style kernels get automatic mutants, validated by counters here.
       ./build-gpu/rooflab --version > "$W/automut-version.txt" 2>&1
       printf '[run]\nmodes = ["normal", "compute-only", "memory-only"]\nkernels = ["%s"]\n[[study]]\nfamily = "gemm_plain"\nparams = { N = 2048 }\n[[study]]\nfamily = "sum_plain"\nparams = { N = 67108864, GROUPS = 1056, WG = 256 }\n[[study]]\nfamily = "axpy_plain"\nparams = { N = 67108864, WG = 256 }\n' \
         "$PWD/tests/fixtures/kernels/unannotated" > "$W/automut.toml"
@@ -102,7 +102,7 @@ variants = ["global"]' > "$W/library.toml"
       ./build-gpu/rooflab_tests --gtest_filter='AutoMutation*' > "$W/automut-tests.log" 2>&1
       echo "automut tests: rc=$?" | tee -a "$W/summary.txt" ;;
     verdicts)
-      # Issue 18's table: automatic mutants' verdicts beside the annotated built-in rungs'.
+      # The table of automatic mutants' verdicts beside the annotated built-in rungs'.
       ./build-gpu/rooflab run bench/configs/verdicts-side-by-side.toml --device gpu --out "$W/verdicts" > "$W/verdicts.log" 2>&1
       echo "verdicts: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
       python3 bench/verdicts_table.py "$W/verdicts/results.json" | tee "$W/verdicts-table.md" ;;

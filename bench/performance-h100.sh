@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Issue 8: rooflab's top rungs and the vendor baselines, measured in one script on the GPU machine.
+# The performance targets: rooflab's top rungs and the vendor baselines, measured in one script on
+# the GPU machine.
 #   1. builds rooflab (scripts/gpu-setup.sh), the CUDA baselines (cuBLAS SGEMM, CUB sum, copy/add) and
 #      the issue probe (bench/baselines/issue_probe.cu: what an FFMA:MUFU mix can issue, which caps nbody);
 #   2. runs the baselines, torch's sum and add (when torch is installed), and
 #      bench/configs/performance-h100.toml (rooflab measures the ceilings at the start of that run);
 #   3. times the embedded default config (all modes, counters) end to end;
-#   4. writes bench/results/<date>-h100.json and bench/results/<date>-h100.md (bench/results/perf_summary.py),
+#   4. writes bench/results/<date>-h100.json and bench/results/<date>-h100.md (bench/perf_summary.py),
 #      and copies them with every raw file to $OUT/perf-<date>/ when $OUT is set.
 # Usage (GPU machine, repository root): bash bench/performance-h100.sh [YYYY-MM-DD]
 set -uo pipefail
@@ -43,6 +44,6 @@ rc=$?
 python3 -c "print(round($(date +%s.%N) - $start, 2))" > "$work/default-wall-seconds.txt"
 echo "default rc=$rc $(cat "$work/default-wall-seconds.txt") s"
 
-python3 bench/results/perf_summary.py "$work" "$date_tag" bench/results
+python3 bench/perf_summary.py "$work" "$date_tag" bench/results
 cp "bench/results/$date_tag-h100.json" "bench/results/$date_tag-h100.md" "$work/" 2>/dev/null
 cat "bench/results/$date_tag-h100.md"

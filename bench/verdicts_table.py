@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 18's table: each original's verdict, how its mutants were made (automatic or annotated) and
+"""Verdicts side by side: each original's verdict, how its mutants were made (automatic or annotated) and
 validated, and its mutant times, as Markdown. Usage: verdicts_table.py results.json"""
 import json
 import sys

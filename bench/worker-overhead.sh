@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# What a point costs with and without the worker process (issue 15), on PoCL: the same sweep of a
+# What a point costs with and without the worker process, on PoCL: the same sweep of a
 # trivial kernel (bench/sweep) at two lengths, run by a rooflab that runs points in a worker and by one
-# that runs them in-process (a build of the commit before the worker, e.g. main before issue 15).
+# that runs them in-process (a build of the commit before the worker, e.g. main before the worker
+# process landed).
 # The cost of a point is the slope, (T(long) - T(short)) / (long - short) points, so the fixed costs
 # (device, ceilings, the worker's start) fall out; they are printed as the intercept.
 # Usage (repository root): bash bench/worker-overhead.sh IN_PROCESS_BINARY [WORKER_BINARY] [SHORT] [LONG]

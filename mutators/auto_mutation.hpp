@@ -1,5 +1,5 @@
 #pragma once
-// Automatic mutants of unannotated OpenCL C (issue 18): the kernel source, parsed with libclang, is
+// Automatic mutants of unannotated OpenCL C: the kernel source, parsed with libclang, is
 // rewritten into a compute-only or a memory-only mutant by textual edits over the parse's source
 // ranges. The rewritten text is parsed again and its census checked against the original's, so a
 // rewrite that would give a wrong mutant gives none, with the reason. docs/manifest.md, "Automatic

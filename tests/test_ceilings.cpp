@@ -183,7 +183,7 @@ TEST(Ceilings, ReportShowsNoiseKernelsWriteRowAndNoisyHost) {
   EXPECT_NE(rooflab::formatCeilingsReport(report, std::nullopt).find("best of 5 timed runs"), std::string::npos);
 }
 
-// Issue 16: the L2 ceiling beside DRAM, and the FP64 and int32 roofs when asked. On PoCL the "L2" is
+// The L2 ceiling beside DRAM, and the FP64 and int32 roofs when asked. On PoCL the "L2" is
 // the CPU's cache (the device reports none; the host's is used). Figures are not asserted tightly:
 // the L2 one exists, is finite and positive, and stands above the DRAM one (a cache-resident read
 // against a 128 MiB one), and each lands in the measured model and the report's JSON.

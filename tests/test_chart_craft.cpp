@@ -1,4 +1,4 @@
-// The roofline chart's craft (issue 16): labels that never cover each other, whole variant names,
+// The roofline chart's craft: labels that never cover each other, whole variant names,
 // a colour and shape per rung, and the HTML's offline zoom and variant filter. Checked on the chart
 // scene (the picture both the SVG and the PNG draw) of saved runs: the default config on PoCL, on
 // an H100, and an H100 run with per-level (hierarchical) markers.
@@ -49,7 +49,7 @@ struct SavedRun {
 const SavedRun kSavedRuns[] = {
     {"PoclDefault", "tests/fixtures/report-golden/pocl-default/input.json"},
     {"H100Default", "tests/fixtures/report-golden/h100-default/input.json"},
-    {"H100Levels", "bench/results/2026-11-23-h100-session14/final-e4cf105/levels/results.json.gz"},
+    {"H100Levels", "bench/results/2026-11-23-h100-faults-levels-libclang/final-e4cf105/levels/results.json.gz"},
 };
 
 std::string describe(const reports::SceneText& text) {

@@ -60,7 +60,7 @@ TEST(Cli, ReportReRendersSavedResultsWithoutADevice) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "results.csv"));
 }
 
-// Since issue 17, diff tests the repetitions: the slower copy is slower in every repetition, not only
+// diff tests the repetitions: the slower copy is slower in every repetition, not only
 // in its median.
 TEST(Cli, DiffExitsNonZeroOnARegression) {
   TempDir dir;

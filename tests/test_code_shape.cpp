@@ -1,6 +1,7 @@
-// The shape issue 14 gave the code, kept by a test so that it does not drift back: small files in
-// analyzer/, short functions where a point is run and a batch is driven, and results that are typed
-// data (JSON only at the edge in analyzer/results_json*.cpp and its readers and writers).
+// The shape the typed-results rework gave the code, kept by a test so that it does not drift back:
+// small files in analyzer/, short functions where a point is run and a batch is driven, and results
+// that are typed data (JSON only at the edge in analyzer/results_json*.cpp and its readers and
+// writers).
 #include <gtest/gtest.h>
 
 #include <filesystem>

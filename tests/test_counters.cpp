@@ -168,7 +168,7 @@ TEST(Counters, DerivedValuesFollowTheirFormulas) {
   EXPECT_NE(m.derived_reasons.at("fp32_flops_per_dram_byte").find("no DRAM traffic"), std::string::npos);
 }
 
-// The course's profiler readings (issue 16) from hand-built raw values: a 4-way conflicted, partly
+// The course's profiler readings from hand-built raw values: a 4-way conflicted, partly
 // divergent kernel whose loads use half of each sector.
 TEST(Counters, ProfilerReadingsFollowTheirFormulas) {
   rc::CounterSet m;

@@ -123,7 +123,7 @@ TEST(DeviceModels, Gtx670HasTheCourseFigures) {
   EXPECT_NEAR(gtx670.ridgeIntensity(), 2460.0 / 192.3, 1e-12);
 }
 
-// Issue 16: the compute roofs of double and integer work, beside the course figures (unchanged above).
+// The compute roofs of double and integer work, beside the course figures (unchanged above).
 TEST(DeviceModels, ModelsCarryFp64AndInt32Roofs) {
   const DeviceModel& gtx670 = shipped("gtx670");
   ASSERT_TRUE(gtx670.fp64_gflops.has_value());

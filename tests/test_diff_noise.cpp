@@ -1,9 +1,9 @@
-// Issue 17's "must show", through the binary on PoCL: two runs of the same small config, diffed, show
+// The diff's noise check, through the binary on PoCL: two runs of the same small config, diffed, show
 // no regression, ten times in a row; a variant made 1.5 times slower by a define is flagged
 // REGRESSED, ten times in a row. The tests assert only what a user of `rooflab diff` sees (its exit
 // code and lines), never a time.
 //
-// Why this holds by design, not by luck (issue 17): the fixture kernel (tests/fixtures/kernels/
+// Why this holds by design, not by luck: the fixture kernel (tests/fixtures/kernels/
 // slowdown) is one work-group of 2.4 ms, so its time does not depend on whether PoCL gets one core or
 // two. Run one after the other, two identical runs' medians moved by less than 3% in 95% of 99 pairs
 // but by up to 29%, when other processes took the kernel's core for the whole of one run and not

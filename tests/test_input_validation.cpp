@@ -1,4 +1,4 @@
-// Bad input is refused whole and early (issue 15): every input error is found while the batch is
+// Bad input is refused whole and early: every input error is found while the batch is
 // planned, before a device is opened or a file written, all of them are reported, a misspelt name
 // gets the nearest valid one, and the exit code is 2. Run through the real binary on PoCL, as a
 // user meets them.

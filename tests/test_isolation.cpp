@@ -1,4 +1,4 @@
-// Process isolation (issue 15): a crash, a hang or a second run costs one record, never the batch.
+// Process isolation: a crash, a hang or a second run costs one record, never the batch.
 // Every test runs the real binary on PoCL with the fault fixtures of tests/fixtures/kernels/faults and
 // asserts what the user sees: the exit code, the message, results.json and the report files.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The roofline shows each rung where it really is (issue 16): every variant at its global level (the
+// The roofline shows each rung where it really is: every variant at its global level (the
 // course's CGMA), a marker per memory level the hardware saw, a reason for every point above its
 // roof, and the report's wording. PoCL runs of the default config's studies go through the binary
 // and are read back from their results file, laid out as the chart the report draws.

@@ -1,4 +1,4 @@
-// Kernels as their authors wrote them (issue 18, manifest and CLI): several source files, a common
+// Kernels as their authors wrote them (manifest and CLI): several source files, a common
 // header included from the family's folder, defines in launch sizes, the built-in families from a
 // config anywhere, and `run --set`. Through the rooflab binary on PoCL.
 #include <gtest/gtest.h>

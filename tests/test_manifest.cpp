@@ -183,7 +183,7 @@ TEST(Manifest, BuiltinFamiliesLoad) {
   EXPECT_GE(found.families.size(), 1u);
 }
 
-// Issue 18, manifest part: kernels as their authors wrote them.
+// Library-style kernels, manifest part: kernels as their authors wrote them.
 namespace {
 std::string incFamily(const std::string& source_line, const std::string& extra = "") {
   return rooflab::testing::vecaddFamilyHeader("inc") + "[[variants]]\nname = \"v\"\n" + source_line +

@@ -1,4 +1,4 @@
-// Mutant markers on request (issue 16): `rooflab report --show-mutants` draws each original's
+// Mutant markers on request: `rooflab report --show-mutants` draws each original's
 // compute-only and memory-only mutants on its roofline, with their legend; without the flag the
 // charts are as before. Checked through the binary on the saved H100 run (every mode, counters).
 #include <gtest/gtest.h>

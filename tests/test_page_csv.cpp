@@ -1,4 +1,4 @@
-// The report page's structure and the CSV's columns (issue 16): explanations said once, per-variant
+// The report page's structure and the CSV's columns: explanations said once, per-variant
 // details folded, the config as TOML, a column per param, the spread and the intensity per memory
 // level, and "no gain" for a speedup under 1x. Through `rooflab report` where a user would look.
 #include <gtest/gtest.h>

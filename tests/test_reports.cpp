@@ -683,7 +683,7 @@ TEST(ReportDiff, IdenticalRunsDoNotRegress) {
   EXPECT_EQ(diff.count(reports::RecordVerdict::regressed) + diff.count(reports::RecordVerdict::improved), 0u);
 }
 
-// Issue 17 changed the rule from "median slower by more than 10%" to a test on the repetitions and a
+// The rule changed from "median slower by more than 10%" to a test on the repetitions and a
 // minimum effect of 20%: the doctored copy now slows the repetitions down, not only the median.
 TEST(ReportDiff, FindsARegressionInADoctoredCopy) {
   const json old_run = loadFixture(kGpuFixture);
@@ -779,7 +779,7 @@ TEST(ReportDiff, FasterRepetitionsImprove) {
   EXPECT_NE(text.find("not compared: skipped in both runs"), std::string::npos) << text;
 }
 
-// What issue 17 saw: a whole run on a slower host. Every repetition moved, so the test is
+// A whole run on a slower host, as a shared host gives. Every repetition moved, so the test is
 // significant everywhere; only the minimum effect keeps that from reading as a regression.
 TEST(ReportDiff, ARunThatMovedLessThanTheMinimumEffectIsUnchanged) {
   const json old_run = loadFixture(kGpuFixture);

@@ -205,7 +205,7 @@ TEST(ResultsJson, ReportNamesTheFileItCannotRead) {
   EXPECT_NE(log.find("not a rooflab results file"), std::string::npos) << log;
 }
 
-// Issue 17's ceilings fields (kernel, vector width, spread; dram_write, candidates, host, noisy_host,
+// The ceilings' spread fields (kernel, vector width, spread; dram_write, candidates, host, noisy_host,
 // repetition_rule)
 // are written only when present: a ceilings report without them writes what older rooflab wrote, and
 // one with them reads back into the same typed report.

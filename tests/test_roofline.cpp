@@ -296,7 +296,7 @@ TEST(Roofline, PlacementReproducesTheGoldenRuns) {
       const auto before = record.roofline;
       record.roofline.clear();
       rooflab::placeRecord(record, models);
-      // Placements at further memory levels (issue 16) are new; every placement the file has is
+      // Placements at further memory levels are new; every placement the file has is
       // reproduced exactly.
       ASSERT_GE(record.roofline.size(), before.size()) << record.label();
       for (const auto& [key, placement] : record.roofline)

@@ -344,7 +344,8 @@ global = ["N"]
   const int status = std::system(command.c_str());
   EXPECT_EQ(WEXITSTATUS(status), 1);
   const nlohmann::json results = readJsonFile(out / "results.json");
-  // Since issue 15 the hung point's worker is killed and the batch completes; the record is timed_out.
+  // With process isolation the hung point's worker is killed and the batch completes; the record is
+  // timed_out.
   EXPECT_EQ(results["status"], "complete");
   ASSERT_EQ(results["records"].size(), 1u);
   EXPECT_EQ(results["records"][0]["variant"], "spin");

@@ -1,4 +1,4 @@
-// Issue 16: a family whose work is in double (or declared in integers) stands under that type's
+// Typed roofs: a family whose work is in double (or declared in integers) stands under that type's
 // compute roof, on every model, and a batch that studies one measures that roof; a float family's
 // batch measures none of them.
 #include <gtest/gtest.h>

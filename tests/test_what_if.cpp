@@ -1,4 +1,4 @@
-// Issue 18's what-if mutations: the manifest's [[variants.what_if]], the check of their expectation
+// What-if mutations: the manifest's [[variants.what_if]], the check of their expectation
 // and their gains, the JSON edge, and a run of the built-in transpose family on PoCL as a user sees it.
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@ namespace rooflab {
 namespace {
 // Recording, uploads and read-back of a trivial point (2.2 ms on PoCL, bench/worker-overhead.sh).
 constexpr double kFixedSecondsPerPoint = 0.02;
-// A point's share of program builds, as the default config measured it (session 14): 15.2 s of
+// A point's share of program builds, as the default config measured it (2026-11-23): 15.2 s of
 // "prepare" over 84 points on PoCL (2 cores), 4.8 s on an H100 (background builds).
 constexpr double kCpuBuildSecondsPerPoint = 0.18;
 constexpr double kGpuBuildSecondsPerPoint = 0.06;

@@ -28,7 +28,7 @@ constexpr std::uint64_t kMiB = 1024 * 1024;
 // A GPU's DRAM working set: at least this much and kLastLevelCacheMultiple x its last-level cache,
 // so that caches hold a negligible part of it. 2 GiB, because a launch's ramp-up and tail are a
 // few microseconds: on an H100 a 512 MiB read (170 us) lost 1.5% to them, and a reduction over
-// 1 GiB then beat the read ceiling (3,069 against 3,024 GB/s, bench/results/2026-11-23-h100-issue17).
+// 1 GiB then beat the read ceiling (3,069 against 3,024 GB/s, bench/results/2026-11-23-h100-ceilings-bound-rungs).
 constexpr std::uint64_t kGpuDramFloorBytes = 2048 * kMiB;
 constexpr std::uint64_t kLastLevelCacheMultiple = 8;
 // A CPU's: at least this much (beyond the L3 that most machines give a few cores, yet small enough

@@ -13,7 +13,7 @@
 
 namespace rooflab {
 
-// How the repetitions of one benchmark spread, in its rate unit (issue 17).
+// How the repetitions of one benchmark spread, in its rate unit.
 struct CeilingSpread {
   double min_rate = 0;
   double median_rate = 0;  // the median of the per-repetition rates
@@ -40,7 +40,7 @@ struct CeilingBenchmark {
   double work_per_run = 0;  // bytes (read + written for the copy) or flops
   std::string geometry;     // launch and sizes, for the report
   std::optional<std::string> error;
-  // Which kernel this is (issue 17): the kernel function with its element type, e.g.
+  // Which kernel this is: the kernel function with its element type, e.g.
   // "dram_read_float4" ("dram_read_float4, one per work-item" in a GPU's second launch shape), or
   // its shape, "fp32_fma_chains 16 x float16".
   std::string kernel;
@@ -60,7 +60,7 @@ struct CeilingsReport {
   // reach); absent when the FP32 benchmark or every DRAM benchmark failed.
   std::optional<DeviceModel> model;
 
-  // Issue 17. dram_copy, dram_read and fp32_fma above are each the best of several kernels (vector
+  // dram_copy, dram_read and fp32_fma above are each the best of several kernels (vector
   // widths, geometries, chain counts); `candidates` holds every DRAM and FP32 kernel measured, the
   // winners included, in the order they ran. dram_write is the best write-only kernel; the DRAM
   // roof is the best of copy, read and write (dramCeiling()).
@@ -72,10 +72,10 @@ struct CeilingsReport {
   // read against it; absent in reports of older rooflab, which took a fixed best of `repetitions`.
   std::optional<NoiseTarget> repetition_rule;
 
-  // Issue 16, each absent in older reports. l2_read reads a buffer of half the device's cache many
-  // times over (analyzer/ceilings/l2_bandwidth.cl): the L2 roof. When no cache size is known it is
-  // absent and l2_not_measured says why. fp64_fma and int32_mad are measured only when asked
-  // (CeilingsOptions::typed_peaks).
+  // The L2 roof and the typed peaks, each absent in older reports. l2_read reads a buffer of half the
+  // device's cache many times over (analyzer/ceilings/l2_bandwidth.cl): the L2 roof. When no cache
+  // size is known it is absent and l2_not_measured says why. fp64_fma and int32_mad are measured only
+  // when asked (CeilingsOptions::typed_peaks).
   std::optional<CeilingBenchmark> l2_read;
   std::optional<std::string> l2_not_measured;
   std::optional<CeilingBenchmark> fp64_fma;

@@ -188,7 +188,7 @@ json toJson(const CeilingBenchmark& benchmark) {
             {bandwidth ? "bytes_per_run" : "flops_per_run", benchmark.work_per_run},
             {"geometry", benchmark.geometry},
             {"error", textOrNull(benchmark.error)}};
-  // Issue 17's fields, written only when measured, so that older files re-write unchanged.
+  // The ceilings-spread fields, written only when measured, so that older files re-write unchanged.
   if (!benchmark.kernel.empty()) j["kernel"] = benchmark.kernel;
   if (benchmark.vector_width > 0) j["vector_width"] = benchmark.vector_width;
   if (benchmark.spread) j["spread"] = toJson(*benchmark.spread, bandwidth ? "gbps" : "gflops");
@@ -207,7 +207,8 @@ json toJson(const CeilingsReport& report) {
             {"measured_at", report.measured_at},
             {"benchmarks", benchmarks},
             {"model", report.model ? toJson(*report.model) : json(nullptr)}};
-  // Issue 17's fields, written only when measured, so that older files re-write unchanged.
+  // The DRAM-write, candidates and host fields, written only when measured, so that older files
+  // re-write unchanged.
   if (report.dram_write) j["dram_write"] = toJson(*report.dram_write);
   if (!report.candidates.empty()) {
     json candidates = json::array();
@@ -218,7 +219,7 @@ json toJson(const CeilingsReport& report) {
   // Beside the host it was judged from: null there says the host looked quiet.
   if (report.host || report.noisy_host) j["noisy_host"] = textOrNull(report.noisy_host);
   if (report.repetition_rule) j["repetition_rule"] = toJson(*report.repetition_rule);
-  // Issue 16's, likewise only when measured (or, for the L2, when it says why not).
+  // The L2 and typed-peak fields, likewise only when measured (or, for the L2, when it says why not).
   if (report.l2_read) j["l2_read"] = toJson(*report.l2_read);
   if (report.l2_not_measured) j["l2_not_measured"] = *report.l2_not_measured;
   if (report.fp64_fma) j["fp64_fma"] = toJson(*report.fp64_fma);

@@ -9,7 +9,7 @@
 #include "analyzer/stats/sample_comparison.hpp"
 
 // `rooflab diff OLD.json NEW.json`: what changed per record between two runs, as a test on the two
-// runs' repetitions (google/benchmark's tools/compare.py) plus a minimum effect (issue 17).
+// runs' repetitions (google/benchmark's tools/compare.py) plus a minimum effect.
 namespace rooflab::reports {
 
 // Significance level of the Mann-Whitney U test on the repetitions: compare.py's default. It is
@@ -21,7 +21,7 @@ inline constexpr double kDefaultAlpha = 0.05;
 
 // A record changed only when its median moved by more than this fraction (and the test says so):
 // the minimum effect must cover how far a median moves between two runs of the same code, which the
-// repetitions of one run cannot show. Measured (2026-11, issue 17):
+// repetitions of one run cannot show. Measured (2026-11):
 // - H100 (NVIDIA OpenCL): 63 records that ran in two or more runs under bench/results: 90% of
 //   them moved by less than 1.6%, the most by 21% (a reduce kernel of a few microseconds);
 // - PoCL on a 2-core host that other processes' builds loaded (load average 1.4 to 4), a kernel of

@@ -1,6 +1,6 @@
-"""Issue 8 summary: reads what bench/performance-h100.sh left in WORK and writes
+"""Performance-targets summary: reads what bench/performance-h100.sh left in WORK and writes
 OUTDIR/<date>-h100.json and OUTDIR/<date>-h100.md (targets, ratios, where the default run's time goes).
-Usage: python3 bench/results/perf_summary.py WORK DATE OUTDIR"""
+Usage: python3 bench/perf_summary.py WORK DATE OUTDIR"""
 import collections
 import json
 import os
@@ -104,7 +104,7 @@ for n in (32768, 65536, 131072):
         target(f"nbody N={n} vs measured FP32 peak (20 flops/interaction)", b, b["gflops"], "GFLOP/s",
                "rooflab ceilings (same run)", fp32_gflops, 0.70)
 
-# The cap on any n-body kernel (bench/results/2026-11-22-h100-nbody-issue): an interaction needs at least
+# The cap on any n-body kernel (bench/results/2026-11-22-h100-nbody-instruction-cap): an interaction needs at least
 # 12 FP32 instructions and one MUFU.RSQ, which issue at the probe's 12:1 rate at best.
 probe = load(os.path.join(work, "issue-probe.json"))
 nbody_cap = None
@@ -163,7 +163,7 @@ def pct(ratio):
 
 
 dev = rungs.get("device", {})
-md = [f"# Performance on the H100, {date} (issue 8)", "",
+md = [f"# Performance on the H100, {date}", "",
       f"Device: {dev.get('name', '?')}, driver {dev.get('driver_version', '?')}, {dev.get('opencl_version', '?')}. "
       f"Commit {commit}. Command: `bash bench/performance-h100.sh {date}` on the lent GPU machine; "
       f"every figure below is from that one script run (raw files in `{date}-h100/`). Medians of 30 timed runs "
@@ -179,7 +179,7 @@ if nbody_cap:
            f"An interaction needs at least 12 FP32 instructions and one MUFU, so no n-body kernel can exceed "
            f"{fmt(nbody_cap['cap_gflops'])} GFLOP/s = {pct(nbody_cap['cap_of_fp32_peak'])} of the measured FP32 peak "
            f"(20 flops per interaction). The best rung reaches {pct(nbody_cap['best_rung_of_cap'])} of that cap "
-           "([analysis](2026-11-22-h100-nbody-issue/README.md))."]
+           "([analysis](2026-11-22-h100-nbody-instruction-cap/README.md))."]
     if nbody_cap.get("nbody_cuda"):
         md.append("The same rung in CUDA (nvcc -use_fast_math): " + "; ".join(
             f"N={x['n']}: {x['gflops_20_per_interaction']:,.0f} GFLOP/s" for x in nbody_cap["nbody_cuda"]) + ".")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Issue 17's H100 checks over one bench/checks-h100.sh run (steps ceilings, torch, rungs).
+"""Do the ceilings bound every rung: the H100 checks over one bench/checks-h100.sh run (steps
+ceilings, torch, rungs).
 
-Usage: issue17_figures.py DIR   (DIR holds ceilings-<i>.log, clocks-ceilings.csv,
+Usage: ceilings_figures.py DIR   (DIR holds ceilings-<i>.log, clocks-ceilings.csv,
 torch-baselines.json and rungs/results.json). Prints each figure and whether it holds; exits 1 when
 one does not.
   1. the DRAM read ceiling at or above every rung's achieved DRAM bandwidth (performance config);
