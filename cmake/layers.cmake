@@ -6,7 +6,7 @@
 # A layer's folder: analyzer/<layer>/ for the pipeline, mutators/ for the mutants, reports/<part>/
 # for the renderers (reports_<part>) and reports/ itself for the report writer.
 set(ROOFLAB_LAYERS
-  support stats data json config manifest roofline device ceilings verify plan counters mutators run
+  support stats data json config verify manifest roofline device ceilings plan counters mutators run
   place diagnose batch reports_text reports_chart reports_html reports cli)
 
 set(ROOFLAB_LAYER_DEPS_support "")
@@ -14,12 +14,12 @@ set(ROOFLAB_LAYER_DEPS_stats support)
 set(ROOFLAB_LAYER_DEPS_data stats support)
 set(ROOFLAB_LAYER_DEPS_json data)
 set(ROOFLAB_LAYER_DEPS_config data)
-set(ROOFLAB_LAYER_DEPS_manifest config data)
+set(ROOFLAB_LAYER_DEPS_manifest config verify)
 set(ROOFLAB_LAYER_DEPS_roofline data)
 set(ROOFLAB_LAYER_DEPS_device data)
 set(ROOFLAB_LAYER_DEPS_ceilings device roofline)
 set(ROOFLAB_LAYER_DEPS_verify data)
-set(ROOFLAB_LAYER_DEPS_plan manifest roofline verify)
+set(ROOFLAB_LAYER_DEPS_plan manifest roofline)
 set(ROOFLAB_LAYER_DEPS_counters device data)
 set(ROOFLAB_LAYER_DEPS_mutators data)
 set(ROOFLAB_LAYER_DEPS_run plan mutators counters verify device)

@@ -107,9 +107,6 @@ struct FamilyManifest {
   std::optional<ElementType> work_type;
   std::vector<BufferSpec> buffers;
   std::string reference;  // "variant:<name>" | "cpu:<name>" | "" (not checked)
-  // Where `reference` is written: a C++ reference's name is checked against the registry when a batch
-  // that studies the family is planned (verify/ owns the registry).
-  SourceLocation reference_where;
   double tolerance = 1e-5;
   std::vector<VariantSpec> variants;
 

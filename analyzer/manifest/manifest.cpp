@@ -13,6 +13,7 @@
 #include "analyzer/manifest/kernel_source.hpp"
 #include "analyzer/manifest/manifest_what_if.hpp"
 #include "analyzer/support/format.hpp"
+#include "analyzer/verify/references.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 
 namespace fs = std::filesystem;
@@ -339,7 +340,6 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
     TomlReader cr = r.sub(*check, "check");
     cr.rejectUnknownKeys({"reference", "tolerance"});
     family.reference = cr.optionalString("reference").value_or("");
-    if (cr.has("reference")) family.reference_where = cr.where("reference");
     family.tolerance = cr.optionalNumber("tolerance").value_or(family.tolerance);
     checkTolerance(cr, family.tolerance);
   }
@@ -358,7 +358,10 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
     const std::string& ref = family.reference;
     if (ref.rfind("variant:", 0) == 0) {
       if (!family.findVariant(ref.substr(8))) r.fail("check", "reference variant '" + ref.substr(8) + "' does not exist");
-    } else if (ref.rfind("cpu:", 0) != 0) {
+    } else if (ref.rfind("cpu:", 0) == 0) {
+      if (!ReferenceRegistry::builtin().find(ref.substr(4)))
+        r.fail("check", "no C++ reference named '" + ref.substr(4) + "' is registered");
+    } else {
       r.fail("check", "reference '" + ref + "' must be variant:<name> or cpu:<name>");
     }
   }

@@ -5,7 +5,6 @@
 
 #include "analyzer/roofline/device_models.hpp"
 #include "analyzer/support/errors.hpp"
-#include "analyzer/verify/references.hpp"
 #include "analyzer/support/suggestion.hpp"
 
 namespace rooflab {
@@ -73,18 +72,8 @@ StudySpec withParamOverrides(StudySpec study, const FamilyManifest& family, cons
 // Where a study's family is, or an input error that says why it is not there.
 const FamilyManifest* studiedFamily(const BatchPlan& plan, const FamilyDiscovery& found, const std::string& name,
                                     const std::string& at, std::vector<std::string>& input_errors) {
-  for (const auto& f : plan.families) {
-    if (f.name != name) continue;
-    // A family's C++ reference is looked up here, where the registry is in reach: the manifest only
-    // knows its spelling.
-    const std::string cpu_prefix = "cpu:";
-    if (f.reference.rfind(cpu_prefix, 0) == 0 && !ReferenceRegistry::builtin().find(f.reference.substr(cpu_prefix.size()))) {
-      input_errors.push_back(f.reference_where.str() + ": check: no C++ reference named '" +
-                             f.reference.substr(cpu_prefix.size()) + "' is registered");
-      return nullptr;
-    }
-    return &f;
-  }
+  for (const auto& f : plan.families)
+    if (f.name == name) return &f;
   if (auto broken = found.broken.find(name); broken != found.broken.end()) {
     input_errors.push_back(broken->second);
     return nullptr;
