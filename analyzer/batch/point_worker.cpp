@@ -158,6 +158,15 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
     }
     if (wait == Wait::message && message.kind == WorkerMessage::Kind::record) {
       if (message.record->status == RecordStatus::crashed) stop(false);  // it exits: its context broke
+      // The worker plans the batch again from the same config: a reply about another point (the
+      // kernel folders changed under the batch) must not be filed under this one.
+      if (message.record->label() != stub.label()) {
+        stop(true);
+        stub.status = RecordStatus::crashed;
+        stub.status_reason = where + "the worker answered for another point (" + message.record->label() +
+                             "): its plan of the batch differs from the batch's; a fresh worker runs the next point";
+        return stub;
+      }
       return std::move(*message.record);
     }
     if (wait == Wait::stop_now) {

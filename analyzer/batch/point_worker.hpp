@@ -1,5 +1,5 @@
 #pragma once
-// The batch's side of the worker process (analyzer/worker_main.cpp): kernels run in a worker so that
+// The batch's side of the worker process (analyzer/batch/worker_main.cpp): kernels run in a worker so that
 // a kernel that crashes, aborts, poisons its OpenCL context or hangs costs one record, never the
 // batch. The worker is this binary re-executed (`rooflab __worker`, never a fork() after OpenCL was
 // initialised); it keeps its context across points, and a fresh one takes over after a crash.

@@ -1,5 +1,5 @@
 #pragma once
-// The worker process: `rooflab __worker` (started by the batch, analyzer/point_worker.cpp) reads its
+// The worker process: `rooflab __worker` (started by the batch, analyzer/batch/point_worker.cpp) reads its
 // setup on `commands_fd`, rebuilds the batch's plan, opens the device once and then runs the points
 // it is asked for, one "run <index>" line at a time, answering on `messages_fd`. A kernel that
 // crashes takes this process down, never the batch.

@@ -26,7 +26,7 @@ struct CeilingsOptions {
   // The FP32 and local-memory kernels are calibrated to run at least this long. 0: 10 ms.
   std::int64_t min_kernel_ns = 0;
   // Each benchmark repeats past `repetitions` until its noise (the relative half-width of the 95%
-  // interval of the median rate, analyzer/stopping_rule.hpp) is at most max_noise, for at most
+  // interval of the median rate, analyzer/stats/stopping_rule.hpp) is at most max_noise, for at most
   // max_seconds_per_benchmark of timed runs or max_repetitions runs.
   double max_noise = 0.01;
   double max_seconds_per_benchmark = 0.2;

@@ -1,7 +1,7 @@
 #pragma once
-// The benchmarks `rooflab ceilings` runs beside DRAM, FP32 and local memory (analyzer/ceilings.cpp):
-// the L2 read ceiling (analyzer/ceilings_l2.cpp) and the FP64 and int32 multiply-add peaks
-// (analyzer/ceilings_typed.cpp). Each fills its slot of the report, or says why it has none.
+// The benchmarks `rooflab ceilings` runs beside DRAM, FP32 and local memory (analyzer/ceilings/ceilings.cpp):
+// the L2 read ceiling (analyzer/ceilings/ceilings_l2.cpp) and the FP64 and int32 multiply-add peaks
+// (analyzer/ceilings/ceilings_typed.cpp). Each fills its slot of the report, or says why it has none.
 #include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/ceilings/ceilings_timing.hpp"
 

@@ -1,4 +1,4 @@
-// The L2 read ceiling of `rooflab ceilings` (analyzer/ceilings/l2_bandwidth.cl): the L2 roof of
+// The L2 read ceiling of `rooflab ceilings` (analyzer/ceilings/kernels/l2_bandwidth.cl): the L2 roof of
 // the hierarchical roofline, measured beside DRAM.
 #include <algorithm>
 #include <fstream>

@@ -30,7 +30,7 @@ std::string noiseText(const CeilingBenchmark& benchmark) {
 
 std::string percentText(double fraction) { return formatNumber(100 * fraction) + "%"; }
 
-// How the benchmarks were repeated, as measureCeilings applied it (analyzer/stopping_rule.hpp).
+// How the benchmarks were repeated, as measureCeilings applied it (analyzer/stats/stopping_rule.hpp).
 std::string repetitionText(const CeilingsReport& report) {
   if (!report.repetition_rule)
     return "best of " + std::to_string(report.fp32_fma.repetitions) + " timed runs per benchmark";

@@ -1,5 +1,5 @@
 #pragma once
-// How `rooflab ceilings` (analyzer/ceilings.cpp) builds, launches and times one micro-benchmark: the
+// How `rooflab ceilings` (analyzer/ceilings/ceilings.cpp) builds, launches and times one micro-benchmark: the
 // device's profiling queue with the run's settings, program builds whose errors name the device,
 // device time from profiling events (never host clocks), repetitions to the noise target and the
 // calibration of a kernel's iteration count.
@@ -48,7 +48,7 @@ enum class Warmed { no, by_calibration };
 // One warm-up launch (first-touch page faults, clock ramp-up) unless the kernel was just run as it
 // will be timed, then timed repetitions until the noise target: at least bench.repetitions, then
 // until the 95% interval of the median rate is within max_noise of it or the benchmark's time
-// budget is spent (analyzer/stopping_rule.hpp). Fills the result's rates, times, repetitions and
+// budget is spent (analyzer/stats/stopping_rule.hpp). Fills the result's rates, times, repetitions and
 // spread, or its error.
 void timeRepetitions(Bench& bench, const cl::Kernel& kernel, std::size_t global, std::size_t local,
                      double work_per_run, CeilingBenchmark& result, Warmed warmed = Warmed::no);

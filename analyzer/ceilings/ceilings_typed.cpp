@@ -1,4 +1,4 @@
-// The FP64 and int32 compute ceilings of `rooflab ceilings` (analyzer/ceilings/typed_peak.cl):
+// The FP64 and int32 compute ceilings of `rooflab ceilings` (analyzer/ceilings/kernels/typed_peak.cl):
 // the roofs of families whose work is in double or in integers, measured only when one is studied.
 #include <algorithm>
 #include <stdexcept>

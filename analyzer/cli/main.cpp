@@ -11,7 +11,7 @@
 
 int main(int argc, char** argv) {
   using namespace rooflab;
-  // The batch's worker process (analyzer/point_worker.cpp): not a command for users.
+  // The batch's worker process (analyzer/batch/point_worker.cpp): not a command for users.
   if (argc == 2 && std::string(argv[1]) == "__worker") return runPointWorker(3, 4);
   CLI::App app{"rooflab: roofline profiler for OpenCL kernels"};
   app.require_subcommand(1);

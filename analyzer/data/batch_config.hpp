@@ -44,7 +44,7 @@ struct EnvironmentSettings {
 struct RunSettings {
   std::string device = "auto";
   int repetitions = 10;  // the floor of every point's timed runs
-  // The noise target (analyzer/stopping_rule.hpp), as nvbench's --max-noise, --min-time and
+  // The noise target (analyzer/stats/stopping_rule.hpp), as nvbench's --max-noise, --min-time and
   // --timeout: after `repetitions`, a point is repeated until the 95% interval of its median kernel
   // time is within max_noise of the median, for at least min_time_s and at most max_time_s of wall
   // time spent on its timed runs (buffer resets included: that is what a user waits for).

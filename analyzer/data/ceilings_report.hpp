@@ -73,7 +73,7 @@ struct CeilingsReport {
   std::optional<NoiseTarget> repetition_rule;
 
   // The L2 roof and the typed peaks, each absent in older reports. l2_read reads a buffer of half the
-  // device's cache many times over (analyzer/ceilings/l2_bandwidth.cl): the L2 roof. When no cache
+  // device's cache many times over (analyzer/ceilings/kernels/l2_bandwidth.cl): the L2 roof. When no cache
   // size is known it is absent and l2_not_measured says why. fp64_fma and int32_mad are measured only
   // when asked (CeilingsOptions::typed_peaks).
   std::optional<CeilingBenchmark> l2_read;

@@ -7,7 +7,7 @@ namespace rooflab {
 
 // What the host says about itself before a measurement: things that make timings noisy. Each
 // reading is absent when its file cannot be read (containers, other systems): never an error.
-// The GPU's SM clock as sampled during a batch (analyzer/gpu_clock.hpp).
+// The GPU's SM clock as sampled during a batch (analyzer/device/gpu_clock.hpp).
 struct GpuClockSamples {
   double min_mhz = 0;
   double max_mhz = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // A whole results file (docs/results-schema.md) as typed data: what a batch makes and what
-// `rooflab report` and `rooflab diff` read back. JSON only at the edges (analyzer/results_json.hpp).
+// `rooflab report` and `rooflab diff` read back. JSON only at the edges (analyzer/json/results_json.hpp).
 #include <cstddef>
 #include <map>
 #include <optional>

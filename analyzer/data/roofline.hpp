@@ -81,7 +81,7 @@ struct RooflinePlacement {
   std::optional<double> local_roof_gflops;
   std::optional<std::string> reason;  // why fields are null, and what decided the bound
   // Set when the point stands above its roof (fraction_of_roof > 1): what rooflab can tell of why
-  // (analyzer/roof_excess.hpp). Absent otherwise, and in results written before it existed.
+  // (analyzer/place/roof_excess.hpp). Absent otherwise, and in results written before it existed.
   std::optional<std::string> above_roof;
 };
 

@@ -113,7 +113,7 @@ struct VerificationResult {
 };
 
 // Everything measured for one (family, variant, params, mode) point. JSON only at the edges
-// (analyzer/results_json.hpp): when a results file is written or read.
+// (analyzer/json/results_json.hpp): when a results file is written or read.
 struct RunRecord {
   std::string family;
   std::string variant;
@@ -133,7 +133,7 @@ struct RunRecord {
   // Placement on each roofline model, by model key ("gtx670", "device", "device_counters", ...).
   std::map<std::string, RooflinePlacement> roofline;
   std::optional<MutationVerdict> mutation;  // normal records, once their mutants ran
-  // Normal records, once placed and their verdict attached (analyzer/diagnosis.hpp).
+  // Normal records, once placed and their verdict attached (analyzer/diagnose/diagnosis.hpp).
   std::optional<Diagnosis> diagnosis;
   std::optional<OccupancyMatch> occupancy_padding;  // mutants only
   std::optional<MutantOrigin> mutant_origin;        // mutants only: annotated or automatic

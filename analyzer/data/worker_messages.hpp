@@ -1,7 +1,7 @@
 #pragma once
-// What the batch (analyzer/point_worker.cpp) and its worker process (analyzer/worker_main.cpp) say to
+// What the batch (analyzer/batch/point_worker.cpp) and its worker process (analyzer/batch/worker_main.cpp) say to
 // each other, as typed data. On the pipes each message is one line of JSON
-// (analyzer/results_json_lines.cpp): the batch writes the setup, then "run <point index>" lines; the
+// (analyzer/json/results_json_lines.cpp): the batch writes the setup, then "run <point index>" lines; the
 // worker answers with progress lines and one record per point.
 #include <cstddef>
 #include <optional>

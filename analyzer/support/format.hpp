@@ -3,7 +3,7 @@
 
 // Round-trip number text for analyzer/ and reports/ alike. Everything goes through std::to_chars,
 // which never reads the C or C++ locale, so text written under de_DE is byte-for-byte that under C.
-// reports/number_format.hpp adds the rounded forms that only reports show.
+// reports/text/number_format.hpp adds the rounded forms that only reports show.
 namespace rooflab {
 
 // Shortest text that reads back as the same double; whole numbers below 9e15 print every digit

@@ -83,7 +83,7 @@ struct VariantPoint {
   std::optional<GflopsRange> min_max;
   bool missed_noise_target = false;      // drawn hollow, and told once in the legend
   std::vector<LevelMarker> levels;       // the hierarchical roofline's other levels, when placed
-  std::optional<std::string> above_roof;  // the point stands above its roof: why (analyzer/roof_excess.hpp)
+  std::optional<std::string> above_roof;  // the point stands above its roof: why (analyzer/place/roof_excess.hpp)
   std::vector<MutantMarker> mutants;      // only when the chart was asked for them (ChartOptions)
 };
 

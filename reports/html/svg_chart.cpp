@@ -47,7 +47,7 @@ const char* anchorName(TextAlign align) {
   return "start";
 }
 
-// Ties an item to its variant for the page's filter (reports/html_chart_controls.cpp): a point's
+// Ties an item to its variant for the page's filter (reports/html/html_chart_controls.cpp): a point's
 // items hide with it, its legend entry stays to bring it back.
 std::string seriesAttribute(const std::optional<SeriesTag>& series) {
   if (!series) return "";

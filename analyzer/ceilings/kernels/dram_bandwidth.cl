@@ -1,4 +1,4 @@
-// DRAM bandwidth micro-benchmarks of `rooflab ceilings` (analyzer/ceilings.cpp).
+// DRAM bandwidth micro-benchmarks of `rooflab ceilings` (analyzer/ceilings/ceilings.cpp).
 //
 // Three kinds of traffic, each for float, float2, float4, float8 or float16 elements
 // (dram_<kind>_<type>): read (a sum that no load can be dropped from), copy (counted as bytes read

@@ -1,4 +1,4 @@
-// FP32 peak micro-benchmark of `rooflab ceilings` (analyzer/ceilings.cpp).
+// FP32 peak micro-benchmark of `rooflab ceilings` (analyzer/ceilings/ceilings.cpp).
 //
 // Each work-item of fp32_fma_chains_<N> runs N independent multiply-add chains, so a new
 // multiply-add can issue every cycle although each one waits for its own previous result (4+

@@ -1,4 +1,4 @@
-// L2 (last-level cache) bandwidth micro-benchmark of `rooflab ceilings` (analyzer/ceilings_l2.cpp).
+// L2 (last-level cache) bandwidth micro-benchmark of `rooflab ceilings` (analyzer/ceilings/ceilings_l2.cpp).
 //
 // l2_read reads a buffer that fits in the device's cache (the host makes it half of
 // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE) `passes` times, so that after the first pass every load is

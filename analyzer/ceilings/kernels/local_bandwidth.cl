@@ -1,4 +1,4 @@
-// Local-memory bandwidth micro-benchmark of `rooflab ceilings` (analyzer/ceilings.cpp).
+// Local-memory bandwidth micro-benchmark of `rooflab ceilings` (analyzer/ceilings/ceilings.cpp).
 //
 // Each work-group fills a __local tile of RL_TILE_VECTORS vectors of RL_VECTOR_WIDTH floats (a
 // power of two count), then every work-item reads 8 vectors per iteration from it and sums them.

@@ -1,4 +1,4 @@
-// FP64 and int32 peak micro-benchmarks of `rooflab ceilings` (analyzer/ceilings_typed.cpp), run only
+// FP64 and int32 peak micro-benchmarks of `rooflab ceilings` (analyzer/ceilings/ceilings_typed.cpp), run only
 // when a studied family's work is in that type (docs/manifest.md, [work] type).
 //
 // The same shape as fp32_peak.cl: each work-item of typed_mad_chains runs 16 independent
