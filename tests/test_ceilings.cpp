@@ -184,9 +184,9 @@ TEST(Ceilings, ReportShowsNoiseKernelsWriteRowAndNoisyHost) {
 }
 
 // The L2 ceiling beside DRAM, and the FP64 and int32 roofs when asked. On PoCL the "L2" is
-// the CPU's cache (the device reports none; the host's is used). Figures are not asserted tightly:
-// the L2 one exists, is finite and positive, and stands above the DRAM one (a cache-resident read
-// against a 128 MiB one), and each lands in the measured model and the report's JSON.
+// the CPU's cache (the device reports none; the host's is used). No figure is compared with
+// another: on a loaded 2-core host a cache-resident read can time below the DRAM one. The L2 figure
+// exists, is finite and positive, and lands in the measured model and the report's JSON.
 TEST(Ceilings, L2AndTypedPeaksOnPocl) {
   const auto device = cpuDevice();
   if (!device) GTEST_SKIP() << "no CPU OpenCL device (install pocl-opencl-icd)";
@@ -207,7 +207,6 @@ TEST(Ceilings, L2AndTypedPeaksOnPocl) {
   EXPECT_EQ(l2.kernel.rfind("l2_read_float", 0), 0u) << l2.kernel;
   EXPECT_NE(l2.geometry.find("passes"), std::string::npos) << l2.geometry;
   ASSERT_NE(report.dramCeiling(), nullptr);
-  EXPECT_GT(*l2.best_rate, *report.dramCeiling()->best_rate) << l2.geometry;
 
   for (const auto* typed : {&report.fp64_fma, &report.int32_mad}) {
     ASSERT_TRUE(typed->has_value());
