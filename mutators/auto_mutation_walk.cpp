@@ -6,103 +6,12 @@
 #include <regex>
 #include <set>
 
+#include "mutators/auto_mutation_types.hpp"
+
 namespace rooflab::auto_mutation {
 namespace {
 
-// clang's OpenCL address spaces as libclang reports them for a pointee type.
-constexpr unsigned kGlobalSpace = 1, kConstantSpace = 3;
-
-std::string text(CXString s) {
-  std::string out = lc().clang_getCString(s) ? lc().clang_getCString(s) : "";
-  lc().clang_disposeString(s);
-  return out;
-}
-
-std::vector<CXCursor> children(CXCursor c) {
-  std::vector<CXCursor> out;
-  lc().clang_visitChildren(
-      c,
-      [](CXCursor child, CXCursor, CXClientData data) {
-        static_cast<std::vector<CXCursor>*>(data)->push_back(child);
-        return CXChildVisit_Continue;
-      },
-      &out);
-  return out;
-}
-
-
-bool isFloatingKind(CXTypeKind k) { return k == CXType_Float || k == CXType_Double || k == CXType_Half; }
-
-bool isFloating(CXType t) {
-  t = lc().clang_getCanonicalType(t);
-  if (t.kind == CXType_ExtVector) return isFloatingKind(lc().clang_getCanonicalType(lc().clang_getElementType(t)).kind);
-  return isFloatingKind(t.kind);
-}
-
-bool isIntegral(CXType t) {
-  t = lc().clang_getCanonicalType(t);
-  return (t.kind >= CXType_Bool && t.kind <= CXType_Int128) || t.kind == CXType_Enum;
-}
-
-bool isGlobalPointer(CXType t) {
-  t = lc().clang_getCanonicalType(t);
-  if (t.kind != CXType_Pointer) return false;
-  const unsigned space = lc().clang_getAddressSpace(lc().clang_getPointeeType(t));
-  return space == kGlobalSpace || space == kConstantSpace;
-}
-
-// OpenCL's spelling of a scalar or vector type, or "" for any other type.
-std::string openclTypeName(CXType t) {
-  t = lc().clang_getCanonicalType(t);
-  std::string lanes;
-  if (t.kind == CXType_ExtVector) {
-    lanes = std::to_string(lc().clang_getNumElements(t));
-    t = lc().clang_getCanonicalType(lc().clang_getElementType(t));
-  }
-  switch (t.kind) {
-    case CXType_Float: return "float" + lanes;
-    case CXType_Double: return "double" + lanes;
-    case CXType_Int: return "int" + lanes;
-    case CXType_UInt: return "uint" + lanes;
-    case CXType_Long: return "long" + lanes;
-    case CXType_ULong: return "ulong" + lanes;
-    case CXType_Short: return "short" + lanes;
-    case CXType_UShort: return "ushort" + lanes;
-    case CXType_Char_S: case CXType_SChar: return "char" + lanes;
-    case CXType_Char_U: case CXType_UChar: return "uchar" + lanes;
-    default: return "";
-  }
-}
-
-// The types the auto prelude has helpers for (mutators/auto_prelude.cl).
-bool hasFake(const std::string& type) {
-  static const std::regex vector_type("(float|int|uint)(2|3|4|8|16)");
-  static const std::set<std::string> scalars = {"float", "int", "uint", "long", "ulong", "short", "ushort", "char", "uchar"};
-  return scalars.count(type) || std::regex_match(type, vector_type);
-}
-bool hasBits(const std::string& type) {
-  static const std::regex bits_type("(float|int|uint)(2|3|4|8|16)?|long|ulong");
-  return std::regex_match(type, bits_type);
-}
-bool hasFold(const std::string& type) {
-  static const std::regex fold_type("float(2|3|4|8|16)?");
-  return std::regex_match(type, fold_type);
-}
-
-const std::set<std::string>& mathBuiltins() {
-  static const std::set<std::string> names = [] {
-    std::set<std::string> n = {"fma", "mad", "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2",
-                               "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
-                               "tanh", "pow", "powr", "hypot", "fdim", "mix"};
-    for (const char* f : {"sqrt", "rsqrt", "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan",
-                          "powr", "divide", "recip"}) {
-      n.insert(std::string("native_") + f);
-      n.insert(std::string("half_") + f);
-    }
-    return n;
-  }();
-  return names;
-}
+using namespace clang_types;
 
 enum class Role {
   value,          // read
@@ -479,32 +388,6 @@ class Walk {
   bool editable_ = true;
 };
 
-std::string renderRange(const std::string& text, const std::vector<SourceEdit>& edits, unsigned begin, unsigned end,
-                        std::size_t skip);
-
-std::string renderEdit(const std::string& text, const std::vector<SourceEdit>& edits, std::size_t index) {
-  std::string out;
-  for (const SourceEdit::Piece& p : edits[index].pieces)
-    out += p.end > p.begin ? renderRange(text, edits, p.begin, p.end, index) : p.text;
-  return out;
-}
-
-// `edits` are sorted by begin, then by end descending, so an outer edit comes before those inside it.
-std::string renderRange(const std::string& text, const std::vector<SourceEdit>& edits, unsigned begin, unsigned end,
-                        std::size_t skip) {
-  std::string out;
-  unsigned pos = begin;
-  for (std::size_t i = 0; i < edits.size(); ++i) {
-    const SourceEdit& e = edits[i];
-    if (i == skip || e.begin < pos || e.end > end) continue;
-    out.append(text, pos, e.begin - pos);
-    out += renderEdit(text, edits, i);
-    pos = e.end;
-  }
-  out.append(text, pos, end - pos);
-  return out;
-}
-
 }  // namespace
 
 WalkResult walkKernelSource(CXTranslationUnit unit, const std::string& main_text, std::optional<AutoMutantKind> kind,
@@ -521,14 +404,6 @@ WalkResult walkKernelSource(CXTranslationUnit unit, const std::string& main_text
     walk.function(c, lc().clang_Location_isFromMainFile(at) != 0);
   }
   return walk.result;
-}
-
-std::string applyEdits(const std::string& text, const std::vector<SourceEdit>& edits) {
-  std::vector<SourceEdit> sorted = edits;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const SourceEdit& a, const SourceEdit& b) {
-    return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
-  });
-  return renderRange(text, sorted, 0, static_cast<unsigned>(text.size()), sorted.size());
 }
 
 }  // namespace rooflab::auto_mutation

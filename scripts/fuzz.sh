@@ -6,7 +6,7 @@
 # kernels/*/family.toml and tests/fuzz/seeds/). An input that crashes, trips ASan/UBSan/LSan,
 # runs out of memory or hangs is written to build-fuzz/artifacts/<target>/ and makes the script
 # exit 1. Reproduce it with `build-fuzz/fuzz_<target> build-fuzz/artifacts/<target>/crash-...`,
-# make it a regression test in tests/test_reliability.cpp, and while the product fix is pending,
+# make it a regression test in tests/binary/test_reliability_*.cpp, and while the product fix is pending,
 # suppress a UBSan finding in tests/fuzz/ubsan.supp to keep fuzzing past it.
 set -euo pipefail
 cd "$(dirname "$0")/.."

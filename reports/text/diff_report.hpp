@@ -31,7 +31,7 @@ inline constexpr double kDefaultAlpha = 0.05;
 //   2x between runs (the host lends the kernel one core or two). No minimum effect below 1 covers
 //   that; quiet the host, or raise --min-effect there.
 // 20% sits above the spread of nearly every measured pair and well below the 1.5x slow-down that
-// tests/test_diff_noise.cpp must catch (1.2 is about sqrt(1.5): a run may be as far off either way);
+// tests/binary/test_diff_noise.cpp must catch (1.2 is about sqrt(1.5): a run may be as far off either way);
 // gating a quiet GPU tighter is one flag away (--min-effect 0.05).
 inline constexpr double kDefaultMinEffect = 0.20;
 

@@ -192,19 +192,6 @@ TEST(ResultsJson, ANonResultsDocumentIsRejected) {
   }
 }
 
-TEST(ResultsJson, ReportNamesTheFileItCannotRead) {
-  rooflab::testing::TempDir dir;
-  const fs::path not_results = dir.path() / "model.json";
-  std::ofstream(not_results) << R"({"key": "gtx670", "peak_gflops": 2460})";
-  const std::string command = std::string(ROOFLAB_BINARY) + " report " + not_results.string() + " --out " +
-                              (dir.path() / "out").string() + " > " + (dir.path() / "log").string() + " 2>&1";
-  const int status = std::system(command.c_str());
-  EXPECT_EQ(WEXITSTATUS(status), 2);
-  const std::string log = fileText(dir.path() / "log");
-  EXPECT_NE(log.find(not_results.string()), std::string::npos) << log;
-  EXPECT_NE(log.find("not a rooflab results file"), std::string::npos) << log;
-}
-
 // The ceilings' spread fields (kernel, vector width, spread; dram_write, candidates, host, noisy_host,
 // repetition_rule)
 // are written only when present: a ceilings report without them writes what older rooflab wrote, and

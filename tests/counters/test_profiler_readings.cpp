@@ -1,6 +1,6 @@
 // The course's profiler readings in the reports: a hand-built results document whose
 // originals carry the readings in counters.derived, rendered to HTML and CSV as `rooflab report` does.
-// No device needed; the readings' formulas are tested in tests/test_counters.cpp.
+// No device needed; the readings' formulas are tested in tests/counters/test_counters.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // One diagnosis per original variant (analyzer/diagnosis.hpp): a rule per disagreement, on hand-built
-// records (tests/test_diagnosis_report.cpp: what the reports show of it).
+// records (tests/binary/test_diagnosis_report.cpp: what the reports show of it).
 #include <gtest/gtest.h>
 
 #include "analyzer/diagnose/diagnosis.hpp"

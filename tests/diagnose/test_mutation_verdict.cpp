@@ -1,0 +1,95 @@
+#include <gtest/gtest.h>
+
+#include "analyzer/diagnose/mutation_verdict.hpp"
+#include "analyzer/json/results_json.hpp"
+#include "analyzer/batch/batch.hpp"
+#include "mutators/occupancy_padding.hpp"
+#include "test_support.hpp"
+
+using namespace rooflab;
+
+namespace {
+RunRecord record(double median_ns, RunMode mode = RunMode::normal) {
+  RunRecord r;
+  r.status = RecordStatus::ok;
+  r.mode = mode;
+  r.timings.emplace().kernel_ns.median = median_ns;
+  r.counters = counters::CounterSet::notAttempted("test");
+  return r;
+}
+RunRecord withCounters(RunRecord r, double flops, double sectors) {
+  r.counters = counters::CounterSet{};
+  r.counters.available = true;
+  r.counters.derived = {{"fp32_flops", flops}};
+  r.counters.values = {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", sectors},
+                       {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 0.0}};
+  return r;
+}
+std::string verdictOf(double t, double t_mem, double t_comp) {
+  const auto normal = record(t), mem = record(t_mem, RunMode::memory_only), comp = record(t_comp, RunMode::compute_only);
+  return toString(analyseMutation(normal, &mem, &comp, 1000).verdict);
+}
+}  // namespace
+
+TEST(MutationVerdict, FollowsTheCoursesReading) {
+  EXPECT_EQ(verdictOf(1e6, 0.98e6, 0.55e6), "memory-bound");   // vecadd on an H100: t_mem ~ t
+  EXPECT_EQ(verdictOf(1e6, 0.45e6, 1.01e6), "compute-bound");  // tiled nbody
+  EXPECT_EQ(verdictOf(1e6, 0.95e6, 0.90e6), "balanced");       // both ~ t: optimise both
+  EXPECT_EQ(verdictOf(1e6, 0.55e6, 0.50e6), "latency-bound");  // t ~ t_mem + t_comp: no overlap
+  EXPECT_EQ(verdictOf(1e6, 0.30e6, 0.20e6), "memory-leaning");
+  EXPECT_EQ(verdictOf(1e6, 0.20e6, 0.30e6), "compute-leaning");
+}
+
+TEST(MutationVerdict, ImpactEstimates) {
+  const auto normal = record(1e6), mem = record(0.8e6, RunMode::memory_only), comp = record(0.25e6, RunMode::compute_only);
+  const MutationVerdict m = analyseMutation(normal, &mem, &comp, 1000);
+  EXPECT_DOUBLE_EQ(m.speedup_if_memory_free.value(), 4.0);    // t / t_comp
+  EXPECT_DOUBLE_EQ(m.speedup_if_compute_free.value(), 1.25);  // t / t_mem
+  EXPECT_EQ(m.validation.memory_only.value().by, MutantValidation::Method::construction);
+}
+
+TEST(MutationVerdict, ShortKernelsAreOverheadDominated) {
+  EXPECT_EQ(verdictOf(8000, 7000, 6000), "overhead-dominated");
+}
+
+TEST(MutationVerdict, AMutantThatFailsValidationIsNotUsed) {
+  const auto normal = withCounters(record(1e6), 1000, 500);
+  const auto mem = withCounters(record(0.9e6, RunMode::memory_only), 0, 500);    // same sectors: valid
+  const auto comp = withCounters(record(0.5e6, RunMode::compute_only), 800, 0);  // 20% fewer FLOPs: invalid
+  const MutationVerdict m = analyseMutation(normal, &mem, &comp, 1000);
+  EXPECT_TRUE(m.validation.memory_only.value().valid);
+  EXPECT_FALSE(m.validation.compute_only.value().valid);
+  EXPECT_FALSE(m.t_comp_ns.has_value());
+  EXPECT_EQ(m.verdict, MutationReading::unknown);
+}
+
+TEST(MutationVerdict, NoOriginalNoVerdict) {
+  RunRecord failed;
+  failed.status = RecordStatus::error;
+  EXPECT_EQ(analyseMutation(failed, nullptr, nullptr, 1).verdict, MutationReading::unknown);
+}
+
+// The verdicts saved in the golden runs were computed from JSON records before records became typed:
+// the typed analysis of the same records gives the same verdicts, times, validations and notes.
+TEST(MutationVerdict, ReproducesTheVerdictsSavedInTheGoldenRuns) {
+  for (const char* run : {"pocl-default", "h100-default"}) {
+    SCOPED_TRACE(run);
+    const ResultsDocument d = readResultsFile(std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/report-golden/" + run +
+                                              "/input.json");
+    ASSERT_TRUE(d.device.has_value());
+    int compared = 0;
+    for (const RunRecord& normal : d.records) {
+      if (normal.mode != RunMode::normal || !normal.mutation) continue;
+      const RunRecord* mutants[2] = {nullptr, nullptr};
+      for (const RunRecord& r : d.records)
+        if (r.family == normal.family && r.variant == normal.variant && r.params == normal.params &&
+            r.mode != RunMode::normal)
+          mutants[r.mode == RunMode::memory_only ? 0 : 1] = &r;
+      const MutationVerdict again = analyseMutation(normal, mutants[0], mutants[1],
+                                                    static_cast<double>(d.device->timer_resolution_ns));
+      EXPECT_EQ(toJson(again), toJson(*normal.mutation)) << normal.label();
+      ++compared;
+    }
+    EXPECT_EQ(compared, 28);
+  }
+}
