@@ -114,7 +114,7 @@ class PointLoop {
  private:
   // False when the user asked to stop now: the point has no record.
   bool runPoint(std::size_t i) {
-    const RunPoint& point = plan_.points[i].point;
+    const RunPoint& point = plan_.points[i].run_point;
     const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(plan_.points.size()) + "] " +
                                point.family->name + "/" + point.variant->name + " " +
                                paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode) +
@@ -205,7 +205,8 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   BatchConfig config = withOverrides(config_in, options);
   BatchOutcome outcome;
   // The whole plan is checked before any device work or file write: a bad input costs nothing.
-  const BatchPlan plan = planBatch(config);
+  const auto planned = std::make_shared<const BatchPlan>(planBatch(config));
+  const BatchPlan& plan = *planned;
   for (const auto& w : plan.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
   if (!plan.input_errors.empty()) throw InputError(joinedInputErrors(plan.input_errors));
   refuseOversizedBatch(plan, config.run);
@@ -225,7 +226,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
 
   // After the ceilings, so that no compile runs while they are measured: the worker starts its
   // background builds when it starts.
-  PointWorker worker(WorkerSetup{config, 0}, device.info.name);
+  PointWorker worker(WorkerSetup{config, planned, 0}, device.info.name);
   PointLoop loop(plan, worker, models, outcome.results, results, device.info, options.progress, host);
   const bool interrupted = loop.runAll();
   outcome.exit_code = loop.tally().exitCode(interrupted, !plan.input_errors.empty());

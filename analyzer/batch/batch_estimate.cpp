@@ -24,7 +24,7 @@ double estimateBatchSeconds(const BatchPlan& plan, const RooflineModels& models,
   double seconds = 0;
   for (const PlannedPoint& p : plan.points) {
     seconds += kFixedSecondsPerPoint + (device.type == "CPU" ? kCpuBuildSecondsPerPoint : kGpuBuildSecondsPerPoint);
-    if (counters && (p.point.mode == RunMode::normal || p.point.mode == RunMode::what_if)) seconds += kCountersSecondsPerPoint;
+    if (counters && (p.run_point.mode == RunMode::normal || p.run_point.mode == RunMode::what_if)) seconds += kCountersSecondsPerPoint;
     if (!p.resolved) continue;
     const WorkEstimate& work = p.resolved->work;
     double roof_s = 0;

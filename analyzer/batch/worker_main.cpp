@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/plan/batch_plan.hpp"
 #include "analyzer/device/device.hpp"
 #include "analyzer/support/line_pipe.hpp"
 #include "analyzer/json/results_json_lines.hpp"
@@ -72,7 +71,8 @@ int runPointWorker(int commands_fd, int messages_fd) {
   if (commands.next(line, -1) != LineReader::Result::line) return 1;
   try {
     const WorkerSetup setup = decodeWorkerSetup(line);
-    const BatchPlan plan = planBatch(setup.config);
+    if (!setup.plan) return sendFatal(messages_fd, "the batch sent no plan"), 3;
+    const BatchPlan& plan = *setup.plan;
     const SelectedDevice device = selectDevice(setup.config.run.device);
     VariantRunner runner(device, setup.config.run);
     if (setup.first_point < plan.points.size())

@@ -114,7 +114,7 @@ int listCommand(const std::string& kernels_dir) {
     std::printf("%s  %s\n  %s\n  params:", family.name.c_str(), family.description.c_str(), family.path.c_str());
     for (const auto& name : family.param_order) std::printf(" %s=%s", name.c_str(), formatNumber(family.params.at(name)).c_str());
     std::printf("\n  work: flops = %s, bytes = %s; reference: %s\n", family.flops.text.c_str(), family.bytes.text.c_str(),
-                family.reference.empty() ? "(none)" : family.reference.c_str());
+                family.reference.kind == ReferenceSpec::Kind::none ? "(none)" : family.reference.text().c_str());
     for (const auto& v : family.variants) {
       std::string kernels;
       for (const auto& l : v.launches) kernels += (kernels.empty() ? "" : " + ") + l.kernel;

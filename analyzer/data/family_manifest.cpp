@@ -21,6 +21,22 @@ std::int64_t ManifestExpression::count(const ParamValues& params, bool allow_zer
   }
 }
 
+std::string ReferenceSpec::text() const {
+  switch (kind) {
+    case Kind::variant: return "variant:" + name;
+    case Kind::cpu: return "cpu:" + name;
+    case Kind::none: break;
+  }
+  return "";
+}
+
+std::optional<ReferenceSpec> ReferenceSpec::parse(std::string_view text) {
+  for (const auto& [prefix, kind] : {std::pair{std::string_view("variant:"), Kind::variant}, std::pair{std::string_view("cpu:"), Kind::cpu}})
+    if (text.substr(0, prefix.size()) == prefix && text.size() > prefix.size())
+      return ReferenceSpec{kind, std::string(text.substr(prefix.size()))};
+  return std::nullopt;
+}
+
 const VariantSpec* FamilyManifest::findVariant(const std::string& variant_name) const {
   for (const auto& v : variants)
     if (v.name == variant_name) return &v;

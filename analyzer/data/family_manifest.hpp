@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/data/what_if.hpp"
@@ -94,6 +95,18 @@ struct VariantSpec {
   SourceLocation where;
 };
 
+// `[check] reference`: where a family's expected outputs come from.
+struct ReferenceSpec {
+  enum class Kind { none, variant, cpu };
+  Kind kind = Kind::none;
+  std::string name;  // the reference variant, or the registered C++ function
+
+  std::string text() const;  // as written: "variant:<name>" | "cpu:<name>" | "" (none)
+  bool isVariant(const std::string& variant_name) const { return kind == Kind::variant && name == variant_name; }
+  // "variant:<name>" or "cpu:<name>"; nullopt for anything else.
+  static std::optional<ReferenceSpec> parse(std::string_view text);
+};
+
 struct FamilyManifest {
   std::string name;
   std::string description;
@@ -106,7 +119,7 @@ struct FamilyManifest {
   // doubles, else float (resolvePoint's workArithmetic).
   std::optional<ElementType> work_type;
   std::vector<BufferSpec> buffers;
-  std::string reference;  // "variant:<name>" | "cpu:<name>" | "" (not checked)
+  ReferenceSpec reference;  // kind none: not checked
   double tolerance = 1e-5;
   std::vector<VariantSpec> variants;
 

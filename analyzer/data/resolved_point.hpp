@@ -5,6 +5,7 @@
 // manifest/resolve_point.hpp evaluates them.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,7 +47,7 @@ struct ResolvedLaunch {
 };
 
 struct ResolvedPoint {
-  RunPoint point;
+  RunPoint run_point;
   WorkEstimate work;
   // What follows -D RL_MODE=<mode> on the compiler's command line: " -D NAME=value" for each
   // define, then the variant's own build options.
@@ -54,6 +55,12 @@ struct ResolvedPoint {
   double tolerance = 0;                  // the variant's, else the family's
   std::vector<ResolvedBuffer> buffers;   // the family's in manifest order, then the variant's scratch
   std::vector<ResolvedLaunch> launches;  // in order
+  // A normal point of a family checked against a reference variant: that variant at the same
+  // parameters, resolved with this point (its outputs are the expected ones). Null for a cpu:
+  // reference, no reference, another mode, the reference variant itself, or when it could not be
+  // resolved for a reason of the variant's own (reference_error says which).
+  std::shared_ptr<const ResolvedPoint> reference_point;
+  std::string reference_error;
 
   const ResolvedBuffer* findBuffer(const std::string& name) const;
 };
@@ -61,7 +68,7 @@ struct ResolvedPoint {
 // A point of a batch: resolved once when the batch is planned, or why it could not be (the
 // point's record then carries that error, as any other failure of the point).
 struct PlannedPoint {
-  RunPoint point;
+  RunPoint run_point;
   std::optional<ResolvedPoint> resolved;
   std::string resolve_error;
   bool bad_input = false;  // resolve_error is an input error (the plan refuses the batch), not the variant's

@@ -1,21 +1,26 @@
 #pragma once
 // What the batch (analyzer/batch/point_worker.cpp) and its worker process (analyzer/batch/worker_main.cpp) say to
 // each other, as typed data. On the pipes each message is one line of JSON
-// (analyzer/json/results_json_lines.cpp): the batch writes the setup, then "run <point index>" lines; the
+// (analyzer/json/results_json_lines.cpp, the plan in analyzer/json/plan_json.cpp): the batch writes the
+// setup, then "run <point index>" lines; the
 // worker answers with progress lines and one record per point.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "analyzer/data/batch_config.hpp"
+#include "analyzer/data/batch_plan.hpp"
 #include "analyzer/data/run_record.hpp"
 
 namespace rooflab {
 
-// Everything the worker needs to rebuild the batch's plan: the config as run (overrides applied,
-// environment settings read) and the first point it will run (its background builds start there).
+// Everything the worker needs: the config as run (overrides applied, environment settings read),
+// the batch's plan whole (families and resolved points: the worker never reads a manifest or
+// resolves a point), and the first point it will run (its background builds start there).
 struct WorkerSetup {
   BatchConfig config;
+  std::shared_ptr<const BatchPlan> plan;
   std::size_t first_point = 0;
 };
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/json/plan_json.hpp"
 #include "analyzer/json/results_json.hpp"
 
 using json = nlohmann::json;
@@ -25,12 +26,9 @@ std::string encodeWorkerSetup(const WorkerSetup& setup) {
                      {"binaries_dir", run.binaries_dir},
                      {"extra_metrics", run.environment.extra_metrics},
                      {"private_jit_cache_dir", run.environment.private_jit_cache_dir},
-                     {"first_point", setup.first_point}};
+                     {"first_point", setup.first_point},
+                     {"plan", setup.plan ? planToJson(*setup.plan) : json(nullptr)}};
   if (run.environment.build_threads) setup_json["build_threads"] = *run.environment.build_threads;
-  // The command line's --set values: without them the worker would plan other points than the batch.
-  json overrides = json::array();
-  for (const ParamOverride& o : setup.config.param_overrides) overrides.push_back({{"name", o.name}, {"values", o.values}});
-  setup_json["param_overrides"] = overrides;
   return setup_json.dump();
 }
 
@@ -44,10 +42,7 @@ WorkerSetup decodeWorkerSetup(const std::string& line) {
   run.environment.private_jit_cache_dir = j.value("private_jit_cache_dir", std::string());
   if (j.contains("build_threads")) run.environment.build_threads = j["build_threads"].get<int>();
   setup.first_point = j.value("first_point", std::size_t{0});
-  if (const auto overrides = j.find("param_overrides"); overrides != j.end() && overrides->is_array())
-    for (const json& o : *overrides)
-      setup.config.param_overrides.push_back(
-          ParamOverride{o.value("name", std::string()), o.value("values", std::vector<double>())});
+  if (const auto plan = j.find("plan"); plan != j.end() && !plan->is_null()) setup.plan = planFromJson(*plan);
   return setup;
 }
 

@@ -339,7 +339,12 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
   if (const toml::table* check = r.optionalTable("check")) {
     TomlReader cr = r.sub(*check, "check");
     cr.rejectUnknownKeys({"reference", "tolerance"});
-    family.reference = cr.optionalString("reference").value_or("");
+    if (const std::optional<std::string> reference = cr.optionalString("reference")) {
+      if (const std::optional<ReferenceSpec> parsed = ReferenceSpec::parse(*reference))
+        family.reference = *parsed;
+      else
+        cr.fail("reference", "'" + *reference + "' must be variant:<name> or cpu:<name>");
+    }
     family.tolerance = cr.optionalNumber("tolerance").value_or(family.tolerance);
     checkTolerance(cr, family.tolerance);
   }
@@ -354,17 +359,11 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
       r.fail("variants", "duplicate variant name '" + family.variants.back().name + "'");
   }
 
-  if (!family.reference.empty()) {
-    const std::string& ref = family.reference;
-    if (ref.rfind("variant:", 0) == 0) {
-      if (!family.findVariant(ref.substr(8))) r.fail("check", "reference variant '" + ref.substr(8) + "' does not exist");
-    } else if (ref.rfind("cpu:", 0) == 0) {
-      if (!ReferenceRegistry::builtin().find(ref.substr(4)))
-        r.fail("check", "no C++ reference named '" + ref.substr(4) + "' is registered");
-    } else {
-      r.fail("check", "reference '" + ref + "' must be variant:<name> or cpu:<name>");
-    }
-  }
+  const ReferenceSpec& ref = family.reference;
+  if (ref.kind == ReferenceSpec::Kind::variant && !family.findVariant(ref.name))
+    r.fail("check", "reference variant '" + ref.name + "' does not exist");
+  if (ref.kind == ReferenceSpec::Kind::cpu && !ReferenceRegistry::builtin().find(ref.name))
+    r.fail("check", "no C++ reference named '" + ref.name + "' is registered");
   bool has_output = false;
   for (const auto& b : family.buffers) has_output = has_output || b.isOutput();
   if (!has_output) r.fail("buffers", "no buffer has access write or read_write: nothing could be verified");

@@ -118,7 +118,7 @@ ResolvedPoint evaluatePoint(const RunPoint& point) {
   const ParamValues params = variantValues(v, family_params);
   checkParamValues(family, v, params);
   ResolvedPoint r;
-  r.point = point;
+  r.run_point = point;
   const double family_flops = family.flops.evaluate(family_params);
   const double family_bytes = family.bytes.evaluate(family_params);
   for (const BufferSpec& b : family.buffers) r.buffers.push_back(resolveBuffer(b, false, family_params));
@@ -146,7 +146,7 @@ ResolvedPoint evaluatePoint(const RunPoint& point) {
 }
 
 void encodeScalarArguments(ResolvedPoint& r) {
-  const std::vector<LaunchSpec>& launches = r.point.variant->launches;
+  const std::vector<LaunchSpec>& launches = r.run_point.variant->launches;
   for (std::size_t l = 0; l < launches.size(); ++l)
     for (std::size_t a = 0; a < launches[l].args.size(); ++a) {
       const KernelArgSpec& spec = launches[l].args[a];
@@ -185,6 +185,18 @@ RunRecord recordFor(const RunPoint& point) {
 ResolvedPoint resolvePoint(const RunPoint& point) {
   ResolvedPoint r = evaluatePoint(point);
   encodeScalarArguments(r);
+  const ReferenceSpec& reference = point.family->reference;
+  if (point.mode != RunMode::normal || reference.kind != ReferenceSpec::Kind::variant ||
+      reference.isVariant(point.variant->name))
+    return r;
+  RunPoint reference_point{point.family, point.family->findVariant(reference.name), point.params, RunMode::normal};
+  try {
+    r.reference_point = std::make_shared<const ResolvedPoint>(resolvePoint(reference_point));
+  } catch (const InputError& e) {
+    throw InputError("reference variant '" + reference.name + "': " + e.what());
+  } catch (const std::exception& e) {
+    r.reference_error = "reference variant '" + reference.name + "' failed: " + e.what();
+  }
   return r;
 }
 
@@ -202,7 +214,7 @@ PlannedPoint planPoint(RunPoint point) {
   } catch (const std::exception& e) {
     planned.resolve_error = e.what();
   }
-  planned.point = std::move(point);
+  planned.run_point = std::move(point);
   return planned;
 }
 

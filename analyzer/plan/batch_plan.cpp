@@ -146,17 +146,6 @@ void planStudy(const BatchConfig& config, const StudySpec& study, const FamilyMa
 
 }  // namespace
 
-bool BatchPlan::closesGroup(std::size_t i) const {
-  return i + 1 == points.size() || points[i + 1].point.variant != points[i].point.variant ||
-         points[i + 1].point.params != points[i].point.params;
-}
-
-std::size_t BatchPlan::studiedFamilyCount() const {
-  std::set<const FamilyManifest*> studied;
-  for (const PlannedPoint& p : points) studied.insert(p.point.family);
-  return studied.size();
-}
-
 BatchPlan planBatch(const BatchConfig& config) {
   BatchPlan plan;
   FamilyDiscovery found = discoverFamilies(kernelSearchPath(config.run));

@@ -1,32 +1,14 @@
 #pragma once
 // Planning a batch: the points a config expands to, each resolved once, and the input problems found
 // while expanding it.
-#include <string>
-#include <vector>
-
 #include "analyzer/config/config.hpp"
+#include "analyzer/data/batch_plan.hpp"
 #include "analyzer/manifest/manifest.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 
 namespace rooflab {
 
-// The points a config expands to, and the input problems found while expanding it (a broken
-// manifest, an unknown family, a parameter that cannot size a buffer).
-struct BatchPlan {
-  std::vector<FamilyManifest> families;  // owned here; points point into it
-  std::vector<PlannedPoint> points;      // each resolved for its parameters, once
-  // Every input problem of the batch (config, studied manifests, points that cannot be resolved):
-  // a batch with any is refused before device work or file writes.
-  std::vector<std::string> input_errors;
-  std::vector<std::string> warnings;  // kernel-folder entries skipped, broken manifests of unstudied families
-
-  std::size_t studiedFamilyCount() const;  // families with at least one point
-
-  // Whether points[i] is the last of its variant at its parameters (the modes of one variant and
-  // parameters follow each other).
-  bool closesGroup(std::size_t i) const;
-};
-
+// Expands the config's studies, resolving each point once; never touches a device.
 BatchPlan planBatch(const BatchConfig& config);
 
 }  // namespace rooflab

@@ -70,7 +70,7 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
   BridgeOptions bridge;
   bridge.device_name = options.device_name;
   // A what-if is measured as an original is: its expectation may name any counter of the table.
-  const bool original = point.point.mode == RunMode::normal || point.point.mode == RunMode::what_if;
+  const bool original = point.run_point.mode == RunMode::normal || point.run_point.mode == RunMode::what_if;
   // Only the original's bridged time is compared with its OpenCL time, so only its compile is matched
   // to OpenCL's (up to three JIT compiles); a mutant's counters come from one whole-program compile.
   if (original && options.opencl_registers) bridge.opencl_registers = *options.opencl_registers;

@@ -95,7 +95,7 @@ void PointLauncher::checkBuffersFit(const ResolvedPoint& point) const {
 }
 
 void PointLauncher::createBuffers(PreparedPoint& prepared) {
-  for (const ResolvedBuffer& b : prepared.point->buffers) {
+  for (const ResolvedBuffer& b : prepared.resolved->buffers) {
     const BufferSpec& spec = *b.spec;
     const cl_mem_flags flags = spec.access == BufferAccess::read ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
     try {
@@ -112,7 +112,7 @@ void PointLauncher::createBuffers(PreparedPoint& prepared) {
 
 void PointLauncher::setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeometry>& geometry,
                                   const std::vector<std::size_t>& pad_bytes) const {
-  const ResolvedPoint& point = *prepared.point;
+  const ResolvedPoint& point = *prepared.resolved;
   const DeviceInfo& dev = device_.info;
   prepared.kernels.clear();
   prepared.launches.clear();
@@ -120,7 +120,7 @@ void PointLauncher::setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeo
   for (std::size_t index = 0; index < point.launches.size(); ++index) {
     const std::size_t pad = index < pad_bytes.size() ? pad_bytes[index] : 0;
     ResolvedLaunch launch = point.launches[index];
-    const LaunchSpec& spec = point.point.variant->launches[index];
+    const LaunchSpec& spec = point.run_point.variant->launches[index];
     const std::string where = "launch " + std::to_string(index) + " (" + spec.kernel + ")";
 
     cl::Kernel kernel;
@@ -165,7 +165,7 @@ void PointLauncher::setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeo
 // Every run starts from the same state: inputs as initialised, outputs and scratch poisoned, so an
 // element the kernel did not write fails verification instead of passing on stale data.
 void PointLauncher::resetBuffers(PreparedPoint& prepared) {
-  for (const ResolvedBuffer& b : prepared.point->buffers) {
+  for (const ResolvedBuffer& b : prepared.resolved->buffers) {
     const BufferSpec& spec = *b.spec;
     cl::Buffer& buffer = prepared.buffers.at(spec.name);
     if (spec.access == BufferAccess::read) continue;
@@ -267,7 +267,7 @@ EventTimings PointLauncher::timeRepetitions(PreparedPoint& prepared, const RunSe
 
 std::map<std::string, HostBuffer> PointLauncher::readOutputs(const PreparedPoint& prepared) {
   std::map<std::string, HostBuffer> outputs;
-  for (const ResolvedBuffer& b : prepared.point->buffers) {
+  for (const ResolvedBuffer& b : prepared.resolved->buffers) {
     if (b.scratch || !b.spec->isOutput()) continue;
     HostBuffer host(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
     queue_.enqueueReadBuffer(prepared.buffers.at(b.spec->name), CL_TRUE, 0, host.sizeBytes(), host.bytes.data());

@@ -21,7 +21,7 @@ using RepetitionProgress = std::function<void(const char* phase, int index, int 
 
 // A point on the device: its program, one kernel per launch with its arguments set, its buffers.
 struct PreparedPoint {
-  const ResolvedPoint* point = nullptr;
+  const ResolvedPoint* resolved = nullptr;
   const std::map<std::string, HostBuffer>* inputs = nullptr;  // the family's inputs, as initialised
   cl::Program program;
   std::vector<cl::Kernel> kernels;

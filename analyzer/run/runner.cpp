@@ -70,7 +70,7 @@ std::string VariantRunner::contextProblem() const {
 }
 
 const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const ResolvedPoint& point) {
-  const std::string key = pointKey(point.point);
+  const std::string key = pointKey(point.run_point);
   if (key == inputs_key_) return inputs_;
   inputs_.clear();
   references_.clear();
@@ -87,13 +87,13 @@ const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const Resolve
 // A mutant must keep its original's parallelism (DESIGN.md): the policy (mutators/occupancy_match)
 // decides the pads; here the original is built, the driver asked, and the padded mutant rebuilt.
 OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord& record) {
-  const RunPoint& point = prepared.point->point;
+  const RunPoint& point = prepared.resolved->run_point;
   const DeviceInfo& dev = device();
   RunPoint original_point = point;
   original_point.mode = RunMode::normal;
   RunRecord scratch;  // the original's build must not overwrite the mutant's build record
   const cl::Program original =
-      programs_.build(original_point, programs_.options(*prepared.point, RunMode::normal), scratch);
+      programs_.build(original_point, programs_.options(*prepared.resolved, RunMode::normal), scratch);
   const std::vector<OccupancyLaunch> launches = occupancyLaunches(prepared, original, launcher_.device().device);
 
   OccupancyOracle original_oracle, mutant_oracle;
@@ -123,72 +123,71 @@ OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
 
 std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point, RunRecord& record) {
   auto prepared = std::make_unique<PreparedPoint>();
-  prepared->point = &point;
-  record.build_options = programs_.options(point, point.point.mode);
+  prepared->resolved = &point;
+  record.build_options = programs_.options(point, point.run_point.mode);
   launcher_.checkBuffersFit(point);
-  prepared->program = programs_.build(point.point, record.build_options, record);
+  prepared->program = programs_.build(point.run_point, record.build_options, record);
   prepared->inputs = &hostInputs(point);
   launcher_.createBuffers(*prepared);
   launcher_.setUpLaunches(*prepared, record.geometry);
-  if (isMutantMode(point.point.mode)) record.occupancy_padding = padForOccupancy(*prepared, record);
+  if (isMutantMode(point.run_point.mode)) record.occupancy_padding = padForOccupancy(*prepared, record);
   return prepared;
 }
 
 const std::map<std::string, HostBuffer>& VariantRunner::referenceOutputs(const ResolvedPoint& point) {
-  const std::string& ref = point.point.family->reference;
-  if (auto it = references_.find(ref); it != references_.end()) return it->second;
+  const ReferenceSpec& reference = point.run_point.family->reference;
+  const std::string key = reference.text();
+  if (auto it = references_.find(key); it != references_.end()) return it->second;
   const auto& inputs = hostInputs(point);
   Buffers outputs;
-  if (ref.rfind("cpu:", 0) == 0) {
-    const ReferenceFunction* fn = ReferenceRegistry::builtin().find(ref.substr(4));
-    if (!fn) throw VariantError("no C++ reference named '" + ref.substr(4) + "'");
+  if (reference.kind == ReferenceSpec::Kind::cpu) {
+    const ReferenceFunction* fn = ReferenceRegistry::builtin().find(reference.name);
+    if (!fn) throw VariantError("no C++ reference named '" + reference.name + "'");
     for (const ResolvedBuffer& b : point.buffers) {
       if (b.scratch || !b.spec->isOutput()) continue;
       HostBuffer out(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
       if (auto in = inputs.find(b.spec->name); in != inputs.end()) out.bytes = in->second.bytes;  // in-place references
       outputs.emplace(b.spec->name, std::move(out));
     }
-    ReferenceContext ctx{point.point.params, inputs, outputs};
+    ReferenceContext ctx{point.run_point.params, inputs, outputs};
     (*fn)(ctx);
   } else {
-    RunPoint ref_point = point.point;
-    ref_point.variant = point.point.family->findVariant(ref.substr(8));
-    ref_point.mode = RunMode::normal;
+    if (!point.reference_point) throw VariantError(point.reference_error);
     RunRecord scratch_record;
     try {
-      const ResolvedPoint resolved_ref = resolvePoint(ref_point);
-      auto prepared = prepare(resolved_ref, scratch_record);
+      auto prepared = prepare(*point.reference_point, scratch_record);
       launcher_.runOnce(*prepared);
       outputs = launcher_.readOutputs(*prepared);
     } catch (const std::exception& e) {
-      throw VariantError("reference variant '" + ref.substr(8) + "' failed: " + e.what());
+      throw VariantError("reference variant '" + reference.name + "' failed: " + e.what());
     }
   }
-  return references_.emplace(ref, std::move(outputs)).first->second;
+  return references_.emplace(key, std::move(outputs)).first->second;
 }
 
 void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, RunRecord& record) {
   VerificationResult& v = record.verification;
-  v.reference = point.point.family->reference;
+  const ReferenceSpec& reference = point.run_point.family->reference;
+  v.reference = reference.text();
   v.tolerance = point.tolerance;
-  if (point.point.mode != RunMode::normal) {
+  if (point.run_point.mode != RunMode::normal) {
     v.status = VerificationStatus::skipped;
-    v.detail = point.point.mode == RunMode::what_if ? "a what-if mutation is deliberately incorrect: its outputs are not results"
+    v.detail = point.run_point.mode == RunMode::what_if ? "a what-if mutation is deliberately incorrect: its outputs are not results"
                                                     : "a mutant's outputs are not results";
     return;
   }
-  if (v.reference.empty()) {
+  if (reference.kind == ReferenceSpec::Kind::none) {
     v.status = VerificationStatus::not_checked;
     v.detail = "the family declares no reference";
     return;
   }
-  if (v.reference == "variant:" + point.point.variant->name) {
+  if (reference.isVariant(point.run_point.variant->name)) {
     v.status = VerificationStatus::reference;
     return;
   }
   try {
     compareOutputs(outputs, referenceOutputs(point), v);
-    noteNondeterminism(point.point.variant->uses_atomics, v);
+    noteNondeterminism(point.run_point.variant->uses_atomics, v);
   } catch (const std::exception& e) {
     v.status = VerificationStatus::not_checked;
     v.detail = e.what();
@@ -213,7 +212,7 @@ counters::CounterSet VariantRunner::measureCounters(const PreparedPoint& prepare
   options.timing_repetitions = settings_.repetitions;
   options.opencl_registers = programs_.openclRegisters(ptx);
   options.extra_metrics = settings_.environment.extra_metrics;
-  return counters::measurePointCounters(ptx, *prepared.point, prepared.launches, *prepared.inputs, opencl_outputs,
+  return counters::measurePointCounters(ptx, *prepared.resolved, prepared.launches, *prepared.inputs, opencl_outputs,
                                         record.timings, options);
 }
 
@@ -239,14 +238,14 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
 }
 
 RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgress& progress) {
-  RunRecord record = recordFor(planned.point);
+  RunRecord record = recordFor(planned.run_point);
   const auto started = Clock::now();
   try {
     if (!planned.resolved) throw VariantError(planned.resolve_error);
     const ResolvedPoint& point = *planned.resolved;
     record.work = point.work;
-    if (isMutantMode(point.point.mode))
-      record.mutant_origin = point.point.variant->annotated ? MutantOrigin::annotated : MutantOrigin::automatic;
+    if (isMutantMode(point.run_point.mode))
+      record.mutant_origin = point.run_point.variant->annotated ? MutantOrigin::annotated : MutantOrigin::automatic;
     measure(point, record, started, progress);
   } catch (const MutantUnavailable& e) {
     // No fault: the kernel runs in normal mode only, and the verdict says why it has none.

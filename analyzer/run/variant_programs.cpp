@@ -81,7 +81,7 @@ std::string VariantPrograms::options(const ResolvedPoint& point, RunMode mode) c
   // A what-if is the kernel as written (RL_MODE 0, normal) with its own define among the options.
   const int rl_mode = isMutant(mode) ? static_cast<int>(mode) : 0;
   return "-D RL_MODE=" + std::to_string(rl_mode) + point.program_options + " " +
-         includeOption(point.point.variant->include_dir) + nvidia::verboseBuildOption(device_.info);
+         includeOption(point.run_point.variant->include_dir) + nvidia::verboseBuildOption(device_.info);
 }
 
 std::string VariantPrograms::key(const RunPoint& point, const std::string& options) {
@@ -93,7 +93,7 @@ void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
   std::map<std::string, std::string> sources;  // by sourcesKey
   for (const PlannedPoint& p : points) {
     if (!p.resolved) continue;  // run() records why
-    const RunPoint& point = p.point;
+    const RunPoint& point = p.run_point;
     if (isAutomaticMutant(point)) continue;  // build() rewrites it first
     try {
       const std::string options = this->options(*p.resolved, point.mode);

@@ -143,10 +143,10 @@ TEST_F(ResolvedPointTest, APlannedPointKeepsWhyItCouldNotBeResolved) {
   EXPECT_FALSE(bad.resolved.has_value());
   EXPECT_NE(bad.resolve_error.find("family.toml"), std::string::npos) << bad.resolve_error;
   EXPECT_NE(bad.resolve_error.find("not a multiple of local size 64"), std::string::npos) << bad.resolve_error;
-  EXPECT_EQ(bad.point.params.at("N"), 100);
+  EXPECT_EQ(bad.run_point.params.at("N"), 100);
 
   const PlannedPoint good = planPoint(point("plain", 128));
   ASSERT_TRUE(good.resolved.has_value());
   EXPECT_TRUE(good.resolve_error.empty());
-  EXPECT_EQ(good.resolved->point.variant, good.point.variant);
+  EXPECT_EQ(good.resolved->run_point.variant, good.run_point.variant);
 }
