@@ -153,11 +153,13 @@ inline int exitCodeOf(int status) {
   return -1;
 }
 
-// Runs `rooflab <args>` in `cwd` (so a relative --out or [run] out lands in the temp folder).
+// Runs `rooflab <args>` in `cwd` (so a relative --out or [run] out lands in the temp folder), after
+// `shell_prefix` (such as "ulimit -v 1000000; ") in the same shell.
 // ROOFLAB_TEST_ECHO=1 shows what the user sees for each run (for release notes, reviews).
-inline BinaryOutcome runRooflab(const std::string& args, const std::filesystem::path& cwd) {
+inline BinaryOutcome runRooflab(const std::string& args, const std::filesystem::path& cwd,
+                                const std::string& shell_prefix = "") {
   const std::filesystem::path out = cwd / ".stdout", err = cwd / ".stderr";
-  const std::string command = "cd '" + cwd.string() + "' && '" + ROOFLAB_BINARY + "' " + args + " >'" + out.string() +
+  const std::string command = "cd '" + cwd.string() + "' && " + shell_prefix + "'" + ROOFLAB_BINARY + "' " + args + " >'" + out.string() +
                               "' 2>'" + err.string() + "' </dev/null";
   BinaryOutcome o;
   o.exit_code = exitCodeOf(std::system(command.c_str()));

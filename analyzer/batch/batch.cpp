@@ -171,12 +171,6 @@ std::string joinedInputErrors(const std::vector<std::string>& errors) {
   return text;
 }
 
-void refuseOversizedBatch(const BatchPlan& plan, const RunSettings& settings) {
-  if (plan.points.size() <= settings.max_points) return;
-  throw InputError("the batch has " + std::to_string(plan.points.size()) + " points, more than [run] max_points = " +
-                   std::to_string(settings.max_points) + "; narrow the sweep or raise max_points");
-}
-
 // counters = "on" asks for them: a device that cannot give them stops the run before any device work
 // (auto would go on with timings alone).
 void refuseCountersThatCannotBeRead(const RunSettings& settings, const DeviceInfo& device) {
@@ -209,7 +203,6 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   const BatchPlan& plan = *planned;
   for (const auto& w : plan.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
   if (!plan.input_errors.empty()) throw InputError(joinedInputErrors(plan.input_errors));
-  refuseOversizedBatch(plan, config.run);
   outcome.folder = std::make_unique<OutputFolder>(config.run.out);
   outcome.out_dir = outcome.folder->dir();
   if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();

@@ -1,6 +1,7 @@
 #include "analyzer/plan/batch_plan.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "analyzer/roofline/device_models.hpp"
@@ -123,6 +124,23 @@ std::vector<const WhatIfSpec*> pointsOfMode(const VariantSpec& variant, RunMode 
   return what_ifs;
 }
 
+// How many points a study expands to, counted before it is expanded (a sweep of a million points is
+// refused at once, not after planning it), saturating instead of overflowing.
+double studyPointCount(const BatchConfig& config, const StudySpec& study, const std::vector<const VariantSpec*>& variants) {
+  double count = 0;
+  const std::vector<RunMode>& modes = study.modes.empty() ? config.run.modes : study.modes;
+  for (const VariantSpec* v : variants)
+    for (RunMode mode : modes) count += static_cast<double>(pointsOfMode(*v, mode).size());
+  for (const auto& [name, values] : study.params) count *= static_cast<double>(values.size());
+  return count;
+}
+
+std::string formatCount(double count) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", count);
+  return text;
+}
+
 // Resolves the points of one study; a point that cannot be resolved for input reasons is an input
 // error (once per message: the modes of a point fail alike).
 void planStudy(const BatchConfig& config, const StudySpec& study, const FamilyManifest& family,
@@ -153,6 +171,13 @@ BatchPlan planBatch(const BatchConfig& config) {
   sortDiscoveryProblems(config, found, plan);
   checkReferenceModel(config.run, plan.input_errors);
   std::set<std::string> overrides_used;
+  struct Expandable {
+    StudySpec study;
+    const FamilyManifest* family;
+    std::vector<const VariantSpec*> variants;
+  };
+  std::vector<Expandable> studies;
+  double point_count = 0;
   for (const auto& study_in : config.studies) {
     const std::string at = study_in.where.str() + ": study '" + study_in.family + "'";
     const FamilyManifest* family = studiedFamily(plan, found, study_in.family, at, plan.input_errors);
@@ -165,8 +190,14 @@ BatchPlan planBatch(const BatchConfig& config) {
                                     didYouMean(name, family->param_order));
     const std::vector<const VariantSpec*> variants = matchVariants(*family, study, at, plan.input_errors);
     if (plan.input_errors.size() != errors_before) continue;
-    planStudy(config, study, *family, variants, plan);
+    point_count += studyPointCount(config, study, variants);
+    studies.push_back({study, family, variants});
   }
+  if (point_count > static_cast<double>(config.run.max_points))
+    plan.input_errors.push_back("the batch has " + formatCount(point_count) + " points, more than [run] max_points = " +
+                                std::to_string(config.run.max_points) + "; narrow the sweep or raise max_points");
+  else
+    for (const Expandable& e : studies) planStudy(config, e.study, *e.family, e.variants, plan);
   // A name no studied family declares is a typo or the wrong config: nothing is run.
   for (const ParamOverride& o : config.param_overrides)
     if (!overrides_used.count(o.name))
