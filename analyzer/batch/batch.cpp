@@ -103,6 +103,13 @@ class PointLoop {
     host_.reportAtEnd();
     RecordAnalysis::batchOver(document_.records);
     results_.finish(interrupted, tally_.finalSummary(results_.records()));
+    // Interrupted before its first record, the batch has nothing to put in the place of the earlier
+    // run's results: the folder gives them back their names (OutputFolder) and nothing is written.
+    if (interrupted && results_.records() == 0) {
+      std::fprintf(stderr, "rooflab: interrupted before the first point ended: nothing written; %s keeps what the "
+                           "earlier run wrote there\n", results_.path().parent_path().c_str());
+      return true;
+    }
     results_.write();
     if (interrupted)
       std::fprintf(stderr, "rooflab: interrupted: %zu of %zu points done, %zu not run\n", results_.records(),
@@ -215,7 +222,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
 
   const SelectedDevice device = selectDevice(config.run.device);
   refuseCountersThatCannotBeRead(config.run, device.info);
-  ResultsWriter results(outcome.results, outcome.out_dir / "results.json");
+  ResultsWriter results(outcome.results, *outcome.folder);
   results.start(config, device.info, plan.input_errors);
   // Before the ceilings, whose own work would raise the load average it reads.
   HostWatch host(device.info);

@@ -12,6 +12,7 @@
 #include "analyzer/json/json_file_io.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "analyzer/json/results_json_lines.hpp"
+#include "analyzer/support/written_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -39,7 +40,8 @@ fs::path prepareOutputFolder(const std::string& out) {
   return dir;
 }
 
-ResultsWriter::ResultsWriter(ResultsDocument& document, fs::path path) : document_(document), path_(std::move(path)) {}
+ResultsWriter::ResultsWriter(ResultsDocument& document, OutputFolder& folder)
+    : document_(document), folder_(folder), path_(folder.dir() / "results.json") {}
 
 ResultsWriter::~ResultsWriter() {
   if (journal_ != nullptr) std::fclose(journal_);
@@ -54,9 +56,10 @@ void ResultsWriter::start(const BatchConfig& config, const DeviceInfo& device,
   document_.config = config;
   document_.device = device;
   document_.input_errors = input_errors;
-  const fs::path journal_path = path_.parent_path() / "journal.jsonl";
+  const fs::path journal_path = journalPath();
   journal_ = std::fopen(journal_path.c_str(), "we");  // e: not inherited by the worker
   if (journal_ == nullptr) throw IoError("cannot write " + journal_path.string() + ": " + std::strerror(errno));
+  recordWrittenFile(journal_path);
 }
 
 void ResultsWriter::setModels(const RooflineModels& models, double ceilings_seconds) {
@@ -79,7 +82,8 @@ std::size_t ResultsWriter::append(RunRecord record) {
 void ResultsWriter::journal(std::size_t index) {
   const std::string line = journalLine(index, document_.records[index]);
   if (std::fwrite(line.data(), 1, line.size(), journal_) != line.size() || std::fflush(journal_) != 0)
-    throw IoError("cannot write " + (path_.parent_path() / "journal.jsonl").string() + ": " + std::strerror(errno));
+    throw IoError("cannot write " + journalPath().string() + ": " + std::strerror(errno));
+  folder_.recordsWritten();
 }
 
 void ResultsWriter::checkpoint() {
@@ -98,6 +102,7 @@ void ResultsWriter::finish(bool interrupted, const BatchSummary& summary) {
 void ResultsWriter::write() {
   const auto started = std::chrono::steady_clock::now();
   writeJsonAtomically(path_, toJson(document_));
+  folder_.resultsWritten();
   last_write_ = std::chrono::steady_clock::now();
   last_write_seconds_ = std::chrono::duration<double>(last_write_ - started).count();
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/batch/output_folder.hpp"
 #include "analyzer/config/config.hpp"
 #include "analyzer/data/device_info.hpp"
 #include "analyzer/data/results_document.hpp"
@@ -22,15 +23,17 @@ namespace rooflab {
 // InputError before any kernel runs if not.
 std::filesystem::path prepareOutputFolder(const std::string& out);
 
-// Keeps the batch's ResultsDocument, journals its records and writes it as JSON. Throws IoError
-// when a file cannot be written.
+// Keeps the batch's ResultsDocument, journals its records and writes it as JSON into the output
+// folder, telling the folder when the first record is on disk and after each results.json. Throws
+// IoError when a file cannot be written.
 class ResultsWriter {
  public:
-  ResultsWriter(ResultsDocument& document, std::filesystem::path path);
+  ResultsWriter(ResultsDocument& document, OutputFolder& folder);
   ~ResultsWriter();
   ResultsWriter(const ResultsWriter&) = delete;
   ResultsWriter& operator=(const ResultsWriter&) = delete;
   const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path journalPath() const { return path_.parent_path() / "journal.jsonl"; }
 
   // A "running" document: schema, tool, start time, the config as run, the device, the input errors.
   void start(const BatchConfig& config, const DeviceInfo& device, const std::vector<std::string>& input_errors);
@@ -56,6 +59,7 @@ class ResultsWriter {
 
  private:
   ResultsDocument& document_;
+  OutputFolder& folder_;
   std::filesystem::path path_;
   std::FILE* journal_ = nullptr;  // <out>/journal.jsonl
   std::chrono::steady_clock::time_point last_write_;

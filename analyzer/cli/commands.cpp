@@ -82,6 +82,8 @@ int runCommand(const RunCommand& cmd) {
   const PrivateJitCache jit_cache(config.run.environment.private_jit_cache_dir);
   BatchOutcome outcome = runBatch(config, options);
   const ResultsDocument& results = outcome.results;
+  // Nothing measured, nothing written: the folder keeps the earlier run's results and report.
+  if (outcome.exit_code == ExitCode::interrupted && results.records.empty()) return static_cast<int>(outcome.exit_code);
   reports::printTerminalSummary(results, std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   int exit_code = static_cast<int>(outcome.exit_code);
@@ -196,15 +198,15 @@ int reportCommand(const ReportCommand& cmd) {
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
   std::vector<std::string> formats = cmd.formats;
   if (formats.empty()) formats = {"html", "png", "csv"};
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec || !fs::is_directory(out, ec) || ::access(out.c_str(), W_OK) != 0)
-    throw InputError("output folder '" + out.string() + "' cannot be created or written");
+  // The folder's lock, as a run takes it: a batch writing there refuses the report; the report's
+  // files join the folder's list of what rooflab wrote.
+  const OutputFolder folder(out.string(), OutputFolder::Use::report);
   try {
-    reports::writeReports(results, out, formats, reports::ChartOptions{cmd.show_mutants});
+    reports::writeReports(results, folder.dir(), formats, reports::ChartOptions{cmd.show_mutants});
   } catch (const std::invalid_argument& e) {
     throw InputError(cmd.results_path + ": " + e.what());
   }
+  folder.listWrittenFiles();
   reports::printTerminalSummary(results, std::cout);
   std::printf("reports written to %s\n", out.c_str());
   return 0;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analyzer/data/batch_config.hpp"
 #include "analyzer/data/run_record.hpp"
@@ -26,6 +27,8 @@ struct WorkerMessage {
   std::string phase;              // progress: "warm-up", "run", "verify", ...
   int index = 0, count = 0;       // progress
   std::optional<RunRecord> record;  // record
+  // record: the files the worker wrote (kept binaries), for the batch to list as rooflab's
+  std::vector<std::string> written_files;
   std::string reason;             // fatal: why the worker cannot run points (no device...)
 };
 

@@ -69,8 +69,9 @@ TEST(OutputFolder, ALogWrittenIntoTheFolderSurvivesTheNextRun) {
 }
 
 // The previous results stay readable until the new run has results of its own: a run that fails
-// before any point leaves them as they were; a run killed outright in its first seconds leaves them
-// in results.previous.json beside the previous report; the next run that measures replaces them.
+// before any point, or is interrupted before its first point ends, leaves them as they were; a run
+// killed outright in its first seconds leaves them in results.previous.json beside the previous
+// report; the next run that measures replaces them.
 TEST(OutputFolder, ARunKilledInItsFirstSecondsKeepsThePreviousResults) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   SpinWorkspace w;
@@ -84,6 +85,22 @@ TEST(OutputFolder, ARunKilledInItsFirstSecondsKeepsThePreviousResults) {
   EXPECT_EQ(no_device.exit_code, 3) << show(no_device);
   EXPECT_TRUE(fileText(w.out() / "results.json") == results) << "a run that measured nothing lost the previous results";
   EXPECT_FALSE(fs::exists(w.out() / "results.previous.json"));
+
+  {
+    // Ctrl-C twice before the first point ends: nothing measured, so nothing replaced.
+    BackgroundRun interrupted(rooflabCommand() + " run spin.toml --quiet --out out", w.dir.path(), w.dir.path() / "log");
+    ASSERT_TRUE(interrupted.waitForOutput("; estimated ")) << interrupted.text();
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    interrupted.signal(SIGINT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    interrupted.signal(SIGINT);
+    EXPECT_EQ(interrupted.wait(30), 130) << interrupted.text();
+    EXPECT_TRUE(contains(interrupted.text(), "rooflab: interrupted before the first point ended: nothing written; " +
+                                                 w.out().string() + " keeps what the earlier run wrote there"))
+        << interrupted.text();
+  }
+  EXPECT_TRUE(fileText(w.out() / "results.json") == results) << "an interrupted run that measured nothing lost them";
+  EXPECT_TRUE(fileText(w.out() / "report.html") == report);
 
   {
     BackgroundRun killed(rooflabCommand() + " run spin.toml --quiet --out out", w.dir.path(), w.dir.path() / "log");
