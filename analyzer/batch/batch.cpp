@@ -92,8 +92,27 @@ class PointLoop {
         progress_(progress), host_(host), tally_(plan.points.size()),
         analysis_(static_cast<double>(device.timer_resolution_ns)) {}
 
-  // Runs every point (until interrupted) and finishes the document; whether it was interrupted.
+  // Runs every point (until interrupted) and finishes the document; whether it was interrupted. A
+  // file that cannot be written (a full disk) stops the batch: the IoError then says where the
+  // records measured so far are and how to read them back.
   bool runAll() {
+    try {
+      return runPoints();
+    } catch (const IoError& e) {
+      progress_.finish();
+      try {
+        results_.finish(true, tally_.finalSummary(results_.records()));
+        results_.write();
+      } catch (const IoError&) {
+        // The disk is still full: the hint below says what the earlier writes kept.
+      }
+      throw IoError(std::string(e.what()) + "; " + results_.recoveryHint(plan_.points.size()));
+    }
+  }
+  const BatchTally& tally() const { return tally_; }
+
+ private:
+  bool runPoints() {
     bool interrupted = false;
     for (std::size_t i = 0; i < plan_.points.size() && !interrupted; ++i)
       interrupted = stopRequests() > 0 || !runPoint(i);
@@ -111,14 +130,16 @@ class PointLoop {
       return true;
     }
     results_.write();
+    // A run killed outright says nothing: this is where a user learns that its journal keeps every record.
     if (interrupted)
-      std::fprintf(stderr, "rooflab: interrupted: %zu of %zu points done, %zu not run\n", results_.records(),
-                   plan_.points.size(), plan_.points.size() - results_.records());
+      std::fprintf(stderr,
+                   "rooflab: interrupted: %zu of %zu points done, %zu not run; their records are in %s (a run killed "
+                   "outright keeps every record it measured in its journal: `rooflab report %s` reads them back)\n",
+                   results_.records(), plan_.points.size(), plan_.points.size() - results_.records(),
+                   results_.path().c_str(), results_.journalPath().c_str());
     return interrupted;
   }
-  const BatchTally& tally() const { return tally_; }
 
- private:
   // False when the user asked to stop now: the point has no record.
   bool runPoint(std::size_t i) {
     const RunPoint& point = plan_.points[i].point;

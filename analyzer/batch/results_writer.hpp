@@ -1,7 +1,9 @@
 #pragma once
 // Writing a batch's results document (docs/results-schema.md): started before any kernel runs; each
-// record appended to <out>/journal.jsonl as it comes (O(1) per record); results.json rewritten whole
-// (atomically) at checkpoints, so that a batch cut short keeps what it measured, and when it finishes.
+// record appended to <out>/journal.jsonl as it comes (O(1) per record), behind a header line with the
+// document, so that `rooflab report` reads the journal of a run killed outright; results.json
+// rewritten whole (atomically) at checkpoints, so that a batch cut short keeps what it measured, and
+// when it finishes.
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
@@ -45,7 +47,8 @@ class ResultsWriter {
   // Appends the record to the document; journal() writes its line once the analysis step has read it.
   std::size_t append(RunRecord record);
   // Writes record `index` as a line of <out>/journal.jsonl: once per record, and again for a normal
-  // record whose verdict and diagnosis its group's last mode concluded.
+  // record whose verdict and diagnosis its group's last mode concluded. The first also writes the
+  // journal's header line: the document as it stands, without records.
   void journal(std::size_t index);
   std::size_t records() const { return document_.records.size(); }
   void setSummary(const BatchSummary& summary);
@@ -56,12 +59,19 @@ class ResultsWriter {
   // is 5 s old and at least 50 times as old as that write took (so that a batch of many points spends
   // at most 2% of its time rewriting a growing file).
   void checkpoint();
+  // After a write failed (a full disk): where the records measured so far are, and how to read them
+  // back, for the error message.
+  std::string recoveryHint(std::size_t points) const;
 
  private:
   ResultsDocument& document_;
   OutputFolder& folder_;
   std::filesystem::path path_;
   std::FILE* journal_ = nullptr;  // <out>/journal.jsonl
+  bool journal_header_ = false;         // its header line is written
+  std::size_t journaled_records_ = 0;   // records whose line is complete in the journal
+  std::size_t results_records_ = 0;     // records in results.json as last written
+  bool results_written_ = false;
   std::chrono::steady_clock::time_point last_write_;
   double last_write_seconds_ = 0;
 };

@@ -15,6 +15,7 @@
 #include "analyzer/device/device.hpp"
 #include "analyzer/diagnose/analysis.hpp"
 #include "analyzer/support/format.hpp"
+#include "analyzer/json/journal_file.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "analyzer/run/program_builds.hpp"
 #include "analyzer/support/stop_flag.hpp"
@@ -59,6 +60,14 @@ class PrivateJitCache {
  private:
   std::string dir_;
 };
+
+// A results file or a journal (a run killed outright leaves its records there); a torn last line of
+// a journal is skipped with a warning.
+ResultsDocument readResults(const std::string& path) {
+  ReadResults read = readResultsOrJournal(path);
+  for (const std::string& warning : read.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", warning.c_str());
+  return std::move(read.document);
+}
 
 }  // namespace
 
@@ -192,7 +201,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
 }
 
 int reportCommand(const ReportCommand& cmd) {
-  ResultsDocument results = readResultsFile(cmd.results_path);
+  ResultsDocument results = readResults(cmd.results_path);
   // Files saved before diagnoses existed still get one in the reports (not in the JSON written back).
   analyseSavedResults(results);
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
@@ -213,8 +222,8 @@ int reportCommand(const ReportCommand& cmd) {
 }
 
 int diffCommand(const DiffCommand& cmd) {
-  const ResultsDocument old_run = readResultsFile(cmd.old_path);
-  const ResultsDocument new_run = readResultsFile(cmd.new_path);
+  const ResultsDocument old_run = readResults(cmd.old_path);
+  const ResultsDocument new_run = readResults(cmd.new_path);
   reports::DiffResult diff;
   try {
     diff = reports::diffResults(old_run, new_run, cmd.options);

@@ -90,6 +90,12 @@ WorkerMessage decodeWorkerMessage(const std::string& line) {
   return message;
 }
 
+std::string journalHeaderLine(const ResultsDocument& document) {
+  json j = toJson(document);
+  j["records"] = json::array();
+  return json{{"document", j}}.dump() + "\n";
+}
+
 std::string journalLine(std::size_t index, const RunRecord& record) {
   return json{{"index", index}, {"record", toJson(record)}}.dump() + "\n";
 }
