@@ -92,8 +92,27 @@ class PointLoop {
         progress_(progress), host_(host), tally_(plan.points.size()),
         analysis_(static_cast<double>(device.timer_resolution_ns)) {}
 
-  // Runs every point (until interrupted) and finishes the document; whether it was interrupted.
+  // Runs every point (until interrupted) and finishes the document; whether it was interrupted. A
+  // file that cannot be written (a full disk) stops the batch: the IoError then says where the
+  // records measured so far are and how to read them back.
   bool runAll() {
+    try {
+      return runPoints();
+    } catch (const IoError& e) {
+      progress_.finish();
+      try {
+        results_.finish(true, tally_.finalSummary(results_.records()));
+        results_.write();
+      } catch (const IoError&) {
+        // The disk is still full: the hint below says what the earlier writes kept.
+      }
+      throw IoError(std::string(e.what()) + "; " + results_.recoveryHint(plan_.points.size()));
+    }
+  }
+  const BatchTally& tally() const { return tally_; }
+
+ private:
+  bool runPoints() {
     bool interrupted = false;
     for (std::size_t i = 0; i < plan_.points.size() && !interrupted; ++i)
       interrupted = stopRequests() > 0 || !runPoint(i);
@@ -103,15 +122,24 @@ class PointLoop {
     host_.reportAtEnd();
     RecordAnalysis::batchOver(document_.records);
     results_.finish(interrupted, tally_.finalSummary(results_.records()));
+    // Interrupted before its first record, the batch has nothing to put in the place of the earlier
+    // run's results: the folder gives them back their names (OutputFolder) and nothing is written.
+    if (interrupted && results_.records() == 0) {
+      std::fprintf(stderr, "rooflab: interrupted before the first point ended: nothing written; %s keeps what the "
+                           "earlier run wrote there\n", results_.path().parent_path().c_str());
+      return true;
+    }
     results_.write();
+    // A run killed outright says nothing: this is where a user learns that its journal keeps every record.
     if (interrupted)
-      std::fprintf(stderr, "rooflab: interrupted: %zu of %zu points done, %zu not run\n", results_.records(),
-                   plan_.points.size(), plan_.points.size() - results_.records());
+      std::fprintf(stderr,
+                   "rooflab: interrupted: %zu of %zu points done, %zu not run; their records are in %s (a run killed "
+                   "outright keeps every record it measured in its journal: `rooflab report %s` reads them back)\n",
+                   results_.records(), plan_.points.size(), plan_.points.size() - results_.records(),
+                   results_.path().c_str(), results_.journalPath().c_str());
     return interrupted;
   }
-  const BatchTally& tally() const { return tally_; }
 
- private:
   // False when the user asked to stop now: the point has no record.
   bool runPoint(std::size_t i) {
     const RunPoint& point = plan_.points[i].run_point;
@@ -209,7 +237,7 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
 
   const SelectedDevice device = selectDevice(config.run.device);
   refuseCountersThatCannotBeRead(config.run, device.info);
-  ResultsWriter results(outcome.results, outcome.out_dir / "results.json");
+  ResultsWriter results(outcome.results, *outcome.folder);
   results.start(config, device.info, plan.input_errors);
   // Before the ceilings, whose own work would raise the load average it reads.
   HostWatch host(device.info);

@@ -4,13 +4,16 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <utility>
 
-#include "analyzer/support/errors.hpp"
-#include "analyzer/support/atomic_file.hpp"
 #include "analyzer/batch/results_writer.hpp"
+#include "analyzer/support/atomic_file.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/support/written_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -19,6 +22,9 @@ namespace {
 
 constexpr const char* kLockFile = ".rooflab.lock";
 constexpr const char* kWrittenList = ".rooflab-files";
+// A results document and its journal, each with the name it keeps while the next run has no record.
+const std::pair<const char*, const char*> kGeneration[] = {{"results.json", "results.previous.json"},
+                                                            {"journal.jsonl", "journal.previous.jsonl"}};
 
 std::string lockHolder(int fd) {
   char text[32] = {};
@@ -36,9 +42,24 @@ bool removable(const fs::path& name) {
   return name != kLockFile && name != kWrittenList;
 }
 
+bool isRegularFile(const fs::path& file) {
+  std::error_code ec;
+  return fs::is_regular_file(fs::symlink_status(file, ec));
+}
+
+void addOnce(std::vector<fs::path>& names, const fs::path& name) {
+  if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+}
+
+void renameOrThrow(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::rename(from, to, ec);
+  if (ec) throw IoError("cannot rename " + from.string() + " to " + to.string() + ": " + ec.message());
+}
+
 }  // namespace
 
-OutputFolder::OutputFolder(const std::string& out) {
+OutputFolder::OutputFolder(const std::string& out, Use use) : use_(use) {
   const fs::path dir = fs::absolute(out).lexically_normal();
   std::error_code ec;
   if (dir == dir.root_path() || fs::weakly_canonical(dir, ec) == dir.root_path())
@@ -59,37 +80,102 @@ OutputFolder::OutputFolder(const std::string& out) {
     ::close(lock_fd_);
     throw IoError("cannot write " + (dir_ / kLockFile).string() + ": " + why);
   }
-  removeEarlierRunFiles();
-  taken_at_ = fs::file_time_type::clock::now();
+  try {
+    readEarlierList();
+    if (use_ == Use::batch) keepPreviousResults();
+  } catch (...) {
+    ::close(lock_fd_);
+    throw;
+  }
 }
 
 OutputFolder::~OutputFolder() {
+  try {
+    if (moved_previous_ && !records_written_ && !replaced_earlier_) restorePreviousResults();
+    listWrittenFiles();
+  } catch (const std::exception&) {
+    // A full disk: the list stays as last written, which names no file of another program.
+  }
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock; the file stays for the next run to take
 }
 
-void OutputFolder::removeEarlierRunFiles() const {
-  std::ifstream list(dir_ / kWrittenList);
-  std::string line;
+void OutputFolder::readEarlierList() {
+  const fs::path list = dir_ / kWrittenList;
   std::error_code ec;
-  while (std::getline(list, line)) {
-    const fs::path name(line);
-    if (!removable(name)) continue;
-    const fs::path file = dir_ / name;
-    if (fs::is_regular_file(fs::symlink_status(file, ec))) fs::remove(file, ec);
+  const fs::file_time_type listed_at = fs::last_write_time(list, ec);
+  if (!ec) {
+    std::ifstream in(list);
+    std::string line;
+    while (std::getline(in, line)) {
+      const fs::path name(line);
+      if (!removable(name) || !isRegularFile(dir_ / name)) continue;
+      // A file changed since the list was written is no longer what rooflab wrote (a user's edit, or
+      // a log an older rooflab listed because it changed while that run ran): it stays.
+      const fs::file_time_type changed_at = fs::last_write_time(dir_ / name, ec);
+      if (ec || changed_at > listed_at) continue;
+      addOnce(earlier_, name);
+    }
   }
+  // Kept by a batch that was killed before its first record: the run before it, still rooflab's.
+  for (const auto& [name, previous] : kGeneration)
+    if (isRegularFile(dir_ / previous)) addOnce(earlier_, previous);
+}
+
+void OutputFolder::keepPreviousResults() {
+  std::error_code ec;
+  const bool results = isRegularFile(dir_ / kGeneration[0].first);
+  const bool journal = isRegularFile(dir_ / kGeneration[1].first) && fs::file_size(dir_ / kGeneration[1].first, ec) > 0;
+  // No results and an empty journal: the run before put no record on disk, and the one before it
+  // keeps its previous names.
+  if (!results && !journal) return;
+  for (const auto& [name, previous] : kGeneration) {
+    if (isRegularFile(dir_ / name))
+      renameOrThrow(dir_ / name, dir_ / previous);
+    else
+      fs::remove(dir_ / previous, ec);  // a pair stays a pair: no journal of an older run beside these results
+    earlier_.erase(std::remove(earlier_.begin(), earlier_.end(), fs::path(name)), earlier_.end());
+    if (isRegularFile(dir_ / previous)) addOnce(earlier_, previous);
+  }
+  moved_previous_ = true;
+}
+
+void OutputFolder::restorePreviousResults() {
+  for (const auto& [name, previous] : kGeneration) {
+    if (!isRegularFile(dir_ / previous)) continue;
+    renameOrThrow(dir_ / previous, dir_ / name);
+    std::replace(earlier_.begin(), earlier_.end(), fs::path(previous), fs::path(name));
+  }
+  moved_previous_ = false;
+}
+
+void OutputFolder::resultsWritten() {
+  if (use_ == Use::batch && !replaced_earlier_) {
+    replaced_earlier_ = true;
+    const std::vector<fs::path> ours = filesWrittenHere();
+    std::error_code ec;
+    for (const fs::path& name : earlier_)
+      if (std::find(ours.begin(), ours.end(), name) == ours.end()) fs::remove(dir_ / name, ec);
+    earlier_.clear();
+  }
+  listWrittenFiles();
+}
+
+std::vector<fs::path> OutputFolder::filesWrittenHere() const {
+  std::vector<fs::path> names;
+  for (const fs::path& file : writtenFiles()) {
+    const fs::path name = file.lexically_relative(dir_);
+    if (removable(name)) names.push_back(name);
+  }
+  return names;
 }
 
 void OutputFolder::listWrittenFiles() const {
-  std::string names;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir_, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    if (!it->is_regular_file(ec)) continue;
-    const fs::path name = fs::relative(it->path(), dir_, ec);
-    if (!removable(name) || it->last_write_time(ec) < taken_at_) continue;
-    names += name.string() + "\n";
-  }
-  writeFileAtomically(dir_ / kWrittenList, names);
+  std::vector<fs::path> names = earlier_;
+  for (const fs::path& name : filesWrittenHere()) addOnce(names, name);
+  std::string text;
+  for (const fs::path& name : names)
+    if (isRegularFile(dir_ / name)) text += name.string() + "\n";
+  writeFileAtomically(dir_ / kWrittenList, text);
 }
 
 }  // namespace rooflab

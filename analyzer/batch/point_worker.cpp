@@ -15,6 +15,7 @@
 #include "analyzer/support/format.hpp"
 #include "analyzer/json/results_json_lines.hpp"
 #include "analyzer/support/stop_flag.hpp"
+#include "analyzer/support/written_files.hpp"
 
 extern char** environ;
 
@@ -157,6 +158,7 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
       continue;
     }
     if (wait == Wait::message && message.kind == WorkerMessage::Kind::record) {
+      for (const std::string& file : message.written_files) recordWrittenFile(file);
       if (message.record->status == RecordStatus::crashed) stop(false);  // it exits: its context broke
       // The worker plans the batch again from the same config: a reply about another point (the
       // kernel folders changed under the batch) must not be filed under this one.

@@ -12,6 +12,7 @@
 #include "analyzer/json/json_file_io.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "analyzer/json/results_json_lines.hpp"
+#include "analyzer/support/written_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -39,7 +40,8 @@ fs::path prepareOutputFolder(const std::string& out) {
   return dir;
 }
 
-ResultsWriter::ResultsWriter(ResultsDocument& document, fs::path path) : document_(document), path_(std::move(path)) {}
+ResultsWriter::ResultsWriter(ResultsDocument& document, OutputFolder& folder)
+    : document_(document), folder_(folder), path_(folder.dir() / "results.json") {}
 
 ResultsWriter::~ResultsWriter() {
   if (journal_ != nullptr) std::fclose(journal_);
@@ -54,9 +56,10 @@ void ResultsWriter::start(const BatchConfig& config, const DeviceInfo& device,
   document_.config = config;
   document_.device = device;
   document_.input_errors = input_errors;
-  const fs::path journal_path = path_.parent_path() / "journal.jsonl";
+  const fs::path journal_path = journalPath();
   journal_ = std::fopen(journal_path.c_str(), "we");  // e: not inherited by the worker
   if (journal_ == nullptr) throw IoError("cannot write " + journal_path.string() + ": " + std::strerror(errno));
+  recordWrittenFile(journal_path);
 }
 
 void ResultsWriter::setModels(const RooflineModels& models, double ceilings_seconds) {
@@ -77,9 +80,13 @@ std::size_t ResultsWriter::append(RunRecord record) {
 }
 
 void ResultsWriter::journal(std::size_t index) {
-  const std::string line = journalLine(index, document_.records[index]);
+  // The header goes with the first record, when the models, the host and the device are known.
+  const std::string line = (journal_header_ ? "" : journalHeaderLine(document_)) + journalLine(index, document_.records[index]);
   if (std::fwrite(line.data(), 1, line.size(), journal_) != line.size() || std::fflush(journal_) != 0)
-    throw IoError("cannot write " + (path_.parent_path() / "journal.jsonl").string() + ": " + std::strerror(errno));
+    throw IoError("cannot write " + journalPath().string() + ": " + std::strerror(errno));
+  journal_header_ = true;
+  journaled_records_ = std::max(journaled_records_, index + 1);
+  folder_.recordsWritten();
 }
 
 void ResultsWriter::checkpoint() {
@@ -98,8 +105,25 @@ void ResultsWriter::finish(bool interrupted, const BatchSummary& summary) {
 void ResultsWriter::write() {
   const auto started = std::chrono::steady_clock::now();
   writeJsonAtomically(path_, toJson(document_));
+  results_written_ = true;
+  results_records_ = document_.records.size();
+  folder_.resultsWritten();
   last_write_ = std::chrono::steady_clock::now();
   last_write_seconds_ = std::chrono::duration<double>(last_write_ - started).count();
+}
+
+std::string ResultsWriter::recoveryHint(std::size_t points) const {
+  const std::size_t measured = document_.records.size();
+  const std::string stopped = "the batch stopped after " + std::to_string(measured) + " of " + std::to_string(points) + " points";
+  if (measured == 0) return stopped;
+  if (results_written_ && results_records_ == measured) return stopped + "; their records are in " + path_.string();
+  const std::string journal = journalPath().string();
+  std::string where = journal + " holds " +
+                      (journaled_records_ == measured ? "their " + std::to_string(measured)
+                                                      : std::to_string(journaled_records_) + " of their " + std::to_string(measured)) +
+                      " records";
+  if (results_written_) where += " (" + path_.string() + " the first " + std::to_string(results_records_) + ")";
+  return stopped + ": " + where + "; `rooflab report " + journal + " --out DIR` reads them back into DIR, on a disk with room";
 }
 
 }  // namespace rooflab

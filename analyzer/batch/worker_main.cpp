@@ -5,6 +5,7 @@
 
 #include <csignal>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "analyzer/support/line_pipe.hpp"
 #include "analyzer/json/results_json_lines.hpp"
 #include "analyzer/run/runner.hpp"
+#include "analyzer/support/written_files.hpp"
 
 namespace rooflab {
 namespace {
@@ -53,6 +55,7 @@ bool servePoints(const BatchPlan& plan, VariantRunner& runner, LineReader& comma
     WorkerMessage reply;
     reply.kind = WorkerMessage::Kind::record;
     reply.record = std::move(record);
+    for (const std::filesystem::path& file : takeWrittenFiles()) reply.written_files.push_back(file.string());
     if (!send(messages_fd, reply) || context_broken) return !context_broken;
   }
   return true;

@@ -15,6 +15,7 @@
 #include "analyzer/device/device.hpp"
 #include "analyzer/diagnose/analysis.hpp"
 #include "analyzer/support/format.hpp"
+#include "analyzer/json/journal_file.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "analyzer/run/program_builds.hpp"
 #include "analyzer/support/stop_flag.hpp"
@@ -60,6 +61,14 @@ class PrivateJitCache {
   std::string dir_;
 };
 
+// A results file or a journal (a run killed outright leaves its records there); a torn last line of
+// a journal is skipped with a warning.
+ResultsDocument readResults(const std::string& path) {
+  ReadResults read = readResultsOrJournal(path);
+  for (const std::string& warning : read.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", warning.c_str());
+  return std::move(read.document);
+}
+
 }  // namespace
 
 int runCommand(const RunCommand& cmd) {
@@ -82,6 +91,8 @@ int runCommand(const RunCommand& cmd) {
   const PrivateJitCache jit_cache(config.run.environment.private_jit_cache_dir);
   BatchOutcome outcome = runBatch(config, options);
   const ResultsDocument& results = outcome.results;
+  // Nothing measured, nothing written: the folder keeps the earlier run's results and report.
+  if (outcome.exit_code == ExitCode::interrupted && results.records.empty()) return static_cast<int>(outcome.exit_code);
   reports::printTerminalSummary(results, std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   int exit_code = static_cast<int>(outcome.exit_code);
@@ -190,29 +201,29 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
 }
 
 int reportCommand(const ReportCommand& cmd) {
-  ResultsDocument results = readResultsFile(cmd.results_path);
+  ResultsDocument results = readResults(cmd.results_path);
   // Files saved before diagnoses existed still get one in the reports (not in the JSON written back).
   analyseSavedResults(results);
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
   std::vector<std::string> formats = cmd.formats;
   if (formats.empty()) formats = {"html", "png", "csv"};
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec || !fs::is_directory(out, ec) || ::access(out.c_str(), W_OK) != 0)
-    throw InputError("output folder '" + out.string() + "' cannot be created or written");
+  // The folder's lock, as a run takes it: a batch writing there refuses the report; the report's
+  // files join the folder's list of what rooflab wrote.
+  const OutputFolder folder(out.string(), OutputFolder::Use::report);
   try {
-    reports::writeReports(results, out, formats, reports::ChartOptions{cmd.show_mutants});
+    reports::writeReports(results, folder.dir(), formats, reports::ChartOptions{cmd.show_mutants});
   } catch (const std::invalid_argument& e) {
     throw InputError(cmd.results_path + ": " + e.what());
   }
+  folder.listWrittenFiles();
   reports::printTerminalSummary(results, std::cout);
   std::printf("reports written to %s\n", out.c_str());
   return 0;
 }
 
 int diffCommand(const DiffCommand& cmd) {
-  const ResultsDocument old_run = readResultsFile(cmd.old_path);
-  const ResultsDocument new_run = readResultsFile(cmd.new_path);
+  const ResultsDocument old_run = readResults(cmd.old_path);
+  const ResultsDocument new_run = readResults(cmd.new_path);
   reports::DiffResult diff;
   try {
     diff = reports::diffResults(old_run, new_run, cmd.options);

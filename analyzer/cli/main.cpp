@@ -1,6 +1,7 @@
 // rooflab command line: parses arguments, calls the analyzer, maps failures to DESIGN.md's exit codes.
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -12,6 +13,10 @@
 int main(int argc, char** argv) {
   using namespace rooflab;
   // The batch's worker process (analyzer/batch/point_worker.cpp): not a command for users.
+  // A file size limit (ulimit -f) is a full disk to rooflab: the write fails with EFBIG and the error
+  // says where the records are, instead of SIGXFSZ ending the process without a word. The worker
+  // inherits it.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc == 2 && std::string(argv[1]) == "__worker") return runPointWorker(3, 4);
   CLI::App app{"rooflab: roofline profiler for OpenCL kernels"};
   app.require_subcommand(1);

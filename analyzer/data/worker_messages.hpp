@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analyzer/data/batch_config.hpp"
 #include "analyzer/data/batch_plan.hpp"
@@ -31,6 +32,8 @@ struct WorkerMessage {
   std::string phase;              // progress: "warm-up", "run", "verify", ...
   int index = 0, count = 0;       // progress
   std::optional<RunRecord> record;  // record
+  // record: the files the worker wrote (kept binaries), for the batch to list as rooflab's
+  std::vector<std::string> written_files;
   std::string reason;             // fatal: why the worker cannot run points (no device...)
 };
 

@@ -51,7 +51,11 @@ std::string encodeWorkerMessage(const WorkerMessage& message) {
     case WorkerMessage::Kind::ready: return json{{"kind", "ready"}, {"build_threads", message.build_threads}}.dump();
     case WorkerMessage::Kind::progress:
       return json{{"kind", "progress"}, {"phase", message.phase}, {"index", message.index}, {"count", message.count}}.dump();
-    case WorkerMessage::Kind::record: return json{{"kind", "record"}, {"record", toJson(*message.record)}}.dump();
+    case WorkerMessage::Kind::record: {
+      json j = {{"kind", "record"}, {"record", toJson(*message.record)}};
+      if (!message.written_files.empty()) j["written_files"] = message.written_files;
+      return j.dump();
+    }
     case WorkerMessage::Kind::fatal: break;
   }
   return json{{"kind", "fatal"}, {"reason", message.reason}}.dump();
@@ -72,12 +76,19 @@ WorkerMessage decodeWorkerMessage(const std::string& line) {
   } else if (kind == "record" && j.contains("record")) {
     message.kind = WorkerMessage::Kind::record;
     message.record = runRecordFromJson(j["record"]);
+    message.written_files = j.value("written_files", std::vector<std::string>());
   } else if (kind == "fatal") {
     message.reason = j.value("reason", std::string());
   } else {
     throw std::invalid_argument("not a worker message: " + line.substr(0, 200));
   }
   return message;
+}
+
+std::string journalHeaderLine(const ResultsDocument& document) {
+  json j = toJson(document);
+  j["records"] = json::array();
+  return json{{"document", j}}.dump() + "\n";
 }
 
 std::string journalLine(std::size_t index, const RunRecord& record) {

@@ -1,10 +1,10 @@
 #include "analyzer/run/variant_programs.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <sstream>
 
+#include "analyzer/support/atomic_file.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/manifest/kernel_source.hpp"
 #include "mutators/occupancy_padding.hpp"
@@ -163,9 +163,9 @@ void VariantPrograms::keepBinary(const cl::Program& program, const RunPoint& poi
     std::filesystem::create_directories(binaries_dir_);
     const std::string file = point.family->name + "-" + point.variant->source.stem().string() + "-" +
                              std::to_string(std::hash<std::string>{}(options) % 100000) + binary->extension;
-    std::ofstream out(std::filesystem::path(binaries_dir_) / file, std::ios::binary);
-    out << binary->content;
-    out << "\n// rooflab build options: " << options << "\n";
+    // Written as every file of the output folder is, so that the next run knows it for rooflab's.
+    writeFileAtomically(std::filesystem::path(binaries_dir_) / file,
+                        binary->content + "\n// rooflab build options: " + options + "\n");
   } catch (const std::exception&) {
     // Keeping binaries is a convenience; it never fails a variant.
   }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyzer/support/errors.hpp"
+#include "analyzer/support/written_files.hpp"
 
 namespace rooflab {
 
@@ -32,6 +33,7 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view con
     std::filesystem::remove(temporary, ignored);
     throw IoError("cannot rename " + temporary.string() + " to " + path.string() + ": " + error.message());
   }
+  recordWrittenFile(path);
 }
 
 }  // namespace rooflab

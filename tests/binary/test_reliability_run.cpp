@@ -251,6 +251,9 @@ void expectInterruptKeepsResults(int signal_number) {
   const auto stopped_after = std::chrono::duration<double>(Clock::now() - signalled).count();
   EXPECT_EQ(rooflab::testing::exitCodeOf(status), 130) << rooflab::testing::fileText(log);
   EXPECT_LT(stopped_after, 10.0) << "the current point should stop after its current repetition";
+  // Where the records are, and how to get them back from a run killed outright.
+  EXPECT_TRUE(contains(rooflab::testing::fileText(log), "`rooflab report " + out + "/journal.jsonl`"))
+      << rooflab::testing::fileText(log);
   const nlohmann::json r = readJsonFile(results);  // throws (fails the test) if not valid JSON
   EXPECT_EQ(r["status"], "interrupted");
   EXPECT_GE(r["records"].size(), 1u);
