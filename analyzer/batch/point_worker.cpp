@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analyzer/support/format.hpp"
+#include "analyzer/support/memory_limit.hpp"
 #include "analyzer/json/results_json_lines.hpp"
 #include "analyzer/support/stop_flag.hpp"
 #include "analyzer/support/written_files.hpp"
@@ -34,6 +35,34 @@ std::string describeExit(int status) {
   }
   if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
   return "status " + std::to_string(status);
+}
+
+// What a point was doing when its limit ran out, from the last phase the worker reported.
+// `first_launch`: no launch of the point had ended yet.
+std::string silentDuring(const std::string& phase, bool first_launch, double limit_s) {
+  const std::string limit = "variant_time_limit_s = " + formatNumber(limit_s) + " s";
+  if (phase == "build")
+    return "its program was still being compiled after " + limit +
+           " (the compiler, not the kernel: a very large or complex source; the limit restarts once the build ends)";
+  if (first_launch && (phase == "warmup" || phase == "timed"))
+    return "no result within " + limit +
+           ", during its first launch: the kernel hangs or is far too slow, or, since some OpenCL drivers (PoCL "
+           "among them) compile a kernel for the device at its first launch, a very large source was still being "
+           "compiled (a raised limit tells them apart)";
+  if (phase == "verify") return "verifying its outputs (the reference) did not end within " + limit;
+  if (phase == "counters") return "reading its counters did not end within " + limit;
+  return "no result within " + limit + ": the kernel hangs or is far too slow";
+}
+
+// Why a worker died, in the user's words: a signal from outside, or memory.
+std::string deathCause(const std::string& ended, const std::string& worker_said) {
+  if (!worker_said.empty()) return ended + ": " + worker_said;
+  if (ended.find("SIGKILL") != std::string::npos) {
+    const std::string memory = addressSpaceLimitNote();
+    return ended + (memory.empty() ? "; sent from outside the batch (the system's out-of-memory killer ends processes so)"
+                                   : memory);
+  }
+  return ended + addressSpaceLimitNote();
 }
 
 }  // namespace
@@ -150,18 +179,22 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
   }
   writeLine(commands_fd_, "run " + std::to_string(index));
   const double limit_s = setup_.config.run.variant_time_limit_s;
+  std::string phase;
+  int launches_begun = 0;  // warm-up and timed launches the worker said it started
   for (;;) {
     WorkerMessage message;
     const Wait wait = nextMessage(message, limit_s);
     if (wait == Wait::message && message.kind == WorkerMessage::Kind::progress) {
+      phase = message.phase;
+      if (phase == "warmup" || phase == "timed") ++launches_begun;
       if (progress) progress(message.phase.c_str(), message.index, message.count);
       continue;
     }
     if (wait == Wait::message && message.kind == WorkerMessage::Kind::record) {
       for (const std::string& file : message.written_files) recordWrittenFile(file);
       if (message.record->status == RecordStatus::crashed) stop(false);  // it exits: its context broke
-      // The worker plans the batch again from the same config: a reply about another point (the
-      // kernel folders changed under the batch) must not be filed under this one.
+      // The worker runs the batch's own plan; still, a reply about another point must never be filed
+      // under this one.
       if (message.record->label() != stub.label()) {
         stop(true);
         stub.status = RecordStatus::crashed;
@@ -176,17 +209,24 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
       return std::nullopt;
     }
     if (wait == Wait::silent) {
+      const std::optional<unsigned long long> used = processVirtualBytes(pid_);
+      const bool out_of_memory = nearAddressSpaceLimit(pid_);
       stop(true);
       stub.status = RecordStatus::timed_out;
-      stub.status_reason = where + "no result within variant_time_limit_s = " + formatNumber(limit_s) +
-                           " s: the kernel hangs or is far too slow; its worker process was killed and a fresh "
-                           "one runs the next point";
+      stub.status_reason =
+          where +
+          (out_of_memory ? "it ran out of memory: its worker process used " + std::to_string(*used >> 20) + " MiB" +
+                               addressSpaceLimitNote() + ", and stalled until variant_time_limit_s = " +
+                               formatNumber(limit_s) + " s"
+                         : silentDuring(phase, launches_begun <= 1, limit_s)) +
+          "; its worker process was killed and a fresh one runs the next point";
       return stub;
     }
     const std::string ended = stop(wait != Wait::closed);
     stub.status = RecordStatus::crashed;
-    stub.status_reason = where + "the worker process running it died (" + (ended.empty() ? "exit status 0" : ended) +
-                         (wait == Wait::message ? ": " + message.reason : "") + "); a fresh worker runs the next point";
+    stub.status_reason = where + "the worker process running it died (" +
+                         deathCause(ended.empty() ? "exit status 0" : ended, wait == Wait::message ? message.reason : "") +
+                         "); a fresh worker runs the next point";
     return stub;
   }
 }

@@ -1,5 +1,6 @@
 #include "analyzer/batch/worker_main.hpp"
 
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -17,6 +18,79 @@
 
 namespace rooflab {
 namespace {
+
+int g_messages_fd = -1;
+
+// Appends `text` to `out` (at most `room` bytes in all), keeping only characters a JSON string takes
+// as they are. Async-signal-safe.
+std::size_t appendPlain(char* out, std::size_t used, std::size_t room, const char* text) {
+  for (; *text && used + 1 < room; ++text)
+    if ((*text >= 'a' && *text <= 'z') || (*text >= 'A' && *text <= 'Z') || (*text >= '0' && *text <= '9') ||
+        *text == ' ' || *text == '-' || *text == '_' || *text == '.' || *text == '(' || *text == ')' || *text == ',' ||
+        *text == ':' || *text == '/')
+      out[used++] = *text;
+  return used;
+}
+
+std::size_t appendRaw(char* out, std::size_t used, std::size_t room, const char* text) {
+  for (; *text && used + 1 < room; ++text) out[used++] = *text;
+  return used;
+}
+
+std::size_t appendNumber(char* out, std::size_t used, std::size_t room, long value) {
+  char digits[24];
+  int n = 0;
+  do digits[n++] = static_cast<char>('0' + value % 10); while ((value /= 10) > 0 && n < 23);
+  while (n > 0 && used + 1 < room) out[used++] = digits[--n];
+  return used;
+}
+
+// A terminating signal from outside (kill, a job scheduler, a closed terminal) is not the kernel's
+// fault: the batch is told who sent it before the worker ends, so the record says so. Uses only
+// async-signal-safe calls.
+void onOutsideSignal(int number, siginfo_t* info, void*) {
+  char line[512];
+  std::size_t used = 0;
+  used = appendRaw(line, used, sizeof line, "{\"kind\": \"fatal\", \"reason\": \"");
+  used = appendPlain(line, used, sizeof line, number == SIGTERM ? "SIGTERM" : "SIGHUP");
+  used = appendPlain(line, used, sizeof line, " sent from outside the batch");
+  if (info != nullptr && info->si_pid > 0) {
+    used = appendPlain(line, used, sizeof line, " by process ");
+    used = appendNumber(line, used, sizeof line, info->si_pid);
+    char path[64] = "/proc/";
+    std::size_t at = appendNumber(path, 6, sizeof path, info->si_pid);
+    at = appendRaw(path, at, sizeof path, "/comm");
+    path[at] = '\0';
+    char comm[32] = {};
+    const int fd = ::open(path, O_RDONLY);
+    if (fd >= 0) {
+      const ssize_t got = ::read(fd, comm, sizeof comm - 1);
+      ::close(fd);
+      if (got > 0) {
+        comm[got - 1] = '\0';  // its newline
+        used = appendPlain(line, used, sizeof line, " (");
+        used = appendPlain(line, used, sizeof line, comm);
+        used = appendPlain(line, used, sizeof line, ")");
+      }
+    }
+  }
+  used = appendPlain(line, used, sizeof line, ", not a fault of the kernel");
+  used = appendRaw(line, used, sizeof line, "\"}\n");
+  if (g_messages_fd >= 0 && ::write(g_messages_fd, line, used) < 0) {
+    // Nothing more can be done in a signal handler: the batch then sees the exit status alone.
+  }
+  ::_exit(128 + number);
+}
+
+void reportOutsideSignals(int messages_fd) {
+  g_messages_fd = messages_fd;
+  struct sigaction action {};
+  action.sa_sigaction = onOutsideSignal;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGTERM, &action, nullptr);
+  ::sigaction(SIGHUP, &action, nullptr);
+}
 
 bool send(int fd, const WorkerMessage& message) { return writeLine(fd, encodeWorkerMessage(message)); }
 
@@ -67,6 +141,7 @@ int runPointWorker(int commands_fd, int messages_fd) {
   // Ctrl-C is the batch's to answer (it lets the current point finish); the batch's death is ours.
   std::signal(SIGINT, SIG_IGN);
   std::signal(SIGPIPE, SIG_IGN);
+  reportOutsideSignals(messages_fd);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() == 1) return 1;
   LineReader commands(commands_fd);

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "analyzer/support/errors.hpp"
+#include "analyzer/support/memory_limit.hpp"
 #include "analyzer/support/suggestion.hpp"
 
 namespace rooflab {
@@ -113,7 +114,15 @@ std::string unmatchedSelector(const std::string& selector, const std::vector<Sel
 
 SelectedDevice selectDevice(const std::string& selector) {
   std::vector<SelectedDevice> all = discoverDevices();
-  if (all.empty()) throw DeviceError("no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
+  if (all.empty()) {
+    // Under an address-space limit an installed driver can fail to load: say so rather than blame
+    // the installation alone.
+    if (const auto limit = addressSpaceLimitBytes())
+      throw DeviceError("no OpenCL device found: this process may use at most " + std::to_string(*limit >> 20) +
+                        " MiB of address space (ulimit -v), and an OpenCL driver may not load within it; raise the "
+                        "limit, or check that an ICD such as pocl-opencl-icd is installed");
+    throw DeviceError("no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
+  }
   const std::string sel = lower(selector.empty() ? "auto" : selector);
   auto firstOfType = [&](const char* type) -> const SelectedDevice* {
     for (const auto& d : all)

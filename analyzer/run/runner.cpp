@@ -9,6 +9,7 @@
 #include "analyzer/support/format.hpp"
 #include "analyzer/run/nvidia_build.hpp"
 #include "analyzer/verify/references.hpp"
+#include "analyzer/support/memory_limit.hpp"
 #include "analyzer/verify/verification.hpp"
 #include "mutators/occupancy_match.hpp"
 
@@ -224,6 +225,9 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
     record.phase_seconds[phase] += std::chrono::duration<double>(now - phase_started).count();
     phase_started = now;
   };
+  // The batch's time limit restarts with each phase it hears of: a long compile is named as one, not
+  // taken for a hanging kernel.
+  if (progress) progress("build", 0, 1);
   auto prepared = prepare(point, record);
   endPhase("prepare");
   record.timings = launcher_.timeRepetitions(*prepared, settings_, started, progress);
@@ -256,6 +260,10 @@ RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgre
   } catch (const cl::Error& e) {
     record.status = RecordStatus::error;
     record.status_reason = record.label() + " on " + device().name + ": " + describeClError(e);
+  } catch (const std::bad_alloc&) {
+    record.status = RecordStatus::error;
+    record.status_reason = record.label() + " on " + device().name + ": the host ran out of memory (std::bad_alloc)" +
+                           addressSpaceLimitNote();
   } catch (const std::exception& e) {
     record.status = RecordStatus::error;
     record.status_reason = record.label() + " on " + device().name + ": " + e.what();
