@@ -1,11 +1,10 @@
+// A family manifest read (docs/manifest.md): the family's own keys, its variants (manifest_variant.cpp), the
+// checks that need them all, every error kept; and the families found on the kernel search path.
 #include "analyzer/manifest/manifest.hpp"
 
-#include <cctype>
+#include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <regex>
 #include <set>
-#include <sstream>
 
 #include "analyzer/config/config.hpp"
 #include "analyzer/config/toml_reader.hpp"
@@ -13,7 +12,6 @@
 #include "analyzer/support/input_errors.hpp"
 #include "analyzer/manifest/manifest_fields.hpp"
 #include "analyzer/manifest/manifest_what_if.hpp"
-#include "analyzer/support/format.hpp"
 #include "analyzer/verify/references.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 
