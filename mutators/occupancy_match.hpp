@@ -21,10 +21,11 @@ namespace rooflab {
 struct OccupancyLaunch {
   std::string kernel;
   std::size_t threads_per_group = 0;    // 0: the runtime chooses the local size
-  std::size_t dynamic_local_bytes = 0;  // the launch's __local arguments
-  std::uint64_t original_local_bytes = 0;  // CL_KERNEL_LOCAL_MEM_SIZE
+  std::size_t dynamic_local_bytes = 0;  // the launch's __local arguments (the same for both kernels)
+  // CL_KERNEL_LOCAL_MEM_SIZE with no argument set: what the kernel declares, the arguments not counted
+  std::uint64_t original_local_bytes = 0;
   std::uint64_t original_private_bytes = 0;  // CL_KERNEL_PRIVATE_MEM_SIZE
-  std::uint64_t mutant_local_bytes = 0;
+  std::uint64_t mutant_local_bytes = 0;     // as original_local_bytes
   std::uint64_t mutant_private_bytes = 0;
 };
 

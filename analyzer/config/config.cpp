@@ -10,6 +10,7 @@
 
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/format.hpp"
+#include "analyzer/support/input_errors.hpp"
 #include "analyzer/config/toml_reader.hpp"
 #include "embedded_default_config.hpp"
 
@@ -39,15 +40,19 @@ bool globMatch(const std::string& pattern, const std::string& text) {
 
 namespace {
 
+// Each unknown mode is an error of its own.
 std::vector<RunMode> parseModes(const TomlReader& r, const std::string& key) {
   std::vector<RunMode> modes;
   const std::vector<std::string> names = r.optionalTextArray(key).value_or(std::vector<std::string>{});
+  InputErrorList errors;
   for (const auto& name : names) {
-    auto mode = parseMode(name);
-    if (!mode) r.fail(key, "unknown mode '" + name + "' (expected normal, compute-only, memory-only or what-if)");
-    modes.push_back(*mode);
+    if (const auto mode = parseMode(name))
+      modes.push_back(*mode);
+    else
+      errors.add(r.error(key, "unknown mode '" + name + "' (expected normal, compute-only, memory-only or what-if)"));
   }
-  if (modes.empty()) r.fail(key, "must name at least one mode");
+  if (names.empty()) errors.add(r.error(key, "must name at least one mode"));
+  errors.throwIfAny();
   return modes;
 }
 
@@ -60,95 +65,129 @@ void parseBoundedNumber(const TomlReader& r, const char* key, double& value, boo
   }
 }
 
-void parseNoiseTarget(const TomlReader& r, RunSettings& run) {
-  parseBoundedNumber(r, "max_noise", run.max_noise);
-  parseBoundedNumber(r, "min_time", run.min_time_s, true);
-  parseBoundedNumber(r, "max_time", run.max_time_s);
-  if (run.min_time_s > run.max_time_s)
-    r.fail(r.has("min_time") ? "min_time" : "max_time", "min_time (" + std::to_string(run.min_time_s) +
-                                                            " s) must not exceed max_time (" +
-                                                            std::to_string(run.max_time_s) + " s)");
+void parseNoiseTarget(const TomlReader& r, RunSettings& run, InputErrorList& errors) {
+  const bool read = errors.attempt([&] { parseBoundedNumber(r, "max_noise", run.max_noise); }) &
+                    errors.attempt([&] { parseBoundedNumber(r, "min_time", run.min_time_s, true); }) &
+                    errors.attempt([&] { parseBoundedNumber(r, "max_time", run.max_time_s); });
+  if (read && run.min_time_s > run.max_time_s)
+    errors.add(r.error(r.has("min_time") ? "min_time" : "max_time",
+                       "min_time (" + std::to_string(run.min_time_s) + " s) must not exceed max_time (" +
+                           std::to_string(run.max_time_s) + " s)"));
 }
 
-void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir) {
-  r.rejectUnknownKeys({"device", "repetitions", "warmup", "modes", "counters", "reference_model", "out",
-                       "formats", "kernels", "variant_time_limit_s", "seed", "ceilings", "max_noise", "min_time",
-                       "max_time", "max_points"});
-  run.device = r.optionalString("device").value_or(run.device);
-  if (auto reps = r.optionalInteger("repetitions")) {
-    if (*reps < 1 || *reps > 100000) r.fail("repetitions", "must be between 1 and 100000");
-    run.repetitions = static_cast<int>(*reps);
-  }
-  parseNoiseTarget(r, run);
-  if (auto warmup = r.optionalInteger("warmup")) {
-    if (*warmup < 0 || *warmup > 10000) r.fail("warmup", "must be between 0 and 10000");
-    run.warmup = static_cast<int>(*warmup);
-  }
-  if (r.has("modes")) run.modes = parseModes(r, "modes");
-  if (const auto counters = r.optionalString("counters")) {
-    const auto setting = parseCountersSetting(*counters);
-    if (!setting) r.fail("counters", "must be auto, on or off");
-    run.counters = *setting;
-  }
-  run.reference_model = r.optionalString("reference_model").value_or(run.reference_model);
-  if (const auto ceilings = r.optionalString("ceilings")) {
-    const auto source = parseCeilingsSource(*ceilings);
-    if (!source) r.fail("ceilings", "must be measure or datasheet");
-    run.ceilings = *source;
-  }
-  run.out = r.optionalString("out").value_or(run.out);
-  if (auto formats = r.optionalTextArray("formats")) {
-    for (const auto& f : *formats)
-      if (f != "html" && f != "png" && f != "json" && f != "csv")
-        r.fail("formats", "unknown format '" + f + "' (expected html, png, json, csv)");
-    run.formats = *formats;
-  }
-  if (auto kernels = r.optionalTextArray("kernels")) {
-    run.kernels.clear();
-    for (const auto& k : *kernels) run.kernels.push_back(fs::absolute(base_dir / k).lexically_normal());
-  }
-  if (auto limit = r.optionalNumber("variant_time_limit_s")) {
-    if (*limit <= 0) r.fail("variant_time_limit_s", "must be positive");
-    run.variant_time_limit_s = *limit;
-  }
-  if (auto max_points = r.optionalInteger("max_points")) {
-    if (*max_points < 1) r.fail("max_points", "must be at least 1");
-    run.max_points = static_cast<std::size_t>(*max_points);
-  }
-  if (auto seed = r.optionalInteger("seed")) run.seed = static_cast<std::uint64_t>(*seed);
+// Every key is read on its own: a config with three mistakes says all three.
+void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir, InputErrorList& errors) {
+  errors.attempt([&] {
+    r.rejectUnknownKeys({"device", "repetitions", "warmup", "modes", "counters", "reference_model", "out", "formats",
+                         "kernels", "variant_time_limit_s", "seed", "ceilings", "max_noise", "min_time", "max_time",
+                         "max_points"});
+  });
+  errors.attempt([&] { run.device = r.optionalString("device").value_or(run.device); });
+  errors.attempt([&] {
+    if (auto reps = r.optionalInteger("repetitions")) {
+      if (*reps < 1 || *reps > 100000) r.fail("repetitions", "must be between 1 and 100000");
+      run.repetitions = static_cast<int>(*reps);
+    }
+  });
+  parseNoiseTarget(r, run, errors);
+  errors.attempt([&] {
+    if (auto warmup = r.optionalInteger("warmup")) {
+      if (*warmup < 0 || *warmup > 10000) r.fail("warmup", "must be between 0 and 10000");
+      run.warmup = static_cast<int>(*warmup);
+    }
+  });
+  errors.attempt([&] {
+    if (r.has("modes")) run.modes = parseModes(r, "modes");
+  });
+  errors.attempt([&] {
+    if (const auto counters = r.optionalString("counters")) {
+      const auto setting = parseCountersSetting(*counters);
+      if (!setting) r.fail("counters", "must be auto, on or off");
+      run.counters = *setting;
+    }
+  });
+  errors.attempt([&] { run.reference_model = r.optionalString("reference_model").value_or(run.reference_model); });
+  errors.attempt([&] {
+    if (const auto ceilings = r.optionalString("ceilings")) {
+      const auto source = parseCeilingsSource(*ceilings);
+      if (!source) r.fail("ceilings", "must be measure or datasheet");
+      run.ceilings = *source;
+    }
+  });
+  errors.attempt([&] { run.out = r.optionalString("out").value_or(run.out); });
+  errors.attempt([&] {
+    if (auto formats = r.optionalTextArray("formats")) {
+      for (const auto& f : *formats)
+        if (f != "html" && f != "png" && f != "json" && f != "csv")
+          r.fail("formats", "unknown format '" + f + "' (expected html, png, json, csv)");
+      run.formats = *formats;
+    }
+  });
+  errors.attempt([&] {
+    if (auto kernels = r.optionalTextArray("kernels")) {
+      run.kernels.clear();
+      for (const auto& k : *kernels) run.kernels.push_back(fs::absolute(base_dir / k).lexically_normal());
+    }
+  });
+  errors.attempt([&] {
+    if (auto limit = r.optionalNumber("variant_time_limit_s")) {
+      if (*limit <= 0) r.fail("variant_time_limit_s", "must be positive");
+      run.variant_time_limit_s = *limit;
+    }
+  });
+  errors.attempt([&] {
+    if (auto max_points = r.optionalInteger("max_points")) {
+      if (*max_points < 1) r.fail("max_points", "must be at least 1");
+      run.max_points = static_cast<std::size_t>(*max_points);
+    }
+  });
+  errors.attempt([&] {
+    if (auto seed = r.optionalInteger("seed")) run.seed = static_cast<std::uint64_t>(*seed);
+  });
 }
 
-StudySpec parseStudy(const TomlReader& r) {
-  r.rejectUnknownKeys({"family", "variants", "params", "modes"});
+// One swept parameter: a number or an array of finite numbers.
+std::vector<double> parseSweep(const TomlReader& pr, const std::string& name, const toml::node& node) {
+  std::vector<double> values;
+  if (node.is_integer() || node.is_floating_point()) {
+    values.push_back(*node.value<double>());
+  } else if (const toml::array* a = node.as_array()) {
+    for (const auto& item : *a) {
+      if (!item.is_integer() && !item.is_floating_point()) pr.fail(name, "values must be numbers");
+      values.push_back(*item.value<double>());
+    }
+    if (values.empty()) pr.fail(name, "must list at least one value");
+  } else {
+    pr.fail(name, "must be a number or an array of numbers");
+  }
+  for (double value : values)
+    if (!std::isfinite(value)) pr.fail(name, "must be a finite number (got " + formatNumber(value) + ")");
+  return values;
+}
+
+StudySpec parseStudy(const TomlReader& r, InputErrorList& errors) {
+  errors.attempt([&] { r.rejectUnknownKeys({"family", "variants", "params", "modes"}); });
   StudySpec s;
   s.where = r.where();
-  s.family = r.requireString("family");
-  if (auto variants = r.optionalTextArray("variants")) {
-    if (variants->empty()) r.fail("variants", "must name at least one variant (or \"*\")");
-    s.variants = *variants;
-  }
-  if (const toml::table* params = r.optionalTable("params")) {
-    TomlReader pr = r.sub(*params, r.keyPath("params"));
+  errors.attempt([&] { s.family = r.requireString("family"); });
+  errors.attempt([&] {
+    if (auto variants = r.optionalTextArray("variants")) {
+      if (variants->empty()) r.fail("variants", "must name at least one variant (or \"*\")");
+      s.variants = *variants;
+    }
+  });
+  const toml::table* params = nullptr;
+  errors.attempt([&] { params = r.optionalTable("params"); });
+  if (params != nullptr) {
+    const TomlReader pr = r.sub(*params, r.keyPath("params"));
     for (const auto& [key, node] : *params) {
       const std::string name(key.str());
-      std::vector<double> values;
-      if (node.is_integer() || node.is_floating_point()) {
-        values.push_back(*node.value<double>());
-      } else if (const toml::array* a = node.as_array()) {
-        for (const auto& item : *a) {
-          if (!item.is_integer() && !item.is_floating_point()) pr.fail(name, "values must be numbers");
-          values.push_back(*item.value<double>());
-        }
-        if (values.empty()) pr.fail(name, "must list at least one value");
-      } else {
-        pr.fail(name, "must be a number or an array of numbers");
-      }
-      for (double value : values)
-        if (!std::isfinite(value)) pr.fail(name, "must be a finite number (got " + formatNumber(value) + ")");
-      s.params.emplace_back(name, std::move(values));
+      errors.attempt([&] { s.params.emplace_back(name, parseSweep(pr, name, node)); });
     }
   }
-  if (r.has("modes")) s.modes = parseModes(r, "modes");
+  errors.attempt([&] {
+    if (r.has("modes")) s.modes = parseModes(r, "modes");
+  });
   return s;
 }
 
@@ -157,7 +196,8 @@ StudySpec parseStudy(const TomlReader& r) {
 BatchConfig parseBatchConfig(std::string_view text, const std::string& name, const fs::path& base_dir) {
   const toml::table root = parseTomlText(text, name);
   TomlReader r(root, name);
-  r.rejectUnknownKeys({"run", "study"});
+  InputErrorList errors;
+  errors.attempt([&] { r.rejectUnknownKeys({"run", "study"}); });
   BatchConfig config;
   config.path = name;
   config.text = std::string(text);
@@ -167,15 +207,22 @@ BatchConfig parseBatchConfig(std::string_view text, const std::string& name, con
   const fs::path beside = fs::absolute(base_dir / "kernels").lexically_normal();
   std::error_code ec;
   if (fs::is_directory(beside, ec)) config.run.kernels = {beside};
-  if (const toml::table* run = r.optionalTable("run")) parseRun(r.sub(*run, "run"), config.run, base_dir);
-  if (const toml::array* studies = r.optionalArray("study")) {
+  const toml::table* run = nullptr;
+  errors.attempt([&] { run = r.optionalTable("run"); });
+  if (run != nullptr) parseRun(r.sub(*run, "run"), config.run, base_dir, errors);
+  const toml::array* studies = nullptr;
+  const bool studies_read = errors.attempt([&] { studies = r.optionalArray("study"); });
+  if (studies != nullptr) {
     for (std::size_t i = 0; i < studies->size(); ++i) {
-      const toml::table* t = studies->get(i)->as_table();
-      if (!t) r.fail("study", "element " + std::to_string(i) + " must be a table ([[study]])");
-      config.studies.push_back(parseStudy(r.sub(*t, "study[" + std::to_string(i) + "]")));
+      if (const toml::table* t = studies->get(i)->as_table())
+        config.studies.push_back(parseStudy(r.sub(*t, "study[" + std::to_string(i) + "]"), errors));
+      else
+        errors.add(r.error("study", "element " + std::to_string(i) + " must be a table ([[study]])"));
     }
   }
-  if (config.studies.empty()) r.fail("study", "missing: a config needs at least one [[study]]");
+  if (studies_read && (studies == nullptr || studies->empty()))
+    errors.add(r.error("study", "missing: a config needs at least one [[study]]"));
+  errors.throwIfAny();
   return config;
 }
 

@@ -12,7 +12,8 @@
 
 namespace rooflab {
 
-// Throws InputError (file, key, line). Relative kernel folders resolve against `base_dir`.
+// Throws InputError (file, key, line), InputErrors with every error of the config when it has several.
+// Relative kernel folders resolve against `base_dir`.
 BatchConfig parseBatchConfig(std::string_view text, const std::string& name, const std::filesystem::path& base_dir);
 BatchConfig loadBatchConfig(const std::filesystem::path& path);
 // configs/default.toml compiled into the binary; its kernel folders resolve against the source tree.

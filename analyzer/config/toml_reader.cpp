@@ -5,6 +5,7 @@
 
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/format.hpp"
+#include "analyzer/support/input_errors.hpp"
 
 namespace rooflab {
 
@@ -18,9 +19,11 @@ SourceLocation TomlReader::where(const std::string& key) const {
   return where();
 }
 
-void TomlReader::fail(const std::string& key, const std::string& message) const {
-  throw InputError(where(key).str() + ": " + (key.empty() ? path_ : keyPath(key)) + ": " + message);
+std::string TomlReader::error(const std::string& key, const std::string& message) const {
+  return where(key).str() + ": " + (key.empty() ? path_ : keyPath(key)) + ": " + message;
 }
+
+void TomlReader::fail(const std::string& key, const std::string& message) const { throw InputError(error(key, message)); }
 
 std::string TomlReader::requireString(const std::string& key) const {
   if (!has(key)) fail(key, "missing (a string is required)");
@@ -101,15 +104,17 @@ TomlReader TomlReader::sub(const toml::table& table, const std::string& path) co
 }
 
 void TomlReader::rejectUnknownKeys(std::initializer_list<const char*> allowed) const {
+  std::string list;
+  for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+  InputErrorList unknown;
   for (const auto& [key, node] : table_) {
     bool known = false;
     for (const char* a : allowed) known = known || key.str() == a;
-    if (known) continue;
-    std::string list;
-    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-    throw InputError(SourceLocation{file_, static_cast<int>(node.source().begin.line)}.str() + ": " +
-                     keyPath(std::string(key.str())) + ": unknown key (expected one of: " + list + ")");
+    if (!known)
+      unknown.add(SourceLocation{file_, static_cast<int>(node.source().begin.line)}.str() + ": " +
+                  keyPath(std::string(key.str())) + ": unknown key (expected one of: " + list + ")");
   }
+  unknown.throwIfAny();
 }
 
 namespace {

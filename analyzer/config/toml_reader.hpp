@@ -24,6 +24,8 @@ class TomlReader {
   SourceLocation where(const std::string& key) const;
   bool has(const std::string& key) const { return table_.contains(key); }
 
+  // "<file>:<line>: <key path>: <message>", the line of `key` (of the table when it is absent).
+  std::string error(const std::string& key, const std::string& message) const;
   [[noreturn]] void fail(const std::string& key, const std::string& message) const;
 
   std::string requireString(const std::string& key) const;
@@ -40,7 +42,8 @@ class TomlReader {
   const toml::array* optionalArray(const std::string& key) const;
   TomlReader sub(const toml::table& table, const std::string& path) const;
 
-  // Unknown keys are errors: a typo must not silently fall back to a default.
+  // Unknown keys are errors: a typo must not silently fall back to a default. Each unknown key is
+  // one error (InputErrors when there are several).
   void rejectUnknownKeys(std::initializer_list<const char*> allowed) const;
 
  private:

@@ -35,7 +35,7 @@ struct DriverOccupancy {
 
 // One kernel as OpenCL built it, and as the driver sees it when it was asked.
 struct KernelFootprint {
-  std::uint64_t local_bytes = 0;    // CL_KERNEL_LOCAL_MEM_SIZE
+  std::uint64_t local_bytes = 0;    // CL_KERNEL_LOCAL_MEM_SIZE: what the kernel declares, not its __local arguments
   std::uint64_t private_bytes = 0;  // CL_KERNEL_PRIVATE_MEM_SIZE
   std::optional<DriverOccupancy> occupancy;  // with OccupancyMatchMethod::driver_occupancy
 };

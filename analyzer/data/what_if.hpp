@@ -44,6 +44,12 @@ struct WhatIfResult {
   std::optional<double> predicted_gain;    // t / t_what_if: under 1, no gain
   std::optional<double> t_realised_ns;     // realised_by's median at the same parameters
   std::optional<double> realised_gain;     // t / t_realised: what the real optimisation won
+  // Why a gain is not given: the record that stood in the way and its state ("the original (tiled)
+  // crashed: ...", "tiled_padded failed verification (...)"). A gain compares two records, and is
+  // given only when both ran and, normal ones, verified. Empty when the gain is given (or, in files
+  // written before these reasons, unknown).
+  std::string predicted_gain_unavailable;
+  std::string realised_gain_unavailable;
 };
 
 }  // namespace rooflab

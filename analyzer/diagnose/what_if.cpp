@@ -68,6 +68,44 @@ const RunRecord* normalRecord(const std::vector<RunRecord>& records, const RunRe
   return nullptr;
 }
 
+std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// A record's reason without the "<label> on <device>: " it starts with: the line names the record.
+std::string reasonOf(const RunRecord& record) {
+  std::string reason = firstLine(record.status_reason);
+  const std::string prefix = record.label() + " on ";
+  if (reason.rfind(prefix, 0) == 0)
+    if (const auto colon = reason.find(": ", prefix.size()); colon != std::string::npos) reason.erase(0, colon + 2);
+  return reason;
+}
+
+std::string statusText(RecordStatus status) {
+  switch (status) {
+    case RecordStatus::ok: return "ran";
+    case RecordStatus::error: return "failed with an error";
+    case RecordStatus::skipped: return "was skipped";
+    case RecordStatus::crashed: return "crashed";
+    case RecordStatus::timed_out: return "timed out";
+  }
+  return "did not run";
+}
+
+// Why a normal record's time cannot stand in a gain, with `who` it is ("the original (tiled)",
+// "tiled_padded"); "" when it can: it ran, has a median, and verified (or is the family's reference).
+std::string unusableBecause(const RunRecord* record, const std::string& who) {
+  if (record == nullptr) return who + " did not run at these parameters (study it in normal mode)";
+  if (record->status != RecordStatus::ok) {
+    const std::string reason = reasonOf(*record);
+    return who + " " + statusText(record->status) + (reason.empty() ? "" : ": " + reason);
+  }
+  if (!record->medianKernelNs()) return who + " has no median time";
+  const VerificationResult& v = record->verification;
+  if (v.status == VerificationStatus::passed || v.status == VerificationStatus::reference) return "";
+  const std::string detail = v.detail.empty() ? "" : " (" + firstLine(v.detail) + ")";
+  if (v.status == VerificationStatus::failed) return who + " failed verification" + detail;
+  return who + " was not verified" + detail;
+}
+
 std::optional<double> gain(const std::optional<double>& t_ns, const std::optional<double>& faster_ns) {
   if (!t_ns || !faster_ns || *faster_ns <= 0) return std::nullopt;
   return *t_ns / *faster_ns;
@@ -81,9 +119,17 @@ void analyseWhatIfs(std::vector<RunRecord>& records) {
     WhatIfResult& w = *record.what_if;
     w.check = WhatIfCheck::not_checked;
     const RunRecord* original = normalRecord(records, record, record.variant);
-    w.t_what_if_ns = record.status == RecordStatus::ok ? record.medianKernelNs() : std::nullopt;
-    w.t_ns = original && original->status == RecordStatus::ok ? original->medianKernelNs() : std::nullopt;
+    // A gain compares two times, and is shown only when both records ran and (normal ones) verified:
+    // a wrong result's time says nothing of what an optimisation wins.
+    const std::string original_unusable = unusableBecause(original, "the original (" + record.variant + ")");
+    std::string what_if_unusable;
+    if (record.status != RecordStatus::ok || !record.medianKernelNs())
+      what_if_unusable = "the what-if " + statusText(record.status) +
+                         (record.status_reason.empty() ? "" : ": " + reasonOf(record));
+    w.t_what_if_ns = what_if_unusable.empty() ? record.medianKernelNs() : std::nullopt;
+    w.t_ns = original_unusable.empty() ? original->medianKernelNs() : std::nullopt;
     w.predicted_gain = gain(w.t_ns, w.t_what_if_ns);
+    w.predicted_gain_unavailable = !original_unusable.empty() ? original_unusable : what_if_unusable;
     if (record.status != RecordStatus::ok) {
       w.check_detail = "the what-if did not run: " + record.status_reason;
     } else if (!original) {
@@ -93,8 +139,10 @@ void analyseWhatIfs(std::vector<RunRecord>& records) {
     }
     if (w.realised_by.empty()) continue;
     const RunRecord* realised = normalRecord(records, record, w.realised_by);
-    w.t_realised_ns = realised && realised->status == RecordStatus::ok ? realised->medianKernelNs() : std::nullopt;
+    const std::string realised_unusable = unusableBecause(realised, w.realised_by);
+    w.t_realised_ns = realised_unusable.empty() ? realised->medianKernelNs() : std::nullopt;
     w.realised_gain = gain(w.t_ns, w.t_realised_ns);
+    w.realised_gain_unavailable = !original_unusable.empty() ? original_unusable : realised_unusable;
   }
 }
 

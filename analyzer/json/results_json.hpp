@@ -9,6 +9,8 @@
 // value of the wrong type takes the field's default. Only resultsDocumentFromJson rejects anything:
 // a document that is not schema-1 results.
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,8 +23,14 @@ nlohmann::json toJson(const ResultsDocument& document);
 // document that is not an object, has no schema 1 or no records array, or a record that is not an object.
 ResultsDocument resultsDocumentFromJson(const nlohmann::json& json);
 // Reads a results file (`rooflab report`, `rooflab diff`). Throws InputError naming the file when it
-// cannot be read, is not JSON or is not results.
+// cannot be read, is not JSON or is not results, and InputErrors, a line per problem (the file, the
+// record, the field), when resultsProblems finds any.
 ResultsDocument readResultsFile(const std::filesystem::path& path);
+// What makes a results document unfit to read (docs/results-schema.md, "Reading a results file"),
+// one line each, "records[3] (<label>): <field>: <why>": a number field that holds something else,
+// or is not finite, or out of its range (a negative time); a record whose (family, variant, params,
+// mode) another has already. `read` is resultsDocumentFromJson(document).
+std::vector<std::string> resultsProblems(const nlohmann::json& document, const ResultsDocument& read);
 
 nlohmann::json toJson(const RunRecord& record);
 RunRecord runRecordFromJson(const nlohmann::json& json);

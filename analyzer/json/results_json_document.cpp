@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "analyzer/support/errors.hpp"
+#include "analyzer/support/input_errors.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/json/json_fields.hpp"
 #include "analyzer/json/json_file_io.hpp"
@@ -429,11 +430,22 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
 
 ResultsDocument readResultsFile(const std::filesystem::path& path) {
   const json document = readJsonFile(path);
+  ResultsDocument read;
   try {
-    return resultsDocumentFromJson(document);
+    read = resultsDocumentFromJson(document);
   } catch (const std::invalid_argument& e) {
     throw InputError(path.string() + ": " + e.what());
   }
+  // A file of a thousand bad records says the first few, and how many more.
+  constexpr std::size_t kShown = 20;
+  const std::vector<std::string> problems = resultsProblems(document, read);
+  if (problems.empty()) return read;
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < problems.size() && i < kShown; ++i) lines.push_back(path.string() + ": " + problems[i]);
+  if (problems.size() > kShown)
+    lines.push_back(path.string() + ": ... and " + std::to_string(problems.size() - kShown) + " more problems");
+  lines.push_back(path.string() + ": not read: a results file must hold finite numbers in range, each record once");
+  throw InputErrors(std::move(lines));
 }
 
 }  // namespace rooflab

@@ -20,6 +20,9 @@ json toJson(const WhatIfResult& w) {
             {"predicted_gain", finiteOrNull(w.predicted_gain)},
             {"t_realised_ns", finiteOrNull(w.t_realised_ns)},
             {"realised_gain", finiteOrNull(w.realised_gain)}};
+  // Only when a gain is withheld, so that older results re-write unchanged.
+  if (!w.predicted_gain_unavailable.empty()) j["predicted_gain_unavailable"] = w.predicted_gain_unavailable;
+  if (!w.realised_gain_unavailable.empty()) j["realised_gain_unavailable"] = w.realised_gain_unavailable;
   if (const auto& e = w.expectation)
     j["expect"] = {{"counter", e->counter}, {"comparison", toString(e->comparison)}, {"value", finiteOrNull(e->value)}};
   return j;
@@ -43,6 +46,8 @@ WhatIfResult whatIfResultFromJson(const json& j) {
   w.predicted_gain = optionalNumber(j, "predicted_gain");
   w.t_realised_ns = optionalNumber(j, "t_realised_ns");
   w.realised_gain = optionalNumber(j, "realised_gain");
+  w.predicted_gain_unavailable = textOr(j, "predicted_gain_unavailable");
+  w.realised_gain_unavailable = textOr(j, "realised_gain_unavailable");
   return w;
 }
 

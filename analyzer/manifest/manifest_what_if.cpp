@@ -86,20 +86,27 @@ WhatIfSpec parseWhatIf(const TomlReader& r, const VariantSpec& variant, const st
 
 }  // namespace
 
-std::vector<WhatIfSpec> parseWhatIfs(const TomlReader& r, const VariantSpec& variant, const std::string& source_text) {
+std::vector<WhatIfSpec> parseWhatIfs(const TomlReader& r, const VariantSpec& variant, const std::string& source_text,
+                                     InputErrorList& errors) {
   std::vector<WhatIfSpec> what_ifs;
-  const toml::array* array = r.optionalArray("what_if");
-  if (!array) {
-    if (r.has("what_if")) r.fail("what_if", "must be an array of tables ([[variants.what_if]])");
-    return what_ifs;
-  }
+  const toml::array* array = nullptr;
+  errors.attempt([&] {
+    array = r.optionalArray("what_if");
+    if (!array && r.has("what_if")) r.fail("what_if", "must be an array of tables ([[variants.what_if]])");
+  });
+  if (!array) return what_ifs;
   std::set<std::string> names;
   for (std::size_t i = 0; i < array->size(); ++i) {
     const toml::table* t = array->get(i)->as_table();
-    if (!t) r.fail("what_if", "element " + std::to_string(i) + " must be a table");
-    what_ifs.push_back(parseWhatIf(r.sub(*t, r.keyPath("what_if") + "[" + std::to_string(i) + "]"), variant, source_text));
-    if (!names.insert(what_ifs.back().name).second)
-      r.fail("what_if", "duplicate what-if name '" + what_ifs.back().name + "'");
+    if (!t) {
+      errors.add(r.error("what_if", "element " + std::to_string(i) + " must be a table"));
+      continue;
+    }
+    errors.attempt([&] {
+      WhatIfSpec w = parseWhatIf(r.sub(*t, r.keyPath("what_if") + "[" + std::to_string(i) + "]"), variant, source_text);
+      if (!names.insert(w.name).second) r.fail("what_if", "duplicate what-if name '" + w.name + "'");
+      what_ifs.push_back(std::move(w));
+    });
   }
   return what_ifs;
 }
@@ -107,15 +114,18 @@ std::vector<WhatIfSpec> parseWhatIfs(const TomlReader& r, const VariantSpec& var
 void checkWhatIfTargets(const FamilyManifest& family) {
   std::vector<std::string> variant_names;
   for (const VariantSpec& v : family.variants) variant_names.push_back(v.name);
+  InputErrorList errors;
   for (const VariantSpec& v : family.variants)
     for (const WhatIfSpec& w : v.what_ifs) {
       if (w.realised_by.empty()) continue;
       const std::string at = w.where.str() + ": what-if '" + w.name + "' of variant '" + v.name + "': realised_by: ";
-      if (w.realised_by == v.name) throw InputError(at + "names the variant itself (name the variant that makes the optimisation)");
-      if (!family.findVariant(w.realised_by))
-        throw InputError(at + "no variant '" + w.realised_by + "' in " + family.path.string() +
-                         didYouMean(w.realised_by, variant_names));
+      if (w.realised_by == v.name)
+        errors.add(at + "names the variant itself (name the variant that makes the optimisation)");
+      else if (!family.findVariant(w.realised_by))
+        errors.add(at + "no variant '" + w.realised_by + "' in " + family.path.string() +
+                   didYouMean(w.realised_by, variant_names));
     }
+  errors.throwIfAny();
 }
 
 }  // namespace rooflab

@@ -3,9 +3,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/format.hpp"
+#include "analyzer/support/input_errors.hpp"
 
 namespace rooflab {
 namespace {
@@ -15,6 +17,22 @@ std::vector<std::byte> bytesOf(T value) {
   std::vector<std::byte> bytes(sizeof(T));
   std::memcpy(bytes.data(), &value, sizeof(T));
   return bytes;
+}
+
+// What a check of a point does with an input error: throw it (planning a point: its first error is
+// its error), or, when checking a manifest, keep it and go on (errors != nullptr).
+void report(InputErrorList* errors, const std::string& message) {
+  if (errors == nullptr) throw InputError(message);
+  errors->add(message);
+}
+
+// step(), or, when checking a manifest and step throws an InputError, nothing (the error kept).
+template <class Step>
+auto attempt(InputErrorList* errors, Step&& step) -> std::optional<decltype(step())> {
+  if (errors == nullptr) return step();
+  std::optional<decltype(step())> value;
+  errors->attempt([&] { value = step(); });
+  return value;
 }
 
 std::vector<std::byte> encodeScalar(ScalarKind kind, double value, const std::string& what) {
@@ -48,26 +66,30 @@ ResolvedBuffer resolveBuffer(const BufferSpec& spec, bool scratch, const ParamVa
 }
 
 // Scalar arguments are evaluated here and encoded in their types afterwards (encodeScalarArguments).
-ResolvedLaunch resolveLaunch(const LaunchSpec& launch, const ParamValues& params) {
+ResolvedLaunch resolveLaunch(const LaunchSpec& launch, const ParamValues& params, InputErrorList* errors) {
   ResolvedLaunch r;
   r.geometry.kernel = launch.kernel;
   for (std::size_t i = 0; i < launch.global.size(); ++i) {
-    const std::int64_t g = launch.global[i].count(params);
+    const std::int64_t g = attempt(errors, [&] { return launch.global[i].count(params); }).value_or(1);
     r.geometry.global.push_back(g);
-    if (launch.local.empty()) continue;  // the manifest gives local as many dimensions as global, or none
-    const std::int64_t l = launch.local[i].count(params);
+    if (launch.local.size() <= i) continue;  // the manifest gives local as many dimensions as global, or none
+    const std::int64_t l = attempt(errors, [&] { return launch.local[i].count(params); }).value_or(1);
     r.geometry.local.push_back(l);
     if (g % l != 0)
-      throw InputError(launch.global[i].where.str() + ": " + launch.global[i].key + ": global size " +
-                       std::to_string(g) + " is not a multiple of local size " + std::to_string(l));
+      report(errors, launch.global[i].where.str() + ": " + launch.global[i].key + ": global size " + std::to_string(g) +
+                         " is not a multiple of local size " + std::to_string(l));
   }
   for (const KernelArgSpec& spec : launch.args) {
     ResolvedArg arg;
     arg.kind = spec.kind;
     switch (spec.kind) {
       case KernelArgSpec::Kind::buffer: arg.buffer = spec.buffer; break;
-      case KernelArgSpec::Kind::local_bytes: arg.local_bytes = static_cast<std::size_t>(spec.value.count(params)); break;
-      case KernelArgSpec::Kind::scalar: arg.scalar_value = spec.value.evaluate(params); break;
+      case KernelArgSpec::Kind::local_bytes:
+        arg.local_bytes = static_cast<std::size_t>(attempt(errors, [&] { return spec.value.count(params); }).value_or(0));
+        break;
+      case KernelArgSpec::Kind::scalar:
+        arg.scalar_value = attempt(errors, [&] { return spec.value.evaluate(params); }).value_or(0);
+        break;
     }
     r.args.push_back(std::move(arg));
   }
@@ -76,7 +98,8 @@ ResolvedLaunch resolveLaunch(const LaunchSpec& launch, const ParamValues& params
 
 // Parameters are finite, and whole where they size a buffer, a launch or local memory: a fraction
 // there would be rounded somewhere and silently change what runs.
-void checkParamValues(const FamilyManifest& family, const VariantSpec& v, const ParamValues& params) {
+void checkParamValues(const FamilyManifest& family, const VariantSpec& v, const ParamValues& params,
+                      InputErrorList* errors) {
   std::vector<const ManifestExpression*> sizes;
   for (const BufferSpec& b : family.buffers) sizes.push_back(&b.count);
   for (const BufferSpec& b : v.scratch) sizes.push_back(&b.count);
@@ -87,14 +110,16 @@ void checkParamValues(const FamilyManifest& family, const VariantSpec& v, const 
       if (arg.kind == KernelArgSpec::Kind::local_bytes) sizes.push_back(&arg.value);
   }
   for (const auto& [name, value] : params) {
-    if (!std::isfinite(value))
-      throw InputError(family.path.string() + ": variant '" + v.name + "': parameter " + name + " = " +
-                       formatNumber(value) + " is not a finite number");
+    if (!std::isfinite(value)) {
+      report(errors, family.path.string() + ": variant '" + v.name + "': parameter " + name + " = " +
+                         formatNumber(value) + " is not a finite number");
+      continue;
+    }
     if (value == std::trunc(value)) continue;
     for (const ManifestExpression* e : sizes)
       if (expressionUses(e->text, name))
-        throw InputError(e->where.str() + ": " + e->key + ": parameter " + name + " = " + formatNumber(value) +
-                         " must be a whole number: it sizes '" + e->text + "' (variant '" + v.name + "')");
+        report(errors, e->where.str() + ": " + e->key + ": parameter " + name + " = " + formatNumber(value) +
+                           " must be a whole number: it sizes '" + e->text + "' (variant '" + v.name + "')");
   }
 }
 
@@ -110,22 +135,25 @@ Arithmetic workArithmetic(const FamilyManifest& family) {
   return Arithmetic::fp32;
 }
 
-// Every expression, in the order a manifest's checks report them.
-ResolvedPoint evaluatePoint(const RunPoint& point) {
+// Every expression, in the order a manifest's checks report them. With `errors`, every error of the
+// point is kept there (an expression in error stands in as 0 or 1); without, the first is thrown.
+ResolvedPoint evaluatePoint(const RunPoint& point, InputErrorList* errors) {
   const FamilyManifest& family = *point.family;
   const VariantSpec& v = *point.variant;
   const ParamValues& family_params = point.params;
-  const ParamValues params = variantValues(v, family_params);
-  checkParamValues(family, v, params);
+  const ParamValues params = variantValues(v, family_params, errors);
+  checkParamValues(family, v, params, errors);
   ResolvedPoint r;
   r.run_point = point;
-  const double family_flops = family.flops.evaluate(family_params);
-  const double family_bytes = family.bytes.evaluate(family_params);
-  for (const BufferSpec& b : family.buffers) r.buffers.push_back(resolveBuffer(b, false, family_params));
-  for (const BufferSpec& b : v.scratch) r.buffers.push_back(resolveBuffer(b, true, params));
+  const double family_flops = attempt(errors, [&] { return family.flops.evaluate(family_params); }).value_or(0);
+  const double family_bytes = attempt(errors, [&] { return family.bytes.evaluate(family_params); }).value_or(0);
+  for (const BufferSpec& b : family.buffers)
+    if (auto buffer = attempt(errors, [&] { return resolveBuffer(b, false, family_params); })) r.buffers.push_back(*buffer);
+  for (const BufferSpec& b : v.scratch)
+    if (auto buffer = attempt(errors, [&] { return resolveBuffer(b, true, params); })) r.buffers.push_back(*buffer);
   auto optionalValue = [&](const std::optional<ManifestExpression>& e) -> std::optional<double> {
     if (!e) return std::nullopt;
-    return e->evaluate(params);
+    return attempt(errors, [&] { return e->evaluate(params); });
   };
   const std::optional<double> flops = optionalValue(v.flops), bytes = optionalValue(v.bytes);
   r.work.flops = flops.value_or(family_flops);
@@ -141,7 +169,7 @@ ResolvedPoint evaluatePoint(const RunPoint& point) {
   if (point.what_if) r.program_options += " -D " + point.what_if->define + "=1";
   if (!v.build_options.empty()) r.program_options += " " + v.build_options;
   r.tolerance = v.tolerance.value_or(family.tolerance);
-  for (const LaunchSpec& launch : v.launches) r.launches.push_back(resolveLaunch(launch, params));
+  for (const LaunchSpec& launch : v.launches) r.launches.push_back(resolveLaunch(launch, params, errors));
   return r;
 }
 
@@ -158,10 +186,12 @@ void encodeScalarArguments(ResolvedPoint& r) {
 
 }  // namespace
 
-ParamValues variantValues(const VariantSpec& variant, const ParamValues& params) {
+ParamValues variantValues(const VariantSpec& variant, const ParamValues& params, InputErrorList* errors) {
   ParamValues values = params;
   for (const DefineSpec& d : variant.defines)
-    if (d.is_expression || d.is_number) values[d.name] = ManifestExpression{d.value, d.key, d.where}.evaluate(params);
+    if (d.is_expression || d.is_number)
+      values[d.name] =
+          attempt(errors, [&] { return ManifestExpression{d.value, d.key, d.where}.evaluate(params); }).value_or(1);
   return values;
 }
 
@@ -183,7 +213,7 @@ RunRecord recordFor(const RunPoint& point) {
 }
 
 ResolvedPoint resolvePoint(const RunPoint& point) {
-  ResolvedPoint r = evaluatePoint(point);
+  ResolvedPoint r = evaluatePoint(point, nullptr);
   encodeScalarArguments(r);
   const ReferenceSpec& reference = point.family->reference;
   if (point.mode != RunMode::normal || reference.kind != ReferenceSpec::Kind::variant ||
@@ -201,7 +231,9 @@ ResolvedPoint resolvePoint(const RunPoint& point) {
 }
 
 void validateForParams(const FamilyManifest& family, const VariantSpec& variant, const ParamValues& params) {
-  evaluatePoint(RunPoint{&family, &variant, params, RunMode::normal});
+  InputErrorList errors;
+  evaluatePoint(RunPoint{&family, &variant, params, RunMode::normal}, &errors);
+  errors.throwIfAny();
 }
 
 PlannedPoint planPoint(RunPoint point) {

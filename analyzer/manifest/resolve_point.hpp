@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/support/input_errors.hpp"
 #include "analyzer/data/resolved_point.hpp"
 
 namespace rooflab {
@@ -24,10 +25,12 @@ ResolvedPoint resolvePoint(const RunPoint& point);
 // accesses) see: the point's parameters, overlaid with each define written as a number or an
 // expression (evaluated over the parameters). A define wins over a parameter of the same name: its
 // value is the one the kernel is compiled with. Family expressions ([work], buffers) see params only.
-ParamValues variantValues(const VariantSpec& variant, const ParamValues& params);
+// Throws the first define's InputError; with `errors`, keeps each there, the define standing in as 1.
+ParamValues variantValues(const VariantSpec& variant, const ParamValues& params, InputErrorList* errors = nullptr);
 
 // Every expression of the variant evaluates for `params` (what loading a manifest checks with the
-// defaults); throws InputError as resolvePoint does. Scalar arguments' types are not checked.
+// defaults); throws InputError as resolvePoint does, InputErrors with every error when there are
+// several. Scalar arguments' types are not checked.
 void validateForParams(const FamilyManifest& family, const VariantSpec& variant, const ParamValues& params);
 
 PlannedPoint planPoint(RunPoint point);  // never throws

@@ -76,7 +76,7 @@ const FamilyManifest* studiedFamily(const BatchPlan& plan, const FamilyDiscovery
   for (const auto& f : plan.families)
     if (f.name == name) return &f;
   if (auto broken = found.broken.find(name); broken != found.broken.end()) {
-    input_errors.push_back(broken->second);
+    input_errors.insert(input_errors.end(), broken->second.begin(), broken->second.end());
     return nullptr;
   }
   std::vector<std::string> names;
@@ -89,15 +89,18 @@ const FamilyManifest* studiedFamily(const BatchPlan& plan, const FamilyDiscovery
 // A broken manifest stops the batch only when a study names its family; the others are warnings.
 void sortDiscoveryProblems(const BatchConfig& config, const FamilyDiscovery& found, BatchPlan& plan) {
   plan.warnings = found.warnings;
+  auto isWhy = [](const std::vector<std::string>& why, const std::string& error) {
+    return std::find(why.begin(), why.end(), error) != why.end();
+  };
   for (const std::string& error : found.errors) {
     bool studied = true;
     for (const auto& [folder, why] : found.broken)
-      if (why == error) {
+      if (isWhy(why, error)) {
         studied = false;
         for (const auto& study : config.studies) studied = studied || study.family == folder;
       }
     if (!studied) plan.warnings.push_back(error + " (no study names this family; skipped)");
-    else if (std::none_of(found.broken.begin(), found.broken.end(), [&](const auto& b) { return b.second == error; }))
+    else if (std::none_of(found.broken.begin(), found.broken.end(), [&](const auto& b) { return isWhy(b.second, error); }))
       plan.input_errors.push_back(error);
   }
 }

@@ -129,6 +129,10 @@ void PointLauncher::setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeo
     } catch (const cl::Error& e) {
       throw VariantError(where + ": creating the kernel: " + describeClError(e));
     }
+    // Read before any argument is set: CL_KERNEL_LOCAL_MEM_SIZE counts the __local arguments set on
+    // the kernel (clGetKernelWorkGroupInfo; an unset one counts 0), so read after them it would hold
+    // them once, and adding them again would refuse launches that fit.
+    const std::uint64_t declared_local = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device_.device);
     const cl_uint declared = kernel.getInfo<CL_KERNEL_NUM_ARGS>() - (pad > 0 ? 1 : 0);
     if (declared != spec.args.size())
       throw VariantError(where + ": the kernel takes " + std::to_string(declared) + " arguments but the manifest gives " +
@@ -152,10 +156,11 @@ void PointLauncher::setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeo
       if (d < dev.max_work_item_sizes.size() && local[d] > static_cast<std::int64_t>(dev.max_work_item_sizes[d]))
         throw VariantError(where + ": local size " + std::to_string(local[d]) + " in dimension " + std::to_string(d) +
                            " exceeds the device's " + std::to_string(dev.max_work_item_sizes[d]));
-    const std::uint64_t static_local = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device_.device);
-    if (local_arg_bytes + static_local > dev.local_mem_bytes)
-      throw VariantError(where + ": needs " + std::to_string(local_arg_bytes + static_local) +
-                         " bytes of local memory; the device has " + std::to_string(dev.local_mem_bytes));
+    if (local_arg_bytes + declared_local > dev.local_mem_bytes)
+      throw VariantError(where + ": needs " + std::to_string(local_arg_bytes + declared_local) +
+                         " bytes of local memory (" + std::to_string(declared_local) + " declared in the kernel, " +
+                         std::to_string(local_arg_bytes) + " in its local arguments); the device has " +
+                         std::to_string(dev.local_mem_bytes));
     geometry.push_back(launch.geometry);
     prepared.kernels.push_back(kernel);
     prepared.launches.push_back(std::move(launch));

@@ -28,7 +28,10 @@ std::string pointKey(const RunPoint& point) {
   return key;
 }
 
-// Each launch of the mutant in `prepared`, beside the same kernel of the original program.
+// Each launch of the mutant in `prepared`, beside the same kernel of the original program. Both
+// kernels' local memory is read from kernels with no argument set: CL_KERNEL_LOCAL_MEM_SIZE then
+// holds what the kernel declares, without the launch's __local arguments (which it counts once they
+// are set), so the two figures compare alike and the arguments are counted once, in dynamic_local_bytes.
 std::vector<OccupancyLaunch> occupancyLaunches(const PreparedPoint& prepared, const cl::Program& original,
                                                const cl::Device& device) {
   std::vector<OccupancyLaunch> launches;
@@ -43,7 +46,8 @@ std::vector<OccupancyLaunch> occupancyLaunches(const PreparedPoint& prepared, co
     const cl::Kernel original_kernel(original, g.kernel.c_str());
     l.original_local_bytes = original_kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device);
     l.original_private_bytes = original_kernel.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(device);
-    l.mutant_local_bytes = prepared.kernels[i].getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device);
+    const cl::Kernel mutant_kernel(prepared.program, g.kernel.c_str());
+    l.mutant_local_bytes = mutant_kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device);
     l.mutant_private_bytes = prepared.kernels[i].getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(device);
     launches.push_back(std::move(l));
   }
@@ -183,7 +187,7 @@ void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, R
     return;
   }
   if (reference.isVariant(point.run_point.variant->name)) {
-    v.status = VerificationStatus::reference;
+    checkReferenceOutputs(outputs, v);
     return;
   }
   try {

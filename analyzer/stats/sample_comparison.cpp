@@ -42,6 +42,58 @@ double median(std::vector<double> values) {
   return 0.5 * (*std::max_element(values.begin(), values.begin() + n / 2) + upper);
 }
 
+// A sample ready for resampling: a resample draws indices into the sample as given (the draws, and
+// so the interval, are those of the plain loop that copies the drawn values and takes their median),
+// but the drawn values' median is found by counting draws per rank of the sorted sample: no copy, no
+// allocation and no partial sort per resample. Equal values share a value, so which of them a rank
+// stands for does not change the median.
+class Resampler {
+ public:
+  explicit Resampler(const std::vector<double>& sample) : sorted_(sample), rank_(sample.size()), counts_(sample.size()) {
+    std::vector<std::size_t> order(sample.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sample[a] < sample[b]; });
+    for (std::size_t r = 0; r < order.size(); ++r) {
+      rank_[order[r]] = r;
+      sorted_[r] = sample[order[r]];
+    }
+    // generator() % size, computed without a 64-bit division (Lemire, Kaser and Kurz, "Faster
+    // remainder by direct computation", 2019): exact for every 64-bit draw.
+    const unsigned __int128 all_ones = ~static_cast<unsigned __int128>(0);
+    size_ = sample.size();
+    inverse_ = all_ones / size_ + 1;
+  }
+
+  // The median of one resample of the sample's size: the same value median() gives for the drawn values.
+  template <class Generator>
+  double medianOfResample(Generator& generator) {
+    std::fill(counts_.begin(), counts_.end(), 0);
+    for (std::size_t i = 0; i < size_; ++i) ++counts_[rank_[remainder(generator())]];
+    const std::size_t upper = size_ / 2;  // the drawn values' rank of median() (n odd), or the upper of two
+    std::size_t seen = 0, r = 0;
+    double below = 0;
+    for (;; ++r) {
+      if (size_ % 2 == 0 && seen < upper && seen + counts_[r] >= upper) below = sorted_[r];
+      seen += counts_[r];
+      if (seen > upper) break;
+    }
+    return size_ % 2 ? sorted_[r] : 0.5 * (below + sorted_[r]);
+  }
+
+ private:
+  std::size_t remainder(std::uint64_t draw) const {
+    const unsigned __int128 low = inverse_ * draw;  // modulo 2^128
+    const unsigned __int128 d = size_;
+    const unsigned __int128 bottom = ((low & ~std::uint64_t{0}) * d) >> 64;
+    return static_cast<std::size_t>(((low >> 64) * d + bottom) >> 64);
+  }
+  std::vector<double> sorted_;
+  std::vector<std::size_t> rank_;
+  std::vector<std::uint32_t> counts_;
+  std::uint64_t size_ = 0;
+  unsigned __int128 inverse_ = 0;
+};
+
 double quantileOfSorted(const std::vector<double>& sorted, double q) {
   const double position = q * double(sorted.size() - 1);
   const std::size_t below = static_cast<std::size_t>(std::floor(position));
@@ -110,16 +162,16 @@ RatioInterval medianRatioInterval(const std::vector<double>& old_samples, const 
   out.ratio = out.lower = out.upper = median(new_samples) / old_median;
 
   std::mt19937_64 generator(seed);  // its sequence is fixed by the C++ standard
-  auto draw = [&generator](const std::vector<double>& from, std::vector<double>& into) {
-    for (double& x : into) x = from[generator() % from.size()];
-  };
-  std::vector<double> old_draw(old_samples.size()), new_draw(new_samples.size()), ratios;
+  // Each resample draws generator() % size for every value of the old sample, then of the new one,
+  // and takes the medians of the drawn values. `rooflab diff` does this for every record of two
+  // files, so it is done without copies (Resampler).
+  Resampler old_resampler(old_samples), new_resampler(new_samples);
+  std::vector<double> ratios;
   ratios.reserve(resamples);
   for (std::size_t r = 0; r < resamples; ++r) {
-    draw(old_samples, old_draw);
-    draw(new_samples, new_draw);
-    const double denominator = median(old_draw);
-    if (denominator > 0) ratios.push_back(median(new_draw) / denominator);
+    const double denominator = old_resampler.medianOfResample(generator);
+    const double numerator = new_resampler.medianOfResample(generator);
+    if (denominator > 0) ratios.push_back(numerator / denominator);
   }
   if (ratios.empty()) return out;
   std::sort(ratios.begin(), ratios.end());

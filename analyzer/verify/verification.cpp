@@ -40,23 +40,54 @@ BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& refe
   return c;
 }
 
+namespace {
+
+// "c: 3 of 4096 values NaN or infinite (first at 7)", or "" when every value is finite.
+std::string nonFiniteIn(const std::string& name, const HostBuffer& buffer) {
+  std::size_t non_finite = 0, first = 0;
+  for (std::size_t i = 0; i < buffer.scalarCount(); ++i)
+    if (!std::isfinite(buffer.scalarAt(i)) && non_finite++ == 0) first = i;
+  if (non_finite == 0) return "";
+  return name + ": " + std::to_string(non_finite) + " of " + std::to_string(buffer.scalarCount()) +
+         " values NaN or infinite (first at " + std::to_string(first) + ")";
+}
+
+void appendFault(std::string& faults, const std::string& fault) {
+  if (!fault.empty()) faults += (faults.empty() ? "" : "; ") + fault;
+}
+
+}  // namespace
+
+std::string nonFiniteValues(const std::map<std::string, HostBuffer>& buffers) {
+  std::string faults;
+  for (const auto& [name, buffer] : buffers) appendFault(faults, nonFiniteIn(name, buffer));
+  return faults;
+}
+
+void checkReferenceOutputs(const std::map<std::string, HostBuffer>& outputs, VerificationResult& v) {
+  const std::string faults = nonFiniteValues(outputs);
+  if (faults.empty()) {
+    v.status = VerificationStatus::reference;
+    return;
+  }
+  std::size_t non_finite = 0;
+  for (const auto& [name, buffer] : outputs)
+    for (std::size_t i = 0; i < buffer.scalarCount(); ++i) non_finite += std::isfinite(buffer.scalarAt(i)) ? 0 : 1;
+  v.status = VerificationStatus::failed;
+  v.non_finite = v.wrong_elements = non_finite;
+  v.detail = "this variant is the family's reference (" + v.reference +
+             "), and its output holds NaN or inf, so it cannot judge the others: " + faults;
+}
+
 void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std::map<std::string, HostBuffer>& expected,
                     VerificationResult& v) {
   // A reference that holds NaN or inf cannot judge anyone: the variant would be blamed for it ("never
-  // written") while the reference is what is wrong.
+  // written") while the reference is what is wrong. Nor can the variant pass: nothing showed its
+  // results right, so it fails, naming the reference.
   std::string reference_faults;
-  for (const auto& [name, out] : outputs) {
-    const HostBuffer& ref = expected.at(name);
-    std::size_t non_finite = 0, first = 0;
-    for (std::size_t i = 0; i < ref.scalarCount(); ++i)
-      if (!std::isfinite(ref.scalarAt(i)) && non_finite++ == 0) first = i;
-    if (non_finite)
-      reference_faults += (reference_faults.empty() ? "" : "; ") + name + ": " + std::to_string(non_finite) + " of " +
-                          std::to_string(ref.scalarCount()) + " values NaN or infinite (first at " +
-                          std::to_string(first) + ")";
-  }
+  for (const auto& [name, out] : outputs) appendFault(reference_faults, nonFiniteIn(name, expected.at(name)));
   if (!reference_faults.empty()) {
-    v.status = VerificationStatus::not_checked;
+    v.status = VerificationStatus::failed;
     v.detail = "the reference (" + v.reference + ") is at fault, not this variant: its output holds NaN or inf: " +
                reference_faults;
     return;

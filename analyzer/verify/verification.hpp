@@ -28,11 +28,16 @@ BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& refe
 // Compares every output with the buffer of the same name in `expected` at v.tolerance, and sets v's
 // status (passed or failed), worst error, wrong and non-finite counts, and the detail of each
 // buffer that fails. Throws std::out_of_range when `expected` lacks an output.
-// A reference output that holds NaN or inf leaves v not_checked, with a detail that blames the
-// reference instead.
+// A reference output that holds NaN or inf fails v, with a detail that blames the reference.
 void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std::map<std::string, HostBuffer>& expected,
                     VerificationResult& v);
 
+// "c: 3 of 4096 values NaN or infinite (first at 7)" for each buffer that holds any; "" when all are finite.
+std::string nonFiniteValues(const std::map<std::string, HostBuffer>& buffers);
+
+// The verification of a family's reference variant itself: v.status reference when its outputs
+// are all finite, else failed, saying so (it judges the others, so its output must be usable).
+void checkReferenceOutputs(const std::map<std::string, HostBuffer>& outputs, VerificationResult& v);
 
 // Appends to v.detail a note that the result may be nondeterministic, when v failed at tolerance 0
 // and the variant uses atomics.

@@ -34,6 +34,8 @@ std::string verificationText(const RunRecord& record) {
   const std::string error_text = error ? "rel. err " + formatSignificant(*error, 2) : "";
   if (verification.status == VerificationStatus::passed) return error ? "passed (" + error_text + ")" : "passed";
   if (verification.status == VerificationStatus::failed) {
+    // Failed without a comparison: the reference's output was not finite (the detail says so).
+    if (!error && verification.wrong_elements == 0) return "FAILED (reference at fault)";
     const std::string wrong = formatFixed(static_cast<double>(verification.wrong_elements), 0) + " wrong";
     return "FAILED (" + (error_text.empty() ? "" : error_text + ", ") + wrong + ")";
   }

@@ -31,12 +31,17 @@ std::string whatIfCheckText(const WhatIfResult& w) {
 
 std::string whatIfPredictedText(const WhatIfResult& w) {
   const auto gain = known(w.predicted_gain);
-  return "predicted gain: " + (gain ? gainText(*gain) : std::string("not measured"));
+  if (gain) return "predicted gain: " + gainText(*gain);
+  if (!w.predicted_gain_unavailable.empty()) return "predicted gain: none shown: " + w.predicted_gain_unavailable;
+  return "predicted gain: not measured";
 }
 
 std::string whatIfRealisedText(const WhatIfResult& w) {
   if (w.realised_by.empty()) return "";
   const auto gain = known(w.realised_gain);
+  if (!gain && !w.realised_gain_unavailable.empty())
+    return w.realised_by + " (the real optimisation): no gain shown: " + w.realised_gain_unavailable;
+  // Files written before the reasons: a missing gain was a record missing at these parameters.
   if (!gain) return w.realised_by + " (the real optimisation): not measured at these parameters (study it in normal mode)";
   return w.realised_by + " (the real optimisation) measured: " +
          (*gain < 1.0 ? "slower (" + formatSpeedup(*gain) + ")" : formatSpeedup(*gain) + " faster");

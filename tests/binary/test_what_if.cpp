@@ -144,6 +144,8 @@ RunRecord timedRecord(const std::string& variant, RunMode mode, double median_ns
   r.param_order = {"N"};
   r.timings.emplace();
   r.timings->kernel_ns.median = median_ns;
+  // A gain is given only from records that verified (a what-if's outputs are not results).
+  r.verification.status = mode == RunMode::normal ? VerificationStatus::passed : VerificationStatus::skipped;
   return r;
 }
 

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
+#include <utility>
 #include <vector>
 
 #include "analyzer/stats/sample_comparison.hpp"
@@ -89,6 +91,56 @@ TEST(StatsComparison, MedianRatioIntervalIsDeterministicAndHoldsTheRatio) {
   EXPECT_LE(first.upper, 123.0 / 98);
   EXPECT_GT(first.lower, 1.1);
   EXPECT_THROW(medianRatioInterval({0, 0, 0}, {1}), std::invalid_argument);
+}
+
+namespace {
+
+// The percentile bootstrap as written plainly: draw generator() % size values of each sample, copy,
+// take their medians. medianRatioInterval must give exactly its numbers, however it computes them.
+std::pair<double, double> plainBootstrap(const std::vector<double>& old_run, const std::vector<double>& new_run) {
+  auto median = [](std::vector<double> v) {
+    const std::size_t n = v.size();
+    std::nth_element(v.begin(), v.begin() + n / 2, v.end());
+    const double upper = v[n / 2];
+    return n % 2 ? upper : 0.5 * (*std::max_element(v.begin(), v.begin() + n / 2) + upper);
+  };
+  std::mt19937_64 generator(0x726f6f666c6162);
+  std::vector<double> old_draw(old_run.size()), new_draw(new_run.size()), ratios;
+  for (int r = 0; r < 2000; ++r) {
+    for (double& x : old_draw) x = old_run[generator() % old_run.size()];
+    for (double& x : new_draw) x = new_run[generator() % new_run.size()];
+    if (median(old_draw) > 0) ratios.push_back(median(new_draw) / median(old_draw));
+  }
+  std::sort(ratios.begin(), ratios.end());
+  auto quantile = [&](double q) {
+    const double at = q * double(ratios.size() - 1);
+    const std::size_t below = static_cast<std::size_t>(at), above = std::min(ratios.size() - 1, below + 1);
+    return ratios[below] + (at - double(below)) * (ratios[above] - ratios[below]);
+  };
+  const double ratio = median(new_run) / median(old_run);
+  return {std::min(ratio, quantile(0.025)), std::max(ratio, quantile(0.975))};
+}
+
+}  // namespace
+
+// Odd and even sizes, one value, ties, sizes that are not powers of two, a thousand repetitions.
+TEST(StatsComparison, MedianRatioIntervalGivesThePlainBootstrapsNumbers) {
+  std::mt19937_64 values(7);
+  auto sample = [&](std::size_t n, double centre, int spread) {
+    std::vector<double> v(n);
+    for (double& x : v) x = centre + static_cast<double>(values() % static_cast<std::uint64_t>(spread));
+    return v;
+  };
+  const std::vector<std::pair<std::vector<double>, std::vector<double>>> cases = {
+      {sample(10, 1000, 50), sample(10, 1030, 50)}, {sample(7, 1000, 3), sample(12, 990, 3)},
+      {{5}, {6}},                                   {sample(3, 10, 1), sample(4, 11, 1)},
+      {sample(1000, 1e6, 1000), sample(999, 1.01e6, 1000)}, {sample(21, 1000, 40), sample(2, 900, 40)}};
+  for (const auto& [old_run, new_run] : cases) {
+    const RatioInterval interval = medianRatioInterval(old_run, new_run);
+    const auto [lower, upper] = plainBootstrap(old_run, new_run);
+    EXPECT_EQ(interval.lower, lower) << old_run.size() << " + " << new_run.size();
+    EXPECT_EQ(interval.upper, upper) << old_run.size() << " + " << new_run.size();
+  }
 }
 
 TEST(StatsComparison, VerdictNeedsSignificanceAndEffect) {

@@ -1,0 +1,94 @@
+// Input errors all at once, through the binary: every error of a manifest, a config or a variant's
+// source list is reported in one run, each at file:line with its key, and the run exits 2 before
+// any device work. Defines are checked as the compiler will read them.
+#include "binary/reliability_workspace.hpp"
+
+namespace {
+
+// Every message in `messages` on a line of its own ("rooflab: <message>") in the run's stderr.
+void expectEveryError(const Outcome& o, const std::vector<std::string>& messages) {
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  for (const std::string& message : messages)
+    EXPECT_TRUE(contains(o.err, "rooflab: " + message + "\n")) << "expected: rooflab: " << message << "\n" << show(o);
+}
+
+}  // namespace
+
+TEST(InputErrorsAtOnce, AManifestWithThreeErrorsReportsAllThree) {
+  std::string text = replaced(kFamily, "type = \"float\"\ncount = \"N\"\n[[buffers]]\nname = \"b\"",
+                              "type = \"flot\"\ncount = \"N\"\n[[buffers]]\nname = \"b\"");
+  text = replaced(text, "tolerance = 1e-6", "tolerance = -1");
+  text = replaced(text, "kernel = \"add\"", "kernel = \"add_all\"");
+  const Workspace w(text);
+  const Outcome o = w.run();
+  expectEveryError(o, {w.at("\"flot\"") + "buffers[0].type: unknown element type 'flot' (float, double, int, uint, "
+                                          "long, ulong, char, uchar, short, ushort, with optional 2/3/4/8/16)",
+                       w.at("tolerance = -1") + "check.tolerance: must not be negative",
+                       w.at("kernel = \"add_all\"") + "variants[0].kernel: kernel 'add_all' is not defined in add.cl "
+                                                      "or the files they include"});
+  // Nothing else: an error is not repeated, and one does not cause others (buffer a still exists).
+  EXPECT_TRUE(contains(o.err, "rooflab: 3 input errors")) << show(o);
+  EXPECT_FALSE(contains(o.err, "args")) << show(o);
+}
+
+TEST(InputErrorsAtOnce, ErrorsInTwoVariantsAndTheirExpressionsAreAllReported) {
+  const std::string text =
+      replaced(kFamily, "global_accesses = \"3*N\"", "global_accesses = \"3*NN\"\ncolour = \"red\"") +
+      variant("second", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N/3\"]\n");
+  const Workspace w(text);
+  const Outcome o = w.run();
+  expectEveryError(o, {w.at("colour =") + "variants[0].colour: unknown key (expected one of: name, description, "
+                                          "source, kernel, args, global, local, defines, launches, scratch, flops, "
+                                          "bytes, global_accesses, local_accesses, tolerance, build_options, what_if)",
+                       w.at("global_accesses =") + "variants[0].global_accesses: expression '3*NN': Unexpected token \"NN\" found at "
+                                                     "position 2.",
+                       w.at("\"N/3\"") + "variants[1].global[0]: expression 'N/3' = 1365.333333 is not a whole number"});
+}
+
+TEST(InputErrorsAtOnce, ASourceListWithTwoMissingFilesNamesBoth) {
+  const Workspace w(replaced(kFamily, "source = \"add.cl\"", "source = [\"gone.cl\", \"add.cl\", \"lost.cl\"]"));
+  const Outcome o = w.run();
+  const std::string dir = (w.dir.path() / "kernels/adder/").string();
+  expectEveryError(o, {w.at("gone.cl") + "variants[0].source: file '" + dir + "gone.cl' not found",
+                       w.at("gone.cl") + "variants[0].source: file '" + dir + "lost.cl' not found"});
+}
+
+// The compiler would see the kernel defined twice and say so in its own words, at run time.
+TEST(InputErrorsAtOnce, AFileListedTwiceIsAnInputError) {
+  const Workspace w(replaced(kFamily, "source = \"add.cl\"", "source = [\"add.cl\", \"./add.cl\"]"));
+  const Outcome o = w.run();
+  expectEveryError(o, {w.at("./add.cl") + "variants[0].source: file '" + (w.dir.path() / "kernels/adder/add.cl").string() +
+                       "' is listed twice"});
+  EXPECT_FALSE(fs::exists(w.dir.path() / "out")) << show(o);
+}
+
+// OpenCL compilers split build options at spaces: "-D OP=a + b" is "-D OP=a", then "+" and "b".
+TEST(InputErrorsAtOnce, ARawDefineWithSpacesIsAnInputErrorNamingTheKey) {
+  const Workspace w(replaced(kFamily, "global_accesses = \"3*N\"", "global_accesses = \"3*N\"\ndefines = { OP = \"raw:a + b\" }"));
+  const Outcome o = w.run();
+  expectEveryError(o, {w.at("defines =") + "variants[0].defines.OP: 'raw:a + b' holds white space, which the OpenCL "
+                                           "compiler reads as the end of the define (write it without spaces)"});
+}
+
+TEST(InputErrorsAtOnce, AVendorOptionInsideADefineIsRefusedAsInBuildOptions) {
+  const Workspace w(replaced(kFamily, "global_accesses = \"3*N\"",
+                             "global_accesses = \"3*N\"\ndefines = { WG = \"raw:64 -cl-nv-maxrregcount=32\" }"));
+  const Outcome o = w.run();
+  expectEveryError(o, {w.at("defines =") + "variants[0].defines.WG: vendor options (-cl-nv-...) would fail the "
+                                           "build on other devices"});
+}
+
+TEST(InputErrorsAtOnce, AConfigWithThreeErrorsReportsAllThree) {
+  Workspace w;
+  std::string text = replaced(std::string(kRun) + study(), "repetitions = 1", "repetitions = 0");
+  text = replaced(text, "modes = [\"normal\"]", "modes = [\"normal\", \"fast\"]");
+  text = replaced(text, "counters = \"off\"", "counters = \"off\"\ncolour = \"red\"");
+  w.setConfig(text);
+  const Outcome o = w.run();
+  auto at = [&](const std::string& needle) { return "cfg.toml:" + std::to_string(lineOf(text, needle)) + ": "; };
+  expectEveryError(o, {at("repetitions =") + "run.repetitions: must be between 1 and 100000",
+                       at("modes =") + "run.modes: unknown mode 'fast' (expected normal, compute-only, memory-only or what-if)",
+                       at("colour =") + "run.colour: unknown key (expected one of: device, repetitions, warmup, modes, "
+                                        "counters, reference_model, out, formats, kernels, variant_time_limit_s, seed, "
+                                        "ceilings, max_noise, min_time, max_time, max_points)"});
+}
