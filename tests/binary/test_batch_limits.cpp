@@ -141,5 +141,21 @@ TEST(BatchLimits, NoDeviceUnderAnAddressSpaceLimitNamesTheLimit) {
       << show(outcome);
 }
 
+// A buffer the host cannot hold under the address-space limit: the record says memory ran out and
+// names the limit, not a bare "std::bad_alloc".
+TEST(BatchLimits, AHostBufferBeyondTheAddressSpaceLimitSaysMemoryRanOut) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  TempDir dir;
+  writeAddFamily(dir, kSpinningAdd);
+  dir.write("huge.toml", onlyStudy("") + "params = { N = [536870912] }\n");  // 2 GiB per buffer
+  const BinaryOutcome outcome = runRooflab("run huge.toml", dir.path(), "ulimit -v 1500000; ");
+  EXPECT_EQ(outcome.exit_code, 1) << show(outcome);
+  const nlohmann::json record = onlyRecord(dir);
+  EXPECT_EQ(record["status"], "error");
+  const std::string error = record["error"].get<std::string>();
+  EXPECT_TRUE(contains(error, "the host ran out of memory")) << error;
+  EXPECT_TRUE(contains(error, "at most 1464 MiB of address space (ulimit -v)")) << error;
+}
+
 }  // namespace
 }  // namespace rooflab::testing
