@@ -42,26 +42,7 @@ TEST(BatchLimits, AMillionPointSweepIsRefusedFromItsSize) {
 // A family of one variant, `add` over a, b and c, whose source is `source`.
 void writeAddFamily(const TempDir& dir, const std::string& source) {
   dir.write("kernels/add/add.cl", source);
-  dir.write("kernels/add/family.toml", R"(name = "add"
-[params]
-N = 1024
-[work]
-flops = "N"
-bytes = "12*N"
-[[buffers]]
-name = "a"
-type = "float"
-count = "N"
-[[buffers]]
-name = "b"
-type = "float"
-count = "N"
-[[buffers]]
-name = "c"
-type = "float"
-count = "N"
-access = "write"
-[[variants]]
+  dir.write("kernels/add/family.toml", vecaddFamilyHeader("add") + R"([[variants]]
 name = "only"
 source = "add.cl"
 kernel = "add"
