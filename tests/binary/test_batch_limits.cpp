@@ -72,8 +72,8 @@ nlohmann::json onlyRecord(const TempDir& dir) {
   return results["records"].at(0);
 }
 
-// A kernel of 40,000 statements: PoCL compiles it at its first launch for far longer than 3 s. The
-// record must not call it a hang and nothing else.
+// A kernel of 40,000 statements: PoCL compiles it for far longer than 3 s. The record must not call
+// it a hang and nothing else.
 TEST(BatchLimits, ATimeLimitReachedInTheFirstLaunchSaysTheDriverMayStillBeCompiling) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
@@ -88,8 +88,11 @@ TEST(BatchLimits, ATimeLimitReachedInTheFirstLaunchSaysTheDriverMayStillBeCompil
   const nlohmann::json record = onlyRecord(dir);
   EXPECT_EQ(record["status"], "timed_out");
   const std::string error = record["error"].get<std::string>();
-  EXPECT_TRUE(contains(error, "no result within variant_time_limit_s = 3 s, during its first launch")) << error;
-  EXPECT_TRUE(contains(error, "a very large source was still being compiled")) << error;
+  // PoCL parses the source when the program is built and generates its code at the first launch:
+  // the limit runs out in one or the other (the build, on a slow or instrumented build of rooflab),
+  // and either way the record says the compiler may be the one still at work.
+  EXPECT_TRUE(contains(error, "variant_time_limit_s = 3 s")) << error;
+  EXPECT_TRUE(contains(error, "still being compiled")) << error;
 }
 
 const char* const kSpinningAdd =
