@@ -210,7 +210,7 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
     }
     if (wait == Wait::silent) {
       const std::optional<unsigned long long> used = processVirtualBytes(pid_);
-      const bool out_of_memory = nearAddressSpaceLimit(pid_);
+      const bool out_of_memory = nearAddressSpaceLimit(used);
       stop(true);
       stub.status = RecordStatus::timed_out;
       stub.status_reason =

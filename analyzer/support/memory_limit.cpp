@@ -32,10 +32,9 @@ std::optional<unsigned long long> processVirtualBytes(pid_t pid) {
   return std::nullopt;
 }
 
-bool nearAddressSpaceLimit(pid_t pid) {
+bool nearAddressSpaceLimit(std::optional<unsigned long long> used_bytes) {
   const auto limit = addressSpaceLimitBytes();
-  const auto used = processVirtualBytes(pid);
-  return limit && used && static_cast<double>(*used) >= 0.9 * static_cast<double>(*limit);
+  return limit && used_bytes && static_cast<double>(*used_bytes) >= 0.9 * static_cast<double>(*limit);
 }
 
 }  // namespace rooflab

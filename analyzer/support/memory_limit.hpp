@@ -18,8 +18,8 @@ std::string addressSpaceLimitNote();
 // The virtual size of process `pid` in bytes (from /proc/<pid>/status); nullopt when unknown.
 std::optional<unsigned long long> processVirtualBytes(pid_t pid);
 
-// Whether process `pid` uses nearly all (90% or more) of an address-space limit of this process,
-// which it inherited: then it ran out of memory rather than hung.
-bool nearAddressSpaceLimit(pid_t pid);
+// Whether a child process using `used_bytes` of address space (processVirtualBytes) is at 90% or
+// more of the limit of this process, which it inherited: then it ran out of memory rather than hung.
+bool nearAddressSpaceLimit(std::optional<unsigned long long> used_bytes);
 
 }  // namespace rooflab
