@@ -38,17 +38,21 @@ std::string describeExit(int status) {
 }
 
 // What a point was doing when its limit ran out, from the last phase the worker reported.
-// `first_launch`: no launch of the point had ended yet.
-std::string silentDuring(const std::string& phase, bool first_launch, double limit_s) {
+// `first_launch`: no launch of the point had ended yet; `kernel_started`: the driver had reported the
+// first launch's kernel running.
+std::string silentDuring(const std::string& phase, bool first_launch, bool kernel_started, double limit_s) {
   const std::string limit = "variant_time_limit_s = " + formatNumber(limit_s) + " s";
   if (phase == "build")
     return "its program was still being compiled after " + limit +
            " (the compiler, not the kernel: a very large or complex source; the limit restarts once the build ends)";
+  if (phase == "inputs")
+    return "generating and uploading its input buffers did not end within " + limit + addressSpaceLimitNote();
+  if (first_launch && !kernel_started && (phase == "warmup" || phase == "timed"))
+    return "its kernel had not started running after " + limit +
+           " of its first launch: it was still being compiled for the device (some OpenCL drivers, PoCL among them, "
+           "compile a kernel at its first launch; the compiler, not the kernel: a very large or complex source)";
   if (first_launch && (phase == "warmup" || phase == "timed"))
-    return "no result within " + limit +
-           ", during its first launch: the kernel hangs or is far too slow, or, since some OpenCL drivers (PoCL "
-           "among them) compile a kernel for the device at its first launch, a very large source was still being "
-           "compiled (a raised limit tells them apart)";
+    return "its first launch was running and gave no result within " + limit + ": the kernel hangs or is far too slow";
   if (phase == "verify") return "verifying its outputs (the reference) did not end within " + limit;
   if (phase == "counters") return "reading its counters did not end within " + limit;
   return "no result within " + limit + ": the kernel hangs or is far too slow";
@@ -181,10 +185,15 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
   const double limit_s = setup_.config.run.variant_time_limit_s;
   std::string phase;
   int launches_begun = 0;  // warm-up and timed launches the worker said it started
+  bool kernel_started = false;  // the driver reported the first launch's kernel running
   for (;;) {
     WorkerMessage message;
     const Wait wait = nextMessage(message, limit_s);
     if (wait == Wait::message && message.kind == WorkerMessage::Kind::progress) {
+      if (message.phase == "started") {
+        kernel_started = true;
+        continue;
+      }
       phase = message.phase;
       if (phase == "warmup" || phase == "timed") ++launches_begun;
       if (progress) progress(message.phase.c_str(), message.index, message.count);
@@ -218,7 +227,7 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
           (out_of_memory ? "it ran out of memory: its worker process used " + std::to_string(*used >> 20) + " MiB" +
                                addressSpaceLimitNote() + ", and stalled until variant_time_limit_s = " +
                                formatNumber(limit_s) + " s"
-                         : silentDuring(phase, launches_begun <= 1, limit_s)) +
+                         : silentDuring(phase, launches_begun <= 1, kernel_started, limit_s)) +
           "; its worker process was killed and a fresh one runs the next point";
       return stub;
     }

@@ -1,6 +1,7 @@
 #include "analyzer/run/launch_timing.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "analyzer/support/cl_error.hpp"
 #include "analyzer/support/errors.hpp"
@@ -194,7 +195,23 @@ void PointLauncher::resetBuffers(PreparedPoint& prepared) {
   }
 }
 
-RepetitionTiming PointLauncher::runOnce(PreparedPoint& prepared) {
+namespace {
+
+// Waits until the driver reports `event` running, done or failed (a failure is thrown by the wait
+// that follows). Polls: a callback on CL_RUNNING would run on a driver thread.
+void awaitRunning(const cl::Event& event) {
+  for (;;) {
+    cl_int status = CL_COMPLETE;
+    if (clGetEventInfo(event(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS ||
+        status <= CL_RUNNING)
+      return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+}  // namespace
+
+RepetitionTiming PointLauncher::runOnce(PreparedPoint& prepared, const std::function<void()>& on_started) {
   resetBuffers(prepared);
   std::vector<cl::Event> events(prepared.kernels.size());
   for (std::size_t i = 0; i < prepared.kernels.size(); ++i) {
@@ -212,6 +229,11 @@ RepetitionTiming PointLauncher::runOnce(PreparedPoint& prepared) {
     }
   }
   try {
+    if (on_started && !events.empty()) {
+      queue_.flush();
+      awaitRunning(events.front());
+      on_started();
+    }
     queue_.finish();
   } catch (const cl::Error& e) {
     throw VariantError("waiting for the kernels: " + describeClError(e));
@@ -239,9 +261,15 @@ EventTimings PointLauncher::timeRepetitions(PreparedPoint& prepared, const RunSe
                                             Clock::time_point started, const RepetitionProgress& progress) {
   EventTimings timings;
   timings.warmup = settings.warmup;
+  // The point's first launch tells its worker when the kernel starts running (see runOnce).
+  bool first_launch = true;
+  const std::function<void()> kernel_started = [&] {
+    if (progress) progress("started", 0, 1);
+  };
   for (int i = 0; i < settings.warmup; ++i) {
     if (progress) progress("warmup", i, settings.warmup);
-    runOnce(prepared);
+    runOnce(prepared, first_launch ? kernel_started : std::function<void()>{});
+    first_launch = false;
   }
   const NoiseTarget target = pointNoiseTarget(settings);
   std::vector<double> kernel_ns;
@@ -255,7 +283,8 @@ EventTimings PointLauncher::timeRepetitions(PreparedPoint& prepared, const RunSe
       break;
     }
     if (progress) progress("timed", index, std::max(settings.repetitions, index + 1));
-    timings.repetitions.push_back(runOnce(prepared));
+    timings.repetitions.push_back(runOnce(prepared, first_launch ? kernel_started : std::function<void()>{}));
+    first_launch = false;
     kernel_ns.push_back(static_cast<double>(timings.repetitions.back().kernel_ns));
     check = checkStop(kernel_ns, std::chrono::duration<double>(Clock::now() - timed_from).count(), target);
   }

@@ -126,12 +126,15 @@ OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
   return plan.match;
 }
 
-std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point, RunRecord& record) {
+std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point, RunRecord& record,
+                                                      const RepetitionProgress& progress) {
   auto prepared = std::make_unique<PreparedPoint>();
   prepared->resolved = &point;
   record.build_options = programs_.options(point, point.run_point.mode);
   launcher_.checkBuffersFit(point);
   prepared->program = programs_.build(point.run_point, record.build_options, record);
+  // Large inputs take seconds to generate and upload: a limit running out now is not the compiler's.
+  if (progress) progress("inputs", 0, 1);
   prepared->inputs = &hostInputs(point);
   launcher_.createBuffers(*prepared);
   launcher_.setUpLaunches(*prepared, record.geometry);
@@ -232,7 +235,7 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   // The batch's time limit restarts with each phase it hears of: a long compile is named as one, not
   // taken for a hanging kernel.
   if (progress) progress("build", 0, 1);
-  auto prepared = prepare(point, record);
+  auto prepared = prepare(point, record, progress);
   endPhase("prepare");
   record.timings = launcher_.timeRepetitions(*prepared, settings_, started, progress);
   endPhase("run");

@@ -43,7 +43,8 @@ class VariantRunner {
  private:
   using Buffers = std::map<std::string, HostBuffer>;
 
-  std::unique_ptr<PreparedPoint> prepare(const ResolvedPoint& point, RunRecord& record);
+  std::unique_ptr<PreparedPoint> prepare(const ResolvedPoint& point, RunRecord& record,
+                                        const RepetitionProgress& progress = {});
   void measure(const ResolvedPoint& point, RunRecord& record, std::chrono::steady_clock::time_point started,
                const RepetitionProgress& progress);
   const Buffers& hostInputs(const ResolvedPoint& point);
