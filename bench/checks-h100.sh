@@ -25,6 +25,12 @@
 #             record `crashed`, both good records ok with counters
 #   whatif    the what-if mutations: configs/transpose.toml with counters; prints each what-if's
 #             counter before/after, its check, its predicted gain and its realised_by variant's gain
+#   corpus    the mutant corpus (tests/fixtures/kernels/corpus: 16 families written as users write them) in
+#             all modes with counters, FP64 and integer instruction counts added (ROOFLAB_EXTRA_METRICS):
+#             each automatic mutant validated by counters (FP32 FLOPs, FP64 and integer instructions;
+#             global sectors), one line per variant (bench/automut_summary.py)
+#   hang      a kernel that never ends, with a 5 s limit: the record must say the kernel hangs, not that
+#             it was still being compiled (the driver's event reports it running)
 #   roofs16   the L2, FP64 and int32 ceilings: `rooflab ceilings --device gpu` (it measures the FP64
 #             and int32 roofs too) against the H100 datasheet: L2 read roughly 2-3x DRAM, FP64 near
 #             33.5 TFLOP/s; then the daxpy fixture (double work) placed under the measured FP64 roof
@@ -37,7 +43,7 @@ W=${OUT:-$PWD/rooflab-out}/$tag
 mkdir -p "$W"
 echo "${ROOFLAB_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}" > "$W/commit.txt"
 date -u +%FT%TZ > "$W/date.txt"
-if [ ! -x build-gpu/rooflab ] || [ ! -x build-gpu/rooflab_tests ]; then
+if [ ! -x build-gpu/rooflab ] || [ ! -x build-gpu/rooflab_gpu_tests ]; then
   bash scripts/gpu-setup.sh 2>&1 | tail -1
 fi
 cp build-gpu.log "$W/" 2>/dev/null
@@ -52,7 +58,8 @@ for step in "$@"; do
       ./build-gpu/rooflab run --device gpu --formats json,csv --out "$W/default" > "$W/default.log" 2>&1
       echo "default: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt" ;;
     gputests)
-      ./build-gpu/rooflab_tests --gtest_filter='CountersGpu*:OccupancyPadding*:OccupancyMatch*:BridgeLaunches*:ProgramBuilds*:Runner*:EndToEnd*:Ceilings*:Counters*:ReportGolden*' \
+      for t in build-gpu/rooflab_gpu_tests build-gpu/rooflab_pipeline_tests build-gpu/rooflab_cli_tests; do "$t" \
+        --gtest_filter='CountersGpu*:OccupancyPadding*:OccupancyMatch*:BridgeLaunches*:ProgramBuilds*:Runner*:EndToEnd*:Ceilings*:Counters*:ReportGolden*'; done \
         > "$W/gpu-tests.log" 2>&1
       echo "gputests: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$W/gpu-tests.log" | sort | uniq -c | tr '\n' ' ')" | tee -a "$W/summary.txt" ;;
     ceilings)
@@ -99,8 +106,26 @@ variants = ["global"]' > "$W/library.toml"
       ./build-gpu/rooflab run "$W/automut.toml" --device gpu --formats json,csv --out "$W/automut" > "$W/automut.log" 2>&1
       echo "automut: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/automut-version.txt" | tail -1)" | tee -a "$W/summary.txt"
       python3 bench/automut_summary.py "$W/automut/results.json" | tee "$W/automut-summary.txt"
-      ./build-gpu/rooflab_tests --gtest_filter='AutoMutation*' > "$W/automut-tests.log" 2>&1
+      ./build-gpu/rooflab_cli_tests --gtest_filter='AutoMutation*' > "$W/automut-tests.log" 2>&1
       echo "automut tests: rc=$?" | tee -a "$W/summary.txt" ;;
+    corpus)
+      ./build-gpu/rooflab --version > "$W/corpus-version.txt" 2>&1
+      {
+        printf '[run]\nmodes = ["normal", "compute-only", "memory-only"]\nkernels = ["%s"]\n' "$PWD/tests/fixtures/kernels/corpus"
+        for f in blas_axpy blas_gemm blas_ddot stencil2d nw_dp diffusion kmeans_assign nn_layer particle_find scan \
+                 histogram spmv_csr seg_mean copy_async saxpy_crlf vload_scale; do printf '[[study]]\nfamily = "%s"\n' "$f"; done
+      } > "$W/corpus.toml"
+      ROOFLAB_EXTRA_METRICS=smsp__sass_thread_inst_executed_op_dadd_pred_on.sum,smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__sass_thread_inst_executed_op_integer_pred_on.sum \
+        ./build-gpu/rooflab run "$W/corpus.toml" --device gpu --formats json,csv --keep-binaries --out "$W/corpus" > "$W/corpus.log" 2>&1
+      echo "corpus: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/corpus-version.txt" | tail -1)" | tee -a "$W/summary.txt"
+      python3 bench/automut_summary.py "$W/corpus/results.json" | tee "$W/corpus-summary.txt" ;;
+    hang)
+      mkdir -p "$W/hang/kernels/hang"
+      printf 'kernel void spin(global const int* flag, global int* out) {\n  while (((volatile global const int*)flag)[0] == 0) {}\n  out[get_global_id(0)] = 1;\n}\n' > "$W/hang/kernels/hang/k.cl"
+      printf 'name = "hang"\n[params]\nN = 64\n[work]\nflops = "0"\nbytes = "4*N"\n[[buffers]]\nname = "flag"\ntype = "int"\ncount = "1"\ninit = "zero"\n[[buffers]]\nname = "out"\ntype = "int"\ncount = "N"\naccess = "write"\n[[variants]]\nname = "spin"\nsource = "k.cl"\nkernel = "spin"\nargs = ["flag", "out"]\nglobal = ["N"]\n' > "$W/hang/kernels/hang/family.toml"
+      printf '[run]\nrepetitions = 1\nwarmup = 0\nceilings = "datasheet"\ncounters = "off"\nvariant_time_limit_s = 5\nformats = ["json"]\nkernels = ["kernels"]\n[[study]]\nfamily = "hang"\n' > "$W/hang/hang.toml"
+      (cd "$W/hang" && timeout 120 "$OLDPWD/build-gpu/rooflab" run hang.toml --device gpu --out out > log 2>&1)
+      echo "hang: rc=$? $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["records"][0]["error"])' "$W/hang/out/results.json")" | tee -a "$W/summary.txt" ;;
     verdicts)
       # The table of automatic mutants' verdicts beside the annotated built-in rungs'.
       ./build-gpu/rooflab run bench/configs/verdicts-side-by-side.toml --device gpu --out "$W/verdicts" > "$W/verdicts.log" 2>&1

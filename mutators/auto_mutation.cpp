@@ -4,6 +4,7 @@
 
 #include "embedded_auto_mutation_prelude.hpp"
 #include "embedded_kernel_prelude.hpp"
+#include "mutators/opencl_preprocess.hpp"
 
 #if ROOFLAB_HAVE_LIBCLANG
 #include <filesystem>
@@ -23,6 +24,16 @@ std::vector<std::string> splitBuildOptions(const std::string& options) {
 
 std::string_view automaticMutantPrelude() { return embedded::auto_mutation_prelude; }
 
+std::string automaticMutantProgram(const AutoMutant& mutant) {
+  std::string program(embedded::kernel_prelude);
+  program += "\n";
+  if (mutant.double_helpers) program += "#define RL_AUTO_DOUBLE 1\n";
+  program += automaticMutantPrelude();
+  program += "\n";
+  if (mutant.source) program += *mutant.source;
+  return program;
+}
+
 #if !ROOFLAB_HAVE_LIBCLANG
 
 bool automaticMutantsAvailable() { return false; }
@@ -38,8 +49,11 @@ AutoMutant mutateAutomatically(const AutoMutationRequest&) {
 
 using auto_mutation::lc;
 
-bool automaticMutantsAvailable() { return auto_mutation::libclangLoadError().empty(); }
-std::string automaticMutantsOffReason() { return auto_mutation::libclangLoadError(); }
+bool automaticMutantsAvailable() { return automaticMutantsOffReason().empty(); }
+std::string automaticMutantsOffReason() {
+  if (!auto_mutation::libclangLoadError().empty()) return auto_mutation::libclangLoadError();
+  return openclPreprocessorOffReason();
+}
 
 namespace {
 
@@ -57,28 +71,23 @@ struct ParsedSource {
   }
 };
 
-// The build options that change what the parse sees: -D and -I (each as one word).
-std::vector<std::string> preprocessorOptions(const std::vector<std::string>& options) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < options.size(); ++i) {
-    const std::string& o = options[i];
-    if ((o == "-D" || o == "-I") && i + 1 < options.size()) {
-      out.push_back(o + options[++i]);
-    } else if (o.rfind("-D", 0) == 0 || o.rfind("-I", 0) == 0) {
-      out.push_back(o);
-    }
-  }
-  return out;
+// The OpenCL C version the options ask for: the only option the parse of a preprocessed program needs.
+std::vector<std::string> standardOption(const std::vector<std::string>& options) {
+  for (const std::string& o : options)
+    if (o.rfind("-cl-std=", 0) == 0) return {o};
+  return {"-cl-std=CL1.2"};
 }
 
+// Parses a preprocessed program (`text`, as if it were the file at `path`); with_preludes: behind
+// rooflab's preludes, as a mutant is built (double_helpers: with the double ones).
 std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& text,
-                                    const std::vector<std::string>& options, bool with_preludes) {
+                                    const std::vector<std::string>& options, bool with_preludes,
+                                    bool double_helpers = false) {
   auto parsed = std::make_unique<ParsedSource>();
-  std::vector<std::string> args = {"-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+  std::vector<std::string> args = {"-x", "cl", "-Xclang", "-finclude-default-header",
                                    "-resource-dir", ROOFLAB_LIBCLANG_RESOURCE_DIR};
-  const std::string folder = std::filesystem::path(path).parent_path().string();
-  if (!folder.empty()) args.push_back("-I" + folder);
-  for (const std::string& o : preprocessorOptions(options)) args.push_back(o);
+  for (const std::string& o : standardOption(options)) args.push_back(o);
+  if (double_helpers) args.push_back("-DRL_AUTO_DOUBLE=1");
   std::vector<CXUnsavedFile> files = {{path.c_str(), text.c_str(), static_cast<unsigned long>(text.size())}};
   if (with_preludes) {
     for (const char* prelude : {kPreludePath, kAutoPreludePath}) {
@@ -103,15 +112,12 @@ std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& 
     CXDiagnostic d = lc().clang_getDiagnostic(parsed->unit, i);
     if (lc().clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
       // file:line:column by the file's name only, so that messages do not depend on where it lies.
-      CXFile file = nullptr;
+      CXString file;
       unsigned line = 0, column = 0;
-      lc().clang_getExpansionLocation(lc().clang_getDiagnosticLocation(d), &file, &line, &column, nullptr);
-      std::string where = "?";
-      if (file) {
-        CXString name = lc().clang_getFileName(file);
-        where = std::filesystem::path(lc().clang_getCString(name)).filename().string();
-        lc().clang_disposeString(name);
-      }
+      lc().clang_getPresumedLocation(lc().clang_getDiagnosticLocation(d), &file, &line, &column);
+      std::string where = std::filesystem::path(lc().clang_getCString(file)).filename().string();
+      lc().clang_disposeString(file);
+      if (where.empty()) where = "?";
       CXString what = lc().clang_getDiagnosticSpelling(d);
       parsed->error = where + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + lc().clang_getCString(what);
       lc().clang_disposeString(what);
@@ -122,21 +128,30 @@ std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& 
 }
 
 std::string describe(const SourceCensus& c) {
-  return std::to_string(c.global_loads) + " global loads, " + std::to_string(c.global_stores) + " global stores, " +
-         std::to_string(c.float_ops) + " floating-point operations";
+  std::string out = std::to_string(c.global_loads) + " global loads, " + std::to_string(c.global_stores) +
+                    " global stores, " + std::to_string(c.float_ops) + " floating-point and " +
+                    std::to_string(c.int_ops) + " integer operations";
+  if (c.global_atomics) out += ", " + std::to_string(c.global_atomics) + " global atomics";
+  return out;
 }
 
-// What the mutant must keep and lose, by the census of its source: "" when it does.
+// What the mutant must keep and lose, by the census of its program: "" when it does.
 std::string censusMismatch(AutoMutantKind kind, const SourceCensus& original, const SourceCensus& mutant) {
+  const bool common = mutant.global_stores == original.global_stores && mutant.global_atomics == original.global_atomics;
   const bool ok = kind == AutoMutantKind::compute_only
-                      ? mutant.global_loads == 0 && mutant.global_stores == original.global_stores &&
-                            mutant.float_ops == original.float_ops
-                      : mutant.global_loads == original.global_loads && mutant.global_stores == original.global_stores &&
-                            mutant.float_ops == 0;
+                      ? common && mutant.global_loads == original.structure_loads &&
+                            mutant.float_ops == original.float_ops && mutant.int_ops == original.int_ops
+                      : common && mutant.global_loads == original.global_loads &&
+                            mutant.float_ops == original.structure_float_ops &&
+                            mutant.int_ops == original.structure_int_ops;
   if (ok) return "";
-  return "the rewritten source has " + describe(mutant) + " where the original has " + describe(original) +
-         (kind == AutoMutantKind::compute_only ? " (compute-only must have no global load and every operation)"
-                                               : " (memory-only must keep every global access and no operation)");
+  return "the rewritten program has " + describe(mutant) + " where the original has " + describe(original) +
+         (kind == AutoMutantKind::compute_only
+              ? " (compute-only must keep every operation and only the " + std::to_string(original.structure_loads) +
+                    " global loads that decide addresses, branches, bounds or divisors)"
+              : " (memory-only must keep every global access and only the " +
+                    std::to_string(original.structure_float_ops + original.structure_int_ops) +
+                    " operations that decide addresses, branches, bounds or divisors)");
 }
 
 }  // namespace
@@ -148,26 +163,55 @@ AutoMutant mutateAutomatically(const AutoMutationRequest& request) {
     return out;
   }
   const std::string name = std::filesystem::path(request.source_path).filename().string();
-  const auto original = parse(request.source_path, request.source_text, request.build_options, false);
+  // What the compiler sees: macros expanded, #if branches chosen, headers inlined.
+  PreprocessRequest preprocess;
+  preprocess.source_text = request.source_text;
+  preprocess.source_path = request.source_path;
+  preprocess.build_options = request.build_options;
+  preprocess.device_extensions = request.device_extensions;
+  const PreprocessedSource expanded = preprocessOpenclSource(preprocess);
+  if (!expanded.error.empty()) {
+    out.reason = expanded.error;
+    return out;
+  }
+  const auto original = parse(request.source_path, expanded.text, request.build_options, false);
   if (!original->error.empty()) {
     out.reason = "libclang cannot parse " + name + ": " + original->error;
     return out;
   }
-  const auto walk = auto_mutation::walkKernelSource(original->unit, request.source_text, request.kind, {});
+  const auto walk = auto_mutation::walkKernelSource(original->unit, expanded.text, request.kind, request.kernels,
+                                                    request.kernel_buffers, {});
   out.original = walk.census;
   if (!walk.problems.empty()) {
     out.reason = walk.problems.front();
     if (walk.problems.size() > 1) out.reason += " (and " + std::to_string(walk.problems.size() - 1) + " more)";
     return out;
   }
-  const std::string rewritten = auto_mutation::applyEdits(request.source_text, walk.edits);
-  const auto mutant = parse(request.source_path, rewritten, request.build_options, true);
+  // A mutant that could drop nothing of what it should drop is the kernel itself: say why instead.
+  const SourceCensus& c = walk.census;
+  if (request.kind == AutoMutantKind::compute_only && c.global_loads > 0 && c.structure_loads == c.global_loads) {
+    out.reason = "no compute-only mutant is possible: every global load decides an address, a branch, a loop bound or "
+                 "a divisor (the first at " + walk.first_structure_load +
+                 "), so none can be made up and the mutant would read all that the kernel reads";
+    return out;
+  }
+  if (request.kind == AutoMutantKind::memory_only && c.structure_float_ops > 0 &&
+      c.structure_float_ops + c.structure_int_ops == c.float_ops + c.int_ops) {
+    out.reason = "no memory-only mutant is possible: every operation decides an address, a branch, a loop bound or a "
+                 "divisor (the first floating-point one at " + walk.first_structure_float_op +
+                 "), so the mutant would compute all that the kernel computes";
+    return out;
+  }
+  const std::string rewritten = auto_mutation::applyEdits(expanded.text, walk.edits);
+  out.double_helpers = walk.double_helpers;
+  const auto mutant = parse(request.source_path, rewritten, request.build_options, true, walk.double_helpers);
   if (!mutant->error.empty()) {
     out.reason = "the rewritten " + name + " does not parse (a rewriter fault): " + mutant->error;
     return out;
   }
-  out.mutant =
-      auto_mutation::walkKernelSource(mutant->unit, rewritten, std::nullopt, {kPreludePath, kAutoPreludePath}).census;
+  out.mutant = auto_mutation::walkKernelSource(mutant->unit, rewritten, std::nullopt, request.kernels,
+                                               request.kernel_buffers, {kPreludePath, kAutoPreludePath})
+                   .census;
   out.reason = censusMismatch(request.kind, out.original, out.mutant);
   if (out.reason.empty()) out.source = rewritten;
   return out;

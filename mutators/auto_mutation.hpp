@@ -1,7 +1,7 @@
 #pragma once
-// Automatic mutants of unannotated OpenCL C: the kernel source, parsed with libclang, is
-// rewritten into a compute-only or a memory-only mutant by textual edits over the parse's source
-// ranges. The rewritten text is parsed again and its census checked against the original's, so a
+// Automatic mutants of unannotated OpenCL C: the kernel program, preprocessed by clang and parsed
+// with libclang, is rewritten into a compute-only or a memory-only mutant by textual edits over the
+// parse's source ranges. The rewritten text is parsed again and its census checked against the original's, so a
 // rewrite that would give a wrong mutant gives none, with the reason. docs/manifest.md, "Automatic
 // mutants", says what each mutant keeps and what the rewriter declines.
 #include <optional>
@@ -16,32 +16,47 @@ enum class AutoMutantKind { compute_only, memory_only };
 bool automaticMutantsAvailable();
 std::string automaticMutantsOffReason();
 
-// What the rewriter counts in a source, statically (each access or operation once, however often
-// it runs): the quantities a mutant must keep or lose.
+// What the rewriter counts in a program, statically (each access or operation once, however often
+// it runs), over the functions the launched kernels reach: the quantities a mutant must keep or lose.
 struct SourceCensus {
-  int global_loads = 0;   // reads through a global or constant pointer (subscript, *, vloadN)
-  int global_stores = 0;  // writes through one (an assignment, a compound assignment, vstoreN)
-  int float_ops = 0;      // floating-point + - * / (compound too) and math built-ins (fma, sqrt, ...)
+  int global_loads = 0;    // reads of global or constant memory (subscript, *, ->, a member or lane, vloadN, async copy in)
+  int global_stores = 0;   // writes (=, op=, ++/--, vstoreN, async copy out)
+  int global_atomics = 0;  // atomic read-modify-writes of global memory
+  int float_ops = 0;       // floating-point + - * / (compound too) and math built-ins (fma, sqrt, dot, ...)
+  int int_ops = 0;         // integer + - * / % & | ^ << >> (compound too)
+  // The computation's structure: what decides an address, a branch, a loop bound or an integer
+  // divisor. Its loads stay in the compute-only mutant, its operations in the memory-only one.
+  int structure_loads = 0;
+  int structure_float_ops = 0;
+  int structure_int_ops = 0;
 };
 
 struct AutoMutationRequest {
-  std::string source_text;                // the variant's kernel source, as written
-  std::string source_path;                // its path: names it in messages, and #include is relative to it
-  std::vector<std::string> build_options; // the point's compiler options; -D and -I reach the parse
+  std::string source_text;                 // the variant's program, as joined for the compiler
+  std::string source_path;                 // its first file's path: names it in messages; its folder is on the include path
+  std::vector<std::string> build_options;  // the point's compiler options; -D, -U, -I and -cl-std reach the preprocessor
+  std::vector<std::string> kernels;        // the kernels the variant launches (empty: every function)
+  // For each launch, the buffer each argument is bound to ("" for a scalar or local one): a buffer
+  // one launch writes and another reads as an address or a bound joins their kernels' structure.
+  std::vector<std::vector<std::string>> kernel_buffers;
+  std::vector<std::string> device_extensions;  // the device's extensions, for `#ifdef cl_khr_fp64` (empty: all)
   AutoMutantKind kind = AutoMutantKind::compute_only;
 };
 
 struct AutoMutant {
-  std::optional<std::string> source;  // the mutant's kernel source (without any prelude); nullopt: none
+  std::optional<std::string> source;  // the mutant's program (without any prelude); nullopt: none
   std::string reason;                 // why there is none
   SourceCensus original;
   SourceCensus mutant;
+  bool double_helpers = false;  // the mutant calls the prelude's double helpers
 };
 
-// The mutant of `request.kind`, or none with the reason. The mutant's text needs prelude.cl and
-// then automaticMutantPrelude() in front of it.
+// The mutant of `request.kind`, or none with the reason: the program is preprocessed with the
+// point's options (opencl_preprocess.hpp), the preprocessed text rewritten, parsed again and counted.
 AutoMutant mutateAutomatically(const AutoMutationRequest& request);
 std::string_view automaticMutantPrelude();
+// What the OpenCL compiler builds for a mutant: prelude.cl, the automatic prelude, the mutant.
+std::string automaticMutantProgram(const AutoMutant& mutant);
 
 // Splits a compiler option string into words, as the OpenCL compiler reads it.
 std::vector<std::string> splitBuildOptions(const std::string& options);

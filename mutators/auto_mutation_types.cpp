@@ -62,6 +62,7 @@ std::string openclTypeName(CXType t) {
     case CXType_Long: return "long" + lanes;
     case CXType_ULong: return "ulong" + lanes;
     case CXType_Short: return "short" + lanes;
+    case CXType_Half: return "half" + lanes;
     case CXType_UShort: return "ushort" + lanes;
     case CXType_Char_S: case CXType_SChar: return "char" + lanes;
     case CXType_Char_U: case CXType_UChar: return "uchar" + lanes;
@@ -71,16 +72,15 @@ std::string openclTypeName(CXType t) {
 
 // The types the auto prelude has helpers for (mutators/auto_prelude.cl).
 bool hasFake(const std::string& type) {
-  static const std::regex vector_type("(float|int|uint)(2|3|4|8|16)");
-  static const std::set<std::string> scalars = {"float", "int", "uint", "long", "ulong", "short", "ushort", "char", "uchar"};
-  return scalars.count(type) || std::regex_match(type, vector_type);
+  static const std::regex vector_type("(float|double|int|uint|long|ulong|short|ushort|char|uchar)(2|3|4|8|16)?");
+  return std::regex_match(type, vector_type);
 }
 bool hasBits(const std::string& type) {
-  static const std::regex bits_type("(float|int|uint)(2|3|4|8|16)?|long|ulong");
+  static const std::regex bits_type("(float|double|int|uint|long|ulong|short|ushort|char|uchar)(2|3|4|8|16)?");
   return std::regex_match(type, bits_type);
 }
 bool hasFold(const std::string& type) {
-  static const std::regex fold_type("float(2|3|4|8|16)?");
+  static const std::regex fold_type("(float|double|int|uint|long|ulong|short|ushort|char|uchar)(2|3|4|8|16)?");
   return std::regex_match(type, fold_type);
 }
 

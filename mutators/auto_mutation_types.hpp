@@ -9,7 +9,7 @@
 namespace rooflab::auto_mutation::clang_types {
 
 // clang's OpenCL address spaces as libclang reports them for a pointee type.
-constexpr unsigned kGlobalSpace = 1, kConstantSpace = 3;
+constexpr unsigned kGlobalSpace = 1, kLocalSpace = 2, kConstantSpace = 3;
 
 std::string text(CXString s);
 std::vector<CXCursor> children(CXCursor c);

@@ -1,7 +1,9 @@
 #pragma once
-// The AST walk of the automatic mutants (libclang builds only): one walk over a parsed kernel
-// source counts its global accesses and floating-point operations and, for the mutant asked for,
-// records the textual edits that make it, or the problems that forbid it.
+// The AST walk of the automatic mutants (libclang builds only): over a parsed, preprocessed kernel
+// program it finds the computation's structure (the backward slice of every address, branch
+// condition, loop bound and integer divisor, through variables, arrays and helper functions), counts
+// global accesses and operations, and, for the mutant asked for, records the textual edits that make
+// it, or the problems that forbid it.
 #include "mutators/libclang_api.hpp"
 
 #include <optional>
@@ -27,12 +29,19 @@ struct WalkResult {
   SourceCensus census;
   std::vector<SourceEdit> edits;      // empty unless a kind was asked for
   std::vector<std::string> problems;  // why the asked-for mutant cannot be made ("file:line: ...")
+  bool double_helpers = false;        // the edits call the prelude's double helpers
+  std::string first_structure_load;      // file:line of the first global load the structure keeps
+  std::string first_structure_float_op;  // and of its first floating-point operation
 };
 
-// Walks every function defined in `unit`. `main_text` is the main file's text; `skip_files` are
-// included files that are rooflab's own (the preludes) and not the kernel's.
-WalkResult walkKernelSource(CXTranslationUnit unit, const std::string& main_text,
-                            std::optional<AutoMutantKind> kind, const std::vector<std::string>& skip_files);
+// Walks the functions that `kernels` reach (every function defined outside `skip_files` when
+// `kernels` is empty). `main_text` is the main file's text; `skip_files` are included files that are
+// rooflab's own (the preludes) and not the kernel's.
+// `kernel_buffers[i]` names the buffer bound to each argument of kernels[i] (may be empty).
+WalkResult walkKernelSource(CXTranslationUnit unit, const std::string& main_text, std::optional<AutoMutantKind> kind,
+                            const std::vector<std::string>& kernels,
+                            const std::vector<std::vector<std::string>>& kernel_buffers,
+                            const std::vector<std::string>& skip_files);
 
 // The main file's text with the edits applied (nested edits inside the pieces of outer ones).
 std::string applyEdits(const std::string& text, const std::vector<SourceEdit>& edits);

@@ -1,24 +1,32 @@
 // rooflab automatic-mutant prelude: the helpers that mutators/auto_mutation.cpp writes into an
 // unannotated kernel when it rewrites it into a compute-only or memory-only mutant. It follows
-// prelude.cl (rl_fake_value, RL_NEVER_BITS) and is prepended only to automatic mutants.
+// prelude.cl (rl_fake_value, RL_NEVER_BITS) and is prepended only to automatic mutants. The double
+// helpers are compiled only when a mutant uses them (RL_AUTO_DOUBLE), since they need cl_khr_fp64.
 
 // The seed of a compute-only value: the element's address, so that loads of different elements
 // and of different buffers give different values and none can be merged or folded.
-inline uint rl_auto_seed(ulong address) { return (uint)(address >> 2); }
+inline uint rl_auto_seed(ulong address) { return (uint)(address >> 2) ^ (uint)(address >> 34); }
+// vloadN(offset, p): the address p + offset * N elements.
+inline uint rl_auto_seed_vector(ulong p, ulong offset, uint lanes, uint element_bytes) {
+  return rl_auto_seed(p + offset * lanes * element_bytes);
+}
 
-// compute-only: a register value of each loadable type. Floating-point values come from
-// rl_fake_value (integer operations only, in [0.5, 1)); integer values stay small, so that a value
-// used as a count or an index into private or local memory stays in a sane range.
+// compute-only: a register value of each loadable type, made with integer operations from the seed.
+// Floating-point values lie in [0.5, 1), so arithmetic on them stays in the normal range; integer
+// values span their type (a value that decides an address, a bound or a divisor is never made up:
+// the rewriter keeps those loads).
 inline float rl_auto_fake_float(uint h) { return rl_fake_value(h); }
-inline int rl_auto_fake_int(uint h) { return (int)(h & 0xffu); }
-inline uint rl_auto_fake_uint(uint h) { return h & 0xffu; }
-inline long rl_auto_fake_long(uint h) { return (long)(h & 0xffu); }
-inline ulong rl_auto_fake_ulong(uint h) { return (ulong)(h & 0xffu); }
-inline short rl_auto_fake_short(uint h) { return (short)(h & 0xffu); }
-inline ushort rl_auto_fake_ushort(uint h) { return (ushort)(h & 0xffu); }
-inline char rl_auto_fake_char(uint h) { return (char)(h & 0x7fu); }
-inline uchar rl_auto_fake_uchar(uint h) { return (uchar)(h & 0xffu); }
-// Lanes differ (see RL_LOAD4 in prelude.cl: a splatted value lets the compiler merge lanes' work).
+inline uint rl_auto_mix(uint h) { return h * 2654435761u ^ (h >> 15); }
+inline int rl_auto_fake_int(uint h) { return (int)rl_auto_mix(h); }
+inline uint rl_auto_fake_uint(uint h) { return rl_auto_mix(h); }
+inline long rl_auto_fake_long(uint h) { return (long)(((ulong)rl_auto_mix(h) << 32) | rl_auto_mix(h + 1u)); }
+inline ulong rl_auto_fake_ulong(uint h) { return ((ulong)rl_auto_mix(h) << 32) | rl_auto_mix(h + 1u); }
+inline short rl_auto_fake_short(uint h) { return (short)rl_auto_mix(h); }
+inline ushort rl_auto_fake_ushort(uint h) { return (ushort)rl_auto_mix(h); }
+inline char rl_auto_fake_char(uint h) { return (char)rl_auto_mix(h); }
+inline uchar rl_auto_fake_uchar(uint h) { return (uchar)rl_auto_mix(h); }
+
+// Lanes differ (a splatted value lets the compiler merge lanes' work).
 #define RL_AUTO_FAKE_VECTORS(T)                                                                       \
   inline T##2 rl_auto_fake_##T##2(uint h) { return (T##2)(rl_auto_fake_##T(h), rl_auto_fake_##T(h + 1u)); } \
   inline T##3 rl_auto_fake_##T##3(uint h) {                                                           \
@@ -27,9 +35,6 @@ inline uchar rl_auto_fake_uchar(uint h) { return (uchar)(h & 0xffu); }
   inline T##4 rl_auto_fake_##T##4(uint h) { return (T##4)(rl_auto_fake_##T##2(h), rl_auto_fake_##T##2(h + 2u)); } \
   inline T##8 rl_auto_fake_##T##8(uint h) { return (T##8)(rl_auto_fake_##T##4(h), rl_auto_fake_##T##4(h + 4u)); } \
   inline T##16 rl_auto_fake_##T##16(uint h) { return (T##16)(rl_auto_fake_##T##8(h), rl_auto_fake_##T##8(h + 8u)); }
-RL_AUTO_FAKE_VECTORS(float)
-RL_AUTO_FAKE_VECTORS(int)
-RL_AUTO_FAKE_VECTORS(uint)
 
 // compute-only stores: every bit of the stored value enters the condition, so the compiler must
 // compute all of it; the condition is never true for a value the kernel computes in practice.
@@ -38,6 +43,10 @@ inline uint rl_auto_bits_int(int v) { return (uint)v; }
 inline uint rl_auto_bits_uint(uint v) { return v; }
 inline uint rl_auto_bits_long(long v) { return (uint)v ^ (uint)((ulong)v >> 32); }
 inline uint rl_auto_bits_ulong(ulong v) { return (uint)v ^ (uint)(v >> 32); }
+inline uint rl_auto_bits_short(short v) { return (uint)v; }
+inline uint rl_auto_bits_ushort(ushort v) { return (uint)v; }
+inline uint rl_auto_bits_char(char v) { return (uint)v; }
+inline uint rl_auto_bits_uchar(uchar v) { return (uint)v; }
 #define RL_AUTO_BITS_VECTORS(T)                                                                       \
   inline uint rl_auto_bits_##T##2(T##2 v) { return rl_auto_bits_##T(v.x) ^ rl_auto_bits_##T(v.y); } \
   inline uint rl_auto_bits_##T##3(T##3 v) {                                                           \
@@ -46,21 +55,92 @@ inline uint rl_auto_bits_ulong(ulong v) { return (uint)v ^ (uint)(v >> 32); }
   inline uint rl_auto_bits_##T##4(T##4 v) { return rl_auto_bits_##T##2(v.lo) ^ rl_auto_bits_##T##2(v.hi); } \
   inline uint rl_auto_bits_##T##8(T##8 v) { return rl_auto_bits_##T##4(v.lo) ^ rl_auto_bits_##T##4(v.hi); } \
   inline uint rl_auto_bits_##T##16(T##16 v) { return rl_auto_bits_##T##8(v.lo) ^ rl_auto_bits_##T##8(v.hi); }
-RL_AUTO_BITS_VECTORS(float)
-RL_AUTO_BITS_VECTORS(int)
-RL_AUTO_BITS_VECTORS(uint)
+
+// compute-only async_work_group_copy from global memory: the work-group fills the local copy with
+// register stand-ins (a barrier makes it whole, as the wait on the copy would), and an empty copy
+// gives the kernel the event it waits on.
+#define RL_AUTO_FILL(T)                                                                               \
+  inline void rl_auto_fill_local_##T(local T* dst, ulong src, size_t n) {                            \
+    const size_t lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)); \
+    const size_t lsz = get_local_size(0) * get_local_size(1) * get_local_size(2);                    \
+    for (size_t k = lid; k < n; k += lsz) dst[k] = rl_auto_fake_##T(rl_auto_seed(src + k * sizeof(T))); \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                     \
+  }                                                                                                   \
+  inline event_t rl_auto_async_none_##T(local T* dst, const global T* src, event_t e) {              \
+    return async_work_group_copy(dst, src, (size_t)0, e);                                             \
+  }                                                                                                   \
+  inline event_t rl_auto_async_out_##T(global T* dst, const local T* src, size_t n, event_t e) {      \
+    const size_t lid = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)); \
+    const size_t lsz = get_local_size(0) * get_local_size(1) * get_local_size(2);                    \
+    for (size_t k = lid; k < n; k += lsz) {                                                           \
+      const T v = src[k];                                                                             \
+      if (rl_auto_bits_##T(v) == RL_NEVER_BITS) dst[k] = v;                                           \
+    }                                                                                                 \
+    return async_work_group_copy(dst, src, (size_t)0, e);                                             \
+  }
+#define RL_AUTO_FILL_VECTORS(T) RL_AUTO_FILL(T) RL_AUTO_FILL(T##2) RL_AUTO_FILL(T##3) RL_AUTO_FILL(T##4) \
+  RL_AUTO_FILL(T##8) RL_AUTO_FILL(T##16)
+
+#define RL_AUTO_ALL(T) RL_AUTO_FAKE_VECTORS(T) RL_AUTO_BITS_VECTORS(T) RL_AUTO_FILL_VECTORS(T)
+RL_AUTO_ALL(float)
+RL_AUTO_ALL(int)
+RL_AUTO_ALL(uint)
+RL_AUTO_ALL(long)
+RL_AUTO_ALL(ulong)
+RL_AUTO_ALL(short)
+RL_AUTO_ALL(ushort)
+RL_AUTO_ALL(char)
+RL_AUTO_ALL(uchar)
 
 // memory-only: an integer fold in place of a floating-point operation. The rotation keeps
 // fold(x, x) from cancelling to a constant (which would let the compiler drop the load of x).
 inline float rl_auto_fold_float(float a, float b) { return as_float(as_uint(a) ^ rotate(as_uint(b), 1u)); }
-#define RL_AUTO_FOLD_VECTOR(N)                                                                        \
-  inline float##N rl_auto_fold_float##N(float##N a, float##N b) {                                     \
-    return as_float##N(as_uint##N(a) ^ rotate(as_uint##N(b), (uint##N)(1u)));                         \
+#define RL_AUTO_FOLD_VECTOR(T, U, N)                                                                  \
+  inline T##N rl_auto_fold_##T##N(T##N a, T##N b) {                                                  \
+    return as_##T##N(as_##U##N(a) ^ rotate(as_##U##N(b), (U##N)(1)));                                 \
   }
-RL_AUTO_FOLD_VECTOR(2)
-RL_AUTO_FOLD_VECTOR(4)
-RL_AUTO_FOLD_VECTOR(8)
-RL_AUTO_FOLD_VECTOR(16)
-inline float3 rl_auto_fold_float3(float3 a, float3 b) {
-  return (float3)(rl_auto_fold_float(a.x, b.x), rl_auto_fold_float(a.y, b.y), rl_auto_fold_float(a.z, b.z));
+#define RL_AUTO_FOLD_VECTORS(T, U)                                                                    \
+  RL_AUTO_FOLD_VECTOR(T, U, 2) RL_AUTO_FOLD_VECTOR(T, U, 4) RL_AUTO_FOLD_VECTOR(T, U, 8) RL_AUTO_FOLD_VECTOR(T, U, 16) \
+  inline T##3 rl_auto_fold_##T##3(T##3 a, T##3 b) {                                                  \
+    return (T##3)(rl_auto_fold_##T(a.x, b.x), rl_auto_fold_##T(a.y, b.y), rl_auto_fold_##T(a.z, b.z)); \
+  }
+RL_AUTO_FOLD_VECTORS(float, uint)
+// Integer arithmetic outside the structure is folded the same way.
+#define RL_AUTO_FOLD_INTEGER(T)                                                                       \
+  inline T rl_auto_fold_##T(T a, T b) { return a ^ rotate(b, (T)1); }                                 \
+  RL_AUTO_FOLD_VECTORS(T, T)
+RL_AUTO_FOLD_INTEGER(int)
+RL_AUTO_FOLD_INTEGER(uint)
+RL_AUTO_FOLD_INTEGER(long)
+RL_AUTO_FOLD_INTEGER(ulong)
+RL_AUTO_FOLD_INTEGER(short)
+RL_AUTO_FOLD_INTEGER(ushort)
+RL_AUTO_FOLD_INTEGER(char)
+RL_AUTO_FOLD_INTEGER(uchar)
+// dot, length, distance in memory-only: the lanes of a vector folded into one value of its type.
+#define RL_AUTO_LANES(T)                                                                              \
+  inline T rl_auto_lanes_##T##2(T##2 v) { return as_##T(rl_auto_bits_##T##2(v)); }                   \
+  inline T rl_auto_lanes_##T##3(T##3 v) { return as_##T(rl_auto_bits_##T##3(v)); }                   \
+  inline T rl_auto_lanes_##T##4(T##4 v) { return as_##T(rl_auto_bits_##T##4(v)); }                   \
+  inline T rl_auto_lanes_##T##8(T##8 v) { return as_##T(rl_auto_bits_##T##8(v)); }                   \
+  inline T rl_auto_lanes_##T##16(T##16 v) { return as_##T(rl_auto_bits_##T##16(v)); }
+RL_AUTO_LANES(float)
+
+#ifdef RL_AUTO_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+// In [0.5, 1), from integer operations only (no FP64 instruction the original lacks).
+inline double rl_auto_fake_double(uint h) {
+  return as_double(0x3FE0000000000000UL | ((((ulong)rl_auto_mix(h) << 32) | rl_auto_mix(h + 7u)) & 0x000FFFFFFFFFFFFFUL));
 }
+inline uint rl_auto_bits_double(double v) { return rl_auto_bits_ulong(as_ulong(v)); }
+inline double rl_auto_fold_double(double a, double b) { return as_double(as_ulong(a) ^ rotate(as_ulong(b), (ulong)1)); }
+RL_AUTO_FAKE_VECTORS(double)
+RL_AUTO_BITS_VECTORS(double)
+RL_AUTO_FILL_VECTORS(double)
+RL_AUTO_FOLD_VECTORS(double, ulong)
+inline double rl_auto_lanes_double2(double2 v) { return as_double(as_ulong(v.x) ^ as_ulong(v.y)); }
+inline double rl_auto_lanes_double3(double3 v) { return as_double(as_ulong(v.x) ^ as_ulong(v.y) ^ as_ulong(v.z)); }
+inline double rl_auto_lanes_double4(double4 v) { return as_double(as_ulong(rl_auto_lanes_double2(v.lo)) ^ as_ulong(rl_auto_lanes_double2(v.hi))); }
+inline double rl_auto_lanes_double8(double8 v) { return as_double(as_ulong(rl_auto_lanes_double4(v.lo)) ^ as_ulong(rl_auto_lanes_double4(v.hi))); }
+inline double rl_auto_lanes_double16(double16 v) { return as_double(as_ulong(rl_auto_lanes_double8(v.lo)) ^ as_ulong(rl_auto_lanes_double8(v.hi))); }
+#endif

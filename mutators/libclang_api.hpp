@@ -15,6 +15,8 @@ namespace rooflab::auto_mutation {
 #define ROOFLAB_LIBCLANG_FUNCTIONS(X) \
   X(clang_Cursor_getArgument) \
   X(clang_Cursor_getNumArguments) \
+  X(clang_Cursor_getVarDeclInitializer) \
+  X(clang_Cursor_isNull) \
   X(clang_Location_isFromMainFile) \
   X(clang_Location_isInSystemHeader) \
   X(clang_createIndex) \
@@ -42,6 +44,7 @@ namespace rooflab::auto_mutation {
   X(clang_getNumDiagnostics) \
   X(clang_getNumElements) \
   X(clang_getPointeeType) \
+  X(clang_getPresumedLocation) \
   X(clang_getRangeEnd) \
   X(clang_getRangeStart) \
   X(clang_getSpellingLocation) \

@@ -7,15 +7,23 @@ cd "$(dirname "$0")/.."
 mkdir -p .deps/debs
 cd .deps/debs
 apt-get download libtomlplusplus-dev libtomlplusplus3 libmuparser-dev libmuparser2v5
-# Automatic mutants on the GPU machine, only with ROOFLAB_GPU_LIBCLANG=1: libclang and libLLVM are
-# 36 MB of the 64 MiB the device tool carries; with them and the repository (bench results gzipped)
-# the carry is about 64 MB, so they are left out unless asked for. Without them the GPU build says
+# Automatic mutants on the GPU machine, only with ROOFLAB_GPU_LIBCLANG=1: libclang, clang (the
+# preprocessor) and libLLVM are 47 MB of the 64 MiB the device tool carries, so they are left out
+# unless asked for, and with them cairo is (no PNG charts there). Without them the GPU build says
 # automatic mutants are off.
-rm -f libclang-14-dev_*.deb libclang1-14_*.deb libclang-common-14-dev_*.deb libllvm14_*.deb libz3-4_*.deb libedit2_*.deb
+rm -f libclang-14-dev_*.deb libclang1-14_*.deb libclang-common-14-dev_*.deb libllvm14_*.deb libz3-4_*.deb libedit2_*.deb \
+  clang-14_*.deb libclang-cpp14_*.deb
 if [ "${ROOFLAB_GPU_LIBCLANG:-0}" = 1 ]; then
-  # Automatic mutants: libclang's C API (headers, library, clang's OpenCL headers), libllvm14 and the
-  # libraries it links that the GPU image lacks (libz3; libedit).
-  apt-get download libclang-14-dev libclang1-14 libclang-common-14-dev libllvm14 libz3-4 libedit2
+  # Automatic mutants: libclang's C API (headers, library, clang's OpenCL headers), clang itself (it
+  # preprocesses a kernel before the rewrite) with libclang-cpp, libllvm14 and the libraries it links
+  # that the GPU image lacks (libz3; libedit).
+  apt-get download libclang-14-dev libclang1-14 libclang-common-14-dev libllvm14 libz3-4 libedit2 clang-14 libclang-cpp14
+  # clang's own headers: only OpenCL's are read.
+  common=$(ls libclang-common-14-dev_*.deb)
+  rm -rf trim && dpkg-deb -R "$common" trim
+  find trim/usr/lib/llvm-14/lib/clang -type f ! -name 'opencl-c*.h' -delete
+  rm -rf trim/usr/share
+  dpkg-deb -b -Zxz trim "$common" > /dev/null && rm -rf trim
   # libclang-14-dev is 23 MB, most of it clang's static libraries, and the device tool carries 64 MiB:
   # rooflab needs only its C API headers and the libclang.so link, so the package is repacked with those.
   dev=$(ls libclang-14-dev_*.deb)
@@ -27,6 +35,13 @@ if [ "${ROOFLAB_GPU_LIBCLANG:-0}" = 1 ]; then
     rm -rf trim/usr/share trim/usr/include trim/usr/lib/x86_64-linux-gnu
     dpkg-deb -b -Znone trim "$dev" > /dev/null && rm -rf trim
   fi
+fi
+if [ "${ROOFLAB_GPU_LIBCLANG:-0}" = 1 ]; then
+  rm -f libcairo*.deb libpixman*.deb libfontconfig*.deb fontconfig-config*.deb libfreetype*.deb libpng*.deb \
+    libbrotli*.deb libexpat1*.deb libx11*.deb libxcb*.deb libxrender*.deb libxext*.deb libxau*.deb libxdmcp*.deb \
+    libbsd0*.deb libmd0*.deb x11proto-dev*.deb zlib1g-dev*.deb libglib2.0*.deb libffi*.deb libpcre2*.deb fonts-dejavu-core*.deb
+  ls -l
+  exit 0
 fi
 # cairo: the -dev packages whose .pc files `pkg-config cairo` walks (Requires and Requires.private;
 # listed with pkg-config --print-requires-private and dpkg -S on Debian 12), the shared libraries

@@ -9,7 +9,7 @@ packages=(
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libtomlplusplus-dev libmuparser-dev libcairo2-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libpng-dev
-  libclang-dev
+  libclang-dev clang-14
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -17,7 +17,9 @@
 #include "analyzer/support/format.hpp"
 #include "analyzer/json/journal_file.hpp"
 #include "analyzer/json/results_json.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/run/program_builds.hpp"
+#include "analyzer/run/variant_programs.hpp"
 #include "analyzer/support/stop_flag.hpp"
 #include "reports/text/diff_report.hpp"
 #include "reports/report_writer.hpp"
@@ -114,6 +116,28 @@ int runCommand(const RunCommand& cmd) {
   return exit_code;
 }
 
+// Which mutants a variant gets, at the family's default params: annotated ones, automatic ones
+// (the rewriter is asked, as a run would), or none and why.
+std::string mutantsLine(const FamilyManifest& family, const VariantSpec& variant) {
+  if (variant.annotated) return "annotated (RL_LOAD / RL_STORE): compute-only and memory-only";
+  if (!automaticMutantsAvailable()) return "none: " + automaticMutantsOffReason();
+  std::string made, refused;
+  for (RunMode mode : {RunMode::compute_only, RunMode::memory_only}) {
+    RunPoint point{&family, &variant, family.params, mode, nullptr};
+    try {
+      const ResolvedPoint resolved = resolvePoint(point);
+      const AutoMutant mutant =
+          mutateAutomatically(automaticMutationRequest(variant, mode, programOptions(resolved, mode), {}));
+      if (mutant.source) made += (made.empty() ? "" : " and ") + modeName(mode);
+      else if (mutant.reason.rfind("no " + modeName(mode) + " mutant", 0) == 0) refused += "; " + mutant.reason;
+      else refused += "; no " + modeName(mode) + ": " + mutant.reason;
+    } catch (const std::exception& e) {
+      refused += "; no " + modeName(mode) + ": " + e.what();
+    }
+  }
+  return (made.empty() ? std::string("none (automatic)") : "automatic: " + made) + refused;
+}
+
 int listCommand(const std::string& kernels_dir) {
   std::vector<fs::path> search_path;
   if (kernels_dir.empty())
@@ -131,9 +155,9 @@ int listCommand(const std::string& kernels_dir) {
       for (const auto& l : v.launches) kernels += (kernels.empty() ? "" : " + ") + l.kernel;
       std::string sources;
       for (const auto& file : v.sources) sources += (sources.empty() ? "" : " + ") + file.lexically_relative(v.include_dir).string();
-      std::printf("    %-24s %-34s %s%s\n", v.name.c_str(), kernels.c_str(), sources.c_str(),
-                  v.annotated ? "" : "  (not annotated: normal mode only)");
+      std::printf("    %-24s %-34s %s\n", v.name.c_str(), kernels.c_str(), sources.c_str());
       if (!v.description.empty()) std::printf("    %-24s %s\n", "", v.description.c_str());
+      std::printf("    %-24s mutants: %s\n", "", mutantsLine(family, v).c_str());
     }
   }
   for (const auto& w : found.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());

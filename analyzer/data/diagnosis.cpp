@@ -48,6 +48,7 @@ std::string levelName(MemoryLevel level) {
 }
 
 std::string boundText(const Diagnosis& diagnosis) {
+  if (diagnosis.failed_verification) return "failed verification";
   std::string text = toString(diagnosis.bound);
   if (diagnosis.bound == DiagnosedBound::memory && diagnosis.memory_level)
     text += " (" + levelName(*diagnosis.memory_level) + ")";
@@ -55,6 +56,7 @@ std::string boundText(const Diagnosis& diagnosis) {
 }
 
 std::string summaryText(const Diagnosis& diagnosis) {
+  if (diagnosis.failed_verification) return boundText(diagnosis);
   return boundText(diagnosis) + ", " + toString(diagnosis.confidence) + " confidence";
 }
 

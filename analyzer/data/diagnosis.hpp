@@ -52,6 +52,9 @@ struct Diagnosis {
   std::optional<DiagnosisSignal> decided_by;  // the signal the bound comes from
   std::vector<DiagnosisEvidence> evidence;    // roofline items first, then counters, then mutants
   std::vector<DiagnosisDisagreement> disagreements;
+  // The variant's output differed from the reference: its time is of a wrong computation, so
+  // nothing about its bound is said (bound undetermined, no verdict).
+  bool failed_verification = false;
   // Made by `rooflab report` for a record saved before diagnoses existed: shown in the reports, never
   // written back, so that an old results file is re-written byte for byte.
   bool derived_when_read = false;

@@ -41,9 +41,13 @@ std::optional<MutantOrigin> parseMutantOrigin(std::string_view text);
 // An automatic mutant's check on its source: the quantity it must keep, counted once per access or
 // operation as written, in the original's source and in the mutant's.
 struct MutantSourceCheck {
-  std::string quantity;  // "global loads and stores" (memory-only), "floating-point operations" (compute-only)
+  std::string quantity;  // "global loads, stores and atomics" (memory-only), "floating-point and integer operations" (compute-only)
   int original = 0;
   int mutant = 0;
+  // compute-only: the global loads it keeps because their values decide addresses, branches, loop
+  // bounds or divisors (a made-up value may not steer them), of all the original's global loads.
+  int kept_global_loads = 0;
+  int global_loads = 0;
 };
 
 // How a mutant was confirmed to do what it should before its time is used.

@@ -21,7 +21,8 @@ std::optional<std::size_t> RecordAnalysis::recordAdded(std::vector<RunRecord>& r
   const RunRecord* memory_only = recordAt(RunMode::memory_only);
   const RunRecord* compute_only = recordAt(RunMode::compute_only);
   if (!normal) return std::nullopt;
-  if (memory_only || compute_only)
+  // A variant that failed verification gets no verdict: its time is of a wrong computation.
+  if ((memory_only || compute_only) && normal->verification.status != VerificationStatus::failed)
     normal->mutation = analyseMutation(*normal, memory_only, compute_only, timer_resolution_ns_);
   // After placement and the verdict: the diagnosis reads both.
   if (normal->status == RecordStatus::ok) normal->diagnosis = diagnose(*normal);

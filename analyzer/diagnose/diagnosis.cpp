@@ -207,6 +207,13 @@ DiagnosisConfidence confidenceOf(const Diagnosis& d, int agreeing, int disagreei
 
 Diagnosis diagnose(const RunRecord& original) {
   Diagnosis d;
+  if (original.verification.status == VerificationStatus::failed) {
+    d.failed_verification = true;
+    d.evidence.push_back({DiagnosisSignal::roofline, std::nullopt, std::nullopt,
+                          "the output differs from the reference: the time is of a wrong computation, so neither the "
+                          "roofline nor the mutants say what bounds the variant; fix it first"});
+    return d;
+  }
   const Reading roofline = readPlacements(original, DiagnosisSignal::roofline, d.evidence);
   const Reading counters = readPlacements(original, DiagnosisSignal::counters, d.evidence);
   MutantReading mutants;

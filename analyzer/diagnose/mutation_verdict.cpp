@@ -67,6 +67,24 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
     v.original = original;
     v.mutant = mutated;
     v.valid = within(*original, *mutated, m.counter_tolerance);
+    if (!memory_only) {
+      // Where the run also counted them (ROOFLAB_EXTRA_METRICS): FP64 instructions kept within the
+      // tolerance, integer instructions not fewer (the made-up values add a few of their own).
+      const std::initializer_list<const char*> fp64 = {"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+                                                       "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+                                                       "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"};
+      const auto fp64_original = rawCounterSum(normal, fp64), fp64_mutant = rawCounterSum(mutant, fp64);
+      if (fp64_original && fp64_mutant && (*fp64_original > 0 || *fp64_mutant > 0)) {
+        v.quantity += ", FP64 instructions " + formatNumber(*fp64_original) + " -> " + formatNumber(*fp64_mutant);
+        v.valid = v.valid && within(*fp64_original, *fp64_mutant, m.counter_tolerance);
+      }
+      const std::initializer_list<const char*> integer = {"smsp__sass_thread_inst_executed_op_integer_pred_on.sum"};
+      const auto int_original = rawCounterSum(normal, integer), int_mutant = rawCounterSum(mutant, integer);
+      if (int_original && int_mutant && *int_original > 0) {
+        v.quantity += ", integer instructions " + formatNumber(*int_original) + " -> " + formatNumber(*int_mutant);
+        v.valid = v.valid && *int_mutant >= (1 - m.counter_tolerance) * *int_original;
+      }
+    }
     return v;
   }
   v.by = MutantValidation::Method::construction;
@@ -79,6 +97,10 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
     v.valid = check.original == check.mutant;
     v.note = "no counters on this device: the automatic mutant keeps every global access (memory-only) or operation "
              "(compute-only) as written in the source, counted by its rewriter; not confirmed by measurement";
+    if (check.kept_global_loads > 0)
+      *v.note += "; it keeps " + std::to_string(check.kept_global_loads) + " of the " + std::to_string(check.global_loads) +
+                " global loads, whose values decide addresses, branches, loop bounds or divisors, so its time includes "
+                "their traffic";
     return v;
   }
   v.quantity = memory_only ? "annotated global loads and stores" : "annotated arithmetic";

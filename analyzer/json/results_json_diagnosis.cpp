@@ -31,12 +31,14 @@ json toJson(const Diagnosis& d) {
   for (const DiagnosisEvidence& item : d.evidence) evidence.push_back(toJson(item));
   for (const DiagnosisDisagreement& item : d.disagreements)
     disagreements.push_back({{"trusted", toString(item.trusted)}, {"overruled", toString(item.overruled)}, {"why", item.why}});
-  return {{"bound", toString(d.bound)},
-          {"memory_level", d.memory_level ? json(toString(*d.memory_level)) : json(nullptr)},
-          {"confidence", toString(d.confidence)},
-          {"decided_by", d.decided_by ? json(toString(*d.decided_by)) : json(nullptr)},
-          {"evidence", evidence},
-          {"disagreements", disagreements}};
+  json j = {{"bound", toString(d.bound)},
+            {"memory_level", d.memory_level ? json(toString(*d.memory_level)) : json(nullptr)},
+            {"confidence", toString(d.confidence)},
+            {"decided_by", d.decided_by ? json(toString(*d.decided_by)) : json(nullptr)},
+            {"evidence", evidence},
+            {"disagreements", disagreements}};
+  if (d.failed_verification) j["failed_verification"] = true;  // only then: older files re-render byte for byte
+  return j;
 }
 
 Diagnosis diagnosisFromJson(const json& j) {
@@ -45,6 +47,7 @@ Diagnosis diagnosisFromJson(const json& j) {
   d.memory_level = parseMemoryLevel(textOr(j, "memory_level"));
   d.confidence = parseDiagnosisConfidence(textOr(j, "confidence")).value_or(DiagnosisConfidence::low);
   d.decided_by = parseDiagnosisSignal(textOr(j, "decided_by"));
+  d.failed_verification = boolOr(j, "failed_verification", false);
   if (const json* evidence = member(j, "evidence"); evidence != nullptr && evidence->is_array())
     for (const json& item : *evidence)
       if (item.is_object()) d.evidence.push_back(diagnosisEvidenceFromJson(item));

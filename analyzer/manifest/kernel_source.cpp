@@ -13,7 +13,25 @@ namespace fs = std::filesystem;
 namespace rooflab {
 namespace {
 
+// A kernel source or header is a regular file of bounded size: a FIFO or a device would block or
+// never end, and a huge file would be held several times over (joined, preprocessed, rewritten).
+constexpr std::uintmax_t kMaxSourceBytes = 16u << 20;
+
+void requireReadableSource(const fs::path& path, const std::string& included_from) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) return;  // reading it says so
+  if (!fs::is_regular_file(status))
+    throw InputError(included_from + "kernel source " + path.string() +
+                     " is not a regular file (a FIFO, a device or a socket): rooflab reads only files");
+  const std::uintmax_t bytes = fs::file_size(path, ec);
+  if (!ec && bytes > kMaxSourceBytes)
+    throw InputError(included_from + "kernel source " + path.string() + " has " + std::to_string(bytes >> 20) +
+                     " MiB, more than the " + std::to_string(kMaxSourceBytes >> 20) + " MiB a kernel source may have");
+}
+
 std::string readText(const fs::path& path) {
+  requireReadableSource(path, "");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read kernel source " + path.string());
   std::stringstream ss;
@@ -31,11 +49,13 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-// The file names of the `#include "x"` lines of `text` (comments already removed).
-std::vector<std::string> quotedIncludes(const std::string& text) {
-  std::vector<std::string> names;
+// The file names of the `#include "x"` lines of `text` (comments already removed), with their lines.
+std::vector<std::pair<std::string, int>> quotedIncludes(const std::string& text) {
+  std::vector<std::pair<std::string, int>> names;
   std::istringstream lines(text);
+  int number = 0;
   for (std::string line; std::getline(lines, line);) {
+    ++number;
     std::size_t at = line.find_first_not_of(" \t");
     if (at == std::string::npos || line[at] != '#') continue;
     at = line.find_first_not_of(" \t", at + 1);
@@ -43,7 +63,7 @@ std::vector<std::string> quotedIncludes(const std::string& text) {
     const std::size_t open = line.find_first_not_of(" \t", at + 7);
     if (open == std::string::npos || line[open] != '"') continue;  // <...> is the compiler's own
     const std::size_t close = line.find('"', open + 1);
-    if (close != std::string::npos) names.push_back(line.substr(open + 1, close - open - 1));
+    if (close != std::string::npos) names.emplace_back(line.substr(open + 1, close - open - 1), number);
   }
   return names;
 }
@@ -54,10 +74,12 @@ void appendWithIncludes(const fs::path& file, const fs::path& include_folder, st
   const std::string text = withoutComments(readText(file));
   out += text;
   out += '\n';
-  for (const std::string& name : quotedIncludes(text)) {
+  for (const auto& [name, line] : quotedIncludes(text)) {
     std::error_code ec;
     for (const fs::path& dir : {file.parent_path(), include_folder}) {
       const fs::path candidate = (dir / name).lexically_normal();
+      // The compiler would open it: a FIFO or a huge header is named with the line that includes it.
+      requireReadableSource(candidate, file.filename().string() + ":" + std::to_string(line) + ": #include \"" + name + "\": ");
       if (fs::is_regular_file(candidate, ec)) {
         appendWithIncludes(candidate, include_folder, seen, out);
         break;

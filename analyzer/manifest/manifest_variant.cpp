@@ -169,6 +169,11 @@ std::vector<fs::path> parseSources(const TomlReader& r, const fs::path& dir) {
     const fs::path file = fs::absolute(dir / name).lexically_normal();
     std::error_code ec;  // a symlink loop is an input error, not an exception
     if (!fs::is_regular_file(file, ec)) {
+      std::error_code exists_ec;
+      if (!ec && fs::exists(file, exists_ec)) {
+        errors.add(r.error("source", "file '" + file.string() + "' is not a regular file (a FIFO, a device or a socket)"));
+        continue;
+      }
       const bool missing = !ec || ec == std::errc::no_such_file_or_directory;
       errors.add(r.error("source", "file '" + file.string() + "' not found" + (missing ? "" : " (" + ec.message() + ")")));
       continue;

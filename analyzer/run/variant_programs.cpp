@@ -38,25 +38,36 @@ void requireBuiltKernels(const cl::Program& program, const VariantSpec& variant)
                          (names.empty() ? std::string("none") : names) + "); is it inside an #if the defines turn off?");
 }
 
-// An automatic mutant's text behind both preludes, with #line so that build logs name the user's file.
-std::string automaticMutantSource(const std::string& mutant_text, const std::string& file_name) {
-  std::string source(embedded::kernel_prelude);
-  source += "\n";
-  source += automaticMutantPrelude();
-  source += "\n#line 1 \"" + file_name + "\"\n";
-  source += mutant_text;
-  return source;
-}
-
 bool isMutant(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
 bool isAutomaticMutant(const RunPoint& point) { return isMutant(point.mode) && !point.variant->annotated; }
 
 // What an automatic mutant must keep, as its rewriter counted it in both sources.
 MutantSourceCheck sourceCheck(const AutoMutant& mutant, RunMode mode) {
-  if (mode == RunMode::memory_only)
-    return {"global loads and stores", mutant.original.global_loads + mutant.original.global_stores,
-            mutant.mutant.global_loads + mutant.mutant.global_stores};
-  return {"floating-point operations", mutant.original.float_ops, mutant.mutant.float_ops};
+  MutantSourceCheck check;
+  const SourceCensus &original = mutant.original, &rewritten = mutant.mutant;
+  if (mode == RunMode::memory_only) {
+    check.quantity = "global loads, stores and atomics";
+    check.original = original.global_loads + original.global_stores + original.global_atomics;
+    check.mutant = rewritten.global_loads + rewritten.global_stores + rewritten.global_atomics;
+    return check;
+  }
+  check.quantity = "floating-point and integer operations";
+  check.original = original.float_ops + original.int_ops;
+  check.mutant = rewritten.float_ops + rewritten.int_ops;
+  check.kept_global_loads = original.structure_loads;
+  check.global_loads = original.global_loads;
+  return check;
+}
+
+// The device's extensions (CL_DEVICE_EXTENSIONS), which decide what `#ifdef cl_khr_fp64` sees.
+std::vector<std::string> deviceExtensions(const cl::Device& device) {
+  std::vector<std::string> names;
+  try {
+    std::istringstream words(device.getInfo<CL_DEVICE_EXTENSIONS>());
+    for (std::string word; words >> word;) names.push_back(word);
+  } catch (const cl::Error&) {
+  }
+  return names;
 }
 
 }  // namespace
@@ -76,16 +87,42 @@ VariantPrograms::VariantPrograms(const cl::Context& context, const SelectedDevic
           context_, device_.device,
           backgroundBuildThreads(device_.info.type == "CPU", settings.environment.build_threads))) {}
 
-std::string VariantPrograms::options(const ResolvedPoint& point, RunMode mode) const {
+std::string programOptions(const ResolvedPoint& point, RunMode mode) {
   // The family's folder is on the include path, so `#include "common.h"` beside the manifest works.
   // A what-if is the kernel as written (RL_MODE 0, normal) with its own define among the options.
   const int rl_mode = isMutant(mode) ? static_cast<int>(mode) : 0;
   return "-D RL_MODE=" + std::to_string(rl_mode) + point.program_options + " " +
-         includeOption(point.run_point.variant->include_dir) + nvidia::verboseBuildOption(device_.info);
+         includeOption(point.run_point.variant->include_dir);
+}
+
+AutoMutationRequest automaticMutationRequest(const VariantSpec& v, RunMode mode, const std::string& options,
+                                             std::vector<std::string> device_extensions) {
+  AutoMutationRequest request;
+  // Several files are rewritten as the one program they build into (joined behind #line directives).
+  request.source_text = joinSourceFiles(v.sources, v.include_dir);
+  request.source_path = v.source.string();
+  request.build_options = splitBuildOptions(options);
+  for (const LaunchSpec& launch : v.launches) {
+    request.kernels.push_back(launch.kernel);
+    std::vector<std::string>& buffers = request.kernel_buffers.emplace_back();
+    for (const KernelArgSpec& arg : launch.args)
+      buffers.push_back(arg.kind == KernelArgSpec::Kind::buffer ? arg.buffer : "");
+  }
+  request.device_extensions = std::move(device_extensions);
+  request.kind = mode == RunMode::memory_only ? AutoMutantKind::memory_only : AutoMutantKind::compute_only;
+  return request;
+}
+
+std::string VariantPrograms::options(const ResolvedPoint& point, RunMode mode) const {
+  return programOptions(point, mode) + nvidia::verboseBuildOption(device_.info);
 }
 
 std::string VariantPrograms::key(const RunPoint& point, const std::string& options) {
-  return sourcesKey(*point.variant) + options;
+  std::string key = sourcesKey(*point.variant) + options;
+  // An automatic mutant rewrites only the kernels its variant launches (and what they call).
+  if (isAutomaticMutant(point))
+    for (const LaunchSpec& launch : point.variant->launches) key += "\nkernel:" + launch.kernel;
+  return key;
 }
 
 void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
@@ -112,19 +149,17 @@ const AutoMutant& VariantPrograms::automaticMutant(const RunPoint& point, const 
   const std::string mutant_key = key(point, options);
   auto it = automatic_mutants_.find(mutant_key);
   if (it == automatic_mutants_.end()) {
-    AutoMutationRequest request;
-    // Several files are rewritten as the one program they build into (joined behind #line directives).
-    const VariantSpec& v = *point.variant;
-    request.source_text = joinSourceFiles(v.sources, v.include_dir);
-    request.source_path = point.variant->source.string();
-    request.build_options = splitBuildOptions(options);
-    request.kind = point.mode == RunMode::memory_only ? AutoMutantKind::memory_only : AutoMutantKind::compute_only;
+    const AutoMutationRequest request =
+        automaticMutationRequest(*point.variant, point.mode, options, deviceExtensions(device_.device));
     it = automatic_mutants_.emplace(mutant_key, mutateAutomatically(request)).first;
   }
-  if (!it->second.source)
-    throw MutantUnavailable("no automatic " + modeName(point.mode) + " mutant of " +
-                            point.variant->source.filename().string() + " (the kernel has no RL_LOAD / RL_STORE "
-                            "annotations): " + it->second.reason);
+  if (!it->second.source) {
+    const std::string file = point.variant->source.filename().string(), reason = it->second.reason;
+    if (reason.rfind("no " + modeName(point.mode) + " mutant is possible", 0) == 0)
+      throw MutantUnavailable(file + " has no RL_LOAD / RL_STORE annotations, and " + reason);
+    throw MutantUnavailable("no automatic " + modeName(point.mode) + " mutant of " + file +
+                            " (the kernel has no RL_LOAD / RL_STORE annotations): " + reason);
+  }
   return it->second;
 }
 
@@ -137,8 +172,7 @@ cl::Program VariantPrograms::build(const RunPoint& point, const std::string& opt
   if (auto it = programs_.find(program_key); it != programs_.end()) return it->second;
   std::optional<ProgramBuild> built = builds_->take(program_key);
   if (!built) {
-    std::string source = automatic ? automaticMutantSource(*automatic->source, point.variant->source.filename().string())
-                                   : variantSource(*point.variant);
+    std::string source = automatic ? automaticMutantProgram(*automatic) : variantSource(*point.variant);
     if (!pad_kernels.empty()) source = addOccupancyPadParameter(source, pad_kernels);
     built = buildProgramNow(context_, device_.device, source, options);
   }
@@ -151,8 +185,23 @@ cl::Program VariantPrograms::build(const RunPoint& point, const std::string& opt
   requireBuiltKernels(program, *point.variant);
   registers_.add(program, device_);
   if (!binaries_dir_.empty()) keepBinary(program, point, options);
+  if (automatic && !binaries_dir_.empty()) keepMutantSource(*automatic, point, options);
   programs_.emplace(program_key, program);
   return program;
+}
+
+// An automatic mutant's program, as built, so that a user can read what each mode kept and dropped.
+void VariantPrograms::keepMutantSource(const AutoMutant& mutant, const RunPoint& point, const std::string& options) const {
+  try {
+    std::filesystem::create_directories(binaries_dir_);
+    const std::string file = point.family->name + "-" + point.variant->name + "-" + modeName(point.mode) + "-" +
+                             std::to_string(std::hash<std::string>{}(options) % 100000) + ".cl";
+    writeFileAtomically(std::filesystem::path(binaries_dir_) / file,
+                        "// rooflab automatic " + modeName(point.mode) + " mutant of " + point.family->name + "/" +
+                            point.variant->name + "; build options: " + options + "\n" + automaticMutantProgram(mutant));
+  } catch (const std::exception&) {
+    // Like the binaries: a convenience that never fails a variant.
+  }
 }
 
 // Keeping the binary (PTX on NVIDIA) lets a user read what the compiler made of a variant.

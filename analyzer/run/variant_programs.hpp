@@ -31,6 +31,14 @@ class MutantUnavailable : public VariantError {
 
 // Programs cached by (source file, options, padded kernels); built on background threads when
 // queued (ProgramBuilds), else on the calling thread.
+// The options a point's program is built with, but for the device's own (NVIDIA's verbose build).
+std::string programOptions(const ResolvedPoint& point, RunMode mode);
+
+// What the rewriter is given for an automatic mutant of `variant` in `mode` (compute-only or
+// memory-only), built with `options`, on a device with `device_extensions` (empty: all).
+AutoMutationRequest automaticMutationRequest(const VariantSpec& variant, RunMode mode, const std::string& options,
+                                             std::vector<std::string> device_extensions);
+
 class VariantPrograms {
  public:
   VariantPrograms(const cl::Context& context, const SelectedDevice& device, const RunSettings& settings);
@@ -57,6 +65,7 @@ class VariantPrograms {
   static std::string key(const RunPoint& point, const std::string& options);
   // The point's automatic mutant, made once per (source, options); throws MutantUnavailable.
   const AutoMutant& automaticMutant(const RunPoint& point, const std::string& options);
+  void keepMutantSource(const AutoMutant& mutant, const RunPoint& point, const std::string& options) const;
   void keepBinary(const cl::Program& program, const RunPoint& point, const std::string& options) const;
 
   cl::Context context_;

@@ -1,0 +1,188 @@
+// Automatic mutants of kernels written as users write them (tests/fixtures/kernels/corpus: BLAS- and
+// benchmark-suite-style families with macros, shared helpers, several kernels per file, tuning #ifs,
+// doubles, float selects, floats rounded into indices, CSR bounds, async copies, CRLF files): every
+// variant gets both mutants with a verdict, or a sentence that says why one is impossible; and what
+// each mutant keeps, counted in its program.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "analyzer/run/program_builds.hpp"
+#include "mutators/auto_mutation.hpp"
+#include "test_support.hpp"
+
+using namespace rooflab;
+
+namespace {
+
+#define ROOFLAB_REQUIRE_LIBCLANG()                                                 \
+  do {                                                                             \
+    if (!automaticMutantsAvailable()) GTEST_SKIP() << automaticMutantsOffReason(); \
+  } while (0)
+
+const std::string kCorpus = std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/kernels/corpus";
+
+AutoMutant mutateFile(const std::string& relative, AutoMutantKind kind, const std::vector<std::string>& kernels,
+                      const std::string& options = "") {
+  AutoMutationRequest request;
+  request.source_path = kCorpus + "/" + relative;
+  request.source_text = "\n#line 1 \"" + relative.substr(relative.find('/') + 1) + "\"\n" +
+                        rooflab::testing::fileText(request.source_path);
+  request.build_options = splitBuildOptions(options + " -I " + kCorpus + "/" + relative.substr(0, relative.find('/')));
+  request.kernels = kernels;
+  request.kind = kind;
+  return mutateAutomatically(request);
+}
+
+std::string buildOnPocl(const AutoMutant& mutant, const std::string& options = "") {
+  const SelectedDevice device = selectDevice("cpu");
+  cl::Context context(device.device);
+  const ProgramBuild built = buildProgramNow(context, device.device, automaticMutantProgram(mutant), options);
+  return built.ok ? "" : built.failure + "\n" + built.log;
+}
+
+// The line `line` (1-based) of a corpus file.
+std::string lineOf(const std::string& relative, int line) {
+  std::istringstream in(rooflab::testing::fileText(kCorpus + "/" + relative));
+  std::string text;
+  for (int i = 0; i < line && std::getline(in, text); ++i) {
+  }
+  return text;
+}
+
+}  // namespace
+
+// All 16 families, three modes, through the binary on PoCL.
+TEST(MutantCorpus, EveryVariantGetsBothMutantsOrASentenceWhyNot) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  rooflab::testing::TempDir dir;
+  const std::string out = (dir.path() / "out").string();
+  std::string config = "[run]\ndevice = \"cpu\"\nrepetitions = 2\nwarmup = 1\n"
+                       "modes = [\"normal\", \"compute-only\", \"memory-only\"]\nceilings = \"datasheet\"\n"
+                       "kernels = [\"" + kCorpus + "\"]\nout = \"" + out + "\"\nformats = [\"json\"]\n";
+  for (const char* family : {"blas_axpy", "blas_gemm", "blas_ddot", "stencil2d", "nw_dp", "diffusion", "kmeans_assign",
+                             "nn_layer", "particle_find", "scan", "histogram", "spmv_csr", "seg_mean", "copy_async",
+                             "saxpy_crlf", "vload_scale"})
+    config += "[[study]]\nfamily = \"" + std::string(family) + "\"\n";
+  dir.write("corpus.toml", config);
+  const std::string command = std::string(ROOFLAB_BINARY) + " run " + (dir.path() / "corpus.toml").string() +
+                              " --quiet > " + (dir.path() / "log").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_EQ(WEXITSTATUS(status), 0) << rooflab::testing::fileText(dir.path() / "log");
+  const nlohmann::json results = nlohmann::json::parse(rooflab::testing::fileText(out + "/results.json"));
+
+  // Where a mutant is impossible, and the line of the user's file that makes it so.
+  const std::map<std::string, std::string> impossible = {
+      {"histogram/local_atomic compute-only", "histogram_atomic.cl:19"},
+      {"histogram/local_atomic memory-only", "histogram_atomic.cl:19"},
+      {"particle_find/linear memory-only", "find_index.cl:9"},
+      {"particle_find/guess memory-only", "find_index.cl:63"},
+  };
+  std::map<std::string, std::set<std::string>> made;  // variant -> modes with a mutant
+  int variants = 0;
+  for (const auto& r : results["records"]) {
+    const std::string variant = r["family"].get<std::string>() + "/" + r["variant"].get<std::string>();
+    const std::string mode = r["mode"];
+    SCOPED_TRACE(variant + " " + mode);
+    if (mode == "normal") {
+      ++variants;
+      EXPECT_EQ(r["status"], "ok") << r.dump();
+      EXPECT_TRUE(r["verification"]["status"] == "passed" || r["verification"]["status"] == "reference")
+          << r["verification"].dump();
+      continue;
+    }
+    if (const auto it = impossible.find(variant + " " + mode); it != impossible.end()) {
+      EXPECT_EQ(r["status"], "skipped");
+      const std::string error = r["error"];
+      EXPECT_NE(error.find("no " + mode + " mutant is possible: every "), std::string::npos) << error;
+      EXPECT_NE(error.find(it->second), std::string::npos) << error;
+      continue;
+    }
+    ASSERT_EQ(r["status"], "ok") << r.dump();
+    EXPECT_EQ(r["mutant_origin"], "automatic");
+    EXPECT_EQ(r["mutant_source_check"]["original"], r["mutant_source_check"]["mutant"]) << r.dump();
+    made[variant].insert(mode);
+  }
+  EXPECT_GE(variants, 38);
+  EXPECT_EQ(made.size() + 1, static_cast<std::size_t>(variants)) << "every variant but histogram/local_atomic has a mutant";
+  for (const auto& r : results["records"]) {
+    const std::string variant = r["family"].get<std::string>() + "/" + r["variant"].get<std::string>();
+    const auto modes = made.find(variant);
+    if (r["mode"] != "normal" || modes == made.end() || modes->second.size() != 2) continue;
+    SCOPED_TRACE(variant);
+    const auto& mutation = r["mutation"];
+    ASSERT_TRUE(mutation.is_object()) << r.dump();
+    EXPECT_NE(mutation["verdict"], "unknown") << mutation.dump();
+    for (const char* mode : {"memory-only", "compute-only"})
+      EXPECT_TRUE(mutation["validation"][mode]["valid"].get<bool>()) << mutation.dump();
+  }
+  // The lines the impossible mutants name are the users' own: the load, the operation.
+  EXPECT_NE(lineOf("histogram/histogram_atomic.cl", 19).find("floor(data[i] * NB)"), std::string::npos);
+  EXPECT_NE(lineOf("particle_find/find_index.cl", 9).find("weights[j]"), std::string::npos);
+}
+
+// The macros are expanded before the rewrite: LOAD/STORE/MAD and the vector width chosen by `#if VW`
+// are rewritten as the compiler sees them; the file's other kernels, which the variant does not
+// launch (a double one, one with an atomic), are left as written.
+TEST(MutantCorpus, MacrosAreRewrittenAsCompiledAndUnlaunchedKernelsAreLeftAlone) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  const AutoMutant compute = mutateFile("blas_axpy/xaxpy.cl", AutoMutantKind::compute_only, {"XaxpyFast"}, "-D VW=4");
+  ASSERT_TRUE(compute.source) << compute.reason;
+  EXPECT_NE(compute.source->find("rl_auto_fake_float4("), std::string::npos) << *compute.source;
+  EXPECT_EQ(compute.mutant.global_loads, 0) << *compute.source;
+  EXPECT_EQ(buildOnPocl(compute), "");
+  // XaxpyDouble is not launched: its loads stay as written.
+  EXPECT_NE(compute.source->find("(ygm)[id] = (((alpha) * ((xgm)[id]) + ((ygm)[id])));"), std::string::npos)
+      << *compute.source;
+  const AutoMutant memory = mutateFile("blas_axpy/xaxpy.cl", AutoMutantKind::memory_only, {"XaxpyFast"}, "-D VW=4");
+  ASSERT_TRUE(memory.source) << memory.reason;
+  EXPECT_NE(memory.source->find("rl_auto_fold_float4("), std::string::npos) << *memory.source;
+  EXPECT_EQ(memory.mutant.float_ops, 0) << *memory.source;
+  EXPECT_EQ(buildOnPocl(memory), "");
+}
+
+// An integer dynamic-programming kernel: compute-only keeps every integer operation (nothing
+// collapses), and the loads that address its score table stay real; memory-only folds the scores'
+// arithmetic and keeps the addressing.
+TEST(MutantCorpus, AnIntegerKernelsComputeOnlyMutantKeepsItsWork) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  const AutoMutant compute = mutateFile("nw_dp/nw.cl", AutoMutantKind::compute_only, {"NwWavefront"});
+  ASSERT_TRUE(compute.source) << compute.reason;
+  EXPECT_EQ(compute.original.float_ops, 0);
+  EXPECT_GT(compute.original.int_ops, 10);
+  EXPECT_EQ(compute.mutant.int_ops, compute.original.int_ops) << *compute.source;
+  EXPECT_GT(compute.original.structure_loads, 0);
+  EXPECT_LT(compute.original.structure_loads, compute.original.global_loads);
+  EXPECT_EQ(compute.mutant.global_loads, compute.original.structure_loads) << *compute.source;
+  EXPECT_EQ(buildOnPocl(compute), "");
+  const AutoMutant memory = mutateFile("nw_dp/nw.cl", AutoMutantKind::memory_only, {"NwWavefront"});
+  ASSERT_TRUE(memory.source) << memory.reason;
+  EXPECT_LT(memory.mutant.int_ops, memory.original.int_ops) << *memory.source;
+  EXPECT_EQ(memory.mutant.int_ops, memory.original.structure_int_ops);
+  EXPECT_NE(memory.source->find("rl_auto_fold_int("), std::string::npos) << *memory.source;
+  EXPECT_EQ(buildOnPocl(memory), "");
+}
+
+// A loaded integer that bounds a loop and divides: compute-only keeps those loads (a made-up 0 would
+// divide by zero) and makes up the rest; a double literal in a float kernel is folded as a double.
+TEST(MutantCorpus, LoadsThatBoundOrDivideStayAndDoublesAreFolded) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  const AutoMutant segments = mutateFile("seg_mean/seg_mean.cl", AutoMutantKind::compute_only, {"SegmentMean"});
+  ASSERT_TRUE(segments.source) << segments.reason;
+  EXPECT_GT(segments.original.structure_loads, 0);
+  EXPECT_LT(segments.original.structure_loads, segments.original.global_loads);
+  EXPECT_EQ(buildOnPocl(segments), "");
+  const AutoMutant stencil = mutateFile("stencil2d/stencil.cl", AutoMutantKind::memory_only, {"Stencil5"});
+  ASSERT_TRUE(stencil.source) << stencil.reason;
+  EXPECT_TRUE(stencil.double_helpers);
+  EXPECT_NE(stencil.source->find("rl_auto_fold_double("), std::string::npos) << *stencil.source;
+  EXPECT_EQ(buildOnPocl(stencil), "");
+}
