@@ -76,9 +76,17 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
   if (original && options.opencl_registers) bridge.opencl_registers = *options.opencl_registers;
   // A mutant's counters only validate it (FP32 FLOPs, global sectors) and show its occupancy: that
   // subset takes a fraction of the whole table's profiler passes.
+  // The extra metrics a user asks for are read on mutants too: FP64 and integer instruction counts
+  // among them extend the validation (mutation_verdict.cpp).
   bridge.metrics = original ? originalMetrics(options.extra_metrics) : mutantValidationMetrics();
+  if (!original)
+    for (const std::string& extra : options.extra_metrics)
+      if (std::find(bridge.metrics.begin(), bridge.metrics.end(), extra) == bridge.metrics.end())
+        bridge.metrics.push_back(extra);
   CounterSet out = measureBridged(ptx, buffers, bridged, std::max(3, options.timing_repetitions), bridge);
-  out.metric_set = original ? "full table" : "mutant validation (FP32 instructions, global sectors, occupancy)";
+  out.metric_set = original ? "full table"
+                            : std::string("mutant validation (FP32 instructions, global sectors, occupancy") +
+                                  (options.extra_metrics.empty() ? ")" : ", and the extra metrics)");
 
   // Consistency checks: the bridged kernel must compute what the OpenCL one did, in about its time.
   if (out.buffers_read_back && original) {

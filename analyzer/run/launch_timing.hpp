@@ -51,10 +51,10 @@ class PointLauncher {
   void setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeometry>& geometry,
                      const std::vector<std::size_t>& pad_bytes = {}) const;
 
-  // One run of every launch, from buffers reset to the point's initial state. With `on_started`, the
-  // first kernel's event is watched until the driver reports it running (or done), and on_started is
-  // called then: some drivers (PoCL) compile a kernel for the device at its first launch, between
-  // submission and running, and only the event's status tells that compile from the kernel's own run.
+  // One run of every launch, from buffers reset to the point's initial state. With `on_started`, on a
+  // driver that compiles a kernel at its first launch (PoCL), the first kernel's event is watched
+  // until the driver reports it running (or done), and on_started is called then: only the event's
+  // status tells that compile from the kernel's own run. Elsewhere on_started is called at once.
   RepetitionTiming runOnce(PreparedPoint& prepared, const std::function<void()>& on_started = {});
   // The warm-up runs, then the timed ones: at least settings.repetitions, then until the run's noise
   // target is met or its time budget spent (stopping_rule.hpp); the timings carry the median's

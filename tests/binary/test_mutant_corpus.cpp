@@ -81,6 +81,7 @@ TEST(MutantCorpus, EveryVariantGetsBothMutantsOrASentenceWhyNot) {
       {"histogram/local_atomic compute-only", "histogram_atomic.cl:19"},
       {"histogram/local_atomic memory-only", "histogram_atomic.cl:19"},
       {"particle_find/linear memory-only", "find_index.cl:9"},
+      {"particle_find/binary memory-only", "find_index.cl:9"},
       {"particle_find/guess memory-only", "find_index.cl:63"},
   };
   std::map<std::string, std::set<std::string>> made;  // variant -> modes with a mutant

@@ -1,0 +1,216 @@
+#if ROOFLAB_HAVE_LIBCLANG
+// The automatic mutants' rewrites of global accesses and operators: made-up loads, guarded stores,
+// folds of arithmetic outside the structure.
+#include "mutators/auto_mutation_walker.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <regex>
+
+namespace rooflab::auto_mutation {
+
+void Walk::access(CXCursor c, Role role, bool seed) {
+  accessOperands(c);
+  const CXType type = lc().clang_getCursorType(c);
+  const auto root = rootOf(c);
+  switch (role) {
+    case Role::store_target:
+    case Role::address_of: return;  // the assignment counts the store; & reads nothing
+    case Role::increment:
+      ++result.census.global_loads;
+      ++result.census.global_stores;
+      return;  // unary() rewrites it
+    case Role::value:
+    case Role::statement: break;
+  }
+  ++result.census.global_loads;
+  if (seed) {
+    // The loaded value decides the structure: both mutants keep this load, and whatever the
+    // kernel stored into the same buffer feeds it.
+    structureLoad(c);
+    if (root) addContents(*root);
+    return;
+  }
+  if (!computeOnly()) return;
+  const std::string name = openclTypeName(type);
+  if (isPointer(type)) return problem(c, "a pointer loaded from global memory cannot be made up in registers");
+  if (!hasFake(name))
+    return problem(c, "a global load of type '" + text(lc().clang_getTypeSpelling(type)) + "' has no register stand-in");
+  edit(c, fakeLoad(name, seedOf(c)));
+}
+
+  // A compute-only global store: computed, then kept behind a condition that is false at run time.
+void Walk::guardedStore(CXCursor c, Role role, const std::string& type, std::vector<SourceEdit::Piece> value,
+                    std::vector<SourceEdit::Piece> store) {
+  if (role != Role::statement) return problem(c, "a global store used inside an expression is not rewritten");
+  if (!hasBits(type)) return problem(c, "a global store of type '" + type + "' is not rewritten");
+  if (type.rfind("double", 0) == 0) result.double_helpers = true;
+  std::vector<SourceEdit::Piece> p = {literal("do { " + type + " rl_auto_v = (")};
+  p.insert(p.end(), value.begin(), value.end());
+  p.push_back(literal("); if (rl_auto_bits_" + type + "(rl_auto_v) == RL_NEVER_BITS) "));
+  p.insert(p.end(), store.begin(), store.end());
+  p.push_back(literal("; } while (0)"));
+  edit(c, std::move(p));
+}
+
+  // A memory-only fold in place of a floating-point operation of type `type`.
+void Walk::fold(CXCursor c, const std::string& type, const std::vector<std::vector<SourceEdit::Piece>>& operands,
+            std::vector<SourceEdit::Piece> prefix) {
+  if (!hasFold(type)) return problem(c, "arithmetic of type '" + type + "' is not folded");
+  if (type.rfind("double", 0) == 0) result.double_helpers = true;
+  std::vector<SourceEdit::Piece> p = std::move(prefix);
+  std::vector<SourceEdit::Piece> acc = {literal("(" + type + ")(")};
+  acc.insert(acc.end(), operands[0].begin(), operands[0].end());
+  acc.push_back(literal(")"));
+  for (std::size_t i = 1; i < operands.size(); ++i) {
+    std::vector<SourceEdit::Piece> next = {literal("rl_auto_fold_" + type + "(")};
+    next.insert(next.end(), acc.begin(), acc.end());
+    next.push_back(literal(", (" + type + ")("));
+    next.insert(next.end(), operands[i].begin(), operands[i].end());
+    next.push_back(literal("))"));
+    acc = std::move(next);
+  }
+  if (operands.size() == 1) {  // keep a one-operand function's argument live, not its value
+    std::vector<SourceEdit::Piece> next = {literal("rl_auto_fold_" + type + "(")};
+    next.insert(next.end(), acc.begin(), acc.end());
+    next.push_back(literal(", (" + type + ")(0.5f))"));
+    acc = std::move(next);
+  }
+  p.insert(p.end(), acc.begin(), acc.end());
+  edit(c, std::move(p));
+}
+
+  // Whether evaluating `c` twice could differ from once: an assignment, ++/-- or a call inside it.
+bool Walk::hasSideEffects(CXCursor c) const {
+  for (const auto& [spelling, offset] : tokens(c))
+    if (spelling == "++" || spelling == "--" || spelling == "=" || spelling.find("=") != std::string::npos) {
+      if (spelling != "==" && spelling != "<=" && spelling != ">=" && spelling != "!=") return true;
+    }
+  // OpenCL's built-ins are pure (get_global_id, min, floor) except those that move or order data.
+  static const std::regex effects("atomic_.*|atom_.*|vstore.*|write_image.*|async_work_group_.*|barrier|.*mem_fence|"
+                                  "prefetch|printf");
+  std::function<bool(CXCursor)> calls = [&](CXCursor x) {
+    for (CXCursor child : children(x)) {
+      if (kindOf(child) == CXCursor_CallExpr) {
+        const std::string name = text(lc().clang_getCursorSpelling(child));
+        if (functions_.count(name) || std::regex_match(name, effects)) return true;
+      }
+      if (calls(child)) return true;
+    }
+    return false;
+  };
+  return calls(c);
+}
+
+void Walk::unary(CXCursor c, Role role, bool seed) {
+  const auto t = tokens(c);
+  const std::string first = t.empty() ? "" : t.front().first, last = t.empty() ? "" : t.back().first;
+  const bool increment = first == "++" || first == "--" || last == "++" || last == "--";
+  Role operand_role = Role::value;
+  if (first == "&") operand_role = Role::address_of;
+  if (increment) operand_role = Role::increment;
+  const auto parts = children(c);
+  for (CXCursor child : parts) visit(child, operand_role, seed);
+  if (!increment || parts.empty()) return;
+  const CXCursor target = stripImplicit(parts[0]);
+  if (!isGlobalAccess(target) && !isGlobalComponent(target)) return;
+  if (!computeOnly()) return;
+  // p[i]++ as a statement: the new value made from a register stand-in, stored behind the guard.
+  const std::string type = openclTypeName(lc().clang_getCursorType(target));
+  if (!hasFake(type)) return problem(c, "++ or -- on a global element of type '" + type + "' is not rewritten");
+  std::vector<SourceEdit::Piece> value = fakeLoad(type, seedOf(target));
+  value.push_back(literal(std::string(first == "--" || last == "--" ? " - " : " + ") + "(" + type + ")1"));
+  guardedStore(c, role, type, value, {piece(target), literal(" = rl_auto_v")});
+}
+
+void Walk::binary(CXCursor c, Role role, bool seed, bool compound) {
+  const auto operands = children(c);
+  if (operands.size() != 2) return visitChildren(c, Role::value, seed);
+  const CXCursor lhs = operands[0], rhs = operands[1];
+  const std::string op = binaryOperator(c, lhs);
+  const bool arithmetic = op == "+" || op == "-" || op == "*" || op == "/" || op == "+=" || op == "-=" ||
+                          op == "*=" || op == "/=";
+  const bool integer_op = op == "+" || op == "-" || op == "*" || op == "/" || op == "%" || op == "&" || op == "|" ||
+                          op == "^" || op == "<<" || op == ">>" || op == "+=" || op == "-=" || op == "*=" ||
+                          op == "/=" || op == "%=" || op == "&=" || op == "|=" || op == "^=" || op == "<<=" ||
+                          op == ">>=";
+  const CXType type_of = lc().clang_getCursorType(c);
+  const bool floating_op = arithmetic && isFloating(type_of);
+  const bool counted_int = integer_op && isIntegral(type_of);
+  const bool divides = counted_int && (op == "/" || op == "%" || op == "/=" || op == "%=");
+  const std::string type = openclTypeName(type_of);
+  if (op != "=" && !compound) {
+    const bool pointer_arithmetic = isPointer(type_of);
+    visit(lhs, Role::value, seed || pointer_arithmetic);
+    visit(rhs, Role::value, seed || divides || pointer_arithmetic);  // a made-up divisor could be 0
+    if (!floating_op && !counted_int) return;
+    ++(floating_op ? result.census.float_ops : result.census.int_ops);
+    if (seed) {
+      structureOperation(c, floating_op);
+      return;
+    }
+    if (!memoryOnly()) return;
+    return fold(c, type, {{piece(lhs)}, {piece(rhs)}});
+  }
+  // An assignment: its value is in the structure when its target is.
+  const CXCursor target = stripImplicit(lhs);
+  const bool global_store = isGlobalAccess(target) || isGlobalComponent(target);
+  bool target_in_slice = seed;
+  if (const auto v = variable(target)) {
+    target_in_slice = target_in_slice || valueInSlice(*v);
+  } else if (const auto root = rootOf(target)) {
+    target_in_slice = target_in_slice || contentsInSlice(*root);
+  }
+  visit(lhs, Role::store_target, false);  // an element's address is the structure (access, localSubscript)
+  visit(rhs, Role::value, target_in_slice || divides);
+  const bool counted = floating_op || (compound && counted_int);
+  if (counted) {
+    ++(floating_op ? result.census.float_ops : result.census.int_ops);
+    if (target_in_slice) structureOperation(c, floating_op);
+  }
+  if (global_store) {
+    ++result.census.global_stores;
+    if (compound) ++result.census.global_loads;
+  }
+  if (computeOnly() && global_store && !target_in_slice) {
+    const std::string stored = openclTypeName(lc().clang_getCursorType(target));
+    std::vector<SourceEdit::Piece> value = {literal("("), piece(rhs), literal(")")};
+    if (compound) {
+      if (!hasFake(stored)) return problem(c, "a compound assignment to a global '" + stored + "' is not rewritten");
+      value = fakeLoad(stored, seedOf(target));
+      value.push_back(literal(" " + op.substr(0, op.size() - 1) + " ("));
+      value.push_back(piece(rhs));
+      value.push_back(literal(")"));
+    }
+    return guardedStore(c, role, stored, value, {piece(lhs), literal(" = rl_auto_v")});
+  }
+  if (memoryOnly() && compound && counted && !target_in_slice) {
+    if (hasSideEffects(lhs)) return problem(c, "a compound assignment whose target has side effects is not folded");
+    if (!computesSomething(lhs)) return fold(c, type, {{piece(lhs)}, {piece(rhs)}}, {piece(lhs), literal(" = ")});
+    // t[f(i)] += v: the element's address is computed once, as the kernel does.
+    if (role != Role::statement || isComponent(target))
+      return problem(c, "a compound assignment to a computed element is not folded here");
+    static const char* const spaces[] = {"__private", "__global", "__local", "__constant", "__private"};
+    const unsigned space = lc().clang_getAddressSpace(lc().clang_getCursorType(target));
+    const std::string pointer = std::string(space < 5 ? spaces[space] : "__private") + " " + type + "* rl_auto_p";
+    std::vector<SourceEdit::Piece> p = {literal("do { " + pointer + " = &("), piece(lhs), literal("); *rl_auto_p = ")};
+    const std::size_t edits_before = result.edits.size();
+    fold(c, type, {{literal("*rl_auto_p")}, {piece(rhs)}}, p);
+    if (result.edits.size() > edits_before) result.edits.back().pieces.push_back(literal("; } while (0)"));
+  }
+}
+
+  // Whether an expression holds an operation the census counts (so that writing it twice would count it twice).
+bool Walk::computesSomething(CXCursor c) const {
+  for (CXCursor child : children(c)) {
+    const CXCursorKind k = kindOf(child);
+    if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator || k == CXCursor_CallExpr) return true;
+    if (computesSomething(child)) return true;
+  }
+  return false;
+}
+
+}  // namespace rooflab::auto_mutation
+
+#endif  // ROOFLAB_HAVE_LIBCLANG
