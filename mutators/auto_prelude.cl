@@ -5,7 +5,7 @@
 
 // The seed of a compute-only value: the element's address, so that loads of different elements
 // and of different buffers give different values and none can be merged or folded.
-inline uint rl_auto_seed(ulong address) { return (uint)(address >> 2) ^ (uint)(address >> 34); }
+inline uint rl_auto_seed(ulong address) { return (uint)(address >> 2); }
 // vloadN(offset, p): the address p + offset * N elements.
 inline uint rl_auto_seed_vector(ulong p, ulong offset, uint lanes, uint element_bytes) {
   return rl_auto_seed(p + offset * lanes * element_bytes);

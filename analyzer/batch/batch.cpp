@@ -90,7 +90,7 @@ class PointLoop {
             ResultsWriter& results, const DeviceInfo& device, bool progress, HostWatch& host)
       : plan_(plan), worker_(worker), models_(models), document_(document), results_(results), device_(device),
         progress_(progress), host_(host), tally_(plan.points.size()),
-        analysis_(static_cast<double>(device.timer_resolution_ns)) {}
+        analysis_(static_cast<double>(device.timer_resolution_ns), models.device ? models.device : models.datasheet) {}
 
   // Runs every point (until interrupted) and finishes the document; whether it was interrupted. A
   // file that cannot be written (a full disk) stops the batch: the IoError then says where the

@@ -7,8 +7,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "analyzer/data/device_model.hpp"
 #include "analyzer/data/results_document.hpp"
 #include "analyzer/data/run_record.hpp"
 
@@ -16,7 +18,10 @@ namespace rooflab {
 
 class RecordAnalysis {
  public:
-  explicit RecordAnalysis(double timer_resolution_ns) : timer_resolution_ns_(timer_resolution_ns) {}
+  // `device_roofs`: the roofs of the device that ran (measured or its datasheet), when known: a
+  // compute-only mutant faster than its compute roof allows has lost work.
+  explicit RecordAnalysis(double timer_resolution_ns, std::optional<DeviceModel> device_roofs = std::nullopt)
+      : timer_resolution_ns_(timer_resolution_ns), device_roofs_(std::move(device_roofs)) {}
 
   // records[index] has just been added. When it closes its group, the group's normal record gets its
   // verdict and diagnosis: returns that record's index when it got either.
@@ -27,6 +32,7 @@ class RecordAnalysis {
 
  private:
   double timer_resolution_ns_;
+  std::optional<DeviceModel> device_roofs_;
   std::map<std::string, std::map<RunMode, std::size_t>> mode_records_;  // group -> mode -> record index
 };
 

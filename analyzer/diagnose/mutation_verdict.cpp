@@ -124,7 +124,8 @@ MutantOccupancy summarise(const OccupancyMatch& padding) {
 }  // namespace
 
 MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
-                                double timer_resolution_ns, const VerdictMargins& m) {
+                                double timer_resolution_ns, const VerdictMargins& m,
+                                std::optional<double> compute_roof_gflops) {
   MutationVerdict out;
   out.margins = m;
   auto& notes = out.notes;
@@ -161,6 +162,22 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
     out.validation.compute_only = validate(normal, *compute_only, false, m);
     if (!out.validation.compute_only->valid) {
       notes.push_back("the compute-only mutant does not execute the same FLOPs as the original; its time is not used");
+      t_comp.reset();
+    }
+  }
+  // The collapse check, on any device: the kernel's FLOPs in the compute-only mutant's time may not
+  // beat the device's compute roof (caches can explain bytes above a memory roof, nothing FLOPs).
+  // Half again above it: a CPU's timings vary 2-4x between runs, and a compiler that drops work
+  // drops most of it.
+  constexpr double kAboveRoof = 1.5;
+  if (t_comp && compute_roof_gflops && *compute_roof_gflops > 0 && normal.work.flops > 0) {
+    const double gflops = normal.work.flops / *t_comp;
+    if (gflops > kAboveRoof * *compute_roof_gflops) {
+      notes.push_back("the compute-only mutant runs the kernel's " + formatNumber(normal.work.flops) + " FLOPs at " +
+                      formatNumber(std::round(gflops)) + " GFLOP/s, above the device's compute roof of " +
+                      formatNumber(std::round(*compute_roof_gflops)) +
+                      " GFLOP/s: the compiler removed work the mutant should keep; its time is not used");
+      out.validation.compute_only->valid = false;
       t_comp.reset();
     }
   }

@@ -9,8 +9,11 @@ namespace rooflab {
 struct RunRecord;
 
 // `normal`, `memory_only` and `compute_only` are the records of one (family, variant, params). Either
-// mutant may be null (not run or not annotated).
+// mutant may be null (not run or not annotated). `compute_roof_gflops`, the device's roof for the
+// kernel's arithmetic when known: a compute-only mutant whose FLOP rate is above it (by more than
+// its margin) has lost work to the compiler, and is invalid.
 MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
-                                double timer_resolution_ns, const VerdictMargins& margins = {});
+                                double timer_resolution_ns, const VerdictMargins& margins = {},
+                                std::optional<double> compute_roof_gflops = std::nullopt);
 
 }  // namespace rooflab

@@ -3,6 +3,8 @@
 // any device work. Defines are checked as the compiler will read them.
 #include "binary/reliability_workspace.hpp"
 
+#include <sys/stat.h>
+
 namespace {
 
 // Every message in `messages` on a line of its own ("rooflab: <message>") in the run's stderr.
@@ -91,4 +93,37 @@ TEST(InputErrorsAtOnce, AConfigWithThreeErrorsReportsAllThree) {
                        at("colour =") + "run.colour: unknown key (expected one of: device, repetitions, warmup, modes, "
                                         "counters, reference_model, out, formats, kernels, variant_time_limit_s, seed, "
                                         "ceilings, max_noise, min_time, max_time, max_points)"});
+}
+
+// A FIFO (or a device) would block the run or never end: a listed source and an included header
+// that are not regular files are input errors, named with the manifest key or the include line,
+// before any parse.
+TEST(InputErrorsAtOnce, ASourceOrHeaderThatIsAFifoIsAnInputError) {
+  const Workspace listed(replaced(kFamily, "source = \"add.cl\"", "source = [\"add.cl\", \"pipe.cl\"]"));
+  ASSERT_EQ(::mkfifo((listed.dir.path() / "kernels/adder/pipe.cl").c_str(), 0600), 0);
+  const Outcome a = listed.run();
+  expectEveryError(a, {listed.at("pipe.cl") + "variants[0].source: file '" +
+                       (listed.dir.path() / "kernels/adder/pipe.cl").string() +
+                       "' is not a regular file (a FIFO, a device or a socket)"});
+
+  const Workspace included;
+  included.dir.write("kernels/adder/add.cl", "#include \"pipe.h\"\n" + std::string(kSource));
+  ASSERT_EQ(::mkfifo((included.dir.path() / "kernels/adder/pipe.h").c_str(), 0600), 0);
+  const Outcome b = included.run();
+  EXPECT_EQ(b.exit_code, 2) << show(b);
+  EXPECT_TRUE(contains(b.err, "add.cl:1: #include \"pipe.h\": kernel source " +
+                                  (included.dir.path() / "kernels/adder/pipe.h").string() +
+                                  " is not a regular file (a FIFO, a device or a socket)"))
+      << show(b);
+  EXPECT_FALSE(fs::exists(included.dir.path() / "out")) << show(b);
+}
+
+// A source of tens of megabytes (generated, or the wrong file) is refused with its size, not read
+// several times over.
+TEST(InputErrorsAtOnce, AHugeSourceIsAnInputErrorWithItsSize) {
+  const Workspace w;
+  w.dir.write("kernels/adder/add.cl", std::string(kSource) + "\n" + std::string(20u << 20, ' ') + "\n");
+  const Outcome o = w.run();
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "has 20 MiB, more than the 16 MiB a kernel source may have")) << show(o);
 }

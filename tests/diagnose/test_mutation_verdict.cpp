@@ -93,3 +93,22 @@ TEST(MutationVerdict, ReproducesTheVerdictsSavedInTheGoldenRuns) {
     EXPECT_EQ(compared, 28);
   }
 }
+
+// A compute-only mutant whose compiler dropped the work: its FLOPs in its time beat the device's
+// compute roof, which no cache can explain. It is invalid, and says why, on a device without counters.
+TEST(MutationVerdict, AComputeOnlyMutantAboveTheComputeRoofHasLostWork) {
+  auto normal = record(1e6);
+  normal.work.flops = 2e9;  // 2 GFLOP in 1 ms: 2000 GFLOP/s
+  const auto mem = record(0.9e6, RunMode::memory_only), comp = record(0.1e6, RunMode::compute_only);
+  const MutationVerdict collapsed = analyseMutation(normal, &mem, &comp, 1000, {}, 5000.0);  // 20000 GFLOP/s > 5000
+  EXPECT_FALSE(collapsed.validation.compute_only.value().valid);
+  EXPECT_EQ(collapsed.verdict, MutationReading::unknown);
+  bool said = false;
+  for (const std::string& note : collapsed.notes)
+    said = said || note.find("above the device's compute roof of 5000 GFLOP/s: the compiler removed work") != std::string::npos;
+  EXPECT_TRUE(said);
+  // Within the roof the same mutant is used.
+  const MutationVerdict kept = analyseMutation(normal, &mem, &comp, 1000, {}, 50000.0);
+  EXPECT_TRUE(kept.validation.compute_only.value().valid);
+  EXPECT_NE(kept.verdict, MutationReading::unknown);
+}
