@@ -12,16 +12,11 @@
 #include "analyzer/run/variant_programs.hpp"
 #include "embedded_kernel_prelude.hpp"
 #include "mutators/auto_mutation.hpp"
-#include "test_support.hpp"
+#include "binary/auto_mutation_support.hpp"
 
 using namespace rooflab;
 
 namespace {
-
-#define ROOFLAB_REQUIRE_LIBCLANG()                                                     \
-  do {                                                                                 \
-    if (!automaticMutantsAvailable()) GTEST_SKIP() << automaticMutantsOffReason();     \
-  } while (0)
 
 const std::string kFixtures = std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/kernels/unannotated/";
 
@@ -32,14 +27,6 @@ AutoMutant mutate(const std::string& path, const std::string& text, AutoMutantKi
   request.build_options = splitBuildOptions(options);
   request.kind = kind;
   return mutateAutomatically(request);
-}
-
-// Builds the mutant on the OpenCL CPU device as the runner does; "" or the build failure.
-std::string buildOnPocl(const AutoMutant& mutant, const std::string& options) {
-  const SelectedDevice device = selectDevice("cpu");
-  cl::Context context(device.device);
-  const ProgramBuild built = buildProgramNow(context, device.device, automaticMutantProgram(mutant), options);
-  return built.ok ? "" : built.failure + "\n" + built.log + "\n" + mutant.source.value_or("");
 }
 
 struct Case {
@@ -68,14 +55,14 @@ TEST(AutoMutation, UnannotatedLibraryKernelsGetBothMutants) {
     EXPECT_EQ(compute.mutant.global_stores, c.stores);
     EXPECT_EQ(compute.mutant.float_ops, c.float_ops);
     EXPECT_EQ(compute.mutant.int_ops, compute.original.int_ops) << *compute.source;
-    EXPECT_EQ(buildOnPocl(compute, c.options), "");
+    EXPECT_EQ(rooflab::testing::buildMutantOnPocl(compute, c.options), "");
 
     const AutoMutant memory = mutate(path, text, AutoMutantKind::memory_only, c.options);
     ASSERT_TRUE(memory.source) << memory.reason;
     EXPECT_EQ(memory.mutant.global_loads, c.loads) << *memory.source;
     EXPECT_EQ(memory.mutant.global_stores, c.stores);
     EXPECT_EQ(memory.mutant.float_ops, 0) << *memory.source;
-    EXPECT_EQ(buildOnPocl(memory, c.options), "");
+    EXPECT_EQ(rooflab::testing::buildMutantOnPocl(memory, c.options), "");
   }
 }
 

@@ -13,16 +13,11 @@
 
 #include "analyzer/run/program_builds.hpp"
 #include "mutators/auto_mutation.hpp"
-#include "test_support.hpp"
+#include "binary/auto_mutation_support.hpp"
 
 using namespace rooflab;
 
 namespace {
-
-#define ROOFLAB_REQUIRE_LIBCLANG()                                                 \
-  do {                                                                             \
-    if (!automaticMutantsAvailable()) GTEST_SKIP() << automaticMutantsOffReason(); \
-  } while (0)
 
 const std::string kCorpus = std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/kernels/corpus";
 
@@ -36,13 +31,6 @@ AutoMutant mutateFile(const std::string& relative, AutoMutantKind kind, const st
   request.kernels = kernels;
   request.kind = kind;
   return mutateAutomatically(request);
-}
-
-std::string buildOnPocl(const AutoMutant& mutant, const std::string& options = "") {
-  const SelectedDevice device = selectDevice("cpu");
-  cl::Context context(device.device);
-  const ProgramBuild built = buildProgramNow(context, device.device, automaticMutantProgram(mutant), options);
-  return built.ok ? "" : built.failure + "\n" + built.log;
 }
 
 // The line `line` (1-based) of a corpus file.
@@ -137,7 +125,7 @@ TEST(MutantCorpus, MacrosAreRewrittenAsCompiledAndUnlaunchedKernelsAreLeftAlone)
   ASSERT_TRUE(compute.source) << compute.reason;
   EXPECT_NE(compute.source->find("rl_auto_fake_float4("), std::string::npos) << *compute.source;
   EXPECT_EQ(compute.mutant.global_loads, 0) << *compute.source;
-  EXPECT_EQ(buildOnPocl(compute), "");
+  EXPECT_EQ(rooflab::testing::buildMutantOnPocl(compute), "");
   // XaxpyDouble is not launched: its loads stay as written.
   EXPECT_NE(compute.source->find("(ygm)[id] = (((alpha) * ((xgm)[id]) + ((ygm)[id])));"), std::string::npos)
       << *compute.source;
@@ -145,7 +133,7 @@ TEST(MutantCorpus, MacrosAreRewrittenAsCompiledAndUnlaunchedKernelsAreLeftAlone)
   ASSERT_TRUE(memory.source) << memory.reason;
   EXPECT_NE(memory.source->find("rl_auto_fold_float4("), std::string::npos) << *memory.source;
   EXPECT_EQ(memory.mutant.float_ops, 0) << *memory.source;
-  EXPECT_EQ(buildOnPocl(memory), "");
+  EXPECT_EQ(rooflab::testing::buildMutantOnPocl(memory), "");
 }
 
 // An integer dynamic-programming kernel: compute-only keeps every integer operation (nothing
@@ -162,13 +150,13 @@ TEST(MutantCorpus, AnIntegerKernelsComputeOnlyMutantKeepsItsWork) {
   EXPECT_GT(compute.original.structure_loads, 0);
   EXPECT_LT(compute.original.structure_loads, compute.original.global_loads);
   EXPECT_EQ(compute.mutant.global_loads, compute.original.structure_loads) << *compute.source;
-  EXPECT_EQ(buildOnPocl(compute), "");
+  EXPECT_EQ(rooflab::testing::buildMutantOnPocl(compute), "");
   const AutoMutant memory = mutateFile("nw_dp/nw.cl", AutoMutantKind::memory_only, {"NwWavefront"});
   ASSERT_TRUE(memory.source) << memory.reason;
   EXPECT_LT(memory.mutant.int_ops, memory.original.int_ops) << *memory.source;
   EXPECT_EQ(memory.mutant.int_ops, memory.original.structure_int_ops);
   EXPECT_NE(memory.source->find("rl_auto_fold_int("), std::string::npos) << *memory.source;
-  EXPECT_EQ(buildOnPocl(memory), "");
+  EXPECT_EQ(rooflab::testing::buildMutantOnPocl(memory), "");
 }
 
 // A loaded integer that bounds a loop and divides: compute-only keeps those loads (a made-up 0 would
@@ -180,10 +168,10 @@ TEST(MutantCorpus, LoadsThatBoundOrDivideStayAndDoublesAreFolded) {
   ASSERT_TRUE(segments.source) << segments.reason;
   EXPECT_GT(segments.original.structure_loads, 0);
   EXPECT_LT(segments.original.structure_loads, segments.original.global_loads);
-  EXPECT_EQ(buildOnPocl(segments), "");
+  EXPECT_EQ(rooflab::testing::buildMutantOnPocl(segments), "");
   const AutoMutant stencil = mutateFile("stencil2d/stencil.cl", AutoMutantKind::memory_only, {"Stencil5"});
   ASSERT_TRUE(stencil.source) << stencil.reason;
   EXPECT_TRUE(stencil.double_helpers);
   EXPECT_NE(stencil.source->find("rl_auto_fold_double("), std::string::npos) << *stencil.source;
-  EXPECT_EQ(buildOnPocl(stencil), "");
+  EXPECT_EQ(rooflab::testing::buildMutantOnPocl(stencil), "");
 }
