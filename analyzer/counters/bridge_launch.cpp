@@ -182,7 +182,8 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   for (const BridgeLaunch& launch : launches) launched.insert(launch.kernel);
   for (const LocalArgBytesByKernel& sizes : module_sizes)
     modules.push_back(
-        loadBridgedModule(rewriteForCuda(ptx, sizes, launched).ptx, launches, options.opencl_registers, m.jit_mode));
+        loadBridgedModule(rewriteForCuda(ptx, sizes, launched).ptx, launches, options.opencl_registers, m.jit_mode,
+                          options.jit_mode));
   for (const auto& [kernel, registers] : options.opencl_registers) m.opencl_registers[kernel] = registers;
 
   // Device copies of every buffer a launch names. The inputs are kept aside: the read-back overwrites

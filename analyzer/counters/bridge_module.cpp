@@ -54,15 +54,20 @@ LoadedModule::LoadedModule(const std::string& ptx, JitMode mode) {
 
 std::unique_ptr<LoadedModule> loadBridgedModule(const std::string& cuda_ptx, const std::vector<BridgeLaunch>& launches,
                                                 const std::map<std::string, int>& opencl_registers,
-                                                std::string& jit_mode) {
+                                                std::string& jit_mode, const std::string& required_mode) {
+  const std::array<std::pair<JitMode, const char*>, 3> candidates = {
+      std::pair{JitMode::linked, "linked"}, std::pair{JitMode::whole_program, "whole-program"},
+      std::pair{JitMode::whole_program_256, "whole-program, 256 work items"}};
+  for (const auto& [mode, name] : candidates)
+    if (required_mode == name) {
+      jit_mode = name;
+      return std::make_unique<LoadedModule>(cuda_ptx, mode);
+    }
   if (opencl_registers.empty()) {
     auto module = std::make_unique<LoadedModule>(cuda_ptx, JitMode::whole_program);
     jit_mode = "whole-program";
     return module;
   }
-  const std::array<std::pair<JitMode, const char*>, 3> candidates = {
-      std::pair{JitMode::linked, "linked"}, std::pair{JitMode::whole_program, "whole-program"},
-      std::pair{JitMode::whole_program_256, "whole-program, 256 work items"}};
   std::unique_ptr<LoadedModule> chosen;
   long best_distance = 0;
   for (const auto& [mode, name] : candidates) {

@@ -41,9 +41,10 @@ class LoadedModule {
 // whose registers per launched kernel come closest to OpenCL's; on a tie the earlier (linked first: it
 // also leaves shared loads unmerged, as OpenCL does). jit_mode names the compile kept so far, also when
 // a later candidate fails.
+// `required_mode`, when not empty, names the one compile to make (as jit_mode names them).
 std::unique_ptr<LoadedModule> loadBridgedModule(const std::string& cuda_ptx, const std::vector<BridgeLaunch>& launches,
                                                 const std::map<std::string, int>& opencl_registers,
-                                                std::string& jit_mode);
+                                                std::string& jit_mode, const std::string& required_mode = "");
 
 // "a, b, c" (or "none"): the kernels of a module, for messages.
 std::string kernelNames(const std::vector<PtxKernelSignature>& kernels);

@@ -84,6 +84,10 @@ struct BridgeOptions {
   // linked, whole-program and whole-program for 256 work items, and keeps the compile closest to
   // OpenCL's registers. Empty: whole-program.
   std::map<std::string, int> opencl_registers;
+  // When set (a CounterSet::jit_mode, e.g. "linked"): compile the bridged PTX so, without choosing.
+  // A mutant is compiled as its original was, so that the instructions and sectors its validation
+  // compares come from the same compiler settings.
+  std::string jit_mode;
   // Raw metric names to collect; empty: the whole counterMetricTable(). Fewer metrics, fewer passes.
   std::vector<std::string> metrics;
   // Buffers copied back after the bridged run; empty: every buffer a launch names.

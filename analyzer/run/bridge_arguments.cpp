@@ -72,8 +72,10 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
   // A what-if is measured as an original is: its expectation may name any counter of the table.
   const bool original = point.run_point.mode == RunMode::normal || point.run_point.mode == RunMode::what_if;
   // Only the original's bridged time is compared with its OpenCL time, so only its compile is matched
-  // to OpenCL's (up to three JIT compiles); a mutant's counters come from one whole-program compile.
+  // to OpenCL's (up to three JIT compiles); a mutant's counters come from one compile, made as its
+  // original's was when the runner knows it, else whole-program.
   if (original && options.opencl_registers) bridge.opencl_registers = *options.opencl_registers;
+  if (!original) bridge.jit_mode = options.original_jit_mode;
   // A mutant's counters only validate it (FP32 FLOPs, global sectors) and show its occupancy: that
   // subset takes a fraction of the whole table's profiler passes.
   // The extra metrics a user asks for are read on mutants too: FP64 and integer instruction counts

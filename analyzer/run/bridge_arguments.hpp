@@ -30,7 +30,8 @@ struct PointCounterOptions {
   int timing_repetitions = 3;
   // The registers per kernel of OpenCL's compile of this PTX (NVIDIA's build log), when known.
   const std::map<std::string, int>* opencl_registers = nullptr;
-  std::vector<std::string> extra_metrics;  // collected for originals beside the table
+  std::vector<std::string> extra_metrics;  // collected for originals beside the table, and for mutants
+  std::string original_jit_mode;  // a mutant's: how its original's bridged PTX was compiled (CounterSet::jit_mode)
 };
 
 // Runs the point's launches (OpenCL's PTX, `ptx`) through the bridge under the range profiler: the

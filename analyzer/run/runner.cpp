@@ -220,8 +220,14 @@ counters::CounterSet VariantRunner::measureCounters(const PreparedPoint& prepare
   options.timing_repetitions = settings_.repetitions;
   options.opencl_registers = programs_.openclRegisters(ptx);
   options.extra_metrics = settings_.environment.extra_metrics;
-  return counters::measurePointCounters(ptx, *prepared.resolved, prepared.launches, *prepared.inputs, opencl_outputs,
-                                        record.timings, options);
+  const std::string group = record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order);
+  if (isMutantMode(record.mode))
+    if (const auto it = original_jit_modes_.find(group); it != original_jit_modes_.end())
+      options.original_jit_mode = it->second;
+  counters::CounterSet measured = counters::measurePointCounters(ptx, *prepared.resolved, prepared.launches,
+                                                                 *prepared.inputs, opencl_outputs, record.timings, options);
+  if (record.mode == RunMode::normal && !measured.jit_mode.empty()) original_jit_modes_[group] = measured.jit_mode;
+  return measured;
 }
 
 void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock::time_point started,

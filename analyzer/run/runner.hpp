@@ -61,6 +61,9 @@ class VariantRunner {
   std::string inputs_key_;
   Buffers inputs_;
   std::map<std::string, Buffers> references_;
+  // How each original's bridged PTX was compiled, by "family/variant params": its mutants are
+  // compiled the same way.
+  std::map<std::string, std::string> original_jit_modes_;
 };
 
 }  // namespace rooflab
