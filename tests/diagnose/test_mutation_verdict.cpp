@@ -112,3 +112,30 @@ TEST(MutationVerdict, AComputeOnlyMutantAboveTheComputeRoofHasLostWork) {
   EXPECT_TRUE(kept.validation.compute_only.value().valid);
   EXPECT_NE(kept.verdict, MutationReading::unknown);
 }
+
+// With the extra metrics: FP64 instructions must be kept; integer instructions must not fall in an
+// integer kernel (its work), while in a floating-point kernel they are addressing and may.
+TEST(MutationVerdict, Fp64AndIntegerInstructionsExtendTheComputeOnlyValidation) {
+  auto withInstructions = [](RunRecord r, double fp32, double fp64, double integer) {
+    r = withCounters(std::move(r), fp32, 0);
+    r.counters.values["smsp__sass_thread_inst_executed_op_dadd_pred_on.sum"] = fp64;
+    r.counters.values["smsp__sass_thread_inst_executed_op_dmul_pred_on.sum"] = 0;
+    r.counters.values["smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"] = 0;
+    r.counters.values["smsp__sass_thread_inst_executed_op_integer_pred_on.sum"] = integer;
+    return r;
+  };
+  const auto mem = withCounters(record(0.9e6, RunMode::memory_only), 0, 0);
+  // An integer kernel whose compute-only mutant lost a third of its integer instructions: invalid.
+  const auto int_normal = withInstructions(record(1e6), 0, 0, 3000);
+  const auto int_lost = withInstructions(record(0.5e6, RunMode::compute_only), 0, 0, 2000);
+  EXPECT_FALSE(analyseMutation(int_normal, &mem, &int_lost, 1000).validation.compute_only.value().valid);
+  // A double kernel: FP64 kept, fewer integer (addressing) instructions: valid; FP64 lost: invalid.
+  const auto fp64_normal = withInstructions(record(1e6), 0, 5000, 3000);
+  const auto fp64_kept = withInstructions(record(0.5e6, RunMode::compute_only), 0, 5000, 2000);
+  const auto fp64_lost = withInstructions(record(0.5e6, RunMode::compute_only), 0, 2500, 4000);
+  const MutationVerdict kept = analyseMutation(fp64_normal, &mem, &fp64_kept, 1000);
+  EXPECT_TRUE(kept.validation.compute_only.value().valid);
+  EXPECT_NE(kept.validation.compute_only->quantity.find("FP64 instructions 5000 -> 5000"), std::string::npos)
+      << kept.validation.compute_only->quantity;
+  EXPECT_FALSE(analyseMutation(fp64_normal, &mem, &fp64_lost, 1000).validation.compute_only.value().valid);
+}
