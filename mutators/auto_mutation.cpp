@@ -71,13 +71,6 @@ struct ParsedSource {
   }
 };
 
-// The OpenCL C version the options ask for: the only option the parse of a preprocessed program needs.
-std::vector<std::string> standardOption(const std::vector<std::string>& options) {
-  for (const std::string& o : options)
-    if (o.rfind("-cl-std=", 0) == 0) return {o};
-  return {"-cl-std=CL1.2"};
-}
-
 // Parses a preprocessed program (`text`, as if it were the file at `path`); with_preludes: behind
 // rooflab's preludes, as a mutant is built (double_helpers: with the double ones).
 std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& text,
@@ -86,7 +79,7 @@ std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& 
   auto parsed = std::make_unique<ParsedSource>();
   std::vector<std::string> args = {"-x", "cl", "-Xclang", "-finclude-default-header",
                                    "-resource-dir", ROOFLAB_LIBCLANG_RESOURCE_DIR};
-  for (const std::string& o : standardOption(options)) args.push_back(o);
+  args.push_back("-cl-std=" + openclStandard(options));  // the only option a preprocessed program needs
   if (double_helpers) args.push_back("-DRL_AUTO_DOUBLE=1");
   std::vector<CXUnsavedFile> files = {{path.c_str(), text.c_str(), static_cast<unsigned long>(text.size())}};
   if (with_preludes) {

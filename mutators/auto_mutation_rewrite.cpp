@@ -83,10 +83,10 @@ void Walk::fold(CXCursor c, const std::string& type, const std::vector<std::vect
 
   // Whether evaluating `c` twice could differ from once: an assignment, ++/-- or a call inside it.
 bool Walk::hasSideEffects(CXCursor c) const {
+  static const std::set<std::string> writes = {"++", "--", "=", "+=", "-=", "*=", "/=", "%=",
+                                               "&=", "|=", "^=", "<<=", ">>="};
   for (const auto& [spelling, offset] : tokens(c))
-    if (spelling == "++" || spelling == "--" || spelling == "=" || spelling.find("=") != std::string::npos) {
-      if (spelling != "==" && spelling != "<=" && spelling != ">=" && spelling != "!=") return true;
-    }
+    if (writes.count(spelling)) return true;
   // OpenCL's built-ins are pure (get_global_id, min, floor) except those that move or order data.
   static const std::regex effects("atomic_.*|atom_.*|vstore.*|write_image.*|async_work_group_.*|barrier|.*mem_fence|"
                                   "prefetch|printf");

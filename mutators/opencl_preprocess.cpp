@@ -46,13 +46,6 @@ struct ScratchFolder {
   }
 };
 
-// The OpenCL C version the options ask for (-cl-std=CL2.0 -> "CL2.0"), CL1.2 when they name none.
-std::string clStandard(const std::vector<std::string>& options) {
-  for (const std::string& o : options)
-    if (o.rfind("-cl-std=", 0) == 0) return o.substr(8);
-  return "CL1.2";
-}
-
 // "CL2.0" -> 200: what __OPENCL_VERSION__ stands for in the program's #if lines.
 std::string versionNumber(const std::string& standard) {
   std::smatch m;
@@ -62,7 +55,7 @@ std::string versionNumber(const std::string& standard) {
 }
 
 std::vector<std::string> clangArguments(const PreprocessRequest& r, const fs::path& input, const fs::path& output) {
-  const std::string standard = clStandard(r.build_options);
+  const std::string standard = openclStandard(r.build_options);
   std::vector<std::string> args = {kClang, "-cc1", "-E", "-x", "cl", "-cl-std=" + standard,
                                    // A target without a host's macros (__x86_64__): what a device sees.
                                    "-triple", "spir64-unknown-unknown", "-D__OPENCL_VERSION__=" + versionNumber(standard)};
@@ -101,6 +94,12 @@ std::string firstError(const std::string& diagnostics) {
 }
 
 }  // namespace
+
+std::string openclStandard(const std::vector<std::string>& build_options) {
+  for (const std::string& o : build_options)
+    if (o.rfind("-cl-std=", 0) == 0) return o.substr(8);
+  return "CL1.2";
+}
 
 bool openclPreprocessorAvailable() { return openclPreprocessorOffReason().empty(); }
 

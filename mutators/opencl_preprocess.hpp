@@ -21,6 +21,9 @@ struct PreprocessedSource {
   std::string error;  // why it could not be preprocessed ("file:line: error: ..."), "" when it was
 };
 
+// The OpenCL C version a point's options ask for (-cl-std=CL2.0 -> "CL2.0"); "CL1.2" when they name none.
+std::string openclStandard(const std::vector<std::string>& build_options);
+
 // Whether this build can preprocess (it found clang beside libclang), and why not.
 bool openclPreprocessorAvailable();
 std::string openclPreprocessorOffReason();

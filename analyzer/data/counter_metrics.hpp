@@ -13,6 +13,11 @@ namespace rooflab::counters {
 inline constexpr const char* kFadd = "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum";
 inline constexpr const char* kFmul = "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum";
 inline constexpr const char* kFfma = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
+// Not in the table: asked for through ROOFLAB_EXTRA_METRICS, they extend a compute-only mutant's validation.
+inline constexpr const char* kDadd = "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum";
+inline constexpr const char* kDmul = "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum";
+inline constexpr const char* kDfma = "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum";
+inline constexpr const char* kIntegerInstructions = "smsp__sass_thread_inst_executed_op_integer_pred_on.sum";
 inline constexpr const char* kDramRead = "dram__bytes_read.sum";
 inline constexpr const char* kDramWrite = "dram__bytes_write.sum";
 inline constexpr const char* kL2Bytes = "lts__t_bytes.sum";

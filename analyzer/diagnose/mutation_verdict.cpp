@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "analyzer/support/format.hpp"
+#include "analyzer/data/counter_metrics.hpp"
 #include "analyzer/data/run_record.hpp"
 
 namespace rooflab {
@@ -72,15 +73,13 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
       // tolerance, and, in a kernel without floating-point work (its work is integer), integer
       // instructions not fewer (the made-up values add a few of their own). With floating-point work
       // the integer count is mostly addressing, part of which a guarded store rightly skips.
-      const std::initializer_list<const char*> fp64 = {"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
-                                                       "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
-                                                       "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"};
+      const std::initializer_list<const char*> fp64 = {counters::kDadd, counters::kDmul, counters::kDfma};
       const auto fp64_original = rawCounterSum(normal, fp64), fp64_mutant = rawCounterSum(mutant, fp64);
       if (fp64_original && fp64_mutant && (*fp64_original > 0 || *fp64_mutant > 0)) {
         v.quantity += ", FP64 instructions " + formatNumber(*fp64_original) + " -> " + formatNumber(*fp64_mutant);
         v.valid = v.valid && within(*fp64_original, *fp64_mutant, m.counter_tolerance);
       }
-      const std::initializer_list<const char*> integer = {"smsp__sass_thread_inst_executed_op_integer_pred_on.sum"};
+      const std::initializer_list<const char*> integer = {counters::kIntegerInstructions};
       const auto int_original = rawCounterSum(normal, integer), int_mutant = rawCounterSum(mutant, integer);
       const bool floating_work = *original > 0 || (fp64_original && *fp64_original > 0);
       if (int_original && int_mutant && *int_original > 0 && !floating_work) {
