@@ -34,6 +34,11 @@
 #   roofs16   the L2, FP64 and int32 ceilings: `rooflab ceilings --device gpu` (it measures the FP64
 #             and int32 roofs too) against the H100 datasheet: L2 read roughly 2-3x DRAM, FP64 near
 #             33.5 TFLOP/s; then the daxpy fixture (double work) placed under the measured FP64 roof
+#   cost      rooflab's own cost (docs/cost.md): the default config with --phases (wall, goal < 15 s, and its
+#             phase table), bench/configs/estimate-h100.toml (78 points), and Nsight Compute on equivalent
+#             CUDA kernels (bench/baselines/ncu_cost.cu) for the same metrics as rooflab's full table and
+#             its mutant subset; prints counters per record beside ncu per kernel (goal <= 0.5x) and the
+#             estimates against what each batch took (goal within 25%), PASS/FAIL (bench/cost_summary.py)
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -230,6 +235,54 @@ for r in d["records"]:
           f" {p.get('fraction_of_roof')} of roof, above_roof {p.get('above_roof')}")
 PY
       ;;
+    cost)
+      t0=$(date +%s.%N)
+      ./build-gpu/rooflab run --device gpu --formats json,csv --phases --out "$W/cost-default" > "$W/cost-default.log" 2>&1
+      default_rc=$?
+      default_wall=$(seconds_since "$t0")
+      t0=$(date +%s.%N)
+      ./build-gpu/rooflab run bench/configs/estimate-h100.toml --device gpu --phases --out "$W/cost-batch" \
+        > "$W/cost-batch.log" 2>&1
+      batch_rc=$?
+      batch_wall=$(seconds_since "$t0")
+      printf '{"default": %s, "default_rc": %s, "batch": %s, "batch_rc": %s}\n' "$default_wall" "$default_rc" \
+        "$batch_wall" "$batch_rc" > "$W/cost-walls.json"
+      # ncu on CUDA kernels like the default's, for the metrics rooflab collected (its full table; a mutant's subset).
+      python3 - "$W/cost-default/results.json" "$W" <<'PY'
+import json, sys
+records = json.load(open(sys.argv[1]))["records"]
+def names(mode):
+    for r in records:
+        c = r.get("counters") or {}
+        if r["mode"] == mode and c.get("available"):
+            return sorted(set(c.get("values", {})) | set(c.get("missing", {})))
+    return []
+for label, mode in (("full", "normal"), ("mutant", "compute-only")):
+    open(f"{sys.argv[2]}/ncu-metrics-{label}.txt", "w").write(",".join(names(mode)))
+PY
+      NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
+      nvcc -O3 -arch=sm_90 -o "$W/ncu_cost" bench/baselines/ncu_cost.cu > "$W/ncu-build.log" 2>&1
+      python3 - "$W" "$NCU" <<'PY'
+import json, os, subprocess, sys, time
+work, ncu = sys.argv[1], sys.argv[2]
+out = {}
+for label in ("full", "mutant"):
+    metrics = open(f"{work}/ncu-metrics-{label}.txt").read().strip()
+    if not metrics or not ncu:
+        continue
+    runs = {"metrics": len(metrics.split(",")), "ncu": {}, "plain": {}}
+    for k in (4, 16):
+        for kind, cmd in (("plain", [f"{work}/ncu_cost", str(k)]),
+                          ("ncu", [ncu, "--metrics", metrics, "--cache-control", "all", f"{work}/ncu_cost", str(k)])):
+            t = time.time()
+            with open(f"{work}/ncu-{label}-{kind}-{k}.log", "w") as log:
+                subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
+            runs[kind][str(k)] = time.time() - t
+    out[label] = runs
+json.dump(out, open(f"{work}/ncu-times.json", "w"), indent=1)
+PY
+      echo "cost: default rc=$default_rc ${default_wall} s wall; batch rc=$batch_rc ${batch_wall} s wall" | tee -a "$W/summary.txt"
+      python3 bench/cost_summary.py "$W" | tee -a "$W/summary.txt" ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analyzer/batch/ab_plan.hpp"
+#include "analyzer/batch/batch_cost.hpp"
 #include "analyzer/batch/batch_estimate.hpp"
 #include "analyzer/batch/batch_summary.hpp"
 #include "analyzer/support/errors.hpp"
@@ -18,10 +20,15 @@
 #include "analyzer/diagnose/analysis.hpp"
 #include "analyzer/place/place_record.hpp"
 #include "analyzer/roofline/roofline_models.hpp"
+#include "analyzer/run/drift_control.hpp"
 #include "analyzer/support/stop_flag.hpp"
 
 namespace rooflab {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
   if (!options.device_override.empty()) config.run.device = options.device_override;
@@ -86,11 +93,13 @@ class HostWatch {
 // as it comes.
 class PointLoop {
  public:
-  PointLoop(const BatchPlan& plan, PointWorker& worker, const RooflineModels& models, ResultsDocument& document,
-            ResultsWriter& results, const DeviceInfo& device, bool progress, HostWatch& host)
-      : plan_(plan), worker_(worker), models_(models), document_(document), results_(results), device_(device),
-        progress_(progress), host_(host), tally_(plan.points.size()),
-        analysis_(static_cast<double>(device.timer_resolution_ns), models.device ? models.device : models.datasheet) {}
+  PointLoop(const BatchPlan& plan, const std::vector<AbSide>& sides, PointWorker& worker, const RooflineModels& models,
+            ResultsDocument& document, ResultsWriter& results, const DeviceInfo& device, bool progress, HostWatch& host,
+            BatchEstimator& estimator, BatchTimes& times)
+      : plan_(plan), sides_(sides), worker_(worker), models_(models), document_(document), results_(results),
+        device_(device), progress_(progress), host_(host), tally_(plan.points.size()),
+        analysis_(static_cast<double>(device.timer_resolution_ns), models.device ? models.device : models.datasheet),
+        estimator_(estimator), times_(times), estimated_from_(Clock::now()) {}
 
   // Runs every point (until interrupted) and finishes the document; whether it was interrupted. A
   // file that cannot be written (a full disk) stops the batch: the IoError then says where the
@@ -114,8 +123,13 @@ class PointLoop {
  private:
   bool runPoints() {
     bool interrupted = false;
+    const Clock::time_point points_started = Clock::now();
     for (std::size_t i = 0; i < plan_.points.size() && !interrupted; ++i)
       interrupted = stopRequests() > 0 || !runPoint(i);
+    times_.points_seconds = secondsSince(points_started);
+    times_.worker_start_seconds = worker_.startSeconds();
+    times_.worker_starts = worker_.starts();
+    const Clock::time_point finish_started = Clock::now();
     progress_.finish();
     interrupted = interrupted || stopRequests() > 0;
     results_.setHost(host_.condition());
@@ -129,6 +143,9 @@ class PointLoop {
                            "earlier run wrote there\n", results_.path().parent_path().c_str());
       return true;
     }
+    times_.finish_seconds = secondsSince(finish_started);
+    document_.cost = batchCost(times_, document_.records, document_.build_threads);
+    document_.cost->estimate = estimator_.trace();
     results_.write();
     // A run killed outright says nothing: this is where a user learns that its journal keeps every record.
     if (interrupted)
@@ -144,14 +161,20 @@ class PointLoop {
   bool runPoint(std::size_t i) {
     const RunPoint& point = plan_.points[i].run_point;
     const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(plan_.points.size()) + "] " +
-                               point.family->name + "/" + point.variant->name + " " +
-                               paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode) +
-                               (point.what_if ? " " + point.what_if->name : "");
-    progress_.show(prefix);
+                               (i < sides_.size() ? toString(sides_[i]) + ": " : std::string()) + point.family->name +
+                               "/" + point.variant->name + " " + paramsLabel(point.params, point.family->param_order) +
+                               " " + modeName(point.mode) + (point.what_if ? " " + point.what_if->name : "");
+    const std::string eta = " (" + formatEstimate(estimator_.remainingSeconds()) + " left)";
+    progress_.show(prefix + eta);
+    const Clock::time_point started = Clock::now();
+    const double worker_start_before = worker_.startSeconds();
     std::optional<RunRecord> record = worker_.run(i, recordFor(point), [&](const char* phase, int index, int count) {
-      if (progress_.tty()) progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));
+      if (progress_.tty())
+        progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count) + eta);
     });
     if (!record) return false;
+    if (i < sides_.size()) record->ab_side = sides_[i];
+    const double timed_seconds = record->phase_seconds.count("run") ? record->phase_seconds.at("run") : 0;
     host_.sample();
     if (const auto threads = worker_.buildThreads()) results_.setBuildThreads(*threads);
     if (record->status == RecordStatus::ok) placeRecord(*record, models_);
@@ -162,6 +185,9 @@ class PointLoop {
     if (concluded && *concluded != index) results_.journal(*concluded);
     results_.setSummary(tally_.summary());
     results_.checkpoint();
+    // The point's cost as the batch saw it, less a worker's start (a cost of the batch, not of the point).
+    estimator_.pointDone(i, secondsSince(started) - (worker_.startSeconds() - worker_start_before), timed_seconds,
+                         secondsSince(estimated_from_));
     return true;
   }
 
@@ -177,6 +203,7 @@ class PointLoop {
   }
 
   const BatchPlan& plan_;
+  const std::vector<AbSide>& sides_;  // an A/B run's, one per point; empty otherwise
   PointWorker& worker_;
   const RooflineModels& models_;
   ResultsDocument& document_;
@@ -186,6 +213,9 @@ class PointLoop {
   HostWatch& host_;
   BatchTally tally_;
   RecordAnalysis analysis_;
+  BatchEstimator& estimator_;
+  BatchTimes& times_;
+  Clock::time_point estimated_from_;  // when the first estimate was printed
 };
 
 // One message for all of them, a line each, as the command line prints every error ("rooflab: ...");
@@ -210,27 +240,22 @@ void refuseCountersThatCannotBeRead(const RunSettings& settings, const DeviceInf
 }
 
 void announce(const BatchPlan& plan, const BatchConfig& config, const SelectedDevice& device,
-              const RooflineModels& models, const ResultsWriter& results) {
+              const BatchEstimator& estimator, const ResultsWriter& results) {
   const std::size_t families = plan.studiedFamilyCount();
   std::fprintf(stderr,
                "rooflab: %zu points (%zu %s) on %s [%s]; %d warm-up + at least %d timed runs each, to ±%g%% noise "
                "within %g s; estimated %s; results in %s\n",
                plan.points.size(), families, families == 1 ? "family" : "families", device.info.name.c_str(),
                device.info.platform.c_str(), config.run.warmup, config.run.repetitions, config.run.max_noise * 100,
-               config.run.max_time_s, formatEstimate(estimateBatchSeconds(plan, models, config.run, device.info)).c_str(),
-               results.path().c_str());
+               config.run.max_time_s, formatEstimate(estimator.initialSeconds()).c_str(), results.path().c_str());
 }
 
-}  // namespace
-
-BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
-  BatchConfig config = withOverrides(config_in, options);
+// A planned batch run: the ceilings, then every point in a worker process. `sides`: an A/B run's,
+// one per point (empty otherwise).
+BatchOutcome runPlanned(BatchConfig config, const std::shared_ptr<const BatchPlan>& planned,
+                        const std::vector<AbSide>& sides, const std::optional<AbRun>& ab, const BatchOptions& options) {
   BatchOutcome outcome;
-  // The whole plan is checked before any device work or file write: a bad input costs nothing.
-  const auto planned = std::make_shared<const BatchPlan>(planBatch(config));
   const BatchPlan& plan = *planned;
-  for (const auto& w : plan.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
-  if (!plan.input_errors.empty()) throw InputError(joinedInputErrors(plan.input_errors));
   outcome.folder = std::make_unique<OutputFolder>(config.run.out);
   outcome.out_dir = outcome.folder->dir();
   if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
@@ -239,19 +264,57 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   refuseCountersThatCannotBeRead(config.run, device.info);
   ResultsWriter results(outcome.results, *outcome.folder);
   results.start(config, device.info, plan.input_errors);
+  outcome.results.drift_control = DriftControl::specFor(device.info);
+  outcome.results.ab = ab;
   // Before the ceilings, whose own work would raise the load average it reads.
   HostWatch host(device.info);
   results.setHost(host.condition());
+  BatchTimes times;
+  times.startup_seconds = secondsSince(options.command_started);
+  const Clock::time_point ceilings_started = Clock::now();
   const RooflineModels models = measureModels(config.run, device, options.progress, results, plan);
-  announce(plan, config, device, models, results);
+  times.ceilings_seconds = secondsSince(ceilings_started);
+  times.ceilings_measured = config.run.ceilings == CeilingsSource::measure;
+  BatchEstimator estimator = BatchEstimator::forPlan(plan, models, config.run, device.info);
+  announce(plan, config, device, estimator, results);
 
   // After the ceilings, so that no compile runs while they are measured: the worker starts its
   // background builds when it starts.
   PointWorker worker(WorkerSetup{config, planned, 0}, device.info.name);
-  PointLoop loop(plan, worker, models, outcome.results, results, device.info, options.progress, host);
+  PointLoop loop(plan, sides, worker, models, outcome.results, results, device.info, options.progress, host, estimator,
+                 times);
   const bool interrupted = loop.runAll();
   outcome.exit_code = loop.tally().exitCode(interrupted, !plan.input_errors.empty());
   return outcome;
+}
+
+// The plan of a config with its overrides, refused whole on any input error.
+std::shared_ptr<const BatchPlan> checkedPlan(const BatchConfig& config) {
+  auto planned = std::make_shared<const BatchPlan>(planBatch(config));
+  for (const auto& w : planned->warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
+  if (!planned->input_errors.empty()) throw InputError(joinedInputErrors(planned->input_errors));
+  return planned;
+}
+
+}  // namespace
+
+BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
+  const BatchConfig config = withOverrides(config_in, options);
+  // The whole plan is checked before any device work or file write: a bad input costs nothing.
+  return runPlanned(config, checkedPlan(config), {}, std::nullopt, options);
+}
+
+BatchOutcome runAbBatch(const AbConfigs& configs, const BatchOptions& options) {
+  const BatchConfig baseline = withOverrides(configs.baseline, options);
+  const BatchConfig candidate = withOverrides(configs.candidate, options);
+  const auto baseline_plan = checkedPlan(baseline), candidate_plan = checkedPlan(candidate);
+  AbSchedule schedule = interleaveAbPlans(*baseline_plan, *candidate_plan);
+  for (const std::string& unmatched : schedule.unmatched)
+    std::fprintf(stderr, "rooflab: warning: not compared, so not run: %s\n", unmatched.c_str());
+  if (schedule.plan->points.empty())
+    throw InputError("the baseline and the candidate plan no variant at the same parameters: nothing to compare");
+  return runPlanned(baseline, schedule.plan, schedule.sides,
+                    AbRun{configs.baseline_label, configs.candidate_label, candidate}, options);
 }
 
 }  // namespace rooflab

@@ -1,6 +1,7 @@
 #pragma once
 // Running a batch: plan (batch_plan), run each point (runner), write the results (results_writer),
 // count and choose the exit code (batch_summary).
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -23,6 +24,8 @@ struct BatchOptions {
   std::vector<std::string> formats_override;
   bool progress = true;           // the progress line on stderr
   bool keep_binaries = false;     // write each program binary (PTX on NVIDIA) to <out>/binaries
+  // When the command started: the phase table's start-up counts from here.
+  std::chrono::steady_clock::time_point command_started = std::chrono::steady_clock::now();
 };
 
 struct BatchOutcome {
@@ -38,5 +41,19 @@ struct BatchOutcome {
 // folder or a batch over max_points, DeviceError when no device can be opened, IoError when a results
 // file cannot be written; everything else is recorded.
 BatchOutcome runBatch(const BatchConfig& config, const BatchOptions& options);
+
+// The two sides of an A/B run (`rooflab ab`): two configs, or one config with two kernel folders.
+struct AbConfigs {
+  BatchConfig baseline;
+  BatchConfig candidate;
+  std::string baseline_label;   // what the results and the diff call each side
+  std::string candidate_label;
+};
+
+// Runs both sides' points in one batch, a variant of one side right after the same variant of the
+// other (ab_plan.hpp), with the baseline's [run] settings and output folder; each record carries its
+// side. Points only one side plans are named and not run. Throws as runBatch does, and InputError when
+// the sides share no point.
+BatchOutcome runAbBatch(const AbConfigs& configs, const BatchOptions& options);
 
 }  // namespace rooflab

@@ -173,7 +173,10 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
   const std::string where = stub.label() + " on " + device_name_ + ": ";
   if (pid_ < 0) {
     if (stopRequests() >= 2) return std::nullopt;
+    const auto starting = std::chrono::steady_clock::now();
     const std::string why = start(index);
+    start_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - starting).count();
+    ++starts_;
     if (!why.empty()) {
       if (stopRequests() >= 2) return std::nullopt;
       stub.status = RecordStatus::crashed;

@@ -31,6 +31,9 @@ class PointWorker {
 
   // Programs the worker builds in the background; nullopt before a worker started.
   std::optional<int> buildThreads() const { return build_threads_; }
+  // Wall seconds spent starting worker processes (until each said it was ready), and how many started.
+  double startSeconds() const { return start_seconds_; }
+  std::size_t starts() const { return starts_; }
 
  private:
   enum class Wait { message, silent, closed, stop_now };
@@ -46,6 +49,8 @@ class PointWorker {
   std::optional<LineReader> messages_;
   int messages_fd_ = -1;
   std::optional<int> build_threads_;
+  double start_seconds_ = 0;
+  std::size_t starts_ = 0;
 };
 
 }  // namespace rooflab

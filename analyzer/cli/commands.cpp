@@ -3,12 +3,17 @@
 #include <algorithm>
 #include <unistd.h>
 
+#include <chrono>
+#include <tuple>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 
 #include "analyzer/batch/batch.hpp"
+#include "analyzer/batch/batch_cost.hpp"
+#include "analyzer/cli/run_finish.hpp"
 #include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/roofline/device_models.hpp"
@@ -16,11 +21,14 @@
 #include "analyzer/diagnose/analysis.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/json/journal_file.hpp"
+#include "analyzer/json/results_file.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/run/program_builds.hpp"
 #include "analyzer/run/variant_programs.hpp"
 #include "analyzer/support/stop_flag.hpp"
+#include "reports/text/ab_split.hpp"
+#include "reports/text/cost_text.hpp"
 #include "reports/text/diff_report.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/text/terminal_report.hpp"
@@ -44,25 +52,6 @@ EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
   return env;
 }
 
-// The run's own JIT cache, for as long as the run lasts. This is the one place rooflab writes the
-// environment: NVIDIA's OpenCL and CUDA drivers take their JIT cache folder only from
-// CUDA_CACHE_PATH, read when they load, so it must be set before the first OpenCL or CUDA call.
-class PrivateJitCache {
- public:
-  explicit PrivateJitCache(std::string dir) : dir_(std::move(dir)) {
-    if (!dir_.empty()) ::setenv("CUDA_CACHE_PATH", dir_.c_str(), 1);
-  }
-  ~PrivateJitCache() {
-    std::error_code ec;
-    if (!dir_.empty()) fs::remove_all(dir_, ec);
-  }
-  PrivateJitCache(const PrivateJitCache&) = delete;
-  PrivateJitCache& operator=(const PrivateJitCache&) = delete;
-
- private:
-  std::string dir_;
-};
-
 // A results file or a journal (a run killed outright leaves its records there); a torn last line of
 // a journal is skipped with a warning.
 ResultsDocument readResults(const std::string& path) {
@@ -73,13 +62,14 @@ ResultsDocument readResults(const std::string& path) {
 
 }  // namespace
 
-int runCommand(const RunCommand& cmd) {
+void checkFormats(const std::vector<std::string>& formats) {
   const std::vector<std::string> known = reports::knownReportFormats();
-  for (const auto& f : cmd.formats)
+  for (const auto& f : formats)
     if (std::find(known.begin(), known.end(), f) == known.end())
       throw InputError("--formats: unknown format '" + f + "' (expected html, png, json, csv)");
-  BatchConfig config = cmd.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.config_path);
-  for (const std::string& text : cmd.set_params) config.param_overrides.push_back(parseParamOverride(text));
+}
+
+BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   BatchOptions options;
   options.device_override = cmd.device;
   options.out_override = cmd.out;
@@ -87,9 +77,34 @@ int runCommand(const RunCommand& cmd) {
   options.formats_override = cmd.formats;
   options.progress = !cmd.quiet;
   options.keep_binaries = cmd.keep_binaries;
-  installStopSignalHandlers();
   const CountersSetting counters = options.counters_override.value_or(config.run.counters);
   config.run.environment = readEnvironmentSettings(counters != CountersSetting::off);
+  return options;
+}
+
+void closeRunCost(BatchOutcome& outcome, double reports_seconds, std::chrono::steady_clock::time_point command_started,
+                  bool print_phases) {
+  ResultsDocument& results = outcome.results;
+  if (!results.cost) return;
+  closeBatchCost(*results.cost, reports_seconds,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - command_started).count());
+  try {
+    writeResultsFile(outcome.out_dir / "results.json", results);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rooflab: warning: the phase table could not be added to %s: %s\n",
+                 (outcome.out_dir / "results.json").c_str(), e.what());
+  }
+  if (print_phases) reports::printPhaseTable(results, std::cout);
+}
+
+int runCommand(const RunCommand& cmd) {
+  const auto command_started = std::chrono::steady_clock::now();
+  checkFormats(cmd.formats);
+  BatchConfig config = cmd.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.config_path);
+  for (const std::string& text : cmd.set_params) config.param_overrides.push_back(parseParamOverride(text));
+  BatchOptions options = batchOptionsOf(cmd, config);
+  options.command_started = command_started;
+  installStopSignalHandlers();
   const PrivateJitCache jit_cache(config.run.environment.private_jit_cache_dir);
   BatchOutcome outcome = runBatch(config, options);
   const ResultsDocument& results = outcome.results;
@@ -98,6 +113,7 @@ int runCommand(const RunCommand& cmd) {
   reports::printTerminalSummary(results, std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   int exit_code = static_cast<int>(outcome.exit_code);
+  const auto reports_started = std::chrono::steady_clock::now();
   try {
     reports::writeReports(results, outcome.out_dir, formats, reports::ChartOptions{cmd.show_mutants});
   } catch (const IoError& e) {
@@ -109,6 +125,8 @@ int runCommand(const RunCommand& cmd) {
     std::fprintf(stderr, "rooflab: writing reports failed: %s (results are in %s)\n", e.what(),
                  (outcome.out_dir / "results.json").c_str());
   }
+  closeRunCost(outcome, std::chrono::duration<double>(std::chrono::steady_clock::now() - reports_started).count(),
+               command_started, cmd.phases);
   outcome.folder->listWrittenFiles();
   std::printf("results: %s\n", (outcome.out_dir / "results.json").c_str());
   if (std::find(formats.begin(), formats.end(), "html") != formats.end())
@@ -241,13 +259,26 @@ int reportCommand(const ReportCommand& cmd) {
   }
   folder.listWrittenFiles();
   reports::printTerminalSummary(results, std::cout);
+  if (cmd.phases) reports::printPhaseTable(results, std::cout);
   std::printf("reports written to %s\n", out.c_str());
   return 0;
 }
 
 int diffCommand(const DiffCommand& cmd) {
-  const ResultsDocument old_run = readResults(cmd.old_path);
-  const ResultsDocument new_run = readResults(cmd.new_path);
+  ResultsDocument old_run, new_run;
+  std::string what = cmd.old_path + " " + cmd.new_path;
+  if (cmd.new_path.empty()) {
+    // One file: an A/B run's, whose baseline and candidate are the two runs.
+    what = cmd.old_path;
+    try {
+      std::tie(old_run, new_run) = reports::splitAbRun(readResults(cmd.old_path));
+    } catch (const std::invalid_argument& e) {
+      throw InputError("diff " + cmd.old_path + ": " + e.what() + "; give two results files, or one of rooflab ab");
+    }
+  } else {
+    old_run = readResults(cmd.old_path);
+    new_run = readResults(cmd.new_path);
+  }
   reports::DiffResult diff;
   try {
     diff = reports::diffResults(old_run, new_run, cmd.options);
@@ -255,11 +286,17 @@ int diffCommand(const DiffCommand& cmd) {
     throw InputError(e.what());
   }
   // Other devices, or no record in common: there is nothing a CI gate could read as "no regression".
-  if (diff.refusal) throw InputError("diff " + cmd.old_path + " " + cmd.new_path + ": " + *diff.refusal);
+  if (diff.refusal) throw InputError("diff " + what + ": " + *diff.refusal);
   reports::printDiff(diff, std::cout);
-  // Non-zero only for regressions (significant and larger than the minimum effect, or new errors and
-  // verification failures), so CI can gate on it.
-  return diff.regressed ? static_cast<int>(ExitCode::variant_failed) : 0;
+  return diffExitCode(diff);
+}
+
+int diffExitCode(const reports::DiffResult& diff) {
+  // Non-zero only for regressions (significant, larger than the minimum effect and than the drift,
+  // or new errors and verification failures), so CI can gate on it; 3 when the drift hides what the
+  // runs would show.
+  if (diff.regressed) return static_cast<int>(ExitCode::variant_failed);
+  return diff.inconclusive ? kDiffInconclusive : 0;
 }
 
 }  // namespace rooflab

@@ -16,6 +16,15 @@ struct RunCommand {
   std::vector<std::string> formats;
   std::vector<std::string> set_params;  // --set NAME=VALUE[,VALUE...], repeatable
   bool show_mutants = false;             // the charts draw the mutants' markers
+  bool phases = false;                   // print the phase table at the end (docs/cost.md)
+};
+// `rooflab ab`: a baseline and a candidate interleaved in one batch (docs/cost.md, "A/B runs").
+struct AbCommand {
+  RunCommand run;                 // the baseline's config (run.config_path) and the run's options
+  std::string candidate_path;     // the candidate's config; empty: the baseline's
+  std::string baseline_kernels;   // a kernel folder searched first for the baseline's families
+  std::string candidate_kernels;  // ... for the candidate's
+  reports::DiffOptions diff;      // --min-effect, --alpha
 };
 struct CeilingsCommand {
   std::string device = "auto";
@@ -26,10 +35,11 @@ struct ReportCommand {
   std::string out;
   std::vector<std::string> formats;
   bool show_mutants = false;  // the charts draw the mutants' markers
+  bool phases = false;        // print the saved run's phase table
 };
 struct DiffCommand {
   std::string old_path;
-  std::string new_path;
+  std::string new_path;  // empty: old_path is an A/B run's results, whose two sides are compared
   reports::DiffOptions options;  // --min-effect (or its old name --threshold), --alpha, --allow-other-device
 };
 
@@ -40,5 +50,6 @@ int devicesCommand();
 int ceilingsCommand(const CeilingsCommand& cmd);
 int reportCommand(const ReportCommand& cmd);
 int diffCommand(const DiffCommand& cmd);
+int abCommand(const AbCommand& cmd);
 
 }  // namespace rooflab

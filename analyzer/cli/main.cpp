@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--show-mutants", run.show_mutants,
                     "Draw each variant's compute-only and memory-only mutants on the roofline charts");
   run_cmd->add_flag("--keep-binaries", run.keep_binaries, "Write each program binary (PTX on NVIDIA) to <out>/binaries");
+  run_cmd->add_flag("--phases", run.phases, "Print where the run's time went at the end (docs/cost.md)");
 
   std::string kernels_dir;
   auto* list_cmd = app.add_subcommand("list", "List kernel families, variants and parameters");
@@ -59,11 +60,12 @@ int main(int argc, char** argv) {
   report_cmd->add_option("--formats", report.formats, "Report formats")->delimiter(',');
   report_cmd->add_flag("--show-mutants", report.show_mutants,
                        "Draw each variant's compute-only and memory-only mutants on the roofline charts");
+  report_cmd->add_flag("--phases", report.phases, "Print where the saved run's time went (docs/cost.md)");
 
   DiffCommand diff;
   auto* diff_cmd = app.add_subcommand("diff", "Per-record changes between two runs: a test on their repetitions and a minimum effect");
   diff_cmd->add_option("old", diff.old_path, "Old results.json")->required();
-  diff_cmd->add_option("new", diff.new_path, "New results.json")->required();
+  diff_cmd->add_option("new", diff.new_path, "New results.json (absent: OLD is an A/B run's, whose sides are compared)");
   auto* min_effect = diff_cmd->add_option("--min-effect", diff.options.min_effect,
                                           "Smallest change of a median that counts, a fraction of the old median")
                           ->capture_default_str();
@@ -75,13 +77,31 @@ int main(int argc, char** argv) {
   diff_cmd->add_flag("--allow-other-device", diff.options.allow_other_device,
                      "Compare runs made on different devices (refused by default, exit 2)");
 
+  AbCommand ab;
+  auto* ab_cmd = app.add_subcommand("ab", "A baseline and a candidate run interleaved in one batch, then compared as diff does");
+  ab_cmd->add_option("baseline", ab.run.config_path, "The baseline's batch config (its [run] settings are the run's)")->required();
+  ab_cmd->add_option("candidate", ab.candidate_path, "The candidate's batch config (default: the baseline's)");
+  ab_cmd->add_option("--baseline-kernels", ab.baseline_kernels, "A kernel folder searched first for the baseline's families");
+  ab_cmd->add_option("--candidate-kernels", ab.candidate_kernels, "A kernel folder searched first for the candidate's families");
+  ab_cmd->add_option("--device", ab.run.device, "auto | gpu | cpu | P:D | name substring");
+  ab_cmd->add_option("--out", ab.run.out, "Output folder (default: the baseline's [run].out)");
+  ab_cmd->add_flag("--no-counters", ab.run.no_counters, "Do not read hardware counters");
+  ab_cmd->add_option("--formats", ab.run.formats, "Report formats of each side: html,png,json,csv")->delimiter(',');
+  ab_cmd->add_option("--set", ab.run.set_params, "Override a study parameter of both sides: NAME=VALUE[,VALUE...]")
+      ->allow_extra_args(false);
+  ab_cmd->add_flag("--quiet", ab.run.quiet, "No progress line");
+  ab_cmd->add_flag("--phases", ab.run.phases, "Print where the run's time went at the end");
+  ab_cmd->add_option("--min-effect", ab.diff.min_effect, "Smallest change of a median that counts, a fraction")
+      ->capture_default_str();
+  ab_cmd->add_option("--alpha", ab.diff.alpha, "Significance level of the test on the repetitions")->capture_default_str();
+
   if (argc > 1 && argv[1][0] != '-') {
     const std::string command = argv[1];
     bool known = false;
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
       known = known || sub->get_name() == command;
     if (!known) {
-      std::fprintf(stderr, "rooflab: unknown command '%s' (expected run, devices, list, ceilings, report or diff)\n",
+      std::fprintf(stderr, "rooflab: unknown command '%s' (expected run, ab, devices, list, ceilings, report or diff)\n",
                    command.c_str());
       return static_cast<int>(ExitCode::bad_input);
     }
@@ -95,6 +115,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*run_cmd) return runCommand(run);
+    if (*ab_cmd) return abCommand(ab);
     if (*list_cmd) return listCommand(kernels_dir);
     if (app.got_subcommand("devices")) return devicesCommand();
     if (*ceilings_cmd) return ceilingsCommand(ceilings);

@@ -1,5 +1,7 @@
 #include "analyzer/counters/bridge_context.hpp"
 
+#include "analyzer/counters/bridge_cache.hpp"
+
 #include <set>
 
 #include "analyzer/counters/counters.hpp"
@@ -18,6 +20,8 @@ std::set<CUdevice>& keptContexts() {
 }  // namespace
 
 void resetPrimaryContexts() {
+  // What the bridge keeps belongs to the contexts: it goes first, while they still exist.
+  dropBridgeCaches();
   for (const CUdevice device : keptContexts())
     if (driver().primaryCtxReset) driver().primaryCtxReset(device);
 }

@@ -2,11 +2,14 @@
 // launched through the CUDA driver, timed with CUDA events and profiled with CUPTI's range profiler.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <set>
 
+#include "analyzer/counters/bridge_cache.hpp"
 #include "analyzer/counters/bridge_context.hpp"
 #include "analyzer/counters/bridge_module.hpp"
 #include "analyzer/counters/counters.hpp"
@@ -63,8 +66,9 @@ struct LaunchPlan {
   std::array<unsigned, 3> block = {1, 1, 1};
 };
 
+// `buffers`: the buffers the launches name, checked; nullptr: not checked (a compile ahead of the run).
 LaunchPlan planLaunch(std::size_t index, const BridgeLaunch& launch, const std::vector<PtxKernelSignature>& kernels,
-                      const std::map<std::string, HostBuffer>& buffers) {
+                      const std::map<std::string, HostBuffer>* buffers) {
   const std::string where = launchContext(index, launch);
   LaunchPlan plan;
   const auto kernel = std::find_if(kernels.begin(), kernels.end(),
@@ -83,7 +87,8 @@ LaunchPlan planLaunch(std::size_t index, const BridgeLaunch& launch, const std::
     switch (param.kind) {
       case PtxParamKind::global_pointer:
         if (arg.kind != BridgeArg::Kind::buffer) throw BridgeError(arg_where + ": the kernel expects a __global buffer");
-        if (buffers.count(arg.buffer_name) == 0) throw BridgeError(arg_where + ": no buffer named " + arg.buffer_name);
+        if (buffers && buffers->count(arg.buffer_name) == 0)
+          throw BridgeError(arg_where + ": no buffer named " + arg.buffer_name);
         break;
       case PtxParamKind::local_pointer:
         if (arg.kind != BridgeArg::Kind::local) throw BridgeError(arg_where + ": the kernel expects a __local size");
@@ -156,16 +161,115 @@ std::int64_t medianNs(std::vector<std::int64_t> samples) {
   return n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
 }
 
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// The program's PTX as the CUDA driver takes it, one text per module the launches need, with each
+// launch's plan. Throws BridgeError or PtxRewriteError.
+struct BridgedProgram {
+  std::vector<PtxKernelSignature> kernels;
+  std::vector<LaunchPlan> plans;
+  std::vector<std::string> module_ptx;
+};
+BridgedProgram bridgedProgram(const std::string& opencl_ptx, const std::vector<BridgeLaunch>& launches,
+                              const std::map<std::string, HostBuffer>* buffers) {
+  if (launches.empty()) throw BridgeError("no launches to bridge");
+  BridgedProgram program;
+  const std::string ptx = ptxTextFromProgramBinary(opencl_ptx);
+  program.kernels = parseKernelSignatures(ptx);
+  for (std::size_t i = 0; i < launches.size(); ++i)
+    program.plans.push_back(planLaunch(i, launches[i], program.kernels, buffers));
+  std::set<std::string> launched;
+  for (const BridgeLaunch& launch : launches) launched.insert(launch.kernel);
+  for (const LocalArgBytesByKernel& sizes : assignModules(program.plans, program.kernels))
+    program.module_ptx.push_back(rewriteForCuda(ptx, sizes, launched).ptx);
+  return program;
+}
+
+// The warm-up runs, then the timed ones under CUDA events: bridged_kernel_ns is their median.
+void timeSequence(int warmup_runs, int repetitions, const std::function<void()>& run_sequence, CounterSet& m) {
+  for (int w = 0; w < warmup_runs; ++w) run_sequence();
+  checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the warm-up runs)");
+  Event start, stop;
+  for (int r = 0; r < repetitions; ++r) {
+    checkCuda(driver().eventRecord(start.get(), nullptr), "cuEventRecord");
+    run_sequence();
+    checkCuda(driver().eventRecord(stop.get(), nullptr), "cuEventRecord");
+    checkCuda(driver().eventSynchronize(stop.get()), "cuEventSynchronize (after a timed run)");
+    float ms = 0;
+    checkCuda(driver().eventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
+    m.bridged_repetitions_ns.push_back(static_cast<std::int64_t>(static_cast<double>(ms) * 1e6 + 0.5));
+  }
+  m.bridged_kernel_ns = medianNs(m.bridged_repetitions_ns);
+}
+
+// One run from the caller's inputs, copied back for verification.
+void readBack(const std::function<void()>& upload, const std::function<void()>& run_sequence,
+              const std::map<std::string, std::unique_ptr<DeviceBuffer>>& device_buffers, const BridgeOptions& options,
+              std::map<std::string, HostBuffer>& buffers, CounterSet& m) {
+  upload();
+  run_sequence();
+  checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the verification run)");
+  std::set<std::string> read_back(options.read_back_buffers.begin(), options.read_back_buffers.end());
+  for (const auto& [name, device_buffer] : device_buffers) {
+    if (!read_back.empty() && read_back.count(name) == 0) continue;
+    HostBuffer& host = buffers.at(name);
+    if (host.sizeBytes() > 0)
+      checkCuda(driver().memcpyDtoH(host.bytes.data(), device_buffer->pointer(), host.sizeBytes()),
+                "cuMemcpyDtoH (buffer " + name + ")");
+  }
+  m.buffers_read_back = true;
+}
+
+// Every pass from freshly uploaded inputs and, when it can be flushed, an emptied L2.
+void profile(CUcontext context, int ordinal, CUdevice device, const BridgeOptions& options,
+             const std::function<void()>& upload, const std::function<void()>& run_sequence, CounterSet& m) {
+  L2Flusher* flusher = nullptr;
+  if (options.cold_l2_for_counters) {
+    try {
+      flusher = &keptL2Flusher(device);
+    } catch (const std::exception& e) {
+      m.l2_flush_error = e.what();  // counters still come, taken with a warm L2
+    }
+  }
+  auto preparePass = [&] {
+    upload();
+    if (flusher) flusher->flush();
+  };
+  m.l2_flushed_before_profiling = flusher != nullptr;
+
+  std::vector<std::string> metric_names;
+  // The caller's list (the runner's choice for the record: metric_selection.hpp); else the table.
+  if (!options.metrics.empty()) metric_names = options.metrics;
+  else
+    for (const CounterMetric& metric : counterMetricTable()) metric_names.emplace_back(metric.raw_name);
+  try {
+    RangeProfile profile = profileOneRange(context, ordinal, metric_names, preparePass, run_sequence);
+    m.values = std::move(profile.values);
+    m.missing = std::move(profile.missing);
+    m.profiler_passes = profile.passes;
+    m.available = true;
+    CountersCost& cost = *m.cost;
+    cost.config_seconds = profile.config_seconds;
+    cost.session_reused = profile.session_reused;
+    cost.pass_seconds = std::move(profile.pass_seconds);
+    cost.decode_seconds = profile.decode_seconds;
+  } catch (const CudaError&) {
+    throw;  // the work failed: the context is to be reset
+  } catch (const std::exception& e) {
+    m.reason = std::string("CUPTI range profiler: ") + e.what();
+  }
+}
+
 void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
              const std::vector<BridgeLaunch>& launches, int timing_repetitions, const BridgeOptions& options,
              CounterSet& m) {
+  CountersCost& cost = m.cost.emplace();
+  const Clock::time_point module_started = Clock::now();
   // Check the PTX and the launches first: their errors say more than "no GPU here", and need none.
-  if (launches.empty()) throw BridgeError("no launches to bridge");
-  const std::string ptx = ptxTextFromProgramBinary(opencl_ptx);
-  const std::vector<PtxKernelSignature> kernels = parseKernelSignatures(ptx);
-  std::vector<LaunchPlan> plans;
-  for (std::size_t i = 0; i < launches.size(); ++i) plans.push_back(planLaunch(i, launches[i], kernels, buffers));
-  const std::vector<LocalArgBytesByKernel> module_sizes = assignModules(plans, kernels);
+  const BridgedProgram program = bridgedProgram(opencl_ptx, launches, &buffers);
+  const std::vector<LaunchPlan>& plans = program.plans;
   if (!driver().usable()) throw BridgeError(driver().unavailable_reason);
 
   const int ordinal = chooseDeviceOrdinal(options.device_name);
@@ -177,14 +281,13 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
                                         device),
             "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
 
-  std::vector<std::unique_ptr<LoadedModule>> modules;
-  std::set<std::string> launched;
-  for (const BridgeLaunch& launch : launches) launched.insert(launch.kernel);
-  for (const LocalArgBytesByKernel& sizes : module_sizes)
-    modules.push_back(
-        loadBridgedModule(rewriteForCuda(ptx, sizes, launched).ptx, launches, options.opencl_registers, m.jit_mode,
-                          options.jit_mode));
+  std::vector<std::shared_ptr<LoadedModule>> modules;
+  for (const std::string& module_ptx : program.module_ptx)
+    modules.push_back(loadBridgedModule(context.get(), module_ptx, launches, options.opencl_registers, m.jit_mode,
+                                        options.jit_mode, cost.jit_compiles));
   for (const auto& [kernel, registers] : options.opencl_registers) m.opencl_registers[kernel] = registers;
+  cost.module_seconds = secondsSince(module_started);
+  const Clock::time_point setup_started = Clock::now();
 
   // Device copies of every buffer a launch names. The inputs are kept aside: the read-back overwrites
   // the caller's buffers, and every profiling pass must start from the same inputs as the timed runs.
@@ -197,8 +300,12 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
         device_buffers[arg.buffer_name] = std::make_unique<DeviceBuffer>(host.sizeBytes());
         inputs[arg.buffer_name] = host.bytes;
       }
+  // Before a pass only the buffers a launch may write need their inputs back.
+  const std::set<std::string> written(options.written_buffers.begin(), options.written_buffers.end());
+  bool restoring = false;
   auto upload = [&] {
     for (const auto& [name, device_buffer] : device_buffers) {
+      if (restoring && !written.empty() && written.count(name) == 0) continue;
       const std::vector<std::byte>& bytes = inputs.at(name);
       if (!bytes.empty())
         checkCuda(driver().memcpyHtoD(device_buffer->pointer(), bytes.data(), bytes.size()),
@@ -248,6 +355,9 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
     for (std::vector<std::byte>& v : p.values) p.params.push_back(v.data());
     prepared.push_back(std::move(p));
   }
+  upload();
+  checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the uploads)");
+  cost.setup_seconds = secondsSince(setup_started);
 
   auto runSequence = [&] {
     for (std::size_t i = 0; i < prepared.size(); ++i) {
@@ -259,76 +369,45 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
     }
   };
 
-  upload();
-  for (int w = 0; w < options.warmup_runs; ++w) runSequence();
-  checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the warm-up runs)");
-
-  Event start, stop;
-  for (int r = 0; r < std::max(1, timing_repetitions); ++r) {
-    checkCuda(driver().eventRecord(start.get(), nullptr), "cuEventRecord");
-    runSequence();
-    checkCuda(driver().eventRecord(stop.get(), nullptr), "cuEventRecord");
-    checkCuda(driver().eventSynchronize(stop.get()), "cuEventSynchronize (after a timed run)");
-    float ms = 0;
-    checkCuda(driver().eventElapsedTime(&ms, start.get(), stop.get()), "cuEventElapsedTime");
-    m.bridged_repetitions_ns.push_back(static_cast<std::int64_t>(static_cast<double>(ms) * 1e6 + 0.5));
-  }
-  m.bridged_kernel_ns = medianNs(m.bridged_repetitions_ns);
-
-  // One run from the caller's inputs, copied back for verification.
-  upload();
-  runSequence();
-  checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the verification run)");
-  std::set<std::string> read_back(options.read_back_buffers.begin(), options.read_back_buffers.end());
-  for (const auto& [name, device_buffer] : device_buffers) {
-    if (!read_back.empty() && read_back.count(name) == 0) continue;
-    HostBuffer& host = buffers.at(name);
-    if (host.sizeBytes() > 0)
-      checkCuda(driver().memcpyDtoH(host.bytes.data(), device_buffer->pointer(), host.sizeBytes()),
-                "cuMemcpyDtoH (buffer " + name + ")");
-  }
-  m.buffers_read_back = true;
+  // A mutant's counters validate it: it needs neither the bridged time nor the bridged results.
+  const Clock::time_point timing_started = Clock::now();
+  if (timing_repetitions > 0) timeSequence(options.warmup_runs, timing_repetitions, runSequence, m);
+  cost.timing_seconds = secondsSince(timing_started);
+  const Clock::time_point readback_started = Clock::now();
+  if (options.read_back) readBack(upload, runSequence, device_buffers, options, buffers, m);
+  cost.readback_seconds = secondsSince(readback_started);
 
   if (!options.collect_counters) {
     m.reason = "counters not requested";
     return;
   }
-  std::unique_ptr<L2Flusher> flusher;
-  if (options.cold_l2_for_counters) {
-    try {
-      flusher = std::make_unique<L2Flusher>(device);
-    } catch (const std::exception& e) {
-      m.l2_flush_error = e.what();  // counters still come, taken with a warm L2
-    }
-  }
-  auto preparePass = [&] {
-    upload();
-    if (flusher) flusher->flush();
-  };
-  m.l2_flushed_before_profiling = flusher != nullptr;
-
-  std::vector<std::string> metric_names;
-  // The caller's list (the runner adds ROOFLAB_EXTRA_METRICS, read once at the command line); else the table.
-  if (!options.metrics.empty()) metric_names = options.metrics;
-  else
-    for (const CounterMetric& metric : counterMetricTable()) metric_names.emplace_back(metric.raw_name);
-  try {
-    RangeProfile profile = profileOneRange(context.get(), ordinal, metric_names, preparePass, runSequence);
-    m.values = std::move(profile.values);
-    m.missing = std::move(profile.missing);
-    m.profiler_passes = profile.passes;
-    m.available = true;
-  } catch (const std::exception& e) {
-    m.reason = std::string("CUPTI range profiler: ") + e.what();
-  }
+  restoring = true;
+  profile(context.get(), ordinal, device, options, upload, runSequence, m);
 }
 
 }  // namespace
+
+void prefetchBridged(const std::string& opencl_ptx, const std::vector<BridgeLaunch>& launches,
+                     const BridgeOptions& options) {
+  try {
+    const BridgedProgram program = bridgedProgram(opencl_ptx, launches, nullptr);
+    if (!driver().usable()) return;
+    CUdevice device = 0;
+    checkCuda(driver().deviceGet(&device, chooseDeviceOrdinal(options.device_name)), "cuDeviceGet");
+    CurrentPrimaryContext context(device);
+    for (const std::string& module_ptx : program.module_ptx)
+      for (JitMode mode : candidateJitModes(!options.opencl_registers.empty(), options.jit_mode))
+        prefetchModule(context.get(), module_ptx, mode);
+  } catch (...) {
+    // measureBridged meets the same problem and says it.
+  }
+}
 
 CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
                                   const std::vector<BridgeLaunch>& launches, int timing_repetitions,
                                   const BridgeOptions& options) {
   CounterSet m;
+  const Clock::time_point started = Clock::now();
   try {
     measure(opencl_ptx, buffers, launches, timing_repetitions, options, m);
   } catch (const PtxRewriteError& e) {
@@ -341,6 +420,7 @@ CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, H
   } catch (...) {
     m.reason = "PTX bridge: unknown error";
   }
+  if (m.cost) m.cost->total_seconds = secondsSince(started);
   if (!m.available && m.reason.empty()) m.reason = "counters were not collected";
   if (m.available) m.reason.clear();
   try {

@@ -1,5 +1,7 @@
 #include "analyzer/counters/bridge_module.hpp"
 
+#include "analyzer/counters/bridge_cache.hpp"
+
 #include <array>
 #include <cstdint>
 #include <cstdlib>
@@ -52,26 +54,47 @@ LoadedModule::LoadedModule(const std::string& ptx, JitMode mode) {
     fail("cuModuleLoadDataEx (linked cubin)", r);
 }
 
-std::unique_ptr<LoadedModule> loadBridgedModule(const std::string& cuda_ptx, const std::vector<BridgeLaunch>& launches,
+namespace {
+
+constexpr std::array<std::pair<JitMode, const char*>, 3> kCandidates = {
+    std::pair{JitMode::linked, "linked"}, std::pair{JitMode::whole_program, "whole-program"},
+    std::pair{JitMode::whole_program_256, "whole-program, 256 work items"}};
+
+const char* modeName(JitMode mode) {
+  for (const auto& [candidate, name] : kCandidates)
+    if (candidate == mode) return name;
+  return "whole-program";
+}
+
+}  // namespace
+
+std::vector<JitMode> candidateJitModes(bool opencl_registers_known, const std::string& required_mode) {
+  for (const auto& [mode, name] : kCandidates)
+    if (required_mode == name) return {mode};
+  if (!opencl_registers_known) return {JitMode::whole_program};
+  return {JitMode::linked, JitMode::whole_program, JitMode::whole_program_256};
+}
+
+std::shared_ptr<LoadedModule> loadBridgedModule(CUcontext context, const std::string& cuda_ptx,
+                                                const std::vector<BridgeLaunch>& launches,
                                                 const std::map<std::string, int>& opencl_registers,
-                                                std::string& jit_mode, const std::string& required_mode) {
-  const std::array<std::pair<JitMode, const char*>, 3> candidates = {
-      std::pair{JitMode::linked, "linked"}, std::pair{JitMode::whole_program, "whole-program"},
-      std::pair{JitMode::whole_program_256, "whole-program, 256 work items"}};
-  for (const auto& [mode, name] : candidates)
-    if (required_mode == name) {
-      jit_mode = name;
-      return std::make_unique<LoadedModule>(cuda_ptx, mode);
-    }
-  if (opencl_registers.empty()) {
-    auto module = std::make_unique<LoadedModule>(cuda_ptx, JitMode::whole_program);
-    jit_mode = "whole-program";
-    return module;
-  }
-  std::unique_ptr<LoadedModule> chosen;
+                                                std::string& jit_mode, const std::string& required_mode, int& compiles) {
+  const std::vector<JitMode> modes = candidateJitModes(!opencl_registers.empty(), required_mode);
+  // Several candidates compile side by side: the driver's JIT is the host's work, one core each.
+  if (modes.size() > 1)
+    for (JitMode mode : modes) compiles += prefetchModule(context, cuda_ptx, mode) ? 1 : 0;
+  std::shared_ptr<LoadedModule> chosen;
   long best_distance = 0;
-  for (const auto& [mode, name] : candidates) {
-    auto module = std::make_unique<LoadedModule>(cuda_ptx, mode);
+  for (JitMode mode : modes) {
+    bool compiled = false;
+    std::shared_ptr<LoadedModule> module;
+    try {
+      module = keptModule(cuda_ptx, mode, &compiled);
+    } catch (...) {
+      if (modes.size() == 1 || (!chosen && mode == modes.back())) throw;
+      continue;  // a candidate that fails to compile leaves the others
+    }
+    compiles += compiled ? 1 : 0;
     long distance = 0;
     for (const BridgeLaunch& launch : launches) {
       const auto reported = opencl_registers.find(launch.kernel);
@@ -82,12 +105,12 @@ std::unique_ptr<LoadedModule> loadBridgedModule(const std::string& cuda_ptx, con
       checkCuda(driver().funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f), "cuFuncGetAttribute(NUM_REGS)");
       distance += std::labs(registers - reported->second);
     }
+    // On a tie the earlier: linked first, which also leaves shared loads unmerged, as OpenCL does.
     if (!chosen || distance < best_distance) {
       chosen = std::move(module);
       best_distance = distance;
-      jit_mode = name;
+      jit_mode = modeName(mode);
     }
-    if (best_distance == 0) break;
   }
   return chosen;
 }

@@ -42,9 +42,16 @@ class LoadedModule {
 // also leaves shared loads unmerged, as OpenCL does). jit_mode names the compile kept so far, also when
 // a later candidate fails.
 // `required_mode`, when not empty, names the one compile to make (as jit_mode names them).
-std::unique_ptr<LoadedModule> loadBridgedModule(const std::string& cuda_ptx, const std::vector<BridgeLaunch>& launches,
+// Modules are kept between calls (bridge_cache.hpp); the candidates compile at once, each on a thread
+// of its own with `context` current. `compiles` gets the compiles this call made.
+std::shared_ptr<LoadedModule> loadBridgedModule(CUcontext context, const std::string& cuda_ptx,
+                                                const std::vector<BridgeLaunch>& launches,
                                                 const std::map<std::string, int>& opencl_registers,
-                                                std::string& jit_mode, const std::string& required_mode = "");
+                                                std::string& jit_mode, const std::string& required_mode, int& compiles);
+
+// The modes loadBridgedModule compiles for these options: the required one, else the three
+// candidates when OpenCL's registers are known, else whole-program.
+std::vector<JitMode> candidateJitModes(bool opencl_registers_known, const std::string& required_mode);
 
 // "a, b, c" (or "none"): the kernels of a module, for messages.
 std::string kernelNames(const std::vector<PtxKernelSignature>& kernels);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "analyzer/counters/bridge_cache.hpp"
 #include "analyzer/counters/bridge_context.hpp"
 #include "analyzer/counters/bridge_module.hpp"
 #include "analyzer/counters/counters.hpp"
@@ -35,7 +36,9 @@ std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, con
             "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)");
   std::set<std::string> queried;
   for (const OccupancyQuery& q : queries) queried.insert(q.kernel);
-  LoadedModule module(rewriteForCuda(ptx, sizes, queried).ptx, JitMode::whole_program);
+  // Kept: the same PTX is often measured next, compiled the same way (bridge_cache.hpp).
+  const std::shared_ptr<LoadedModule> kept = keptModule(rewriteForCuda(ptx, sizes, queried).ptx, JitMode::whole_program);
+  const LoadedModule& module = *kept;
 
   std::vector<KernelOccupancy> answers;
   for (const OccupancyQuery& q : queries) {

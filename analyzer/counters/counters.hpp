@@ -92,6 +92,11 @@ struct BridgeOptions {
   std::vector<std::string> metrics;
   // Buffers copied back after the bridged run; empty: every buffer a launch names.
   std::vector<std::string> read_back_buffers;
+  // One clean run copied back into the caller's buffers, for comparison with OpenCL's (originals).
+  bool read_back = true;
+  // The buffers a launch may write: only they are restored before each profiling pass (the others
+  // still hold the inputs); empty: every buffer.
+  std::vector<std::string> written_buffers;
 };
 
 // "" when counters may work for this device (NVIDIA, CUDA built in, libcuda and libcupti load, a CUDA
@@ -104,14 +109,20 @@ std::string bridgeUnavailableReason();
 
 // Runs `launches` (in order) from NVIDIA's OpenCL PTX (the CL_PROGRAM_BINARIES text) through the CUDA
 // driver: uploads every buffer a launch names, runs the sequence `warmup_runs` times, then
-// `timing_repetitions` times under CUDA events (bridged_kernel_ns is the median), then once more from
-// freshly uploaded buffers and copies them back (so the caller can verify the bridged result), then,
-// for each pass CUPTI needs, from freshly uploaded inputs and an emptied L2 (cold_l2_for_counters),
-// under the range profiler with one range around the whole sequence. Timings survive a CUPTI failure.
-// Never throws.
+// `timing_repetitions` times under CUDA events (bridged_kernel_ns is the median; none with 0), then
+// (read_back) once more from freshly uploaded buffers and copies them back (so the caller can verify
+// the bridged result), then, for each pass CUPTI needs, from restored inputs and an emptied L2
+// (cold_l2_for_counters), under the range profiler with one range around the whole sequence. Timings
+// survive a CUPTI failure; `cost` says where the time went. Never throws.
 CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
                                   const std::vector<BridgeLaunch>& launches, int timing_repetitions,
                                   const BridgeOptions& options = {});
+
+// Starts compiling, on threads of their own, the modules measureBridged will load for these launches
+// and options, so that the driver's JIT runs while the OpenCL run is timed; returns at once. Never
+// throws: a compile that fails here fails again, and is reported, in measureBridged.
+void prefetchBridged(const std::string& opencl_ptx, const std::vector<BridgeLaunch>& launches,
+                     const BridgeOptions& options);
 
 // Loads the program's PTX through the bridge (nothing is launched) and answers each query. Throws
 // (with the reason) when the bridge cannot load it. device_name: as BridgeOptions::device_name.

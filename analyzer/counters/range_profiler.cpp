@@ -1,6 +1,8 @@
 #include "analyzer/counters/range_profiler.hpp"
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -11,22 +13,6 @@ namespace rooflab::counters {
 
 #ifdef ROOFLAB_HAVE_CUPTI_RANGE_PROFILER
 namespace {
-
-// Runs a cleanup on every way out of a scope; cleanups ignore errors (they may run while unwinding).
-template <class F>
-class ScopeExit {
- public:
-  explicit ScopeExit(F f) : f_(std::move(f)) {}
-  ~ScopeExit() { f_(); }
-  ScopeExit(const ScopeExit&) = delete;
-  ScopeExit& operator=(const ScopeExit&) = delete;
-
- private:
-  F f_;
-};
-
-// No metric table needs this many passes; more means the replay loop is not converging.
-constexpr int kMaxPasses = 64;
 
 std::string unsupportedReason(const CUpti_Profiler_DeviceSupported_Params& s) {
   std::string why;
@@ -96,193 +82,251 @@ class HostObject {
   CUpti_Profiler_Host_Object* object_ = nullptr;
 };
 
+// The CUPTI side of a profiler session: the range profiler on one context, and each metric set's
+// host object, config image and counter data image.
+class CuptiBackend : public ProfilerBackend {
+ public:
+  CuptiBackend(CUcontext context, int device_ordinal) : cupti_(cuptiLibrary()), context_(context) {
+    if (!cupti_.usable()) throw std::runtime_error(cupti_.unavailable_reason);
+    CUpti_Profiler_Initialize_Params initialize{CUpti_Profiler_Initialize_Params_STRUCT_SIZE, nullptr};
+    checkCupti(cupti_.profilerInitialize(&initialize), "cuptiProfilerInitialize");
+    initialized_ = true;
+    try {
+      CUdevice device = 0;
+      checkCuda(cudaDriver().deviceGet(&device, device_ordinal), "cuDeviceGet");
+      CUpti_Profiler_DeviceSupported_Params support{};
+      support.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE;
+      support.cuDevice = device;
+      support.api = CUPTI_PROFILER_RANGE_PROFILING;
+      checkCupti(cupti_.profilerDeviceSupported(&support), "cuptiProfilerDeviceSupported");
+      if (support.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) throw std::runtime_error(unsupportedReason(support));
+      CUpti_Device_GetChipName_Params chip{};
+      chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
+      chip.deviceIndex = static_cast<std::size_t>(device_ordinal);
+      checkCupti(cupti_.deviceGetChipName(&chip), "cuptiDeviceGetChipName");
+      chip_name_ = chip.pChipName ? chip.pChipName : "";
+      // Which counters this context may read now (the first call that fails without the permission).
+      CUpti_Profiler_GetCounterAvailability_Params availability{};
+      availability.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
+      availability.ctx = context_;
+      checkCupti(cupti_.getCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability (size)");
+      availability_image_.resize(availability.counterAvailabilityImageSize);
+      availability.pCounterAvailabilityImage = availability_image_.data();
+      checkCupti(cupti_.getCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
+    } catch (...) {
+      deinitialize();
+      throw;
+    }
+  }
+  ~CuptiBackend() override {
+    reset();
+    deinitialize();
+  }
+
+  MetricSet configure(int id, const std::vector<std::string>& metrics) override {
+    // All metrics go in with one call, as in NVIDIA's range_profiling sample, so CUPTI schedules passes
+    // for the set as a whole. (Added one call each, they took one pass each on an H100, and the FADD,
+    // FMUL and FFMA counts of vecadd, which runs FADDs only, all read the same value.)
+    Set& set = sets_[id];
+    set.host = std::make_unique<HostObject>(cupti_, chip_name_, availability_image_);
+    MetricSet answer;
+    std::vector<const char*> requested;
+    for (const std::string& metric : metrics) requested.push_back(metric.c_str());
+    std::vector<const char*> collected = requested;
+    if (const CUptiResult all = set.host->addMetrics(requested); all != CUPTI_SUCCESS) {
+      // Some name is unknown to this chip: find which on throwaway objects (a failed add may leave its
+      // object half-configured), then configure a fresh one with the rest.
+      collected.clear();
+      for (const char* name : requested) {
+        HostObject probe(cupti_, chip_name_, availability_image_);
+        const CUptiResult result = probe.addMetrics({name});
+        if (result == CUPTI_SUCCESS) collected.push_back(name);
+        else answer.missing[name] = "not available on " + chip_name_ + ": " + cupti_.errorText(result);
+      }
+      if (collected.empty()) throw std::runtime_error("none of the requested metrics is available on " + chip_name_);
+      set.host->reset();
+      checkCupti(set.host->addMetrics(collected), "cuptiProfilerHostConfigAddMetrics");
+    }
+    for (const char* name : collected) set.names.emplace_back(name);
+    for (const std::string& name : set.names) set.name_pointers.push_back(name.c_str());
+    CUpti_Profiler_Host_GetConfigImageSize_Params config_size{};
+    config_size.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE;
+    config_size.pHostObject = set.host->get();
+    checkCupti(cupti_.hostGetConfigImageSize(&config_size), "cuptiProfilerHostGetConfigImageSize");
+    set.config_image.resize(config_size.configImageSize);
+    CUpti_Profiler_Host_GetConfigImage_Params config{};
+    config.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE;
+    config.pHostObject = set.host->get();
+    config.configImageSize = set.config_image.size();
+    config.pConfigImage = set.config_image.data();
+    checkCupti(cupti_.hostGetConfigImage(&config), "cuptiProfilerHostGetConfigImage");
+    CUpti_Profiler_Host_GetNumOfPasses_Params pass_count{};
+    pass_count.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE;
+    pass_count.configImageSize = set.config_image.size();
+    pass_count.pConfigImage = set.config_image.data();
+    checkCupti(cupti_.hostGetNumOfPasses(&pass_count), "cuptiProfilerHostGetNumOfPasses");
+    answer.collected = set.names;
+    answer.passes = static_cast<int>(pass_count.numOfPasses);
+    return answer;
+  }
+
+  void enable() override {
+    CUpti_RangeProfiler_Enable_Params enable{};
+    enable.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
+    enable.ctx = context_;
+    checkCupti(cupti_.rangeEnable(&enable), "cuptiRangeProfilerEnable");
+    profiler_ = enable.pRangeProfilerObject;
+  }
+
+  void setConfig(int id) override {
+    Set& set = sets_.at(id);
+    if (set.counter_data.empty()) {
+      // A counter data image for one range of this set, sized once per enabled profiler.
+      CUpti_RangeProfiler_GetCounterDataSize_Params data_size{};
+      data_size.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
+      data_size.pRangeProfilerObject = profiler_;
+      data_size.pMetricNames = set.name_pointers.data();
+      data_size.numMetrics = set.name_pointers.size();
+      data_size.maxNumOfRanges = 1;
+      data_size.maxNumRangeTreeNodes = 1;
+      checkCupti(cupti_.rangeGetCounterDataSize(&data_size), "cuptiRangeProfilerGetCounterDataSize");
+      set.counter_data.resize(data_size.counterDataSize);
+    }
+    // Initialising the image also empties it of the previous range's data.
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params data_init{};
+    data_init.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
+    data_init.pRangeProfilerObject = profiler_;
+    data_init.counterDataSize = set.counter_data.size();
+    data_init.pCounterData = set.counter_data.data();
+    checkCupti(cupti_.rangeCounterDataImageInitialize(&data_init), "cuptiRangeProfilerCounterDataImageInitialize");
+    CUpti_RangeProfiler_SetConfig_Params set_config{};
+    set_config.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
+    set_config.pRangeProfilerObject = profiler_;
+    set_config.configSize = set.config_image.size();
+    set_config.pConfig = set.config_image.data();
+    set_config.counterDataImageSize = set.counter_data.size();
+    set_config.pCounterDataImage = set.counter_data.data();
+    set_config.range = CUPTI_UserRange;        // one range that we open and close around the whole sequence
+    set_config.replayMode = CUPTI_UserReplay;  // we replay it; kernel replay would split it per kernel
+    set_config.maxRangesPerPass = 1;
+    set_config.numNestingLevels = 1;
+    set_config.minNestingLevel = 1;
+    set_config.passIndex = 0;
+    set_config.targetNestingLevel = 1;
+    checkCupti(cupti_.rangeSetConfig(&set_config), "cuptiRangeProfilerSetConfig");
+  }
+
+  bool runPass(const std::function<void()>& work) override {
+    CUpti_RangeProfiler_Start_Params start{};
+    start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
+    start.pRangeProfilerObject = profiler_;
+    checkCupti(cupti_.rangeStart(&start), "cuptiRangeProfilerStart");
+    CUpti_RangeProfiler_Stop_Params stop{};
+    stop.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
+    stop.pRangeProfilerObject = profiler_;
+    try {
+      CUpti_RangeProfiler_PushRange_Params push{};
+      push.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE;
+      push.pRangeProfilerObject = profiler_;
+      push.pRangeName = "rooflab";
+      checkCupti(cupti_.rangePushRange(&push), "cuptiRangeProfilerPushRange");
+      work();
+      CUpti_RangeProfiler_PopRange_Params pop{};
+      pop.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE;
+      pop.pRangeProfilerObject = profiler_;
+      checkCupti(cupti_.rangePopRange(&pop), "cuptiRangeProfilerPopRange");
+    } catch (...) {
+      cupti_.rangeStop(&stop);  // leave the profiler stopped, so Disable can clean up
+      throw;
+    }
+    checkCupti(cupti_.rangeStop(&stop), "cuptiRangeProfilerStop");
+    checkCuda(cudaDriver().ctxSynchronize(), "cuCtxSynchronize (after a profiling pass)");
+    return stop.isAllPassSubmitted != 0;
+  }
+
+  std::map<std::string, double> decode(int id) override {
+    Set& set = sets_.at(id);
+    CUpti_RangeProfiler_DecodeData_Params decode{};
+    decode.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
+    decode.pRangeProfilerObject = profiler_;
+    checkCupti(cupti_.rangeDecodeData(&decode), "cuptiRangeProfilerDecodeData");
+    if (decode.numOfRangeDropped > 0) throw std::runtime_error("CUPTI dropped the profiled range");
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info{};
+    info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
+    info.pCounterDataImage = set.counter_data.data();
+    info.counterDataImageSize = set.counter_data.size();
+    checkCupti(cupti_.rangeGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
+    if (info.numTotalRanges == 0) throw std::runtime_error("CUPTI recorded no range (did the work launch any kernel?)");
+    std::vector<double> values(set.name_pointers.size());
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate{};
+    evaluate.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
+    evaluate.pHostObject = set.host->get();
+    evaluate.pCounterDataImage = set.counter_data.data();
+    evaluate.counterDataImageSize = set.counter_data.size();
+    evaluate.rangeIndex = 0;
+    evaluate.ppMetricNames = set.name_pointers.data();
+    evaluate.numMetrics = set.name_pointers.size();
+    evaluate.pMetricValues = values.data();
+    checkCupti(cupti_.hostEvaluateToGpuValues(&evaluate), "cuptiProfilerHostEvaluateToGpuValues");
+    std::map<std::string, double> out;
+    for (std::size_t i = 0; i < set.names.size(); ++i) out[set.names[i]] = values[i];
+    return out;
+  }
+
+  void reset() noexcept override {
+    if (profiler_) {
+      CUpti_RangeProfiler_Disable_Params p{};
+      p.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
+      p.pRangeProfilerObject = profiler_;
+      cupti_.rangeDisable(&p);
+      profiler_ = nullptr;
+    }
+    sets_.clear();
+  }
+
+ private:
+  struct Set {
+    std::unique_ptr<HostObject> host;
+    std::vector<std::string> names;
+    std::vector<const char*> name_pointers;  // into names
+    std::vector<std::uint8_t> config_image;
+    std::vector<std::uint8_t> counter_data;  // sized at the first setConfig
+  };
+  void deinitialize() noexcept {
+    if (!initialized_) return;
+    CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE, nullptr};
+    cupti_.profilerDeInitialize(&p);
+    initialized_ = false;
+  }
+
+  const CuptiLibrary& cupti_;
+  CUcontext context_;
+  bool initialized_ = false;
+  std::string chip_name_;
+  std::vector<std::uint8_t> availability_image_;
+  CUpti_RangeProfiler_Object* profiler_ = nullptr;
+  std::map<int, Set> sets_;
+};
+
+// One session per context, for the life of the process (or of the context: dropProfilerSessions).
+std::map<CUcontext, std::unique_ptr<ProfilerSession>>& sessions() {
+  static std::map<CUcontext, std::unique_ptr<ProfilerSession>> kept;
+  return kept;
+}
+
 }  // namespace
 
 RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::vector<std::string>& metrics,
                              const std::function<void()>& prepare_pass, const std::function<void()>& run_work) {
-  const CuptiLibrary& cupti = cuptiLibrary();
-  if (!cupti.usable()) throw std::runtime_error(cupti.unavailable_reason);
-  RangeProfile profile;
-
-  CUpti_Profiler_Initialize_Params initialize{CUpti_Profiler_Initialize_Params_STRUCT_SIZE, nullptr};
-  checkCupti(cupti.profilerInitialize(&initialize), "cuptiProfilerInitialize");
-  ScopeExit deinitialize([&] {
-    CUpti_Profiler_DeInitialize_Params p{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE, nullptr};
-    cupti.profilerDeInitialize(&p);
-  });
-
-  CUdevice device = 0;
-  checkCuda(cudaDriver().deviceGet(&device, device_ordinal), "cuDeviceGet");
-  CUpti_Profiler_DeviceSupported_Params support{};
-  support.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE;
-  support.cuDevice = device;
-  support.api = CUPTI_PROFILER_RANGE_PROFILING;
-  checkCupti(cupti.profilerDeviceSupported(&support), "cuptiProfilerDeviceSupported");
-  if (support.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) throw std::runtime_error(unsupportedReason(support));
-
-  CUpti_Device_GetChipName_Params chip{};
-  chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
-  chip.deviceIndex = static_cast<std::size_t>(device_ordinal);
-  checkCupti(cupti.deviceGetChipName(&chip), "cuptiDeviceGetChipName");
-  const std::string chip_name = chip.pChipName ? chip.pChipName : "";
-
-  // Which counters this context may read now (the first call that fails without the permission).
-  CUpti_Profiler_GetCounterAvailability_Params availability{};
-  availability.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
-  availability.ctx = context;
-  checkCupti(cupti.getCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability (size)");
-  std::vector<std::uint8_t> availability_image(availability.counterAvailabilityImageSize);
-  availability.pCounterAvailabilityImage = availability_image.data();
-  checkCupti(cupti.getCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
-
-  // Host side: the configuration image that tells the GPU what to count. All metrics go in with one
-  // call, as in NVIDIA's range_profiling sample, so CUPTI schedules passes for the set as a whole.
-  // (Added one call each, they took one pass each on an H100, and the FADD, FMUL and FFMA counts of
-  // vecadd, which runs FADDs only, all read the same value.)
-  const std::vector<const char*> requested = [&] {
-    std::vector<const char*> names;
-    for (const std::string& metric : metrics) names.push_back(metric.c_str());
-    return names;
-  }();
-  HostObject host(cupti, chip_name, availability_image);
-  std::vector<const char*> collected = requested;
-  if (const CUptiResult all = host.addMetrics(requested); all != CUPTI_SUCCESS) {
-    // Some name is unknown to this chip: find which on throwaway objects (a failed add may leave its
-    // object half-configured), then configure a fresh one with the rest.
-    collected.clear();
-    for (const char* name : requested) {
-      HostObject probe(cupti, chip_name, availability_image);
-      const CUptiResult result = probe.addMetrics({name});
-      if (result == CUPTI_SUCCESS) collected.push_back(name);
-      else profile.missing[name] = "not available on " + chip_name + ": " + cupti.errorText(result);
-    }
-    if (collected.empty()) throw std::runtime_error("none of the requested metrics is available on " + chip_name);
-    host.reset();
-    checkCupti(host.addMetrics(collected), "cuptiProfilerHostConfigAddMetrics");
-  }
-
-  CUpti_Profiler_Host_GetConfigImageSize_Params config_size{};
-  config_size.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE;
-  config_size.pHostObject = host.get();
-  checkCupti(cupti.hostGetConfigImageSize(&config_size), "cuptiProfilerHostGetConfigImageSize");
-  std::vector<std::uint8_t> config_image(config_size.configImageSize);
-  CUpti_Profiler_Host_GetConfigImage_Params config{};
-  config.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE;
-  config.pHostObject = host.get();
-  config.configImageSize = config_image.size();
-  config.pConfigImage = config_image.data();
-  checkCupti(cupti.hostGetConfigImage(&config), "cuptiProfilerHostGetConfigImage");
-
-  CUpti_Profiler_Host_GetNumOfPasses_Params pass_count{};
-  pass_count.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE;
-  pass_count.configImageSize = config_image.size();
-  pass_count.pConfigImage = config_image.data();
-  checkCupti(cupti.hostGetNumOfPasses(&pass_count), "cuptiProfilerHostGetNumOfPasses");
-
-  // Target side: the range profiler on this context, with a counter data image for one range.
-  CUpti_RangeProfiler_Enable_Params enable{};
-  enable.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
-  enable.ctx = context;
-  checkCupti(cupti.rangeEnable(&enable), "cuptiRangeProfilerEnable");
-  CUpti_RangeProfiler_Object* profiler = enable.pRangeProfilerObject;
-  ScopeExit disable([&] {
-    CUpti_RangeProfiler_Disable_Params p{};
-    p.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
-    p.pRangeProfilerObject = profiler;
-    cupti.rangeDisable(&p);
-  });
-
-  CUpti_RangeProfiler_GetCounterDataSize_Params data_size{};
-  data_size.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
-  data_size.pRangeProfilerObject = profiler;
-  data_size.pMetricNames = collected.data();
-  data_size.numMetrics = collected.size();
-  data_size.maxNumOfRanges = 1;
-  data_size.maxNumRangeTreeNodes = 1;
-  checkCupti(cupti.rangeGetCounterDataSize(&data_size), "cuptiRangeProfilerGetCounterDataSize");
-  std::vector<std::uint8_t> counter_data(data_size.counterDataSize);
-  CUpti_RangeProfiler_CounterDataImage_Initialize_Params data_init{};
-  data_init.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
-  data_init.pRangeProfilerObject = profiler;
-  data_init.counterDataSize = counter_data.size();
-  data_init.pCounterData = counter_data.data();
-  checkCupti(cupti.rangeCounterDataImageInitialize(&data_init), "cuptiRangeProfilerCounterDataImageInitialize");
-
-  CUpti_RangeProfiler_SetConfig_Params set_config{};
-  set_config.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
-  set_config.pRangeProfilerObject = profiler;
-  set_config.configSize = config_image.size();
-  set_config.pConfig = config_image.data();
-  set_config.counterDataImageSize = counter_data.size();
-  set_config.pCounterDataImage = counter_data.data();
-  set_config.range = CUPTI_UserRange;        // one range that we open and close around the whole sequence
-  set_config.replayMode = CUPTI_UserReplay;  // we replay it; kernel replay would split it per kernel
-  set_config.maxRangesPerPass = 1;
-  set_config.numNestingLevels = 1;
-  set_config.minNestingLevel = 1;
-  set_config.passIndex = 0;
-  set_config.targetNestingLevel = 1;
-  checkCupti(cupti.rangeSetConfig(&set_config), "cuptiRangeProfilerSetConfig");
-
-  for (bool all_passes_submitted = false; !all_passes_submitted;) {
-    if (profile.passes >= kMaxPasses)
-      throw std::runtime_error("CUPTI still wanted passes after " + std::to_string(kMaxPasses) + " replays");
-    prepare_pass();
-    CUpti_RangeProfiler_Start_Params start{};
-    start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
-    start.pRangeProfilerObject = profiler;
-    checkCupti(cupti.rangeStart(&start), "cuptiRangeProfilerStart");
-    CUpti_RangeProfiler_Stop_Params stop{};
-    stop.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
-    stop.pRangeProfilerObject = profiler;
-    try {
-      CUpti_RangeProfiler_PushRange_Params push{};
-      push.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE;
-      push.pRangeProfilerObject = profiler;
-      push.pRangeName = "rooflab";
-      checkCupti(cupti.rangePushRange(&push), "cuptiRangeProfilerPushRange");
-      run_work();
-      CUpti_RangeProfiler_PopRange_Params pop{};
-      pop.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE;
-      pop.pRangeProfilerObject = profiler;
-      checkCupti(cupti.rangePopRange(&pop), "cuptiRangeProfilerPopRange");
-    } catch (...) {
-      cupti.rangeStop(&stop);  // leave the profiler stopped, so Disable can clean up
-      throw;
-    }
-    checkCupti(cupti.rangeStop(&stop), "cuptiRangeProfilerStop");
-    checkCuda(cudaDriver().ctxSynchronize(), "cuCtxSynchronize (after a profiling pass)");
-    all_passes_submitted = stop.isAllPassSubmitted != 0;
-    ++profile.passes;
-  }
-
-  CUpti_RangeProfiler_DecodeData_Params decode{};
-  decode.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
-  decode.pRangeProfilerObject = profiler;
-  checkCupti(cupti.rangeDecodeData(&decode), "cuptiRangeProfilerDecodeData");
-  if (decode.numOfRangeDropped > 0) throw std::runtime_error("CUPTI dropped the profiled range");
-
-  CUpti_RangeProfiler_GetCounterDataInfo_Params info{};
-  info.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
-  info.pCounterDataImage = counter_data.data();
-  info.counterDataImageSize = counter_data.size();
-  checkCupti(cupti.rangeGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
-  if (info.numTotalRanges == 0) throw std::runtime_error("CUPTI recorded no range (did the work launch any kernel?)");
-
-  std::vector<double> values(collected.size());
-  CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate{};
-  evaluate.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE;
-  evaluate.pHostObject = host.get();
-  evaluate.pCounterDataImage = counter_data.data();
-  evaluate.counterDataImageSize = counter_data.size();
-  evaluate.rangeIndex = 0;
-  evaluate.ppMetricNames = collected.data();
-  evaluate.numMetrics = collected.size();
-  evaluate.pMetricValues = values.data();
-  checkCupti(cupti.hostEvaluateToGpuValues(&evaluate), "cuptiProfilerHostEvaluateToGpuValues");
-  for (std::size_t i = 0; i < collected.size(); ++i) profile.values[collected[i]] = values[i];
-  return profile;
+  auto found = sessions().find(context);
+  if (found == sessions().end())
+    found = sessions()
+                .emplace(context, std::make_unique<ProfilerSession>(std::make_unique<CuptiBackend>(context, device_ordinal)))
+                .first;
+  return found->second->profile(metrics, prepare_pass, run_work);
 }
+
+void dropProfilerSessions() noexcept { sessions().clear(); }
 
 #else  // no cupti_range_profiler.h
 
@@ -290,6 +334,8 @@ RangeProfile profileOneRange(CUcontext, int, const std::vector<std::string>&, co
                              const std::function<void()>&) {
   throw std::runtime_error(cuptiLibrary().unavailable_reason);
 }
+
+void dropProfilerSessions() noexcept {}
 
 #endif  // ROOFLAB_HAVE_CUPTI_RANGE_PROFILER
 

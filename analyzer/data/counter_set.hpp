@@ -26,6 +26,21 @@ struct BridgeAgreement {
   std::size_t non_finite = 0;          // bridged values that are NaN or Inf
 };
 
+// Where one record's counters phase went (docs/cost.md): the bridge's steps and each profiling pass,
+// in wall seconds.
+struct CountersCost {
+  double module_seconds = 0;    // the PTX rewritten and compiled by the driver (near 0 when cached)
+  int jit_compiles = 0;         // driver compiles made for this record (0: the module was cached)
+  double setup_seconds = 0;     // device buffers allocated, inputs uploaded
+  double timing_seconds = 0;    // bridged warm-up and timed runs (originals only)
+  double readback_seconds = 0;  // one clean run copied back for comparison (originals only)
+  double config_seconds = 0;    // profiler configuration (host object, config image, counter data image)
+  bool session_reused = false;  // the profiler session and this metric set's image came from an earlier record
+  std::vector<double> pass_seconds;  // each pass: inputs restored, L2 emptied, the range replayed
+  double decode_seconds = 0;    // counter data decoded and evaluated
+  double total_seconds = 0;     // the bridge's whole measurement
+};
+
 struct CounterSet {
   bool available = false;  // the metric table was collected
   std::string reason;      // why not, when !available
@@ -45,6 +60,7 @@ struct CounterSet {
   std::string l2_flush_error;     // why the L2 could not be flushed (the counters were then taken warm)
   std::string jit_mode;           // "whole-program" or "linked": how the bridged PTX was compiled
   std::map<std::string, int> opencl_registers;  // what OpenCL's ptxas reported, when known
+  std::optional<CountersCost> cost;  // absent when the bridge was not asked (and in older files)
 
   // Filled by the runner, which knows the OpenCL run the bridged one replays.
   std::string metric_set;  // "full table" or the mutant validation subset; empty when not attempted

@@ -12,6 +12,7 @@
 #include "analyzer/data/batch_config.hpp"
 #include "analyzer/data/device_info.hpp"
 #include "analyzer/data/device_model.hpp"
+#include "analyzer/data/run_cost.hpp"
 #include "analyzer/data/run_record.hpp"
 
 namespace rooflab {
@@ -86,6 +87,11 @@ struct ResultsDocument {
   // point) and, beside it, why its timings may be noisy; absent in results written before.
   std::optional<HostCondition> host;
   std::optional<std::string> noisy_host;
+  // Where the run's time went and its estimate (docs/cost.md); absent in results written before.
+  std::optional<BatchCost> cost;
+  // The control kernel timed beside every record, for `rooflab diff` to measure the run's drift.
+  std::optional<DriftControlSpec> drift_control;
+  std::optional<AbRun> ab;  // an A/B run's two sides (records carry ab_side)
 };
 
 }  // namespace rooflab

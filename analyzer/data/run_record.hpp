@@ -11,6 +11,7 @@
 #include "analyzer/data/diagnosis.hpp"
 #include "analyzer/support/expression.hpp"
 #include "analyzer/data/roofline.hpp"
+#include "analyzer/data/run_cost.hpp"
 #include "analyzer/stats/stats.hpp"
 #include "analyzer/data/mutation_verdict.hpp"
 #include "analyzer/data/occupancy_match.hpp"
@@ -139,9 +140,14 @@ struct RunRecord {
   std::optional<MutantOrigin> mutant_origin;        // mutants only: annotated or automatic
   std::optional<MutantSourceCheck> mutant_source_check;  // automatic mutants only
   std::optional<WhatIfResult> what_if;  // what-if records only: the mutation, its check and gains
-  // Wall-clock seconds of the run's phases: prepare (build, uploads, padding), run (warm-up and timed
-  // repetitions), verify (read-back, reference, comparison), counters (bridge and CUPTI passes).
+  // Wall-clock seconds of the run's phases: build (waiting for the program's build, the padded
+  // mutant's rebuild included), prepare (inputs, uploads, occupancy padding), run (warm-up and timed
+  // repetitions), drift_control, verify (read-back, reference, comparison), counters (bridge and
+  // CUPTI passes).
   std::map<std::string, double> phase_seconds;
+  // The run's control kernel, timed right after this record's repetitions (docs/cost.md, "Drift").
+  std::optional<DriftControlSample> drift_control;
+  std::optional<AbSide> ab_side;  // records of an A/B run only
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)", "... (what-if no-bank-conflicts)"
   // nullopt when the record has no timings or the value is not finite.

@@ -9,7 +9,9 @@ namespace rooflab {
 std::optional<std::size_t> RecordAnalysis::recordAdded(std::vector<RunRecord>& records, std::size_t index,
                                                        bool closes_group) {
   const RunRecord& added = records[index];
-  const std::string group = added.family + "/" + added.variant + " " + paramsLabel(added.params, added.param_order);
+  // An A/B run's sides are two runs: a side's normal record takes its own side's mutants.
+  const std::string group = (added.ab_side ? toString(*added.ab_side) + ": " : std::string()) + added.family + "/" +
+                            added.variant + " " + paramsLabel(added.params, added.param_order);
   mode_records_[group][added.mode] = index;
   if (!closes_group) return std::nullopt;
   const auto& modes = mode_records_[group];

@@ -331,4 +331,22 @@ std::shared_ptr<const BatchPlan> planFromJson(const json& j) {
   }
 }
 
+std::shared_ptr<const BatchPlan> planOfPoints(const std::vector<const BatchPlan*>& plans,
+                                              const std::vector<PlanPointRef>& points) {
+  json families = json::array(), merged_points = json::array();
+  std::vector<json> encoded;
+  std::vector<std::size_t> family_offset;
+  for (const BatchPlan* plan : plans) {
+    family_offset.push_back(families.size());
+    encoded.push_back(planToJson(*plan));
+    for (json& family : encoded.back().at("families")) families.push_back(std::move(family));
+  }
+  for (const PlanPointRef& ref : points) {
+    json point = encoded.at(ref.plan).at("points").at(ref.point);
+    point["family"] = point.at("family").get<std::size_t>() + family_offset.at(ref.plan);
+    merged_points.push_back(std::move(point));
+  }
+  return planFromJson({{"families", families}, {"points", merged_points}});
+}
+
 }  // namespace rooflab

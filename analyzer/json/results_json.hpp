@@ -74,7 +74,20 @@ ResultsModels resultsModelsFromJson(const nlohmann::json& json);
 nlohmann::json toJson(const BatchSummary& summary);
 BatchSummary batchSummaryFromJson(const nlohmann::json& json);
 
+// What a run cost rooflab (docs/cost.md), its drift control and an A/B run's sides; each written only
+// when present, so that older results re-write unchanged.
+nlohmann::json toJson(const BatchCost& cost);
+BatchCost batchCostFromJson(const nlohmann::json& json);
+nlohmann::json toJson(const DriftControlSpec& spec);
+DriftControlSpec driftControlSpecFromJson(const nlohmann::json& json);
+nlohmann::json toJson(const DriftControlSample& sample);
+DriftControlSample driftControlSampleFromJson(const nlohmann::json& json);
+nlohmann::json toJson(const AbRun& ab);
+AbRun abRunFromJson(const nlohmann::json& json);
+
 namespace counters {
+nlohmann::json toJson(const CountersCost& cost);
+CountersCost countersCostFromJson(const nlohmann::json& json);
 // {"available", "reason" (null when available)} and, unless not_attempted: "values", "missing",
 // "derived", "derived_reasons", "bridged_kernel_ns" (null when the bridge did not time), "profiler_passes",
 // "l2_flushed_before_profiling" (and "l2_flush_error" when it failed), "kernels", and the runner's fields.

@@ -39,6 +39,7 @@ json toJson(const CounterSet& c) {
   }
   j["kernels"] = kernels;
   if (!c.metric_set.empty()) j["metric_set"] = c.metric_set;
+  if (c.cost) j["cost"] = toJson(*c.cost);
   // A plain double: a ratio is never a count, even when it happens to be whole.
   if (c.bridged_to_opencl_time_ratio) j["bridged_to_opencl_time_ratio"] = *c.bridged_to_opencl_time_ratio;
   if (c.bridged_vs_opencl) {
@@ -76,6 +77,7 @@ CounterSet counterSetFromJson(const json& j) {
     resources.max_threads_per_block = integerOr<int>(k, "max_threads_per_block", 0);
   }
   c.metric_set = textOr(j, "metric_set");
+  if (const json* cost = member(j, "cost"); cost != nullptr && cost->is_object()) c.cost = countersCostFromJson(*cost);
   c.bridged_to_opencl_time_ratio = optionalNumber(j, "bridged_to_opencl_time_ratio");
   if (j.contains("bridged_vs_opencl_rel_l2_error") || j.contains("bridged_non_finite"))
     c.bridged_vs_opencl = BridgeAgreement{optionalNumber(j, "bridged_vs_opencl_rel_l2_error"),

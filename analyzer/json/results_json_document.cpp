@@ -384,6 +384,9 @@ json toJson(const ResultsDocument& d) {
   if (d.build_threads) j["build_threads"] = *d.build_threads;
   if (d.host) j["host"] = toJson(*d.host);
   if (d.host || d.noisy_host) j["noisy_host"] = textOrNull(d.noisy_host);
+  if (d.cost) j["cost"] = toJson(*d.cost);
+  if (d.drift_control) j["drift_control"] = toJson(*d.drift_control);
+  if (d.ab) j["ab"] = toJson(*d.ab);
   return j;
 }
 
@@ -425,6 +428,10 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
   d.build_threads = optionalInteger<int>(j, "build_threads");
   if (const json* host = member(j, "host"); host != nullptr && host->is_object()) d.host = hostConditionFromJson(*host);
   d.noisy_host = optionalText(j, "noisy_host");
+  if (const json* cost = member(j, "cost"); cost != nullptr && cost->is_object()) d.cost = batchCostFromJson(*cost);
+  if (const json* drift = member(j, "drift_control"); drift != nullptr && drift->is_object())
+    d.drift_control = driftControlSpecFromJson(*drift);
+  if (const json* ab = member(j, "ab"); ab != nullptr && ab->is_object()) d.ab = abRunFromJson(*ab);
   return d;
 }
 

@@ -207,6 +207,9 @@ json toJson(const RunRecord& r) {
       j["mutant_source_check"]["kept_global_loads"] = {{"kept", check->kept_global_loads}, {"of", check->global_loads}};
   }
   if (r.what_if) j["what_if"] = toJson(*r.what_if);  // what-if records only
+  // Only when measured, so that older results re-render byte for byte.
+  if (r.drift_control) j["drift_control"] = toJson(*r.drift_control);
+  if (r.ab_side) j["ab_side"] = toString(*r.ab_side);
   return j;
 }
 
@@ -268,6 +271,9 @@ RunRecord runRecordFromJson(const json& j) {
   }
   if (const json* what_if = member(j, "what_if"); what_if != nullptr && what_if->is_object())
     r.what_if = whatIfResultFromJson(*what_if);
+  if (const json* drift = member(j, "drift_control"); drift != nullptr && drift->is_object())
+    r.drift_control = driftControlSampleFromJson(*drift);
+  r.ab_side = parseAbSide(textOr(j, "ab_side"));
   return r;
 }
 

@@ -45,13 +45,42 @@ std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, cons
   return buffers;
 }
 
-std::vector<std::string> originalMetrics(const std::vector<std::string>& extra) {
-  std::vector<std::string> names;
-  for (const CounterMetric& metric : counterMetricTable()) names.emplace_back(metric.raw_name);
-  // Experts can ask for any further sm_90 metric (stall reasons, pipe use) for the originals, as with
-  // `ncu --metrics`; each lands in "values" as it comes, or in "missing" with CUPTI's reason.
-  names.insert(names.end(), extra.begin(), extra.end());
-  return names;
+CounterNeed counterNeedOf(RunMode mode) {
+  // A what-if is measured as an original is: its expectation may name any counter of the table.
+  return mode == RunMode::normal || mode == RunMode::what_if ? CounterNeed::full_table : CounterNeed::mutant_validation;
+}
+
+namespace {
+
+// The bridge's options for a point, as measurePointCounters and its prefetch both need them.
+BridgeOptions bridgeOptionsFor(const ResolvedPoint& point, const MetricSelection& selection,
+                               const PointCounterOptions& options) {
+  BridgeOptions bridge;
+  bridge.device_name = options.device_name;
+  const bool original = counterNeedOf(point.run_point.mode) == CounterNeed::full_table;
+  // Only the original's bridged time is compared with its OpenCL time, so only its compile is matched
+  // to OpenCL's (up to three JIT compiles); a mutant's counters come from one compile, made as its
+  // original's was when the runner knows it, else whole-program.
+  if (original && options.opencl_registers) bridge.opencl_registers = *options.opencl_registers;
+  if (!original) bridge.jit_mode = options.original_jit_mode;
+  bridge.metrics = selection.metrics;
+  bridge.read_back = selection.read_back;
+  if (!selection.timing) bridge.warmup_runs = 0;
+  for (const ResolvedBuffer& b : point.buffers)
+    if (b.scratch || b.spec->access != BufferAccess::read) bridge.written_buffers.push_back(b.spec->name);
+  return bridge;
+}
+
+}  // namespace
+
+void prefetchPointCounters(const std::string& ptx, const ResolvedPoint& point, const std::vector<ResolvedLaunch>& launches,
+                           const PointCounterOptions& options) {
+  try {
+    const MetricSelection selection = selectMetrics(counterNeedOf(point.run_point.mode), options.extra_metrics);
+    prefetchBridged(ptx, bridgeLaunches(launches), bridgeOptionsFor(point, selection, options));
+  } catch (...) {
+    // measurePointCounters says why.
+  }
 }
 
 CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& point,
@@ -67,28 +96,11 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
   }
   // The bridged run starts from the same inputs as the OpenCL run; outputs start poisoned.
   std::map<std::string, HostBuffer> buffers = bridgeBuffers(point, inputs);
-  BridgeOptions bridge;
-  bridge.device_name = options.device_name;
-  // A what-if is measured as an original is: its expectation may name any counter of the table.
-  const bool original = point.run_point.mode == RunMode::normal || point.run_point.mode == RunMode::what_if;
-  // Only the original's bridged time is compared with its OpenCL time, so only its compile is matched
-  // to OpenCL's (up to three JIT compiles); a mutant's counters come from one compile, made as its
-  // original's was when the runner knows it, else whole-program.
-  if (original && options.opencl_registers) bridge.opencl_registers = *options.opencl_registers;
-  if (!original) bridge.jit_mode = options.original_jit_mode;
-  // A mutant's counters only validate it (FP32 FLOPs, global sectors) and show its occupancy: that
-  // subset takes a fraction of the whole table's profiler passes.
-  // The extra metrics a user asks for are read on mutants too: FP64 and integer instruction counts
-  // among them extend the validation (mutation_verdict.cpp).
-  bridge.metrics = original ? originalMetrics(options.extra_metrics) : mutantValidationMetrics();
-  if (!original)
-    for (const std::string& extra : options.extra_metrics)
-      if (std::find(bridge.metrics.begin(), bridge.metrics.end(), extra) == bridge.metrics.end())
-        bridge.metrics.push_back(extra);
-  CounterSet out = measureBridged(ptx, buffers, bridged, std::max(3, options.timing_repetitions), bridge);
-  out.metric_set = original ? "full table"
-                            : std::string("mutant validation (FP32 instructions, global sectors, occupancy") +
-                                  (options.extra_metrics.empty() ? ")" : ", and the extra metrics)");
+  const bool original = counterNeedOf(point.run_point.mode) == CounterNeed::full_table;
+  const MetricSelection selection = selectMetrics(counterNeedOf(point.run_point.mode), options.extra_metrics);
+  CounterSet out = measureBridged(ptx, buffers, bridged, selection.timing ? std::max(3, options.timing_repetitions) : 0,
+                                  bridgeOptionsFor(point, selection, options));
+  out.metric_set = selection.description;
 
   // Consistency checks: the bridged kernel must compute what the OpenCL one did, in about its time.
   if (out.buffers_read_back && original) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/counters/counters.hpp"
+#include "analyzer/counters/metric_selection.hpp"
 #include "analyzer/support/host_buffer.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/data/run_record.hpp"
@@ -21,10 +22,6 @@ std::vector<BridgeLaunch> bridgeLaunches(const std::vector<ResolvedLaunch>& laun
 // The bridged run's buffers: each input as the OpenCL run got it, every other buffer poisoned.
 std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& inputs);
 
-// The raw metrics collected for an original: the whole table, then `extra` (the user's
-// ROOFLAB_EXTRA_METRICS, parsed: none of them in the table).
-std::vector<std::string> originalMetrics(const std::vector<std::string>& extra);
-
 struct PointCounterOptions {
   std::string device_name;  // the OpenCL CL_DEVICE_NAME (BridgeOptions::device_name)
   int timing_repetitions = 3;
@@ -34,9 +31,18 @@ struct PointCounterOptions {
   std::string original_jit_mode;  // a mutant's: how its original's bridged PTX was compiled (CounterSet::jit_mode)
 };
 
-// Runs the point's launches (OpenCL's PTX, `ptx`) through the bridge under the range profiler: the
-// whole metric table for an original, the validation subset for a mutant. For an original, compares
-// the bridged outputs with OpenCL's and the bridged time with OpenCL's median. Never throws.
+// What the record needs of the bridge (metric_selection.hpp): an original's or what-if's whole table,
+// a mutant's validation.
+CounterNeed counterNeedOf(RunMode mode);
+
+// Starts compiling the point's bridged modules ahead of measurePointCounters (counters.hpp,
+// prefetchBridged), so that the driver's JIT overlaps the OpenCL run. Never throws.
+void prefetchPointCounters(const std::string& ptx, const ResolvedPoint& point, const std::vector<ResolvedLaunch>& launches,
+                           const PointCounterOptions& options);
+
+// Runs the point's launches (OpenCL's PTX, `ptx`) through the bridge under the range profiler, with
+// what the record needs (counterNeedOf). For an original, compares the bridged outputs with OpenCL's
+// and the bridged time with OpenCL's median. Never throws.
 CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& point,
                                     const std::vector<ResolvedLaunch>& launches,
                                     const std::map<std::string, HostBuffer>& inputs,

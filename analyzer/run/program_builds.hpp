@@ -62,7 +62,8 @@ class ProgramBuilds {
 };
 
 // Threads for background builds: `requested` when set (ROOFLAB_BUILD_THREADS; 0 turns them off),
-// else one fewer than the host's cores, at most 8, for GPUs. CPU devices build lazily on the batch's
+// else two fewer than the host's cores (the worker's thread and the PTX bridge's JIT compiles need one),
+// at most 16, for GPUs: on an H100 host the default config's builds were its critical path. CPU devices build lazily on the batch's
 // thread, so that no compile competes with the kernels being timed on the same cores.
 int backgroundBuildThreads(bool device_is_cpu, std::optional<int> requested);
 

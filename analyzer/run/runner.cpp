@@ -22,8 +22,9 @@ using Clock = std::chrono::steady_clock;
 // the original with one define, so it keeps the original's resources as they come.
 bool isMutantMode(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
 
+// The family's folder too: an A/B run may hold two families of one name from two kernel folders.
 std::string pointKey(const RunPoint& point) {
-  std::string key = point.family->name;
+  std::string key = point.family->path.string() + ";" + point.family->name;
   for (const auto& [name, value] : point.params) key += ";" + name + "=" + formatNumber(value);
   return key;
 }
@@ -97,8 +98,9 @@ OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
   RunPoint original_point = point;
   original_point.mode = RunMode::normal;
   RunRecord scratch;  // the original's build must not overwrite the mutant's build record
-  const cl::Program original =
-      programs_.build(original_point, programs_.options(*prepared.resolved, RunMode::normal), scratch);
+  const cl::Program original = timedBuild(record, [&] {
+    return programs_.build(original_point, programs_.options(*prepared.resolved, RunMode::normal), scratch);
+  });
   const std::vector<OccupancyLaunch> launches = occupancyLaunches(prepared, original, launcher_.device().device);
 
   OccupancyOracle original_oracle, mutant_oracle;
@@ -119,7 +121,7 @@ OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
   }
   OccupancyPadPlan plan = matchOccupancy(launches, dev.local_mem_bytes, original_oracle, mutant_oracle);
   if (plan.padded()) {
-    prepared.program = programs_.build(point, record.build_options, record, plan.pad_kernels);
+    prepared.program = timedBuild(record, [&] { return programs_.build(point, record.build_options, record, plan.pad_kernels); });
     launcher_.setUpLaunches(prepared, record.geometry, plan.pad_bytes);
     confirmPaddedOccupancy(plan, launches, mutant_oracle);
   }
@@ -132,7 +134,7 @@ std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point
   prepared->resolved = &point;
   record.build_options = programs_.options(point, point.run_point.mode);
   launcher_.checkBuffersFit(point);
-  prepared->program = programs_.build(point.run_point, record.build_options, record);
+  prepared->program = timedBuild(record, [&] { return programs_.build(point.run_point, record.build_options, record); });
   // Large inputs take seconds to generate and upload: a limit running out now is not the compiler's.
   if (progress) progress("inputs", 0, 1);
   prepared->inputs = &hostInputs(point);
@@ -202,49 +204,75 @@ void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, R
   }
 }
 
-counters::CounterSet VariantRunner::measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
-                                                   const RunRecord& record) {
-  if (settings_.counters == CountersSetting::off)
-    return counters::CounterSet::notAttempted("counters are off (--no-counters or [run] counters = \"off\")");
-  const std::string why = counters::countersUnavailableReason(device());
-  if (!why.empty()) return counters::CounterSet::notAttempted("counters unavailable: " + why);
-  std::string ptx;
-  try {
-    ptx = nvidia::programPtx(prepared.program);
-  } catch (const cl::Error& e) {
-    return counters::CounterSet::notAttempted("counters unavailable: reading the program binary: " + describeClError(e));
+VariantRunner::CounterPlan VariantRunner::counterPlan(const PreparedPoint& prepared, const RunRecord& record) {
+  CounterPlan plan;
+  if (settings_.counters == CountersSetting::off) {
+    plan.not_attempted = "counters are off (--no-counters or [run] counters = \"off\")";
+    return plan;
   }
-  if (ptx.empty()) return counters::CounterSet::notAttempted("counters unavailable: the OpenCL driver returned no PTX");
-  counters::PointCounterOptions options;
-  options.device_name = device().name;
-  options.timing_repetitions = settings_.repetitions;
-  options.opencl_registers = programs_.openclRegisters(ptx);
-  options.extra_metrics = settings_.environment.extra_metrics;
+  const std::string why = counters::countersUnavailableReason(device());
+  if (!why.empty()) {
+    plan.not_attempted = "counters unavailable: " + why;
+    return plan;
+  }
+  try {
+    plan.ptx = nvidia::programPtx(prepared.program);
+  } catch (const cl::Error& e) {
+    plan.not_attempted = "counters unavailable: reading the program binary: " + describeClError(e);
+    return plan;
+  }
+  if (plan.ptx.empty()) {
+    plan.not_attempted = "counters unavailable: the OpenCL driver returned no PTX";
+    return plan;
+  }
+  plan.options.device_name = device().name;
+  plan.options.timing_repetitions = settings_.repetitions;
+  plan.options.opencl_registers = programs_.openclRegisters(plan.ptx);
+  plan.options.extra_metrics = settings_.environment.extra_metrics;
   const std::string group = record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order);
   if (isMutantMode(record.mode))
     if (const auto it = original_jit_modes_.find(group); it != original_jit_modes_.end())
-      options.original_jit_mode = it->second;
-  counters::CounterSet measured = counters::measurePointCounters(ptx, *prepared.resolved, prepared.launches,
-                                                                 *prepared.inputs, opencl_outputs, record.timings, options);
-  if (record.mode == RunMode::normal && !measured.jit_mode.empty()) original_jit_modes_[group] = measured.jit_mode;
+      plan.options.original_jit_mode = it->second;
+  return plan;
+}
+
+counters::CounterSet VariantRunner::measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
+                                                   const RunRecord& record) {
+  const CounterPlan plan = counterPlan(prepared, record);
+  if (!plan.not_attempted.empty()) return counters::CounterSet::notAttempted(plan.not_attempted);
+  counters::CounterSet measured = counters::measurePointCounters(
+      plan.ptx, *prepared.resolved, prepared.launches, *prepared.inputs, opencl_outputs, record.timings, plan.options);
+  if (record.mode == RunMode::normal && !measured.jit_mode.empty())
+    original_jit_modes_[record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order)] =
+        measured.jit_mode;
   return measured;
 }
 
 void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock::time_point started,
                             const RepetitionProgress& progress) {
   auto phase_started = Clock::now();
+  // A phase's wall time, less the builds it waited for: those are the "build" phase (timedBuild).
+  double builds_before = 0;
   auto endPhase = [&](const char* phase) {
     const auto now = Clock::now();
-    record.phase_seconds[phase] += std::chrono::duration<double>(now - phase_started).count();
+    const double builds = record.phase_seconds.count("build") ? record.phase_seconds.at("build") : 0;
+    record.phase_seconds[phase] += std::chrono::duration<double>(now - phase_started).count() - (builds - builds_before);
+    builds_before = builds;
     phase_started = now;
   };
   // The batch's time limit restarts with each phase it hears of: a long compile is named as one, not
   // taken for a hanging kernel.
   if (progress) progress("build", 0, 1);
   auto prepared = prepare(point, record, progress);
+  // The bridge's JIT compiles (host work) start now, to run beside the OpenCL runs (device work).
+  if (const CounterPlan plan = counterPlan(*prepared, record); plan.not_attempted.empty())
+    counters::prefetchPointCounters(plan.ptx, point, prepared->launches, plan.options);
   endPhase("prepare");
   record.timings = launcher_.timeRepetitions(*prepared, settings_, started, progress);
   endPhase("run");
+  if (progress) progress("drift control", 0, 1);
+  record.drift_control = timeDriftControl();
+  endPhase("drift_control");
   const Buffers outputs = launcher_.readOutputs(*prepared);
   if (progress) progress("verify", 0, 1);
   verify(point, outputs, record);
@@ -252,6 +280,24 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   if (progress) progress("counters", 0, 1);
   record.counters = measureCounters(*prepared, outputs, record);
   endPhase("counters");
+}
+
+cl::Program VariantRunner::timedBuild(RunRecord& record, const std::function<cl::Program()>& build) {
+  const auto started = Clock::now();
+  cl::Program program = build();
+  record.phase_seconds["build"] += std::chrono::duration<double>(Clock::now() - started).count();
+  return program;
+}
+
+std::optional<DriftControlSample> VariantRunner::timeDriftControl() {
+  if (!drift_control_ && !drift_control_failed_) {
+    try {
+      drift_control_ = std::make_unique<DriftControl>(launcher_.context(), launcher_.device().device, device());
+    } catch (const cl::Error&) {
+      drift_control_failed_ = true;  // the records then have no control; diff says their drift is unknown
+    }
+  }
+  return drift_control_ ? drift_control_->time() : std::nullopt;
 }
 
 RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgress& progress) {

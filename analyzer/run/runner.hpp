@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -6,8 +7,10 @@
 
 #include "analyzer/config/config.hpp"
 #include "analyzer/counters/counters.hpp"
+#include "analyzer/run/bridge_arguments.hpp"
 #include "analyzer/device/device.hpp"
 #include "analyzer/support/host_buffer.hpp"
+#include "analyzer/run/drift_control.hpp"
 #include "analyzer/run/launch_timing.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/data/run_record.hpp"
@@ -51,7 +54,17 @@ class VariantRunner {
   const Buffers& referenceOutputs(const ResolvedPoint& point);
   void verify(const ResolvedPoint& point, const Buffers& outputs, RunRecord& record);
   OccupancyMatch padForOccupancy(PreparedPoint& prepared, RunRecord& record);
+  // What the record's counters need: the program's PTX and the bridge's options, or why none.
+  struct CounterPlan {
+    std::string not_attempted;  // "" when the counters can be measured
+    std::string ptx;
+    counters::PointCounterOptions options;
+  };
+  CounterPlan counterPlan(const PreparedPoint& prepared, const RunRecord& record);
   counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
+  // A build the record waits for, its wall time added to the record's "build" phase.
+  cl::Program timedBuild(RunRecord& record, const std::function<cl::Program()>& build);
+  std::optional<DriftControlSample> timeDriftControl();
 
   RunSettings settings_;
   PointLauncher launcher_;
@@ -64,6 +77,8 @@ class VariantRunner {
   // How each original's bridged PTX was compiled, by "family/variant params": its mutants are
   // compiled the same way.
   std::map<std::string, std::string> original_jit_modes_;
+  std::unique_ptr<DriftControl> drift_control_;  // built at the first record
+  bool drift_control_failed_ = false;
 };
 
 }  // namespace rooflab

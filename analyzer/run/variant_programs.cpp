@@ -7,6 +7,7 @@
 #include "analyzer/support/atomic_file.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/manifest/kernel_source.hpp"
+#include "analyzer/run/nvidia_build.hpp"
 #include "mutators/occupancy_padding.hpp"
 #include "embedded_kernel_prelude.hpp"
 #include "mutators/auto_mutation.hpp"
@@ -139,6 +140,18 @@ void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
       auto source = sources.find(sourcesKey(*point.variant));
       if (source == sources.end()) source = sources.emplace(sourcesKey(*point.variant), variantSource(*point.variant)).first;
       builds_->enqueue(program_key, source->second, options);
+      // A mutant with fewer resources than its original is rebuilt with a __local pad parameter on its
+      // kernels (mutators/occupancy_padding.hpp); the pad's size is a launch argument, so that program
+      // can be built before the padding is known, here on the NVIDIA path, where it is usual, for every
+      // launched kernel (the key build() asks for when they all need it).
+      if ((point.mode == RunMode::compute_only || point.mode == RunMode::memory_only) &&
+          nvidia::occupancyThroughBridge(device_.info)) {
+        std::set<std::string> launched;
+        for (const LaunchSpec& launch : point.variant->launches) launched.insert(launch.kernel);
+        std::string padded_key = program_key;
+        for (const std::string& k : launched) padded_key += "\npad:" + k;
+        builds_->enqueue(padded_key, addOccupancyPadParameter(source->second, launched), options);
+      }
     } catch (const std::exception&) {
       // A point whose source cannot be read fails in run(), with its context.
     }

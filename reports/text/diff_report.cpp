@@ -125,9 +125,21 @@ std::string whyNothingMatched(const ResultsDocument& old_run, const ResultsDocum
          ", NEW has " + firstOf(new_run) + ", ...";
 }
 
-// The verdict of a record whose both runs have timings, from the test on their repetitions.
+// The control kernel's ratio beside a record: its own controls when both runs timed one, else the
+// runs' medians.
+std::optional<double> driftBeside(const RunRecord& old_record, const RunRecord& new_record,
+                                  const std::optional<RunDrift>& run_drift) {
+  if (!run_drift) return std::nullopt;
+  if (old_record.drift_control && new_record.drift_control && old_record.drift_control->median_ns > 0 &&
+      new_record.drift_control->median_ns > 0)
+    return new_record.drift_control->median_ns / old_record.drift_control->median_ns;
+  return run_drift->ratio;
+}
+
+// The verdict of a record whose both runs have timings, from the test on their repetitions and the
+// drift beside it.
 void compareTimings(const RunRecord& old_record, const RunRecord& new_record, const DiffOptions& options,
-                    RecordChange& change) {
+                    const std::optional<RunDrift>& run_drift, RecordChange& change) {
   const std::vector<double> old_samples = repetitionKernelNs(old_record);
   const std::vector<double> new_samples = repetitionKernelNs(new_record);
   if (old_samples.empty() || new_samples.empty()) {
@@ -142,10 +154,28 @@ void compareTimings(const RunRecord& old_record, const RunRecord& new_record, co
   }
   change.comparison = compareSamples(old_samples, new_samples, options.alpha, options.min_effect, Better::lower);
   change.time_change = change.comparison->ratio.ratio - 1.0;
-  switch (change.comparison->verdict) {
+  Change verdict = change.comparison->verdict;
+  if (const std::optional<double> drift = driftBeside(old_record, new_record, run_drift)) {
+    change.drift = judgeAgainstDrift(change.comparison->ratio.ratio, verdict, *drift, options.min_effect);
+    verdict = change.drift->verdict;
+  }
+  switch (verdict) {
     case Change::regressed: change.verdict = RecordVerdict::regressed; break;
     case Change::improved: change.verdict = RecordVerdict::improved; break;
     case Change::unchanged_within_noise: change.verdict = RecordVerdict::unchanged_within_noise; break;
+  }
+  if (change.drift && change.drift->call == DriftCall::within_drift) {
+    change.verdict = RecordVerdict::unchanged_within_drift;
+    change.reason = "the control kernel beside it moved " + signedPercent(change.drift->drift - 1) + ", " +
+                    signedPercent(change.drift->corrected_ratio - 1) + " once that is taken out";
+    return;
+  }
+  if (change.drift && change.drift->call == DriftCall::hidden_by_drift) {
+    change.verdict = RecordVerdict::inconclusive_drift;
+    change.reason = signedPercent(change.comparison->ratio.ratio - 1) + " as measured, " +
+                    signedPercent(change.drift->corrected_ratio - 1) + " once the control kernel's " +
+                    signedPercent(change.drift->drift - 1) + " is taken out";
+    return;
   }
   if (smallestExactPValue(old_samples.size(), new_samples.size()) >= options.alpha) {
     change.reason = std::to_string(old_samples.size()) + " + " + std::to_string(new_samples.size()) +
@@ -165,14 +195,14 @@ struct PendingComparison {
 // record's is independent of the others' and seeded alike, so the result is the same on any number
 // of threads. The first exception a comparison throws is rethrown.
 void compareInParallel(const std::vector<PendingComparison>& pending, const DiffOptions& options,
-                       std::vector<RecordChange>& changes) {
+                       const std::optional<RunDrift>& run_drift, std::vector<RecordChange>& changes) {
   std::atomic<std::size_t> next{0};
   std::mutex failure_mutex;
   std::exception_ptr failure;
   auto work = [&] {
     for (std::size_t i; (i = next.fetch_add(1)) < pending.size();) {
       try {
-        compareTimings(*pending[i].old_record, *pending[i].new_record, options, changes[pending[i].change]);
+        compareTimings(*pending[i].old_record, *pending[i].new_record, options, run_drift, changes[pending[i].change]);
       } catch (...) {
         const std::lock_guard<std::mutex> lock(failure_mutex);
         if (!failure) failure = std::current_exception();
@@ -202,6 +232,34 @@ void warnAboutNoise(const ResultsDocument& run, const std::string& which, std::v
                        " less certain than the others'");
 }
 
+// Every control kernel median of a run, one per record that timed it.
+std::vector<double> controlMedians(const ResultsDocument& run) {
+  std::vector<double> medians;
+  for (const RunRecord& record : run.records)
+    if (record.drift_control) medians.push_back(record.drift_control->median_ns);
+  return medians;
+}
+
+// Both runs timed the same control kernel: nullopt otherwise (older results, other control shapes).
+std::optional<RunDrift> driftBetween(const ResultsDocument& old_run, const ResultsDocument& new_run,
+                                     std::vector<std::string>& warnings) {
+  if (!old_run.drift_control || !new_run.drift_control) return std::nullopt;
+  if (old_run.drift_control->kernel != new_run.drift_control->kernel) {
+    warnings.push_back("the runs timed other control kernels (OLD: " + old_run.drift_control->kernel + ", NEW: " +
+                       new_run.drift_control->kernel + "): their drift is not known");
+    return std::nullopt;
+  }
+  return runDrift(controlMedians(old_run), controlMedians(new_run));
+}
+
+std::string driftWarning(const RunDrift& drift) {
+  return "the runs drifted: NEW's control kernel ran " + signedPercent(drift.ratio - 1) + " against OLD's (medians of " +
+         std::to_string(drift.new_count) + " and " + std::to_string(drift.old_count) + " control runs; within OLD they spread " +
+         formatFixed(drift.old_spread * 100, 0) + "%, within NEW " + formatFixed(drift.new_spread * 100, 0) +
+         "%): a change no larger than the drift beside it is not called a regression; to compare where the host is "
+         "noisy, run both in one batch (rooflab ab)";
+}
+
 }  // namespace
 
 std::string RecordKey::text() const {
@@ -214,6 +272,8 @@ std::string toString(RecordVerdict verdict) {
     case RecordVerdict::improved: return "IMPROVED";
     case RecordVerdict::unchanged_within_noise: return "unchanged within noise";
     case RecordVerdict::not_compared: return "not compared";
+    case RecordVerdict::unchanged_within_drift: return "unchanged within drift";
+    case RecordVerdict::inconclusive_drift: return "INCONCLUSIVE (drift)";
   }
   return "unknown";
 }
@@ -245,6 +305,7 @@ DiffResult diffResults(const ResultsDocument& old_run, const ResultsDocument& ne
     diff.warnings.push_back("the runs were made on different devices: " + both);
   }
 
+  diff.drift = driftBetween(old_run, new_run, diff.warnings);
   std::vector<PendingComparison> to_compare;
   std::map<MatchKey, const RunRecord*> old_by_key;
   for (const RunRecord& record : old_run.records) {
@@ -293,7 +354,7 @@ DiffResult diffResults(const ResultsDocument& old_run, const ResultsDocument& ne
     }
     diff.matched.push_back(std::move(change));
   }
-  compareInParallel(to_compare, options, diff.matched);
+  compareInParallel(to_compare, options, diff.drift, diff.matched);
   for (RecordChange& change : diff.matched) {
     // Not noise: a record that ran and verified before but now errors or computes wrong results.
     if (change.old_status == RecordStatus::ok && isFault(change.new_status)) {
@@ -306,6 +367,8 @@ DiffResult diffResults(const ResultsDocument& old_run, const ResultsDocument& ne
     change.regressed = change.verdict == RecordVerdict::regressed;
     diff.regressed = diff.regressed || change.regressed;
   }
+  diff.inconclusive = !diff.regressed && diff.count(RecordVerdict::inconclusive_drift) > 0;
+  if (diff.drift && driftIsLarge(*diff.drift, options.min_effect)) diff.warnings.push_back(driftWarning(*diff.drift));
   for (const RunRecord& record : old_run.records) {
     if (!seen_in_new.count(matchKeyOf(record))) diff.removed.push_back(recordKeyOf(record));
   }
@@ -329,6 +392,8 @@ void printDiff(const DiffResult& diff, std::ostream& out) {
   const std::string confidence = settingText((1 - diff.options.alpha) * 100) + "%";
   std::vector<std::vector<std::string>> rows = {
       {"record", "old median", "new median", "change", "new/old (" + confidence + " interval)", "p-value", "verdict"}};
+  // The drift column only where both runs timed the control kernel: older files print as they did.
+  if (diff.drift) rows.front().insert(rows.front().end() - 1, "drift");
   for (const RecordChange& change : diff.matched) {
     std::string change_text = change.time_change ? signedPercent(*change.time_change) : "-";
     if (!change.time_change && change.old_status != change.new_status) {
@@ -343,6 +408,7 @@ void printDiff(const DiffResult& diff, std::ostream& out) {
     rows.push_back({change.key.text(), optionalText(change.old_median_ns, &formatDurationNs),
                     optionalText(change.new_median_ns, &formatDurationNs), change_text, ratio_text, p_text,
                     toString(change.verdict) + (change.reason.empty() ? "" : ": " + change.reason)});
+    if (diff.drift) rows.back().insert(rows.back().end() - 1, change.drift ? signedPercent(change.drift->drift - 1) : "-");
   }
   auto width = [](const std::string& text) {
     return static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
@@ -368,19 +434,27 @@ void printDiff(const DiffResult& diff, std::ostream& out) {
   for (const std::string& warning : diff.warnings) out << "warning: " << warning << '\n';
 
   const std::string rule = "a change counts when p < " + settingText(diff.options.alpha) +
-                           " and the median moved by more than " + settingText(diff.options.min_effect * 100) + "%";
+                           " and the median moved by more than " + settingText(diff.options.min_effect * 100) + "%" +
+                           (diff.drift ? ", also once the drift beside it is taken out" : "");
   const std::string matched = std::to_string(diff.matched.size()) + " matched records";
   std::string counts;
-  for (const RecordVerdict verdict :
-       {RecordVerdict::improved, RecordVerdict::unchanged_within_noise, RecordVerdict::not_compared}) {
+  for (const RecordVerdict verdict : {RecordVerdict::improved, RecordVerdict::unchanged_within_noise,
+                                     RecordVerdict::unchanged_within_drift, RecordVerdict::inconclusive_drift,
+                                     RecordVerdict::not_compared}) {
     if (const std::size_t n = diff.count(verdict)) {
       counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " +
-                (verdict == RecordVerdict::improved ? std::string("improved") : toString(verdict));
+                (verdict == RecordVerdict::improved             ? std::string("improved")
+                 : verdict == RecordVerdict::inconclusive_drift ? std::string("inconclusive (drift)")
+                                                                : toString(verdict));
     }
   }
   if (diff.regressed) {
     out << "REGRESSED: " << diff.count(RecordVerdict::regressed) << " of " << matched
         << (counts.empty() ? "" : "; " + counts) << " (" << rule << ")\n";
+  } else if (diff.inconclusive) {
+    out << "INCONCLUSIVE: no regression shown among " << matched << ", but the drift may hide a change in "
+        << diff.count(RecordVerdict::inconclusive_drift) << " (" << counts << "; " << rule
+        << "); rerun, or compare in one batch with rooflab ab\n";
   } else {
     out << "no regression among " << matched << (counts.empty() ? "" : ": " + counts) << " (" << rule << ")\n";
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analyzer/data/results_document.hpp"
+#include "analyzer/stats/drift.hpp"
 #include "analyzer/stats/sample_comparison.hpp"
 
 // `rooflab diff OLD.json NEW.json`: what changed per record between two runs, as a test on the two
@@ -53,12 +54,16 @@ struct RecordKey {
 };
 
 enum class RecordVerdict {
-  regressed,               // significantly slower by more than the minimum effect, or newly errors / fails verification
-  improved,                // significantly faster by more than the minimum effect
+  regressed,               // significantly slower by more than the minimum effect and the drift, or newly errors / fails verification
+  improved,                // significantly faster by more than the minimum effect and the drift
   unchanged_within_noise,  // the test or the effect size does not show a change
   not_compared,            // a run has no timings of it (an error, a skipped point, no repetitions)
+  unchanged_within_drift,  // it moved, but about as far as the run's control kernel beside it: drift
+  inconclusive_drift,      // it looks unchanged, but the drift beside it may hide a change
 };
-std::string toString(RecordVerdict verdict);  // "REGRESSED", "IMPROVED", "unchanged within noise", "not compared"
+// "REGRESSED", "IMPROVED", "unchanged within noise", "not compared", "unchanged within drift",
+// "INCONCLUSIVE (drift)"
+std::string toString(RecordVerdict verdict);
 
 struct RecordChange {
   RecordKey key;
@@ -71,6 +76,9 @@ struct RecordChange {
   std::optional<SampleComparison> comparison;
   // new / old median time - 1: +0.25 is 25% slower, -0.5 twice as fast. Only when both ran.
   std::optional<double> time_change;
+  // The change against the drift the runs' control kernel measured beside the record (docs/cost.md,
+  // "Drift"); absent when either run has no control timings.
+  std::optional<DriftJudgement> drift;
   RecordVerdict verdict = RecordVerdict::unchanged_within_noise;
   bool regressed = false;  // verdict == regressed
   // Why the verdict, when the table's numbers do not say it: "ran before, now errors", "now fails
@@ -87,8 +95,13 @@ struct DiffResult {
   std::vector<RecordKey> added;       // only in the new run
   std::vector<RecordKey> removed;     // only in the old run
   std::vector<std::string> warnings;  // e.g. the runs were made on different devices
+  // The two runs' control kernels compared; absent when either has none (results written before drift
+  // controls, or runs on other control shapes).
+  std::optional<RunDrift> drift;
   // True when a matched record regressed: what a CI job running `rooflab diff` must see.
   bool regressed = false;
+  // True when no record regressed but the drift left one inconclusive: `rooflab diff` exits 3.
+  bool inconclusive = false;
   std::size_t count(RecordVerdict verdict) const;
 };
 

@@ -270,3 +270,50 @@ TEST(ResultsJson, CeilingsSpreadCandidatesAndHostRoundTrip) {
   report.noisy_host = "load average 9.0 on 2 cores";
   EXPECT_EQ(ceilingsReportFromJson(toJson(report)).noisy_host, report.noisy_host);
 }
+
+// What a run cost and its drift control (docs/cost.md) survive a write and a read, and an A/B run's
+// sides with them; a file without them reads as one written before they were recorded.
+TEST(ResultsJson, CostDriftControlAndAbSidesRoundTrip) {
+  ResultsDocument document;
+  BatchCost& cost = document.cost.emplace();
+  cost.wall_seconds = 14.5;
+  cost.phases = {{"start-up", 0.5, "config, plan"}, {"other", 0.25, ""}};
+  cost.estimate = BatchEstimateTrace{12, {{1, 0.5, 11.25}}, 13.0};
+  document.drift_control = DriftControlSpec{"rooflab_drift_control 16384 x 256 x 2 FMA", 16384, 256, 5};
+  document.ab = AbRun{"a.toml", "b.toml", std::nullopt};
+  RunRecord record;
+  record.family = "vecadd";
+  record.variant = "global";
+  record.drift_control = DriftControlSample{1830000.5, {1829000, 1830000}};
+  record.ab_side = AbSide::candidate;
+  record.counters.available = true;
+  record.counters.not_attempted = false;
+  counters::CountersCost& counters_cost = record.counters.cost.emplace();
+  counters_cost.pass_seconds = {0.01, 0.02};
+  counters_cost.session_reused = true;
+  counters_cost.jit_compiles = 3;
+  document.records.push_back(record);
+
+  const ResultsDocument read = resultsDocumentFromJson(toJson(document));
+  ASSERT_TRUE(read.cost.has_value());
+  EXPECT_EQ(read.cost->phases.size(), 2u);
+  EXPECT_EQ(read.cost->phases[0].detail, "config, plan");
+  ASSERT_TRUE(read.cost->estimate.has_value());
+  EXPECT_EQ(read.cost->estimate->updates[0].points_done, 1u);
+  EXPECT_EQ(read.cost->estimate->actual_seconds, 13.0);
+  EXPECT_EQ(read.drift_control->iterations, 256);
+  EXPECT_EQ(read.ab->candidate, "b.toml");
+  const RunRecord& r = read.records.at(0);
+  EXPECT_EQ(r.drift_control->median_ns, 1830000.5);
+  EXPECT_EQ(r.drift_control->repetitions_ns.size(), 2u);
+  EXPECT_EQ(r.ab_side, AbSide::candidate);
+  ASSERT_TRUE(r.counters.cost.has_value());
+  EXPECT_EQ(r.counters.cost->pass_seconds.size(), 2u);
+  EXPECT_TRUE(r.counters.cost->session_reused);
+  EXPECT_EQ(r.counters.cost->jit_compiles, 3);
+  EXPECT_EQ(toJson(read).dump(), toJson(document).dump());
+
+  const ResultsDocument older = resultsDocumentFromJson(json{{"schema", 1}, {"records", json::array()}});
+  EXPECT_FALSE(older.cost.has_value());
+  EXPECT_FALSE(older.drift_control.has_value());
+}

@@ -62,12 +62,3 @@ TEST(BridgeLaunches, InputsStartAsOpenclGotThemAndEveryOtherBufferPoisoned) {
   for (std::size_t i = 0; i < 3; ++i) EXPECT_TRUE(std::isnan(buffers.at("out").scalarAt(i)));
 }
 
-TEST(BridgeLaunches, OriginalsCollectTheWholeTableThenTheExtraMetrics) {
-  const std::vector<std::string> plain = rc::originalMetrics({});
-  ASSERT_EQ(plain.size(), rc::counterMetricTable().size());
-  for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(plain[i], rc::counterMetricTable()[i].raw_name);
-  const std::vector<std::string> extra = rc::originalMetrics(rc::parseExtraMetrics("smsp__a.sum, smsp__b.sum"));
-  ASSERT_EQ(extra.size(), plain.size() + 2);
-  EXPECT_EQ(extra[plain.size()], "smsp__a.sum");
-  EXPECT_EQ(extra[plain.size() + 1], "smsp__b.sum");
-}

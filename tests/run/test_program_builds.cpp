@@ -66,7 +66,7 @@ TEST(ProgramBuilds, ThreadCountFollowsTheSettingAndTheDeviceType) {
     const std::optional<int> requested = parseBuildThreads("not a number");
     EXPECT_EQ(backgroundBuildThreads(true, requested), 0);  // CPU devices build on the batch's thread
     EXPECT_GE(backgroundBuildThreads(false, requested), 1);
-    EXPECT_LE(backgroundBuildThreads(false, requested), 8);
+    EXPECT_LE(backgroundBuildThreads(false, requested), 16);
   }
   EXPECT_EQ(parseBuildThreads("0"), 0);
   EXPECT_EQ(parseBuildThreads("1000"), 64);

@@ -1,0 +1,74 @@
+#pragma once
+// What a run cost rooflab itself (docs/cost.md), as typed values: where the batch's wall time went,
+// the estimate it printed and how that estimate moved, and the control kernel each record was timed
+// beside, from which `rooflab diff` measures how far a whole run drifted. Types only.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/data/batch_config.hpp"
+
+namespace rooflab {
+
+// One line of a batch's phase table: a phase, its wall seconds and what it holds.
+struct PhaseCost {
+  std::string name;  // "start-up", "ceilings", "records: build", ..., "reports", "other"
+  double seconds = 0;
+  std::string detail;  // e.g. "84 records", "on 8 background threads: 118.3 s of their own time"
+};
+
+// The estimate as it stood after a number of points: what remained of the batch, in seconds.
+struct EstimateUpdate {
+  std::size_t points_done = 0;
+  double elapsed_seconds = 0;    // since the first estimate was printed
+  double remaining_seconds = 0;  // of the points not run, the analysis and the reports
+};
+
+// The batch estimate (batch/batch_estimate.hpp): the one printed before the first point, then each
+// update, made from the costs the batch had measured by then. Every figure counts from the moment the
+// first was printed (after the ceilings) to the end of the reports.
+struct BatchEstimateTrace {
+  double initial_seconds = 0;
+  std::vector<EstimateUpdate> updates;
+  std::optional<double> actual_seconds;  // what it took; absent until the reports are written
+};
+
+// Where a batch's wall time went: its phases, in order, summing to wall_seconds.
+struct BatchCost {
+  double wall_seconds = 0;  // the command, from its start to the end of the reports
+  std::vector<PhaseCost> phases;
+  std::optional<BatchEstimateTrace> estimate;
+};
+
+// The control kernel a run times beside every point (run/drift_control.cpp): a fixed piece of work,
+// the same in every run on a device type, so that its time moves only with the device and the host.
+struct DriftControlSpec {
+  std::string kernel;        // its name and shape, e.g. "rooflab_drift_control 65536 x 64 FMA"
+  std::int64_t global_size = 0;
+  int iterations = 0;
+  int repetitions = 0;       // timed runs per point
+};
+
+// The control kernel's timings beside one record, in device nanoseconds (OpenCL events).
+struct DriftControlSample {
+  double median_ns = 0;
+  std::vector<double> repetitions_ns;
+};
+
+// An A/B run (`rooflab ab`): which of the two sides a record belongs to.
+enum class AbSide { baseline, candidate };
+std::string toString(AbSide side);  // "baseline" | "candidate"
+std::optional<AbSide> parseAbSide(std::string_view text);
+
+// What an A/B run compared: each side's config and kernel folders, as given. The document's config
+// is the baseline's; the candidate's is kept here.
+struct AbRun {
+  std::string baseline;   // "a.toml (kernels: old/)"
+  std::string candidate;
+  std::optional<BatchConfig> candidate_config;
+};
+
+}  // namespace rooflab

@@ -1,0 +1,85 @@
+#include "analyzer/stats/drift.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analyzer/stats/stats.hpp"
+
+namespace rooflab {
+namespace {
+
+std::vector<double> positive(const std::vector<double>& values) {
+  std::vector<double> kept;
+  for (double v : values)
+    if (std::isfinite(v) && v > 0) kept.push_back(v);
+  return kept;
+}
+
+double quantile(std::vector<double> sorted_values, double q) {
+  std::sort(sorted_values.begin(), sorted_values.end());
+  const double position = q * double(sorted_values.size() - 1);
+  const std::size_t below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(sorted_values.size() - 1, below + 1);
+  return sorted_values[below] + (position - double(below)) * (sorted_values[above] - sorted_values[below]);
+}
+
+// 90th over 10th percentile, minus 1: robust to the one control a stray process hit.
+double spread(const std::vector<double>& values) {
+  if (values.size() < 3) return 0;
+  return quantile(values, 0.9) / quantile(values, 0.1) - 1;
+}
+
+Change changeOf(double ratio, double min_effect) {
+  if (ratio > 1 + min_effect) return Change::regressed;
+  if (ratio < 1 - min_effect) return Change::improved;
+  return Change::unchanged_within_noise;
+}
+
+}  // namespace
+
+std::optional<RunDrift> runDrift(const std::vector<double>& old_controls_ns, const std::vector<double>& new_controls_ns) {
+  const std::vector<double> old_kept = positive(old_controls_ns), new_kept = positive(new_controls_ns);
+  if (old_kept.empty() || new_kept.empty()) return std::nullopt;
+  RunDrift drift;
+  drift.ratio = summarize(new_kept).median / summarize(old_kept).median;
+  drift.old_spread = spread(old_kept);
+  drift.new_spread = spread(new_kept);
+  drift.old_count = old_kept.size();
+  drift.new_count = new_kept.size();
+  return drift;
+}
+
+bool driftIsLarge(const RunDrift& drift, double min_effect) {
+  return std::fabs(drift.ratio - 1) > min_effect || drift.old_spread > min_effect || drift.new_spread > min_effect;
+}
+
+std::string toString(DriftCall call) {
+  switch (call) {
+    case DriftCall::none: return "none";
+    case DriftCall::beyond_drift: return "beyond drift";
+    case DriftCall::within_drift: return "within drift";
+    case DriftCall::hidden_by_drift: return "hidden by drift";
+  }
+  return "none";
+}
+
+DriftJudgement judgeAgainstDrift(double ratio, Change raw, double drift, double min_effect) {
+  DriftJudgement j;
+  j.verdict = raw;
+  if (!(drift > 0) || !std::isfinite(drift)) return j;
+  j.drift = drift;
+  j.corrected_ratio = ratio / drift;
+  if (std::fabs(drift - 1) <= min_effect / 2) return j;  // negligible: the test alone decides
+  const Change corrected = changeOf(j.corrected_ratio, min_effect);
+  if (raw != Change::unchanged_within_noise) {
+    j.call = corrected == raw ? DriftCall::beyond_drift : DriftCall::within_drift;
+    if (corrected != raw) j.verdict = Change::unchanged_within_noise;
+    return j;
+  }
+  // The repetitions show no change; the drift may hide one only when the record's own ratio is small.
+  if (corrected != Change::unchanged_within_noise && changeOf(ratio, min_effect) == Change::unchanged_within_noise)
+    j.call = DriftCall::hidden_by_drift;
+  return j;
+}
+
+}  // namespace rooflab

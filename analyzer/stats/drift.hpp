@@ -1,0 +1,57 @@
+#pragma once
+// How far a whole run drifted from another, from a control kernel timed beside every record of both
+// (docs/cost.md, "Drift"), and how one record's change stands against that drift. A change of a
+// record counts only when it is beyond the repetitions' noise (sample_comparison.hpp) and beyond the
+// drift: a run whose host ran 40% slower throughout shows every record 40% slower, and the control
+// kernel, which did not change, shows it too.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/stats/sample_comparison.hpp"
+
+namespace rooflab {
+
+// The control kernel's medians of two runs, one per record, compared.
+struct RunDrift {
+  double ratio = 1;  // median of the new run's controls over the old run's: 1.4, the new run's device ran 40% slower
+  // How far each run's own controls spread: the 90th over the 10th percentile, minus 1 (0 with fewer
+  // than 3 controls): a host that came and went within one run.
+  double old_spread = 0;
+  double new_spread = 0;
+  std::size_t old_count = 0;
+  std::size_t new_count = 0;
+};
+
+// nullopt when either run has no control with a positive time.
+std::optional<RunDrift> runDrift(const std::vector<double>& old_controls_ns, const std::vector<double>& new_controls_ns);
+
+// Whether the drift is large enough to be named: the runs' controls moved, or moved within a run, by
+// more than the minimum effect.
+bool driftIsLarge(const RunDrift& drift, double min_effect);
+
+enum class DriftCall {
+  none,             // the drift changes nothing: under half the minimum effect, or no change either way
+  beyond_drift,     // the record changed, and still did once the drift is taken out
+  within_drift,     // the record changed about as much as the control: drift, not a change
+  hidden_by_drift,  // the record looks unchanged, but taking out the drift says it changed: inconclusive
+};
+std::string toString(DriftCall call);  // "none", "beyond drift", "within drift", "hidden by drift"
+
+// One record's change against the drift beside it.
+struct DriftJudgement {
+  double drift = 1;            // the control's new/old ratio beside the record
+  double corrected_ratio = 1;  // the record's new/old ratio over that drift
+  DriftCall call = DriftCall::none;
+  Change verdict = Change::unchanged_within_noise;  // what the comparison concludes, drift included
+};
+
+// `raw` is what the test on the repetitions and the minimum effect concluded for a ratio of medians
+// `ratio` (new/old); `drift` the control's new/old ratio beside the record. A regression (improvement)
+// must be one both before and after dividing by the drift: the record's ratio must lie beyond
+// 1 +- min_effect and beyond drift x (1 +- min_effect), whichever way the record responds to what
+// slowed the host.
+DriftJudgement judgeAgainstDrift(double ratio, Change raw, double drift, double min_effect);
+
+}  // namespace rooflab

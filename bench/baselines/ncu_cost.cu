@@ -1,0 +1,85 @@
+// Nsight Compute's cost per kernel, for bench/checks-h100.sh step `cost`: kernels like the default
+// config's (vector add, naive matrix multiply, a shared-memory reduction, naive n-body), launched K
+// times in turn (K from the command line). Profiled with ncu at two values of K, the difference of
+// the two walls over the difference of K is ncu's cost per kernel, its own start-up left out.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "cuda_timing.cuh"
+
+__global__ void vecadd(const float* a, const float* b, float* c, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+__global__ void matmulNaive(const float* a, const float* b, float* c, int n) {
+  const int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n || col >= n) return;
+  float sum = 0;
+  for (int k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = sum;
+}
+
+__global__ void reduceShared(const float* in, float* out, int n) {
+  __shared__ float partial[256];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  partial[threadIdx.x] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+
+__global__ void nbodyNaive(const float4* pos, float4* acc, int n, float eps) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float4 p = pos[i];
+  float3 a = {0, 0, 0};
+  for (int j = 0; j < n; ++j) {
+    const float4 q = pos[j];
+    const float dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
+    const float inv = rsqrtf(dx * dx + dy * dy + dz * dz + eps * eps);
+    const float s = q.w * inv * inv * inv;
+    a.x += dx * s;
+    a.y += dy * s;
+    a.z += dz * s;
+  }
+  acc[i] = make_float4(a.x, a.y, a.z, 0);
+}
+
+int main(int argc, char** argv) {
+  const int launches = argc > 1 ? std::atoi(argv[1]) : 4;
+  const int n_vec = 1 << 20, n_mat = 256, n_body = 2048;
+  float *a, *b, *c, *ma, *mb, *mc, *partials;
+  float4 *pos, *acc;
+  CHECK(cudaMalloc(&a, n_vec * sizeof(float)));
+  CHECK(cudaMalloc(&b, n_vec * sizeof(float)));
+  CHECK(cudaMalloc(&c, n_vec * sizeof(float)));
+  CHECK(cudaMalloc(&ma, n_mat * n_mat * sizeof(float)));
+  CHECK(cudaMalloc(&mb, n_mat * n_mat * sizeof(float)));
+  CHECK(cudaMalloc(&mc, n_mat * n_mat * sizeof(float)));
+  CHECK(cudaMalloc(&partials, (n_vec / 256) * sizeof(float)));
+  CHECK(cudaMalloc(&pos, n_body * sizeof(float4)));
+  CHECK(cudaMalloc(&acc, n_body * sizeof(float4)));
+  CHECK(cudaMemset(a, 0, n_vec * sizeof(float)));
+  CHECK(cudaMemset(b, 0, n_vec * sizeof(float)));
+  CHECK(cudaMemset(ma, 0, n_mat * n_mat * sizeof(float)));
+  CHECK(cudaMemset(mb, 0, n_mat * n_mat * sizeof(float)));
+  CHECK(cudaMemset(pos, 0, n_body * sizeof(float4)));
+  for (int k = 0; k < launches; ++k) {
+    switch (k % 4) {
+      case 0: vecadd<<<n_vec / 256, 256>>>(a, b, c, n_vec); break;
+      case 1: matmulNaive<<<dim3(n_mat / 16, n_mat / 16), dim3(16, 16)>>>(ma, mb, mc, n_mat); break;
+      case 2: reduceShared<<<n_vec / 256, 256>>>(a, partials, n_vec); break;
+      case 3: nbodyNaive<<<n_body / 256, 256>>>(pos, acc, n_body, 0.01f); break;
+    }
+    CHECK(cudaGetLastError());
+  }
+  CHECK(cudaDeviceSynchronize());
+  std::printf("%d kernels launched\n", launches);
+  return 0;
+}
