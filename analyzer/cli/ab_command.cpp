@@ -19,12 +19,13 @@ namespace fs = std::filesystem;
 namespace rooflab {
 namespace {
 
-// The folder searched first for the side's families; "" leaves the config's search path.
-void searchFirst(BatchConfig& config, const std::string& folder, const char* option) {
+// The side's kernel folder, in place of its config's own (the built-in families are still searched
+// after it); "" leaves the config's.
+void kernelFolder(BatchConfig& config, const std::string& folder, const char* option) {
   if (folder.empty()) return;
   const fs::path path = fs::absolute(folder);
   if (!fs::is_directory(path)) throw InputError(std::string(option) + ": " + folder + " is not a folder");
-  config.run.kernels.insert(config.run.kernels.begin(), path);
+  config.run.kernels = {path};
 }
 
 std::string sideLabel(const std::string& config, const std::string& kernels) {
@@ -42,8 +43,8 @@ AbConfigs abConfigsOf(const AbCommand& cmd) {
     configs.baseline.param_overrides.push_back(parseParamOverride(text));
     configs.candidate.param_overrides.push_back(parseParamOverride(text));
   }
-  searchFirst(configs.baseline, cmd.baseline_kernels, "--baseline-kernels");
-  searchFirst(configs.candidate, cmd.candidate_kernels, "--candidate-kernels");
+  kernelFolder(configs.baseline, cmd.baseline_kernels, "--baseline-kernels");
+  kernelFolder(configs.candidate, cmd.candidate_kernels, "--candidate-kernels");
   configs.baseline_label = sideLabel(cmd.run.config_path, cmd.baseline_kernels);
   configs.candidate_label =
       sideLabel(cmd.candidate_path.empty() ? cmd.run.config_path : cmd.candidate_path, cmd.candidate_kernels);

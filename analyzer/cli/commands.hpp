@@ -22,8 +22,8 @@ struct RunCommand {
 struct AbCommand {
   RunCommand run;                 // the baseline's config (run.config_path) and the run's options
   std::string candidate_path;     // the candidate's config; empty: the baseline's
-  std::string baseline_kernels;   // a kernel folder searched first for the baseline's families
-  std::string candidate_kernels;  // ... for the candidate's
+  std::string baseline_kernels;   // the baseline's kernel folder, in place of its config's
+  std::string candidate_kernels;  // the candidate's
   reports::DiffOptions diff;      // --min-effect, --alpha
 };
 struct CeilingsCommand {

@@ -81,8 +81,8 @@ int main(int argc, char** argv) {
   auto* ab_cmd = app.add_subcommand("ab", "A baseline and a candidate run interleaved in one batch, then compared as diff does");
   ab_cmd->add_option("baseline", ab.run.config_path, "The baseline's batch config (its [run] settings are the run's)")->required();
   ab_cmd->add_option("candidate", ab.candidate_path, "The candidate's batch config (default: the baseline's)");
-  ab_cmd->add_option("--baseline-kernels", ab.baseline_kernels, "A kernel folder searched first for the baseline's families");
-  ab_cmd->add_option("--candidate-kernels", ab.candidate_kernels, "A kernel folder searched first for the candidate's families");
+  ab_cmd->add_option("--baseline-kernels", ab.baseline_kernels, "The baseline's kernel folder, in place of its config's");
+  ab_cmd->add_option("--candidate-kernels", ab.candidate_kernels, "The candidate's kernel folder, in place of its config's");
   ab_cmd->add_option("--device", ab.run.device, "auto | gpu | cpu | P:D | name substring");
   ab_cmd->add_option("--out", ab.run.out, "Output folder (default: the baseline's [run].out)");
   ab_cmd->add_flag("--no-counters", ab.run.no_counters, "Do not read hardware counters");

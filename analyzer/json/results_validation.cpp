@@ -124,6 +124,7 @@ std::string identity(const RunRecord& record) {
   std::string key = record.family + '\n' + record.variant + '\n' + modeName(record.mode) + '\n';
   for (const auto& [name, value] : record.params) key += name + '=' + formatRoundTrip(value) + '\n';
   if (record.what_if) key += "what-if=" + record.what_if->name;
+  if (record.ab_side) key += "\nside=" + toString(*record.ab_side);  // an A/B run holds each point once a side
   return key;
 }
 

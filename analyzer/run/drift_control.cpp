@@ -1,6 +1,5 @@
 #include "analyzer/run/drift_control.hpp"
 
-#include <algorithm>
 #include <vector>
 
 namespace rooflab {
@@ -30,8 +29,8 @@ DriftControlSpec DriftControl::specFor(const DeviceInfo& device) {
   DriftControlSpec spec;
   const bool cpu = device.type == "CPU";
   spec.global_size = cpu ? 16384 : 1 << 20;
-  spec.iterations = cpu ? 64 : 512;
-  spec.repetitions = 9;
+  spec.iterations = cpu ? 128 : 512;
+  spec.repetitions = 0;  // one beside each of the record's timed runs
   spec.kernel = "rooflab_drift_control " + std::to_string(spec.global_size) + " x " + std::to_string(spec.iterations) +
                 " x 2 FMA";
   return spec;
@@ -51,27 +50,22 @@ DriftControl::DriftControl(const cl::Context& context, const cl::Device& device,
 
 DriftControl::~DriftControl() = default;
 
-std::optional<DriftControlSample> DriftControl::time() {
+std::optional<double> DriftControl::timeOnce() {
   try {
-    DriftControlSample sample;
-    for (int run = 0; run <= spec_.repetitions; ++run) {
+    // One warm-up in the worker's life: a first launch may compile the kernel (PoCL).
+    for (int run = warmed_up_ ? 1 : 0; run <= 1; ++run) {
       cl::Event event;
       queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(static_cast<std::size_t>(spec_.global_size)),
                                   cl::NDRange(kLocalSize), nullptr, &event);
       event.wait();
-      if (run == 0) continue;  // the warm-up: a first launch may compile (PoCL) or wake the device
-      const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-      const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-      sample.repetitions_ns.push_back(static_cast<double>(end - start));
+      warmed_up_ = true;
+      if (run == 1)
+        return static_cast<double>(event.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                   event.getProfilingInfo<CL_PROFILING_COMMAND_START>());
     }
-    std::vector<double> sorted = sample.repetitions_ns;
-    std::sort(sorted.begin(), sorted.end());
-    const std::size_t n = sorted.size();
-    sample.median_ns = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-    return sample;
   } catch (const cl::Error&) {
-    return std::nullopt;
   }
+  return std::nullopt;
 }
 
 }  // namespace rooflab

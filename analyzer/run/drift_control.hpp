@@ -1,7 +1,9 @@
 #pragma once
 // The control kernel timed beside every record (docs/cost.md, "Drift"): a fixed piece of work whose
-// time moves only when the device or the host does (a loaded CPU, a GPU clock that fell). `rooflab
-// diff` compares two runs' controls to tell a change of one record from a drift of the whole run.
+// time moves only when the device or the host does (a loaded CPU, a GPU clock that fell), run right
+// after each of the record's timed runs, so that both see the same moments of the host. `rooflab
+// diff` divides each timed run by the control beside it to tell a change of one record from a drift
+// of the whole run.
 #include <memory>
 #include <optional>
 
@@ -14,7 +16,9 @@ namespace rooflab {
 class DriftControl {
  public:
   // The control's shape on this device: the same in every run on a device type, so that two runs'
-  // controls compare. Sized to a few milliseconds on a CPU, tens of microseconds on a GPU.
+  // controls compare. On a CPU a few milliseconds, so that a loaded host's scheduler takes its cores
+  // away in its runs as in a kernel's (one of 0.7 ms ran within one time slice and never saw a load
+  // that doubled a 5 ms kernel); tens of microseconds on a GPU, whose drift is its clock's.
   static DriftControlSpec specFor(const DeviceInfo& device);
 
   // Builds the control on the context; throws cl::Error when it cannot be built.
@@ -23,9 +27,9 @@ class DriftControl {
   DriftControl(const DriftControl&) = delete;
   DriftControl& operator=(const DriftControl&) = delete;
 
-  // One warm-up run, then spec().repetitions timed ones on its own profiling queue; nullopt when a run
-  // fails (the record then simply has no control).
-  std::optional<DriftControlSample> time();
+  // One timed run on its own profiling queue (after one warm-up, at the first call), in device
+  // nanoseconds; nullopt when it fails (the record then simply has no control).
+  std::optional<double> timeOnce();
   const DriftControlSpec& spec() const { return spec_; }
 
  private:
@@ -33,6 +37,7 @@ class DriftControl {
   cl::CommandQueue queue_;
   cl::Kernel kernel_;
   cl::Buffer data_;
+  bool warmed_up_ = false;
 };
 
 }  // namespace rooflab

@@ -266,7 +266,8 @@ RepetitionTiming PointLauncher::runOnce(PreparedPoint& prepared, const std::func
 }
 
 EventTimings PointLauncher::timeRepetitions(PreparedPoint& prepared, const RunSettings& settings,
-                                            Clock::time_point started, const RepetitionProgress& progress) {
+                                            Clock::time_point started, const RepetitionProgress& progress,
+                                            const std::function<void()>& after_each) {
   EventTimings timings;
   timings.warmup = settings.warmup;
   // The point's first launch tells its worker when the kernel starts running (see runOnce).
@@ -283,6 +284,7 @@ EventTimings PointLauncher::timeRepetitions(PreparedPoint& prepared, const RunSe
   std::vector<double> kernel_ns;
   StopCheck check;
   const Clock::time_point timed_from = Clock::now();
+  double beside_s = 0;  // after_each's time, left out of the budget
   while (check.decision == StopDecision::keep_going) {
     const int index = static_cast<int>(kernel_ns.size());
     const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
@@ -294,7 +296,12 @@ EventTimings PointLauncher::timeRepetitions(PreparedPoint& prepared, const RunSe
     timings.repetitions.push_back(runOnce(prepared, first_launch ? kernel_started : std::function<void()>{}));
     first_launch = false;
     kernel_ns.push_back(static_cast<double>(timings.repetitions.back().kernel_ns));
-    check = checkStop(kernel_ns, std::chrono::duration<double>(Clock::now() - timed_from).count(), target);
+    if (after_each) {
+      const Clock::time_point beside_from = Clock::now();
+      after_each();
+      beside_s += std::chrono::duration<double>(Clock::now() - beside_from).count();
+    }
+    check = checkStop(kernel_ns, std::chrono::duration<double>(Clock::now() - timed_from).count() - beside_s, target);
   }
   summarizeTimings(timings);
   const MedianInterval interval = medianInterval(kernel_ns, target.confidence);

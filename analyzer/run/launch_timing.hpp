@@ -59,9 +59,11 @@ class PointLauncher {
   // The warm-up runs, then the timed ones: at least settings.repetitions, then until the run's noise
   // target is met or its time budget spent (stopping_rule.hpp); the timings carry the median's
   // interval and whether it converged. After the first timed run, stops early when the stop flag is
-  // raised or settings.variant_time_limit_s has passed since `started` (cut_short).
+  // raised or settings.variant_time_limit_s has passed since `started` (cut_short). `after_each`, when
+  // given, is called after every timed run (the drift control beside it); its time does not count
+  // towards the noise target's budget.
   EventTimings timeRepetitions(PreparedPoint& prepared, const RunSettings& settings, Clock::time_point started,
-                               const RepetitionProgress& progress);
+                               const RepetitionProgress& progress, const std::function<void()>& after_each = {});
   // The family's write and read_write buffers, read back.
   std::map<std::string, HostBuffer> readOutputs(const PreparedPoint& prepared);
   // Waits for whatever a failed launch left queued, so that the next point starts clean. Never throws.

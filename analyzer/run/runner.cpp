@@ -268,11 +268,25 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   if (const CounterPlan plan = counterPlan(*prepared, record); plan.not_attempted.empty())
     counters::prefetchPointCounters(plan.ptx, point, prepared->launches, plan.options);
   endPhase("prepare");
-  record.timings = launcher_.timeRepetitions(*prepared, settings_, started, progress);
+  // The control kernel right after each timed run: its time is the "drift_control" phase's.
+  DriftControlSample control;
+  bool control_failed = false;
+  double control_seconds = 0;
+  record.timings = launcher_.timeRepetitions(*prepared, settings_, started, progress, [&] {
+    const auto control_started = Clock::now();
+    if (const std::optional<double> ns = control_failed ? std::nullopt : timeDriftControl())
+      control.repetitions_ns.push_back(*ns);
+    else
+      control_failed = true;
+    control_seconds += std::chrono::duration<double>(Clock::now() - control_started).count();
+  });
   endPhase("run");
-  if (progress) progress("drift control", 0, 1);
-  record.drift_control = timeDriftControl();
-  endPhase("drift_control");
+  record.phase_seconds["run"] -= control_seconds;
+  record.phase_seconds["drift_control"] = control_seconds;
+  if (!control_failed && !control.repetitions_ns.empty()) {
+    control.median_ns = summarize(control.repetitions_ns).median;
+    record.drift_control = std::move(control);
+  }
   const Buffers outputs = launcher_.readOutputs(*prepared);
   if (progress) progress("verify", 0, 1);
   verify(point, outputs, record);
@@ -289,7 +303,7 @@ cl::Program VariantRunner::timedBuild(RunRecord& record, const std::function<cl:
   return program;
 }
 
-std::optional<DriftControlSample> VariantRunner::timeDriftControl() {
+std::optional<double> VariantRunner::timeDriftControl() {
   if (!drift_control_ && !drift_control_failed_) {
     try {
       drift_control_ = std::make_unique<DriftControl>(launcher_.context(), launcher_.device().device, device());
@@ -297,7 +311,7 @@ std::optional<DriftControlSample> VariantRunner::timeDriftControl() {
       drift_control_failed_ = true;  // the records then have no control; diff says their drift is unknown
     }
   }
-  return drift_control_ ? drift_control_->time() : std::nullopt;
+  return drift_control_ ? drift_control_->timeOnce() : std::nullopt;
 }
 
 RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgress& progress) {

@@ -64,7 +64,7 @@ class VariantRunner {
   counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
   // A build the record waits for, its wall time added to the record's "build" phase.
   cl::Program timedBuild(RunRecord& record, const std::function<cl::Program()>& build);
-  std::optional<DriftControlSample> timeDriftControl();
+  std::optional<double> timeDriftControl();  // one run of the control; nullopt when it cannot run
 
   RunSettings settings_;
   PointLauncher launcher_;

@@ -63,21 +63,35 @@ std::string toString(DriftCall call) {
   return "none";
 }
 
-DriftJudgement judgeAgainstDrift(double ratio, Change raw, double drift, double min_effect) {
+std::vector<double> correctedSamples(const std::vector<double>& kernel_ns, const std::vector<double>& control_ns) {
+  std::vector<double> corrected;
+  if (kernel_ns.size() != control_ns.size()) return corrected;
+  for (std::size_t i = 0; i < kernel_ns.size(); ++i) {
+    if (!(control_ns[i] > 0) || !std::isfinite(control_ns[i])) return {};
+    corrected.push_back(kernel_ns[i] / control_ns[i]);
+  }
+  return corrected;
+}
+
+DriftJudgement judgeAgainstDrift(const SampleComparison& raw, const SampleComparison& corrected, double min_effect) {
   DriftJudgement j;
-  j.verdict = raw;
-  if (!(drift > 0) || !std::isfinite(drift)) return j;
-  j.drift = drift;
-  j.corrected_ratio = ratio / drift;
-  if (std::fabs(drift - 1) <= min_effect / 2) return j;  // negligible: the test alone decides
-  const Change corrected = changeOf(j.corrected_ratio, min_effect);
-  if (raw != Change::unchanged_within_noise) {
-    j.call = corrected == raw ? DriftCall::beyond_drift : DriftCall::within_drift;
-    if (corrected != raw) j.verdict = Change::unchanged_within_noise;
+  j.verdict = raw.verdict;
+  j.corrected_ratio = corrected.ratio.ratio;
+  if (!(j.corrected_ratio > 0) || !std::isfinite(j.corrected_ratio)) return j;
+  j.drift = raw.ratio.ratio / j.corrected_ratio;
+  const Change raw_effect = changeOf(raw.ratio.ratio, min_effect);
+  const Change corrected_effect = changeOf(j.corrected_ratio, min_effect);
+  // The ratio's interval is at 1 - alpha (compareSamples): the alpha both comparisons were made with.
+  const bool significant =
+      raw.p_value < 1 - raw.ratio.confidence || corrected.p_value < 1 - corrected.ratio.confidence;
+  if (significant && raw_effect != Change::unchanged_within_noise && raw_effect == corrected_effect) {
+    j.verdict = raw_effect;
+    j.call = std::fabs(j.drift - 1) > min_effect / 2 ? DriftCall::beyond_drift : DriftCall::none;
     return j;
   }
-  // The repetitions show no change; the drift may hide one only when the record's own ratio is small.
-  if (corrected != Change::unchanged_within_noise && changeOf(ratio, min_effect) == Change::unchanged_within_noise)
+  j.verdict = Change::unchanged_within_noise;
+  if (raw.verdict != Change::unchanged_within_noise) j.call = DriftCall::within_drift;
+  else if (corrected.verdict != Change::unchanged_within_noise && raw_effect == Change::unchanged_within_noise)
     j.call = DriftCall::hidden_by_drift;
   return j;
 }

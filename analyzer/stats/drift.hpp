@@ -32,26 +32,32 @@ std::optional<RunDrift> runDrift(const std::vector<double>& old_controls_ns, con
 bool driftIsLarge(const RunDrift& drift, double min_effect);
 
 enum class DriftCall {
-  none,             // the drift changes nothing: under half the minimum effect, or no change either way
-  beyond_drift,     // the record changed, and still did once the drift is taken out
-  within_drift,     // the record changed about as much as the control: drift, not a change
+  none,             // the drift changes nothing: both views agree
+  beyond_drift,     // the record changed, as measured and once the drift is taken out
+  within_drift,     // the record changed about as much as the control beside it: drift, not a change
   hidden_by_drift,  // the record looks unchanged, but taking out the drift says it changed: inconclusive
 };
 std::string toString(DriftCall call);  // "none", "beyond drift", "within drift", "hidden by drift"
 
 // One record's change against the drift beside it.
 struct DriftJudgement {
-  double drift = 1;            // the control's new/old ratio beside the record
-  double corrected_ratio = 1;  // the record's new/old ratio over that drift
+  double drift = 1;            // the record's ratio as measured over its ratio once corrected: the drift beside it
+  double corrected_ratio = 1;  // the record's new/old ratio once each timed run is divided by its control
   DriftCall call = DriftCall::none;
   Change verdict = Change::unchanged_within_noise;  // what the comparison concludes, drift included
 };
 
-// `raw` is what the test on the repetitions and the minimum effect concluded for a ratio of medians
-// `ratio` (new/old); `drift` the control's new/old ratio beside the record. A regression (improvement)
-// must be one both before and after dividing by the drift: the record's ratio must lie beyond
-// 1 +- min_effect and beyond drift x (1 +- min_effect), whichever way the record responds to what
-// slowed the host.
-DriftJudgement judgeAgainstDrift(double ratio, Change raw, double drift, double min_effect);
+// Each timed run divided by the control run right after it: the time the run would have taken on
+// the host as it was when the control ran. Empty unless both have the same count and every control
+// time is positive.
+std::vector<double> correctedSamples(const std::vector<double>& kernel_ns, const std::vector<double>& control_ns);
+
+// `raw` compares the two runs' timed runs as measured, `corrected` the same runs each divided by its
+// control (both with the same alpha and minimum effect). A regression (improvement) must be beyond
+// the repetitions' noise (significant as measured or once corrected: the correction also takes out
+// a host that lent one core to some runs and two to others) and beyond the drift (a median that moved
+// by more than the minimum effect both as measured and once corrected, whichever way the record
+// responds to what slowed the host).
+DriftJudgement judgeAgainstDrift(const SampleComparison& raw, const SampleComparison& corrected, double min_effect);
 
 }  // namespace rooflab

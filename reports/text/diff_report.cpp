@@ -125,15 +125,11 @@ std::string whyNothingMatched(const ResultsDocument& old_run, const ResultsDocum
          ", NEW has " + firstOf(new_run) + ", ...";
 }
 
-// The control kernel's ratio beside a record: its own controls when both runs timed one, else the
-// runs' medians.
-std::optional<double> driftBeside(const RunRecord& old_record, const RunRecord& new_record,
-                                  const std::optional<RunDrift>& run_drift) {
-  if (!run_drift) return std::nullopt;
-  if (old_record.drift_control && new_record.drift_control && old_record.drift_control->median_ns > 0 &&
-      new_record.drift_control->median_ns > 0)
-    return new_record.drift_control->median_ns / old_record.drift_control->median_ns;
-  return run_drift->ratio;
+// A record's timed runs, each divided by the control run right after it; empty when the record has
+// no control beside every run (results written before drift controls).
+std::vector<double> correctedKernelNs(const RunRecord& record, const std::vector<double>& kernel_ns) {
+  if (!record.drift_control) return {};
+  return correctedSamples(kernel_ns, record.drift_control->repetitions_ns);
 }
 
 // The verdict of a record whose both runs have timings, from the test on their repetitions and the
@@ -155,8 +151,12 @@ void compareTimings(const RunRecord& old_record, const RunRecord& new_record, co
   change.comparison = compareSamples(old_samples, new_samples, options.alpha, options.min_effect, Better::lower);
   change.time_change = change.comparison->ratio.ratio - 1.0;
   Change verdict = change.comparison->verdict;
-  if (const std::optional<double> drift = driftBeside(old_record, new_record, run_drift)) {
-    change.drift = judgeAgainstDrift(change.comparison->ratio.ratio, verdict, *drift, options.min_effect);
+  const std::vector<double> old_corrected = correctedKernelNs(old_record, old_samples);
+  const std::vector<double> new_corrected = correctedKernelNs(new_record, new_samples);
+  if (run_drift && !old_corrected.empty() && !new_corrected.empty()) {
+    const SampleComparison corrected =
+        compareSamples(old_corrected, new_corrected, options.alpha, options.min_effect, Better::lower);
+    change.drift = judgeAgainstDrift(*change.comparison, corrected, options.min_effect);
     verdict = change.drift->verdict;
   }
   switch (verdict) {

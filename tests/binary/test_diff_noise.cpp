@@ -6,14 +6,17 @@
 // user of `rooflab diff` and `rooflab ab` sees (exit codes and lines), never a time.
 //
 // Why this holds by design, not by luck: the kernel (tests/fixtures/kernels/slowdown/slowdown.cl, run
-// in 32 work-groups, so that its time depends on how many cores the host lends it, as most kernels'
-// does) is timed beside the run's control kernel, which is of the same kind. A run whose host was
-// loaded more than its partner's shows the record and the control slower alike, and diff takes out
-// that drift before it calls a change (docs/cost.md, "Drift"). A slow-down of the code moves the
-// record and not the control. Before drift was measured, two runs of this size flagged REGRESSED in 2
-// pairs of 4 (+44%, +88%) on the shared development machine.
+// in 8 work-groups, so that its time depends on how many cores the host lends it, as most kernels'
+// does) is timed beside the run's control kernel, which is of the same kind: one control run right
+// after each timed run. A run whose host lent it one core where its partner's lent two shows the
+// record and the control slower alike (measured on the 2-core development machine under a load of
+// 11: the kernel at 1.1 ms or 0.6 ms, the control at 1.8 ms or 0.9 ms, their ratio 0.60 +- 0.01
+// throughout), and diff takes that drift out before it calls a change (docs/cost.md, "Drift"). A
+// slow-down of the code moves the record and not the control. The kernel is short (about 1 ms), so
+// that the scheduler's time slices rarely split one run; 15 of them make a median that one split run
+// cannot move.
 //
-// Cost: the runs are tiny (one family, one variant, 5 repetitions of about 2 ms, no counters, no
+// Cost: the runs are tiny (one family, one variant, 15 repetitions of about 1 ms, no counters, no
 // ceilings, JSON only); the suite runs in the normal stage only (scripts/ci-sanitizers.sh leaves it
 // out) and alone (RUN_SERIAL in tests/CMakeLists.txt). A failure prints the host's load.
 #include <gtest/gtest.h>
@@ -38,11 +41,11 @@ using rooflab::testing::TempDir;
 
 namespace {
 
-const std::string kRecord = "slowdown/work N=2048 (normal)";
+const std::string kRecord = "slowdown/work N=512 (normal)";
 
 const char* const kConfig = R"([run]
 device = "cpu"
-repetitions = 5
+repetitions = 15
 max_noise = 0.05
 max_time = 0.05
 warmup = 1
@@ -54,7 +57,7 @@ kernels = ["kernels"]
 out = "out"
 [[study]]
 family = "slowdown"
-params = { N = [2048] }
+params = { N = [512] }
 )";
 
 struct Outcome {
@@ -80,8 +83,8 @@ std::string readFile(const fs::path& path) {
   return text.str();
 }
 
-// The fixture's kernel as a family of its own: 2048 work-items in work-groups of 64, SLOWDOWN_PERCENT
-// as given.
+// The fixture's kernel as a family of its own: 512 work-items in work-groups of 64 (about 1 ms on one
+// core), SLOWDOWN_PERCENT as given.
 void writeFamily(const fs::path& kernels, int slowdown_percent) {
   const fs::path fixture = fs::path(ROOFLAB_SOURCE_DIR) / "tests" / "fixtures" / "kernels" / "slowdown";
   std::string manifest = readFile(fixture / "family.toml");

@@ -12,8 +12,8 @@ using namespace rooflab;
 
 namespace {
 
-// A record of `repetitions` kernel times around `median_ns` (spread by +-1%), beside a control kernel
-// of `control_ns`.
+// A record of `repetitions` kernel times around `median_ns` (spread by +-1%), each beside a control
+// run of `control_ns`.
 RunRecord record(const std::string& variant, double median_ns, double control_ns, int repetitions = 12) {
   RunRecord r;
   r.family = "slowdown";
@@ -29,7 +29,7 @@ RunRecord record(const std::string& variant, double median_ns, double control_ns
     samples.push_back(static_cast<double>(rep.kernel_ns));
   }
   t.kernel_ns = summarize(samples);
-  r.drift_control = DriftControlSample{control_ns, {control_ns, control_ns}};
+  r.drift_control = DriftControlSample{control_ns, std::vector<double>(static_cast<std::size_t>(repetitions), control_ns)};
   return r;
 }
 
@@ -37,7 +37,7 @@ ResultsDocument run(std::vector<RunRecord> records) {
   ResultsDocument d;
   d.device = DeviceInfo{};
   d.device->name = "cpu";
-  d.drift_control = DriftControlSpec{"rooflab_drift_control 16384 x 256 x 2 FMA", 16384, 256, 5};
+  d.drift_control = DriftControlSpec{"rooflab_drift_control 16384 x 384 x 2 FMA", 16384, 384, 0};
   d.records = std::move(records);
   return d;
 }
@@ -62,7 +62,7 @@ TEST(DiffDrift, ARunWhoseHostRanSlowerThroughoutRegressesNothing) {
   EXPECT_EQ(diff.count(reports::RecordVerdict::unchanged_within_drift), 2u);
   const std::string out = text(diff);
   EXPECT_EQ(out.find("REGRESSED"), std::string::npos) << out;
-  EXPECT_NE(out.find("unchanged within drift: the control kernel beside it moved +45.0%"), std::string::npos) << out;
+  EXPECT_NE(out.find("unchanged within drift: the control kernel beside it moved +45"), std::string::npos) << out;
   EXPECT_NE(out.find("warning: the runs drifted: NEW's control kernel ran +45.0%"), std::string::npos) << out;
   EXPECT_NE(out.find("no regression among 2 matched records"), std::string::npos) << out;
 }
