@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/counters/counters.hpp"
 #include "analyzer/device/device.hpp"
 #include "analyzer/support/line_pipe.hpp"
 #include "analyzer/json/results_json_lines.hpp"
@@ -160,7 +161,9 @@ int runPointWorker(int commands_fd, int messages_fd) {
     ready.kind = WorkerMessage::Kind::ready;
     ready.build_threads = runner.buildThreads();
     if (!send(messages_fd, ready)) return 1;
-    return servePoints(plan, runner, commands, messages_fd) ? 0 : 1;
+    const bool served = servePoints(plan, runner, commands, messages_fd);
+    counters::releaseKeptBridge();
+    return served ? 0 : 1;
   } catch (const std::exception& e) {
     sendFatal(messages_fd, e.what());
     return 3;

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "analyzer/counters/counters.hpp"
 #include "analyzer/counters/range_profiler.hpp"
 
 namespace rooflab::counters::bridge_detail {
@@ -124,3 +125,9 @@ void dropBridgeCaches() noexcept {
 }
 
 }  // namespace rooflab::counters::bridge_detail
+
+namespace rooflab::counters {
+
+void releaseKeptBridge() noexcept { bridge_detail::dropBridgeCaches(); }
+
+}  // namespace rooflab::counters

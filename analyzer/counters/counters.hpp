@@ -124,6 +124,10 @@ CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, H
 void prefetchBridged(const std::string& opencl_ptx, const std::vector<BridgeLaunch>& launches,
                      const BridgeOptions& options);
 
+// What the bridge keeps between measurements (docs/cost.md, "Counters": modules, the L2 flusher, the
+// profiler session) released, while the contexts still live: a worker calls it before it exits.
+void releaseKeptBridge() noexcept;
+
 // Loads the program's PTX through the bridge (nothing is launched) and answers each query. Throws
 // (with the reason) when the bridge cannot load it. device_name: as BridgeOptions::device_name.
 std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, const std::vector<OccupancyQuery>& queries,

@@ -22,6 +22,8 @@ CounterSet measureBridged(const std::string&, std::map<std::string, HostBuffer>&
   return unavailableMeasurement(kNoCuda);
 }
 
+void releaseKeptBridge() noexcept {}
+
 void prefetchBridged(const std::string&, const std::vector<BridgeLaunch>&, const BridgeOptions&) {}
 
 std::vector<KernelOccupancy> bridgedOccupancy(const std::string&, const std::vector<OccupancyQuery>&, const std::string&) {

@@ -308,10 +308,11 @@ class CuptiBackend : public ProfilerBackend {
   std::map<int, Set> sets_;
 };
 
-// One session per context, for the life of the process (or of the context: dropProfilerSessions).
+// One session per context, for the life of the context (dropProfilerSessions). Leaked on purpose, as
+// the primary contexts are kept: no CUPTI call runs at process exit, after CUPTI may have gone.
 std::map<CUcontext, std::unique_ptr<ProfilerSession>>& sessions() {
-  static std::map<CUcontext, std::unique_ptr<ProfilerSession>> kept;
-  return kept;
+  static auto* kept = new std::map<CUcontext, std::unique_ptr<ProfilerSession>>;
+  return *kept;
 }
 
 }  // namespace
