@@ -172,11 +172,11 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
   for (std::size_t i = 0; i < devices.devices.size(); ++i) {
     const DeviceInfo& info = devices.devices[i].info;
     DeviceShare share{shard ? shares[i] : points, &models[shard ? 0 : i].models, info, std::nullopt};
+    // The worker opens the very device the batch selected: by its indices, whatever the list said
+    // (`all`, `cpu,gpu`).
     WorkerSetup device_setup = setup;
-    if (devices.mode) {
-      share.key = deviceKey(info);
-      device_setup.config.run.device = *share.key;
-    }
+    device_setup.config.run.device = deviceKey(info);
+    if (devices.mode) share.key = deviceKey(info);
     loops.push_back(std::make_unique<DeviceLoop>(plan, std::move(share), std::move(device_setup), records));
   }
   return loops;

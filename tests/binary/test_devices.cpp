@@ -134,3 +134,17 @@ TEST(Devices, ACrashOnOneDeviceCostsItsRecordOnly) {
   }
   EXPECT_EQ(results.status, BatchStatus::complete);
 }
+
+// A list that names one device (`all` where PoCL offers one) is an ordinary run: its worker opens that
+// device, and the results have no device list and untagged records, as a run with --device cpu.
+TEST(Devices, AListOfOneDeviceIsAnOrdinaryRun) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  PartsWorkspace w;
+  const BinaryOutcome o = w.run("run cfg.toml --quiet --device all --set N=1024 --out one", "POCL_DEVICES=pthread ");
+  ASSERT_EQ(o.exit_code, 0) << show(o);
+  const ResultsDocument one = w.results("one");
+  EXPECT_FALSE(one.device_mode);
+  EXPECT_TRUE(one.device_runs.empty());
+  ASSERT_EQ(one.records.size(), 4u);
+  for (const RunRecord& record : one.records) EXPECT_FALSE(record.device) << record.label();
+}
