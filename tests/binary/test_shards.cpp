@@ -120,3 +120,18 @@ TEST(Shards, TheSlurmEnvironmentNamesThePart) {
   EXPECT_TRUE(contains(beyond.err, "--shard '4/3': expected I/N")) << beyond.err;
   EXPECT_FALSE(fs::exists(w.dir.path() / "none"));
 }
+
+// Parts run on different devices (two PoCL drivers of one CPU) are refused with exit 2: their records
+// are not of one device.
+TEST(Shards, MergeRefusesPartsOfOtherDevices) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  PartsWorkspace w;
+  const std::string two_drivers = "POCL_DEVICES='basic pthread' ";
+  ASSERT_EQ(w.run("run cfg.toml --quiet --device 0:0 --shard 1/2 --set N=1024 --out part1", two_drivers).exit_code, 0);
+  ASSERT_EQ(w.run("run cfg.toml --quiet --device 0:1 --shard 2/2 --set N=1024 --out part2", two_drivers).exit_code, 0);
+  const BinaryOutcome o = w.run("merge part1 part2 --out merged");
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "ran on pthread-")) << o.err;
+  EXPECT_TRUE(contains(o.err, "the parts of one merge must run on the same devices")) << o.err;
+  EXPECT_FALSE(fs::exists(w.dir.path() / "merged"));
+}
