@@ -204,8 +204,11 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   ResultsWriter results(outcome.results, *outcome.folder);
   results.start(config, first.info, plan.input_errors);
   outcome.results.batch = BatchIdentity{batchIdentity(plan, config.run), plan.points.size(), part};
-  // Before the ceilings, whose own work would raise the load average it reads.
-  HostWatch host(first.info);
+  // Before the ceilings, whose own work would raise the load average it reads. The GPU's clock is
+  // the one worth sampling, wherever it stands in the list.
+  const auto gpu = std::find_if(devices.devices.begin(), devices.devices.end(),
+                                [](const SelectedDevice& device) { return device.info.isGpu(); });
+  HostWatch host(gpu != devices.devices.end() ? gpu->info : first.info);
   results.setHost(host.condition());
   const std::vector<MeasuredModels> models = measureEveryDevice(config, devices, options.progress, plan);
   results.setModels(models.front().models, models.front().seconds);
