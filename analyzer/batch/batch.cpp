@@ -1,26 +1,28 @@
 #include "analyzer/batch/batch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
+#include <thread>
 
 #include "analyzer/batch/ab_plan.hpp"
 #include "analyzer/batch/batch_cost.hpp"
+#include "analyzer/batch/batch_devices.hpp"
 #include "analyzer/batch/batch_estimate.hpp"
+#include "analyzer/batch/batch_identity.hpp"
 #include "analyzer/batch/batch_summary.hpp"
-#include "analyzer/support/errors.hpp"
-#include "analyzer/device/gpu_clock.hpp"
-#include "analyzer/device/host_condition.hpp"
-#include "analyzer/batch/point_worker.hpp"
-#include "analyzer/batch/progress_line.hpp"
+#include "analyzer/batch/host_watch.hpp"
+#include "analyzer/batch/point_loop.hpp"
 #include "analyzer/batch/results_writer.hpp"
 #include "analyzer/ceilings/device_roofs.hpp"
 #include "analyzer/counters/counters.hpp"
-#include "analyzer/diagnose/analysis.hpp"
-#include "analyzer/place/place_record.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
+#include "analyzer/plan/plan_parts.hpp"
 #include "analyzer/roofline/roofline_models.hpp"
 #include "analyzer/run/drift_control.hpp"
+#include "analyzer/support/errors.hpp"
 #include "analyzer/support/stop_flag.hpp"
 
 namespace rooflab {
@@ -32,6 +34,7 @@ double secondsSince(Clock::time_point start) { return std::chrono::duration<doub
 
 BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
   if (!options.device_override.empty()) config.run.device = options.device_override;
+  if (options.device_mode_override) config.run.device_mode = *options.device_mode_override;
   if (!options.out_override.empty()) config.run.out = options.out_override;
   if (options.counters_override) config.run.counters = *options.counters_override;
   if (!options.formats_override.empty()) config.run.formats = options.formats_override;
@@ -48,175 +51,20 @@ std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan) {
   return needed;
 }
 
-RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             ResultsWriter& results, const BatchPlan& plan) {
+struct MeasuredModels {
+  RooflineModels models;
+  double seconds = 0;
+};
+
+MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
+                             const BatchPlan& plan) {
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
-  RooflineModels models = prepareRooflineModels(settings, device, log, typedPeaksOf(plan));
-  results.setModels(models, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  MeasuredModels measured{prepareRooflineModels(settings, device, log, typedPeaksOf(plan)), 0};
+  measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (show_log) std::fputs(log.str().c_str(), stderr);
-  return models;
+  return measured;
 }
-
-// The host's condition for the results, with the GPU clock sampled so far; says on the terminal why
-// the timings may be noisy, at the start and again at the end (the clock is known only then).
-class HostWatch {
- public:
-  explicit HostWatch(const DeviceInfo& device) : host_(readHostCondition()), gpu_clock_(device) {
-    host_.gpu_sm_clock_unavailable = gpu_clock_.unavailableReason().empty()
-                                         ? std::nullopt
-                                         : std::optional<std::string>(gpu_clock_.unavailableReason());
-    if (const auto noisy = noisyHost(host_)) std::fprintf(stderr, "rooflab: warning: noisy host: %s\n", noisy->c_str());
-  }
-  void sample() { gpu_clock_.sample(); }
-  HostCondition condition() const {
-    HostCondition host = host_;
-    host.gpu_sm_clock = gpu_clock_.samples();
-    return host;
-  }
-  void reportAtEnd() const {
-    const HostCondition host = condition();
-    if (host.gpu_sm_clock)
-      std::fprintf(stderr, "rooflab: GPU SM clock %.0f-%.0f MHz over %zu samples\n", host.gpu_sm_clock->min_mhz,
-                   host.gpu_sm_clock->max_mhz, host.gpu_sm_clock->count);
-    if (const auto noisy = noisyHost(host))
-      std::fprintf(stderr, "rooflab: warning: this batch ran on a noisy host (%s); compare its timings with care\n",
-                   noisy->c_str());
-  }
-
- private:
-  HostCondition host_;
-  GpuClockSampler gpu_clock_;
-};
-
-// Runs a plan's points in order, each in the worker process; places, counts and records each record
-// as it comes.
-class PointLoop {
- public:
-  PointLoop(const BatchPlan& plan, const std::vector<AbSide>& sides, PointWorker& worker, const RooflineModels& models,
-            ResultsDocument& document, ResultsWriter& results, const DeviceInfo& device, bool progress, HostWatch& host,
-            BatchEstimator& estimator, BatchTimes& times)
-      : plan_(plan), sides_(sides), worker_(worker), models_(models), document_(document), results_(results),
-        device_(device), progress_(progress), host_(host), tally_(plan.points.size()),
-        analysis_(static_cast<double>(device.timer_resolution_ns), models.device ? models.device : models.datasheet),
-        estimator_(estimator), times_(times), estimated_from_(Clock::now()) {}
-
-  // Runs every point (until interrupted) and finishes the document; whether it was interrupted. A
-  // file that cannot be written (a full disk) stops the batch: the IoError then says where the
-  // records measured so far are and how to read them back.
-  bool runAll() {
-    try {
-      return runPoints();
-    } catch (const IoError& e) {
-      progress_.finish();
-      try {
-        results_.finish(true, tally_.finalSummary(results_.records()));
-        results_.write();
-      } catch (const IoError&) {
-        // The disk is still full: the hint below says what the earlier writes kept.
-      }
-      throw IoError(std::string(e.what()) + "; " + results_.recoveryHint(plan_.points.size()));
-    }
-  }
-  const BatchTally& tally() const { return tally_; }
-
- private:
-  bool runPoints() {
-    bool interrupted = false;
-    const Clock::time_point points_started = Clock::now();
-    for (std::size_t i = 0; i < plan_.points.size() && !interrupted; ++i)
-      interrupted = stopRequests() > 0 || !runPoint(i);
-    times_.points_seconds = secondsSince(points_started);
-    times_.worker_start_seconds = worker_.startSeconds();
-    times_.worker_starts = worker_.starts();
-    const Clock::time_point finish_started = Clock::now();
-    progress_.finish();
-    interrupted = interrupted || stopRequests() > 0;
-    results_.setHost(host_.condition());
-    host_.reportAtEnd();
-    RecordAnalysis::batchOver(document_.records);
-    results_.finish(interrupted, tally_.finalSummary(results_.records()));
-    // Interrupted before its first record, the batch has nothing to put in the place of the earlier
-    // run's results: the folder gives them back their names (OutputFolder) and nothing is written.
-    if (interrupted && results_.records() == 0) {
-      std::fprintf(stderr, "rooflab: interrupted before the first point ended: nothing written; %s keeps what the "
-                           "earlier run wrote there\n", results_.path().parent_path().c_str());
-      return true;
-    }
-    times_.finish_seconds = secondsSince(finish_started);
-    document_.cost = batchCost(times_, document_.records, document_.build_threads);
-    document_.cost->estimate = estimator_.trace();
-    results_.write();
-    // A run killed outright says nothing: this is where a user learns that its journal keeps every record.
-    if (interrupted)
-      std::fprintf(stderr,
-                   "rooflab: interrupted: %zu of %zu points done, %zu not run; their records are in %s (a run killed "
-                   "outright keeps every record it measured in its journal: `rooflab report %s` reads them back)\n",
-                   results_.records(), plan_.points.size(), plan_.points.size() - results_.records(),
-                   results_.path().c_str(), results_.journalPath().c_str());
-    return interrupted;
-  }
-
-  // False when the user asked to stop now: the point has no record.
-  bool runPoint(std::size_t i) {
-    const RunPoint& point = plan_.points[i].run_point;
-    const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(plan_.points.size()) + "] " +
-                               (i < sides_.size() ? toString(sides_[i]) + ": " : std::string()) + point.family->name +
-                               "/" + point.variant->name + " " + paramsLabel(point.params, point.family->param_order) +
-                               " " + modeName(point.mode) + (point.what_if ? " " + point.what_if->name : "");
-    const std::string eta = " (" + formatEstimate(estimator_.remainingSeconds()) + " left)";
-    progress_.show(prefix + eta);
-    const Clock::time_point started = Clock::now();
-    const double worker_start_before = worker_.startSeconds();
-    std::optional<RunRecord> record = worker_.run(i, recordFor(point), [&](const char* phase, int index, int count) {
-      if (progress_.tty())
-        progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count) + eta);
-    });
-    if (!record) return false;
-    if (i < sides_.size()) record->ab_side = sides_[i];
-    const double timed_seconds = record->phase_seconds.count("run") ? record->phase_seconds.at("run") : 0;
-    host_.sample();
-    if (const auto threads = worker_.buildThreads()) results_.setBuildThreads(*threads);
-    if (record->status == RecordStatus::ok) placeRecord(*record, models_);
-    report(*record, tally_.count(*record));
-    const std::size_t index = results_.append(std::move(*record));
-    const std::optional<std::size_t> concluded = analysis_.recordAdded(document_.records, index, plan_.closesGroup(i));
-    results_.journal(index);
-    if (concluded && *concluded != index) results_.journal(*concluded);
-    results_.setSummary(tally_.summary());
-    results_.checkpoint();
-    // The point's cost as the batch saw it, less a worker's start (a cost of the batch, not of the point).
-    estimator_.pointDone(i, secondsSince(started) - (worker_.startSeconds() - worker_start_before), timed_seconds,
-                         secondsSince(estimated_from_));
-    return true;
-  }
-
-  void report(const RunRecord& record, RecordOutcome outcome) {
-    if (outcome == RecordOutcome::failed) {
-      progress_.finish();
-      std::fprintf(stderr, "rooflab: %s: %s\n", toString(record.status).c_str(), record.status_reason.c_str());
-    } else if (outcome == RecordOutcome::verification_failed) {
-      progress_.finish();
-      std::fprintf(stderr, "rooflab: verification failed: %s: %s\n", record.label().c_str(),
-                   record.verification.detail.c_str());
-    }
-  }
-
-  const BatchPlan& plan_;
-  const std::vector<AbSide>& sides_;  // an A/B run's, one per point; empty otherwise
-  PointWorker& worker_;
-  const RooflineModels& models_;
-  ResultsDocument& document_;
-  ResultsWriter& results_;
-  const DeviceInfo& device_;
-  ProgressLine progress_;
-  HostWatch& host_;
-  BatchTally tally_;
-  RecordAnalysis analysis_;
-  BatchEstimator& estimator_;
-  BatchTimes& times_;
-  Clock::time_point estimated_from_;  // when the first estimate was printed
-};
 
 // One message for all of them, a line each, as the command line prints every error ("rooflab: ...");
 // a sweep can fail at every point, so the first 20 are shown.
@@ -239,56 +87,186 @@ void refuseCountersThatCannotBeRead(const RunSettings& settings, const DeviceInf
                     " (counters = \"auto\" runs with timings alone)");
 }
 
-void announce(const BatchPlan& plan, const BatchConfig& config, const SelectedDevice& device,
-              const BatchEstimator& estimator, const ResultsWriter& results) {
+void announce(std::size_t points, const BatchPlan& plan, const BatchConfig& config, double estimate_seconds,
+              const ResultsWriter& results, const std::string& devices_text) {
   const std::size_t families = plan.studiedFamilyCount();
   std::fprintf(stderr,
-               "rooflab: %zu points (%zu %s) on %s [%s]; %d warm-up + at least %d timed runs each, to ±%g%% noise "
+               "rooflab: %zu points (%zu %s) on %s; %d warm-up + at least %d timed runs each, to ±%g%% noise "
                "within %g s; estimated %s; results in %s\n",
-               plan.points.size(), families, families == 1 ? "family" : "families", device.info.name.c_str(),
-               device.info.platform.c_str(), config.run.warmup, config.run.repetitions, config.run.max_noise * 100,
-               config.run.max_time_s, formatEstimate(estimator.initialSeconds()).c_str(), results.path().c_str());
+               points, families, families == 1 ? "family" : "families", devices_text.c_str(), config.run.warmup,
+               config.run.repetitions, config.run.max_noise * 100, config.run.max_time_s,
+               formatEstimate(estimate_seconds).c_str(), results.path().c_str());
 }
 
-// A planned batch run: the ceilings, then every point in a worker process. `sides`: an A/B run's,
-// one per point (empty otherwise).
+// The part of the batch this run makes (--shard I/N), with what a merge needs to know of it.
+std::vector<std::size_t> pointsToRun(const BatchPlan& plan, std::optional<BatchPart>& part) {
+  if (!part) return allPoints(plan);
+  if (part->count == 0 || part->index == 0 || part->index > part->count)
+    throw InputError("--shard " + std::to_string(part->index) + "/" + std::to_string(part->count) +
+                     ": expected I/N with 1 <= I <= N (" + part->source + ")");
+  std::vector<std::size_t> points = pointsOfPart(plan, part->index, part->count);
+  part->part_points = partSizes(plan, part->count);
+  part->plan_indices = points;
+  for (std::size_t i : points) part->points.push_back(recordFor(plan.points[i].run_point).label());
+  std::fprintf(stderr, "rooflab: part %zu of %zu (%s): %zu of the batch's %zu points\n", part->index, part->count,
+               part->source.c_str(), points.size(), plan.points.size());
+  return points;
+}
+
+// Runs the loops one after the other (compare) or all at once (shard); whether one stopped early.
+bool runLoops(std::vector<std::unique_ptr<DeviceLoop>>& loops, bool at_once) {
+  if (!at_once) {
+    for (auto& loop : loops)
+      if (loop->run()) return true;
+    return false;
+  }
+  std::atomic<bool> stopped{false};
+  std::vector<std::thread> threads;
+  for (auto& loop : loops) threads.emplace_back([&stopped, &loop] {
+      if (loop->run()) stopped = true;
+    });
+  for (std::thread& thread : threads) thread.join();
+  return stopped;
+}
+
+// Each device's models, measured before any point runs (so the journal's header has them all):
+// compare measures each device's own ceilings; shard (identical devices) and one device, the first's.
+std::vector<MeasuredModels> measureEveryDevice(const BatchConfig& config, const BatchDevices& devices,
+                                               bool show_log, const BatchPlan& plan) {
+  std::vector<MeasuredModels> measured;
+  for (const SelectedDevice& device : devices.devices) {
+    if (!measured.empty() && devices.mode != DeviceMode::compare) break;
+    if (devices.devices.size() > 1 && show_log)
+      std::fprintf(stderr, "rooflab: ceilings of %s\n", deviceLine(device.info).c_str());
+    measured.push_back(measureModels(config.run, device, show_log, plan));
+  }
+  return measured;
+}
+
+void recordDevices(ResultsDocument& document, const BatchDevices& devices, const std::vector<MeasuredModels>& models) {
+  if (!devices.mode) return;
+  document.device_mode = devices.mode;
+  for (std::size_t i = 0; i < devices.devices.size(); ++i) {
+    DeviceRun run{deviceKey(devices.devices[i].info), devices.devices[i].info, {}, std::nullopt};
+    if (i < models.size() && *devices.mode == DeviceMode::compare) {
+      run.models = resultsModels(models[i].models);
+      run.ceilings_seconds = models[i].seconds;
+    }
+    document.device_runs.push_back(std::move(run));
+  }
+}
+
+std::string devicesText(const BatchDevices& devices, std::size_t points) {
+  if (!devices.mode) return devices.devices.front().info.name + " [" + devices.devices.front().info.platform + "]";
+  std::string text = std::to_string(devices.devices.size()) + " devices (" + toString(*devices.mode) +
+                     (*devices.mode == DeviceMode::compare ? ": " + std::to_string(points) + " on each"
+                                                           : ": split over them, one worker each") + "):";
+  for (const SelectedDevice& device : devices.devices) text += " " + deviceLine(device.info) + ";";
+  text.pop_back();
+  return text;
+}
+
+// One loop per device: compare gives each every point and its own models; shard deals the points out.
+// Each record's slot in the estimate: compare runs every point on each device, a slot each.
+std::vector<std::size_t> estimateSlots(const std::vector<std::size_t>& points, const BatchDevices& devices) {
+  std::vector<std::size_t> slots;
+  const std::size_t copies = devices.mode == DeviceMode::compare ? devices.devices.size() : 1;
+  for (std::size_t copy = 0; copy < copies; ++copy) slots.insert(slots.end(), points.begin(), points.end());
+  return slots;
+}
+
+std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, const std::vector<std::size_t>& points,
+                                                     const BatchDevices& devices,
+                                                     const std::vector<MeasuredModels>& models,
+                                                     const WorkerSetup& setup, BatchRecords& records,
+                                                     const std::vector<AbSide>& sides) {
+  const bool shard = devices.mode == DeviceMode::shard;
+  const std::vector<std::vector<std::size_t>> shares =
+      shard ? dealPoints(plan, points, devices.devices.size()) : std::vector<std::vector<std::size_t>>{};
+  std::vector<std::unique_ptr<DeviceLoop>> loops;
+  for (std::size_t i = 0; i < devices.devices.size(); ++i) {
+    const DeviceInfo& info = devices.devices[i].info;
+    DeviceShare share{shard ? shares[i] : points, &models[shard ? 0 : i].models, info, std::nullopt, {},
+                      sides.empty() ? nullptr : &sides};
+    // Slots as estimateSlots lays them out: compare, device i's copy; else a point's place in `points`.
+    for (const std::size_t index : share.points) {
+      const std::size_t place = static_cast<std::size_t>(std::find(points.begin(), points.end(), index) - points.begin());
+      share.slots.push_back((devices.mode == DeviceMode::compare ? i * points.size() : 0) + place);
+    }
+    // The worker opens the very device the batch selected: by its indices, whatever the list said
+    // (`all`, `cpu,gpu`).
+    WorkerSetup device_setup = setup;
+    device_setup.config.run.device = deviceKey(info);
+    if (devices.mode) share.key = deviceKey(info);
+    loops.push_back(std::make_unique<DeviceLoop>(plan, std::move(share), std::move(device_setup), records));
+  }
+  return loops;
+}
+
+
+// The batch once planned: `sides`, an A/B run's (one per plan point; empty otherwise).
 BatchOutcome runPlanned(BatchConfig config, const std::shared_ptr<const BatchPlan>& planned,
                         const std::vector<AbSide>& sides, const std::optional<AbRun>& ab, const BatchOptions& options) {
   BatchOutcome outcome;
   const BatchPlan& plan = *planned;
+  std::optional<BatchPart> part = options.part;
+  const std::vector<std::size_t> points = pointsToRun(plan, part);
+  const BatchDevices devices = selectBatchDevices(config.run);
   outcome.folder = std::make_unique<OutputFolder>(config.run.out);
   outcome.out_dir = outcome.folder->dir();
   if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
 
-  const SelectedDevice device = selectDevice(config.run.device);
-  refuseCountersThatCannotBeRead(config.run, device.info);
+  for (const SelectedDevice& device : devices.devices) refuseCountersThatCannotBeRead(config.run, device.info);
+  const SelectedDevice& first = devices.devices.front();
   ResultsWriter results(outcome.results, *outcome.folder);
-  results.start(config, device.info, plan.input_errors);
-  outcome.results.drift_control = DriftControl::specFor(device.info);
+  results.start(config, first.info, plan.input_errors);
+  outcome.results.batch = BatchIdentity{batchIdentity(plan, config.run), plan.points.size(), part};
+  outcome.results.drift_control = DriftControl::specFor(first.info);
   outcome.results.ab = ab;
-  // Before the ceilings, whose own work would raise the load average it reads.
-  HostWatch host(device.info);
+  // Before the ceilings, whose own work would raise the load average it reads. The GPU's clock is
+  // the one worth sampling, wherever it stands in the list.
+  const auto gpu = std::find_if(devices.devices.begin(), devices.devices.end(),
+                                [](const SelectedDevice& device) { return device.info.isGpu(); });
+  HostWatch host(gpu != devices.devices.end() ? gpu->info : first.info);
   results.setHost(host.condition());
   BatchTimes times;
   times.startup_seconds = secondsSince(options.command_started);
   const Clock::time_point ceilings_started = Clock::now();
-  const RooflineModels models = measureModels(config.run, device, options.progress, results, plan);
+  const std::vector<MeasuredModels> models = measureEveryDevice(config, devices, options.progress, plan);
   times.ceilings_seconds = secondsSince(ceilings_started);
   times.ceilings_measured = config.run.ceilings == CeilingsSource::measure;
-  BatchEstimator estimator = BatchEstimator::forPlan(plan, models, config.run, device.info);
-  announce(plan, config, device, estimator, results);
+  results.setModels(models.front().models, models.front().seconds);
+  recordDevices(outcome.results, devices, models);
+  BatchEstimator estimator =
+      BatchEstimator::forPlan(plan, estimateSlots(points, devices), models.front().models, config.run, first.info,
+                              devices.mode == DeviceMode::shard ? static_cast<int>(devices.devices.size()) : 1);
+  announce(points.size(), plan, config, estimator.initialSeconds(), results, devicesText(devices, points.size()));
 
-  // After the ceilings, so that no compile runs while they are measured: the worker starts its
+  const std::size_t records_planned = points.size() * (devices.mode == DeviceMode::compare ? devices.devices.size() : 1);
+  BatchRecords records(records_planned, outcome.results, results, host, options.progress, estimator);
+  // After the ceilings, so that no compile runs while they are measured: a worker starts its
   // background builds when it starts.
-  PointWorker worker(WorkerSetup{config, planned, 0}, device.info.name);
-  PointLoop loop(plan, sides, worker, models, outcome.results, results, device.info, options.progress, host, estimator,
-                 times);
-  const bool interrupted = loop.runAll();
-  outcome.exit_code = loop.tally().exitCode(interrupted, !plan.input_errors.empty());
+  std::vector<std::unique_ptr<DeviceLoop>> loops =
+      deviceLoops(plan, points, devices, models, WorkerSetup{config, planned, 0, {}}, records, sides);
+  const Clock::time_point points_started = Clock::now();
+  const bool stopped = runLoops(loops, devices.mode == DeviceMode::shard);
+  times.points_seconds = secondsSince(points_started);
+  for (const auto& loop : loops) {
+    times.worker_start_seconds += loop->workerStartSeconds();
+    times.worker_starts += loop->workerStarts();
+  }
+  records.rethrowFailure(records_planned);
+  bool interrupted = false;
+  try {
+    interrupted = records.finish(stopped && stopRequests() > 0, records_planned, times);
+  } catch (const IoError& e) {
+    throw IoError(std::string(e.what()) + "; " + results.recoveryHint(records_planned));
+  }
+  outcome.exit_code = records.tally().exitCode(interrupted, !plan.input_errors.empty());
   return outcome;
 }
 
-// The plan of a config with its overrides, refused whole on any input error.
+// The plan of a config, refused whole on any input error: a bad input costs no device work.
 std::shared_ptr<const BatchPlan> checkedPlan(const BatchConfig& config) {
   auto planned = std::make_shared<const BatchPlan>(planBatch(config));
   for (const auto& w : planned->warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
@@ -300,7 +278,6 @@ std::shared_ptr<const BatchPlan> checkedPlan(const BatchConfig& config) {
 
 BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
   const BatchConfig config = withOverrides(config_in, options);
-  // The whole plan is checked before any device work or file write: a bad input costs nothing.
   return runPlanned(config, checkedPlan(config), {}, std::nullopt, options);
 }
 
@@ -308,7 +285,7 @@ BatchOutcome runAbBatch(const AbConfigs& configs, const BatchOptions& options) {
   const BatchConfig baseline = withOverrides(configs.baseline, options);
   const BatchConfig candidate = withOverrides(configs.candidate, options);
   const auto baseline_plan = checkedPlan(baseline), candidate_plan = checkedPlan(candidate);
-  AbSchedule schedule = interleaveAbPlans(*baseline_plan, *candidate_plan);
+  const AbSchedule schedule = interleaveAbPlans(*baseline_plan, *candidate_plan);
   for (const std::string& unmatched : schedule.unmatched)
     std::fprintf(stderr, "rooflab: warning: not compared, so not run: %s\n", unmatched.c_str());
   if (schedule.plan->points.empty())

@@ -24,8 +24,9 @@ constexpr double kTailSecondsPerPoint = 0.01;
 
 }  // namespace
 
-BatchEstimator::BatchEstimator(std::vector<PointCostPrior> points, double tail_seconds)
-    : points_(std::move(points)), done_(points_.size(), false), tail_seconds_(tail_seconds) {
+BatchEstimator::BatchEstimator(std::vector<PointCostPrior> points, double tail_seconds, int parallel)
+    : points_(std::move(points)), done_(points_.size(), false), tail_seconds_(tail_seconds),
+      parallel_(std::max(1, parallel)) {
   for (const PointCostPrior& p : points_) {
     mode_of_kind_[p.kind] = p.mode;
     for (Tally* tally : {&kinds_[p.kind], &modes_[p.mode], &all_}) {
@@ -37,13 +38,15 @@ BatchEstimator::BatchEstimator(std::vector<PointCostPrior> points, double tail_s
   trace_.initial_seconds = remainingSeconds();
 }
 
-BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const RooflineModels& models, const RunSettings& settings,
-                                       const DeviceInfo& device) {
+BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const std::vector<std::size_t>& slots,
+                                       const RooflineModels& models, const RunSettings& settings,
+                                       const DeviceInfo& device, int parallel) {
   const DeviceModel& model = models.device ? *models.device : models.datasheet ? *models.datasheet : models.reference;
   const int runs = settings.warmup + settings.repetitions;
   const bool counters = device.isNvidia() && settings.counters != CountersSetting::off;
   std::vector<PointCostPrior> priors;
-  for (const PlannedPoint& p : plan.points) {
+  for (const std::size_t index : slots) {
+    const PlannedPoint& p = plan.points.at(index);
     PointCostPrior prior;
     const RunMode mode = p.run_point.mode;
     prior.mode = modeName(mode);
@@ -64,7 +67,7 @@ BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const RooflineMode
     }
     priors.push_back(std::move(prior));
   }
-  return BatchEstimator(std::move(priors), kTailSeconds + kTailSecondsPerPoint * double(plan.points.size()));
+  return BatchEstimator(std::move(priors), kTailSeconds + kTailSecondsPerPoint * double(slots.size()), parallel);
 }
 
 void BatchEstimator::pointDone(std::size_t index, double wall_seconds, double timed_seconds, double elapsed_seconds) {
@@ -90,10 +93,10 @@ void BatchEstimator::pointDone(std::size_t index, double wall_seconds, double ti
 }
 
 double BatchEstimator::remainingSeconds() const {
+  double points = 0;
   const double timed_scale = timed_prior_done_ > 0 && timed_measured_done_ > 0
                                  ? std::clamp(timed_measured_done_ / timed_prior_done_, 0.05, 20.0)
                                  : 1.0;
-  double seconds = tail_seconds_;
   for (const auto& [kind, tally] : kinds_) {
     if (tally.left == 0) continue;
     // The fixed part: measured on this kind; else on its mode, or on every point done, scaled by how
@@ -103,9 +106,9 @@ double BatchEstimator::remainingSeconds() const {
     if (tally.done > 0) fixed = tally.measured_fixed / double(tally.done) * double(tally.left);
     else if (mode.done > 0 && mode.prior_fixed_done > 0) fixed *= mode.measured_fixed / mode.prior_fixed_done;
     else if (all_.done > 0 && all_.prior_fixed_done > 0) fixed *= all_.measured_fixed / all_.prior_fixed_done;
-    seconds += std::max(0.0, fixed) + std::max(0.0, tally.prior_timed_left) * timed_scale;
+    points += std::max(0.0, fixed) + std::max(0.0, tally.prior_timed_left) * timed_scale;
   }
-  return seconds;
+  return points / parallel_ + tail_seconds_;
 }
 
 std::string formatEstimate(double seconds) {

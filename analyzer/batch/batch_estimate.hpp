@@ -30,13 +30,16 @@ struct PointCostPrior {
 // far cost against their priors. The tail (analysis, results, reports) is a prior throughout.
 class BatchEstimator {
  public:
-  BatchEstimator(std::vector<PointCostPrior> points, double tail_seconds);
+  // `parallel`: how many workers run the points at once (a batch sharded over devices).
+  BatchEstimator(std::vector<PointCostPrior> points, double tail_seconds, int parallel = 1);
 
-  // The priors of a plan's points on a device: each point's timed runs at the roofline time of its
-  // analytic work on the device's model (or half its noise-target budget, whichever is longer) and a
-  // fixed part whose constants were measured on the default config (batch_estimate.cpp).
-  static BatchEstimator forPlan(const BatchPlan& plan, const RooflineModels& models, const RunSettings& settings,
-                                const DeviceInfo& device);
+  // The priors of the plan's points `slots` (plan indices, one per point the batch will run, a point
+  // run on several devices once each) on a device: each point's timed runs at the roofline time of
+  // its analytic work on the device's model (or half its noise-target budget, whichever is longer)
+  // and a fixed part whose constants were measured on the default config (batch_estimate.cpp).
+  static BatchEstimator forPlan(const BatchPlan& plan, const std::vector<std::size_t>& slots,
+                                const RooflineModels& models, const RunSettings& settings, const DeviceInfo& device,
+                                int parallel = 1);
 
   double initialSeconds() const { return trace_.initial_seconds; }
   // Point `index` ran: its wall seconds on the batch's side (worker start excluded) and its timed
@@ -62,6 +65,7 @@ class BatchEstimator {
   Tally all_;
   std::map<std::string, std::string> mode_of_kind_;
   double tail_seconds_ = 0;
+  int parallel_ = 1;
   double timed_prior_done_ = 0, timed_measured_done_ = 0;
   BatchEstimateTrace trace_;
 };

@@ -9,6 +9,8 @@ namespace rooflab {
 struct RunCommand {
   std::string config_path;
   std::string device;
+  std::string device_mode;  // --device-mode compare|shard
+  std::string shard;        // --shard I/N, or "slurm": I/N from Slurm's environment
   std::string out;
   bool no_counters = false;
   bool quiet = false;
@@ -37,6 +39,11 @@ struct ReportCommand {
   bool show_mutants = false;  // the charts draw the mutants' markers
   bool phases = false;        // print the saved run's phase table
 };
+struct MergeCommand {
+  std::vector<std::string> parts;  // output folders (their results.json, else journal.jsonl) or files
+  std::string out;
+  std::vector<std::string> formats;
+};
 struct DiffCommand {
   std::string old_path;
   std::string new_path;  // empty: old_path is an A/B run's results, whose two sides are compared
@@ -51,5 +58,6 @@ int ceilingsCommand(const CeilingsCommand& cmd);
 int reportCommand(const ReportCommand& cmd);
 int diffCommand(const DiffCommand& cmd);
 int abCommand(const AbCommand& cmd);
+int mergeCommand(const MergeCommand& cmd);
 
 }  // namespace rooflab

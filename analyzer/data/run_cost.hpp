@@ -49,11 +49,11 @@ struct DriftControlSpec {
   std::string kernel;        // its name and shape, e.g. "rooflab_drift_control 65536 x 64 FMA"
   std::int64_t global_size = 0;
   int iterations = 0;
-  int repetitions = 0;       // 0: one beside each of a record's timed runs
+  int repetitions = 0;       // 0: one beside each of a record's first [run] repetitions timed runs
 };
 
 // The control kernel's timings beside one record, in device nanoseconds (OpenCL events): one right
-// after each of its timed runs, in the same order.
+// after each of its first timed runs (as many as [run] repetitions), in the same order.
 struct DriftControlSample {
   double median_ns = 0;
   std::vector<double> repetitions_ns;

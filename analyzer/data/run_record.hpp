@@ -148,6 +148,8 @@ struct RunRecord {
   // The run's control kernel, timed right after this record's repetitions (docs/cost.md, "Drift").
   std::optional<DriftControlSample> drift_control;
   std::optional<AbSide> ab_side;  // records of an A/B run only
+  // A batch on several devices: the key of the device that ran it (ResultsDocument::device_runs).
+  std::optional<std::string> device;
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)", "... (what-if no-bank-conflicts)"
   // nullopt when the record has no timings or the value is not finite.

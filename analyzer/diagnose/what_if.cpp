@@ -65,6 +65,7 @@ void checkExpectation(const RunRecord& original, const RunRecord& what_if, WhatI
 const RunRecord* normalRecord(const std::vector<RunRecord>& records, const RunRecord& like, const std::string& variant) {
   for (const RunRecord& r : records)
     if (r.mode == RunMode::normal && r.family == like.family && r.variant == variant && r.params == like.params &&
+        r.device == like.device &&  // on several devices: the same device's
         r.ab_side == like.ab_side)  // an A/B run's sides are two runs
       return &r;
   return nullptr;

@@ -274,6 +274,8 @@ json toJson(const BatchConfig& config) {
               {"counters", toString(r.counters)}, {"reference_model", r.reference_model}, {"ceilings", toString(r.ceilings)}, {"out", r.out},
               {"formats", r.formats}, {"kernels", kernels}, {"variant_time_limit_s", r.variant_time_limit_s},
               {"seed", r.seed}};
+  // Only when not the default, so that older results re-write unchanged.
+  if (r.device_mode != DeviceMode::compare) run["device_mode"] = toString(r.device_mode);
   if (r.noise_target_known) {
     run["max_noise"] = r.max_noise;
     run["min_time"] = r.min_time_s;
@@ -289,6 +291,7 @@ BatchConfig batchConfigFromJson(const json& j) {
   const json& run = objectOrEmpty(j, "run");
   RunSettings& r = config.run;
   r.device = textOr(run, "device", r.device);
+  r.device_mode = parseDeviceMode(textOr(run, "device_mode", toString(r.device_mode))).value_or(r.device_mode);
   r.repetitions = integerOr<int>(run, "repetitions", r.repetitions);
   r.warmup = integerOr<int>(run, "warmup", r.warmup);
   if (member(run, "modes") != nullptr) r.modes = modesFromJson(run, "modes");
@@ -387,6 +390,7 @@ json toJson(const ResultsDocument& d) {
   if (d.cost) j["cost"] = toJson(*d.cost);
   if (d.drift_control) j["drift_control"] = toJson(*d.drift_control);
   if (d.ab) j["ab"] = toJson(*d.ab);
+  writeDevicesAndParts(d, j);
   return j;
 }
 
@@ -432,6 +436,7 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
   if (const json* drift = member(j, "drift_control"); drift != nullptr && drift->is_object())
     d.drift_control = driftControlSpecFromJson(*drift);
   if (const json* ab = member(j, "ab"); ab != nullptr && ab->is_object()) d.ab = abRunFromJson(*ab);
+  readDevicesAndParts(j, d);
   return d;
 }
 

@@ -210,6 +210,7 @@ json toJson(const RunRecord& r) {
   // Only when measured, so that older results re-render byte for byte.
   if (r.drift_control) j["drift_control"] = toJson(*r.drift_control);
   if (r.ab_side) j["ab_side"] = toString(*r.ab_side);
+  if (r.device) j["device"] = *r.device;                // batches on several devices only
   return j;
 }
 
@@ -274,6 +275,7 @@ RunRecord runRecordFromJson(const json& j) {
   if (const json* drift = member(j, "drift_control"); drift != nullptr && drift->is_object())
     r.drift_control = driftControlSampleFromJson(*drift);
   r.ab_side = parseAbSide(textOr(j, "ab_side"));
+  r.device = optionalText(j, "device");
   return r;
 }
 

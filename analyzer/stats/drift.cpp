@@ -65,8 +65,8 @@ std::string toString(DriftCall call) {
 
 std::vector<double> correctedSamples(const std::vector<double>& kernel_ns, const std::vector<double>& control_ns) {
   std::vector<double> corrected;
-  if (kernel_ns.size() != control_ns.size()) return corrected;
-  for (std::size_t i = 0; i < kernel_ns.size(); ++i) {
+  if (control_ns.empty() || control_ns.size() > kernel_ns.size()) return corrected;
+  for (std::size_t i = 0; i < control_ns.size(); ++i) {
     if (!(control_ns[i] > 0) || !std::isfinite(control_ns[i])) return {};
     corrected.push_back(kernel_ns[i] / control_ns[i]);
   }

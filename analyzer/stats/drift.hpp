@@ -48,8 +48,9 @@ struct DriftJudgement {
 };
 
 // Each timed run divided by the control run right after it: the time the run would have taken on
-// the host as it was when the control ran. Empty unless both have the same count and every control
-// time is positive.
+// the host as it was when the control ran. The controls stand beside the first timed runs (a record
+// repeated beyond its floor of repetitions has more runs than controls); empty when there are more
+// controls than runs, none, or one that is not positive.
 std::vector<double> correctedSamples(const std::vector<double>& kernel_ns, const std::vector<double>& control_ns);
 
 // `raw` compares the two runs' timed runs as measured, `corrected` the same runs each divided by its

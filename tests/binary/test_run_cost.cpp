@@ -38,7 +38,8 @@ TEST(RunCost, PhasesEstimateAndDriftControlsAreRecordedAndPrinted) {
   EXPECT_TRUE(contains(results.at("drift_control").at("kernel").get<std::string>(), "rooflab_drift_control"));
   for (const nlohmann::json& record : results.at("records")) {
     EXPECT_GT(record.at("drift_control").at("median_ns").get<double>(), 0);
-    EXPECT_EQ(record.at("drift_control").at("repetitions_ns").size(), record.at("timings").at("repetitions").size());
+    EXPECT_GE(record.at("drift_control").at("repetitions_ns").size(), 1u);
+    EXPECT_LE(record.at("drift_control").at("repetitions_ns").size(), record.at("timings").at("repetitions").size());
     EXPECT_TRUE(record.at("phase_seconds").contains("build"));
   }
 
