@@ -275,7 +275,9 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   // Beside the first `repetitions` timed runs only: a point the noise target repeats a hundred times
   // needs no hundred controls.
   record.timings = launcher_.timeRepetitions(*prepared, settings_, started, progress, [&] {
-    if (control.repetitions_ns.size() >= static_cast<std::size_t>(std::max(1, settings_.repetitions))) return;
+    // Below 4 repetitions a side, diff's test can never be significant: no control is worth its time.
+    if (settings_.repetitions < 4 || control.repetitions_ns.size() >= static_cast<std::size_t>(settings_.repetitions))
+      return;
     const auto control_started = Clock::now();
     if (const std::optional<double> ns = control_failed ? std::nullopt : timeDriftControl())
       control.repetitions_ns.push_back(*ns);

@@ -73,12 +73,37 @@ std::vector<double> correctedSamples(const std::vector<double>& kernel_ns, const
   return corrected;
 }
 
-DriftJudgement judgeAgainstDrift(const SampleComparison& raw, const SampleComparison& corrected, double min_effect) {
+namespace {
+
+double relativeSpread(const std::vector<double>& values) {
+  if (values.size() < 4) return 0;
+  const double median = quantile(values, 0.5);
+  return median > 0 ? (quantile(values, 0.75) - quantile(values, 0.25)) / median : 0;
+}
+
+}  // namespace
+
+bool controlTracks(const std::vector<double>& old_raw, const std::vector<double>& new_raw,
+                   const std::vector<double>& old_corrected, const std::vector<double>& new_corrected, double min_effect) {
+  const double raw = std::max(relativeSpread(old_raw), relativeSpread(new_raw));
+  const double corrected = std::max(relativeSpread(old_corrected), relativeSpread(new_corrected));
+  return raw > min_effect / 2 && corrected < raw / 2;
+}
+
+DriftJudgement judgeAgainstDrift(const SampleComparison& raw, const SampleComparison& corrected, double min_effect,
+                                 bool tracks) {
   DriftJudgement j;
   j.verdict = raw.verdict;
   j.corrected_ratio = corrected.ratio.ratio;
   if (!(j.corrected_ratio > 0) || !std::isfinite(j.corrected_ratio)) return j;
   j.drift = raw.ratio.ratio / j.corrected_ratio;
+  const bool drifted = std::fabs(j.drift - 1) > min_effect / 2;
+  if (tracks) {
+    j.verdict = corrected.verdict;
+    if (j.verdict != Change::unchanged_within_noise) j.call = drifted ? DriftCall::beyond_drift : DriftCall::none;
+    else if (raw.verdict != Change::unchanged_within_noise) j.call = DriftCall::within_drift;
+    return j;
+  }
   const Change raw_effect = changeOf(raw.ratio.ratio, min_effect);
   const Change corrected_effect = changeOf(j.corrected_ratio, min_effect);
   // The ratio's interval is at 1 - alpha (compareSamples): the alpha both comparisons were made with.
@@ -86,12 +111,13 @@ DriftJudgement judgeAgainstDrift(const SampleComparison& raw, const SampleCompar
       raw.p_value < 1 - raw.ratio.confidence || corrected.p_value < 1 - corrected.ratio.confidence;
   if (significant && raw_effect != Change::unchanged_within_noise && raw_effect == corrected_effect) {
     j.verdict = raw_effect;
-    j.call = std::fabs(j.drift - 1) > min_effect / 2 ? DriftCall::beyond_drift : DriftCall::none;
+    j.call = drifted ? DriftCall::beyond_drift : DriftCall::none;
     return j;
   }
   j.verdict = Change::unchanged_within_noise;
-  if (raw.verdict != Change::unchanged_within_noise) j.call = DriftCall::within_drift;
-  else if (corrected.verdict != Change::unchanged_within_noise && raw_effect == Change::unchanged_within_noise)
+  if (raw.verdict != Change::unchanged_within_noise && corrected_effect == Change::unchanged_within_noise)
+    j.call = DriftCall::within_drift;
+  else if (raw.verdict != Change::unchanged_within_noise || corrected.verdict != Change::unchanged_within_noise)
     j.call = DriftCall::hidden_by_drift;
   return j;
 }

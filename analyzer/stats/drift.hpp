@@ -53,12 +53,22 @@ struct DriftJudgement {
 // controls than runs, none, or one that is not positive.
 std::vector<double> correctedSamples(const std::vector<double>& kernel_ns, const std::vector<double>& control_ns);
 
+// Whether the control is seen to follow this record within the runs: the timed runs spread (their
+// interquartile range over their median, in the run where it is larger) by more than half the
+// minimum effect as measured, and by less than half of that once corrected. A host that lent one
+// core to some runs and two to others spreads a kernel of many work-groups, and the correction
+// gathers it again; a kernel the host's cores do not move gains only the control's noise.
+bool controlTracks(const std::vector<double>& old_raw, const std::vector<double>& new_raw,
+                   const std::vector<double>& old_corrected, const std::vector<double>& new_corrected, double min_effect);
+
 // `raw` compares the two runs' timed runs as measured, `corrected` the same runs each divided by its
-// control (both with the same alpha and minimum effect). A regression (improvement) must be beyond
-// the repetitions' noise (significant as measured or once corrected: the correction also takes out
-// a host that lent one core to some runs and two to others) and beyond the drift (a median that moved
-// by more than the minimum effect both as measured and once corrected, whichever way the record
-// responds to what slowed the host).
-DriftJudgement judgeAgainstDrift(const SampleComparison& raw, const SampleComparison& corrected, double min_effect);
+// control (both with the same alpha and minimum effect). When the control is seen to follow the
+// record (`tracks`), the corrected comparison decides. Otherwise a regression (improvement) must be
+// beyond the repetitions' noise (significant as measured or once corrected) and beyond the drift (a
+// median that moved by more than the minimum effect both as measured and once corrected, whichever
+// way the record responds to what slowed the host); where the two views disagree, the record is
+// within the drift (it moved only as measured) or inconclusive.
+DriftJudgement judgeAgainstDrift(const SampleComparison& raw, const SampleComparison& corrected, double min_effect,
+                                 bool tracks = false);
 
 }  // namespace rooflab

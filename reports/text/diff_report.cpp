@@ -157,7 +157,10 @@ void compareTimings(const RunRecord& old_record, const RunRecord& new_record, co
   if (run_drift && !old_corrected.empty() && !new_corrected.empty()) {
     const SampleComparison corrected =
         compareSamples(old_corrected, new_corrected, options.alpha, options.min_effect, Better::lower);
-    change.drift = judgeAgainstDrift(*change.comparison, corrected, options.min_effect);
+    const std::vector<double> old_first(old_samples.begin(), old_samples.begin() + old_corrected.size());
+    const std::vector<double> new_first(new_samples.begin(), new_samples.begin() + new_corrected.size());
+    change.drift = judgeAgainstDrift(*change.comparison, corrected, options.min_effect,
+                                     controlTracks(old_first, new_first, old_corrected, new_corrected, options.min_effect));
     verdict = change.drift->verdict;
   }
   switch (verdict) {

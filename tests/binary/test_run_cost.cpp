@@ -17,7 +17,8 @@ TEST(RunCost, PhasesEstimateAndDriftControlsAreRecordedAndPrinted) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   fs::create_directory_symlink(ROOFLAB_SOURCE_DIR "/kernels", dir.path() / "kernels");
-  dir.write("run.toml", std::string(kQuickCpuRun) +
+  // 4 repetitions: below that no control kernel is timed (diff's test could never be significant).
+  dir.write("run.toml", replaced(kQuickCpuRun, "repetitions = 1", "repetitions = 4") +
                             "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\", \"float4\"]\nparams = { N = [65536] }\n");
   const BinaryOutcome run = runRooflab("run run.toml --phases --quiet", dir.path());
   ASSERT_EQ(run.exit_code, 0) << show(run);

@@ -99,4 +99,24 @@ TEST(Drift, ADriftThatHidesAChangeMakesTheRecordInconclusive) {
   EXPECT_EQ(judged(0.7, 0.7).verdict, Change::unchanged_within_noise);
   // Nothing moved either way.
   EXPECT_EQ(judged(1.0, 1.02).call, DriftCall::none);
+  // 23% faster as measured, 51% slower once corrected: whether the record follows the host decides,
+  // and nothing within one run says it.
+  EXPECT_EQ(judged(0.77, 0.51).call, DriftCall::hidden_by_drift);
+  EXPECT_EQ(judged(0.77, 0.51).verdict, Change::unchanged_within_noise);
+}
+
+TEST(Drift, AControlSeenToFollowTheRecordDecides) {
+  // Runs of two speeds (one core or two) as measured, of one once corrected: the control follows.
+  const std::vector<double> bimodal = {1.0, 0.55, 1.0, 0.55, 1.0, 0.55, 1.0, 0.56};
+  const std::vector<double> gathered = {0.6, 0.6, 0.61, 0.6, 0.6, 0.59, 0.6, 0.6};
+  EXPECT_TRUE(controlTracks(bimodal, around(1), gathered, around(0.6), 0.2));
+  // Runs of one speed: nothing to follow, so nothing seen.
+  EXPECT_FALSE(controlTracks(around(1), around(1), around(0.6), around(0.6), 0.2));
+  // A record the cores do not move, beside a control they do: the correction only adds the spread.
+  EXPECT_FALSE(controlTracks(around(1), around(1), bimodal, bimodal, 0.2));
+  // Seen to follow, the corrected comparison decides, whatever the measured one says.
+  const SampleComparison measured = compareSamples(around(1), around(0.8), 0.05, 0.2);
+  const SampleComparison corrected = compareSamples(around(1), around(1.5), 0.05, 0.2);
+  EXPECT_EQ(judgeAgainstDrift(measured, corrected, 0.2, true).verdict, Change::regressed);
+  EXPECT_EQ(judgeAgainstDrift(measured, corrected, 0.2, false).verdict, Change::unchanged_within_noise);
 }
