@@ -16,7 +16,8 @@ std::string renderPng(const ChartScene& scene);
 // results file cannot write outside the output folder.
 std::string rooflinePngFileName(const std::string& family);
 
-// One roofline-<family>.png per family in `out_dir` (which must exist); returns the files written.
+// Each family's charts in `out_dir` (which must exist): roofline-<family>.png, and where the family has
+// them bandwidth-<family>.png and instructions-<family>.png (family_charts.hpp); returns the files written.
 std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results,
                                                    const std::filesystem::path& out_dir,
                                                    const ChartStyle& style = {},
