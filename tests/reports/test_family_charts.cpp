@@ -11,6 +11,7 @@
 
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/json/results_json.hpp"
+#include "analyzer/place/place_record.hpp"
 #include "reports/chart/bandwidth_chart.hpp"
 #include "reports/chart/chart_scene.hpp"
 #include "reports/chart/family_charts.hpp"
@@ -170,6 +171,49 @@ TEST(FamilyCharts, H100TransposeStandsAtItsWallsOnTheInstructionRoofline) {
   EXPECT_NE(html.find("data-chart=\"instructions\""), std::string::npos);
   EXPECT_NE(html.find("<table class=\"instruction-roofline\">"), std::string::npos);
   EXPECT_NE(html.find("data-chart=\"bandwidth\""), std::string::npos);
+}
+
+// With the integer instructions counted (a run of this rooflab collects them), the transpose, which
+// declares no work, stands on its roofline under the int32 roof: its integer work (the addressing)
+// per counted DRAM byte, the caption says so, and its tooltip has the count.
+TEST(FamilyCharts, IntegerWorkTheCountersCountedPutsATransposeOnItsRoofline) {
+  rooflab::ResultsDocument results = h100TransposeDerivedNow();
+  // The int32 roof is measured in every run that may get counters.
+  results.models.roofline_models.at("device").model.int32_gops = 33400;
+  const auto& saved = results.models.roofline_models;
+  const rooflab::RooflineModels models{saved.at("gtx670").model, saved.at("device").model, std::nullopt,
+                                       results.models.ceilings};
+  for (rooflab::RunRecord& record : results.records) {
+    if (!record.counters.available) continue;
+    // 16 integer instructions per thread of each warp instruction's 32: what the addressing costs.
+    record.counters.values[rooflab::counters::kIntegerInstructions] =
+        16 * record.counters.values.at(rooflab::counters::kWarpInstructions);
+    rooflab::counters::deriveCounterValues(record.counters);
+    record.roofline.clear();
+    rooflab::placeRecord(record, models);
+  }
+  const reports::RooflineChart chart = reports::buildRooflineChart(results, "transpose");
+  ASSERT_EQ(chart.series.size(), 3u);
+  EXPECT_TRUE(chart.unplaced.empty());
+  EXPECT_NE(chart.y_axis.title.find("integer"), std::string::npos);
+  EXPECT_FALSE(chart.caption_note.empty());
+  std::size_t device_peaks = 0;
+  for (const reports::Ceiling& ceiling : chart.ceilings) {
+    if (ceiling.kind != reports::CeilingKind::fp32_peak) continue;
+    EXPECT_NE(ceiling.label.find("int32 peak"), std::string::npos);
+    device_peaks += chart.models[ceiling.model_index].role == reports::ModelRole::measured_device;
+  }
+  EXPECT_EQ(device_peaks, 1u);
+  for (const reports::VariantPoint& point : chart.points) {
+    EXPECT_EQ(point.at.level, rooflab::MemoryLevel::dram);
+    EXPECT_TRUE(std::any_of(point.details.begin(), point.details.end(), [](const std::string& line) {
+      return line.rfind("integer operations counted", 0) == 0;
+    }));
+  }
+  expectLabelsApartAndOnCanvas(reports::layoutRooflineChart(chart));
+  // The bandwidth chart still shows the traffic; the page draws all three.
+  const reports::FamilyCharts charts = reports::buildFamilyCharts(results, "transpose");
+  EXPECT_TRUE(charts.roofline && charts.bandwidth && charts.instructions);
 }
 
 // The default config's families on an H100 (10 matmul rungs among them), their counters derived as
