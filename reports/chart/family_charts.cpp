@@ -14,9 +14,9 @@ FamilyCharts buildFamilyCharts(const ResultsDocument& results, std::string_view 
   return charts;
 }
 
-std::string chartPngFileName(std::string_view kind, const std::string& family) {
+std::string chartPngFileName(std::string_view kind, const std::string& family, const std::string& suffix) {
   std::string safe;
-  for (char c : family) {
+  for (char c : family + suffix) {
     const bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
                          c == '_' || c == '.';
     safe += allowed ? c : '_';

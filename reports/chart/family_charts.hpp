@@ -20,8 +20,8 @@ struct FamilyCharts {
 
 FamilyCharts buildFamilyCharts(const ResultsDocument& results, std::string_view family, const ChartOptions& options = {});
 
-// "<kind>-<family>.png" ("roofline", "bandwidth", "instructions"); characters that do not belong in
-// a file name become '_', so a doctored results file cannot write outside the output folder.
-std::string chartPngFileName(std::string_view kind, const std::string& family);
+// "<kind>-<family><suffix>.png" ("roofline", "bandwidth", "instructions"); characters that do not
+// belong in a file name become '_', so a doctored results file cannot write outside the output folder.
+std::string chartPngFileName(std::string_view kind, const std::string& family, const std::string& suffix = "");
 
 }  // namespace rooflab::reports

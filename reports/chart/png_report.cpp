@@ -145,10 +145,13 @@ std::string renderPng(const ChartScene& scene) {
   return png_bytes;
 }
 
-std::string rooflinePngFileName(const std::string& family) { return chartPngFileName("roofline", family); }
+std::string rooflinePngFileName(const std::string& family, const std::string& suffix) {
+  return chartPngFileName("roofline", family, suffix);
+}
 
 std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
-                                                   const ChartStyle& style, const ChartOptions& chart_options) {
+                                                   const ChartStyle& style, const ChartOptions& chart_options,
+                                                   const std::string& name_suffix) {
   std::vector<std::filesystem::path> written;
   auto write = [&](const std::string& name, const ChartScene& scene) {
     const std::filesystem::path file = out_dir / name;
@@ -157,10 +160,11 @@ std::vector<std::filesystem::path> writePngReports(const ResultsDocument& result
   };
   for (const std::string& family : familiesInRunOrder(results)) {
     const FamilyCharts charts = buildFamilyCharts(results, family, chart_options);
-    if (charts.roofline) write(rooflinePngFileName(family), layoutRooflineChart(*charts.roofline, style));
-    if (charts.bandwidth) write(chartPngFileName("bandwidth", family), layoutBandwidthChart(*charts.bandwidth, style));
+    if (charts.roofline) write(rooflinePngFileName(family, name_suffix), layoutRooflineChart(*charts.roofline, style));
+    if (charts.bandwidth)
+      write(chartPngFileName("bandwidth", family, name_suffix), layoutBandwidthChart(*charts.bandwidth, style));
     if (charts.instructions)
-      write(chartPngFileName("instructions", family), layoutRooflineChart(*charts.instructions, style));
+      write(chartPngFileName("instructions", family, name_suffix), layoutRooflineChart(*charts.instructions, style));
   }
   return written;
 }
