@@ -34,6 +34,14 @@
 #   roofs16   the L2, FP64 and int32 ceilings: `rooflab ceilings --device gpu` (it measures the FP64
 #             and int32 roofs too) against the H100 datasheet: L2 read roughly 2-3x DRAM, FP64 near
 #             33.5 TFLOP/s; then the daxpy fixture (double work) placed under the measured FP64 roof
+#   charts    every kernel on a chart (docs/charts.md), one run with counters: the transpose ladder
+#             (N = 8192) on the bandwidth chart and the instruction roofline, with each variant's x at
+#             L1, L2, DRAM and shared and its loads' and stores' x (expects tiled's shared loads at the
+#             32-way wall, tiled_padded's away from it at the conflict-free one, naive's global stores
+#             at the stride wall: 16 or more sectors per request); the matmul ladder (N = 1024) on the
+#             instruction roofline; nw_dp (tests/fixtures/kernels/corpus, N = 512) under the measured
+#             int32 roof with its integer operations counted beside the manifest's; the measured issue
+#             rate against the datasheet's. The PNGs are in $W/charts.
 #   devices   several devices (needs PoCL carried: ROOFLAB_GPU_POCL=1 scripts/fetch-gpu-deps.sh): the
 #             embedded default with --device cpu,gpu (compare), one report with both devices side by
 #             side, its table of speedups per rung printed; then the default config as --shard 1/2 and
@@ -236,6 +244,21 @@ for r in d["records"]:
           f" {p.get('fraction_of_roof')} of roof, above_roof {p.get('above_roof')}")
 PY
       ;;
+    charts)
+      printf '[run]\nmodes = ["normal"]\ncounters = "on"\nformats = ["json", "csv", "html", "png"]\nkernels = ["%s"]\n%s\n' \
+        "$PWD/tests/fixtures/kernels/corpus" '[[study]]
+family = "transpose"
+params = { N = [8192] }
+[[study]]
+family = "matmul"
+params = { N = [1024] }
+[[study]]
+family = "nw_dp"
+params = { N = [512] }' > "$W/charts.toml"
+      ./build-gpu/rooflab run "$W/charts.toml" --device gpu --out "$W/charts" > "$W/charts.log" 2>&1
+      echo "charts: rc=$? $(seconds_since "$start") s wall; pngs: $(cd "$W/charts" 2>/dev/null && ls *.png 2>/dev/null | tr '\n' ' ')" | tee -a "$W/summary.txt"
+      python3 bench/charts_check.py "$W/charts" 2>&1 | tee "$W/charts-check.txt" | grep -E '^charts: (PASS|FAIL)' >> "$W/summary.txt"
+      cat "$W/charts-check.txt" ;;
     devices)
       ./build-gpu/rooflab devices > "$W/devices-list.txt" 2>&1
       ./build-gpu/rooflab run --device cpu,gpu --no-counters --formats json,html,csv --out "$W/devices-compare" \

@@ -142,6 +142,7 @@ json toJson(const RooflinePlacement& p) {
   j["reason"] = textOrNull(p.reason);
   if (p.level != MemoryLevel::dram) j["level"] = toString(p.level);
   if (p.above_roof) j["above_roof"] = *p.above_roof;
+  if (p.arithmetic) j["arithmetic"] = toString(*p.arithmetic);
   return j;
 }
 
@@ -159,6 +160,7 @@ RooflinePlacement rooflinePlacementFromJson(const json& j) {
   p.reason = optionalText(j, "reason");
   p.level = parseMemoryLevel(textOr(j, "level")).value_or(MemoryLevel::dram);
   p.above_roof = optionalText(j, "above_roof");
+  if (const auto arithmetic = optionalText(j, "arithmetic")) p.arithmetic = parseArithmetic(*arithmetic);
   return p;
 }
 
