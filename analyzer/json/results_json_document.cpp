@@ -274,6 +274,8 @@ json toJson(const BatchConfig& config) {
               {"counters", toString(r.counters)}, {"reference_model", r.reference_model}, {"ceilings", toString(r.ceilings)}, {"out", r.out},
               {"formats", r.formats}, {"kernels", kernels}, {"variant_time_limit_s", r.variant_time_limit_s},
               {"seed", r.seed}};
+  // Only when not the default, so that older results re-write unchanged.
+  if (r.device_mode != DeviceMode::compare) run["device_mode"] = toString(r.device_mode);
   if (r.noise_target_known) {
     run["max_noise"] = r.max_noise;
     run["min_time"] = r.min_time_s;
@@ -289,6 +291,7 @@ BatchConfig batchConfigFromJson(const json& j) {
   const json& run = objectOrEmpty(j, "run");
   RunSettings& r = config.run;
   r.device = textOr(run, "device", r.device);
+  r.device_mode = parseDeviceMode(textOr(run, "device_mode", toString(r.device_mode))).value_or(r.device_mode);
   r.repetitions = integerOr<int>(run, "repetitions", r.repetitions);
   r.warmup = integerOr<int>(run, "warmup", r.warmup);
   if (member(run, "modes") != nullptr) r.modes = modesFromJson(run, "modes");
@@ -384,6 +387,7 @@ json toJson(const ResultsDocument& d) {
   if (d.build_threads) j["build_threads"] = *d.build_threads;
   if (d.host) j["host"] = toJson(*d.host);
   if (d.host || d.noisy_host) j["noisy_host"] = textOrNull(d.noisy_host);
+  writeDevicesAndParts(d, j);
   return j;
 }
 
@@ -425,6 +429,7 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
   d.build_threads = optionalInteger<int>(j, "build_threads");
   if (const json* host = member(j, "host"); host != nullptr && host->is_object()) d.host = hostConditionFromJson(*host);
   d.noisy_host = optionalText(j, "noisy_host");
+  readDevicesAndParts(j, d);
   return d;
 }
 

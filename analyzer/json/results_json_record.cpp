@@ -202,6 +202,7 @@ json toJson(const RunRecord& r) {
   if (r.mutant_origin) j["mutant_origin"] = toString(*r.mutant_origin);
   if (const auto& check = r.mutant_source_check) j["mutant_source_check"] = toJson(*check);
   if (r.what_if) j["what_if"] = toJson(*r.what_if);  // what-if records only
+  if (r.device) j["device"] = *r.device;                // batches on several devices only
   return j;
 }
 
@@ -255,6 +256,7 @@ RunRecord runRecordFromJson(const json& j) {
     r.mutant_source_check = mutantSourceCheckFromJson(*check);
   if (const json* what_if = member(j, "what_if"); what_if != nullptr && what_if->is_object())
     r.what_if = whatIfResultFromJson(*what_if);
+  r.device = optionalText(j, "device");
   return r;
 }
 
