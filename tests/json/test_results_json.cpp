@@ -294,6 +294,7 @@ TEST(ResultsJson, AMutantSourceCheckWithItsBytesRoundTrips) {
   const json untraced = json::parse(R"({"quantity": "global loads, stores and atomics", "original": 3, "mutant": 3,
     "global_bytes_unknown": "k.cl:4: a global access through a pointer that is not traced to a kernel argument"})");
   EXPECT_EQ(toJson(mutantSourceCheckFromJson(untraced)), untraced);
+}
 
 // A batch on several devices and a part of a batch: the devices with their own models, each record's
 // device, the batch identity with its part and a merge's summary are written and read back whole; a
