@@ -143,8 +143,10 @@ std::string VariantPrograms::options(const ResolvedPoint& point, RunMode mode) c
 
 std::string VariantPrograms::key(const RunPoint& point, const std::string& options) {
   std::string key = sourcesKey(*point.variant) + options;
-  // An automatic mutant rewrites only the kernels its variant launches (and what they call).
-  if (isAutomaticMutant(point))
+  // An automatic mutant rewrites only the kernels its variant launches (and what they call), and a
+  // compute-only program gives only those the key: variants of one file that launch other kernels
+  // build other programs.
+  if (isAutomaticMutant(point) || takesMutantKey(point.mode))
     for (const LaunchSpec& launch : point.variant->launches) key += "\nkernel:" + launch.kernel;
   return key;
 }
@@ -160,7 +162,11 @@ void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
       const std::string options = this->options(*p.resolved, point.mode);
       const std::string program_key = key(point, options);
       if (programs_.count(program_key)) continue;
-      const std::string source_key = sourcesKey(*point.variant) + (takesMutantKey(point.mode) ? "keyed" : "");
+      // A compute-only program's text depends on which kernels take the key: variants that share a
+      // file but launch other kernels must not share it.
+      std::string source_key = sourcesKey(*point.variant);
+      if (takesMutantKey(point.mode))
+        for (const std::string& kernel : launchedKernels(*point.variant)) source_key += "\nkeyed:" + kernel;
       auto source = sources.find(source_key);
       if (source == sources.end()) source = sources.emplace(source_key, programText(point, nullptr, {})).first;
       builds_->enqueue(program_key, source->second, options);
