@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <set>
 #include <cstdio>
 #include <sstream>
 
@@ -14,6 +16,8 @@
 #include "analyzer/batch/progress_line.hpp"
 #include "analyzer/batch/results_writer.hpp"
 #include "analyzer/ceilings/device_roofs.hpp"
+#include "analyzer/ceilings/launch_floor.hpp"
+#include "analyzer/support/format.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/diagnose/analysis.hpp"
 #include "analyzer/place/place_record.hpp"
@@ -23,14 +27,6 @@
 namespace rooflab {
 namespace {
 
-BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
-  if (!options.device_override.empty()) config.run.device = options.device_override;
-  if (!options.out_override.empty()) config.run.out = options.out_override;
-  if (options.counters_override) config.run.counters = *options.counters_override;
-  if (!options.formats_override.empty()) config.run.formats = options.formats_override;
-  return config;
-}
-
 // The compute roofs beside FP32 that some point's work is in: only those are measured.
 std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan) {
   std::vector<Arithmetic> needed;
@@ -39,16 +35,6 @@ std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan) {
         std::find(needed.begin(), needed.end(), planned.resolved->work.arithmetic) == needed.end())
       needed.push_back(planned.resolved->work.arithmetic);
   return needed;
-}
-
-RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             ResultsWriter& results, const BatchPlan& plan) {
-  std::ostringstream log;
-  const auto started = std::chrono::steady_clock::now();
-  RooflineModels models = prepareRooflineModels(settings, device, log, typedPeaksOf(plan));
-  results.setModels(models, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  if (show_log) std::fputs(log.str().c_str(), stderr);
-  return models;
 }
 
 // The host's condition for the results, with the GPU clock sampled so far; says on the terminal why
@@ -188,17 +174,6 @@ class PointLoop {
   RecordAnalysis analysis_;
 };
 
-// One message for all of them, a line each, as the command line prints every error ("rooflab: ...");
-// a sweep can fail at every point, so the first 20 are shown.
-std::string joinedInputErrors(const std::vector<std::string>& errors) {
-  constexpr std::size_t kShown = 20;
-  std::string text;
-  for (std::size_t i = 0; i < errors.size() && i < kShown; ++i) text += (text.empty() ? "" : "\nrooflab: ") + errors[i];
-  if (errors.size() > kShown) text += "\nrooflab: ... and " + std::to_string(errors.size() - kShown) + " more";
-  if (errors.size() > 1) text += "\nrooflab: " + std::to_string(errors.size()) + " input errors; nothing was run";
-  return text;
-}
-
 // counters = "on" asks for them: a device that cannot give them stops the run before any device work
 // (auto would go on with timings alone).
 void refuseCountersThatCannotBeRead(const RunSettings& settings, const DeviceInfo& device) {
@@ -223,14 +198,77 @@ void announce(const BatchPlan& plan, const BatchConfig& config, const SelectedDe
 
 }  // namespace
 
+BatchConfig withBatchOptions(BatchConfig config, const BatchOptions& options) {
+  if (!options.device_override.empty()) config.run.device = options.device_override;
+  if (!options.out_override.empty()) config.run.out = options.out_override;
+  if (options.counters_override) config.run.counters = *options.counters_override;
+  if (!options.formats_override.empty()) config.run.formats = options.formats_override;
+  return config;
+}
+
+// One message for all of them, a line each, as the command line prints every error ("rooflab: ...");
+// a sweep can fail at every point, so the first 20 are shown.
+std::string joinedInputErrors(const std::vector<std::string>& errors) {
+  constexpr std::size_t kShown = 20;
+  std::string text;
+  for (std::size_t i = 0; i < errors.size() && i < kShown; ++i) text += (text.empty() ? "" : "\nrooflab: ") + errors[i];
+  if (errors.size() > kShown) text += "\nrooflab: ... and " + std::to_string(errors.size() - kShown) + " more";
+  if (errors.size() > 1) text += "\nrooflab: " + std::to_string(errors.size()) + " input errors; nothing was run";
+  return text;
+}
+
+RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
+                             ResultsWriter& results, const BatchPlan& plan) {
+  std::ostringstream log;
+  const auto started = std::chrono::steady_clock::now();
+  RooflineModels models = prepareRooflineModels(settings, device, log, typedPeaksOf(plan));
+  results.setModels(models, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  if (show_log) std::fputs(log.str().c_str(), stderr);
+  return models;
+}
+
+// A config whose studies give sizes as rules is planned again once the device and its roofs are
+// known, with the sizes the rules choose (printed, and kept in the results).
+std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::shared_ptr<const BatchPlan> plan,
+                                               const SelectedDevice& device, const RooflineModels& models,
+                                               ResultsWriter& results) {
+  if (!hasSizeRules(config)) return plan;
+  SizeDevice size_device{device.info, nullptr, ""};
+  if (models.device) {
+    size_device.roofs = &*models.device;
+    size_device.roofs_name = models.ceilings && models.ceilings->model ? "measured" : "datasheet";
+  }
+  const std::vector<SizeChoice> choices = chooseSizes(config, *plan, size_device);
+  for (const SizeChoice& choice : choices) std::fprintf(stderr, "rooflab: %s: %s\n", choice.family.c_str(), choice.why.c_str());
+  results.setSizeChoices(choices);
+  auto sized = std::make_shared<const BatchPlan>(planBatch(withChosenSizes(config, choices)));
+  if (!sized->input_errors.empty()) throw InputError(joinedInputErrors(sized->input_errors));
+  return sized;
+}
+
+// Whether a variant runs at three sizes or more of a param (every other param the same): the report
+// then draws its rate against that size, over the launch floor.
+bool sweepsASize(const BatchPlan& plan) {
+  std::map<std::string, std::map<std::string, std::set<double>>> values;  // variant and other params -> param -> values
+  for (const PlannedPoint& point : plan.points) {
+    const ParamValues& params = point.run_point.params;
+    for (const auto& [name, value] : params) {
+      std::string group = point.run_point.family->name + "/" + point.run_point.variant->name;
+      for (const auto& [other, other_value] : params)
+        if (other != name) group += ";" + other + "=" + formatNumber(other_value);
+      if (values[group][name].insert(value).second && values[group][name].size() >= 3) return true;
+    }
+  }
+  return false;
+}
+
 BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
-  BatchConfig config = withOverrides(config_in, options);
+  BatchConfig config = withBatchOptions(config_in, options);
   BatchOutcome outcome;
   // The whole plan is checked before any device work or file write: a bad input costs nothing.
-  const auto planned = std::make_shared<const BatchPlan>(planBatch(config));
-  const BatchPlan& plan = *planned;
-  for (const auto& w : plan.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
-  if (!plan.input_errors.empty()) throw InputError(joinedInputErrors(plan.input_errors));
+  auto planned = std::make_shared<const BatchPlan>(planBatch(config));
+  for (const auto& w : planned->warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
+  if (!planned->input_errors.empty()) throw InputError(joinedInputErrors(planned->input_errors));
   outcome.folder = std::make_unique<OutputFolder>(config.run.out);
   outcome.out_dir = outcome.folder->dir();
   if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
@@ -238,11 +276,15 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   const SelectedDevice device = selectDevice(config.run.device);
   refuseCountersThatCannotBeRead(config.run, device.info);
   ResultsWriter results(outcome.results, *outcome.folder);
-  results.start(config, device.info, plan.input_errors);
+  results.start(config, device.info, planned->input_errors);
   // Before the ceilings, whose own work would raise the load average it reads.
   HostWatch host(device.info);
   results.setHost(host.condition());
-  const RooflineModels models = measureModels(config.run, device, options.progress, results, plan);
+  const RooflineModels models = measureModels(config.run, device, options.progress, results, *planned);
+  planned = planForDevice(config, planned, device, models, results);
+  const BatchPlan& plan = *planned;
+  if (sweepsASize(plan))
+    if (const std::optional<double> floor_ns = measureLaunchFloorNs(device)) results.setLaunchFloor(*floor_ns);
   announce(plan, config, device, models, results);
 
   // After the ceilings, so that no compile runs while they are measured: the worker starts its

@@ -115,6 +115,8 @@ class SceneBuilder {
   MarkerShape pointShape(const VariantPoint& point) const;
   void addAboveRoofMark(const VariantPoint& point);
   void addPoints();
+  void addSeriesLines();  // chart_.join_series
+  void addSeriesMarks();
   void addEmptyNote();
 
   // chart_scene_legend.cpp: the legend.

@@ -61,6 +61,7 @@ std::string kindName(CeilingKind kind) {
     case CeilingKind::local_bandwidth: return "local memory";
     case CeilingKind::fp32_peak: return "FP32 peak";
     case CeilingKind::l2_bandwidth: return "L2";
+    case CeilingKind::launch_floor: return "launch floor";
   }
   return "";
 }

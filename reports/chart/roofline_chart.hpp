@@ -19,7 +19,8 @@ struct DataPoint {
 };
 
 enum class ModelRole { reference, measured_device, other };
-enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth };
+// launch_floor: the rate-versus-size chart's floor, a size's work over the time of an empty kernel.
+enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth, launch_floor };
 
 struct ChartModel {
   std::string key;
@@ -35,7 +36,7 @@ struct Ceiling {
   double value = 0;             // GB/s for a bandwidth, GFLOP/s for the peak
   DataPoint from;
   DataPoint to;
-  std::string label;            // "DRAM 192.3 GB/s · GeForce GTX 670"
+  std::string label;            // "DRAM 192.3 GB/s · GeForce GTX 670"; "": a piece of a roof labelled elsewhere
   std::string short_label;      // "DRAM 192.3 GB/s", for where the full label does not fit
 };
 
@@ -94,6 +95,13 @@ struct UnplacedRecord {
   std::string reason;
 };
 
+// A mark of a series that is not one of its points: drawn as a cross in its colour.
+struct SeriesMark {
+  std::size_t series_index = 0;
+  DataPoint at;
+  std::vector<std::string> details;  // tooltip lines
+};
+
 struct RooflineChart {
   std::string family;
   std::string title;
@@ -107,6 +115,10 @@ struct RooflineChart {
   // True when a point has markers at several memory levels: the marker's shape then says the level
   // and its colour the variant (chart_scene.cpp).
   bool hierarchical = false;
+  // The rate-versus-size chart: each series' points joined in the order of x, and a mark per series
+  // (where it reaches half its plateau).
+  bool join_series = false;
+  std::vector<SeriesMark> marks;
 };
 
 // "global (CGMA)", "DRAM", "L1", "L2", "local memory": how the chart's legend names a level.
