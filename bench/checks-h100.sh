@@ -34,6 +34,14 @@
 #   roofs16   the L2, FP64 and int32 ceilings: `rooflab ceilings --device gpu` (it measures the FP64
 #             and int32 roofs too) against the H100 datasheet: L2 read roughly 2-3x DRAM, FP64 near
 #             33.5 TFLOP/s; then the daxpy fixture (double work) placed under the measured FP64 roof
+#   sizes     the embedded default with --device gpu (counters off): the sizes its rules chose, the
+#             course's order along each ladder within noise (matmul naive < tiled < blocked, reduce
+#             step1 < step4 < step7); then bench/configs/sizes-sweep-h100.toml, vecadd and matmul swept up
+#             to the fill size: each variant's half-plateau size (bench/sizes_tune_check.py)
+#   tune      `rooflab tune` exhaustive and guided on the reduce top rung (bench/configs/tune-reduce-h100.toml)
+#             and the top matmul rung's tile (tune-matmul-h100.toml, N = 4096): the guided best within 3%
+#             of the exhaustive best in at most 25% of its evaluations; the tuned rung against torch's
+#             SGEMM without TF32 (bench/baselines/torch_sgemm.py) in the same run
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -230,6 +238,23 @@ for r in d["records"]:
           f" {p.get('fraction_of_roof')} of roof, above_roof {p.get('above_roof')}")
 PY
       ;;
+    sizes)
+      ./build-gpu/rooflab run --device gpu --no-counters --formats json,csv,html --out "$W/sizes-default" > "$W/sizes-default.log" 2>&1
+      echo "sizes default: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      grep 'size rule' "$W/sizes-default.log" | tee -a "$W/summary.txt"
+      ./build-gpu/rooflab run bench/configs/sizes-sweep-h100.toml --out "$W/sizes-sweep" > "$W/sizes-sweep.log" 2>&1
+      echo "sizes sweep: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 bench/sizes_tune_check.py sizes "$W/sizes-default/results.json" "$W/sizes-sweep" 2>&1 | tee -a "$W/summary.txt" ;;
+    tune)
+      python3 bench/baselines/torch_sgemm.py 4096 > "$W/torch-sgemm.json" 2> "$W/torch-sgemm.log"
+      for family in reduce matmul; do
+        for searcher in exhaustive guided; do
+          ./build-gpu/rooflab tune "bench/configs/tune-$family-h100.toml" --searcher "$searcher" --fresh \
+            --out "$W/tune-$family-$searcher" > "$W/tune-$family-$searcher.log" 2>&1
+          echo "tune $family $searcher: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+        done
+      done
+      python3 bench/sizes_tune_check.py tune "$W" 2>&1 | tee -a "$W/summary.txt" ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done
