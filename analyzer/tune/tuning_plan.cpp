@@ -66,9 +66,12 @@ VariantSpec configurationVariant(const VariantSpec& base, const TuningSpaceSpec&
   return v;
 }
 
+// A dimension named after a family param sets it too (a define of that name may write its value as
+// the param, `BLOCK = "BLOCK"`): the record's params then say what ran.
 ParamValues configurationParams(ParamValues params, const TuningSpaceSpec& space, const std::vector<double>& values) {
   for (std::size_t d = 0; d < space.dimensions.size(); ++d)
-    if (space.dimensions[d].kind == TuningDimensionSpec::Kind::param) params[space.dimensions[d].name] = values[d];
+    if (space.dimensions[d].kind == TuningDimensionSpec::Kind::param || params.count(space.dimensions[d].name))
+      params[space.dimensions[d].name] = values[d];
   return params;
 }
 
