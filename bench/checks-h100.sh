@@ -34,6 +34,12 @@
 #   roofs16   the L2, FP64 and int32 ceilings: `rooflab ceilings --device gpu` (it measures the FP64
 #             and int32 roofs too) against the H100 datasheet: L2 read roughly 2-3x DRAM, FP64 near
 #             33.5 TFLOP/s; then the daxpy fixture (double work) placed under the measured FP64 roof
+#   devices   several devices (needs PoCL carried: ROOFLAB_GPU_POCL=1 scripts/fetch-gpu-deps.sh): the
+#             default config at fixed sizes (bench/configs/default-fixed-sizes.toml) with --device cpu,gpu (compare), one report with both devices side by
+#             side, its table of speedups per rung printed; then the default config as --shard 1/2 and
+#             --shard 2/2 on the GPU, merged, checked equal point for point to the compare run's GPU
+#             records (one run of the same batch: same batch id), every original verified. Counters
+#             off throughout, to keep it near 2 minutes
 #   sizes     the embedded default with --device gpu (counters off): the sizes its rules chose, the
 #             course's order along each ladder within noise (matmul naive < tiled < blocked, reduce
 #             step1 < step4 < step7); then bench/configs/sizes-sweep-h100.toml, vecadd and matmul swept up
@@ -236,6 +242,50 @@ for r in d["records"]:
     print(f"roofs16: daxpy/{r['variant']}: arithmetic {r['work'].get('arithmetic')}, ridge {p.get('ridge_intensity'):.4f}"
           f" (FP64 / DRAM = {d['models']['device'].get('fp64_gflops', 0) / d['models']['device']['dram_gbps']:.4f}),"
           f" {p.get('fraction_of_roof')} of roof, above_roof {p.get('above_roof')}")
+PY
+      ;;
+    devices)
+      ./build-gpu/rooflab devices > "$W/devices-list.txt" 2>&1
+      # The default config with its sizes written out (bench/configs/default-fixed-sizes.toml): the
+      # embedded one sizes every family for the device, and these runs compare points across devices.
+      ./build-gpu/rooflab run bench/configs/default-fixed-sizes.toml --device cpu,gpu --no-counters --formats json,html,csv --out "$W/devices-compare" \
+        > "$W/devices-compare.log" 2>&1
+      echo "devices compare: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      sed -n '/^Devices side by side/,/^results:/p' "$W/devices-compare.log" | grep -v '^results:' | tee "$W/devices-speedups.txt"
+      for part in 1 2; do
+        ./build-gpu/rooflab run bench/configs/default-fixed-sizes.toml --device gpu --no-counters --shard "$part/2" --formats json --out "$W/devices-part$part" \
+          > "$W/devices-part$part.log" 2>&1
+        echo "devices part $part/2: rc=$?" | tee -a "$W/summary.txt"
+      done
+      ./build-gpu/rooflab merge "$W/devices-part1" "$W/devices-part2" --out "$W/devices-merged" --formats json,html \
+        > "$W/devices-merge.log" 2>&1
+      echo "devices merge: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 - "$W/devices-compare/results.json" "$W/devices-merged/results.json" <<'PY' | tee -a "$W/summary.txt"
+import json, sys
+compare, merged = (json.load(open(p)) for p in sys.argv[1:3])
+devices = compare.get("devices", [])
+print("devices: compared", ", ".join(f"{d['key']} {d['device']['type']} {d['device']['name']}" for d in devices))
+def points(records, device=None):
+    return [(r["family"], r["variant"], json.dumps(r["params"], sort_keys=True), r["mode"],
+             (r.get("what_if") or {}).get("name"), r["status"], r["verification"]["status"])
+            for r in records if device is None or r.get("device") == device]
+gpu = next((d["key"] for d in devices if d["device"]["type"] == "GPU"), None)
+cpu = next((d["key"] for d in devices if d["device"]["type"] == "CPU"), None)
+both = (len(devices) == 2 and gpu and cpu and all(d["models"].get("device") for d in devices)
+        and len(points(compare["records"], gpu)) == len(points(compare["records"], cpu)) > 0)
+print(f"devices: compare report with both devices, each on its own measured roofs: {'PASS' if both else 'FAIL'}")
+one, joined = points(compare["records"], gpu), points(merged["records"])
+same_batch = compare.get("batch", {}).get("id") == merged.get("batch", {}).get("id")
+unverified = [p for p in joined if p[3] == "normal" and p[6] not in ("passed", "reference")]
+failed = [p for p in joined if p[5] != "ok"]
+print(f"devices: merged parts {len(joined)} records vs one run's {len(one)}; same batch {same_batch}; "
+      f"not ok {len(failed)}; originals not verified {len(unverified)}")
+print(f"devices: shards merged equal one run point for point, every record verified: "
+      f"{'PASS' if joined == one and same_batch and not failed and not unverified else 'FAIL'}")
+for a, b in zip(one, joined):
+    if a != b:
+        print("devices: first difference:", a, "vs", b)
+        break
 PY
       ;;
     sizes)

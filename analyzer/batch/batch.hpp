@@ -20,6 +20,10 @@ namespace rooflab {
 
 struct BatchOptions {
   std::string device_override;   // --device
+  std::optional<DeviceMode> device_mode_override;  // --device-mode
+  // --shard I/N: run part I of N of the batch (index, count and where they came from; the points
+  // are filled in here).
+  std::optional<BatchPart> part;
   std::string out_override;      // --out
   std::optional<CountersSetting> counters_override;  // --no-counters gives off
   std::vector<std::string> formats_override;
@@ -39,21 +43,29 @@ struct BatchOutcome {
 BatchConfig withBatchOptions(BatchConfig config, const BatchOptions& options);
 // every input error of a plan as one message, a line each (the first 20);
 std::string joinedInputErrors(const std::vector<std::string>& errors);
-// the roofline models of the run (the ceilings measured unless [run] ceilings = "datasheet"), kept in
-// the results; `show_log` prints the ceilings' table;
-RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             ResultsWriter& results, const BatchPlan& plan);
+// the roofline models of a device (the ceilings measured unless [run] ceilings = "datasheet") and the
+// seconds they took; `show_log` prints the ceilings' table;
+struct MeasuredModels {
+  RooflineModels models;
+  double seconds = 0;
+};
+MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
+                             const BatchPlan& plan);
 // the plan again with the sizes that its size rules choose on this device (printed and kept in the
-// results), or `plan` itself when no study gives a rule. Throws InputError when a rule cannot be met.
+// results), or `plan` itself when no study gives a rule; with `datasheet_roofs`, from the device's
+// datasheet model rather than its measured ceilings (so that the parts of a batch choose alike).
+// Throws InputError when a rule cannot be met.
 std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::shared_ptr<const BatchPlan> plan,
                                                const SelectedDevice& device, const RooflineModels& models,
-                                               ResultsWriter& results);
+                                               ResultsWriter& results, bool datasheet_roofs = false);
 
 // Measures the device's ceilings (unless [run] ceilings = "datasheet"), runs every point in a worker
 // process, places each record on the roofline models, appends it to <out>/journal.jsonl and writes
-// <out>/results.json at checkpoints and at the end. Throws InputError for a bad or locked output
-// folder or a batch over max_points, DeviceError when no device can be opened, IoError when a results
-// file cannot be written; everything else is recorded.
+// <out>/results.json at checkpoints and at the end. On several devices, compare measures each one's
+// ceilings and runs every point on each in turn; shard measures the first one's and runs one worker
+// per device at once. With a part, only the part's points run. Throws InputError for a bad or locked
+// output folder, a batch over max_points, a device listed twice or a bad part; DeviceError when no
+// device can be opened; IoError when a results file cannot be written; everything else is recorded.
 BatchOutcome runBatch(const BatchConfig& config, const BatchOptions& options);
 
 }  // namespace rooflab

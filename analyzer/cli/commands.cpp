@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "analyzer/batch/batch.hpp"
+#include "analyzer/cli/shard_option.hpp"
 #include "analyzer/tune/tune.hpp"
 #include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/counters/counters.hpp"
@@ -84,6 +85,12 @@ int runCommand(const RunCommand& cmd) {
   for (const std::string& text : cmd.set_params) config.param_overrides.push_back(parseParamOverride(text));
   BatchOptions options;
   options.device_override = cmd.device;
+  if (!cmd.device_mode.empty()) {
+    options.device_mode_override = parseDeviceMode(cmd.device_mode);
+    if (!options.device_mode_override)
+      throw InputError("--device-mode '" + cmd.device_mode + "': expected compare or shard");
+  }
+  if (!cmd.shard.empty()) options.part = parseShardOption(cmd.shard, [](const char* name) { return std::getenv(name); });
   options.out_override = cmd.out;
   if (cmd.no_counters) options.counters_override = CountersSetting::off;
   options.formats_override = cmd.formats;

@@ -142,6 +142,8 @@ struct RunRecord {
   // Wall-clock seconds of the run's phases: prepare (build, uploads, padding), run (warm-up and timed
   // repetitions), verify (read-back, reference, comparison), counters (bridge and CUPTI passes).
   std::map<std::string, double> phase_seconds;
+  // A batch on several devices: the key of the device that ran it (ResultsDocument::device_runs).
+  std::optional<std::string> device;
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)", "... (what-if no-bank-conflicts)"
   // nullopt when the record has no timings or the value is not finite.

@@ -275,6 +275,8 @@ json toJson(const BatchConfig& config) {
               {"counters", toString(r.counters)}, {"reference_model", r.reference_model}, {"ceilings", toString(r.ceilings)}, {"out", r.out},
               {"formats", r.formats}, {"kernels", kernels}, {"variant_time_limit_s", r.variant_time_limit_s},
               {"seed", r.seed}};
+  // Only when not the default, so that older results re-write unchanged.
+  if (r.device_mode != DeviceMode::compare) run["device_mode"] = toString(r.device_mode);
   if (r.noise_target_known) {
     run["max_noise"] = r.max_noise;
     run["min_time"] = r.min_time_s;
@@ -290,6 +292,7 @@ BatchConfig batchConfigFromJson(const json& j) {
   const json& run = objectOrEmpty(j, "run");
   RunSettings& r = config.run;
   r.device = textOr(run, "device", r.device);
+  r.device_mode = parseDeviceMode(textOr(run, "device_mode", toString(r.device_mode))).value_or(r.device_mode);
   r.repetitions = integerOr<int>(run, "repetitions", r.repetitions);
   r.warmup = integerOr<int>(run, "warmup", r.warmup);
   if (member(run, "modes") != nullptr) r.modes = modesFromJson(run, "modes");
@@ -398,6 +401,7 @@ json toJson(const ResultsDocument& d) {
     j["tuning"] = json::array();
     for (const TuningResult& result : d.tuning) j["tuning"].push_back(toJson(result));
   }
+  writeDevicesAndParts(d, j);
   return j;
 }
 
@@ -446,6 +450,7 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
   if (const json* tuning = member(j, "tuning"); tuning != nullptr && tuning->is_array())
     for (const json& result : *tuning)
       if (result.is_object()) d.tuning.push_back(tuningResultFromJson(result));
+  readDevicesAndParts(j, d);
   return d;
 }
 

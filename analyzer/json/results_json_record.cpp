@@ -207,6 +207,7 @@ json toJson(const RunRecord& r) {
       j["mutant_source_check"]["kept_global_loads"] = {{"kept", check->kept_global_loads}, {"of", check->global_loads}};
   }
   if (r.what_if) j["what_if"] = toJson(*r.what_if);  // what-if records only
+  if (r.device) j["device"] = *r.device;                // batches on several devices only
   return j;
 }
 
@@ -268,6 +269,7 @@ RunRecord runRecordFromJson(const json& j) {
   }
   if (const json* what_if = member(j, "what_if"); what_if != nullptr && what_if->is_object())
     r.what_if = whatIfResultFromJson(*what_if);
+  r.device = optionalText(j, "device");
   return r;
 }
 

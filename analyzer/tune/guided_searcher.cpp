@@ -5,7 +5,8 @@
 // configurations. A configuration that failed (build, verification, run) counts as twice the slowest:
 // the model learns to stay away from its values. Two picks in three are the best-predicted
 // neighbours of the best so far (one parameter changed), the third the best-predicted anywhere, less
-// a bonus for being far from anything measured.
+// a bonus for being far from anything measured. It stops when the best runs at the device's roof and
+// no neighbour of it is faster.
 #include "analyzer/tune/guided_searcher.hpp"
 
 #include <algorithm>
@@ -16,8 +17,9 @@
 namespace rooflab {
 namespace {
 
-// The best's rate against the device's roof at which nothing is left to win.
-constexpr double kAtRoofFraction = 0.95;
+// The best's rate against the device's roof at which, once no neighbour of it is faster, nothing is
+// left to win: within the noise of the roof (kernels beat a measured ceiling by a few percent).
+constexpr double kAtRoofFraction = 0.97;
 constexpr double kRidge = 0.5;  // in (log time)^2 units per effect: keeps effects seen once modest
 
 class GuidedSearcher : public Searcher {
@@ -47,10 +49,10 @@ class GuidedSearcher : public Searcher {
       return std::nullopt;
     }
     const std::optional<std::size_t> best = bestOf(so_far, tried);
-    if (best && so_far.roof_rate && so_far.configurations[*best].rate &&
-        *so_far.configurations[*best].rate >= kAtRoofFraction * *so_far.roof_rate) {
+    if (best && atRoof(so_far, *best) &&
+        std::none_of(untried.begin(), untried.end(), [&](std::size_t c) { return distance(c, *best) == 1; })) {
       why = "the best reaches " + std::to_string(static_cast<int>(kAtRoofFraction * 100)) +
-            "% of the device's roof at its intensity: nothing left to win";
+            "% of the device's roof at its intensity and every neighbour of it was tried: nothing left to win";
       return std::nullopt;
     }
     if (setup_.baseline && !wasTried(so_far.configurations[*setup_.baseline])) return *setup_.baseline;
@@ -68,6 +70,11 @@ class GuidedSearcher : public Searcher {
         best = c;
     }
     return best;
+  }
+
+  static bool atRoof(const TuningResult& so_far, std::size_t c) {
+    const std::optional<double>& rate = so_far.configurations[c].rate;
+    return so_far.roof_rate && rate && *rate >= kAtRoofFraction * *so_far.roof_rate;
   }
 
   std::size_t distance(std::size_t a, std::size_t b) const {

@@ -5,8 +5,8 @@
 //               tries them in the same order, so it resumes from the journal);
 //   guided      the variant's own first, a few configurations spread over the space, then the ones a
 //               model of the measurements so far predicts fastest, mostly among the neighbours of the
-//               best so far; it stops early when the best reaches the device's roof, or when every
-//               neighbour of the best was tried and the model expects nothing faster.
+//               best so far; it stops early when the best reaches the device's roof with no faster
+//               neighbour, or when every neighbour of the best was tried and the model expects nothing faster.
 // A searcher reads what was measured from the search's configurations (their outcomes and medians),
 // which the driver fills in as each configuration ends.
 #include <cstddef>

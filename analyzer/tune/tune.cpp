@@ -295,7 +295,9 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
   const SelectedDevice device = selectDevice(config.run.device);
   ResultsWriter results(outcome.results, *outcome.folder);
   results.start(config, device.info, {});
-  const RooflineModels models = measureModels(config.run, device, options.batch.progress, results, *planned);
+  const MeasuredModels measured = measureModels(config.run, device, options.batch.progress, *planned);
+  const RooflineModels& models = measured.models;
+  results.setModels(models, measured.seconds);
   planned = planForDevice(config, planned, device, models, results);
   TuningPlan tuning = planTuning(*planned, device.info);
   TuneJournal journal(outcome.out_dir / "tune-journal.jsonl", options.fresh);

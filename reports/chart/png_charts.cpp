@@ -4,6 +4,7 @@
 #include "analyzer/support/atomic_file.hpp"
 #include "reports/chart/png_report.hpp"
 #include "reports/chart/rate_vs_size_chart.hpp"
+#include "reports/text/device_comparison.hpp"
 #include "reports/text/results_order.hpp"
 #include "reports/chart/tuning_chart.hpp"
 #include "reports/text/tuning_text.hpp"
@@ -18,13 +19,17 @@ std::vector<std::filesystem::path> writeExtraPngReports(const ResultsDocument& r
     writeFileAtomically(file, renderPng(layoutTuningChart(result, style)));
     written.push_back(file);
   }
-  for (const std::string& family : familiesInRunOrder(results)) {
-    const std::optional<SizeResponse> response = sizeResponse(results, family);
-    if (!response) continue;
-    const std::filesystem::path file = out_dir / (sizeResponseFileStem(family) + ".png");
-    writeFileAtomically(file, renderPng(layoutRooflineChart(buildRateVsSizeChart(results, *response), style)));
-    written.push_back(file);
-  }
+  // A batch that compared devices: a chart per device, each of its own records and roofs.
+  const std::vector<ResultsDocument> documents = documentsPerDevice(results);
+  for (std::size_t d = 0; d < documents.size(); ++d)
+    for (const std::string& family : familiesInRunOrder(documents[d])) {
+      const std::optional<SizeResponse> response = sizeResponse(documents[d], family);
+      if (!response) continue;
+      const std::string suffix = comparesDevices(results) ? "-" + deviceShortName(results, results.device_runs[d]) : "";
+      const std::filesystem::path file = out_dir / (sizeResponseFileStem(family) + suffix + ".png");
+      writeFileAtomically(file, renderPng(layoutRooflineChart(buildRateVsSizeChart(documents[d], *response), style)));
+      written.push_back(file);
+    }
   return written;
 }
 

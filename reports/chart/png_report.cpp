@@ -144,9 +144,9 @@ std::string renderPng(const ChartScene& scene) {
   return png_bytes;
 }
 
-std::string rooflinePngFileName(const std::string& family) {
+std::string rooflinePngFileName(const std::string& family, const std::string& suffix) {
   std::string safe;
-  for (char c : family) {
+  for (char c : family + suffix) {
     const bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
                          c == '_' || c == '.';
     safe += allowed ? c : '_';
@@ -156,11 +156,12 @@ std::string rooflinePngFileName(const std::string& family) {
 }
 
 std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
-                                                   const ChartStyle& style, const ChartOptions& chart_options) {
+                                                   const ChartStyle& style, const ChartOptions& chart_options,
+                                                   const std::string& name_suffix) {
   std::vector<std::filesystem::path> written;
   for (const std::string& family : familiesInRunOrder(results)) {
     const ChartScene scene = layoutRooflineChart(buildRooflineChart(results, family, chart_options), style);
-    const std::filesystem::path file = out_dir / rooflinePngFileName(family);
+    const std::filesystem::path file = out_dir / rooflinePngFileName(family, name_suffix);
     writeFileAtomically(file, renderPng(scene));
     written.push_back(file);
   }

@@ -10,6 +10,7 @@
 
 #include "analyzer/support/atomic_file.hpp"
 #include "reports/html/html_chart_controls.hpp"
+#include "reports/html/html_devices.hpp"
 #include "reports/html/html_diagnosis.hpp"
 #include "reports/html/html_mutation.hpp"
 #include "reports/html/html_how_to_read.hpp"
@@ -18,6 +19,7 @@
 #include "reports/html/html_sizes.hpp"
 #include "reports/html/html_tuning.hpp"
 #include "reports/html/html_text.hpp"
+#include "reports/text/device_comparison.hpp"
 #include "reports/text/known_value.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
@@ -124,22 +126,37 @@ class HtmlReport {
         reading_guide_(readingGuideOf(results)) {}
 
   std::string render() {
-    const std::string device_name = results_.device ? results_.device->name : "unknown device";
+    std::string device_name = results_.device ? results_.device->name : "unknown device";
+    if (comparesDevices(results_)) device_name = comparedDevicesTitle(results_);
     html_ += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     html_ += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     html_ += "<title>rooflab report: " + escaped(device_name) + "</title>\n";
     html_ += "<style>" + std::string(kStyleSheet) + "</style>\n</head>\n<body>\n";
     renderHeader(device_name);
-    const std::vector<std::string> families = familiesInRunOrder(results_);
-    renderNavigation(families);
-    html_ += readingSectionHtml(reading_guide_);
-    for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
-    html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
-             measuredCeilingsHtml(results_) + configSectionHtml(results_);
+    if (comparesDevices(results_)) {
+      // Each device's part reads as a run of its own, after the table that sets them side by side.
+      html_ += devicesComparedHtml(results_, chart_style_, chart_options_) + configSectionHtml(results_);
+    } else {
+      renderNavigation(familiesInRunOrder(results_));
+      html_ += renderBody() + configSectionHtml(results_);
+    }
     html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
     html_ += chartScriptHtml();
     html_ += "</body>\n</html>\n";
     return std::move(html_);
+  }
+
+  // The families, then the device, its models and its ceilings: a device's part of the page.
+  std::string renderBody() {
+    std::string page;
+    page.swap(html_);  // the sections render into html_: the body is what they add
+    const std::vector<std::string> families = familiesInRunOrder(results_);
+    html_ += readingSectionHtml(reading_guide_);
+    for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
+    html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
+             measuredCeilingsHtml(results_);
+    page.swap(html_);
+    return page;
   }
 
  private:
@@ -464,6 +481,11 @@ class HtmlReport {
 std::string renderHtmlReport(const ResultsDocument& results, const ChartStyle& chart_style,
                              const ChartOptions& chart_options) {
   return HtmlReport(results, chart_style, chart_options).render();
+}
+
+std::string renderHtmlReportBody(const ResultsDocument& results, const ChartStyle& chart_style,
+                                 const ChartOptions& chart_options) {
+  return HtmlReport(results, chart_style, chart_options).renderBody();
 }
 
 void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file,

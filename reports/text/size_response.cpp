@@ -11,6 +11,7 @@
 #include "analyzer/support/atomic_file.hpp"
 #include "analyzer/support/format.hpp"
 #include "reports/text/csv_report.hpp"
+#include "reports/text/device_comparison.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/results_order.hpp"
 
@@ -147,14 +148,18 @@ void writeSizeResponseCsv(const SizeResponse& response, std::ostream& out) {
 
 std::vector<std::filesystem::path> writeSizeResponseCsvReports(const ResultsDocument& results, const std::filesystem::path& out_dir) {
   std::vector<std::filesystem::path> files;
-  for (const std::string& family : familiesInRunOrder(results)) {
-    const std::optional<SizeResponse> response = sizeResponse(results, family);
-    if (!response) continue;
-    std::ostringstream text;
-    writeSizeResponseCsv(*response, text);
-    files.push_back(out_dir / (sizeResponseFileStem(family) + ".csv"));
-    writeFileAtomically(files.back(), text.str());
-  }
+  // A batch that compared devices: a file per device, each of its own records.
+  const std::vector<ResultsDocument> documents = documentsPerDevice(results);
+  for (std::size_t d = 0; d < documents.size(); ++d)
+    for (const std::string& family : familiesInRunOrder(documents[d])) {
+      const std::optional<SizeResponse> response = sizeResponse(documents[d], family);
+      if (!response) continue;
+      std::ostringstream text;
+      writeSizeResponseCsv(*response, text);
+      const std::string suffix = comparesDevices(results) ? "-" + deviceShortName(results, results.device_runs[d]) : "";
+      files.push_back(out_dir / (sizeResponseFileStem(family) + suffix + ".csv"));
+      writeFileAtomically(files.back(), text.str());
+    }
   return files;
 }
 
