@@ -280,7 +280,7 @@ void announceSearch(const TuningSearch& search, const SearcherSetup& setup) {
 
 std::size_t defaultTuneBudget(TuneSearcher searcher, std::size_t valid) {
   if (searcher == TuneSearcher::exhaustive) return valid;
-  return std::min(valid, std::max<std::size_t>(8, (valid + 3) / 4));
+  return std::min(valid, std::max<std::size_t>(8, valid / 4));
 }
 
 TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
@@ -312,7 +312,10 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
   // A guided search decides as it goes: programs built ahead in the plan's order would mostly be wasted.
   if (options.searcher == TuneSearcher::guided && !config.run.environment.build_threads)
     config.run.environment.build_threads = 0;
-  PointWorker worker(WorkerSetup{config, tuning.plan, 0}, device.info.name);
+  WorkerSetup setup;
+  setup.config = config;
+  setup.plan = tuning.plan;
+  PointWorker worker(std::move(setup), device.info.name);
   std::size_t planned_records = tuning.ladder_points;
   for (const SearcherSetup& setup : setups) planned_records += setup.baseline ? 2 : 1;
   TuneRecords records(outcome.results, results, models, device.info, planned_records);

@@ -38,7 +38,7 @@ struct TuneOutcome {
 TuneOutcome runTune(const BatchConfig& config, const TuneOptions& options);
 
 // The evaluations a search gets without --budget: every valid configuration for the exhaustive
-// searcher, else a quarter of them (at least 8, at most all).
+// searcher, else a quarter of them, rounded down (at least 8, at most all).
 std::size_t defaultTuneBudget(TuneSearcher searcher, std::size_t valid);
 
 }  // namespace rooflab

@@ -86,7 +86,10 @@ void addSeries(RooflineChart& chart, const SizeResponse& response) {
     const SizeSeries& s = response.series[index];
     chart.series.push_back(VariantSeries{s.others.empty() ? s.variant : s.variant + " " + s.others});
     for (const SizePoint& p : s.points) {
-      VariantPoint point{DataPoint{p.size, p.rate}, index, "", pointDetails(response, s, p)};
+      VariantPoint point;
+      point.at = DataPoint{p.size, p.rate};
+      point.series_index = index;
+      point.details = pointDetails(response, s, p);
       const auto& timings = p.record->timings;
       if (timings && timings->kernel_ns_interval && timings->kernel_ns_interval->lower_ns > 0) {
         const double median = timings->kernel_ns.median;

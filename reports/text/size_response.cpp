@@ -117,7 +117,12 @@ std::optional<SizeResponse> sizeResponse(const ResultsDocument& results, const s
     const std::string others = othersLabel(*r, *param, varying);
     auto series = std::find_if(response.series.begin(), response.series.end(),
                                 [&](const SizeSeries& s) { return s.variant == r->variant && s.others == others; });
-    if (series == response.series.end()) series = response.series.insert(response.series.end(), SizeSeries{r->variant, others});
+    if (series == response.series.end()) {
+      SizeSeries added;
+      added.variant = r->variant;
+      added.others = others;
+      series = response.series.insert(response.series.end(), std::move(added));
+    }
     const std::optional<double> rate = response.unit == "GB/s" ? r->achievedGbps() : r->achievedGflops();
     if (rate && *rate > 0) series->points.push_back(SizePoint{r->params.at(*param), *rate, r});
   }
