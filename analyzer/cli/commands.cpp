@@ -296,6 +296,7 @@ int reportCommand(const ReportCommand& cmd) {
   }
   folder.listWrittenFiles();
   reports::printTerminalSummary(results, std::cout);
+  for (const TuningResult& tuning : results.tuning) reports::printTuningSummary(tuning, std::cout);
   std::printf("reports written to %s\n", out.c_str());
   return 0;
 }
