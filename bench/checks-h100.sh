@@ -2,7 +2,8 @@
 # The GPU-machine checks of a session, in one command: builds rooflab (scripts/gpu-setup.sh) once, then
 # runs the named steps and packs every log and results file into $OUT/<tag>.tar.gz (the device tool
 # returns at most 8 files). Steps:
-#   default   the embedded default config (all modes, counters), timed end to end (goal: under 40 s)
+#   default   the embedded default config (all modes, counters), timed end to end (goal: under 40 s), and
+#             the tally of its (annotated) mutants valid by counters
 #   gputests  the GPU test suites, serially (the CUPTI profiler takes one client at a time)
 #   ceilings  `rooflab ceilings --device gpu` five times (spread of each ceiling)
 #   torch     bench/baselines/torch_baselines.py (sum, add, device copy: the copy ceiling's reference)
@@ -31,9 +32,23 @@
 #             global sectors), one line per variant (bench/automut_summary.py)
 #   hang      a kernel that never ends, with a 5 s limit: the record must say the kernel hangs, not that
 #             it was still being compiled (the driver's event reports it running)
+#   spmv      the CSR SpMV of the mutant corpus (spmv_csr, both variants) in all modes with counters:
+#             the memory-only mutant's global sectors against the original's (scalar read 6.9% fewer
+#             when the float fold was a bit fold: its loop's leftover iterations ran after the unrolled
+#             body instead of before), the PTX of SpmvCsrScalar in both (ld.global count and types),
+#             and the compute-only mutant launched with its run-time key (valid, load sectors within
+#             what its kept loads allow); PASS when every mutant of both variants is valid
 #   roofs16   the L2, FP64 and int32 ceilings: `rooflab ceilings --device gpu` (it measures the FP64
 #             and int32 roofs too) against the H100 datasheet: L2 read roughly 2-3x DRAM, FP64 near
 #             33.5 TFLOP/s; then the daxpy fixture (double work) placed under the measured FP64 roof
+#   charts    every kernel on a chart (docs/charts.md), one run with counters: the transpose ladder
+#             (N = 8192) on the bandwidth chart and the instruction roofline, with each variant's x at
+#             L1, L2, DRAM and shared and its loads' and stores' x (expects tiled's shared loads at the
+#             32-way wall, tiled_padded's away from it at the conflict-free one, naive's global stores
+#             at the stride wall: 16 or more sectors per request); the matmul ladder (N = 1024) on the
+#             instruction roofline; nw_dp (tests/fixtures/kernels/corpus, N = 512) under the measured
+#             int32 roof with its integer operations counted beside the manifest's; the measured issue
+#             rate against the datasheet's. The PNGs are in $W/charts.
 #   devices   several devices (needs PoCL carried: ROOFLAB_GPU_POCL=1 scripts/fetch-gpu-deps.sh): the
 #             default config at fixed sizes (bench/configs/default-fixed-sizes.toml) with --device cpu,gpu (compare), one report with both devices side by
 #             side, its table of speedups per rung printed; then the default config as --shard 1/2 and
@@ -70,7 +85,9 @@ for step in "$@"; do
   case $step in
     default)
       ./build-gpu/rooflab run --device gpu --formats json,csv --out "$W/default" > "$W/default.log" 2>&1
-      echo "default: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt" ;;
+      echo "default: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      # The annotated mutants (the built-in families), each validated by counters.
+      echo "default mutants: $(python3 bench/automut_summary.py "$W/default/results.json" 2>&1 | tail -1)" | tee -a "$W/summary.txt" ;;
     gputests)
       for t in build-gpu/rooflab_gpu_tests build-gpu/rooflab_pipeline_tests build-gpu/rooflab_cli_tests; do "$t" \
         --gtest_filter='CountersGpu*:OccupancyPadding*:OccupancyMatch*:BridgeLaunches*:ProgramBuilds*:Runner*:EndToEnd*:Ceilings*:Counters*:ReportGolden*'; done \
@@ -132,7 +149,50 @@ variants = ["global"]' > "$W/library.toml"
       ROOFLAB_EXTRA_METRICS=smsp__sass_thread_inst_executed_op_dadd_pred_on.sum,smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__sass_thread_inst_executed_op_integer_pred_on.sum \
         ./build-gpu/rooflab run "$W/corpus.toml" --device gpu --formats json,csv --keep-binaries --out "$W/corpus" > "$W/corpus.log" 2>&1
       echo "corpus: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/corpus-version.txt" | tail -1)" | tee -a "$W/summary.txt"
-      python3 bench/automut_summary.py "$W/corpus/results.json" | tee "$W/corpus-summary.txt" ;;
+      python3 bench/automut_summary.py "$W/corpus/results.json" | tee "$W/corpus-summary.txt"
+      echo "corpus: $(tail -1 "$W/corpus-summary.txt")" >> "$W/summary.txt" ;;
+    spmv)
+      printf '[run]\nmodes = ["normal", "compute-only", "memory-only"]\nformats = ["json"]\nkernels = ["%s"]\n[[study]]\nfamily = "spmv_csr"\n' \
+        "$PWD/tests/fixtures/kernels/corpus" > "$W/spmv.toml"
+      ./build-gpu/rooflab run "$W/spmv.toml" --device gpu --keep-binaries --out "$W/spmv" > "$W/spmv.log" 2>&1
+      echo "spmv: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 - "$W/spmv/results.json" "$W/spmv/binaries" <<'PY' | tee -a "$W/summary.txt"
+import glob, json, re, sys
+records = json.load(open(sys.argv[1]))["records"]
+ok = True
+for r in records:
+    if r["mode"] != "normal":
+        continue
+    m = r.get("mutation") or {}
+    for mode in ("memory-only", "compute-only"):
+        v = (m.get("validation") or {}).get(mode) or {}
+        ok = ok and v.get("valid") is True
+        print(f"spmv: {r['variant']} {mode}: by {v.get('by')} {v.get('quantity')} {v.get('original')} -> "
+              f"{v.get('mutant')} valid={v.get('valid')}")
+    for note in m.get("notes", []):
+        print("spmv:    note:", note)
+    print(f"spmv: {r['variant']} verdict {m.get('verdict')}")
+for r in records:
+    if r["mode"] == "compute-only":
+        print(f"spmv: {r['variant']} compute-only source check: {json.dumps(r.get('mutant_source_check'))}")
+# SpmvCsrScalar's loads in each program's PTX (the build options close each kept binary).
+for path in sorted(glob.glob(sys.argv[2] + "/*.ptx")):
+    text = open(path).read()
+    options = re.search(r"rooflab build options: (.*)", text)
+    entry = re.search(r"\.entry SpmvCsrScalar\((.*?)\n}", text, re.S)
+    if not entry or not options:
+        continue
+    body = entry.group(1)
+    loads = re.findall(r"ld\.global(?:\.nc)?\.(\w+)", body)
+    params = len(re.findall(r"\.param ", body.split(")")[0]))
+    labels = len(re.findall(r"^\$?L__BB|^LBB", body, re.M))
+    types = ", ".join(sorted(set(loads)))
+    defines = " ".join(w for w in options.group(1).split() if "=" in w and not w.startswith("-"))
+    print(f"spmv: PTX SpmvCsrScalar [{defines}]: {params} parameters, {len(loads)} ld.global "
+          f"({types}), {labels} labels")
+print("spmv:", "PASS" if ok else "FAIL", "(every mutant of both variants valid by counters)")
+PY
+      ;;
     hang)
       mkdir -p "$W/hang/kernels/hang"
       printf 'kernel void spin(global const int* flag, global int* out) {\n  while (((volatile global const int*)flag)[0] == 0) {}\n  out[get_global_id(0)] = 1;\n}\n' > "$W/hang/kernels/hang/k.cl"
@@ -244,6 +304,21 @@ for r in d["records"]:
           f" {p.get('fraction_of_roof')} of roof, above_roof {p.get('above_roof')}")
 PY
       ;;
+    charts)
+      printf '[run]\nmodes = ["normal"]\ncounters = "on"\nformats = ["json", "csv", "html", "png"]\nkernels = ["%s"]\n%s\n' \
+        "$PWD/tests/fixtures/kernels/corpus" '[[study]]
+family = "transpose"
+params = { N = [8192] }
+[[study]]
+family = "matmul"
+params = { N = [1024] }
+[[study]]
+family = "nw_dp"
+params = { N = [512] }' > "$W/charts.toml"
+      ./build-gpu/rooflab run "$W/charts.toml" --device gpu --out "$W/charts" > "$W/charts.log" 2>&1
+      echo "charts: rc=$? $(seconds_since "$start") s wall; pngs: $(cd "$W/charts" 2>/dev/null && ls *.png 2>/dev/null | tr '\n' ' ')" | tee -a "$W/summary.txt"
+      python3 bench/charts_check.py "$W/charts" 2>&1 | tee "$W/charts-check.txt" | grep -E '^charts: (PASS|FAIL)' >> "$W/summary.txt"
+      cat "$W/charts-check.txt" ;;
     devices)
       ./build-gpu/rooflab devices > "$W/devices-list.txt" 2>&1
       # The default config with its sizes written out (bench/configs/default-fixed-sizes.toml): the

@@ -39,9 +39,16 @@ BatchConfig withBatchOptions(BatchConfig config, const BatchOptions& options) {
 
 namespace {
 
+// Whether this run's records may get counters: then the int32 roof (integer work counted by the
+// hardware is placed under it) and the issue rate (the instruction roofline's roof) are measured too.
+bool countersPossible(const RunSettings& settings, const DeviceInfo& device) {
+  return settings.counters != CountersSetting::off && counters::countersUnavailableReason(device).empty();
+}
+
 // The compute roofs beside FP32 that some point's work is in: only those are measured.
-std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan) {
+std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan, bool counters_possible) {
   std::vector<Arithmetic> needed;
+  if (counters_possible) needed.push_back(Arithmetic::int32);
   for (const PlannedPoint& planned : plan.points)
     if (planned.resolved && planned.resolved->work.arithmetic != Arithmetic::fp32 &&
         std::find(needed.begin(), needed.end(), planned.resolved->work.arithmetic) == needed.end())
@@ -55,7 +62,9 @@ MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& 
                              const BatchPlan& plan) {
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
-  MeasuredModels measured{prepareRooflineModels(settings, device, log, typedPeaksOf(plan)), 0};
+  const bool counters_possible = countersPossible(settings, device.info);
+  MeasuredModels measured{
+      prepareRooflineModels(settings, device, log, typedPeaksOf(plan, counters_possible), counters_possible), 0};
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (show_log) std::fputs(log.str().c_str(), stderr);
   return measured;

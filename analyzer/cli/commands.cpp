@@ -177,12 +177,14 @@ std::string mutantsLine(const FamilyManifest& family, const VariantSpec& variant
   if (variant.annotated) return "annotated (RL_LOAD / RL_STORE): compute-only and memory-only";
   if (!automaticMutantsAvailable()) return "none: " + automaticMutantsOffReason();
   std::string made, refused;
+  std::optional<PreprocessedSource> expanded;  // both modes rewrite one preprocessing
   for (RunMode mode : {RunMode::compute_only, RunMode::memory_only}) {
     RunPoint point{&family, &variant, family.params, mode, nullptr};
     try {
       const ResolvedPoint resolved = resolvePoint(point);
-      const AutoMutant mutant =
-          mutateAutomatically(automaticMutationRequest(variant, mode, programOptions(resolved, mode), {}));
+      const AutoMutationRequest request = automaticMutationRequest(variant, mode, programOptions(resolved, mode), {});
+      if (!expanded) expanded = expandForMutation(request);
+      const AutoMutant mutant = mutateAutomatically(request, *expanded);
       if (mutant.source) made += (made.empty() ? "" : " and ") + modeName(mode);
       else if (mutant.reason.rfind("no " + modeName(mode) + " mutant", 0) == 0) refused += "; " + mutant.reason;
       else refused += "; no " + modeName(mode) + ": " + mutant.reason;
@@ -260,6 +262,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
   options.datasheet = matchDeviceModel(device.info, models);
   // The command measures every roof the device has, the FP64 and int32 ones included.
   options.typed_peaks = {Arithmetic::fp64, Arithmetic::int32};
+  options.warp_issue_rate = true;
   std::fprintf(stderr, "rooflab: measuring ceilings on %s [%s]%s\n", device.info.name.c_str(), device.info.platform.c_str(),
                options.datasheet ? (" (datasheet model: " + options.datasheet->key + ")").c_str() : "");
   const CeilingsReport report = measureCeilings(device, options);

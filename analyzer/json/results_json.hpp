@@ -43,6 +43,10 @@ RooflinePlacement rooflinePlacementFromJson(const nlohmann::json& json);
 nlohmann::json toJson(const MutationVerdict& verdict);
 MutationVerdict mutationVerdictFromJson(const nlohmann::json& json);
 
+// The record.mutant_source_check object (automatic mutants only).
+nlohmann::json toJson(const MutantSourceCheck& check);
+MutantSourceCheck mutantSourceCheckFromJson(const nlohmann::json& json);
+
 // The record.what_if object (what-if records only).
 nlohmann::json toJson(const WhatIfResult& result);
 WhatIfResult whatIfResultFromJson(const nlohmann::json& json);

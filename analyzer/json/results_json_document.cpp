@@ -115,7 +115,7 @@ CeilingBenchmark ceilingBenchmarkFromJson(const json& j) {
   // The unit is not written; the keys say it (toJson names them after it).
   const bool bandwidth = j.contains("gbps") || j.contains("bytes_per_run");
   // int32_mad's rate counts integer operations, under the same keys as the flops.
-  b.unit = bandwidth ? "GB/s" : b.name == "int32_mad" ? "GOP/s" : "GFLOP/s";
+  b.unit = bandwidth ? "GB/s" : b.name == "int32_mad" ? "GOP/s" : b.name == "warp_issue" ? "warp GIPS" : "GFLOP/s";
   b.best_rate = optionalNumber(j, bandwidth ? "gbps" : "gflops");
   b.median_rate = optionalNumber(j, bandwidth ? "median_gbps" : "median_gflops");
   b.best_kernel_ns = integerOr<std::int64_t>(j, "best_kernel_ns", 0);
@@ -225,6 +225,7 @@ json toJson(const CeilingsReport& report) {
   if (report.l2_not_measured) j["l2_not_measured"] = *report.l2_not_measured;
   if (report.fp64_fma) j["fp64_fma"] = toJson(*report.fp64_fma);
   if (report.int32_mad) j["int32_mad"] = toJson(*report.int32_mad);
+  if (report.warp_issue) j["warp_issue"] = toJson(*report.warp_issue);
   return j;
 }
 
@@ -253,7 +254,7 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
   if (const json* rule = member(j, "repetition_rule"); rule != nullptr && rule->is_object())
     report.repetition_rule = noiseTargetFromJson(*rule);
   for (auto [key, slot] : {std::pair{"l2_read", &report.l2_read}, std::pair{"fp64_fma", &report.fp64_fma},
-                           std::pair{"int32_mad", &report.int32_mad}})
+                           std::pair{"int32_mad", &report.int32_mad}, std::pair{"warp_issue", &report.warp_issue}})
     if (const json* benchmark = member(j, key); benchmark != nullptr && benchmark->is_object())
       *slot = ceilingBenchmarkFromJson(*benchmark);
   report.l2_not_measured = optionalText(j, "l2_not_measured");

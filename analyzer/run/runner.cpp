@@ -131,7 +131,7 @@ OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
   }
   OccupancyPadPlan plan = matchOccupancy(launches, dev.local_mem_bytes, original_oracle, mutant_oracle);
   if (plan.padded()) {
-    prepared.program = programs_.build(point, record.build_options, record, plan.pad_kernels);
+    prepared.program = programs_.build(*prepared.resolved, record.build_options, record, plan.pad_kernels);
     launcher_.setUpLaunches(prepared, record.geometry, plan.pad_bytes);
     confirmPaddedOccupancy(plan, launches, mutant_oracle);
   }
@@ -144,7 +144,7 @@ std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point
   prepared->resolved = &point;
   record.build_options = programs_.options(point, point.run_point.mode);
   launcher_.checkBuffersFit(point);
-  prepared->program = programs_.build(point.run_point, record.build_options, record);
+  prepared->program = programs_.build(point, record.build_options, record);
   // Large inputs take seconds to generate and upload: a limit running out now is not the compiler's.
   if (progress) progress("inputs", 0, 1);
   prepared->inputs = &hostInputs(point);
