@@ -50,11 +50,19 @@
 #             int32 roof with its integer operations counted beside the manifest's; the measured issue
 #             rate against the datasheet's. The PNGs are in $W/charts.
 #   devices   several devices (needs PoCL carried: ROOFLAB_GPU_POCL=1 scripts/fetch-gpu-deps.sh): the
-#             embedded default with --device cpu,gpu (compare), one report with both devices side by
+#             default config at fixed sizes (bench/configs/default-fixed-sizes.toml) with --device cpu,gpu (compare), one report with both devices side by
 #             side, its table of speedups per rung printed; then the default config as --shard 1/2 and
 #             --shard 2/2 on the GPU, merged, checked equal point for point to the compare run's GPU
 #             records (one run of the same batch: same batch id), every original verified. Counters
 #             off throughout, to keep it near 2 minutes
+#   sizes     the embedded default with --device gpu (counters off): the sizes its rules chose, the
+#             course's order along each ladder within noise (matmul naive < tiled < blocked, reduce
+#             step1 < step4 < step7); then bench/configs/sizes-sweep-h100.toml, vecadd and matmul swept up
+#             to the fill size: each variant's half-plateau size (bench/sizes_tune_check.py)
+#   tune      `rooflab tune` exhaustive and guided on the reduce top rung (bench/configs/tune-reduce-h100.toml)
+#             and the top matmul rung's tile (tune-matmul-h100.toml, N = 4096): the guided best within 3%
+#             of the exhaustive best in at most 25% of its evaluations; the tuned rung against torch's
+#             SGEMM without TF32 (bench/baselines/torch_sgemm.py) in the same run
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -313,12 +321,14 @@ params = { N = [512] }' > "$W/charts.toml"
       cat "$W/charts-check.txt" ;;
     devices)
       ./build-gpu/rooflab devices > "$W/devices-list.txt" 2>&1
-      ./build-gpu/rooflab run --device cpu,gpu --no-counters --formats json,html,csv --out "$W/devices-compare" \
+      # The default config with its sizes written out (bench/configs/default-fixed-sizes.toml): the
+      # embedded one sizes every family for the device, and these runs compare points across devices.
+      ./build-gpu/rooflab run bench/configs/default-fixed-sizes.toml --device cpu,gpu --no-counters --formats json,html,csv --out "$W/devices-compare" \
         > "$W/devices-compare.log" 2>&1
       echo "devices compare: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
       sed -n '/^Devices side by side/,/^results:/p' "$W/devices-compare.log" | grep -v '^results:' | tee "$W/devices-speedups.txt"
       for part in 1 2; do
-        ./build-gpu/rooflab run --device gpu --no-counters --shard "$part/2" --formats json --out "$W/devices-part$part" \
+        ./build-gpu/rooflab run bench/configs/default-fixed-sizes.toml --device gpu --no-counters --shard "$part/2" --formats json --out "$W/devices-part$part" \
           > "$W/devices-part$part.log" 2>&1
         echo "devices part $part/2: rc=$?" | tee -a "$W/summary.txt"
       done
@@ -353,6 +363,23 @@ for a, b in zip(one, joined):
         break
 PY
       ;;
+    sizes)
+      ./build-gpu/rooflab run --device gpu --no-counters --formats json,csv,html --out "$W/sizes-default" > "$W/sizes-default.log" 2>&1
+      echo "sizes default: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      grep 'size rule' "$W/sizes-default.log" | tee -a "$W/summary.txt"
+      ./build-gpu/rooflab run bench/configs/sizes-sweep-h100.toml --out "$W/sizes-sweep" > "$W/sizes-sweep.log" 2>&1
+      echo "sizes sweep: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 bench/sizes_tune_check.py sizes "$W/sizes-default/results.json" "$W/sizes-sweep" 2>&1 | tee -a "$W/summary.txt" ;;
+    tune)
+      python3 bench/baselines/torch_sgemm.py 4096 > "$W/torch-sgemm.json" 2> "$W/torch-sgemm.log"
+      for family in reduce matmul; do
+        for searcher in exhaustive guided; do
+          ./build-gpu/rooflab tune "bench/configs/tune-$family-h100.toml" --searcher "$searcher" --fresh \
+            --out "$W/tune-$family-$searcher" > "$W/tune-$family-$searcher.log" 2>&1
+          echo "tune $family $searcher: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+        done
+      done
+      python3 bench/sizes_tune_check.py tune "$W" 2>&1 | tee -a "$W/summary.txt" ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done

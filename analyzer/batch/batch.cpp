@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <set>
 #include <cstdio>
 #include <sstream>
 #include <thread>
@@ -15,17 +17,18 @@
 #include "analyzer/batch/point_loop.hpp"
 #include "analyzer/batch/results_writer.hpp"
 #include "analyzer/ceilings/device_roofs.hpp"
+#include "analyzer/ceilings/launch_floor.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/plan/plan_parts.hpp"
 #include "analyzer/roofline/roofline_models.hpp"
 #include "analyzer/support/errors.hpp"
+#include "analyzer/support/format.hpp"
 #include "analyzer/support/stop_flag.hpp"
 
 namespace rooflab {
-namespace {
 
-BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
+BatchConfig withBatchOptions(BatchConfig config, const BatchOptions& options) {
   if (!options.device_override.empty()) config.run.device = options.device_override;
   if (options.device_mode_override) config.run.device_mode = *options.device_mode_override;
   if (!options.out_override.empty()) config.run.out = options.out_override;
@@ -33,6 +36,8 @@ BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
   if (!options.formats_override.empty()) config.run.formats = options.formats_override;
   return config;
 }
+
+namespace {
 
 // Whether this run's records may get counters: then the int32 roof (integer work counted by the
 // hardware is placed under it) and the issue rate (the instruction roofline's roof) are measured too.
@@ -51,10 +56,7 @@ std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan, bool counters_possib
   return needed;
 }
 
-struct MeasuredModels {
-  RooflineModels models;
-  double seconds = 0;
-};
+}  // namespace
 
 MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
                              const BatchPlan& plan) {
@@ -77,6 +79,50 @@ std::string joinedInputErrors(const std::vector<std::string>& errors) {
   if (errors.size() > kShown) text += "\nrooflab: ... and " + std::to_string(errors.size() - kShown) + " more";
   if (errors.size() > 1) text += "\nrooflab: " + std::to_string(errors.size()) + " input errors; nothing was run";
   return text;
+}
+
+std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::shared_ptr<const BatchPlan> plan,
+                                               const SelectedDevice& device, const RooflineModels& models,
+                                               ResultsWriter& results, bool datasheet_roofs) {
+  if (!hasSizeRules(config)) return plan;
+  SizeDevice size_device{device.info, nullptr, ""};
+  const std::optional<DeviceModel>& roofs = datasheet_roofs ? models.datasheet : models.device;
+  if (roofs) {
+    size_device.roofs = &*roofs;
+    size_device.roofs_name = !datasheet_roofs && models.ceilings && models.ceilings->model ? "measured" : "datasheet";
+  }
+  const std::vector<SizeChoice> choices = chooseSizes(config, *plan, size_device);
+  for (const SizeChoice& choice : choices) std::fprintf(stderr, "rooflab: %s: %s\n", choice.family.c_str(), choice.why.c_str());
+  results.setSizeChoices(choices);
+  auto sized = std::make_shared<const BatchPlan>(planBatch(withChosenSizes(config, choices)));
+  if (!sized->input_errors.empty()) throw InputError(joinedInputErrors(sized->input_errors));
+  return sized;
+}
+
+namespace {
+
+// Whether a variant runs at three sizes or more of a param (every other param the same): the report
+// then draws its rate against that size, over the launch floor.
+bool sweepsASize(const BatchPlan& plan) {
+  std::map<std::string, std::map<std::string, std::set<double>>> values;  // variant and other params -> param -> values
+  for (const PlannedPoint& point : plan.points) {
+    const ParamValues& params = point.run_point.params;
+    for (const auto& [name, value] : params) {
+      std::string group = point.run_point.family->name + "/" + point.run_point.variant->name;
+      for (const auto& [other, other_value] : params)
+        if (other != name) group += ";" + other + "=" + formatNumber(other_value);
+      if (values[group][name].insert(value).second && values[group][name].size() >= 3) return true;
+    }
+  }
+  return false;
+}
+
+// A part of a batch (--shard I/N) is checked before any device work; its points are dealt once the
+// plan's sizes are known.
+void checkPart(const std::optional<BatchPart>& part) {
+  if (part && (part->count == 0 || part->index == 0 || part->index > part->count))
+    throw InputError("--shard " + std::to_string(part->index) + "/" + std::to_string(part->count) +
+                     ": expected I/N with 1 <= I <= N (" + part->source + ")");
 }
 
 // counters = "on" asks for them: a device that cannot give them stops the run before any device work
@@ -194,15 +240,13 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
 }  // namespace
 
 BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
-  BatchConfig config = withOverrides(config_in, options);
+  BatchConfig config = withBatchOptions(config_in, options);
   BatchOutcome outcome;
   // The whole plan is checked before any device work or file write: a bad input costs nothing.
-  const auto planned = std::make_shared<const BatchPlan>(planBatch(config));
-  const BatchPlan& plan = *planned;
-  for (const auto& w : plan.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
-  if (!plan.input_errors.empty()) throw InputError(joinedInputErrors(plan.input_errors));
-  std::optional<BatchPart> part = options.part;
-  const std::vector<std::size_t> points = pointsToRun(plan, part);
+  auto planned = std::make_shared<const BatchPlan>(planBatch(config));
+  for (const auto& w : planned->warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
+  if (!planned->input_errors.empty()) throw InputError(joinedInputErrors(planned->input_errors));
+  checkPart(options.part);
   const BatchDevices devices = selectBatchDevices(config.run);
   outcome.folder = std::make_unique<OutputFolder>(config.run.out);
   outcome.out_dir = outcome.folder->dir();
@@ -211,17 +255,25 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   for (const SelectedDevice& device : devices.devices) refuseCountersThatCannotBeRead(config.run, device.info);
   const SelectedDevice& first = devices.devices.front();
   ResultsWriter results(outcome.results, *outcome.folder);
-  results.start(config, first.info, plan.input_errors);
-  outcome.results.batch = BatchIdentity{batchIdentity(plan, config.run), plan.points.size(), part};
+  results.start(config, first.info, planned->input_errors);
   // Before the ceilings, whose own work would raise the load average it reads. The GPU's clock is
   // the one worth sampling, wherever it stands in the list.
   const auto gpu = std::find_if(devices.devices.begin(), devices.devices.end(),
                                 [](const SelectedDevice& device) { return device.info.isGpu(); });
   HostWatch host(gpu != devices.devices.end() ? gpu->info : first.info);
   results.setHost(host.condition());
-  const std::vector<MeasuredModels> models = measureEveryDevice(config, devices, options.progress, plan);
+  const std::vector<MeasuredModels> models = measureEveryDevice(config, devices, options.progress, *planned);
   results.setModels(models.front().models, models.front().seconds);
   recordDevices(outcome.results, devices, models);
+  // Sizes are chosen on the first device; the parts of a batch, each on its own machine, choose them
+  // from its datasheet, so that every part chooses alike.
+  planned = planForDevice(config, planned, first, models.front().models, results, options.part.has_value());
+  const BatchPlan& plan = *planned;
+  std::optional<BatchPart> part = options.part;
+  const std::vector<std::size_t> points = pointsToRun(plan, part);
+  outcome.results.batch = BatchIdentity{batchIdentity(plan, config.run), plan.points.size(), part};
+  if (sweepsASize(plan))
+    if (const std::optional<double> floor_ns = measureLaunchFloorNs(first)) results.setLaunchFloor(*floor_ns);
   announce(points.size(), plan, config, first, models.front().models, results, devicesText(devices, points.size()));
 
   const std::size_t records_planned = points.size() * (devices.mode == DeviceMode::compare ? devices.devices.size() : 1);

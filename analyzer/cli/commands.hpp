@@ -1,4 +1,6 @@
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,15 @@ struct RunCommand {
   std::vector<std::string> formats;
   std::vector<std::string> set_params;  // --set NAME=VALUE[,VALUE...], repeatable
   bool show_mutants = false;             // the charts draw the mutants' markers
+};
+// `rooflab tune [CONFIG]`: the run's options, and the search's.
+struct TuneCommand {
+  RunCommand run;
+  std::string searcher = "guided";
+  std::optional<std::size_t> budget;
+  std::optional<double> time_budget_s;
+  std::optional<std::uint64_t> seed;
+  bool fresh = false;
 };
 struct CeilingsCommand {
   std::string device = "auto";
@@ -42,6 +53,7 @@ struct DiffCommand {
 
 // Each returns the process exit code; InputError and DeviceError propagate to main().
 int runCommand(const RunCommand& cmd);
+int tuneCommand(const TuneCommand& cmd);
 int listCommand(const std::string& kernels_dir);
 int devicesCommand();
 int ceilingsCommand(const CeilingsCommand& cmd);

@@ -269,6 +269,7 @@ json toJson(const BatchConfig& config) {
   for (const auto& s : config.studies) {
     json params = json::object();
     for (const auto& [name, values] : s.params) params[name] = values;
+    for (const SizeRuleSpec& rule : s.size_rules) params[rule.param] = toJson(rule);
     studies.push_back({{"family", s.family}, {"variants", s.variants}, {"params", params}, {"modes", modeNames(s.modes)}});
   }
   json run = {{"device", r.device}, {"repetitions", r.repetitions}, {"warmup", r.warmup}, {"modes", modeNames(r.modes)},
@@ -314,6 +315,10 @@ BatchConfig batchConfigFromJson(const json& j) {
       study.family = textOr(s, "family");
       if (member(s, "variants") != nullptr) study.variants = textList(s, "variants");
       for (const auto& [name, values] : objectOrEmpty(s, "params").items()) {
+        if (values.is_object()) {
+          study.size_rules.push_back(sizeRuleFromJson(name, values));
+          continue;
+        }
         std::vector<double> numbers;
         if (values.is_array())
           for (const json& value : values)
@@ -388,6 +393,15 @@ json toJson(const ResultsDocument& d) {
   if (d.build_threads) j["build_threads"] = *d.build_threads;
   if (d.host) j["host"] = toJson(*d.host);
   if (d.host || d.noisy_host) j["noisy_host"] = textOrNull(d.noisy_host);
+  if (!d.size_choices.empty()) {
+    j["size_choices"] = json::array();
+    for (const SizeChoice& choice : d.size_choices) j["size_choices"].push_back(toJson(choice));
+  }
+  if (d.launch_floor_ns) j["launch_floor_ns"] = finiteOrNull(*d.launch_floor_ns);
+  if (!d.tuning.empty()) {
+    j["tuning"] = json::array();
+    for (const TuningResult& result : d.tuning) j["tuning"].push_back(toJson(result));
+  }
   writeDevicesAndParts(d, j);
   return j;
 }
@@ -430,6 +444,13 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
   d.build_threads = optionalInteger<int>(j, "build_threads");
   if (const json* host = member(j, "host"); host != nullptr && host->is_object()) d.host = hostConditionFromJson(*host);
   d.noisy_host = optionalText(j, "noisy_host");
+  if (const json* choices = member(j, "size_choices"); choices != nullptr && choices->is_array())
+    for (const json& choice : *choices)
+      if (choice.is_object()) d.size_choices.push_back(sizeChoiceFromJson(choice));
+  d.launch_floor_ns = optionalNumber(j, "launch_floor_ns");
+  if (const json* tuning = member(j, "tuning"); tuning != nullptr && tuning->is_array())
+    for (const json& result : *tuning)
+      if (result.is_object()) d.tuning.push_back(tuningResultFromJson(result));
   readDevicesAndParts(j, d);
   return d;
 }

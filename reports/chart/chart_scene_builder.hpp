@@ -118,6 +118,8 @@ class SceneBuilder {
   MarkerShape pointShape(const VariantPoint& point) const;
   void addAboveRoofMark(const VariantPoint& point);
   void addPoints();
+  void addSeriesLines();  // chart_.join_series
+  void addSeriesMarks();
   void addEmptyNote();
 
   // chart_scene_walls.cpp: the instruction roofline's walls and load and store markers.

@@ -49,6 +49,20 @@ double SceneBuilder::addLegend(double font) {
     y += row_px;
   }
 
+  for (const Ceiling& c : chart_.ceilings)
+    if (c.kind == CeilingKind::launch_floor && !c.label.empty()) {
+      line({left, y - font * 0.35}, {left + 52, y - font * 0.35}, roofColor(chart_.models[c.model_index].role), 3,
+           StrokeDash::dotted);
+      text(truncatedToWidth(c.short_label, font, max_text_px), {text_left, y}, font, TextAlign::start);
+      y += row_px;
+    }
+  if (!chart_.marks.empty()) {
+    scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, MarkerShape::cross, marker_radius, kMutedText, {}, false,
+                                       std::nullopt});
+    text("half of the plateau", {text_left, y}, font, TextAlign::start);
+    y += row_px;
+  }
+
   if (chart_.hierarchical) y = addLevelLegend(left, y, font, marker_radius);
   y = addAccessLegend(left, y, font, marker_radius);
   y = addMutantLegend(left, y, font, marker_radius);

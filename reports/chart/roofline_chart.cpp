@@ -52,6 +52,7 @@ std::string kindName(CeilingKind kind) {
     case CeilingKind::fp32_peak: return "FP32 peak";
     case CeilingKind::l2_bandwidth: return "L2";
     case CeilingKind::l1_bandwidth: return "L1";
+    case CeilingKind::launch_floor: return "launch floor";
   }
   return "";
 }

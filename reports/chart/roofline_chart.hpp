@@ -21,8 +21,9 @@ struct DataPoint {
 
 enum class ModelRole { reference, measured_device, other };
 // fp32_peak is every chart's flat roof (the FP64, int32 or issue-rate one too); l1_bandwidth only the
-// instruction roofline's (reports/chart/instruction_roofline.hpp).
-enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth, l1_bandwidth };
+// instruction roofline's (reports/chart/instruction_roofline.hpp); launch_floor the rate-versus-size
+// chart's floor, a size's work over the time of an empty kernel.
+enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth, l1_bandwidth, launch_floor };
 
 struct ChartModel {
   std::string key;
@@ -38,7 +39,7 @@ struct Ceiling {
   double value = 0;             // GB/s for a bandwidth, GFLOP/s for the peak
   DataPoint from;
   DataPoint to;
-  std::string label;            // "DRAM 192.3 GB/s · GeForce GTX 670"
+  std::string label;            // "DRAM 192.3 GB/s · GeForce GTX 670"; "": a piece of a roof labelled elsewhere
   std::string short_label;      // "DRAM 192.3 GB/s", for where the full label does not fit
 };
 
@@ -114,6 +115,13 @@ struct UnplacedRecord {
   std::string reason;
 };
 
+// A mark of a series that is not one of its points: drawn as a cross in its colour.
+struct SeriesMark {
+  std::size_t series_index = 0;
+  DataPoint at;
+  std::vector<std::string> details;  // tooltip lines
+};
+
 struct RooflineChart {
   std::string family;
   std::string title;
@@ -135,6 +143,10 @@ struct RooflineChart {
   std::string dotted_roof_note = "local-memory roof";  // the legend's words for the dotted roofs
   // What the page's caption adds: where the points' work comes from when not the manifest's.
   std::string caption_note;
+  // The rate-versus-size chart: each series' points joined in the order of x, and a mark per series
+  // (where it reaches half its plateau).
+  bool join_series = false;
+  std::vector<SeriesMark> marks;
 };
 
 // "global (CGMA)", "DRAM", "L1", "L2", "local memory": how the chart's legend names a level.

@@ -17,6 +17,8 @@
 #include "reports/html/html_how_to_read.hpp"
 #include "reports/html/html_readings.hpp"
 #include "reports/html/html_run_sections.hpp"
+#include "reports/html/html_sizes.hpp"
+#include "reports/html/html_tuning.hpp"
 #include "reports/html/html_text.hpp"
 #include "reports/text/device_comparison.hpp"
 #include "reports/text/known_value.hpp"
@@ -252,8 +254,11 @@ class HtmlReport {
     }
 
     html_ += "<section class=\"family\" id=\"family-" + std::to_string(index) + "\">\n<h2>" + escaped(family) + "</h2>\n";
+    html_ += sizeChoicesHtml(results_, family);
     renderChart(family);
+    html_ += rateVsSizeHtml(results_, family, chart_style_);
     renderVariantsTable(normal_records);
+    html_ += tuningSectionHtml(results_, family, chart_style_);
     if (!mutant_records.empty()) renderMutantsTable(mutant_records, normal_records);
     renderMutations(normal_records);
     html_ += profilerReadingsTableHtml(normal_records);
