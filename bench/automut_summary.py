@@ -8,6 +8,7 @@ doc = json.load(open(sys.argv[1]))
 records = doc["records"]
 mutants = {(r["family"], r["variant"], json.dumps(r["params"], sort_keys=True), r["mode"]): r
            for r in records if r["mode"] != "normal"}
+tally = []  # (mutant, valid by counters)
 for r in records:
     if r["mode"] != "normal":
         continue
@@ -23,3 +24,10 @@ for r in records:
     print(" | ".join(parts))
     for note in m.get("notes", []):
         print("    note:", note)
+    for mode in ("compute-only", "memory-only"):
+        v = (m.get("validation") or {}).get(mode)
+        if v is not None:
+            tally.append((f'{r["family"]}/{r["variant"]} {mode}', v.get("valid") is True and v.get("by") == "counters"))
+invalid = [name for name, valid in tally if not valid]
+print(f"tally: {len(tally) - len(invalid)} of {len(tally)} mutants valid by counters;",
+      "invalid or not by counters: " + ", ".join(invalid) if invalid else "PASS")

@@ -2,7 +2,8 @@
 # The GPU-machine checks of a session, in one command: builds rooflab (scripts/gpu-setup.sh) once, then
 # runs the named steps and packs every log and results file into $OUT/<tag>.tar.gz (the device tool
 # returns at most 8 files). Steps:
-#   default   the embedded default config (all modes, counters), timed end to end (goal: under 40 s)
+#   default   the embedded default config (all modes, counters), timed end to end (goal: under 40 s), and
+#             the tally of its (annotated) mutants valid by counters
 #   gputests  the GPU test suites, serially (the CUPTI profiler takes one client at a time)
 #   ceilings  `rooflab ceilings --device gpu` five times (spread of each ceiling)
 #   torch     bench/baselines/torch_baselines.py (sum, add, device copy: the copy ceiling's reference)
@@ -31,6 +32,12 @@
 #             global sectors), one line per variant (bench/automut_summary.py)
 #   hang      a kernel that never ends, with a 5 s limit: the record must say the kernel hangs, not that
 #             it was still being compiled (the driver's event reports it running)
+#   spmv      the CSR SpMV of the mutant corpus (spmv_csr, both variants) in all modes with counters:
+#             the memory-only mutant's global sectors against the original's (scalar read 6.9% fewer
+#             when the float fold was a bit fold: its loop's leftover iterations ran after the unrolled
+#             body instead of before), the PTX of SpmvCsrScalar in both (ld.global count and types),
+#             and the compute-only mutant launched with its run-time key (valid, load sectors within
+#             what its kept loads allow); PASS when every mutant of both variants is valid
 #   roofs16   the L2, FP64 and int32 ceilings: `rooflab ceilings --device gpu` (it measures the FP64
 #             and int32 roofs too) against the H100 datasheet: L2 read roughly 2-3x DRAM, FP64 near
 #             33.5 TFLOP/s; then the daxpy fixture (double work) placed under the measured FP64 roof
@@ -39,12 +46,28 @@
 #             CUDA kernels (bench/baselines/ncu_cost.cu) for the same metrics as rooflab's full table and
 #             its mutant subset; prints counters per record beside ncu per kernel (goal <= 0.5x) and the
 #             estimates against what each batch took (goal within 25%), PASS/FAIL (bench/cost_summary.py)
+#   charts    every kernel on a chart (docs/charts.md), one run with counters: the transpose ladder
+#             (N = 8192) on the bandwidth chart and the instruction roofline, with each variant's x at
+#             L1, L2, DRAM and shared and its loads' and stores' x (expects tiled's shared loads at the
+#             32-way wall, tiled_padded's away from it at the conflict-free one, naive's global stores
+#             at the stride wall: 16 or more sectors per request); the matmul ladder (N = 1024) on the
+#             instruction roofline; nw_dp (tests/fixtures/kernels/corpus, N = 512) under the measured
+#             int32 roof with its integer operations counted beside the manifest's; the measured issue
+#             rate against the datasheet's. The PNGs are in $W/charts.
 #   devices   several devices (needs PoCL carried: ROOFLAB_GPU_POCL=1 scripts/fetch-gpu-deps.sh): the
-#             embedded default with --device cpu,gpu (compare), one report with both devices side by
+#             default config at fixed sizes (bench/configs/default-fixed-sizes.toml) with --device cpu,gpu (compare), one report with both devices side by
 #             side, its table of speedups per rung printed; then the default config as --shard 1/2 and
 #             --shard 2/2 on the GPU, merged, checked equal point for point to the compare run's GPU
 #             records (one run of the same batch: same batch id), every original verified. Counters
 #             off throughout, to keep it near 2 minutes
+#   sizes     the embedded default with --device gpu (counters off): the sizes its rules chose, the
+#             course's order along each ladder within noise (matmul naive < tiled < blocked, reduce
+#             step1 < step4 < step7); then bench/configs/sizes-sweep-h100.toml, vecadd and matmul swept up
+#             to the fill size: each variant's half-plateau size (bench/sizes_tune_check.py)
+#   tune      `rooflab tune` exhaustive and guided on the reduce top rung (bench/configs/tune-reduce-h100.toml)
+#             and the top matmul rung's tile (tune-matmul-h100.toml, N = 4096): the guided best within 3%
+#             of the exhaustive best in at most 25% of its evaluations; the tuned rung against torch's
+#             SGEMM without TF32 (bench/baselines/torch_sgemm.py) in the same run
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -67,7 +90,9 @@ for step in "$@"; do
   case $step in
     default)
       ./build-gpu/rooflab run --device gpu --formats json,csv --out "$W/default" > "$W/default.log" 2>&1
-      echo "default: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt" ;;
+      echo "default: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      # The annotated mutants (the built-in families), each validated by counters.
+      echo "default mutants: $(python3 bench/automut_summary.py "$W/default/results.json" 2>&1 | tail -1)" | tee -a "$W/summary.txt" ;;
     gputests)
       for t in build-gpu/rooflab_gpu_tests build-gpu/rooflab_pipeline_tests build-gpu/rooflab_cli_tests; do "$t" \
         --gtest_filter='CountersGpu*:OccupancyPadding*:OccupancyMatch*:BridgeLaunches*:ProgramBuilds*:Runner*:EndToEnd*:Ceilings*:Counters*:ReportGolden*'; done \
@@ -129,7 +154,50 @@ variants = ["global"]' > "$W/library.toml"
       ROOFLAB_EXTRA_METRICS=smsp__sass_thread_inst_executed_op_dadd_pred_on.sum,smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__sass_thread_inst_executed_op_integer_pred_on.sum \
         ./build-gpu/rooflab run "$W/corpus.toml" --device gpu --formats json,csv --keep-binaries --out "$W/corpus" > "$W/corpus.log" 2>&1
       echo "corpus: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/corpus-version.txt" | tail -1)" | tee -a "$W/summary.txt"
-      python3 bench/automut_summary.py "$W/corpus/results.json" | tee "$W/corpus-summary.txt" ;;
+      python3 bench/automut_summary.py "$W/corpus/results.json" | tee "$W/corpus-summary.txt"
+      echo "corpus: $(tail -1 "$W/corpus-summary.txt")" >> "$W/summary.txt" ;;
+    spmv)
+      printf '[run]\nmodes = ["normal", "compute-only", "memory-only"]\nformats = ["json"]\nkernels = ["%s"]\n[[study]]\nfamily = "spmv_csr"\n' \
+        "$PWD/tests/fixtures/kernels/corpus" > "$W/spmv.toml"
+      ./build-gpu/rooflab run "$W/spmv.toml" --device gpu --keep-binaries --out "$W/spmv" > "$W/spmv.log" 2>&1
+      echo "spmv: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 - "$W/spmv/results.json" "$W/spmv/binaries" <<'PY' | tee -a "$W/summary.txt"
+import glob, json, re, sys
+records = json.load(open(sys.argv[1]))["records"]
+ok = True
+for r in records:
+    if r["mode"] != "normal":
+        continue
+    m = r.get("mutation") or {}
+    for mode in ("memory-only", "compute-only"):
+        v = (m.get("validation") or {}).get(mode) or {}
+        ok = ok and v.get("valid") is True
+        print(f"spmv: {r['variant']} {mode}: by {v.get('by')} {v.get('quantity')} {v.get('original')} -> "
+              f"{v.get('mutant')} valid={v.get('valid')}")
+    for note in m.get("notes", []):
+        print("spmv:    note:", note)
+    print(f"spmv: {r['variant']} verdict {m.get('verdict')}")
+for r in records:
+    if r["mode"] == "compute-only":
+        print(f"spmv: {r['variant']} compute-only source check: {json.dumps(r.get('mutant_source_check'))}")
+# SpmvCsrScalar's loads in each program's PTX (the build options close each kept binary).
+for path in sorted(glob.glob(sys.argv[2] + "/*.ptx")):
+    text = open(path).read()
+    options = re.search(r"rooflab build options: (.*)", text)
+    entry = re.search(r"\.entry SpmvCsrScalar\((.*?)\n}", text, re.S)
+    if not entry or not options:
+        continue
+    body = entry.group(1)
+    loads = re.findall(r"ld\.global(?:\.nc)?\.(\w+)", body)
+    params = len(re.findall(r"\.param ", body.split(")")[0]))
+    labels = len(re.findall(r"^\$?L__BB|^LBB", body, re.M))
+    types = ", ".join(sorted(set(loads)))
+    defines = " ".join(w for w in options.group(1).split() if "=" in w and not w.startswith("-"))
+    print(f"spmv: PTX SpmvCsrScalar [{defines}]: {params} parameters, {len(loads)} ld.global "
+          f"({types}), {labels} labels")
+print("spmv:", "PASS" if ok else "FAIL", "(every mutant of both variants valid by counters)")
+PY
+      ;;
     hang)
       mkdir -p "$W/hang/kernels/hang"
       printf 'kernel void spin(global const int* flag, global int* out) {\n  while (((volatile global const int*)flag)[0] == 0) {}\n  out[get_global_id(0)] = 1;\n}\n' > "$W/hang/kernels/hang/k.cl"
@@ -290,14 +358,31 @@ json.dump(out, open(f"{work}/ncu-times.json", "w"), indent=1)
 PY
       echo "cost: default rc=$default_rc ${default_wall} s wall; batch rc=$batch_rc ${batch_wall} s wall" | tee -a "$W/summary.txt"
       python3 bench/cost_summary.py "$W" | tee -a "$W/summary.txt" ;;
+    charts)
+      printf '[run]\nmodes = ["normal"]\ncounters = "on"\nformats = ["json", "csv", "html", "png"]\nkernels = ["%s"]\n%s\n' \
+        "$PWD/tests/fixtures/kernels/corpus" '[[study]]
+family = "transpose"
+params = { N = [8192] }
+[[study]]
+family = "matmul"
+params = { N = [1024] }
+[[study]]
+family = "nw_dp"
+params = { N = [512] }' > "$W/charts.toml"
+      ./build-gpu/rooflab run "$W/charts.toml" --device gpu --out "$W/charts" > "$W/charts.log" 2>&1
+      echo "charts: rc=$? $(seconds_since "$start") s wall; pngs: $(cd "$W/charts" 2>/dev/null && ls *.png 2>/dev/null | tr '\n' ' ')" | tee -a "$W/summary.txt"
+      python3 bench/charts_check.py "$W/charts" 2>&1 | tee "$W/charts-check.txt" | grep -E '^charts: (PASS|FAIL)' >> "$W/summary.txt"
+      cat "$W/charts-check.txt" ;;
     devices)
       ./build-gpu/rooflab devices > "$W/devices-list.txt" 2>&1
-      ./build-gpu/rooflab run --device cpu,gpu --no-counters --formats json,html,csv --out "$W/devices-compare" \
+      # The default config with its sizes written out (bench/configs/default-fixed-sizes.toml): the
+      # embedded one sizes every family for the device, and these runs compare points across devices.
+      ./build-gpu/rooflab run bench/configs/default-fixed-sizes.toml --device cpu,gpu --no-counters --formats json,html,csv --out "$W/devices-compare" \
         > "$W/devices-compare.log" 2>&1
       echo "devices compare: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
       sed -n '/^Devices side by side/,/^results:/p' "$W/devices-compare.log" | grep -v '^results:' | tee "$W/devices-speedups.txt"
       for part in 1 2; do
-        ./build-gpu/rooflab run --device gpu --no-counters --shard "$part/2" --formats json --out "$W/devices-part$part" \
+        ./build-gpu/rooflab run bench/configs/default-fixed-sizes.toml --device gpu --no-counters --shard "$part/2" --formats json --out "$W/devices-part$part" \
           > "$W/devices-part$part.log" 2>&1
         echo "devices part $part/2: rc=$?" | tee -a "$W/summary.txt"
       done
@@ -332,6 +417,23 @@ for a, b in zip(one, joined):
         break
 PY
       ;;
+    sizes)
+      ./build-gpu/rooflab run --device gpu --no-counters --formats json,csv,html --out "$W/sizes-default" > "$W/sizes-default.log" 2>&1
+      echo "sizes default: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      grep 'size rule' "$W/sizes-default.log" | tee -a "$W/summary.txt"
+      ./build-gpu/rooflab run bench/configs/sizes-sweep-h100.toml --out "$W/sizes-sweep" > "$W/sizes-sweep.log" 2>&1
+      echo "sizes sweep: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 bench/sizes_tune_check.py sizes "$W/sizes-default/results.json" "$W/sizes-sweep" 2>&1 | tee -a "$W/summary.txt" ;;
+    tune)
+      python3 bench/baselines/torch_sgemm.py 4096 > "$W/torch-sgemm.json" 2> "$W/torch-sgemm.log"
+      for family in reduce matmul; do
+        for searcher in exhaustive guided; do
+          ./build-gpu/rooflab tune "bench/configs/tune-$family-h100.toml" --searcher "$searcher" --fresh \
+            --out "$W/tune-$family-$searcher" > "$W/tune-$family-$searcher.log" 2>&1
+          echo "tune $family $searcher: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+        done
+      done
+      python3 bench/sizes_tune_check.py tune "$W" 2>&1 | tee -a "$W/summary.txt" ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done

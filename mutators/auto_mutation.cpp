@@ -24,6 +24,16 @@ std::vector<std::string> splitBuildOptions(const std::string& options) {
 
 std::string_view automaticMutantPrelude() { return embedded::auto_mutation_prelude; }
 
+std::vector<std::string> preprocessorOptions(const std::vector<std::string>& build_options) {
+  std::vector<std::string> options = build_options;
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    std::string& w = options[i];
+    if (w == "-D" && i + 1 < options.size() && options[i + 1].rfind("RL_MODE=", 0) == 0) options[i + 1] = "RL_MODE=0";
+    else if (w.rfind("-DRL_MODE=", 0) == 0) w = "-DRL_MODE=0";
+  }
+  return options;
+}
+
 std::string automaticMutantProgram(const AutoMutant& mutant) {
   std::string program(embedded::kernel_prelude);
   program += "\n";
@@ -39,8 +49,15 @@ std::string automaticMutantProgram(const AutoMutant& mutant) {
 bool automaticMutantsAvailable() { return false; }
 std::string automaticMutantsOffReason() { return "automatic mutants off: built without libclang"; }
 
-AutoMutant mutateAutomatically(const AutoMutationRequest&) {
+PreprocessedSource expandForMutation(const AutoMutationRequest&) { return {"", automaticMutantsOffReason()}; }
+
+AutoMutant mutateAutomatically(const AutoMutationRequest& request, const PreprocessedSource&) {
+  return mutateAutomatically(request);
+}
+
+AutoMutant mutateAutomatically(const AutoMutationRequest& request) {
   AutoMutant none;
+  none.kind = request.kind;
   none.reason = automaticMutantsOffReason();
   return none;
 }
@@ -75,12 +92,13 @@ struct ParsedSource {
 // rooflab's preludes, as a mutant is built (double_helpers: with the double ones).
 std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& text,
                                     const std::vector<std::string>& options, bool with_preludes,
-                                    bool double_helpers = false) {
+                                    bool double_helpers = false, bool compute_only = false) {
   auto parsed = std::make_unique<ParsedSource>();
   std::vector<std::string> args = {"-x", "cl", "-Xclang", "-finclude-default-header",
                                    "-resource-dir", ROOFLAB_LIBCLANG_RESOURCE_DIR};
   args.push_back("-cl-std=" + openclStandard(options));  // the only option a preprocessed program needs
   if (double_helpers) args.push_back("-DRL_AUTO_DOUBLE=1");
+  if (compute_only) args.push_back("-DRL_MODE=1");  // prelude.cl's key constant, as the mutant is built
   std::vector<CXUnsavedFile> files = {{path.c_str(), text.c_str(), static_cast<unsigned long>(text.size())}};
   if (with_preludes) {
     for (const char* prelude : {kPreludePath, kAutoPreludePath}) {
@@ -149,20 +167,35 @@ std::string censusMismatch(AutoMutantKind kind, const SourceCensus& original, co
 
 }  // namespace
 
+PreprocessedSource expandForMutation(const AutoMutationRequest& request) {
+  if (!automaticMutantsAvailable()) return {"", automaticMutantsOffReason()};
+  // What the compiler sees: macros expanded, #if branches chosen, headers inlined.
+  PreprocessRequest preprocess;
+  preprocess.source_text = request.source_text;
+  preprocess.source_path = request.source_path;
+  preprocess.build_options = preprocessorOptions(request.build_options);
+  preprocess.device_extensions = request.device_extensions;
+  return preprocessOpenclSource(preprocess);
+}
+
 AutoMutant mutateAutomatically(const AutoMutationRequest& request) {
+  if (!automaticMutantsAvailable()) {
+    AutoMutant out;
+    out.kind = request.kind;
+    out.reason = automaticMutantsOffReason();
+    return out;
+  }
+  return mutateAutomatically(request, expandForMutation(request));
+}
+
+AutoMutant mutateAutomatically(const AutoMutationRequest& request, const PreprocessedSource& expanded) {
   AutoMutant out;
+  out.kind = request.kind;
   if (!automaticMutantsAvailable()) {
     out.reason = automaticMutantsOffReason();
     return out;
   }
   const std::string name = std::filesystem::path(request.source_path).filename().string();
-  // What the compiler sees: macros expanded, #if branches chosen, headers inlined.
-  PreprocessRequest preprocess;
-  preprocess.source_text = request.source_text;
-  preprocess.source_path = request.source_path;
-  preprocess.build_options = request.build_options;
-  preprocess.device_extensions = request.device_extensions;
-  const PreprocessedSource expanded = preprocessOpenclSource(preprocess);
   if (!expanded.error.empty()) {
     out.reason = expanded.error;
     return out;
@@ -175,6 +208,8 @@ AutoMutant mutateAutomatically(const AutoMutationRequest& request) {
   const auto walk = auto_mutation::walkKernelSource(original->unit, expanded.text, request.kind, request.kernels,
                                                     request.kernel_buffers, {});
   out.original = walk.census;
+  out.traffic = walk.traffic;
+  out.traffic_untraced = walk.traffic_untraced;
   if (!walk.problems.empty()) {
     out.reason = walk.problems.front();
     if (walk.problems.size() > 1) out.reason += " (and " + std::to_string(walk.problems.size() - 1) + " more)";
@@ -197,7 +232,8 @@ AutoMutant mutateAutomatically(const AutoMutationRequest& request) {
   }
   const std::string rewritten = auto_mutation::applyEdits(expanded.text, walk.edits);
   out.double_helpers = walk.double_helpers;
-  const auto mutant = parse(request.source_path, rewritten, request.build_options, true, walk.double_helpers);
+  const auto mutant = parse(request.source_path, rewritten, request.build_options, true, walk.double_helpers,
+                            request.kind == AutoMutantKind::compute_only);
   if (!mutant->error.empty()) {
     out.reason = "the rewritten " + name + " does not parse (a rewriter fault): " + mutant->error;
     return out;

@@ -4,9 +4,13 @@
 // parse's source ranges. The rewritten text is parsed again and its census checked against the original's, so a
 // rewrite that would give a wrong mutant gives none, with the reason. docs/manifest.md, "Automatic
 // mutants", says what each mutant keeps and what the rewriter declines.
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
+
+#include "mutators/opencl_preprocess.hpp"
 
 namespace rooflab {
 
@@ -43,17 +47,40 @@ struct AutoMutationRequest {
   AutoMutantKind kind = AutoMutantKind::compute_only;
 };
 
+// Which arguments of one launched kernel its global accesses reach (argument indices, through
+// helpers' parameters and pointer variables), as found in the original program: with a point's
+// buffers they give bytes (each element once per launch).
+struct KernelArgumentTraffic {
+  std::set<int> loaded;       // read by the original's global loads
+  std::set<int> kept_loaded;  // of those, read by the loads of the structure (compute-only keeps them)
+  std::set<int> stored;       // written by its global stores, atomics and copies out
+};
+
 struct AutoMutant {
+  AutoMutantKind kind = AutoMutantKind::compute_only;
   std::optional<std::string> source;  // the mutant's program (without any prelude); nullopt: none
   std::string reason;                 // why there is none
   SourceCensus original;
   SourceCensus mutant;
   bool double_helpers = false;  // the mutant calls the prelude's double helpers
+  // By launched kernel name; empty with `traffic_untraced` set when an access reaches memory
+  // through a pointer that is not traced to a kernel argument.
+  std::map<std::string, KernelArgumentTraffic> traffic;
+  std::string traffic_untraced;  // "file:line: ..." of the first access not traced
 };
 
+// The options the preprocessor gets for a request: its build options with rooflab's RL_MODE define
+// set to normal, so that both mutants rewrite the program as the original is compiled and can share
+// one preprocessing.
+std::vector<std::string> preprocessorOptions(const std::vector<std::string>& build_options);
+// The request's program preprocessed with those options (opencl_preprocess.hpp); its kind is not read.
+PreprocessedSource expandForMutation(const AutoMutationRequest& request);
+
 // The mutant of `request.kind`, or none with the reason: the program is preprocessed with the
-// point's options (opencl_preprocess.hpp), the preprocessed text rewritten, parsed again and counted.
+// point's options (or `expanded`, expandForMutation's result for the same program and options),
+// the preprocessed text rewritten, parsed again and counted.
 AutoMutant mutateAutomatically(const AutoMutationRequest& request);
+AutoMutant mutateAutomatically(const AutoMutationRequest& request, const PreprocessedSource& expanded);
 std::string_view automaticMutantPrelude();
 // What the OpenCL compiler builds for a mutant: prelude.cl, the automatic prelude, the mutant.
 std::string automaticMutantProgram(const AutoMutant& mutant);

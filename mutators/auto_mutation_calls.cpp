@@ -25,6 +25,7 @@ void Walk::call(CXCursor c, Role role, bool seed) {
     visit(args[0], Role::value, true);
     visit(args[1], Role::value, true);
     ++result.census.global_loads;
+    traffic(c, args[1], true, seed, false);
     if (seed) {
       structureLoad(c);
       if (const auto root = rootOf(args[1])) addContents(*root);
@@ -44,6 +45,7 @@ void Walk::call(CXCursor c, Role role, bool seed) {
     visit(args[1], Role::value, true);
     visit(args[2], Role::value, true);
     ++result.census.global_stores;
+    traffic(c, args[2], false, false, true);
     if (!computeOnly()) return;
     const std::string type = openclTypeName(lc().clang_getCursorType(args[0]));
     return guardedStore(c, role, type, {piece(args[0])},
@@ -54,6 +56,7 @@ void Walk::call(CXCursor c, Role role, bool seed) {
   if (name == "async_work_group_strided_copy" && any_global) {
     for (CXCursor a : args) visit(a, Role::value, true);
     ++result.census.global_loads;
+    traffic(c, isGlobalPointer(lc().clang_getCursorType(args[1])) ? args[1] : args[0], true, false, false);
     if (computeOnly()) problem(c, "'async_work_group_strided_copy' moves global data and is not rewritten");
     return;
   }
@@ -124,6 +127,7 @@ void Walk::atomic(CXCursor c, Role role, bool seed, const std::string& name, con
   for (std::size_t i = 0; i < args.size(); ++i)
     visit(args[i], Role::value, i == 0 || seed || (root && contentsInSlice(*root)));
   ++result.census.global_atomics;
+  traffic(c, args[0], true, false, true);
   if (seed && root) addContents(*root);
   if (!computeOnly()) return;
   if (role != Role::statement)
@@ -139,7 +143,7 @@ void Walk::atomic(CXCursor c, Role role, bool seed, const std::string& name, con
     return guardedStore(c, role, type, {piece(args.back())}, call);
   }
   // atomic_inc(p): no operand to compute; kept behind a condition the compiler cannot decide.
-  edit(c, {literal("do { if (rl_auto_bits_uint((uint)get_global_id(0)) == RL_NEVER_BITS) "), piece(c),
+  edit(c, {literal(std::string("do { if (rl_auto_bits_uint((uint)get_global_id(0)) == ") + kMutantKeyParameter + ") "), piece(c),
            literal("; } while (0)")});
 }
 
@@ -150,6 +154,7 @@ void Walk::asyncCopy(CXCursor c, Role role, bool seed, const std::vector<CXCurso
   const bool from_global = isGlobalPointer(lc().clang_getCursorType(args[1]));
   if (!from_global) {
     ++result.census.global_stores;
+    traffic(c, args[0], false, false, true);
     if (!computeOnly()) return;
     // Each work item reads its share of the local data and stores it behind the run-time false
     // condition; an empty copy gives the kernel its event.
@@ -157,10 +162,12 @@ void Walk::asyncCopy(CXCursor c, Role role, bool seed, const std::vector<CXCurso
     if (!hasBits(type)) return problem(c, "'async_work_group_copy' of '" + type + "' to global memory is not rewritten");
     if (type.rfind("double", 0) == 0) result.double_helpers = true;
     return edit(c, {literal("rl_auto_async_out_" + type + "("), piece(args[0]), literal(", "), piece(args[1]),
-                     literal(", (size_t)("), piece(args[2]), literal("), "), piece(args[3]), literal(")")});
+                     literal(", (size_t)("), piece(args[2]), literal("), "), piece(args[3]),
+                     literal(std::string(", ") + kMutantKeyParameter + ")")});
   }
   ++result.census.global_loads;
   const auto local_root = rootOf(args[0]);
+  traffic(c, args[1], true, seed || (local_root && contentsInSlice(*local_root)), false);
   if (seed || (local_root && contentsInSlice(*local_root))) {
     structureLoad(c);
     if (const auto root = rootOf(args[1])) addContents(*root);
@@ -173,7 +180,8 @@ void Walk::asyncCopy(CXCursor c, Role role, bool seed, const std::vector<CXCurso
   if (!hasFake(type)) return problem(c, "'async_work_group_copy' of '" + type + "' has no register stand-in");
   if (type.rfind("double", 0) == 0) result.double_helpers = true;
   edit(c, {literal("(rl_auto_fill_local_" + type + "("), piece(args[0]), literal(", (ulong)("), piece(args[1]),
-           literal("), (size_t)("), piece(args[2]), literal(")), rl_auto_async_none_" + type + "("), piece(args[0]),
+           literal("), (size_t)("), piece(args[2]),
+           literal(std::string("), ") + kMutantKeyParameter + "), rl_auto_async_none_" + type + "("), piece(args[0]),
            literal(", "), piece(args[1]), literal(", "), piece(args[3]), literal("))")});
 }
 

@@ -24,7 +24,9 @@ std::string renderRange(const std::string& text, const std::vector<SourceEdit>& 
   unsigned pos = begin;
   for (std::size_t i = 0; i < edits.size(); ++i) {
     const SourceEdit& e = edits[i];
-    if (i == skip || e.begin < pos || e.end > end) continue;
+    // An insertion at `end` belongs to the text after the range (a call's added argument after its
+    // last argument), not to the range.
+    if (i == skip || e.begin < pos || e.end > end || (e.begin == e.end && e.begin == end)) continue;
     out.append(text, pos, e.begin - pos);
     out += renderEdit(text, edits, i);
     pos = e.end;

@@ -20,11 +20,13 @@ void Walk::access(CXCursor c, Role role, bool seed) {
     case Role::increment:
       ++result.census.global_loads;
       ++result.census.global_stores;
+      traffic(c, c, true, false, true);
       return;  // unary() rewrites it
     case Role::value:
     case Role::statement: break;
   }
   ++result.census.global_loads;
+  traffic(c, c, true, seed, false);
   if (seed) {
     // The loaded value decides the structure: both mutants keep this load, and whatever the
     // kernel stored into the same buffer feeds it.
@@ -48,7 +50,7 @@ void Walk::guardedStore(CXCursor c, Role role, const std::string& type, std::vec
   if (type.rfind("double", 0) == 0) result.double_helpers = true;
   std::vector<SourceEdit::Piece> p = {literal("do { " + type + " rl_auto_v = (")};
   p.insert(p.end(), value.begin(), value.end());
-  p.push_back(literal("); if (rl_auto_bits_" + type + "(rl_auto_v) == RL_NEVER_BITS) "));
+  p.push_back(literal("); if (rl_auto_bits_" + type + "(rl_auto_v) == " + kMutantKeyParameter + ") "));
   p.insert(p.end(), store.begin(), store.end());
   p.push_back(literal("; } while (0)"));
   edit(c, std::move(p));
@@ -172,6 +174,9 @@ void Walk::binary(CXCursor c, Role role, bool seed, bool compound) {
   if (global_store) {
     ++result.census.global_stores;
     if (compound) ++result.census.global_loads;
+    traffic(c, target, compound, compound && target_in_slice, true);
+  } else if (op == "=") {
+    if (const auto v = variable(target)) alias(*v, rhs);  // a pointer variable pointed elsewhere
   }
   if (computeOnly() && global_store && !target_in_slice) {
     const std::string stored = openclTypeName(lc().clang_getCursorType(target));

@@ -40,6 +40,7 @@ void Walk::visit(CXCursor c, Role role, bool seed) {
       const CXCursor init = lc().clang_Cursor_getVarDeclInitializer(c);
       if (lc().clang_Cursor_isNull(init)) return;
       const CXType type = lc().clang_getCursorType(c);
+      alias(c, init);
       const bool in_slice = isArray(type) ? contentsInSlice(c) : valueInSlice(c);
       return visit(init, Role::value, seed || in_slice);
     }
@@ -216,6 +217,7 @@ void Walk::userCall(CXCursor c, const std::string& name, const std::vector<CXCur
   for (CXCursor p : children(f))
     if (kindOf(p) == CXCursor_ParmDecl) params.push_back(p);
   for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i < params.size()) alias(params[i], args[i]);
     const bool param_value = i < params.size() && valueInSlice(params[i]);
     const bool param_contents = i < params.size() && contentsInSlice(params[i]);
     visit(args[i], Role::value, seed || param_value);

@@ -193,12 +193,12 @@ std::vector<SourceEdit::Piece> Walk::seedOf(CXCursor access) const {
   return {literal("rl_auto_seed((ulong)(&("), piece(access), literal(")))")};
 }
 
-  // The value of a compute-only load: made in registers from the element's address.
+  // The value of a compute-only load: made in registers from the element's address and the run-time key.
 std::vector<SourceEdit::Piece> Walk::fakeLoad(const std::string& type, std::vector<SourceEdit::Piece> seed) {
   if (type.rfind("double", 0) == 0) result.double_helpers = true;
   std::vector<SourceEdit::Piece> p = {literal("rl_auto_fake_" + type + "(")};
   p.insert(p.end(), seed.begin(), seed.end());
-  p.push_back(literal(")"));
+  p.push_back(literal(std::string(", ") + kMutantKeyParameter + ")"));
   return p;
 }
 
@@ -297,6 +297,8 @@ WalkResult walkKernelSource(CXTranslationUnit unit, const std::string& main_text
   }
   Walk walk(unit, main_text, kind, slice, functions, false);
   for (CXCursor f : reached) walk.function(f);
+  if (kind == AutoMutantKind::compute_only) threadMutantKey(unit, main_text, skip_files, walk.result);
+  resolveTraffic(walk.accesses_, walk.aliases_, functions, kernels, walk.result);
   return walk.result;
 }
 

@@ -6,6 +6,7 @@
 // it, or the problems that forbid it.
 #include "mutators/libclang_api.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ struct WalkResult {
   bool double_helpers = false;        // the edits call the prelude's double helpers
   std::string first_structure_load;      // file:line of the first global load the structure keeps
   std::string first_structure_float_op;  // and of its first floating-point operation
+  // The launched kernels' arguments the accesses reach (auto_mutation_traffic.cpp), or why not.
+  std::map<std::string, KernelArgumentTraffic> traffic;
+  std::string traffic_untraced;
 };
 
 // Walks the functions that `kernels` reach (every function defined outside `skip_files` when
@@ -42,6 +46,11 @@ WalkResult walkKernelSource(CXTranslationUnit unit, const std::string& main_text
                             const std::vector<std::string>& kernels,
                             const std::vector<std::vector<std::string>>& kernel_buffers,
                             const std::vector<std::string>& skip_files);
+
+// compute-only: the key threaded through the program's own functions (auto_mutation_key.cpp): a
+// last parameter on every function that is not a kernel, and the argument on every call of one.
+void threadMutantKey(CXTranslationUnit unit, const std::string& main_text, const std::vector<std::string>& skip_files,
+                     WalkResult& result);
 
 // The main file's text with the edits applied (nested edits inside the pieces of outer ones).
 std::string applyEdits(const std::string& text, const std::vector<SourceEdit>& edits);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mutators/auto_mutation_types.hpp"
+#include "mutators/mutant_key.hpp"
 
 namespace rooflab::auto_mutation {
 
@@ -214,6 +215,29 @@ class Walk {
 
  public:
   bool grew_ = false;
+
+  // What the final walk saw of the global traffic (auto_mutation_traffic.cpp turns it into the
+  // launched kernels' arguments): each access by the declaration it reaches memory through (0: none
+  // found), and what each pointer declaration (a helper's parameter, a pointer variable) may point into.
+  struct Access {
+    unsigned root = 0;
+    bool load = false, kept = false, store = false;
+    std::string where;
+  };
+  std::vector<Access> accesses_;
+  std::map<unsigned, std::set<unsigned>> aliases_;
+
+ private:
+  // Records a global access through `pointer` (an expression whose root is the pointer).
+  void traffic(CXCursor at, CXCursor pointer, bool load, bool kept, bool store);
+  // Records that `decl` (a pointer) may point where `value` does.
+  void alias(CXCursor decl, CXCursor value);
 };
+
+// The launched kernels' arguments the walk's accesses reach, through helpers and pointer variables,
+// into result.traffic (or result.traffic_untraced).
+void resolveTraffic(const std::vector<Walk::Access>& accesses, const std::map<unsigned, std::set<unsigned>>& aliases,
+                    const std::map<std::string, CXCursor>& functions, const std::vector<std::string>& kernels,
+                    WalkResult& result);
 
 }  // namespace rooflab::auto_mutation

@@ -4,9 +4,11 @@
 //
 //   RL_MODE 0  normal        the kernel as written
 //   RL_MODE 1  compute-only  global loads become register values derived from
-//                            the index (not constant-foldable); stores happen
-//                            only when the value has a bit pattern that real
-//                            data never has, so the compiler must compute it
+//                            the index and a run-time key (a kernel argument, so
+//                            the compiler knows neither value nor range); stores
+//                            happen only when the value's bits equal the key,
+//                            which real data never does, so the compiler must
+//                            compute it
 //   RL_MODE 2  memory-only   arithmetic becomes a bitwise fold of its operands,
 //                            so every loaded value stays live and is stored
 #define RL_NORMAL 0
@@ -18,15 +20,22 @@
 #define RL_IS_COMPUTE_ONLY (RL_MODE == RL_COMPUTE_ONLY)
 #define RL_IS_MEMORY_ONLY (RL_MODE == RL_MEMORY_ONLY)
 
-// A NaN payload no arithmetic produces: comparing against it forces the value
-// to exist without the store ever executing.
+// A signalling NaN's bits, which no arithmetic produces: the value rooflab passes as the key.
 #define RL_NEVER_BITS 0x7fa5c3e1u
 
-inline float rl_fake_value(uint index) {
-  // Varies with the index so it cannot be hoisted or folded, lies in [0.5, 1) so arithmetic on it
-  // stays in the normal range, and is made with integer operations only, so that the mutant
-  // executes the same floating-point instructions as the original.
-  return as_float(0x3f000000u | ((index * 2654435761u) >> 9));
+#if RL_MODE == RL_COMPUTE_ONLY
+// The run-time key (mutators/mutant_key.hpp): rooflab appends `const uint rl_mutant_key` to every
+// kernel a compute-only mutant launches and sets it to RL_NEVER_BITS, and that argument shadows
+// this constant. A helper function sees the constant, which the compiler knows.
+constant uint rl_mutant_key = RL_NEVER_BITS;
+#endif
+
+inline float rl_fake_value_keyed(uint index, uint key) {
+  // Varies with the index so it cannot be hoisted or folded; its sign and exponent come from the
+  // key, so that the compiler does not know its range either (with the key rooflab passes, it lies
+  // in [0.5, 1), where arithmetic on it stays in the normal range); made with integer operations
+  // only, so that the mutant executes the same floating-point instructions as the original.
+  return as_float(((key ^ 0x40800000u) & 0xff800000u) | (((index ^ key) * 2654435761u) >> 9));
 }
 
 inline float rl_fold(float a, float b) {
@@ -38,7 +47,7 @@ inline float rl_fold(float a, float b) {
 #if RL_MODE == RL_COMPUTE_ONLY
 // The buffer's address enters the value, so loads of a[i] and b[i] give different values and the
 // compiler cannot merge them.
-#define RL_LOAD(T, p, i) ((T)(rl_fake_value((uint)(i) + (uint)((ulong)(p) >> 4))))
+#define RL_LOAD(T, p, i) ((T)(rl_fake_value_keyed((uint)(i) + (uint)((ulong)(p) >> 4), rl_mutant_key)))
 #else
 #define RL_LOAD(T, p, i) ((p)[i])
 #endif
@@ -48,10 +57,10 @@ inline float rl_fold(float a, float b) {
 // H100: nbody's naive kernel lost 2 of its 18 FLOPs per interaction).
 #if RL_MODE == RL_COMPUTE_ONLY
 #define RL_LOAD4(T, p, i)                                                                         \
-  ((T)(rl_fake_value(4u * (uint)(i) + (uint)((ulong)(p) >> 4)),                                  \
-       rl_fake_value(4u * (uint)(i) + (uint)((ulong)(p) >> 4) + 1u),                             \
-       rl_fake_value(4u * (uint)(i) + (uint)((ulong)(p) >> 4) + 2u),                             \
-       rl_fake_value(4u * (uint)(i) + (uint)((ulong)(p) >> 4) + 3u)))
+  ((T)(rl_fake_value_keyed(4u * (uint)(i) + (uint)((ulong)(p) >> 4), rl_mutant_key),             \
+       rl_fake_value_keyed(4u * (uint)(i) + (uint)((ulong)(p) >> 4) + 1u, rl_mutant_key),        \
+       rl_fake_value_keyed(4u * (uint)(i) + (uint)((ulong)(p) >> 4) + 2u, rl_mutant_key),        \
+       rl_fake_value_keyed(4u * (uint)(i) + (uint)((ulong)(p) >> 4) + 3u, rl_mutant_key)))
 #else
 #define RL_LOAD4(T, p, i) ((p)[i])
 #endif
@@ -61,7 +70,7 @@ inline float rl_fold(float a, float b) {
 #define RL_STORE(T, p, i, v)                                                  \
   do {                                                                        \
     T rl_value_ = (v);                                                        \
-    if (*(private uint*)&rl_value_ == RL_NEVER_BITS) (p)[i] = rl_value_;      \
+    if (*(private uint*)&rl_value_ == rl_mutant_key) (p)[i] = rl_value_;      \
   } while (0)
 #else
 #define RL_STORE(T, p, i, v) ((p)[i] = (v))

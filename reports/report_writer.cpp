@@ -7,8 +7,13 @@
 #include "analyzer/json/results_file.hpp"
 #include "reports/text/csv_report.hpp"
 #include "reports/text/device_comparison.hpp"
+#include "reports/text/size_response.hpp"
+#include "reports/text/tuning_text.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/chart/png_report.hpp"
+#ifdef ROOFLAB_HAVE_CAIRO
+#include "reports/chart/png_charts.hpp"
+#endif
 
 namespace rooflab::reports {
 
@@ -37,6 +42,7 @@ void writeReports(const ResultsDocument& results, const std::filesystem::path& o
       } else {
         writePngReports(results, out_dir, {}, chart_options);
       }
+      writeExtraPngReports(results, out_dir);
 #else
       // Built without cairo (the GPU machine): the other formats are still written, and
       // `rooflab report results.json` on a machine with cairo draws the PNGs from the same data.
@@ -44,7 +50,11 @@ void writeReports(const ResultsDocument& results, const std::filesystem::path& o
 #endif
     }
     if (format == "json") writeResultsFile(out_dir / "results.json", results);
-    if (format == "csv") writeCsvReport(results, out_dir / "results.csv");
+    if (format == "csv") {
+      writeCsvReport(results, out_dir / "results.csv");
+      writeTuningCsvReports(results, out_dir);
+      writeSizeResponseCsvReports(results, out_dir);
+    }
   }
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <set>
 #include <cstdio>
 #include <sstream>
 #include <thread>
@@ -17,22 +19,19 @@
 #include "analyzer/batch/point_loop.hpp"
 #include "analyzer/batch/results_writer.hpp"
 #include "analyzer/ceilings/device_roofs.hpp"
+#include "analyzer/ceilings/launch_floor.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/plan/plan_parts.hpp"
 #include "analyzer/roofline/roofline_models.hpp"
 #include "analyzer/run/drift_control.hpp"
 #include "analyzer/support/errors.hpp"
+#include "analyzer/support/format.hpp"
 #include "analyzer/support/stop_flag.hpp"
 
 namespace rooflab {
-namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
+BatchConfig withBatchOptions(BatchConfig config, const BatchOptions& options) {
   if (!options.device_override.empty()) config.run.device = options.device_override;
   if (options.device_mode_override) config.run.device_mode = *options.device_mode_override;
   if (!options.out_override.empty()) config.run.out = options.out_override;
@@ -41,9 +40,18 @@ BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
   return config;
 }
 
+namespace {
+
+// Whether this run's records may get counters: then the int32 roof (integer work counted by the
+// hardware is placed under it) and the issue rate (the instruction roofline's roof) are measured too.
+bool countersPossible(const RunSettings& settings, const DeviceInfo& device) {
+  return settings.counters != CountersSetting::off && counters::countersUnavailableReason(device).empty();
+}
+
 // The compute roofs beside FP32 that some point's work is in: only those are measured.
-std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan) {
+std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan, bool counters_possible) {
   std::vector<Arithmetic> needed;
+  if (counters_possible) needed.push_back(Arithmetic::int32);
   for (const PlannedPoint& planned : plan.points)
     if (planned.resolved && planned.resolved->work.arithmetic != Arithmetic::fp32 &&
         std::find(needed.begin(), needed.end(), planned.resolved->work.arithmetic) == needed.end())
@@ -51,16 +59,15 @@ std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan) {
   return needed;
 }
 
-struct MeasuredModels {
-  RooflineModels models;
-  double seconds = 0;
-};
+}  // namespace
 
 MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
                              const BatchPlan& plan) {
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
-  MeasuredModels measured{prepareRooflineModels(settings, device, log, typedPeaksOf(plan)), 0};
+  const bool counters_possible = countersPossible(settings, device.info);
+  MeasuredModels measured{
+      prepareRooflineModels(settings, device, log, typedPeaksOf(plan, counters_possible), counters_possible), 0};
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (show_log) std::fputs(log.str().c_str(), stderr);
   return measured;
@@ -75,6 +82,55 @@ std::string joinedInputErrors(const std::vector<std::string>& errors) {
   if (errors.size() > kShown) text += "\nrooflab: ... and " + std::to_string(errors.size() - kShown) + " more";
   if (errors.size() > 1) text += "\nrooflab: " + std::to_string(errors.size()) + " input errors; nothing was run";
   return text;
+}
+
+std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::shared_ptr<const BatchPlan> plan,
+                                               const SelectedDevice& device, const RooflineModels& models,
+                                               ResultsWriter& results, bool datasheet_roofs) {
+  if (!hasSizeRules(config)) return plan;
+  SizeDevice size_device{device.info, nullptr, ""};
+  const std::optional<DeviceModel>& roofs = datasheet_roofs ? models.datasheet : models.device;
+  if (roofs) {
+    size_device.roofs = &*roofs;
+    size_device.roofs_name = !datasheet_roofs && models.ceilings && models.ceilings->model ? "measured" : "datasheet";
+  }
+  const std::vector<SizeChoice> choices = chooseSizes(config, *plan, size_device);
+  for (const SizeChoice& choice : choices) std::fprintf(stderr, "rooflab: %s: %s\n", choice.family.c_str(), choice.why.c_str());
+  results.setSizeChoices(choices);
+  auto sized = std::make_shared<const BatchPlan>(planBatch(withChosenSizes(config, choices)));
+  if (!sized->input_errors.empty()) throw InputError(joinedInputErrors(sized->input_errors));
+  return sized;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+
+// Whether a variant runs at three sizes or more of a param (every other param the same): the report
+// then draws its rate against that size, over the launch floor.
+bool sweepsASize(const BatchPlan& plan) {
+  std::map<std::string, std::map<std::string, std::set<double>>> values;  // variant and other params -> param -> values
+  for (const PlannedPoint& point : plan.points) {
+    const ParamValues& params = point.run_point.params;
+    for (const auto& [name, value] : params) {
+      std::string group = point.run_point.family->name + "/" + point.run_point.variant->name;
+      for (const auto& [other, other_value] : params)
+        if (other != name) group += ";" + other + "=" + formatNumber(other_value);
+      if (values[group][name].insert(value).second && values[group][name].size() >= 3) return true;
+    }
+  }
+  return false;
+}
+
+// A part of a batch (--shard I/N) is checked before any device work; its points are dealt once the
+// plan's sizes are known.
+void checkPart(const std::optional<BatchPart>& part) {
+  if (part && (part->count == 0 || part->index == 0 || part->index > part->count))
+    throw InputError("--shard " + std::to_string(part->index) + "/" + std::to_string(part->count) +
+                     ": expected I/N with 1 <= I <= N (" + part->source + ")");
 }
 
 // counters = "on" asks for them: a device that cannot give them stops the run before any device work
@@ -95,7 +151,8 @@ void announce(std::size_t points, const BatchPlan& plan, const BatchConfig& conf
                "within %g s; estimated %s; results in %s\n",
                points, families, families == 1 ? "family" : "families", devices_text.c_str(), config.run.warmup,
                config.run.repetitions, config.run.max_noise * 100, config.run.max_time_s,
-               formatEstimate(estimate_seconds).c_str(), results.path().c_str());
+               formatEstimate(estimate_seconds).c_str(),
+               results.path().c_str());
 }
 
 // The part of the batch this run makes (--shard I/N), with what a merge needs to know of it.
@@ -203,14 +260,11 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
   return loops;
 }
 
-
 // The batch once planned: `sides`, an A/B run's (one per plan point; empty otherwise).
-BatchOutcome runPlanned(BatchConfig config, const std::shared_ptr<const BatchPlan>& planned,
-                        const std::vector<AbSide>& sides, const std::optional<AbRun>& ab, const BatchOptions& options) {
+BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> planned, const std::vector<AbSide>& sides,
+                        const std::optional<AbRun>& ab, const BatchOptions& options) {
   BatchOutcome outcome;
-  const BatchPlan& plan = *planned;
-  std::optional<BatchPart> part = options.part;
-  const std::vector<std::size_t> points = pointsToRun(plan, part);
+  checkPart(options.part);
   const BatchDevices devices = selectBatchDevices(config.run);
   outcome.folder = std::make_unique<OutputFolder>(config.run.out);
   outcome.out_dir = outcome.folder->dir();
@@ -219,8 +273,7 @@ BatchOutcome runPlanned(BatchConfig config, const std::shared_ptr<const BatchPla
   for (const SelectedDevice& device : devices.devices) refuseCountersThatCannotBeRead(config.run, device.info);
   const SelectedDevice& first = devices.devices.front();
   ResultsWriter results(outcome.results, *outcome.folder);
-  results.start(config, first.info, plan.input_errors);
-  outcome.results.batch = BatchIdentity{batchIdentity(plan, config.run), plan.points.size(), part};
+  results.start(config, first.info, planned->input_errors);
   outcome.results.drift_control = DriftControl::specFor(first.info);
   outcome.results.ab = ab;
   // Before the ceilings, whose own work would raise the load average it reads. The GPU's clock is
@@ -232,11 +285,21 @@ BatchOutcome runPlanned(BatchConfig config, const std::shared_ptr<const BatchPla
   BatchTimes times;
   times.startup_seconds = secondsSince(options.command_started);
   const Clock::time_point ceilings_started = Clock::now();
-  const std::vector<MeasuredModels> models = measureEveryDevice(config, devices, options.progress, plan);
+  const std::vector<MeasuredModels> models = measureEveryDevice(config, devices, options.progress, *planned);
   times.ceilings_seconds = secondsSince(ceilings_started);
   times.ceilings_measured = config.run.ceilings == CeilingsSource::measure;
   results.setModels(models.front().models, models.front().seconds);
   recordDevices(outcome.results, devices, models);
+  // Sizes are chosen on the first device; the parts of a batch, each on its own machine, choose them
+  // from its datasheet, so that every part chooses alike. (An A/B run's plan is its two configs'.)
+  if (sides.empty())
+    planned = planForDevice(config, planned, first, models.front().models, results, options.part.has_value());
+  const BatchPlan& plan = *planned;
+  std::optional<BatchPart> part = options.part;
+  const std::vector<std::size_t> points = pointsToRun(plan, part);
+  outcome.results.batch = BatchIdentity{batchIdentity(plan, config.run), plan.points.size(), part};
+  if (sweepsASize(plan))
+    if (const std::optional<double> floor_ns = measureLaunchFloorNs(first)) results.setLaunchFloor(*floor_ns);
   BatchEstimator estimator =
       BatchEstimator::forPlan(plan, estimateSlots(points, devices), models.front().models, config.run, first.info,
                               devices.mode == DeviceMode::shard ? static_cast<int>(devices.devices.size()) : 1);
@@ -277,13 +340,16 @@ std::shared_ptr<const BatchPlan> checkedPlan(const BatchConfig& config) {
 }  // namespace
 
 BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
-  const BatchConfig config = withOverrides(config_in, options);
+  const BatchConfig config = withBatchOptions(config_in, options);
   return runPlanned(config, checkedPlan(config), {}, std::nullopt, options);
 }
 
 BatchOutcome runAbBatch(const AbConfigs& configs, const BatchOptions& options) {
-  const BatchConfig baseline = withOverrides(configs.baseline, options);
-  const BatchConfig candidate = withOverrides(configs.candidate, options);
+  const BatchConfig baseline = withBatchOptions(configs.baseline, options);
+  const BatchConfig candidate = withBatchOptions(configs.candidate, options);
+  if (hasSizeRules(baseline) || hasSizeRules(candidate))
+    throw InputError("ab: size rules choose each side's sizes on the device; an A/B run compares sizes given as "
+                     "params (set them in both configs, or with --set)");
   const auto baseline_plan = checkedPlan(baseline), candidate_plan = checkedPlan(candidate);
   const AbSchedule schedule = interleaveAbPlans(*baseline_plan, *candidate_plan);
   for (const std::string& unmatched : schedule.unmatched)

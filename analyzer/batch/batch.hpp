@@ -12,6 +12,8 @@
 #include "analyzer/config/config.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/batch/output_folder.hpp"
+#include "analyzer/batch/results_writer.hpp"
+#include "analyzer/roofline/roofline_models.hpp"
 #include "analyzer/data/results_document.hpp"
 #include "analyzer/run/runner.hpp"
 
@@ -38,6 +40,27 @@ struct BatchOutcome {
   std::filesystem::path out_dir;
   ExitCode exit_code = ExitCode::ok;
 };
+
+// The steps of a batch that `rooflab tune` shares with it:
+// the config with the command line's device, output folder, counters and formats;
+BatchConfig withBatchOptions(BatchConfig config, const BatchOptions& options);
+// every input error of a plan as one message, a line each (the first 20);
+std::string joinedInputErrors(const std::vector<std::string>& errors);
+// the roofline models of a device (the ceilings measured unless [run] ceilings = "datasheet") and the
+// seconds they took; `show_log` prints the ceilings' table;
+struct MeasuredModels {
+  RooflineModels models;
+  double seconds = 0;
+};
+MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
+                             const BatchPlan& plan);
+// the plan again with the sizes that its size rules choose on this device (printed and kept in the
+// results), or `plan` itself when no study gives a rule; with `datasheet_roofs`, from the device's
+// datasheet model rather than its measured ceilings (so that the parts of a batch choose alike).
+// Throws InputError when a rule cannot be met.
+std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::shared_ptr<const BatchPlan> plan,
+                                               const SelectedDevice& device, const RooflineModels& models,
+                                               ResultsWriter& results, bool datasheet_roofs = false);
 
 // Measures the device's ceilings (unless [run] ceilings = "datasheet"), runs every point in a worker
 // process, places each record on the roofline models, appends it to <out>/journal.jsonl and writes

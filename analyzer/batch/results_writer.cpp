@@ -69,6 +69,8 @@ void ResultsWriter::setModels(const RooflineModels& models, double ceilings_seco
 
 void ResultsWriter::setBuildThreads(int threads) { document_.build_threads = threads; }
 
+void ResultsWriter::setSizeChoices(const std::vector<SizeChoice>& choices) { document_.size_choices = choices; }
+
 void ResultsWriter::setHost(const HostCondition& host) {
   document_.host = host;
   document_.noisy_host = noisyHost(host);

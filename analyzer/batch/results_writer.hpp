@@ -41,6 +41,8 @@ class ResultsWriter {
   void start(const BatchConfig& config, const DeviceInfo& device, const std::vector<std::string>& input_errors);
   void setModels(const RooflineModels& models, double ceilings_seconds);
   void setBuildThreads(int threads);
+  void setSizeChoices(const std::vector<SizeChoice>& choices);
+  void setLaunchFloor(double ns) { document_.launch_floor_ns = ns; }
   // The host's condition, and why it makes timings noisy (noisyHost), or nothing when it looks quiet.
   void setHost(const HostCondition& host);
 

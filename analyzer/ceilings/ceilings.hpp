@@ -34,6 +34,9 @@ struct CeilingsOptions {
   // The compute roofs beside FP32 to measure: only those some studied family's work needs
   // (Arithmetic::fp64, int32), so that a batch of float families pays for none.
   std::vector<Arithmetic> typed_peaks;
+  // The warp-instruction issue rate (the instruction roofline's roof): `rooflab ceilings` always, a
+  // run only where its records may get counters, the only readings that roof is drawn with.
+  bool warp_issue_rate = false;
 };
 
 // Runs the four benchmarks on `device`. Throws DeviceError when no context or profiling queue can

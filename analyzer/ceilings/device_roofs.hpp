@@ -10,7 +10,8 @@
 namespace rooflab {
 
 // Throws InputError when the reference model does not exist. `typed_peaks`: the compute roofs
-// beside FP32 that the studied families' work needs (their [work] type), measured with the others.
+// beside FP32 that the studied families' work needs (their [work] type), measured with the others;
+// `warp_issue_rate`: the issue rate too (the instruction roofline's roof, for records with counters).
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
-                                     const std::vector<Arithmetic>& typed_peaks = {});
+                                     const std::vector<Arithmetic>& typed_peaks = {}, bool warp_issue_rate = false);
 }  // namespace rooflab

@@ -15,6 +15,7 @@
 #include "analyzer/batch/batch_cost.hpp"
 #include "analyzer/cli/run_finish.hpp"
 #include "analyzer/cli/shard_option.hpp"
+#include "analyzer/tune/tune.hpp"
 #include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/roofline/device_models.hpp"
@@ -33,6 +34,7 @@
 #include "reports/text/diff_report.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/text/terminal_report.hpp"
+#include "reports/text/tuning_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -141,18 +143,66 @@ int runCommand(const RunCommand& cmd) {
   return exit_code;
 }
 
+int tuneCommand(const TuneCommand& cmd) {
+  const std::vector<std::string> known = reports::knownReportFormats();
+  for (const auto& f : cmd.run.formats)
+    if (std::find(known.begin(), known.end(), f) == known.end())
+      throw InputError("--formats: unknown format '" + f + "' (expected html, png, json, csv)");
+  const std::optional<TuneSearcher> searcher = parseTuneSearcher(cmd.searcher);
+  if (!searcher) throw InputError("--searcher: unknown searcher '" + cmd.searcher + "' (expected exhaustive, random or guided)");
+  if (cmd.budget && *cmd.budget == 0) throw InputError("--budget: must be at least 1 evaluation");
+  if (cmd.time_budget_s && !(*cmd.time_budget_s > 0)) throw InputError("--time-budget: must be a number of seconds above 0");
+  BatchConfig config = cmd.run.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.run.config_path);
+  for (const std::string& text : cmd.run.set_params) config.param_overrides.push_back(parseParamOverride(text));
+  TuneOptions options;
+  options.batch.device_override = cmd.run.device;
+  options.batch.out_override = cmd.run.out;
+  options.batch.formats_override = cmd.run.formats;
+  options.batch.progress = !cmd.run.quiet;
+  options.searcher = *searcher;
+  options.budget = cmd.budget;
+  options.time_budget_s = cmd.time_budget_s;
+  options.seed = cmd.seed;
+  options.fresh = cmd.fresh;
+  installStopSignalHandlers();
+  config.run.environment = readEnvironmentSettings(false);
+  TuneOutcome outcome = runTune(config, options);
+  const ResultsDocument& results = outcome.results;
+  reports::printTerminalSummary(results, std::cout);
+  for (const TuningResult& tuning : results.tuning) reports::printTuningSummary(tuning, std::cout);
+  const std::vector<std::string> formats = cmd.run.formats.empty() ? config.run.formats : cmd.run.formats;
+  int exit_code = static_cast<int>(outcome.exit_code);
+  try {
+    reports::writeReports(results, outcome.out_dir, formats);
+  } catch (const IoError& e) {
+    std::fprintf(stderr, "rooflab: I/O error: writing reports failed: %s (results are in %s)\n", e.what(),
+                 (outcome.out_dir / "results.json").c_str());
+    exit_code = static_cast<int>(ExitCode::io_error);
+  }
+  outcome.folder->listWrittenFiles();
+  std::printf("results: %s\n", (outcome.out_dir / "results.json").c_str());
+  std::printf("journal: %s (a second run resumes from it; --fresh starts anew)\n",
+              (outcome.out_dir / "tune-journal.jsonl").c_str());
+  for (const fs::path& snippet : outcome.snippets) std::printf("tuned variant: %s\n", snippet.c_str());
+  if (std::find(formats.begin(), formats.end(), "html") != formats.end())
+    std::printf("report:  %s\n", (outcome.out_dir / "report.html").c_str());
+  return exit_code;
+}
+
 // Which mutants a variant gets, at the family's default params: annotated ones, automatic ones
 // (the rewriter is asked, as a run would), or none and why.
 std::string mutantsLine(const FamilyManifest& family, const VariantSpec& variant) {
   if (variant.annotated) return "annotated (RL_LOAD / RL_STORE): compute-only and memory-only";
   if (!automaticMutantsAvailable()) return "none: " + automaticMutantsOffReason();
   std::string made, refused;
+  std::optional<PreprocessedSource> expanded;  // both modes rewrite one preprocessing
   for (RunMode mode : {RunMode::compute_only, RunMode::memory_only}) {
     RunPoint point{&family, &variant, family.params, mode, nullptr};
     try {
       const ResolvedPoint resolved = resolvePoint(point);
-      const AutoMutant mutant =
-          mutateAutomatically(automaticMutationRequest(variant, mode, programOptions(resolved, mode), {}));
+      const AutoMutationRequest request = automaticMutationRequest(variant, mode, programOptions(resolved, mode), {});
+      if (!expanded) expanded = expandForMutation(request);
+      const AutoMutant mutant = mutateAutomatically(request, *expanded);
       if (mutant.source) made += (made.empty() ? "" : " and ") + modeName(mode);
       else if (mutant.reason.rfind("no " + modeName(mode) + " mutant", 0) == 0) refused += "; " + mutant.reason;
       else refused += "; no " + modeName(mode) + ": " + mutant.reason;
@@ -230,6 +280,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
   options.datasheet = matchDeviceModel(device.info, models);
   // The command measures every roof the device has, the FP64 and int32 ones included.
   options.typed_peaks = {Arithmetic::fp64, Arithmetic::int32};
+  options.warp_issue_rate = true;
   std::fprintf(stderr, "rooflab: measuring ceilings on %s [%s]%s\n", device.info.name.c_str(), device.info.platform.c_str(),
                options.datasheet ? (" (datasheet model: " + options.datasheet->key + ")").c_str() : "");
   const CeilingsReport report = measureCeilings(device, options);
@@ -267,6 +318,7 @@ int reportCommand(const ReportCommand& cmd) {
   folder.listWrittenFiles();
   reports::printTerminalSummary(results, std::cout);
   if (cmd.phases) reports::printPhaseTable(results, std::cout);
+  for (const TuningResult& tuning : results.tuning) reports::printTuningSummary(tuning, std::cout);
   std::printf("reports written to %s\n", out.c_str());
   return 0;
 }

@@ -1,4 +1,6 @@
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,15 @@ struct AbCommand {
   std::string candidate_kernels;  // the candidate's
   reports::DiffOptions diff;      // --min-effect, --alpha
 };
+// `rooflab tune [CONFIG]`: the run's options, and the search's.
+struct TuneCommand {
+  RunCommand run;
+  std::string searcher = "guided";
+  std::optional<std::size_t> budget;
+  std::optional<double> time_budget_s;
+  std::optional<std::uint64_t> seed;
+  bool fresh = false;
+};
 struct CeilingsCommand {
   std::string device = "auto";
   std::string out;
@@ -52,6 +63,7 @@ struct DiffCommand {
 
 // Each returns the process exit code; InputError and DeviceError propagate to main().
 int runCommand(const RunCommand& cmd);
+int tuneCommand(const TuneCommand& cmd);
 int listCommand(const std::string& kernels_dir);
 int devicesCommand();
 int ceilingsCommand(const CeilingsCommand& cmd);

@@ -46,6 +46,20 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--keep-binaries", run.keep_binaries, "Write each program binary (PTX on NVIDIA) to <out>/binaries");
   run_cmd->add_flag("--phases", run.phases, "Print where the run's time went at the end (docs/cost.md)");
 
+  TuneCommand tune;
+  auto* tune_cmd = app.add_subcommand("tune", "Search the tuning spaces of a config's studied variants (docs/tuning.md)");
+  tune_cmd->add_option("config", tune.run.config_path, "Batch config TOML (default: the embedded configs/default.toml)");
+  tune_cmd->add_option("--searcher", tune.searcher, "exhaustive | random | guided (default guided)");
+  tune_cmd->add_option("--budget", tune.budget, "Configurations to run per search (default: all for exhaustive, else a quarter)");
+  tune_cmd->add_option("--time-budget", tune.time_budget_s, "Seconds per search");
+  tune_cmd->add_option("--seed", tune.seed, "Seed of the random and guided searchers (default: [run] seed)");
+  tune_cmd->add_flag("--fresh", tune.fresh, "Start the journal anew instead of resuming from it");
+  tune_cmd->add_option("--device", tune.run.device, "auto | gpu | cpu | P:D | name substring");
+  tune_cmd->add_option("--out", tune.run.out, "Output folder (default: the config's [run].out)");
+  tune_cmd->add_option("--formats", tune.run.formats, "Report formats: html,png,json,csv")->delimiter(',');
+  tune_cmd->add_option("--set", tune.run.set_params, "Override a study parameter: NAME=VALUE; repeatable")->allow_extra_args(false);
+  tune_cmd->add_flag("--quiet", tune.run.quiet, "No progress lines");
+
   std::string kernels_dir;
   auto* list_cmd = app.add_subcommand("list", "List kernel families, variants and parameters");
   list_cmd->add_option("--kernels", kernels_dir, "Kernel folder (default: the built-in kernels/)");
@@ -111,7 +125,7 @@ int main(int argc, char** argv) {
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
       known = known || sub->get_name() == command;
     if (!known) {
-      std::fprintf(stderr, "rooflab: unknown command '%s' (expected run, ab, devices, list, ceilings, report, diff or merge)\n",
+      std::fprintf(stderr, "rooflab: unknown command '%s' (expected run, ab, tune, devices, list, ceilings, report, diff or merge)\n",
                    command.c_str());
       return static_cast<int>(ExitCode::bad_input);
     }
@@ -126,6 +140,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return runCommand(run);
     if (*ab_cmd) return abCommand(ab);
+    if (*tune_cmd) return tuneCommand(tune);
     if (*list_cmd) return listCommand(kernels_dir);
     if (app.got_subcommand("devices")) return devicesCommand();
     if (*ceilings_cmd) return ceilingsCommand(ceilings);

@@ -184,11 +184,60 @@ std::vector<double> parseSweep(const TomlReader& pr, const std::string& name, co
     }
     if (values.empty()) pr.fail(name, "must list at least one value");
   } else {
-    pr.fail(name, "must be a number or an array of numbers");
+    pr.fail(name, "must be a number or an array of numbers, or a size rule (\"fill\", or { rule = \"fill\", ... })");
   }
   for (double value : values)
     if (!std::isfinite(value)) pr.fail(name, "must be a finite number (got " + formatNumber(value) + ")");
   return values;
+}
+
+// A param given as a rule: `N = "fill"` or `N = { rule = "fill", waves = 4, ... }` (docs/config.md,
+// "Size rules"). Every number is checked here; whether the family has the param, in the plan.
+SizeRuleSpec parseSizeRule(const TomlReader& pr, const std::string& name, const toml::node& node) {
+  SizeRuleSpec rule;
+  rule.param = name;
+  rule.where = pr.where(name);
+  auto checkRuleName = [&](const std::string& text) {
+    if (text != "fill")
+      pr.fail(name, "must be a number or an array of numbers, or a size rule: unknown rule '" + text + "' (expected \"fill\")");
+  };
+  if (const auto text = node.value_exact<std::string>()) {
+    checkRuleName(*text);
+    return rule;
+  }
+  const TomlReader r = pr.sub(*node.as_table(), pr.keyPath(name));
+  InputErrorList errors;
+  errors.attempt([&] {
+    r.rejectUnknownKeys({"rule", "waves", "min_kernel_us", "min", "max", "memory_fraction", "sweep_from", "sweep_factor"});
+  });
+  errors.attempt([&] { checkRuleName(r.requireString("rule")); });
+  auto positive = [&](const char* key, double& value) {
+    errors.attempt([&] {
+      if (const auto number = r.optionalNumber(key)) {
+        if (!std::isfinite(*number) || *number <= 0) r.fail(key, "must be a finite number above 0");
+        value = *number;
+      }
+    });
+  };
+  auto optionalPositive = [&](const char* key, std::optional<double>& value) {
+    double number = 0;
+    if (!r.has(key)) return;
+    positive(key, number);
+    if (number > 0) value = number;
+  };
+  positive("waves", rule.waves);
+  positive("min_kernel_us", rule.min_kernel_us);
+  optionalPositive("min", rule.min);
+  optionalPositive("max", rule.max);
+  positive("memory_fraction", rule.memory_fraction);
+  optionalPositive("sweep_from", rule.sweep_from);
+  positive("sweep_factor", rule.sweep_factor);
+  if (rule.memory_fraction > 1) errors.add(r.error("memory_fraction", "must be at most 1 (all of the device's memory)"));
+  if (rule.sweep_factor <= 1 && r.has("sweep_factor")) errors.add(r.error("sweep_factor", "must be above 1"));
+  if (rule.min && rule.max && *rule.min > *rule.max)
+    errors.add(r.error("min", "min (" + formatNumber(*rule.min) + ") must not exceed max (" + formatNumber(*rule.max) + ")"));
+  errors.throwIfAny();
+  return rule;
 }
 
 StudySpec parseStudy(const TomlReader& r, InputErrorList& errors) {
@@ -208,7 +257,10 @@ StudySpec parseStudy(const TomlReader& r, InputErrorList& errors) {
     const TomlReader pr = r.sub(*params, r.keyPath("params"));
     for (const auto& [key, node] : *params) {
       const std::string name(key.str());
-      errors.attempt([&] { s.params.emplace_back(name, parseSweep(pr, name, node)); });
+      if (node.is_string() || node.is_table())
+        errors.attempt([&] { s.size_rules.push_back(parseSizeRule(pr, name, node)); });
+      else
+        errors.attempt([&] { s.params.emplace_back(name, parseSweep(pr, name, node)); });
     }
   }
   errors.attempt([&] {

@@ -80,10 +80,32 @@ struct RunSettings {
   EnvironmentSettings environment;             // not part of the config file
 };
 
+// A study param given as a rule instead of numbers (docs/config.md, "Size rules"): `N = "fill"` or
+// `N = { rule = "fill", waves = 4, ... }`. Its value depends on the device (its compute units, its
+// allocation limit, its roofs), so it is chosen once the device is open (plan/size_rules.hpp).
+struct SizeRuleSpec {
+  std::string param;
+  std::string rule = "fill";  // the only rule: a size that fills the device
+  // Work-groups per compute unit that every studied variant's largest launch must reach.
+  double waves = 4;
+  // The kernel time the family's [work] takes at the device's roofs, at least: well above the
+  // latency of a launch.
+  double min_kernel_us = 200;
+  std::optional<double> min;  // bounds of the chosen value
+  std::optional<double> max;
+  double memory_fraction = 0.5;  // of the device's global memory that a point's buffers may take
+  // Sweep from this value up to the chosen one, each step `sweep_factor` times the last (rounded as
+  // the chosen value is): the rate-versus-size chart on any device.
+  std::optional<double> sweep_from;
+  double sweep_factor = 2;
+  SourceLocation where;
+};
+
 struct StudySpec {
   std::string family;
   std::vector<std::string> variants{"*"};           // names or glob patterns (* and ?)
   std::vector<std::pair<std::string, std::vector<double>>> params;  // swept as a cartesian product
+  std::vector<SizeRuleSpec> size_rules;              // params given as rules (none of them in `params`)
   std::vector<RunMode> modes;                        // empty: the run's modes
   SourceLocation where;
 };

@@ -31,8 +31,8 @@ struct CeilingSpread {
 
 // One micro-benchmark's outcome. A failing benchmark keeps its error and the others still run.
 struct CeilingBenchmark {
-  std::string name;  // dram_copy | dram_read | dram_write | fp32_fma | local_read | l2_read | fp64_fma | int32_mad
-  std::string unit;  // "GB/s" or "GFLOP/s"
+  std::string name;  // dram_copy | dram_read | dram_write | fp32_fma | local_read | l2_read | fp64_fma | int32_mad | warp_issue
+  std::string unit;  // "GB/s", "GFLOP/s", "GOP/s" (int32_mad) or "warp GIPS" (warp_issue)
   std::optional<double> best_rate;    // work / shortest kernel time
   std::optional<double> median_rate;  // work / median kernel time
   std::int64_t best_kernel_ns = 0;
@@ -80,6 +80,8 @@ struct CeilingsReport {
   std::optional<std::string> l2_not_measured;
   std::optional<CeilingBenchmark> fp64_fma;
   std::optional<CeilingBenchmark> int32_mad;
+  // Warp instructions issued per second (unit "warp GIPS"), when asked (CeilingsOptions::warp_issue_rate).
+  std::optional<CeilingBenchmark> warp_issue;
 
   std::vector<const CeilingBenchmark*> benchmarks() const { return {&dram_copy, &dram_read, &fp32_fma, &local_read}; }
   bool complete() const;  // every benchmark produced a figure

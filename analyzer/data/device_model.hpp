@@ -38,6 +38,9 @@ struct DeviceModel {
   // counting 2; absent where the model gives none.
   std::optional<double> fp64_gflops;
   std::optional<double> int32_gops;
+  // Warp instructions the device issues per second, in billions: the instruction roofline's roof
+  // (measured, or a datasheet's SMs x schedulers x clock).
+  std::optional<double> warp_issue_gips;
   std::optional<std::uint64_t> local_mem_bytes;  // per compute unit
   std::optional<std::uint32_t> compute_units;
   std::optional<std::uint32_t> fp32_lanes_per_cu;

@@ -46,6 +46,7 @@ inline const NumberField kNumberFields[] = {
     {"l2_gbps", &DeviceModel::l2_gbps, false},
     {"fp64_gflops", &DeviceModel::fp64_gflops, false},
     {"int32_gops", &DeviceModel::int32_gops, false},
+    {"warp_issue_gips", &DeviceModel::warp_issue_gips, false},
 };
 
 // The number as TOML/JSON text would hold it, or nullopt when the model does not know it.

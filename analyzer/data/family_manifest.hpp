@@ -74,6 +74,27 @@ struct WhatIfSpec {
   SourceLocation where;
 };
 
+// `[variants.tune]`: the space `rooflab tune` searches for the variant (docs/manifest.md, "Tuning
+// spaces"). Each dimension is a family param, a define of the variant, or a name of its own that
+// becomes a define; its values are numbers or expressions over the device's limits
+// (device_compute_units, ...), evaluated once the device is open.
+struct TuningDimensionSpec {
+  enum class Kind { param, define, new_define };
+  std::string name;
+  Kind kind = Kind::new_define;
+  std::vector<std::string> values;  // as written: numbers, or expressions
+  std::string key;                  // "variants[3].tune.params.BLOCK"
+  SourceLocation where;
+};
+
+struct TuningSpaceSpec {
+  std::vector<TuningDimensionSpec> dimensions;  // in the order written
+  // Each must be non-zero for a configuration to run; over the dimensions, the family's params, the
+  // variant's defines and the device's limits.
+  std::vector<ManifestExpression> constraints;
+  SourceLocation where;
+};
+
 struct VariantSpec {
   std::string name;
   std::string description;
@@ -92,6 +113,7 @@ struct VariantSpec {
   bool annotated = false;  // the source uses RL_LOAD / RL_STORE, so mutants can be built
   bool uses_atomics = false;  // its result may vary from run to run (the order of atomic updates)
   std::vector<WhatIfSpec> what_ifs;
+  std::optional<TuningSpaceSpec> tune;  // `rooflab tune` only
   SourceLocation where;
 };
 

@@ -38,6 +38,15 @@ enum class MutantOrigin { annotated, automatic };
 std::string toString(MutantOrigin origin);  // "annotated" | "automatic"
 std::optional<MutantOrigin> parseMutantOrigin(std::string_view text);
 
+// Global bytes per run of a point, from the buffers a program's accesses reach: each element of a
+// buffer counted once per launch that reads (or writes) it, so at most the compulsory traffic.
+struct TrafficBytes {
+  std::string kernel;      // a launch's kernel; empty for the point's total
+  double loads = 0;        // the buffers the original's global loads read
+  double kept_loads = 0;   // of those, the buffers the mutant's loads read (compute-only: its kept loads; memory-only: all)
+  double stores = 0;       // the buffers its global stores and atomics write
+};
+
 // An automatic mutant's check on its source: the quantity it must keep, counted once per access or
 // operation as written, in the original's source and in the mutant's.
 struct MutantSourceCheck {
@@ -48,6 +57,12 @@ struct MutantSourceCheck {
   // bounds or divisors (a made-up value may not steer them), of all the original's global loads.
   int kept_global_loads = 0;
   int global_loads = 0;
+  // The bytes behind the accesses at the point's sizes: the total and each launch's; absent where
+  // an access reaches memory through a pointer the rewriter did not trace to a kernel argument
+  // (`bytes_unknown` says which) and in files written before they were recorded.
+  std::optional<TrafficBytes> bytes;
+  std::vector<TrafficBytes> launch_bytes;
+  std::string bytes_unknown;
 };
 
 // How a mutant was confirmed to do what it should before its time is used.

@@ -15,6 +15,8 @@
 #include "analyzer/data/device_model.hpp"
 #include "analyzer/data/run_cost.hpp"
 #include "analyzer/data/run_record.hpp"
+#include "analyzer/data/size_choice.hpp"
+#include "analyzer/data/tuning.hpp"
 
 namespace rooflab {
 
@@ -111,6 +113,13 @@ struct ResultsDocument {
   // The batch's identity and, for a part, which part; absent in files written before parts.
   std::optional<BatchIdentity> batch;
   std::optional<MergeSummary> merge;  // a document joined from parts by `rooflab merge`
+  // What each size rule of the config chose on this device, and why; empty without rules.
+  std::vector<SizeChoice> size_choices;
+  // The device time of an empty kernel (ceilings/launch_floor.hpp), measured when a study sweeps a
+  // size: the floor of the rate-versus-size chart.
+  std::optional<double> launch_floor_ns;
+  // `rooflab tune`: each search, the whole space as data; empty for `rooflab run`.
+  std::vector<TuningResult> tuning;
 };
 
 }  // namespace rooflab

@@ -26,7 +26,8 @@ std::optional<std::size_t> RecordAnalysis::recordAdded(std::vector<RunRecord>& r
   // A variant that failed verification gets no verdict: its time is of a wrong computation.
   if ((memory_only || compute_only) && normal->verification.status != VerificationStatus::failed)
     normal->mutation = analyseMutation(*normal, memory_only, compute_only, timer_resolution_ns_, {},
-                                       device_roofs_ ? device_roofs_->computePeak(normal->work.arithmetic) : std::nullopt);
+                                       device_roofs_ ? device_roofs_->computePeak(normal->work.arithmetic) : std::nullopt,
+                                       device_roofs_ ? fastestMemoryRoof(*device_roofs_) : std::nullopt);
   // After placement and the verdict: the diagnosis reads both.
   if (normal->status == RecordStatus::ok) normal->diagnosis = diagnose(*normal);
   if (!normal->mutation && !normal->diagnosis) return std::nullopt;

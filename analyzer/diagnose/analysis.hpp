@@ -19,7 +19,8 @@ namespace rooflab {
 class RecordAnalysis {
  public:
   // `device_roofs`: the roofs of the device that ran (measured or its datasheet), when known: a
-  // compute-only mutant faster than its compute roof allows has lost work.
+  // compute-only mutant faster than its compute roof allows has lost work, a memory-only mutant
+  // faster than its fastest memory roof allows has lost traffic.
   explicit RecordAnalysis(double timer_resolution_ns, std::optional<DeviceModel> device_roofs = std::nullopt)
       : timer_resolution_ns_(timer_resolution_ns), device_roofs_(std::move(device_roofs)) {}
 

@@ -6,6 +6,7 @@
 
 #include "analyzer/support/format.hpp"
 #include "analyzer/data/counter_metrics.hpp"
+#include "analyzer/data/device_model.hpp"
 #include "analyzer/data/run_record.hpp"
 
 namespace rooflab {
@@ -38,6 +39,28 @@ std::optional<double> rawCounterSum(const RunRecord& record, std::initializer_li
     sum += found->second;
   }
   return sum;
+}
+
+// "270 KB" for notes: bytes as people read them.
+std::string bytesText(double bytes) {
+  const char* units[] = {"bytes", "KB", "MB", "GB", "TB"};
+  int unit = 0;
+  while (bytes >= 1000 && unit < 4) {
+    bytes /= 1000;
+    ++unit;
+  }
+  return formatNumber(unit == 0 ? bytes : std::round(bytes * 10) / 10) + " " + units[unit];
+}
+
+// "it keeps 4 of the 6 global loads (270 KB of the 537 KB their buffers hold, ...)": what an automatic
+// compute-only mutant still reads.
+std::string keptLoadsText(const MutantSourceCheck& check) {
+  std::string text = "it keeps " + std::to_string(check.kept_global_loads) + " of the " +
+                     std::to_string(check.global_loads) + " global loads";
+  if (check.bytes)
+    text += " (" + bytesText(check.bytes->kept_loads) + " of the " + bytesText(check.bytes->loads) +
+            " their buffers hold, each element counted once a launch)";
+  return text;
 }
 
 bool within(double a, double b, double tolerance) {
@@ -86,6 +109,20 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
         v.quantity += ", integer instructions " + formatNumber(*int_original) + " -> " + formatNumber(*int_mutant);
         v.valid = v.valid && *int_mutant >= (1 - m.counter_tolerance) * *int_original;
       }
+      // An automatic mutant reads only the loads it keeps (their values decide addresses, branches,
+      // bounds or divisors): its global load sectors are at most the original's, and about none
+      // when it keeps no load; more is traffic a made-up load should have removed.
+      if (mutant.mutant_source_check) {
+        const auto& check = *mutant.mutant_source_check;
+        const std::initializer_list<const char*> loads = {counters::kGlobalLoadSectors};
+        const auto ld_original = rawCounterSum(normal, loads), ld_mutant = rawCounterSum(mutant, loads);
+        if (ld_original && ld_mutant) {
+          v.quantity += ", global load sectors " + formatNumber(*ld_original) + " -> " + formatNumber(*ld_mutant) +
+                        (check.kept_global_loads > 0 ? " (" + keptLoadsText(check) + ")" : " (it keeps no load)");
+          const double allowed = (check.kept_global_loads > 0 ? 1 + m.counter_tolerance : m.counter_tolerance) * *ld_original;
+          v.valid = v.valid && *ld_mutant <= allowed;
+        }
+      }
     }
     return v;
   }
@@ -100,9 +137,8 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
     v.note = "no counters on this device: the automatic mutant keeps every global access (memory-only) or operation "
              "(compute-only) as written in the source, counted by its rewriter; not confirmed by measurement";
     if (check.kept_global_loads > 0)
-      *v.note += "; it keeps " + std::to_string(check.kept_global_loads) + " of the " + std::to_string(check.global_loads) +
-                " global loads, whose values decide addresses, branches, loop bounds or divisors, so its time includes "
-                "their traffic";
+      *v.note += "; " + keptLoadsText(check) +
+                 ", whose values decide addresses, branches, loop bounds or divisors, so its time includes their traffic";
     return v;
   }
   v.quantity = memory_only ? "annotated global loads and stores" : "annotated arithmetic";
@@ -123,11 +159,52 @@ MutantOccupancy summarise(const OccupancyMatch& padding) {
   return summary;
 }
 
+// The bytes a memory-only mutant must move at least: the family's declared (compulsory) bytes, or
+// the bytes of the buffers its accesses reach when those are fewer (a declaration can be wrong).
+std::optional<double> bytesToMove(const RunRecord& normal, const RunRecord& memory_only) {
+  std::optional<double> bytes;
+  if (std::isfinite(normal.work.bytes) && normal.work.bytes > 0) bytes = normal.work.bytes;
+  if (const auto& check = memory_only.mutant_source_check; check && check->bytes) {
+    const double reached = check->bytes->loads + check->bytes->stores;
+    if (reached > 0) bytes = bytes ? std::min(*bytes, reached) : reached;
+  }
+  return bytes;
+}
+
+// The memory-only collapse check, on any device: the mutant keeps every global access, so it moves
+// at least the bytes it must move, and no faster than the device's fastest memory level allows. A
+// mutant is judged collapsed only when it beats both that roof and the original's own rate by 4x:
+// the bytes are an estimate, a CPU's timings and measured roofs vary 2-4x between runs (a roof
+// measured while other processes ran can sit below what the original itself achieved), while a
+// compiler that drops the traffic leaves a kernel that runs at launch overhead. A memory-bound
+// kernel's mutant runs about as fast as the original, so it is never judged collapsed.
+std::optional<std::string> memoryCollapse(const RunRecord& normal, const RunRecord& memory_only, double t_ns,
+                                          double t_mem_ns, const MemoryRoof& roof) {
+  constexpr double kAbove = 4;
+  const auto bytes = bytesToMove(normal, memory_only);
+  if (!bytes || roof.gbps <= 0 || t_mem_ns <= 0 || t_ns <= 0) return std::nullopt;
+  const double gbps = *bytes / t_mem_ns, original_gbps = *bytes / t_ns;
+  if (gbps <= kAbove * roof.gbps || gbps <= kAbove * original_gbps) return std::nullopt;
+  return "the memory-only mutant moves the " + bytesText(*bytes) + " it must move at least (every global access is kept) at " +
+         formatNumber(std::round(gbps)) + " GB/s, over 4x the device's fastest memory roof (" + roof.level + ", " +
+         formatNumber(std::round(roof.gbps)) + " GB/s) and 4x the original's " + formatNumber(std::round(original_gbps)) +
+         " GB/s: the compiler removed traffic the mutant should keep; its time is not used";
+}
+
 }  // namespace
+
+std::optional<MemoryRoof> fastestMemoryRoof(const DeviceModel& model) {
+  std::optional<MemoryRoof> fastest;
+  for (const auto& [gbps, level] : {std::pair<std::optional<double>, const char*>{model.dram_gbps, "DRAM"},
+                                    {model.l2_gbps, "L2"},
+                                    {model.local_gbps, "local memory"}})
+    if (gbps && std::isfinite(*gbps) && *gbps > 0 && (!fastest || *gbps > fastest->gbps)) fastest = MemoryRoof{*gbps, level};
+  return fastest;
+}
 
 MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
                                 double timer_resolution_ns, const VerdictMargins& m,
-                                std::optional<double> compute_roof_gflops) {
+                                std::optional<double> compute_roof_gflops, std::optional<MemoryRoof> memory_roof) {
   MutationVerdict out;
   out.margins = m;
   auto& notes = out.notes;
@@ -183,6 +260,12 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
       t_comp.reset();
     }
   }
+  if (t_mem && memory_roof)
+    if (const auto collapse = memoryCollapse(normal, *memory_only, *t, *t_mem, *memory_roof)) {
+      notes.push_back(*collapse);
+      out.validation.memory_only->valid = false;
+      t_mem.reset();
+    }
   out.t_mem_ns = t_mem;
   out.t_comp_ns = t_comp;
   if (!t_mem || !t_comp) {

@@ -9,6 +9,7 @@
 // value of the wrong type takes the field's default. Only resultsDocumentFromJson rejects anything:
 // a document that is not schema-1 results.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ RooflinePlacement rooflinePlacementFromJson(const nlohmann::json& json);
 nlohmann::json toJson(const MutationVerdict& verdict);
 MutationVerdict mutationVerdictFromJson(const nlohmann::json& json);
 
+// The record.mutant_source_check object (automatic mutants only).
+nlohmann::json toJson(const MutantSourceCheck& check);
+MutantSourceCheck mutantSourceCheckFromJson(const nlohmann::json& json);
+
 // The record.what_if object (what-if records only).
 nlohmann::json toJson(const WhatIfResult& result);
 WhatIfResult whatIfResultFromJson(const nlohmann::json& json);
@@ -67,6 +72,20 @@ CeilingsReport ceilingsReportFromJson(const nlohmann::json& json);
 // The "config" echo: the config as run, without the source lines of its studies.
 nlohmann::json toJson(const BatchConfig& config);
 BatchConfig batchConfigFromJson(const nlohmann::json& json);
+
+// A size rule, as the config's study params hold it ({"rule": "fill", "waves": 4, ...}), and what
+// a rule chose (results.size_choices).
+nlohmann::json toJson(const SizeRuleSpec& rule);
+SizeRuleSpec sizeRuleFromJson(const std::string& param, const nlohmann::json& json);
+nlohmann::json toJson(const SizeChoice& choice);
+SizeChoice sizeChoiceFromJson(const nlohmann::json& json);
+
+// results.tuning: one search of `rooflab tune` each; and a line of <out>/tune-journal.jsonl
+// (nullopt for a line that is not one: a torn last line).
+nlohmann::json toJson(const TuningResult& result);
+TuningResult tuningResultFromJson(const nlohmann::json& json);
+std::string encodeTuneJournalLine(const TuneJournalEntry& entry);
+std::optional<TuneJournalEntry> decodeTuneJournalLine(const std::string& line);
 
 nlohmann::json toJson(const ResultsModels& models);
 ResultsModels resultsModelsFromJson(const nlohmann::json& json);

@@ -115,7 +115,7 @@ CeilingBenchmark ceilingBenchmarkFromJson(const json& j) {
   // The unit is not written; the keys say it (toJson names them after it).
   const bool bandwidth = j.contains("gbps") || j.contains("bytes_per_run");
   // int32_mad's rate counts integer operations, under the same keys as the flops.
-  b.unit = bandwidth ? "GB/s" : b.name == "int32_mad" ? "GOP/s" : "GFLOP/s";
+  b.unit = bandwidth ? "GB/s" : b.name == "int32_mad" ? "GOP/s" : b.name == "warp_issue" ? "warp GIPS" : "GFLOP/s";
   b.best_rate = optionalNumber(j, bandwidth ? "gbps" : "gflops");
   b.median_rate = optionalNumber(j, bandwidth ? "median_gbps" : "median_gflops");
   b.best_kernel_ns = integerOr<std::int64_t>(j, "best_kernel_ns", 0);
@@ -225,6 +225,7 @@ json toJson(const CeilingsReport& report) {
   if (report.l2_not_measured) j["l2_not_measured"] = *report.l2_not_measured;
   if (report.fp64_fma) j["fp64_fma"] = toJson(*report.fp64_fma);
   if (report.int32_mad) j["int32_mad"] = toJson(*report.int32_mad);
+  if (report.warp_issue) j["warp_issue"] = toJson(*report.warp_issue);
   return j;
 }
 
@@ -253,7 +254,7 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
   if (const json* rule = member(j, "repetition_rule"); rule != nullptr && rule->is_object())
     report.repetition_rule = noiseTargetFromJson(*rule);
   for (auto [key, slot] : {std::pair{"l2_read", &report.l2_read}, std::pair{"fp64_fma", &report.fp64_fma},
-                           std::pair{"int32_mad", &report.int32_mad}})
+                           std::pair{"int32_mad", &report.int32_mad}, std::pair{"warp_issue", &report.warp_issue}})
     if (const json* benchmark = member(j, key); benchmark != nullptr && benchmark->is_object())
       *slot = ceilingBenchmarkFromJson(*benchmark);
   report.l2_not_measured = optionalText(j, "l2_not_measured");
@@ -268,6 +269,7 @@ json toJson(const BatchConfig& config) {
   for (const auto& s : config.studies) {
     json params = json::object();
     for (const auto& [name, values] : s.params) params[name] = values;
+    for (const SizeRuleSpec& rule : s.size_rules) params[rule.param] = toJson(rule);
     studies.push_back({{"family", s.family}, {"variants", s.variants}, {"params", params}, {"modes", modeNames(s.modes)}});
   }
   json run = {{"device", r.device}, {"repetitions", r.repetitions}, {"warmup", r.warmup}, {"modes", modeNames(r.modes)},
@@ -313,6 +315,10 @@ BatchConfig batchConfigFromJson(const json& j) {
       study.family = textOr(s, "family");
       if (member(s, "variants") != nullptr) study.variants = textList(s, "variants");
       for (const auto& [name, values] : objectOrEmpty(s, "params").items()) {
+        if (values.is_object()) {
+          study.size_rules.push_back(sizeRuleFromJson(name, values));
+          continue;
+        }
         std::vector<double> numbers;
         if (values.is_array())
           for (const json& value : values)
@@ -390,6 +396,15 @@ json toJson(const ResultsDocument& d) {
   if (d.cost) j["cost"] = toJson(*d.cost);
   if (d.drift_control) j["drift_control"] = toJson(*d.drift_control);
   if (d.ab) j["ab"] = toJson(*d.ab);
+  if (!d.size_choices.empty()) {
+    j["size_choices"] = json::array();
+    for (const SizeChoice& choice : d.size_choices) j["size_choices"].push_back(toJson(choice));
+  }
+  if (d.launch_floor_ns) j["launch_floor_ns"] = finiteOrNull(*d.launch_floor_ns);
+  if (!d.tuning.empty()) {
+    j["tuning"] = json::array();
+    for (const TuningResult& result : d.tuning) j["tuning"].push_back(toJson(result));
+  }
   writeDevicesAndParts(d, j);
   return j;
 }
@@ -436,6 +451,13 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
   if (const json* drift = member(j, "drift_control"); drift != nullptr && drift->is_object())
     d.drift_control = driftControlSpecFromJson(*drift);
   if (const json* ab = member(j, "ab"); ab != nullptr && ab->is_object()) d.ab = abRunFromJson(*ab);
+  if (const json* choices = member(j, "size_choices"); choices != nullptr && choices->is_array())
+    for (const json& choice : *choices)
+      if (choice.is_object()) d.size_choices.push_back(sizeChoiceFromJson(choice));
+  d.launch_floor_ns = optionalNumber(j, "launch_floor_ns");
+  if (const json* tuning = member(j, "tuning"); tuning != nullptr && tuning->is_array())
+    for (const json& result : *tuning)
+      if (result.is_object()) d.tuning.push_back(tuningResultFromJson(result));
   readDevicesAndParts(j, d);
   return d;
 }

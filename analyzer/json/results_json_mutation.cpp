@@ -1,5 +1,6 @@
-// The JSON edge of the mutation verdict (normal records) and the occupancy match (mutant records):
-// docs/results-schema.md, "Mutation" and "Occupancy padding".
+// The JSON edge of the mutation verdict (normal records), the occupancy match and an automatic
+// mutant's source check (mutant records): docs/results-schema.md, "Mutation", "Occupancy padding"
+// and "How a mutant was made".
 #include "analyzer/json/json_fields.hpp"
 #include "analyzer/json/results_json.hpp"
 
@@ -31,6 +32,25 @@ MutantValidation mutantValidationFromJson(const json& j) {
   v.valid = boolOr(j, "valid", false);
   v.note = optionalText(j, "note");
   return v;
+}
+
+// Bytes are whole numbers: written as integers.
+json bytesJson(const TrafficBytes& b, bool with_kernel) {
+  json j = json::object();
+  if (with_kernel) j["kernel"] = b.kernel;
+  j["loads"] = static_cast<std::uint64_t>(b.loads);
+  j["kept_loads"] = static_cast<std::uint64_t>(b.kept_loads);
+  j["stores"] = static_cast<std::uint64_t>(b.stores);
+  return j;
+}
+
+TrafficBytes trafficBytesFromJson(const json& j) {
+  TrafficBytes b;
+  b.kernel = textOr(j, "kernel");
+  b.loads = numberOr(j, "loads", 0);
+  b.kept_loads = numberOr(j, "kept_loads", 0);
+  b.stores = numberOr(j, "stores", 0);
+  return b;
 }
 
 json toJson(const MutantOccupancy& o) { return {{"padded", o.padded}, {"pad_bytes", o.pad_bytes}, {"matched", o.matched}}; }
@@ -163,6 +183,45 @@ OccupancyMatch occupancyMatchFromJson(const json& j) {
     }
   match.notes = textList(j, "notes");
   return match;
+}
+
+json toJson(const MutantSourceCheck& check) {
+  json j = {{"quantity", check.quantity}, {"original", check.original}, {"mutant", check.mutant}};
+  if (check.kept_global_loads > 0) {
+    j["kept_global_loads"] = {{"kept", check.kept_global_loads}, {"of", check.global_loads}};
+    if (check.bytes) {
+      j["kept_global_loads"]["bytes"] = static_cast<std::uint64_t>(check.bytes->kept_loads);
+      j["kept_global_loads"]["of_bytes"] = static_cast<std::uint64_t>(check.bytes->loads);
+    }
+  }
+  if (check.bytes) {
+    j["global_bytes"] = bytesJson(*check.bytes, false);
+    json launches = json::array();
+    for (const TrafficBytes& launch : check.launch_bytes) launches.push_back(bytesJson(launch, true));
+    j["global_bytes"]["launches"] = launches;
+  } else if (!check.bytes_unknown.empty()) {
+    j["global_bytes_unknown"] = check.bytes_unknown;
+  }
+  return j;
+}
+
+MutantSourceCheck mutantSourceCheckFromJson(const json& j) {
+  MutantSourceCheck check;
+  check.quantity = textOr(j, "quantity");
+  check.original = integerOr<int>(j, "original", 0);
+  check.mutant = integerOr<int>(j, "mutant", 0);
+  if (const json* kept = member(j, "kept_global_loads"); kept != nullptr && kept->is_object()) {
+    check.kept_global_loads = integerOr<int>(*kept, "kept", 0);
+    check.global_loads = integerOr<int>(*kept, "of", 0);
+  }
+  if (const json* bytes = member(j, "global_bytes"); bytes != nullptr && bytes->is_object()) {
+    check.bytes = trafficBytesFromJson(*bytes);
+    if (const json* launches = member(*bytes, "launches"); launches != nullptr && launches->is_array())
+      for (const json& launch : *launches)
+        if (launch.is_object()) check.launch_bytes.push_back(trafficBytesFromJson(launch));
+  }
+  check.bytes_unknown = textOr(j, "global_bytes_unknown");
+  return check;
 }
 
 }  // namespace rooflab

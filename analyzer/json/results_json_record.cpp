@@ -142,6 +142,7 @@ json toJson(const RooflinePlacement& p) {
   j["reason"] = textOrNull(p.reason);
   if (p.level != MemoryLevel::dram) j["level"] = toString(p.level);
   if (p.above_roof) j["above_roof"] = *p.above_roof;
+  if (p.arithmetic) j["arithmetic"] = toString(*p.arithmetic);
   return j;
 }
 
@@ -159,6 +160,7 @@ RooflinePlacement rooflinePlacementFromJson(const json& j) {
   p.reason = optionalText(j, "reason");
   p.level = parseMemoryLevel(textOr(j, "level")).value_or(MemoryLevel::dram);
   p.above_roof = optionalText(j, "above_roof");
+  if (const auto arithmetic = optionalText(j, "arithmetic")) p.arithmetic = parseArithmetic(*arithmetic);
   return p;
 }
 
@@ -200,12 +202,7 @@ json toJson(const RunRecord& r) {
   if (r.diagnosis && !r.diagnosis->derived_when_read) j["diagnosis"] = toJson(*r.diagnosis);
   // Mutants only, so that older results re-render byte for byte.
   if (r.mutant_origin) j["mutant_origin"] = toString(*r.mutant_origin);
-  if (const auto& check = r.mutant_source_check)
-  {
-    j["mutant_source_check"] = {{"quantity", check->quantity}, {"original", check->original}, {"mutant", check->mutant}};
-    if (check->kept_global_loads > 0)
-      j["mutant_source_check"]["kept_global_loads"] = {{"kept", check->kept_global_loads}, {"of", check->global_loads}};
-  }
+  if (const auto& check = r.mutant_source_check) j["mutant_source_check"] = toJson(*check);
   if (r.what_if) j["what_if"] = toJson(*r.what_if);  // what-if records only
   // Only when measured, so that older results re-render byte for byte.
   if (r.drift_control) j["drift_control"] = toJson(*r.drift_control);
@@ -260,16 +257,8 @@ RunRecord runRecordFromJson(const json& j) {
   for (const auto& [phase, seconds] : objectOrEmpty(j, "phase_seconds").items())
     if (seconds.is_number()) r.phase_seconds[phase] = seconds.get<double>();
   r.mutant_origin = parseMutantOrigin(textOr(j, "mutant_origin"));
-  if (const json* check = member(j, "mutant_source_check"); check != nullptr && check->is_object()) {
-    MutantSourceCheck& read = r.mutant_source_check.emplace();
-    read.quantity = textOr(*check, "quantity");
-    read.original = integerOr<int>(*check, "original", 0);
-    read.mutant = integerOr<int>(*check, "mutant", 0);
-    if (const json* kept = member(*check, "kept_global_loads"); kept != nullptr && kept->is_object()) {
-      read.kept_global_loads = integerOr<int>(*kept, "kept", 0);
-      read.global_loads = integerOr<int>(*kept, "of", 0);
-    }
-  }
+  if (const json* check = member(j, "mutant_source_check"); check != nullptr && check->is_object())
+    r.mutant_source_check = mutantSourceCheckFromJson(*check);
   if (const json* what_if = member(j, "what_if"); what_if != nullptr && what_if->is_object())
     r.what_if = whatIfResultFromJson(*what_if);
   if (const json* drift = member(j, "drift_control"); drift != nullptr && drift->is_object())

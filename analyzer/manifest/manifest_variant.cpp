@@ -8,6 +8,7 @@
 #include "analyzer/manifest/manifest_fields.hpp"
 #include "analyzer/manifest/manifest_what_if.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
+#include "analyzer/manifest/tuning_space.hpp"
 #include "analyzer/support/expression.hpp"
 #include "analyzer/support/format.hpp"
 
@@ -235,7 +236,7 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
   errors.attempt([&] {
     r.rejectUnknownKeys({"name", "description", "source", "kernel", "args", "global", "local", "defines", "launches",
                          "scratch", "flops", "bytes", "global_accesses", "local_accesses", "tolerance", "build_options",
-                         "what_if"});
+                         "what_if", "tune"});
   });
   VariantSpec v;
   v.where = r.where();
@@ -290,6 +291,7 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
     v.tolerance = tolerance;
   });
   parseBuildOptions(r, v, errors);
+  v.tune = parseTuningSpace(r, family, v, errors);
   return v;
 }
 

@@ -7,6 +7,7 @@
 #include "analyzer/roofline/device_models.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/suggestion.hpp"
+#include "analyzer/plan/size_rules.hpp"
 
 namespace rooflab {
 namespace {
@@ -60,6 +61,10 @@ StudySpec withParamOverrides(StudySpec study, const FamilyManifest& family, cons
   for (const ParamOverride& o : overrides) {
     if (!family.params.count(o.name)) continue;
     used.insert(o.name);
+    // An explicit number wins over a rule.
+    study.size_rules.erase(std::remove_if(study.size_rules.begin(), study.size_rules.end(),
+                                          [&](const SizeRuleSpec& rule) { return rule.param == o.name; }),
+                           study.size_rules.end());
     auto same = [&](const auto& p) { return p.first == o.name; };
     auto it = std::find_if(study.params.begin(), study.params.end(), same);
     if (it == study.params.end())
@@ -144,6 +149,13 @@ std::string formatCount(double count) {
   return text;
 }
 
+// One of a study's rules with what it applies to: the study's variants at each combination of its
+// other params (each other rule's param at its family default).
+SizeRuleStudy ruleStudy(const StudySpec& study, const FamilyManifest& family, const std::vector<const VariantSpec*>& variants,
+                        const SizeRuleSpec& rule, std::size_t study_index) {
+  return SizeRuleStudy{&family, variants, expandParams(family, study), &rule, study_index};
+}
+
 // Resolves the points of one study; a point that cannot be resolved for input reasons is an input
 // error (once per message: the modes of a point fail alike).
 void planStudy(const BatchConfig& config, const StudySpec& study, const FamilyManifest& family,
@@ -191,7 +203,16 @@ BatchPlan planBatch(const BatchConfig& config) {
       if (!family->params.count(name))
         plan.input_errors.push_back(at + ": parameter '" + name + "' is not declared in " + family->path.string() +
                                     didYouMean(name, family->param_order));
+    for (const SizeRuleSpec& rule : study.size_rules)
+      if (!family->params.count(rule.param))
+        plan.input_errors.push_back(rule.where.str() + ": study '" + family->name + "': parameter '" + rule.param +
+                                    "' is not declared in " + family->path.string() + didYouMean(rule.param, family->param_order));
     const std::vector<const VariantSpec*> variants = matchVariants(*family, study, at, plan.input_errors);
+    if (plan.input_errors.size() != errors_before) continue;
+    for (const SizeRuleSpec& rule : study.size_rules) {
+      const std::string problem = sizeRuleProblem(ruleStudy(study, *family, variants, rule, 0));
+      if (!problem.empty()) plan.input_errors.push_back(rule.where.str() + ": study '" + family->name + "': " + rule.param + ": " + problem);
+    }
     if (plan.input_errors.size() != errors_before) continue;
     point_count += studyPointCount(config, study, variants);
     studies.push_back({study, family, variants});
@@ -206,6 +227,39 @@ BatchPlan planBatch(const BatchConfig& config) {
     if (!overrides_used.count(o.name))
       throw InputError("--set " + o.name + ": no studied family declares a parameter of that name");
   return plan;
+}
+
+bool hasSizeRules(const BatchConfig& config) {
+  return std::any_of(config.studies.begin(), config.studies.end(),
+                     [](const StudySpec& study) { return !study.size_rules.empty(); });
+}
+
+std::vector<SizeChoice> chooseSizes(const BatchConfig& config, const BatchPlan& plan, const SizeDevice& device) {
+  std::vector<SizeChoice> choices;
+  std::set<std::string> overrides_used;
+  for (std::size_t i = 0; i < config.studies.size(); ++i) {
+    const auto family = std::find_if(plan.families.begin(), plan.families.end(),
+                                     [&](const FamilyManifest& f) { return f.name == config.studies[i].family; });
+    if (config.studies[i].size_rules.empty() || family == plan.families.end()) continue;
+    const StudySpec study = withParamOverrides(config.studies[i], *family, config.param_overrides, overrides_used);
+    std::vector<std::string> unused_errors;  // the plan found them already
+    const std::vector<const VariantSpec*> variants = matchVariants(*family, study, "", unused_errors);
+    if (variants.empty()) continue;
+    for (const SizeRuleSpec& rule : study.size_rules)
+      choices.push_back(chooseRuleSize(ruleStudy(study, *family, variants, rule, i), device));
+  }
+  return choices;
+}
+
+BatchConfig withChosenSizes(BatchConfig config, const std::vector<SizeChoice>& choices) {
+  for (const SizeChoice& choice : choices) {
+    StudySpec& study = config.studies.at(choice.study_index);
+    study.size_rules.erase(std::remove_if(study.size_rules.begin(), study.size_rules.end(),
+                                          [&](const SizeRuleSpec& rule) { return rule.param == choice.rule.param; }),
+                           study.size_rules.end());
+    study.params.emplace_back(choice.rule.param, choice.values);
+  }
+  return config;
 }
 
 }  // namespace rooflab

@@ -8,6 +8,7 @@
 #include "analyzer/support/format.hpp"
 #include "analyzer/support/stop_flag.hpp"
 #include "analyzer/stats/stopping_rule.hpp"
+#include "mutators/mutant_key.hpp"
 
 namespace rooflab {
 namespace {
@@ -43,6 +44,17 @@ std::size_t setArguments(cl::Kernel& kernel, const ResolvedLaunch& launch, const
     }
   }
   return local_arg_bytes;
+}
+
+// A compute-only mutant's key (mutators/mutant_key.hpp), as a scalar argument.
+ResolvedArg mutantKeyArgument() {
+  ResolvedArg key;
+  key.kind = KernelArgSpec::Kind::scalar;
+  key.scalar_value = kMutantKeyValue;
+  const cl_uint value = kMutantKeyValue;
+  const auto* bytes = reinterpret_cast<const std::byte*>(&value);
+  key.scalar_bytes.assign(bytes, bytes + sizeof value);
+  return key;
 }
 
 // Queue and event times are relative to the first timed repetition's queued time.
@@ -134,17 +146,25 @@ void PointLauncher::setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeo
     // the kernel (clGetKernelWorkGroupInfo; an unset one counts 0), so read after them it would hold
     // them once, and adding them again would refuse launches that fit.
     const std::uint64_t declared_local = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device_.device);
-    const cl_uint declared = kernel.getInfo<CL_KERNEL_NUM_ARGS>() - (pad > 0 ? 1 : 0);
+    // rooflab's own arguments follow the manifest's: a compute-only mutant's key, then the pad.
+    const bool keyed = takesMutantKey(point.run_point.mode);
+    const cl_uint declared = kernel.getInfo<CL_KERNEL_NUM_ARGS>() - (pad > 0 ? 1 : 0) - (keyed ? 1 : 0);
     if (declared != spec.args.size())
       throw VariantError(where + ": the kernel takes " + std::to_string(declared) + " arguments but the manifest gives " +
                          std::to_string(spec.args.size()));
     std::size_t local_arg_bytes = setArguments(kernel, launch, spec, prepared.buffers, where);
+    if (keyed) {
+      // Passed as every argument is, so that the PTX bridge launches the mutant with it too.
+      launch.args.push_back(mutantKeyArgument());
+      kernel.setArg(static_cast<cl_uint>(launch.args.size() - 1), launch.args.back().scalar_bytes.size(),
+                    launch.args.back().scalar_bytes.data());
+    }
     if (pad > 0) {
       ResolvedArg arg;
       arg.kind = KernelArgSpec::Kind::local_bytes;
       arg.local_bytes = pad;
       local_arg_bytes += pad;
-      kernel.setArg(static_cast<cl_uint>(spec.args.size()), cl::Local(pad));
+      kernel.setArg(static_cast<cl_uint>(launch.args.size()), cl::Local(pad));
       launch.args.push_back(std::move(arg));
     }
 

@@ -25,7 +25,9 @@ struct PreparedPoint {
   const std::map<std::string, HostBuffer>* inputs = nullptr;  // the family's inputs, as initialised
   cl::Program program;
   std::vector<cl::Kernel> kernels;
-  std::vector<ResolvedLaunch> launches;  // the point's, each with its occupancy pad argument when padded
+  // The point's, each with rooflab's own arguments appended: a compute-only mutant's key, then its
+  // occupancy pad when padded.
+  std::vector<ResolvedLaunch> launches;
   std::map<std::string, cl::Buffer> buffers;
 };
 
@@ -44,9 +46,10 @@ class PointLauncher {
   void checkBuffersFit(const ResolvedPoint& point) const;
   // Creates the point's buffers and uploads its read-only inputs.
   void createBuffers(PreparedPoint& prepared);
-  // One kernel of prepared.program per launch, with its arguments; pad_bytes (one per launch, or
-  // empty) appends a __local argument of that size to each launch with a non-zero pad (the program
-  // must then be the padded one). Throws VariantError naming the launch. `geometry` (the record's)
+  // One kernel of prepared.program per launch, with its arguments; a compute-only mutant's kernels
+  // get the key after them (mutators/mutant_key.hpp); pad_bytes (one per launch, or empty) appends a
+  // __local argument of that size to each launch with a non-zero pad (the program must then be the
+  // padded one). Throws VariantError naming the launch. `geometry` (the record's)
   // gets each launch once it is set up, so that a failing one shows how far the point got.
   void setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeometry>& geometry,
                      const std::vector<std::size_t>& pad_bytes = {}) const;

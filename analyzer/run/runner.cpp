@@ -29,6 +29,18 @@ std::string pointKey(const RunPoint& point) {
   return key;
 }
 
+// What a point's host inputs are made of: each input buffer's name, type, count and contents rule.
+// Points that differ only in params the buffers do not depend on (a tuned work-group size) share
+// them: generating a gigabyte of random numbers again would cost seconds per point.
+std::string inputsKey(const ResolvedPoint& point) {
+  std::string key = point.run_point.family->name;
+  for (const ResolvedBuffer& b : point.buffers)
+    if (!b.scratch && b.spec->access != BufferAccess::write)
+      key += ";" + b.spec->name + ":" + b.spec->type.name() + "x" + std::to_string(b.count) + ":" +
+             std::to_string(static_cast<int>(b.spec->init));
+  return key;
+}
+
 // Each launch of the mutant in `prepared`, beside the same kernel of the original program. Both
 // kernels' local memory is read from kernels with no argument set: CL_KERNEL_LOCAL_MEM_SIZE then
 // holds what the kernel declares, without the launch's __local arguments (which it counts once they
@@ -76,7 +88,7 @@ std::string VariantRunner::contextProblem() const {
 }
 
 const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const ResolvedPoint& point) {
-  const std::string key = pointKey(point.run_point);
+  const std::string key = inputsKey(point);
   if (key == inputs_key_) return inputs_;
   inputs_.clear();
   references_.clear();
@@ -121,7 +133,8 @@ OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
   }
   OccupancyPadPlan plan = matchOccupancy(launches, dev.local_mem_bytes, original_oracle, mutant_oracle);
   if (plan.padded()) {
-    prepared.program = timedBuild(record, [&] { return programs_.build(point, record.build_options, record, plan.pad_kernels); });
+    prepared.program =
+        timedBuild(record, [&] { return programs_.build(*prepared.resolved, record.build_options, record, plan.pad_kernels); });
     launcher_.setUpLaunches(prepared, record.geometry, plan.pad_bytes);
     confirmPaddedOccupancy(plan, launches, mutant_oracle);
   }
@@ -134,7 +147,7 @@ std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point
   prepared->resolved = &point;
   record.build_options = programs_.options(point, point.run_point.mode);
   launcher_.checkBuffersFit(point);
-  prepared->program = timedBuild(record, [&] { return programs_.build(point.run_point, record.build_options, record); });
+  prepared->program = timedBuild(record, [&] { return programs_.build(point, record.build_options, record); });
   // Large inputs take seconds to generate and upload: a limit running out now is not the compiler's.
   if (progress) progress("inputs", 0, 1);
   prepared->inputs = &hostInputs(point);
@@ -146,9 +159,10 @@ std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point
 
 const std::map<std::string, HostBuffer>& VariantRunner::referenceOutputs(const ResolvedPoint& point) {
   const ReferenceSpec& reference = point.run_point.family->reference;
-  const std::string key = reference.text();
-  if (auto it = references_.find(key); it != references_.end()) return it->second;
+  // The same inputs, but a reference may read any param: one per reference and params.
   const auto& inputs = hostInputs(point);
+  const std::string key = reference.text() + "|" + pointKey(point.run_point);
+  if (auto it = references_.find(key); it != references_.end()) return it->second;
   Buffers outputs;
   if (reference.kind == ReferenceSpec::Kind::cpu) {
     const ReferenceFunction* fn = ReferenceRegistry::builtin().find(reference.name);

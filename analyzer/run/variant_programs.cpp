@@ -11,6 +11,8 @@
 #include "mutators/occupancy_padding.hpp"
 #include "embedded_kernel_prelude.hpp"
 #include "mutators/auto_mutation.hpp"
+#include "mutators/mutant_key.hpp"
+#include "analyzer/run/mutant_traffic.hpp"
 
 namespace rooflab {
 namespace {
@@ -41,6 +43,27 @@ void requireBuiltKernels(const cl::Program& program, const VariantSpec& variant)
 
 bool isMutant(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
 bool isAutomaticMutant(const RunPoint& point) { return isMutant(point.mode) && !point.variant->annotated; }
+
+std::set<std::string> launchedKernels(const VariantSpec& variant) {
+  std::set<std::string> kernels;
+  for (const LaunchSpec& launch : variant.launches) kernels.insert(launch.kernel);
+  return kernels;
+}
+
+// What the compiler builds for a point: the variant's program (or its automatic mutant's), a
+// compute-only mutant's launched kernels taking the key, then the occupancy pad where asked.
+std::string programText(const RunPoint& point, const AutoMutant* automatic, const std::set<std::string>& pad_kernels) {
+  std::string source = automatic ? automaticMutantProgram(*automatic) : variantSource(*point.variant);
+  try {
+    if (takesMutantKey(point.mode)) source = addMutantKeyParameter(source, launchedKernels(*point.variant));
+    if (!pad_kernels.empty()) source = addOccupancyPadParameter(source, pad_kernels);
+  } catch (const std::invalid_argument& e) {
+    throw VariantError(std::string(e.what()) + " (" + point.variant->source.filename().string() +
+                       "): rooflab appends its own arguments to a launched kernel's definition, which must be "
+                       "written in the variant's source files, not made by a macro or an included header");
+  }
+  return source;
+}
 
 // What an automatic mutant must keep, as its rewriter counted it in both sources.
 MutantSourceCheck sourceCheck(const AutoMutant& mutant, RunMode mode) {
@@ -84,6 +107,7 @@ VariantPrograms::VariantPrograms(const cl::Context& context, const SelectedDevic
     : context_(context),
       device_(device),
       binaries_dir_(settings.binaries_dir),
+      device_extensions_(deviceExtensions(device.device)),
       builds_(std::make_unique<ProgramBuilds>(
           context_, device_.device,
           backgroundBuildThreads(device_.info.type == "CPU", settings.environment.build_threads))) {}
@@ -120,8 +144,10 @@ std::string VariantPrograms::options(const ResolvedPoint& point, RunMode mode) c
 
 std::string VariantPrograms::key(const RunPoint& point, const std::string& options) {
   std::string key = sourcesKey(*point.variant) + options;
-  // An automatic mutant rewrites only the kernels its variant launches (and what they call).
-  if (isAutomaticMutant(point))
+  // An automatic mutant rewrites only the kernels its variant launches (and what they call), and a
+  // compute-only program gives only those the key: variants of one file that launch other kernels
+  // build other programs.
+  if (isAutomaticMutant(point) || takesMutantKey(point.mode))
     for (const LaunchSpec& launch : point.variant->launches) key += "\nkernel:" + launch.kernel;
   return key;
 }
@@ -137,8 +163,13 @@ void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
       const std::string options = this->options(*p.resolved, point.mode);
       const std::string program_key = key(point, options);
       if (programs_.count(program_key)) continue;
-      auto source = sources.find(sourcesKey(*point.variant));
-      if (source == sources.end()) source = sources.emplace(sourcesKey(*point.variant), variantSource(*point.variant)).first;
+      // A compute-only program's text depends on which kernels take the key: variants that share a
+      // file but launch other kernels must not share it.
+      std::string source_key = sourcesKey(*point.variant);
+      if (takesMutantKey(point.mode))
+        for (const std::string& kernel : launchedKernels(*point.variant)) source_key += "\nkeyed:" + kernel;
+      auto source = sources.find(source_key);
+      if (source == sources.end()) source = sources.emplace(source_key, programText(point, nullptr, {})).first;
       builds_->enqueue(program_key, source->second, options);
       // A mutant with fewer resources than its original is rebuilt with a __local pad parameter on its
       // kernels (mutators/occupancy_padding.hpp); the pad's size is a launch argument, so that program
@@ -150,7 +181,7 @@ void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
         for (const LaunchSpec& launch : point.variant->launches) launched.insert(launch.kernel);
         std::string padded_key = program_key;
         for (const std::string& k : launched) padded_key += "\npad:" + k;
-        builds_->enqueue(padded_key, addOccupancyPadParameter(source->second, launched), options);
+        builds_->enqueue(padded_key, programText(point, nullptr, launched), options);
       }
     } catch (const std::exception&) {
       // A point whose source cannot be read fails in run(), with its context.
@@ -162,9 +193,13 @@ const AutoMutant& VariantPrograms::automaticMutant(const RunPoint& point, const 
   const std::string mutant_key = key(point, options);
   auto it = automatic_mutants_.find(mutant_key);
   if (it == automatic_mutants_.end()) {
-    const AutoMutationRequest request =
-        automaticMutationRequest(*point.variant, point.mode, options, deviceExtensions(device_.device));
-    it = automatic_mutants_.emplace(mutant_key, mutateAutomatically(request)).first;
+    const AutoMutationRequest request = automaticMutationRequest(*point.variant, point.mode, options, device_extensions_);
+    // Both modes rewrite the same preprocessed program: clang runs once per variant and options.
+    std::string expansion_key = sourcesKey(*point.variant);
+    for (const std::string& word : preprocessorOptions(request.build_options)) expansion_key += " " + word;
+    auto expanded = expansions_.find(expansion_key);
+    if (expanded == expansions_.end()) expanded = expansions_.emplace(expansion_key, expandForMutation(request)).first;
+    it = automatic_mutants_.emplace(mutant_key, mutateAutomatically(request, expanded->second)).first;
   }
   if (!it->second.source) {
     const std::string file = point.variant->source.filename().string(), reason = it->second.reason;
@@ -176,19 +211,28 @@ const AutoMutant& VariantPrograms::automaticMutant(const RunPoint& point, const 
   return it->second;
 }
 
+cl::Program VariantPrograms::build(const ResolvedPoint& point, const std::string& options, RunRecord& record,
+                                   const std::set<std::string>& pad_kernels) {
+  return buildProgram(point.run_point, &point, options, record, pad_kernels);
+}
+
 cl::Program VariantPrograms::build(const RunPoint& point, const std::string& options, RunRecord& record,
                                    const std::set<std::string>& pad_kernels) {
+  return buildProgram(point, nullptr, options, record, pad_kernels);
+}
+
+cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedPoint* resolved, const std::string& options,
+                                          RunRecord& record, const std::set<std::string>& pad_kernels) {
   const AutoMutant* automatic = isAutomaticMutant(point) ? &automaticMutant(point, options) : nullptr;
-  if (automatic) record.mutant_source_check = sourceCheck(*automatic, point.mode);
+  if (automatic) {
+    record.mutant_source_check = sourceCheck(*automatic, point.mode);
+    if (resolved) addTrafficBytes(*automatic, *resolved, *record.mutant_source_check);
+  }
   std::string program_key = key(point, options);
   for (const std::string& k : pad_kernels) program_key += "\npad:" + k;
   if (auto it = programs_.find(program_key); it != programs_.end()) return it->second;
   std::optional<ProgramBuild> built = builds_->take(program_key);
-  if (!built) {
-    std::string source = automatic ? automaticMutantProgram(*automatic) : variantSource(*point.variant);
-    if (!pad_kernels.empty()) source = addOccupancyPadParameter(source, pad_kernels);
-    built = buildProgramNow(context_, device_.device, source, options);
-  }
+  if (!built) built = buildProgramNow(context_, device_.device, programText(point, automatic, pad_kernels), options);
   if (!built->ok) {
     record.build_log = built->log;
     throw VariantError("OpenCL build of " + point.variant->source.filename().string() + " failed" + built->failure);
@@ -198,20 +242,20 @@ cl::Program VariantPrograms::build(const RunPoint& point, const std::string& opt
   requireBuiltKernels(program, *point.variant);
   registers_.add(program, device_);
   if (!binaries_dir_.empty()) keepBinary(program, point, options);
-  if (automatic && !binaries_dir_.empty()) keepMutantSource(*automatic, point, options);
+  if (automatic && !binaries_dir_.empty()) keepMutantSource(programText(point, automatic, pad_kernels), point, options);
   programs_.emplace(program_key, program);
   return program;
 }
 
 // An automatic mutant's program, as built, so that a user can read what each mode kept and dropped.
-void VariantPrograms::keepMutantSource(const AutoMutant& mutant, const RunPoint& point, const std::string& options) const {
+void VariantPrograms::keepMutantSource(const std::string& program, const RunPoint& point, const std::string& options) const {
   try {
     std::filesystem::create_directories(binaries_dir_);
     const std::string file = point.family->name + "-" + point.variant->name + "-" + modeName(point.mode) + "-" +
                              std::to_string(std::hash<std::string>{}(options) % 100000) + ".cl";
     writeFileAtomically(std::filesystem::path(binaries_dir_) / file,
                         "// rooflab automatic " + modeName(point.mode) + " mutant of " + point.family->name + "/" +
-                            point.variant->name + "; build options: " + options + "\n" + automaticMutantProgram(mutant));
+                            point.variant->name + "; build options: " + options + "\n" + program);
   } catch (const std::exception&) {
     // Like the binaries: a convenience that never fails a variant.
   }

@@ -51,10 +51,14 @@ class VariantPrograms {
   void queue(const std::vector<PlannedPoint>& points);
   int backgroundThreads() const { return builds_->threads(); }
 
-  // The point's variant built with `options`, with the occupancy pad parameter added to the kernels
-  // in `pad_kernels`. Sets the record's build seconds; a failed build sets its build log and throws
+  // The point's variant built with `options`, a compute-only mutant's launched kernels taking the
+  // key (mutators/mutant_key.hpp), with the occupancy pad parameter added to the kernels in
+  // `pad_kernels`. Sets the record's build seconds; a failed build sets its build log and throws
   // VariantError. A mutant of an unannotated variant is its automatic mutant (the record gets its
-  // source check), or MutantUnavailable when there is none.
+  // source check, with the global bytes its accesses reach at the resolved point's sizes), or
+  // MutantUnavailable when there is none.
+  cl::Program build(const ResolvedPoint& point, const std::string& options, RunRecord& record,
+                    const std::set<std::string>& pad_kernels = {});
   cl::Program build(const RunPoint& point, const std::string& options, RunRecord& record,
                     const std::set<std::string>& pad_kernels = {});
 
@@ -65,13 +69,17 @@ class VariantPrograms {
   static std::string key(const RunPoint& point, const std::string& options);
   // The point's automatic mutant, made once per (source, options); throws MutantUnavailable.
   const AutoMutant& automaticMutant(const RunPoint& point, const std::string& options);
-  void keepMutantSource(const AutoMutant& mutant, const RunPoint& point, const std::string& options) const;
+  cl::Program buildProgram(const RunPoint& point, const ResolvedPoint* resolved, const std::string& options,
+                           RunRecord& record, const std::set<std::string>& pad_kernels);
+  void keepMutantSource(const std::string& program, const RunPoint& point, const std::string& options) const;
   void keepBinary(const cl::Program& program, const RunPoint& point, const std::string& options) const;
 
   cl::Context context_;
   SelectedDevice device_;
   std::string binaries_dir_;  // where each built program's binary is kept; empty: nowhere
+  std::vector<std::string> device_extensions_;  // CL_DEVICE_EXTENSIONS, read once
   std::map<std::string, cl::Program> programs_;
+  std::map<std::string, PreprocessedSource> expansions_;  // by sources and preprocessor options
   std::map<std::string, AutoMutant> automatic_mutants_;
   nvidia::RegisterLog registers_;
   std::unique_ptr<ProgramBuilds> builds_;  // declared last: destroyed (threads joined) first

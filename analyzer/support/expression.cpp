@@ -12,6 +12,8 @@ namespace rooflab {
 namespace {
 double ceilOf(double x) { return std::ceil(x); }
 double floorOf(double x) { return std::floor(x); }
+// "WPT divides N" is `N % WPT == 0`, the remainder as C's fmod gives it.
+double remainderOf(double x, double y) { return std::fmod(x, y); }
 }  // namespace
 
 double evaluateExpression(std::string_view text, const ParamValues& params) {
@@ -22,6 +24,7 @@ double evaluateExpression(std::string_view text, const ParamValues& params) {
     mu::Parser parser;
     parser.DefineFun("ceil", ceilOf);
     parser.DefineFun("floor", floorOf);
+    parser.DefineOprt("%", remainderOf, mu::prMUL_DIV, mu::oaLEFT);
     // muParser binds variables by address; keep the values alive for the evaluation.
     std::vector<double> values;
     values.reserve(params.size());

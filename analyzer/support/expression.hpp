@@ -17,7 +17,8 @@ class ExpressionError : public std::runtime_error {
 };
 
 // Evaluates a muParser expression over the parameters (N, TS, ...). Besides muParser's built-ins
-// (+ - * / ^, min, max, sqrt, log2, abs, rint, ...) it knows ceil and floor. A result that is not
+// (+ - * / ^, min, max, sqrt, log2, abs, rint, ...) it knows ceil, floor and the remainder a % b
+// (C's fmod, as tight as * and /). A result that is not
 // finite (division by zero, log of 0) is an error.
 double evaluateExpression(std::string_view text, const ParamValues& params);
 

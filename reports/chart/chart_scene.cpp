@@ -21,7 +21,9 @@ double roofWidthPx(ModelRole role) { return role == ModelRole::measured_device ?
 
 // The model is told by dash (solid device, dashed reference); a local-memory roof is dotted.
 StrokeDash roofDash(ModelRole role, CeilingKind kind) {
-  if (kind == CeilingKind::local_bandwidth || kind == CeilingKind::l2_bandwidth) return StrokeDash::dotted;
+  if (kind == CeilingKind::local_bandwidth || kind == CeilingKind::l2_bandwidth || kind == CeilingKind::l1_bandwidth ||
+      kind == CeilingKind::launch_floor)
+    return StrokeDash::dotted;
   return role == ModelRole::measured_device ? StrokeDash::solid : StrokeDash::dashed;
 }
 
@@ -31,10 +33,14 @@ ChartScene SceneBuilder::build() {
   addGrid();
   addAxes();
   reserveMarkerFootprints();
+  addWalls();  // before the roofs: a wall's label may cross a roof's line, the roofs' labels keep off it
   addCeilings();
   addLevelMarkers();
+  addAccessMarkers();
   addMutantMarkers();
+  addSeriesLines();
   addPoints();
+  addSeriesMarks();
   addEmptyNote();
   addLegendThatFits();
   return std::move(scene_);
@@ -129,7 +135,8 @@ void SceneBuilder::addCeilings() {
   // The device's labels choose their place first: they matter most. Peaks before slopes, since
   // a flat label has fewer places to go.
   std::vector<const Ceiling*> ordered;
-  for (const Ceiling& ceiling : chart_.ceilings) ordered.push_back(&ceiling);
+  for (const Ceiling& ceiling : chart_.ceilings)
+    if (!ceiling.label.empty()) ordered.push_back(&ceiling);
   std::stable_sort(ordered.begin(), ordered.end(), [&](const Ceiling* a, const Ceiling* b) {
     return labelPriority(*a) < labelPriority(*b);
   });

@@ -44,6 +44,7 @@ void SceneBuilder::reserveMarkerFootprints() {
     reserve(point.at);
     for (const LevelMarker& level : point.levels) reserve(level.at);
     for (const MutantMarker& mutant : point.mutants) reserve({point.at.intensity_flop_per_byte, mutant.gflops});
+    for (const AccessMarker& access : point.accesses) reserve(access.at);
   }
 }
 
@@ -160,6 +161,28 @@ void SceneBuilder::addPoints() {
         break;
     }
   }
+}
+
+// The rate-versus-size chart: a line through each series' points from the smallest size up.
+void SceneBuilder::addSeriesLines() {
+  if (!chart_.join_series) return;
+  for (std::size_t series = 0; series < chart_.series.size(); ++series) {
+    std::vector<const VariantPoint*> points;
+    for (const VariantPoint& point : chart_.points)
+      if (point.series_index == series) points.push_back(&point);
+    std::sort(points.begin(), points.end(), [](const VariantPoint* a, const VariantPoint* b) {
+      return a->at.intensity_flop_per_byte < b->at.intensity_flop_per_byte;
+    });
+    for (std::size_t i = 1; i < points.size(); ++i)
+      line(projection_.toPixel(points[i - 1]->at), projection_.toPixel(points[i]->at), seriesColor(series), 2.5,
+           StrokeDash::solid, SeriesTag{series, false});
+  }
+}
+
+void SceneBuilder::addSeriesMarks() {
+  for (const SeriesMark& mark : chart_.marks)
+    scene_.items.push_back(SceneMarker{projection_.toPixel(mark.at), MarkerShape::cross, style_.marker_radius_px,
+                                       seriesColor(mark.series_index), mark.details, false, SeriesTag{mark.series_index, false}});
 }
 
 void SceneBuilder::addEmptyNote() {

@@ -16,8 +16,9 @@ std::string renderPng(const ChartScene& scene);
 // doctored results file cannot write outside the output folder.
 std::string rooflinePngFileName(const std::string& family, const std::string& suffix = "");
 
-// One roofline-<family><name_suffix>.png per family in `out_dir` (which must exist); returns the
-// files written. A batch that compared devices writes each device's with its name as the suffix.
+// Each family's charts in `out_dir` (which must exist): roofline-<family><name_suffix>.png, and where
+// the family has them bandwidth-... and instructions-... (family_charts.hpp); returns the files
+// written. A batch that compared devices writes each device's with its name as the suffix.
 std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results,
                                                    const std::filesystem::path& out_dir,
                                                    const ChartStyle& style = {},

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,7 +20,10 @@ struct DataPoint {
 };
 
 enum class ModelRole { reference, measured_device, other };
-enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth };
+// fp32_peak is every chart's flat roof (the FP64, int32 or issue-rate one too); l1_bandwidth only the
+// instruction roofline's (reports/chart/instruction_roofline.hpp); launch_floor the rate-versus-size
+// chart's floor, a size's work over the time of an empty kernel.
+enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth, l1_bandwidth, launch_floor };
 
 struct ChartModel {
   std::string key;
@@ -35,7 +39,7 @@ struct Ceiling {
   double value = 0;             // GB/s for a bandwidth, GFLOP/s for the peak
   DataPoint from;
   DataPoint to;
-  std::string label;            // "DRAM 192.3 GB/s · GeForce GTX 670"
+  std::string label;            // "DRAM 192.3 GB/s · GeForce GTX 670"; "": a piece of a roof labelled elsewhere
   std::string short_label;      // "DRAM 192.3 GB/s", for where the full label does not fit
 };
 
@@ -72,6 +76,22 @@ struct MutantMarker {
   std::vector<std::string> details;  // tooltip lines
 };
 
+// The instruction roofline's walls and their readings (reports/chart/instruction_roofline.hpp): a vertical
+// line where an access pattern puts a load or store instruction per transaction, and the loads and
+// stores of one kind at their own instructions per transaction and rate.
+struct ChartWall {
+  double x = 0;
+  std::string label;        // "1/32: 32 sectors per request (stride of 8 words or more) · 32-way bank conflict"
+  std::string short_label;  // where the label does not fit
+  std::string legend;       // "1/32: 32 per request"
+};
+enum class AccessKind { global_load, global_store, shared_load, shared_store };
+struct AccessMarker {
+  AccessKind kind = AccessKind::global_load;
+  DataPoint at;
+  std::vector<std::string> details;  // tooltip lines
+};
+
 struct VariantPoint {
   DataPoint at;
   std::size_t series_index = 0;          // into RooflineChart::series: one colour/marker per variant
@@ -85,6 +105,7 @@ struct VariantPoint {
   std::vector<LevelMarker> levels;       // the hierarchical roofline's other levels, when placed
   std::optional<std::string> above_roof;  // the point stands above its roof: why (analyzer/place/roof_excess.hpp)
   std::vector<MutantMarker> mutants;      // only when the chart was asked for them (ChartOptions)
+  std::vector<AccessMarker> accesses;     // the instruction roofline's load and store markers
 };
 
 // A normal-mode record with no place on log-log axes (an error, no FLOPs, unknown intensity).
@@ -92,6 +113,13 @@ struct UnplacedRecord {
   std::string variant;
   std::string params_text;
   std::string reason;
+};
+
+// A mark of a series that is not one of its points: drawn as a cross in its colour.
+struct SeriesMark {
+  std::size_t series_index = 0;
+  DataPoint at;
+  std::vector<std::string> details;  // tooltip lines
 };
 
 struct RooflineChart {
@@ -107,10 +135,24 @@ struct RooflineChart {
   // True when a point has markers at several memory levels: the marker's shape then says the level
   // and its colour the variant (chart_scene.cpp).
   bool hierarchical = false;
+  // The instruction roofline's: its walls, the levels' names in its legend where they are not
+  // levelDisplayName's, and what its unplaced records lack.
+  std::vector<ChartWall> walls;
+  std::map<MemoryLevel, std::string> level_names;
+  std::string unplaced_note = "(errors, no FLOPs): see the table";
+  std::string dotted_roof_note = "local-memory roof";  // the legend's words for the dotted roofs
+  // What the page's caption adds: where the points' work comes from when not the manifest's.
+  std::string caption_note;
+  // The rate-versus-size chart: each series' points joined in the order of x, and a mark per series
+  // (where it reaches half its plateau).
+  bool join_series = false;
+  std::vector<SeriesMark> marks;
 };
 
 // "global (CGMA)", "DRAM", "L1", "L2", "local memory": how the chart's legend names a level.
 std::string levelDisplayName(MemoryLevel level);
+// "global loads", ...: how the instruction roofline's legend names an access kind.
+std::string accessDisplayName(AccessKind kind);
 
 // Only normal-mode records are placed: the mutants' rates measure the mutation, not the kernel.
 // The roofs drawn are the reference model's and the device model's (another model when a run has

@@ -10,12 +10,15 @@
 
 #include "analyzer/support/atomic_file.hpp"
 #include "reports/html/html_chart_controls.hpp"
+#include "reports/html/html_charts.hpp"
 #include "reports/html/html_devices.hpp"
 #include "reports/html/html_diagnosis.hpp"
 #include "reports/html/html_mutation.hpp"
 #include "reports/html/html_how_to_read.hpp"
 #include "reports/html/html_readings.hpp"
 #include "reports/html/html_run_sections.hpp"
+#include "reports/html/html_sizes.hpp"
+#include "reports/html/html_tuning.hpp"
 #include "reports/html/html_text.hpp"
 #include "reports/text/device_comparison.hpp"
 #include "reports/text/known_value.hpp"
@@ -251,8 +254,11 @@ class HtmlReport {
     }
 
     html_ += "<section class=\"family\" id=\"family-" + std::to_string(index) + "\">\n<h2>" + escaped(family) + "</h2>\n";
+    html_ += sizeChoicesHtml(results_, family);
     renderChart(family);
+    html_ += rateVsSizeHtml(results_, family, chart_style_);
     renderVariantsTable(normal_records);
+    html_ += tuningSectionHtml(results_, family, chart_style_);
     if (!mutant_records.empty()) renderMutantsTable(mutant_records, normal_records);
     renderMutations(normal_records);
     html_ += profilerReadingsTableHtml(normal_records);
@@ -261,23 +267,7 @@ class HtmlReport {
     html_ += "</section>\n";
   }
 
-  void renderChart(const std::string& family) {
-    const RooflineChart chart = buildRooflineChart(results_, family, chart_options_);
-    html_ += "<figure>\n" + renderSvgChart(layoutRooflineChart(chart, chart_style_), family);
-    html_ += chartControlsHtml(chart);
-    html_ += "<figcaption class=\"muted\">Normal-mode variants at (FLOP per DRAM byte, achieved GFLOP/s). "
-             "Solid: the device that ran; dashed: the reference model; dotted: local-memory roofs. "
-             "Hover a point for its details.";
-    if (!chart.unplaced.empty()) {
-      html_ += " Not on the chart:<ul class=\"unplaced\">";
-      for (const UnplacedRecord& unplaced : chart.unplaced) {
-        html_ += "<li>" + escaped(unplaced.variant) + " " + escaped(unplaced.params_text) + ": " +
-                 escaped(unplaced.reason) + "</li>";
-      }
-      html_ += "</ul>";
-    }
-    html_ += "</figcaption>\n</figure>\n";
-  }
+  void renderChart(const std::string& family) { html_ += familyChartsHtml(results_, family, chart_style_, chart_options_); }
 
   // The course's table: each row a rung of the optimisation ladder for one problem size.
   void renderVariantsTable(const std::vector<const RunRecord*>& records) {
@@ -400,8 +390,13 @@ class HtmlReport {
   void renderCountersTable(const std::vector<const RunRecord*>& records) {
     html_ += "<details class=\"counters\"><summary>" + std::to_string(records.size()) +
              " runs with counters: FLOPs and DRAM bytes counted against the analytic ones, raw metrics</summary>\n";
+    // Integer work counted beside the manifest's, as FLOPs are, where the counters counted it.
+    const bool integer_ops = std::any_of(records.begin(), records.end(), [](const RunRecord* r) {
+      return !r->counters.not_attempted && r->counters.derived.count("integer_ops") != 0;
+    });
     html_ += "<table class=\"counters\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") +
-             th("FP32 FLOPs (counted)") + th("FLOPs (analytic)") + th("DRAM read") + th("DRAM write") +
+             th("FP32 FLOPs (counted)") + th("FLOPs (analytic)") + (integer_ops ? th("Integer ops (counted)") : "") +
+             th("DRAM read") + th("DRAM write") +
              th("DRAM bytes vs. analytic") + th("Bridged kernel time") + th("Raw metrics") + "</tr></thead>\n<tbody>\n";
     for (const RunRecord* record : records) {
       const counters::CounterSet& counters = record->counters;
@@ -422,7 +417,7 @@ class HtmlReport {
       if (!counters.not_attempted && counters.bridged_kernel_ns) bridged_ns = static_cast<double>(*counters.bridged_kernel_ns);
       html_ += "<tr>" + tdText(record->variant) + tdText(recordParamsText(*record)) + tdText(modeName(record->mode)) +
                tdNumber(derived("fp32_flops"), &formatCount) + tdNumber(known(record->work.flops), &formatCount) +
-               tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
+               (integer_ops ? tdNumber(derived("integer_ops"), &formatCount) : "") + tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
                tdNumber(traffic_ratio, &formatPercent) + tdNumber(bridged_ns, &formatDurationNs);
       html_ += "<td>";
       if (!counters.not_attempted) {

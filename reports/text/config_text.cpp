@@ -58,9 +58,25 @@ toml::table runTable(const RunSettings& run) {
   return table;
 }
 
+// N = { rule = "fill", waves = 4, ... }: every key, the defaults included, so that the report says
+// what the rule asked for.
+toml::table sizeRuleTable(const SizeRuleSpec& rule) {
+  toml::table table{{"rule", rule.rule}, {"waves", rule.waves}, {"min_kernel_us", rule.min_kernel_us},
+                    {"memory_fraction", rule.memory_fraction}};
+  if (rule.min) table.insert("min", *rule.min);
+  if (rule.max) table.insert("max", *rule.max);
+  if (rule.sweep_from) {
+    table.insert("sweep_from", *rule.sweep_from);
+    table.insert("sweep_factor", rule.sweep_factor);
+  }
+  table.is_inline(true);
+  return table;
+}
+
 toml::table studyTable(const StudySpec& study) {
   toml::table params;
   for (const auto& [name, values] : study.params) params.insert(name, numberArray(values));
+  for (const SizeRuleSpec& rule : study.size_rules) params.insert(rule.param, sizeRuleTable(rule));
   params.is_inline(true);  // params = { N = [256, 512] }, as configs write it
   toml::table table{{"family", study.family}, {"variants", textArray(study.variants)}, {"params", std::move(params)}};
   if (!study.modes.empty()) table.insert("modes", modeArray(study.modes));

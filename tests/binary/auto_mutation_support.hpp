@@ -16,11 +16,15 @@
 
 namespace rooflab::testing {
 
-// Builds the mutant on the OpenCL CPU device as the runner does; "" or the build failure.
+// Builds the mutant on the OpenCL CPU device as the runner does (with its mode's RL_MODE; a
+// compute-only mutant's kernels then read prelude.cl's key constant, where the runner gives them the
+// key as an argument); "" or the build failure.
 inline std::string buildMutantOnPocl(const AutoMutant& mutant, const std::string& options = "") {
   const SelectedDevice device = selectDevice("cpu");
   cl::Context context(device.device);
-  const ProgramBuild built = buildProgramNow(context, device.device, automaticMutantProgram(mutant), options);
+  const std::string mode = mutant.kind == AutoMutantKind::compute_only ? "1" : "2";
+  const ProgramBuild built =
+      buildProgramNow(context, device.device, automaticMutantProgram(mutant), "-D RL_MODE=" + mode + " " + options);
   return built.ok ? "" : built.failure + "\n" + built.log + "\n" + mutant.source.value_or("");
 }
 

@@ -12,6 +12,7 @@
 #include "analyzer/run/variant_programs.hpp"
 #include "embedded_kernel_prelude.hpp"
 #include "mutators/auto_mutation.hpp"
+#include "mutators/mutant_key.hpp"
 #include "binary/auto_mutation_support.hpp"
 
 using namespace rooflab;
@@ -72,11 +73,54 @@ TEST(AutoMutation, ComputeOnlyStoresSitBehindARuntimeFalseCondition) {
                            "  int i = get_global_id(0);\n  if (i > 2) y[i] += 2.0f * x[i];\n  else y[i] = x[i + 1];\n}\n";
   const AutoMutant m = mutate("/tmp/k.cl", text, AutoMutantKind::compute_only);
   ASSERT_TRUE(m.source) << m.reason;
-  EXPECT_NE(m.source->find("if (rl_auto_bits_float(rl_auto_v) == RL_NEVER_BITS) y[i] = rl_auto_v; } while (0);\n  else"),
+  // The condition and the made-up values read the run-time key (a kernel argument), never a constant.
+  EXPECT_NE(m.source->find("if (rl_auto_bits_float(rl_auto_v) == rl_mutant_key) y[i] = rl_auto_v; } while (0);\n  else"),
             std::string::npos)
       << *m.source;
-  EXPECT_NE(m.source->find("rl_auto_fake_float(rl_auto_seed((ulong)(&(x[i + 1]))))"), std::string::npos) << *m.source;
+  EXPECT_NE(m.source->find("rl_auto_fake_float(rl_auto_seed((ulong)(&(x[i + 1]))), rl_mutant_key)"), std::string::npos)
+      << *m.source;
+  EXPECT_EQ(m.source->find("RL_NEVER_BITS"), std::string::npos) << *m.source;
   EXPECT_EQ(m.original.global_loads, 3);  // y[i] of +=, x[i], x[i + 1]
+}
+
+// Helpers load and store through global pointers: the key reaches them as a last parameter, and every
+// call passes it on; a kernel the variant does not launch passes prelude.cl's constant of that name.
+// The rewriter also says which kernel arguments the loads, the kept loads and the stores reach.
+TEST(AutoMutation, TheRuntimeKeyIsThreadedThroughHelpers) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  const std::string text = "float load_scaled(global const float* p, int i, float s) { return p[i] * s; }\n"
+                           "void store(global uchar* q, int i, float v) { q[i] = (uchar)(v * 255.0f); }\n"
+                           "int pick(void) { return 1; }\n"
+                           "kernel void launched(global const int* idx, global const float* x, global uchar* out) {\n"
+                           "  const int i = get_global_id(0);\n"
+                           "  store(out, i, load_scaled(x, idx[i], 0.5f) + pick());\n}\n"
+                           "kernel void other(global const float* x, global uchar* out) { store(out, 0, x[pick()]); }\n";
+  AutoMutationRequest request;
+  request.source_text = text;
+  request.source_path = "/tmp/helpers.cl";
+  request.kernels = {"launched"};
+  request.kind = AutoMutantKind::compute_only;
+  const AutoMutant m = mutateAutomatically(request);
+  ASSERT_TRUE(m.source) << m.reason;
+  const std::string& s = *m.source;
+  EXPECT_NE(s.find("float load_scaled(global const float* p, int i, float s, const uint rl_mutant_key)"), std::string::npos) << s;
+  EXPECT_NE(s.find("int pick(const uint rl_mutant_key)"), std::string::npos) << s;
+  EXPECT_NE(s.find("rl_auto_fake_float(rl_auto_seed((ulong)(&(p[i]))), rl_mutant_key)"), std::string::npos) << s;
+  EXPECT_NE(s.find("if (rl_auto_bits_uchar(rl_auto_v) == rl_mutant_key) q[i] = rl_auto_v;"), std::string::npos) << s;
+  EXPECT_NE(s.find("store(out, i, load_scaled(x, idx[i], 0.5f, rl_mutant_key) + pick(rl_mutant_key), rl_mutant_key);"),
+            std::string::npos) << s;
+  EXPECT_NE(s.find("store(out, 0, x[pick(rl_mutant_key)], rl_mutant_key);"), std::string::npos) << s;
+  EXPECT_EQ(rooflab::testing::buildMutantOnPocl(m), "");
+  // idx decides an address (kept), x is made up, out is stored (argument indices of `launched`).
+  ASSERT_EQ(m.traffic.count("launched"), 1u) << m.traffic_untraced;
+  const KernelArgumentTraffic& t = m.traffic.at("launched");
+  EXPECT_EQ(t.loaded, (std::set<int>{0, 1}));
+  EXPECT_EQ(t.kept_loaded, (std::set<int>{0}));
+  EXPECT_EQ(t.stored, (std::set<int>{2}));
+  // The program as built: the launched kernel takes the key after its own arguments.
+  const std::string built = addMutantKeyParameter(automaticMutantProgram(m), {"launched"});
+  EXPECT_NE(built.find("global uchar* out, const uint rl_mutant_key) {"), std::string::npos) << built;
 }
 
 TEST(AutoMutation, WhatItCannotRewriteGivesNoMutantWithTheReason) {

@@ -41,7 +41,7 @@ TEST(InputErrorsAtOnce, ErrorsInTwoVariantsAndTheirExpressionsAreAllReported) {
   const Outcome o = w.run();
   expectEveryError(o, {w.at("colour =") + "variants[0].colour: unknown key (expected one of: name, description, "
                                           "source, kernel, args, global, local, defines, launches, scratch, flops, "
-                                          "bytes, global_accesses, local_accesses, tolerance, build_options, what_if)",
+                                          "bytes, global_accesses, local_accesses, tolerance, build_options, what_if, tune)",
                        w.at("global_accesses =") + "variants[0].global_accesses: expression '3*NN': Unexpected token \"NN\" found at "
                                                      "position 2.",
                        w.at("\"N/3\"") + "variants[1].global[0]: expression 'N/3' = 1365.333333 is not a whole number"});

@@ -227,6 +227,52 @@ TEST(Runner, BackgroundBuildsGiveTheSameRecords) {
   ASSERT_EQ(sequential.size(), 18u);
 }
 
+// A compute-only program appends the run-time key to the kernels its variant launches, so two
+// variants of one annotated file that launch different kernels build two programs, in turn or on
+// background threads: with one, the second variant's kernel had no key.
+TEST(Runner, EachComputeOnlyVariantGetsTheKeyOnTheKernelItLaunches) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  TempDir dir;
+  dir.write("kernels/pair/k.cl", R"(
+kernel void add_first(global const float* a, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i < n) RL_STORE(float, c, i, RL_ADD(RL_LOAD(float, a, i), RL_LOAD(float, b, i)));
+}
+kernel void add_second(global const float* a, global const float* b, global float* c, int n) {
+  int i = get_global_id(0);
+  if (i < n) RL_STORE(float, c, i, RL_ADD(RL_LOAD(float, b, i), RL_LOAD(float, a, i)));
+}
+)");
+  dir.write("kernels/pair/family.toml", rooflab::testing::vecaddFamilyHeader("pair") + R"([[variants]]
+name = "first"
+source = "k.cl"
+kernel = "add_first"
+args = ["a", "b", "c", "N"]
+global = ["N"]
+global_accesses = "3*N"
+[[variants]]
+name = "second"
+source = "k.cl"
+kernel = "add_second"
+args = ["a", "b", "c", "N"]
+global = ["N"]
+global_accesses = "3*N"
+)");
+  const std::string text = "[run]\ndevice = \"cpu\"\nrepetitions = 3\nwarmup = 1\nmodes = [\"normal\", \"compute-only\"]\n"
+                           "ceilings = \"datasheet\"\nkernels = [\"kernels\"]\nout = \"" + (dir.path() / "out").string() +
+                           "\"\nformats = [\"json\"]\n[[study]]\nfamily = \"pair\"\nparams = { N = [1024] }\n";
+  for (const char* threads : {"0", "2"}) {
+    BatchConfig config = parseBatchConfig(text, "cfg.toml", dir.path());
+    config.run.environment.build_threads = parseBuildThreads(threads);
+    BatchOptions options;
+    options.progress = false;
+    const nlohmann::json results = toJson(runBatch(config, options).results);
+    ASSERT_EQ(results["records"].size(), 4u);
+    for (const auto& r : results["records"])
+      EXPECT_EQ(r["status"], "ok") << threads << " build threads: " << r["variant"] << " " << r["mode"] << ": " << r["error"];
+  }
+}
+
 TEST(Runner, MutantsRunButAreNeverVerified) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   BatchFixture f("[\"compute-only\", \"memory-only\"]");

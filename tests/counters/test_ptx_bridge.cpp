@@ -315,6 +315,22 @@ TEST(PtxBridge, LocalPointerUsedOtherwiseIsAnErrorWithItsLine) {
   EXPECT_NE(message.find("dyn_param_2"), std::string::npos) << message;
 }
 
+// A compute-only mutant's program: prelude.cl's program-scope key constant (for functions not given
+// the key) stays a module variable the CUDA driver loads, and the key argument is a 4-byte value
+// the launch passes after the kernel's own.
+TEST(PtxBridge, AComputeOnlyMutantsKeyConstantAndArgumentPassThrough) {
+  const std::string ptx = ".version 9.0\n.target sm_90, texmode_independent\n.address_size 64\n\n"
+                          ".const .align 4 .u32 rl_mutant_key = 2141569505;\n\n"
+                          ".entry k(\n\t.param .u64 .ptr .global .align 4 k_param_0,\n\t.param .u32 k_param_1\n)\n"
+                          "{\n\tret;\n\n}\n";
+  const rc::CudaReadyPtx result = rc::rewriteForCuda(ptx);
+  EXPECT_NE(result.ptx.find(".const .align 4 .u32 rl_mutant_key = 2141569505;"), std::string::npos) << result.ptx;
+  ASSERT_EQ(result.kernels.size(), 1u);
+  ASSERT_EQ(result.kernels[0].params.size(), 2u);
+  EXPECT_EQ(result.kernels[0].params[1].kind, rc::PtxParamKind::scalar);
+  EXPECT_EQ(result.kernels[0].params[1].size_bytes, 4u);
+}
+
 TEST(PtxBridge, RefusesWhatItCannotBridge) {
   const std::string header = ".version 9.0\n.target sm_90, texmode_independent\n.address_size 64\n\n";
   const std::string constant = header +

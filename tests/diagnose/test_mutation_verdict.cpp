@@ -139,3 +139,101 @@ TEST(MutationVerdict, Fp64AndIntegerInstructionsExtendTheComputeOnlyValidation) 
       << kept.validation.compute_only->quantity;
   EXPECT_FALSE(analyseMutation(fp64_normal, &mem, &fp64_lost, 1000).validation.compute_only.value().valid);
 }
+
+// A memory-only mutant keeps every global access, so it cannot move the bytes it must move faster
+// than the device's fastest memory roof allows; one that does has lost its traffic to the compiler.
+// The rule leaves a memory-bound kernel's mutant (as fast as the kernel) and timing noise alone.
+TEST(MutationVerdict, AMemoryOnlyMutantFasterThanTheFastestMemoryRoofHasLostTraffic) {
+  DeviceModel device;
+  device.dram_gbps = 20;
+  device.l2_gbps = 60;
+  device.local_gbps = 100;
+  const std::optional<MemoryRoof> roof = fastestMemoryRoof(device);
+  ASSERT_TRUE(roof);
+  EXPECT_EQ(roof->level, "local memory");
+  EXPECT_DOUBLE_EQ(roof->gbps, 100);
+
+  auto normal = record(1e6);
+  normal.work.bytes = 4e6;  // 4 MB in 1 ms: 4 GB/s
+  const auto comp = record(0.3e6, RunMode::compute_only);
+  auto readingOf = [&](double t_mem_ns, std::optional<MutantSourceCheck> check = std::nullopt) {
+    auto mem = record(t_mem_ns, RunMode::memory_only);
+    mem.mutant_source_check = std::move(check);
+    return analyseMutation(normal, &mem, &comp, 1000, {}, std::nullopt, roof);
+  };
+  // Memory-bound: the mutant runs as the kernel does.
+  const MutationVerdict bound = readingOf(0.95e6);
+  EXPECT_TRUE(bound.validation.memory_only.value().valid);
+  EXPECT_EQ(bound.verdict, MutationReading::memory_bound);
+  // 4 MB in 30 us is 133 GB/s: above the roof, within the noise a CPU's timings and roofs show.
+  EXPECT_TRUE(readingOf(0.03e6).validation.memory_only.value().valid);
+  // 4 MB in 1 us is 4000 GB/s: the loads are gone.
+  const MutationVerdict collapsed = readingOf(1000);
+  EXPECT_FALSE(collapsed.validation.memory_only.value().valid);
+  EXPECT_FALSE(collapsed.t_mem_ns.has_value());
+  EXPECT_EQ(collapsed.verdict, MutationReading::unknown);
+  bool said = false;
+  for (const std::string& note : collapsed.notes)
+    said = said || note.find("the memory-only mutant moves the 4 MB it must move at least (every global access is kept) "
+                             "at 4000 GB/s, over 4x the device's fastest memory roof (local memory, 100 GB/s) and 4x the "
+                             "original's 4 GB/s: the compiler removed traffic") != std::string::npos;
+  EXPECT_TRUE(said) << collapsed.notes.front();
+  // A roof measured below what the original itself achieved (other processes ran meanwhile): a
+  // mutant as fast as the original is not judged.
+  auto fast = record(4000);  // 4 MB in 4 us: 1000 GB/s
+  fast.work.bytes = 4e6;
+  auto fast_mem = record(3000, RunMode::memory_only);
+  EXPECT_TRUE(analyseMutation(fast, &fast_mem, &comp, 1000, {}, std::nullopt, roof).validation.memory_only.value().valid);
+  // A family that declares more bytes than its buffers hold: the buffers the accesses reach decide.
+  normal.work.bytes = 4e9;
+  MutantSourceCheck reached;
+  reached.bytes = TrafficBytes{"", 3e6, 0, 1e6};
+  EXPECT_TRUE(readingOf(0.03e6, reached).validation.memory_only.value().valid);
+  EXPECT_FALSE(readingOf(0.03e6).validation.memory_only.value().valid);
+  // Without a roof nothing is judged.
+  auto mem = record(1000, RunMode::memory_only);
+  EXPECT_TRUE(analyseMutation(normal, &mem, &comp, 1000).validation.memory_only.value().valid);
+}
+
+// An automatic compute-only mutant keeps the loads whose values decide addresses, bounds or branches
+// and makes up the rest: by counters it reads at most the original's load sectors, and about none
+// when it keeps no load; without counters the note says how many bytes the kept loads' buffers hold.
+TEST(MutationVerdict, AnAutomaticComputeOnlyMutantReadsOnlyTheLoadsItKeeps) {
+  const auto normal = withCounters(record(1e6), 1000, 1000);
+  const auto mem = withCounters(record(0.9e6, RunMode::memory_only), 0, 1000);
+  MutantSourceCheck keeps;
+  keeps.quantity = "floating-point and integer operations";
+  keeps.original = keeps.mutant = 9;
+  keeps.kept_global_loads = 2;
+  keeps.global_loads = 6;
+  keeps.bytes = TrafficBytes{"", 536584, 270344, 8192};
+  MutantSourceCheck keeps_none = keeps;
+  keeps_none.kept_global_loads = 0;
+  auto compute = [](double sectors, const MutantSourceCheck& check) {
+    auto r = withCounters(record(0.5e6, RunMode::compute_only), 1000, sectors);
+    r.mutant_source_check = check;
+    return r;
+  };
+  const auto reads_kept = compute(400, keeps);
+  const MutantValidation v = analyseMutation(normal, &mem, &reads_kept, 1000).validation.compute_only.value();
+  EXPECT_TRUE(v.valid);
+  EXPECT_NE(v.quantity.find("global load sectors 1000 -> 400 (it keeps 2 of the 6 global loads (270.3 KB of the 536.6 KB "
+                            "their buffers hold"),
+            std::string::npos)
+      << v.quantity;
+  const auto reads_more = compute(1200, keeps);
+  EXPECT_FALSE(analyseMutation(normal, &mem, &reads_more, 1000).validation.compute_only.value().valid);
+  const auto reads_without_keeping = compute(300, keeps_none);
+  EXPECT_FALSE(analyseMutation(normal, &mem, &reads_without_keeping, 1000).validation.compute_only.value().valid);
+  const auto reads_nothing = compute(0, keeps_none);
+  EXPECT_TRUE(analyseMutation(normal, &mem, &reads_nothing, 1000).validation.compute_only.value().valid);
+  // No counters: the note gives the kept loads' bytes.
+  auto plain = record(0.5e6, RunMode::compute_only);
+  plain.mutant_source_check = keeps;
+  const auto by_source = analyseMutation(record(1e6), nullptr, &plain, 1000).validation.compute_only.value();
+  EXPECT_EQ(by_source.by, MutantValidation::Method::construction);
+  EXPECT_NE(by_source.note.value_or("").find("it keeps 2 of the 6 global loads (270.3 KB of the 536.6 KB their buffers "
+                                             "hold, each element counted once a launch), whose values decide"),
+            std::string::npos)
+      << by_source.note.value_or("");
+}

@@ -318,6 +318,31 @@ TEST(ResultsJson, CostDriftControlAndAbSidesRoundTrip) {
   EXPECT_FALSE(older.drift_control.has_value());
 }
 
+// An automatic mutant's source check with the bytes its accesses reach round-trips; an older one
+// (loads counted, no bytes) still reads, without bytes.
+TEST(ResultsJson, AMutantSourceCheckWithItsBytesRoundTrips) {
+  const json check = json::parse(R"({"quantity": "floating-point and integer operations", "original": 15, "mutant": 15,
+    "kept_global_loads": {"kept": 4, "of": 6, "bytes": 270344, "of_bytes": 536584},
+    "global_bytes": {"loads": 536584, "kept_loads": 270344, "stores": 147460, "launches": [
+      {"kernel": "CsrBuild", "loads": 8192, "kept_loads": 8192, "stores": 139268},
+      {"kernel": "SpmvCsrScalar", "loads": 528392, "kept_loads": 262152, "stores": 8192}]}})");
+  const MutantSourceCheck read = mutantSourceCheckFromJson(check);
+  ASSERT_TRUE(read.bytes.has_value());
+  EXPECT_DOUBLE_EQ(read.bytes->kept_loads, 270344);
+  ASSERT_EQ(read.launch_bytes.size(), 2u);
+  EXPECT_EQ(read.launch_bytes[1].kernel, "SpmvCsrScalar");
+  EXPECT_EQ(toJson(read), check);
+  const json older = json::parse(R"({"quantity": "floating-point and integer operations", "original": 15, "mutant": 15,
+    "kept_global_loads": {"kept": 4, "of": 6}})");
+  const MutantSourceCheck old = mutantSourceCheckFromJson(older);
+  EXPECT_EQ(old.kept_global_loads, 4);
+  EXPECT_FALSE(old.bytes.has_value());
+  EXPECT_EQ(toJson(old), older);
+  const json untraced = json::parse(R"({"quantity": "global loads, stores and atomics", "original": 3, "mutant": 3,
+    "global_bytes_unknown": "k.cl:4: a global access through a pointer that is not traced to a kernel argument"})");
+  EXPECT_EQ(toJson(mutantSourceCheckFromJson(untraced)), untraced);
+}
+
 // A batch on several devices and a part of a batch: the devices with their own models, each record's
 // device, the batch identity with its part and a merge's summary are written and read back whole; a
 // file without them (every older one) reads with none.

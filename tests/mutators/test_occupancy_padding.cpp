@@ -1,9 +1,10 @@
-// Occupancy padding of memory-only mutants (mutators/occupancy_padding.hpp); one test runs on PoCL.
+// Occupancy padding of mutants (mutators/occupancy_padding.hpp) and the compute-only key beside it; two tests run on PoCL.
 #include <gtest/gtest.h>
 
 #include "analyzer/diagnose/mutation_verdict.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "analyzer/batch/batch.hpp"
+#include "mutators/mutant_key.hpp"
 #include "mutators/occupancy_padding.hpp"
 #include "test_support.hpp"
 
@@ -37,15 +38,18 @@ kernel void untouched(global float* a) { a[2] = 3; }
   EXPECT_THROW(rooflab::addOccupancyPadParameter(source, {"fake"}), std::invalid_argument);
 }
 
-// A memory-only mutant that drops the original's local tile uses less local memory: on a device
-// without the PTX bridge rooflab pads it with a __local argument of the difference, and records it.
-TEST(OccupancyPadding, AMutantWithLessLocalMemoryIsPaddedOnPocl) {
-  ROOFLAB_REQUIRE_CPU_DEVICE();
+namespace {
+
+// A kernel whose mutant of `padded_mode` ("memory-only" or "compute-only") drops the original's
+// local tile and so uses less local memory: on a device without the PTX bridge rooflab pads it with
+// a __local argument of the difference, and records it; the other mutant keeps the tile.
+void expectPaddedOnPocl(const std::string& padded_mode) {
   rooflab::testing::TempDir dir;
+  const std::string drops = padded_mode == "memory-only" ? "RL_IS_MEMORY_ONLY" : "RL_IS_COMPUTE_ONLY";
   dir.write("kernels/staged/k.cl", R"(
 kernel void staged(global const float* a, global const float* b, global float* c, int n) {
   const int i = get_global_id(0);
-#if RL_IS_MEMORY_ONLY
+#if )" + drops + R"(
   if (i < n) RL_STORE(float, c, i, RL_ADD(RL_LOAD(float, a, i), RL_LOAD(float, b, i)));
 #else
   local float tile[1024];
@@ -89,7 +93,7 @@ global_accesses = "3*N"
     const std::size_t original = launch["original"]["local_bytes"];
     const std::size_t mutant = launch["mutant"]["local_bytes"];
     EXPECT_TRUE(launch["matched"].get<bool>()) << padding.dump();
-    if (r["mode"] == "memory-only") {
+    if (r["mode"] == padded_mode) {
       // PoCL 5 (Ubuntu 24.04) reports CL_KERNEL_LOCAL_MEM_SIZE 0 for a kernel's local arrays; Debian's
       // PoCL 3 reports them. Without that report there is nothing to compare.
       if (original == 0) GTEST_SKIP() << "this OpenCL CPU device reports no local memory for the kernel's local array";
@@ -103,4 +107,28 @@ global_accesses = "3*N"
     }
   }
   EXPECT_EQ(seen, 2);
+}
+
+}  // namespace
+
+TEST(OccupancyPadding, AMutantWithLessLocalMemoryIsPaddedOnPocl) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  expectPaddedOnPocl("memory-only");
+}
+
+// A compute-only mutant's kernel takes its run-time key after its own arguments, and the pad after
+// the key: both are set at each launch.
+TEST(OccupancyPadding, AComputeOnlyMutantIsPaddedAfterItsKeyOnPocl) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  expectPaddedOnPocl("compute-only");
+}
+
+TEST(OccupancyPadding, TheKeyComesBeforeThePad) {
+  const std::string source = "kernel void k(global float* a) { a[0] = 1.0f; }\nkernel void other(void) { }\n";
+  const std::string keyed = rooflab::addMutantKeyParameter(source, {"k", "other"});
+  const std::string both = rooflab::addOccupancyPadParameter(keyed, {"k"});
+  EXPECT_NE(both.find("kernel void k(global float* a, const uint rl_mutant_key, local uchar* rl_occupancy_pad) {"),
+            std::string::npos) << both;
+  EXPECT_NE(both.find("kernel void other(const uint rl_mutant_key) { }"), std::string::npos) << both;
+  EXPECT_THROW(rooflab::addMutantKeyParameter(source, {"missing"}), std::invalid_argument);
 }

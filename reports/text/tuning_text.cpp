@@ -1,0 +1,102 @@
+// A tuning search's summary on the terminal and its space as CSV.
+#include "reports/text/tuning_text.hpp"
+
+#include <cctype>
+#include <sstream>
+
+#include "analyzer/support/atomic_file.hpp"
+#include "analyzer/support/format.hpp"
+#include "reports/text/csv_report.hpp"
+#include "reports/text/number_format.hpp"
+
+namespace rooflab::reports {
+namespace {
+
+std::string fileSafe(const std::string& text) {
+  std::string out = text;
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
+  return out;
+}
+
+std::string configurationText(const TuningResult& result, std::size_t c) {
+  std::string text;
+  for (std::size_t d = 0; d < result.dimensions.size(); ++d)
+    text += (d ? " " : "") + result.dimensions[d].name + "=" + formatNumber(result.configurations[c].values[d]);
+  return text;
+}
+
+std::string optionalNumber(const std::optional<double>& value) { return value ? formatRoundTrip(*value) : ""; }
+
+}  // namespace
+
+std::string tuningFileStem(const TuningResult& result) {
+  return "tune-" + fileSafe(result.family) + "-" + fileSafe(result.variant);
+}
+
+std::string bestConfigurationText(const TuningResult& result) {
+  return result.best ? configurationText(result, *result.best) : "";
+}
+
+void printTuningSummary(const TuningResult& result, std::ostream& out) {
+  out << "\ntune " << result.family << "/" << result.variant << ": ";
+  if (!result.best) {
+    out << "no configuration ran and verified (" << result.evaluations << " tried of " << result.valid << " valid)\n";
+  } else {
+    const TunedConfiguration& best = result.configurations[*result.best];
+    out << "best " << configurationText(result, *result.best) << ": " << formatDurationNs(*best.median_ns);
+    if (best.lower_ns && best.upper_ns)
+      out << " (" << formatDurationNs(*best.lower_ns) << " to " << formatDurationNs(*best.upper_ns) << ", 95%)";
+    if (best.rate) out << ", " << formatRate(*best.rate) << " " << result.rate_unit;
+    if (best.rate && result.roof_rate) out << " (" << formatPercent(*best.rate / *result.roof_rate) << " of the roof)";
+    if (result.baseline && result.configurations[*result.baseline].median_ns)
+      out << "; " << formatSpeedup(*result.configurations[*result.baseline].median_ns / *best.median_ns) << " the variant as written";
+    out << "\n";
+  }
+  std::size_t failed = 0;
+  for (const TunedConfiguration& c : result.configurations)
+    failed += c.outcome == ConfigurationOutcome::build_failed || c.outcome == ConfigurationOutcome::verification_failed ||
+              c.outcome == ConfigurationOutcome::failed;
+  out << "  " << toString(result.searcher) << " searcher: " << result.evaluations << " of " << result.valid
+      << " valid configurations run (" << result.configurations.size() << " in the space, " << failed
+      << " failed); stopped: " << result.stop_reason << "\n";
+}
+
+void writeTuningCsv(const TuningResult& result, std::ostream& out) {
+  std::vector<std::string> header;
+  for (const TuningDimension& d : result.dimensions) header.push_back(d.name);
+  for (const char* column : {"outcome", "order", "resumed", "median_ns", "lower_ns", "upper_ns", "rate", "rate_unit", "best", "reason"})
+    header.push_back(column);
+  auto row = [&](const std::vector<std::string>& fields) {
+    std::string line;
+    for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csvField(fields[i]);
+    out << line << "\r\n";
+  };
+  row(header);
+  for (std::size_t c = 0; c < result.configurations.size(); ++c) {
+    const TunedConfiguration& t = result.configurations[c];
+    std::vector<std::string> fields;
+    for (double value : t.values) fields.push_back(formatRoundTrip(value));
+    fields.push_back(toString(t.outcome));
+    fields.push_back(t.order ? std::to_string(*t.order) : "");
+    fields.push_back(t.resumed ? "1" : "0");
+    for (const auto& value : {t.median_ns, t.lower_ns, t.upper_ns, t.rate}) fields.push_back(optionalNumber(value));
+    fields.push_back(result.rate_unit);
+    fields.push_back(result.best && *result.best == c ? "1" : "0");
+    fields.push_back(t.reason);
+    row(fields);
+  }
+}
+
+std::vector<std::filesystem::path> writeTuningCsvReports(const ResultsDocument& results, const std::filesystem::path& out_dir) {
+  std::vector<std::filesystem::path> files;
+  for (const TuningResult& result : results.tuning) {
+    std::ostringstream text;
+    writeTuningCsv(result, text);
+    files.push_back(out_dir / (tuningFileStem(result) + ".csv"));
+    writeFileAtomically(files.back(), text.str());
+  }
+  return files;
+}
+
+}  // namespace rooflab::reports
