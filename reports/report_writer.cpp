@@ -6,6 +6,7 @@
 
 #include "analyzer/json/results_file.hpp"
 #include "reports/text/csv_report.hpp"
+#include "reports/text/end_to_end_text.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/chart/png_report.hpp"
 
@@ -37,6 +38,7 @@ void writeReports(const ResultsDocument& results, const std::filesystem::path& o
     }
     if (format == "json") writeResultsFile(out_dir / "results.json", results);
     if (format == "csv") writeCsvReport(results, out_dir / "results.csv");
+    if (format == "csv" && hasEndToEnd(results)) writeEndToEndCsvReport(results, out_dir / "end-to-end.csv");
   }
 }
 

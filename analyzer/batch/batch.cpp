@@ -41,11 +41,17 @@ std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan) {
   return needed;
 }
 
+// Whether some point runs end to end: only then are the host link and the launch measured.
+bool needsLinkCeilings(const BatchPlan& plan) {
+  return std::any_of(plan.points.begin(), plan.points.end(),
+                     [](const PlannedPoint& p) { return p.resolved && p.resolved->end_to_end; });
+}
+
 RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
                              ResultsWriter& results, const BatchPlan& plan) {
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
-  RooflineModels models = prepareRooflineModels(settings, device, log, typedPeaksOf(plan));
+  RooflineModels models = prepareRooflineModels(settings, device, log, typedPeaksOf(plan), needsLinkCeilings(plan));
   results.setModels(models, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   if (show_log) std::fputs(log.str().c_str(), stderr);
   return models;
@@ -90,7 +96,10 @@ class PointLoop {
             ResultsWriter& results, const DeviceInfo& device, bool progress, HostWatch& host)
       : plan_(plan), worker_(worker), models_(models), document_(document), results_(results), device_(device),
         progress_(progress), host_(host), tally_(plan.points.size()),
-        analysis_(static_cast<double>(device.timer_resolution_ns), models.device ? models.device : models.datasheet) {}
+        analysis_(static_cast<double>(device.timer_resolution_ns), models.device ? models.device : models.datasheet) {
+    if (models.ceilings && models.ceilings->link)
+      analysis_.setLinkCeilings(&*models.ceilings->link, models.ceilings->launch);
+  }
 
   // Runs every point (until interrupted) and finishes the document; whether it was interrupted. A
   // file that cannot be written (a full disk) stops the batch: the IoError then says where the
@@ -169,6 +178,12 @@ class PointLoop {
     if (outcome == RecordOutcome::failed) {
       progress_.finish();
       std::fprintf(stderr, "rooflab: %s: %s\n", toString(record.status).c_str(), record.status_reason.c_str());
+    } else if (outcome == RecordOutcome::end_to_end_failed) {
+      progress_.finish();
+      for (const EndToEndRun& run : record.end_to_end->runs)
+        if (run.error || run.verification.status == VerificationStatus::failed)
+          std::fprintf(stderr, "rooflab: end-to-end %s failed: %s: %s\n", toString(run.strategy).c_str(), record.label().c_str(),
+                       run.error ? run.error->c_str() : run.verification.detail.c_str());
     } else if (outcome == RecordOutcome::verification_failed) {
       progress_.finish();
       std::fprintf(stderr, "rooflab: verification failed: %s: %s\n", record.label().c_str(),

@@ -34,9 +34,17 @@ struct CeilingsOptions {
   // The compute roofs beside FP32 to measure: only those some studied family's work needs
   // (Arithmetic::fp64, int32), so that a batch of float families pays for none.
   std::vector<Arithmetic> typed_peaks;
+  // The host link and the launch (analyzer/data/link_ceilings.hpp): measured by `rooflab ceilings`
+  // and by a run whose studies ask for end-to-end timing, not by every run. link_max_bytes is the
+  // sweep's largest size; 0: 256 MiB on a GPU, 16 MiB on a CPU (always within the device's limits).
+  bool link_and_launch = false;
+  std::uint64_t link_max_bytes = 0;
+  // false: the link and launch alone (a run on datasheet roofs whose studies ask for end-to-end
+  // timing); the report then has no roof figures and no model.
+  bool roofs = true;
 };
 
-// Runs the four benchmarks on `device`. Throws DeviceError when no context or profiling queue can
+// Runs the benchmarks on `device`. Throws DeviceError when no context or profiling queue can
 // be made; errors of single benchmarks are recorded in their CeilingBenchmark.
 CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptions& options = {});
 
@@ -45,5 +53,9 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
 // when their time ran out, and a noisy host. The header says how the benchmarks were repeated.
 // Measured figures above the datasheet (boost clocks) are shown as they are, never clamped.
 std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet);
+
+// The host-link and launch part of that table (empty when they were not measured): each strategy and
+// direction with its fitted bandwidth and latency, or "zero-copy" and why; the launch figures.
+std::string formatLinkCeilings(const CeilingsReport& report);
 
 }  // namespace rooflab

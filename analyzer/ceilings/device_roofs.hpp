@@ -11,6 +11,7 @@ namespace rooflab {
 
 // Throws InputError when the reference model does not exist. `typed_peaks`: the compute roofs
 // beside FP32 that the studied families' work needs (their [work] type), measured with the others.
+// link_and_launch: the host link and the launch too (a study asks for end-to-end runs).
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
-                                     const std::vector<Arithmetic>& typed_peaks = {});
+                                     const std::vector<Arithmetic>& typed_peaks = {}, bool link_and_launch = false);
 }  // namespace rooflab

@@ -8,6 +8,7 @@
 
 #include "analyzer/support/atomic_file.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/chart/end_to_end_chart.hpp"
 #include "reports/chart/roofline_chart.hpp"
 
 namespace rooflab::reports {
@@ -163,6 +164,12 @@ std::vector<std::filesystem::path> writePngReports(const ResultsDocument& result
     const std::filesystem::path file = out_dir / rooflinePngFileName(family);
     writeFileAtomically(file, renderPng(scene));
     written.push_back(file);
+    // Families with end-to-end runs get their bars too.
+    if (const std::optional<ChartScene> bars = layoutEndToEndChart(results, family, style)) {
+      const std::filesystem::path bars_file = out_dir / endToEndPngFileName(family);
+      writeFileAtomically(bars_file, renderPng(*bars));
+      written.push_back(bars_file);
+    }
   }
   return written;
 }

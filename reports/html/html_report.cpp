@@ -14,6 +14,7 @@
 #include "reports/html/html_mutation.hpp"
 #include "reports/html/html_how_to_read.hpp"
 #include "reports/html/html_readings.hpp"
+#include "reports/html/html_end_to_end.hpp"
 #include "reports/html/html_run_sections.hpp"
 #include "reports/html/html_text.hpp"
 #include "reports/text/known_value.hpp"
@@ -133,7 +134,7 @@ class HtmlReport {
     html_ += readingSectionHtml(reading_guide_);
     for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
     html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
-             measuredCeilingsHtml(results_) + configSectionHtml(results_);
+             measuredCeilingsHtml(results_) + linkCeilingsHtml(results_) + configSectionHtml(results_);
     html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
     html_ += chartScriptHtml();
     html_ += "</body>\n</html>\n";
@@ -238,7 +239,7 @@ class HtmlReport {
     renderVariantsTable(normal_records);
     if (!mutant_records.empty()) renderMutantsTable(mutant_records, normal_records);
     renderMutations(normal_records);
-    html_ += profilerReadingsTableHtml(normal_records);
+    html_ += profilerReadingsTableHtml(normal_records) + endToEndSectionHtml(normal_records);
     if (!what_if_records.empty()) html_ += whatIfSectionHtml(what_if_records);
     renderCounters(records);
     html_ += "</section>\n";
