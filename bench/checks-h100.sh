@@ -41,6 +41,20 @@
 #             vecadd at N = 2^26 end to end with every strategy, predicted beside measured; the overlap
 #             what-if's predicted gain beside the measured one (PASS within 15%); matmul at N = 4096
 #             end to end, where the kernel dominates (PASS when its runs are kernel-bound)
+#   charts    every kernel on a chart (docs/charts.md), one run with counters: the transpose ladder
+#             (N = 8192) on the bandwidth chart and the instruction roofline, with each variant's x at
+#             L1, L2, DRAM and shared and its loads' and stores' x (expects tiled's shared loads at the
+#             32-way wall, tiled_padded's away from it at the conflict-free one, naive's global stores
+#             at the stride wall: 16 or more sectors per request); the matmul ladder (N = 1024) on the
+#             instruction roofline; nw_dp (tests/fixtures/kernels/corpus, N = 512) under the measured
+#             int32 roof with its integer operations counted beside the manifest's; the measured issue
+#             rate against the datasheet's. The PNGs are in $W/charts.
+#   devices   several devices (needs PoCL carried: ROOFLAB_GPU_POCL=1 scripts/fetch-gpu-deps.sh): the
+#             embedded default with --device cpu,gpu (compare), one report with both devices side by
+#             side, its table of speedups per rung printed; then the default config as --shard 1/2 and
+#             --shard 2/2 on the GPU, merged, checked equal point for point to the compare run's GPU
+#             records (one run of the same batch: same batch id), every original verified. Counters
+#             off throughout, to keep it near 2 minutes
 # Usage (GPU machine, repository root): ROOFLAB_COMMIT=<sha> bash bench/checks-h100.sh TAG STEP...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -251,6 +265,63 @@ PY
       ./build-gpu/rooflab run "$W/link.toml" --out "$W/link" > "$W/link.log" 2>&1
       echo "link: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
       python3 bench/link_summary.py "$W/link-baseline.json" "$W/link/results.json" | tee "$W/link-summary.txt" | tee -a "$W/summary.txt" ;;
+    charts)
+      printf '[run]\nmodes = ["normal"]\ncounters = "on"\nformats = ["json", "csv", "html", "png"]\nkernels = ["%s"]\n%s\n' \
+        "$PWD/tests/fixtures/kernels/corpus" '[[study]]
+family = "transpose"
+params = { N = [8192] }
+[[study]]
+family = "matmul"
+params = { N = [1024] }
+[[study]]
+family = "nw_dp"
+params = { N = [512] }' > "$W/charts.toml"
+      ./build-gpu/rooflab run "$W/charts.toml" --device gpu --out "$W/charts" > "$W/charts.log" 2>&1
+      echo "charts: rc=$? $(seconds_since "$start") s wall; pngs: $(cd "$W/charts" 2>/dev/null && ls *.png 2>/dev/null | tr '\n' ' ')" | tee -a "$W/summary.txt"
+      python3 bench/charts_check.py "$W/charts" 2>&1 | tee "$W/charts-check.txt" | grep -E '^charts: (PASS|FAIL)' >> "$W/summary.txt"
+      cat "$W/charts-check.txt" ;;
+    devices)
+      ./build-gpu/rooflab devices > "$W/devices-list.txt" 2>&1
+      ./build-gpu/rooflab run --device cpu,gpu --no-counters --formats json,html,csv --out "$W/devices-compare" \
+        > "$W/devices-compare.log" 2>&1
+      echo "devices compare: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      sed -n '/^Devices side by side/,/^results:/p' "$W/devices-compare.log" | grep -v '^results:' | tee "$W/devices-speedups.txt"
+      for part in 1 2; do
+        ./build-gpu/rooflab run --device gpu --no-counters --shard "$part/2" --formats json --out "$W/devices-part$part" \
+          > "$W/devices-part$part.log" 2>&1
+        echo "devices part $part/2: rc=$?" | tee -a "$W/summary.txt"
+      done
+      ./build-gpu/rooflab merge "$W/devices-part1" "$W/devices-part2" --out "$W/devices-merged" --formats json,html \
+        > "$W/devices-merge.log" 2>&1
+      echo "devices merge: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 - "$W/devices-compare/results.json" "$W/devices-merged/results.json" <<'PY' | tee -a "$W/summary.txt"
+import json, sys
+compare, merged = (json.load(open(p)) for p in sys.argv[1:3])
+devices = compare.get("devices", [])
+print("devices: compared", ", ".join(f"{d['key']} {d['device']['type']} {d['device']['name']}" for d in devices))
+def points(records, device=None):
+    return [(r["family"], r["variant"], json.dumps(r["params"], sort_keys=True), r["mode"],
+             (r.get("what_if") or {}).get("name"), r["status"], r["verification"]["status"])
+            for r in records if device is None or r.get("device") == device]
+gpu = next((d["key"] for d in devices if d["device"]["type"] == "GPU"), None)
+cpu = next((d["key"] for d in devices if d["device"]["type"] == "CPU"), None)
+both = (len(devices) == 2 and gpu and cpu and all(d["models"].get("device") for d in devices)
+        and len(points(compare["records"], gpu)) == len(points(compare["records"], cpu)) > 0)
+print(f"devices: compare report with both devices, each on its own measured roofs: {'PASS' if both else 'FAIL'}")
+one, joined = points(compare["records"], gpu), points(merged["records"])
+same_batch = compare.get("batch", {}).get("id") == merged.get("batch", {}).get("id")
+unverified = [p for p in joined if p[3] == "normal" and p[6] not in ("passed", "reference")]
+failed = [p for p in joined if p[5] != "ok"]
+print(f"devices: merged parts {len(joined)} records vs one run's {len(one)}; same batch {same_batch}; "
+      f"not ok {len(failed)}; originals not verified {len(unverified)}")
+print(f"devices: shards merged equal one run point for point, every record verified: "
+      f"{'PASS' if joined == one and same_batch and not failed and not unverified else 'FAIL'}")
+for a, b in zip(one, joined):
+    if a != b:
+        print("devices: first difference:", a, "vs", b)
+        break
+PY
+      ;;
     *) echo "unknown step $step" | tee -a "$W/summary.txt" ;;
   esac
 done

@@ -7,6 +7,7 @@
 #include "analyzer/json/results_file.hpp"
 #include "reports/text/csv_report.hpp"
 #include "reports/text/end_to_end_text.hpp"
+#include "reports/text/device_comparison.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/chart/png_report.hpp"
 
@@ -29,7 +30,14 @@ void writeReports(const ResultsDocument& results, const std::filesystem::path& o
     if (format == "html") writeHtmlReport(results, out_dir / "report.html", chart_options);
     if (format == "png") {
 #ifdef ROOFLAB_HAVE_CAIRO
-      writePngReports(results, out_dir, {}, chart_options);
+      if (comparesDevices(results)) {
+        // Each device's charts against its own roofs: roofline-<family>-<device>.png.
+        const std::vector<ResultsDocument> documents = documentsPerDevice(results);
+        for (std::size_t d = 0; d < documents.size(); ++d)
+          writePngReports(documents[d], out_dir, {}, chart_options, "-" + deviceShortName(results, results.device_runs[d]));
+      } else {
+        writePngReports(results, out_dir, {}, chart_options);
+      }
 #else
       // Built without cairo (the GPU machine): the other formats are still written, and
       // `rooflab report results.json` on a machine with cairo draws the PNGs from the same data.

@@ -2,8 +2,15 @@
 # Run HERE (a Debian machine with network): downloads the Debian packages that the GPU machine
 # lacks (toml++, muParser, libclang 14 with the LLVM library it links, cairo for the PNG charts) into .deps/debs, a git-ignored folder that the device tool carries.
 # The GPU machine reaches no package registry, so it unpacks these with scripts/gpu-setup.sh.
+# ROOFLAB_GPU_POCL=1 adds PoCL, the CPU as an OpenCL device beside the GPU (`rooflab run --device
+# cpu,gpu`), instead of libclang and cairo: Debian 12's PoCL links LLVM 15, not the LLVM 14 of
+# libclang, and the two sets together are far over the 64 MiB the device tool carries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${ROOFLAB_GPU_POCL:-0}" = 1 ] && [ "${ROOFLAB_GPU_LIBCLANG:-0}" = 1 ]; then
+  echo "fetch-gpu-deps: ROOFLAB_GPU_POCL=1 and ROOFLAB_GPU_LIBCLANG=1 do not fit together in 64 MiB (LLVM 15 and LLVM 14): choose one" >&2
+  exit 2
+fi
 mkdir -p .deps/debs
 cd .deps/debs
 apt-get download libtomlplusplus-dev libtomlplusplus3 libmuparser-dev libmuparser2v5
@@ -36,7 +43,25 @@ if [ "${ROOFLAB_GPU_LIBCLANG:-0}" = 1 ]; then
     dpkg-deb -b -Znone trim "$dev" > /dev/null && rm -rf trim
   fi
 fi
-if [ "${ROOFLAB_GPU_LIBCLANG:-0}" = 1 ]; then
+rm -f libpocl2_*.deb libpocl2-common_*.deb pocl-opencl-icd_*.deb libllvm15_*.deb libclang-cpp15_*.deb libhwloc15_*.deb
+if [ "${ROOFLAB_GPU_POCL:-0}" = 1 ]; then
+  # PoCL and what it loads that an Ubuntu CUDA image lacks: LLVM 15 and libclang-cpp 15 (it compiles
+  # kernels in-process), hwloc, and LLVM's z3 and libedit; libxml2, libffi and libtinfo are in the
+  # image. PoCL finds its kernel library and headers relative to libpocl.so (../../share/pocl), so it
+  # runs from the unpacked prefix; scripts/gpu-setup.sh registers its ICD.
+  apt-get download pocl-opencl-icd libpocl2 libpocl2-common libllvm15 libclang-cpp15 libhwloc15 libz3-4 libedit2
+  # libpocl2 holds a 9 MB kernel library per x86 instruction set; PoCL loads the one of the host's
+  # CPU (and aborts without it). GPU hosts have AVX-512 (Sapphire Rapids, Genoa) or AVX2 (Milan):
+  # those two are kept, and the package repacked with xz.
+  pocl=$(ls libpocl2_*.deb)
+  if [ "$(stat -c %s "$pocl")" -gt 6000000 ]; then
+    rm -rf trim && dpkg-deb -R "$pocl" trim
+    find trim/usr/share/pocl -name 'kernel-*.bc' ! -name '*-avx512.bc' ! -name '*-avx2.bc' -delete
+    rm -rf trim/usr/share/doc
+    dpkg-deb -b -Zxz trim "$pocl" > /dev/null && rm -rf trim
+  fi
+fi
+if [ "${ROOFLAB_GPU_LIBCLANG:-0}" = 1 ] || [ "${ROOFLAB_GPU_POCL:-0}" = 1 ]; then
   rm -f libcairo*.deb libpixman*.deb libfontconfig*.deb fontconfig-config*.deb libfreetype*.deb libpng*.deb \
     libbrotli*.deb libexpat1*.deb libx11*.deb libxcb*.deb libxrender*.deb libxext*.deb libxau*.deb libxdmcp*.deb \
     libbsd0*.deb libmd0*.deb x11proto-dev*.deb zlib1g-dev*.deb libglib2.0*.deb libffi*.deb libpcre2*.deb fonts-dejavu-core*.deb

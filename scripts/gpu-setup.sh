@@ -14,6 +14,8 @@ mkdir -p "$prefix"
 for deb in .deps/debs/*.deb; do dpkg -x "$deb" "$prefix"; done
 mkdir -p /etc/OpenCL/vendors
 [ -f /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+# PoCL, when fetched (ROOFLAB_GPU_POCL=1): the CPU as a second OpenCL device, for --device cpu,gpu.
+bash scripts/register-pocl.sh "$prefix" /etc/OpenCL/vendors
 # The .pc files say prefix=/usr; the sysroot makes pkg-config point into the unpacked prefix.
 export PKG_CONFIG_PATH=$prefix/usr/lib/x86_64-linux-gnu/pkgconfig:$prefix/usr/share/pkgconfig
 export PKG_CONFIG_SYSROOT_DIR=$prefix

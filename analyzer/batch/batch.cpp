@@ -1,23 +1,25 @@
 #include "analyzer/batch/batch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
+#include <thread>
 
+#include "analyzer/batch/batch_devices.hpp"
 #include "analyzer/batch/batch_estimate.hpp"
+#include "analyzer/batch/batch_identity.hpp"
 #include "analyzer/batch/batch_summary.hpp"
-#include "analyzer/support/errors.hpp"
-#include "analyzer/device/gpu_clock.hpp"
-#include "analyzer/device/host_condition.hpp"
-#include "analyzer/batch/point_worker.hpp"
-#include "analyzer/batch/progress_line.hpp"
+#include "analyzer/batch/host_watch.hpp"
+#include "analyzer/batch/point_loop.hpp"
 #include "analyzer/batch/results_writer.hpp"
 #include "analyzer/ceilings/device_roofs.hpp"
 #include "analyzer/counters/counters.hpp"
-#include "analyzer/diagnose/analysis.hpp"
-#include "analyzer/place/place_record.hpp"
+#include "analyzer/manifest/resolve_point.hpp"
+#include "analyzer/plan/plan_parts.hpp"
 #include "analyzer/roofline/roofline_models.hpp"
+#include "analyzer/support/errors.hpp"
 #include "analyzer/support/stop_flag.hpp"
 
 namespace rooflab {
@@ -25,15 +27,23 @@ namespace {
 
 BatchConfig withOverrides(BatchConfig config, const BatchOptions& options) {
   if (!options.device_override.empty()) config.run.device = options.device_override;
+  if (options.device_mode_override) config.run.device_mode = *options.device_mode_override;
   if (!options.out_override.empty()) config.run.out = options.out_override;
   if (options.counters_override) config.run.counters = *options.counters_override;
   if (!options.formats_override.empty()) config.run.formats = options.formats_override;
   return config;
 }
 
+// Whether this run's records may get counters: then the int32 roof (integer work counted by the
+// hardware is placed under it) and the issue rate (the instruction roofline's roof) are measured too.
+bool countersPossible(const RunSettings& settings, const DeviceInfo& device) {
+  return settings.counters != CountersSetting::off && counters::countersUnavailableReason(device).empty();
+}
+
 // The compute roofs beside FP32 that some point's work is in: only those are measured.
-std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan) {
+std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan, bool counters_possible) {
   std::vector<Arithmetic> needed;
+  if (counters_possible) needed.push_back(Arithmetic::int32);
   for (const PlannedPoint& planned : plan.points)
     if (planned.resolved && planned.resolved->work.arithmetic != Arithmetic::fp32 &&
         std::find(needed.begin(), needed.end(), planned.resolved->work.arithmetic) == needed.end())
@@ -47,161 +57,23 @@ bool needsLinkCeilings(const BatchPlan& plan) {
                      [](const PlannedPoint& p) { return p.resolved && p.resolved->end_to_end; });
 }
 
-RooflineModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             ResultsWriter& results, const BatchPlan& plan) {
+struct MeasuredModels {
+  RooflineModels models;
+  double seconds = 0;
+};
+
+MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
+                             const BatchPlan& plan) {
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
-  RooflineModels models = prepareRooflineModels(settings, device, log, typedPeaksOf(plan), needsLinkCeilings(plan));
-  results.setModels(models, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  const bool counters_possible = countersPossible(settings, device.info);
+  MeasuredModels measured{prepareRooflineModels(settings, device, log, typedPeaksOf(plan, counters_possible),
+                                                counters_possible, needsLinkCeilings(plan)),
+                          0};
+  measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (show_log) std::fputs(log.str().c_str(), stderr);
-  return models;
+  return measured;
 }
-
-// The host's condition for the results, with the GPU clock sampled so far; says on the terminal why
-// the timings may be noisy, at the start and again at the end (the clock is known only then).
-class HostWatch {
- public:
-  explicit HostWatch(const DeviceInfo& device) : host_(readHostCondition()), gpu_clock_(device) {
-    host_.gpu_sm_clock_unavailable = gpu_clock_.unavailableReason().empty()
-                                         ? std::nullopt
-                                         : std::optional<std::string>(gpu_clock_.unavailableReason());
-    if (const auto noisy = noisyHost(host_)) std::fprintf(stderr, "rooflab: warning: noisy host: %s\n", noisy->c_str());
-  }
-  void sample() { gpu_clock_.sample(); }
-  HostCondition condition() const {
-    HostCondition host = host_;
-    host.gpu_sm_clock = gpu_clock_.samples();
-    return host;
-  }
-  void reportAtEnd() const {
-    const HostCondition host = condition();
-    if (host.gpu_sm_clock)
-      std::fprintf(stderr, "rooflab: GPU SM clock %.0f-%.0f MHz over %zu samples\n", host.gpu_sm_clock->min_mhz,
-                   host.gpu_sm_clock->max_mhz, host.gpu_sm_clock->count);
-    if (const auto noisy = noisyHost(host))
-      std::fprintf(stderr, "rooflab: warning: this batch ran on a noisy host (%s); compare its timings with care\n",
-                   noisy->c_str());
-  }
-
- private:
-  HostCondition host_;
-  GpuClockSampler gpu_clock_;
-};
-
-// Runs a plan's points in order, each in the worker process; places, counts and records each record
-// as it comes.
-class PointLoop {
- public:
-  PointLoop(const BatchPlan& plan, PointWorker& worker, const RooflineModels& models, ResultsDocument& document,
-            ResultsWriter& results, const DeviceInfo& device, bool progress, HostWatch& host)
-      : plan_(plan), worker_(worker), models_(models), document_(document), results_(results), device_(device),
-        progress_(progress), host_(host), tally_(plan.points.size()),
-        analysis_(static_cast<double>(device.timer_resolution_ns), models.device ? models.device : models.datasheet) {
-    if (models.ceilings && models.ceilings->link)
-      analysis_.setLinkCeilings(&*models.ceilings->link, models.ceilings->launch);
-  }
-
-  // Runs every point (until interrupted) and finishes the document; whether it was interrupted. A
-  // file that cannot be written (a full disk) stops the batch: the IoError then says where the
-  // records measured so far are and how to read them back.
-  bool runAll() {
-    try {
-      return runPoints();
-    } catch (const IoError& e) {
-      progress_.finish();
-      try {
-        results_.finish(true, tally_.finalSummary(results_.records()));
-        results_.write();
-      } catch (const IoError&) {
-        // The disk is still full: the hint below says what the earlier writes kept.
-      }
-      throw IoError(std::string(e.what()) + "; " + results_.recoveryHint(plan_.points.size()));
-    }
-  }
-  const BatchTally& tally() const { return tally_; }
-
- private:
-  bool runPoints() {
-    bool interrupted = false;
-    for (std::size_t i = 0; i < plan_.points.size() && !interrupted; ++i)
-      interrupted = stopRequests() > 0 || !runPoint(i);
-    progress_.finish();
-    interrupted = interrupted || stopRequests() > 0;
-    results_.setHost(host_.condition());
-    host_.reportAtEnd();
-    RecordAnalysis::batchOver(document_.records);
-    results_.finish(interrupted, tally_.finalSummary(results_.records()));
-    // Interrupted before its first record, the batch has nothing to put in the place of the earlier
-    // run's results: the folder gives them back their names (OutputFolder) and nothing is written.
-    if (interrupted && results_.records() == 0) {
-      std::fprintf(stderr, "rooflab: interrupted before the first point ended: nothing written; %s keeps what the "
-                           "earlier run wrote there\n", results_.path().parent_path().c_str());
-      return true;
-    }
-    results_.write();
-    // A run killed outright says nothing: this is where a user learns that its journal keeps every record.
-    if (interrupted)
-      std::fprintf(stderr,
-                   "rooflab: interrupted: %zu of %zu points done, %zu not run; their records are in %s (a run killed "
-                   "outright keeps every record it measured in its journal: `rooflab report %s` reads them back)\n",
-                   results_.records(), plan_.points.size(), plan_.points.size() - results_.records(),
-                   results_.path().c_str(), results_.journalPath().c_str());
-    return interrupted;
-  }
-
-  // False when the user asked to stop now: the point has no record.
-  bool runPoint(std::size_t i) {
-    const RunPoint& point = plan_.points[i].run_point;
-    const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(plan_.points.size()) + "] " +
-                               point.family->name + "/" + point.variant->name + " " +
-                               paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode) +
-                               (point.what_if ? " " + point.what_if->name : "");
-    progress_.show(prefix);
-    std::optional<RunRecord> record = worker_.run(i, recordFor(point), [&](const char* phase, int index, int count) {
-      if (progress_.tty()) progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count));
-    });
-    if (!record) return false;
-    host_.sample();
-    if (const auto threads = worker_.buildThreads()) results_.setBuildThreads(*threads);
-    if (record->status == RecordStatus::ok) placeRecord(*record, models_);
-    report(*record, tally_.count(*record));
-    const std::size_t index = results_.append(std::move(*record));
-    const std::optional<std::size_t> concluded = analysis_.recordAdded(document_.records, index, plan_.closesGroup(i));
-    results_.journal(index);
-    if (concluded && *concluded != index) results_.journal(*concluded);
-    results_.setSummary(tally_.summary());
-    results_.checkpoint();
-    return true;
-  }
-
-  void report(const RunRecord& record, RecordOutcome outcome) {
-    if (outcome == RecordOutcome::failed) {
-      progress_.finish();
-      std::fprintf(stderr, "rooflab: %s: %s\n", toString(record.status).c_str(), record.status_reason.c_str());
-    } else if (outcome == RecordOutcome::end_to_end_failed) {
-      progress_.finish();
-      for (const EndToEndRun& run : record.end_to_end->runs)
-        if (run.error || run.verification.status == VerificationStatus::failed)
-          std::fprintf(stderr, "rooflab: end-to-end %s failed: %s: %s\n", toString(run.strategy).c_str(), record.label().c_str(),
-                       run.error ? run.error->c_str() : run.verification.detail.c_str());
-    } else if (outcome == RecordOutcome::verification_failed) {
-      progress_.finish();
-      std::fprintf(stderr, "rooflab: verification failed: %s: %s\n", record.label().c_str(),
-                   record.verification.detail.c_str());
-    }
-  }
-
-  const BatchPlan& plan_;
-  PointWorker& worker_;
-  const RooflineModels& models_;
-  ResultsDocument& document_;
-  ResultsWriter& results_;
-  const DeviceInfo& device_;
-  ProgressLine progress_;
-  HostWatch& host_;
-  BatchTally tally_;
-  RecordAnalysis analysis_;
-};
 
 // One message for all of them, a line each, as the command line prints every error ("rooflab: ...");
 // a sweep can fail at every point, so the first 20 are shown.
@@ -224,16 +96,106 @@ void refuseCountersThatCannotBeRead(const RunSettings& settings, const DeviceInf
                     " (counters = \"auto\" runs with timings alone)");
 }
 
-void announce(const BatchPlan& plan, const BatchConfig& config, const SelectedDevice& device,
-              const RooflineModels& models, const ResultsWriter& results) {
+void announce(std::size_t points, const BatchPlan& plan, const BatchConfig& config, const SelectedDevice& device,
+              const RooflineModels& models, const ResultsWriter& results, const std::string& devices_text) {
   const std::size_t families = plan.studiedFamilyCount();
   std::fprintf(stderr,
-               "rooflab: %zu points (%zu %s) on %s [%s]; %d warm-up + at least %d timed runs each, to ±%g%% noise "
+               "rooflab: %zu points (%zu %s) on %s; %d warm-up + at least %d timed runs each, to ±%g%% noise "
                "within %g s; estimated %s; results in %s\n",
-               plan.points.size(), families, families == 1 ? "family" : "families", device.info.name.c_str(),
-               device.info.platform.c_str(), config.run.warmup, config.run.repetitions, config.run.max_noise * 100,
-               config.run.max_time_s, formatEstimate(estimateBatchSeconds(plan, models, config.run, device.info)).c_str(),
+               points, families, families == 1 ? "family" : "families", devices_text.c_str(), config.run.warmup,
+               config.run.repetitions, config.run.max_noise * 100, config.run.max_time_s,
+               formatEstimate(estimateBatchSeconds(plan, models, config.run, device.info)).c_str(),
                results.path().c_str());
+}
+
+// The part of the batch this run makes (--shard I/N), with what a merge needs to know of it.
+std::vector<std::size_t> pointsToRun(const BatchPlan& plan, std::optional<BatchPart>& part) {
+  if (!part) return allPoints(plan);
+  if (part->count == 0 || part->index == 0 || part->index > part->count)
+    throw InputError("--shard " + std::to_string(part->index) + "/" + std::to_string(part->count) +
+                     ": expected I/N with 1 <= I <= N (" + part->source + ")");
+  std::vector<std::size_t> points = pointsOfPart(plan, part->index, part->count);
+  part->part_points = partSizes(plan, part->count);
+  part->plan_indices = points;
+  for (std::size_t i : points) part->points.push_back(recordFor(plan.points[i].run_point).label());
+  std::fprintf(stderr, "rooflab: part %zu of %zu (%s): %zu of the batch's %zu points\n", part->index, part->count,
+               part->source.c_str(), points.size(), plan.points.size());
+  return points;
+}
+
+// Runs the loops one after the other (compare) or all at once (shard); whether one stopped early.
+bool runLoops(std::vector<std::unique_ptr<DeviceLoop>>& loops, bool at_once) {
+  if (!at_once) {
+    for (auto& loop : loops)
+      if (loop->run()) return true;
+    return false;
+  }
+  std::atomic<bool> stopped{false};
+  std::vector<std::thread> threads;
+  for (auto& loop : loops) threads.emplace_back([&stopped, &loop] {
+      if (loop->run()) stopped = true;
+    });
+  for (std::thread& thread : threads) thread.join();
+  return stopped;
+}
+
+// Each device's models, measured before any point runs (so the journal's header has them all):
+// compare measures each device's own ceilings; shard (identical devices) and one device, the first's.
+std::vector<MeasuredModels> measureEveryDevice(const BatchConfig& config, const BatchDevices& devices,
+                                               bool show_log, const BatchPlan& plan) {
+  std::vector<MeasuredModels> measured;
+  for (const SelectedDevice& device : devices.devices) {
+    if (!measured.empty() && devices.mode != DeviceMode::compare) break;
+    if (devices.devices.size() > 1 && show_log)
+      std::fprintf(stderr, "rooflab: ceilings of %s\n", deviceLine(device.info).c_str());
+    measured.push_back(measureModels(config.run, device, show_log, plan));
+  }
+  return measured;
+}
+
+void recordDevices(ResultsDocument& document, const BatchDevices& devices, const std::vector<MeasuredModels>& models) {
+  if (!devices.mode) return;
+  document.device_mode = devices.mode;
+  for (std::size_t i = 0; i < devices.devices.size(); ++i) {
+    DeviceRun run{deviceKey(devices.devices[i].info), devices.devices[i].info, {}, std::nullopt};
+    if (i < models.size() && *devices.mode == DeviceMode::compare) {
+      run.models = resultsModels(models[i].models);
+      run.ceilings_seconds = models[i].seconds;
+    }
+    document.device_runs.push_back(std::move(run));
+  }
+}
+
+std::string devicesText(const BatchDevices& devices, std::size_t points) {
+  if (!devices.mode) return devices.devices.front().info.name + " [" + devices.devices.front().info.platform + "]";
+  std::string text = std::to_string(devices.devices.size()) + " devices (" + toString(*devices.mode) +
+                     (*devices.mode == DeviceMode::compare ? ": " + std::to_string(points) + " on each"
+                                                           : ": split over them, one worker each") + "):";
+  for (const SelectedDevice& device : devices.devices) text += " " + deviceLine(device.info) + ";";
+  text.pop_back();
+  return text;
+}
+
+// One loop per device: compare gives each every point and its own models; shard deals the points out.
+std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, const std::vector<std::size_t>& points,
+                                                     const BatchDevices& devices,
+                                                     const std::vector<MeasuredModels>& models,
+                                                     const WorkerSetup& setup, BatchRecords& records) {
+  const bool shard = devices.mode == DeviceMode::shard;
+  const std::vector<std::vector<std::size_t>> shares =
+      shard ? dealPoints(plan, points, devices.devices.size()) : std::vector<std::vector<std::size_t>>{};
+  std::vector<std::unique_ptr<DeviceLoop>> loops;
+  for (std::size_t i = 0; i < devices.devices.size(); ++i) {
+    const DeviceInfo& info = devices.devices[i].info;
+    DeviceShare share{shard ? shares[i] : points, &models[shard ? 0 : i].models, info, std::nullopt};
+    // The worker opens the very device the batch selected: by its indices, whatever the list said
+    // (`all`, `cpu,gpu`).
+    WorkerSetup device_setup = setup;
+    device_setup.config.run.device = deviceKey(info);
+    if (devices.mode) share.key = deviceKey(info);
+    loops.push_back(std::make_unique<DeviceLoop>(plan, std::move(share), std::move(device_setup), records));
+  }
+  return loops;
 }
 
 }  // namespace
@@ -246,26 +208,44 @@ BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options)
   const BatchPlan& plan = *planned;
   for (const auto& w : plan.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
   if (!plan.input_errors.empty()) throw InputError(joinedInputErrors(plan.input_errors));
+  std::optional<BatchPart> part = options.part;
+  const std::vector<std::size_t> points = pointsToRun(plan, part);
+  const BatchDevices devices = selectBatchDevices(config.run);
   outcome.folder = std::make_unique<OutputFolder>(config.run.out);
   outcome.out_dir = outcome.folder->dir();
   if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
 
-  const SelectedDevice device = selectDevice(config.run.device);
-  refuseCountersThatCannotBeRead(config.run, device.info);
+  for (const SelectedDevice& device : devices.devices) refuseCountersThatCannotBeRead(config.run, device.info);
+  const SelectedDevice& first = devices.devices.front();
   ResultsWriter results(outcome.results, *outcome.folder);
-  results.start(config, device.info, plan.input_errors);
-  // Before the ceilings, whose own work would raise the load average it reads.
-  HostWatch host(device.info);
+  results.start(config, first.info, plan.input_errors);
+  outcome.results.batch = BatchIdentity{batchIdentity(plan, config.run), plan.points.size(), part};
+  // Before the ceilings, whose own work would raise the load average it reads. The GPU's clock is
+  // the one worth sampling, wherever it stands in the list.
+  const auto gpu = std::find_if(devices.devices.begin(), devices.devices.end(),
+                                [](const SelectedDevice& device) { return device.info.isGpu(); });
+  HostWatch host(gpu != devices.devices.end() ? gpu->info : first.info);
   results.setHost(host.condition());
-  const RooflineModels models = measureModels(config.run, device, options.progress, results, plan);
-  announce(plan, config, device, models, results);
+  const std::vector<MeasuredModels> models = measureEveryDevice(config, devices, options.progress, plan);
+  results.setModels(models.front().models, models.front().seconds);
+  recordDevices(outcome.results, devices, models);
+  announce(points.size(), plan, config, first, models.front().models, results, devicesText(devices, points.size()));
 
-  // After the ceilings, so that no compile runs while they are measured: the worker starts its
+  const std::size_t records_planned = points.size() * (devices.mode == DeviceMode::compare ? devices.devices.size() : 1);
+  BatchRecords records(records_planned, outcome.results, results, host, options.progress);
+  // After the ceilings, so that no compile runs while they are measured: a worker starts its
   // background builds when it starts.
-  PointWorker worker(WorkerSetup{config, planned, 0}, device.info.name);
-  PointLoop loop(plan, worker, models, outcome.results, results, device.info, options.progress, host);
-  const bool interrupted = loop.runAll();
-  outcome.exit_code = loop.tally().exitCode(interrupted, !plan.input_errors.empty());
+  std::vector<std::unique_ptr<DeviceLoop>> loops =
+      deviceLoops(plan, points, devices, models, WorkerSetup{config, planned, 0, {}}, records);
+  const bool stopped = runLoops(loops, devices.mode == DeviceMode::shard);
+  records.rethrowFailure(records_planned);
+  bool interrupted = false;
+  try {
+    interrupted = records.finish(stopped && stopRequests() > 0, records_planned);
+  } catch (const IoError& e) {
+    throw IoError(std::string(e.what()) + "; " + results.recoveryHint(records_planned));
+  }
+  outcome.exit_code = records.tally().exitCode(interrupted, !plan.input_errors.empty());
   return outcome;
 }
 

@@ -18,6 +18,10 @@ namespace rooflab {
 
 struct BatchOptions {
   std::string device_override;   // --device
+  std::optional<DeviceMode> device_mode_override;  // --device-mode
+  // --shard I/N: run part I of N of the batch (index, count and where they came from; the points
+  // are filled in here).
+  std::optional<BatchPart> part;
   std::string out_override;      // --out
   std::optional<CountersSetting> counters_override;  // --no-counters gives off
   std::vector<std::string> formats_override;
@@ -34,9 +38,11 @@ struct BatchOutcome {
 
 // Measures the device's ceilings (unless [run] ceilings = "datasheet"), runs every point in a worker
 // process, places each record on the roofline models, appends it to <out>/journal.jsonl and writes
-// <out>/results.json at checkpoints and at the end. Throws InputError for a bad or locked output
-// folder or a batch over max_points, DeviceError when no device can be opened, IoError when a results
-// file cannot be written; everything else is recorded.
+// <out>/results.json at checkpoints and at the end. On several devices, compare measures each one's
+// ceilings and runs every point on each in turn; shard measures the first one's and runs one worker
+// per device at once. With a part, only the part's points run. Throws InputError for a bad or locked
+// output folder, a batch over max_points, a device listed twice or a bad part; DeviceError when no
+// device can be opened; IoError when a results file cannot be written; everything else is recorded.
 BatchOutcome runBatch(const BatchConfig& config, const BatchOptions& options);
 
 }  // namespace rooflab

@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <exception>
 #include <filesystem>
@@ -135,6 +136,21 @@ bool servePoints(const BatchPlan& plan, VariantRunner& runner, LineReader& comma
   return true;
 }
 
+// The points this worker will run from its first on, in order: their programs are built in the
+// background while earlier points run.
+std::vector<PlannedPoint> pointsToBuild(const BatchPlan& plan, const WorkerSetup& setup) {
+  std::vector<PlannedPoint> points;
+  if (setup.points.empty()) {
+    if (setup.first_point < plan.points.size())
+      points.assign(plan.points.begin() + static_cast<long>(setup.first_point), plan.points.end());
+    return points;
+  }
+  const auto first = std::find(setup.points.begin(), setup.points.end(), setup.first_point);
+  for (auto index = first; index != setup.points.end(); ++index)
+    if (*index < plan.points.size()) points.push_back(plan.points[*index]);
+  return points;
+}
+
 }  // namespace
 
 int runPointWorker(int commands_fd, int messages_fd) {
@@ -153,9 +169,7 @@ int runPointWorker(int commands_fd, int messages_fd) {
     const BatchPlan& plan = *setup.plan;
     const SelectedDevice device = selectDevice(setup.config.run.device);
     VariantRunner runner(device, setup.config.run);
-    if (setup.first_point < plan.points.size())
-      runner.queueBuilds(std::vector<PlannedPoint>(plan.points.begin() + static_cast<long>(setup.first_point),
-                                                   plan.points.end()));
+    runner.queueBuilds(pointsToBuild(plan, setup));
     WorkerMessage ready;
     ready.kind = WorkerMessage::Kind::ready;
     ready.build_threads = runner.buildThreads();

@@ -403,7 +403,8 @@ std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std
   };
   for (const OptionalRoof& optional : {OptionalRoof{report.l2_read, &DeviceModel::l2_gbps, "l2_gbps"},
                                        OptionalRoof{report.fp64_fma, &DeviceModel::fp64_gflops, "fp64_gflops"},
-                                       OptionalRoof{report.int32_mad, &DeviceModel::int32_gops, "int32_gops"}})
+                                       OptionalRoof{report.int32_mad, &DeviceModel::int32_gops, "int32_gops"},
+                                       OptionalRoof{report.warp_issue, &DeviceModel::warp_issue_gips, "warp_issue_gips"}})
     if (optional.benchmark && optional.benchmark->best_rate) {
       model.*optional.roof = *optional.benchmark->best_rate;
       model.sources[optional.key] = benchmarkSource(at, *optional.benchmark);
@@ -481,6 +482,7 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
     measureLocal(bench, builds, local_plan, report);
     measureL2(bench, datasheet && datasheet->last_level_cache_bytes ? *datasheet->last_level_cache_bytes : 0, report);
     for (Arithmetic arithmetic : options.typed_peaks) measureTypedPeak(bench, arithmetic, report);
+    if (options.warp_issue_rate) measureWarpIssue(bench, report);
   }
   if (options.link_and_launch) {
     measureLaunch(bench, report);

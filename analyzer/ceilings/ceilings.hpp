@@ -34,6 +34,9 @@ struct CeilingsOptions {
   // The compute roofs beside FP32 to measure: only those some studied family's work needs
   // (Arithmetic::fp64, int32), so that a batch of float families pays for none.
   std::vector<Arithmetic> typed_peaks;
+  // The warp-instruction issue rate (the instruction roofline's roof): `rooflab ceilings` always, a
+  // run only where its records may get counters, the only readings that roof is drawn with.
+  bool warp_issue_rate = false;
   // The host link and the launch (analyzer/data/link_ceilings.hpp): measured by `rooflab ceilings`
   // and by a run whose studies ask for end-to-end timing, not by every run. link_max_bytes is the
   // sweep's largest size; 0: 256 MiB on a GPU, 16 MiB on a CPU (always within the device's limits).

@@ -1,8 +1,8 @@
 #pragma once
 // The benchmarks `rooflab ceilings` runs beside DRAM, FP32 and local memory (analyzer/ceilings/ceilings.cpp):
-// the L2 read ceiling (analyzer/ceilings/ceilings_l2.cpp) and the FP64 and int32 multiply-add peaks
-// (analyzer/ceilings/ceilings_typed.cpp), and, when asked, the host link and the launch. Each fills its
-// slot of the report, or says why it has none.
+// the L2 read ceiling (analyzer/ceilings/ceilings_l2.cpp), the FP64 and int32 multiply-add peaks
+// (analyzer/ceilings/ceilings_typed.cpp), the warp-instruction issue rate (analyzer/ceilings/ceilings_issue.cpp)
+// and, when asked, the host link and the launch. Each fills its slot of the report, or says why it has none.
 #include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/ceilings/ceilings_timing.hpp"
 
@@ -16,6 +16,10 @@ void measureL2(Bench& bench, std::uint64_t datasheet_cache_bytes, CeilingsReport
 // Sets report.fp64_fma (or int32_mad) from a 16-chain multiply-add kernel in that type. FP64 on a
 // device without cl_khr_fp64 is a benchmark whose error says so.
 void measureTypedPeak(Bench& bench, Arithmetic arithmetic, CeilingsReport& report);
+
+// Sets report.warp_issue from FFMA and IMAD chains interleaved (analyzer/ceilings/kernels/issue_rate.cl):
+// the warp instructions a device issues per second, the instruction roofline's roof.
+void measureWarpIssue(Bench& bench, CeilingsReport& report);
 
 // Sets report.link: every strategy of analyzer/data/link_ceilings.hpp in both directions over a sweep of
 // sizes up to max_bytes, each fitted as latency + bytes / bandwidth and judged zero-copy or not,

@@ -79,6 +79,8 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
     rows.push_back({*report.fp64_fma, "FP64 multiply-add", datasheet ? datasheet->fp64_gflops : std::nullopt});
   if (report.int32_mad)
     rows.push_back({*report.int32_mad, "int32 multiply-add", datasheet ? datasheet->int32_gops : std::nullopt});
+  if (report.warp_issue)
+    rows.push_back({*report.warp_issue, "warp instruction issue", datasheet ? datasheet->warp_issue_gips : std::nullopt});
 
   const std::string sheet_header = datasheet ? "datasheet (" + datasheet->key + ")" : "datasheet";
   out << padRight("benchmark", 24) << padRight("measured", 20) << padRight("±noise", 9) << padRight(sheet_header, 24)

@@ -9,7 +9,8 @@
 namespace rooflab {
 
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
-                                     const std::vector<Arithmetic>& typed_peaks, bool link_and_launch) {
+                                     const std::vector<Arithmetic>& typed_peaks, bool warp_issue_rate,
+                                     bool link_and_launch) {
   const std::vector<DeviceModel> models = loadDeviceModels();
   auto reference = findDeviceModel(models, settings.reference_model);
   if (!reference)
@@ -22,6 +23,7 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
     CeilingsOptions options;
     options.datasheet = out.datasheet;
     options.typed_peaks = typed_peaks;
+    options.warp_issue_rate = warp_issue_rate;
     options.link_and_launch = link_and_launch;
     out.ceilings = measureCeilings(device, options);
     log << formatCeilingsReport(*out.ceilings, out.datasheet);

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "analyzer/batch/batch.hpp"
+#include "analyzer/cli/shard_option.hpp"
 #include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/roofline/device_models.hpp"
@@ -82,6 +83,12 @@ int runCommand(const RunCommand& cmd) {
   for (const std::string& text : cmd.set_params) config.param_overrides.push_back(parseParamOverride(text));
   BatchOptions options;
   options.device_override = cmd.device;
+  if (!cmd.device_mode.empty()) {
+    options.device_mode_override = parseDeviceMode(cmd.device_mode);
+    if (!options.device_mode_override)
+      throw InputError("--device-mode '" + cmd.device_mode + "': expected compare or shard");
+  }
+  if (!cmd.shard.empty()) options.part = parseShardOption(cmd.shard, [](const char* name) { return std::getenv(name); });
   options.out_override = cmd.out;
   if (cmd.no_counters) options.counters_override = CountersSetting::off;
   options.formats_override = cmd.formats;
@@ -205,6 +212,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
   options.datasheet = matchDeviceModel(device.info, models);
   // The command measures every roof the device has, the FP64 and int32 ones included.
   options.typed_peaks = {Arithmetic::fp64, Arithmetic::int32};
+  options.warp_issue_rate = true;
   options.link_and_launch = true;  // and the host link and the launch
   std::fprintf(stderr, "rooflab: measuring ceilings on %s [%s]%s\n", device.info.name.c_str(), device.info.platform.c_str(),
                options.datasheet ? (" (datasheet model: " + options.datasheet->key + ")").c_str() : "");

@@ -9,6 +9,8 @@ namespace rooflab {
 struct RunCommand {
   std::string config_path;
   std::string device;
+  std::string device_mode;  // --device-mode compare|shard
+  std::string shard;        // --shard I/N, or "slurm": I/N from Slurm's environment
   std::string out;
   bool no_counters = false;
   bool quiet = false;
@@ -27,6 +29,11 @@ struct ReportCommand {
   std::vector<std::string> formats;
   bool show_mutants = false;  // the charts draw the mutants' markers
 };
+struct MergeCommand {
+  std::vector<std::string> parts;  // output folders (their results.json, else journal.jsonl) or files
+  std::string out;
+  std::vector<std::string> formats;
+};
 struct DiffCommand {
   std::string old_path;
   std::string new_path;
@@ -40,5 +47,6 @@ int devicesCommand();
 int ceilingsCommand(const CeilingsCommand& cmd);
 int reportCommand(const ReportCommand& cmd);
 int diffCommand(const DiffCommand& cmd);
+int mergeCommand(const MergeCommand& cmd);
 
 }  // namespace rooflab

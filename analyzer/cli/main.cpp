@@ -29,7 +29,11 @@ int main(int argc, char** argv) {
   RunCommand run;
   auto* run_cmd = app.add_subcommand("run", "Run a batch config (default: the embedded configs/default.toml)");
   run_cmd->add_option("config", run.config_path, "Batch config TOML");
-  run_cmd->add_option("--device", run.device, "auto | gpu | cpu | P:D | name substring");
+  run_cmd->add_option("--device", run.device, "auto | gpu | cpu | P:D | name substring | all, or several joined by commas");
+  run_cmd->add_option("--device-mode", run.device_mode,
+                      "With several devices: compare (every point on each) or shard (the points split over them)");
+  run_cmd->add_option("--shard", run.shard,
+                      "Run part I of N of the batch (I/N), or the part Slurm's environment names (slurm)");
   run_cmd->add_option("--out", run.out, "Output folder (default: the config's [run].out)");
   run_cmd->add_flag("--no-counters", run.no_counters, "Do not read hardware counters");
   run_cmd->add_option("--formats", run.formats, "Report formats: html,png,json,csv")->delimiter(',');
@@ -60,6 +64,12 @@ int main(int argc, char** argv) {
   report_cmd->add_flag("--show-mutants", report.show_mutants,
                        "Draw each variant's compute-only and memory-only mutants on the roofline charts");
 
+  MergeCommand merge;
+  auto* merge_cmd = app.add_subcommand("merge", "Join the parts of a batch (rooflab run --shard I/N) into one results.json and report");
+  merge_cmd->add_option("parts", merge.parts, "Each part's output folder (or its results.json or journal.jsonl)")->required();
+  merge_cmd->add_option("--out", merge.out, "Output folder of the merged results and report")->required();
+  merge_cmd->add_option("--formats", merge.formats, "Report formats (default: the batch's)")->delimiter(',');
+
   DiffCommand diff;
   auto* diff_cmd = app.add_subcommand("diff", "Per-record changes between two runs: a test on their repetitions and a minimum effect");
   diff_cmd->add_option("old", diff.old_path, "Old results.json")->required();
@@ -81,7 +91,7 @@ int main(int argc, char** argv) {
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
       known = known || sub->get_name() == command;
     if (!known) {
-      std::fprintf(stderr, "rooflab: unknown command '%s' (expected run, devices, list, ceilings, report or diff)\n",
+      std::fprintf(stderr, "rooflab: unknown command '%s' (expected run, devices, list, ceilings, report, diff or merge)\n",
                    command.c_str());
       return static_cast<int>(ExitCode::bad_input);
     }
@@ -99,6 +109,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("devices")) return devicesCommand();
     if (*ceilings_cmd) return ceilingsCommand(ceilings);
     if (*report_cmd) return reportCommand(report);
+    if (*merge_cmd) return mergeCommand(merge);
     if (*diff_cmd) {
       if (threshold->count() > 0)
         std::fprintf(stderr, "rooflab: diff: --threshold is now --min-effect: a change counts when it is larger and "

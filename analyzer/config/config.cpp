@@ -75,14 +75,40 @@ void parseNoiseTarget(const TomlReader& r, RunSettings& run, InputErrorList& err
                            std::to_string(run.max_time_s) + " s)"));
 }
 
+// `device`: a selector, several joined by commas, or an array of selectors (kept joined by commas).
+void readDevices(const TomlReader& r, RunSettings& run) {
+  if (r.table().get_as<toml::array>("device") != nullptr) {
+    const std::vector<std::string> selectors = *r.optionalTextArray("device");
+    if (selectors.empty()) r.fail("device", "must name at least one device");
+    run.device.clear();
+    for (const std::string& selector : selectors) {
+      if (selector.empty() || selector.find(',') != std::string::npos)
+        r.fail("device", "each element must be one selector (auto, gpu, cpu, P:D, all or a name), not '" + selector + "'");
+      run.device += (run.device.empty() ? "" : ",") + selector;
+    }
+  } else {
+    run.device = r.optionalString("device").value_or(run.device);
+  }
+}
+
+void readDeviceMode(const TomlReader& r, RunSettings& run) {
+  if (const auto mode = r.optionalString("device_mode")) {
+    const auto parsed = parseDeviceMode(*mode);
+    if (!parsed) r.fail("device_mode", "must be compare or shard");
+    run.device_mode = *parsed;
+  }
+}
+
 // Every key is read on its own: a config with three mistakes says all three.
 void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir, InputErrorList& errors) {
   errors.attempt([&] {
     r.rejectUnknownKeys({"device", "repetitions", "warmup", "modes", "counters", "reference_model", "out", "formats",
                          "kernels", "variant_time_limit_s", "seed", "ceilings", "max_noise", "min_time", "max_time",
-                         "max_points"});
+                         "max_points", "device_mode"});
   });
-  errors.attempt([&] { run.device = r.optionalString("device").value_or(run.device); });
+  errors.attempt([&] { readDevices(r, run); });
+  // What a batch on several devices does with them.
+  errors.attempt([&] { readDeviceMode(r, run); });
   errors.attempt([&] {
     if (auto reps = r.optionalInteger("repetitions")) {
       if (*reps < 1 || *reps > 100000) r.fail("repetitions", "must be between 1 and 100000");

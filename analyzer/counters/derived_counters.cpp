@@ -28,6 +28,40 @@ std::vector<std::string> parseExtraMetrics(std::string_view list) {
   return names;
 }
 
+namespace {
+
+// The instruction roofline's values (docs/charts.md): warp instructions per second, per transaction at
+// each level (32-byte sectors; shared wavefronts), and the load and store instructions of the walls.
+template <class Value>
+void deriveInstructionRoofline(CounterSet& m, const Value& value, std::optional<double> ns) {
+  auto ratio = [&](const std::string& key, std::optional<double> num, std::optional<double> den, const std::string& why) {
+    m.derived[key] = num && den && *den > 0 ? std::optional<double>(*num / *den) : std::nullopt;
+    if (!m.derived[key]) m.derived_reasons[key] = !num || !den ? why : "none of these transactions (or a zero time)";
+  };
+  auto sum = [&](const char* a, const char* b) -> std::optional<double> {
+    return value(a) && value(b) ? std::optional<double>(*value(a) + *value(b)) : std::nullopt;
+  };
+  m.derived["integer_ops"] = value(kIntegerInstructions);
+  if (!value(kIntegerInstructions)) m.derived_reasons["integer_ops"] = std::string(kIntegerInstructions) + " was not collected";
+  const std::string no_time = "a counter or the bridged time is missing";
+  ratio("warp_gips", value(kWarpInstructions), ns, no_time);
+  const std::optional<double> l2_sectors =
+      value(kL2Bytes) ? std::optional<double>(*value(kL2Bytes) / kDramSectorBytes) : std::nullopt;
+  const std::string missing = "a counter of instructions or transactions was not collected";
+  ratio("warp_instructions_per_l1_transaction", value(kWarpInstructions), sum(kGlobalLoadSectors, kGlobalStoreSectors), missing);
+  ratio("warp_instructions_per_l2_transaction", value(kWarpInstructions), l2_sectors, missing);
+  ratio("warp_instructions_per_shared_transaction", value(kWarpInstructions),
+        sum(kSharedLoadWavefronts, kSharedStoreWavefronts), missing);
+  ratio("shared_load_wavefronts_per_request", value(kSharedLoadWavefronts), value(kSharedLoadInstructions), missing);
+  ratio("shared_store_wavefronts_per_request", value(kSharedStoreWavefronts), value(kSharedStoreInstructions), missing);
+  ratio("global_load_gips", value(kGlobalLoadRequests), ns, no_time);
+  ratio("global_store_gips", value(kGlobalStoreRequests), ns, no_time);
+  ratio("shared_load_gips", value(kSharedLoadInstructions), ns, no_time);
+  ratio("shared_store_gips", value(kSharedStoreInstructions), ns, no_time);
+}
+
+}  // namespace
+
 void deriveCounterValues(CounterSet& m) {
   m.derived.clear();
   m.derived_reasons.clear();
@@ -82,7 +116,7 @@ void deriveCounterValues(CounterSet& m) {
   set("l1_global_bytes", global_sectors ? std::optional<double>(*global_sectors * 32) : std::nullopt,
       "global load or store sectors were not collected");
   const std::optional<double> shared_wavefronts = sum(kSharedLoadWavefronts, kSharedStoreWavefronts);
-  set("shared_bytes", shared_wavefronts ? std::optional<double>(*shared_wavefronts * 128) : std::nullopt,
+  set("shared_bytes", shared_wavefronts ? std::optional<double>(*shared_wavefronts * kSharedWavefrontBytes) : std::nullopt,
       "a shared-memory wavefront counter was not collected");
   set("shared_bank_conflicts", sum(kSharedLoadConflicts, kSharedStoreConflicts),
       "a shared-memory bank conflict counter was not collected");
@@ -130,6 +164,7 @@ void deriveCounterValues(CounterSet& m) {
         dram_bytes ? std::optional<double>(*dram_bytes / kDramSectorBytes) : std::nullopt,
         value(kWarpInstructions) ? "a DRAM byte counter was not collected" : notCollected(kWarpInstructions),
         "no DRAM traffic: the data stayed in cache");
+  deriveInstructionRoofline(m, value, ns);
 }
 
 CounterSet unavailableMeasurement(std::string reason) {

@@ -35,4 +35,13 @@ std::string toString(CeilingsSource source) { return nameOf(kCeilingsSourceNames
 
 std::optional<CeilingsSource> parseCeilingsSource(std::string_view text) { return valueOf(kCeilingsSourceNames, text); }
 
+constexpr EnumName<DeviceMode> kDeviceModeNames[] = {
+    {DeviceMode::compare, "compare"},
+    {DeviceMode::shard, "shard"},
+};
+
+std::string toString(DeviceMode mode) { return nameOf(kDeviceModeNames, mode); }
+
+std::optional<DeviceMode> parseDeviceMode(std::string_view text) { return valueOf(kDeviceModeNames, text); }
+
 }  // namespace rooflab

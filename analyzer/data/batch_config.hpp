@@ -32,6 +32,14 @@ enum class CeilingsSource { measure, datasheet };
 std::string toString(CeilingsSource source);  // "measure" | "datasheet"
 std::optional<CeilingsSource> parseCeilingsSource(std::string_view text);
 
+// [run] device_mode: what a batch does with the several devices [run] device lists.
+enum class DeviceMode {
+  compare,  // every point on each device, each device placed against its own ceilings
+  shard,    // the points split over identical devices, one worker per device at once
+};
+std::string toString(DeviceMode mode);  // "compare" | "shard"
+std::optional<DeviceMode> parseDeviceMode(std::string_view text);
+
 // What a user sets through environment variables (README). The command line reads them, once, into
 // the run's settings (analyzer/cli/commands.cpp), so that nothing below it reads the environment.
 struct EnvironmentSettings {
@@ -43,7 +51,9 @@ struct EnvironmentSettings {
 };
 
 struct RunSettings {
+  // One selector, or several joined by commas (`cpu,gpu`, `0:0,0:1`, `all`): analyzer/device/device.hpp.
   std::string device = "auto";
+  DeviceMode device_mode = DeviceMode::compare;  // when `device` names several devices
   int repetitions = 10;  // the floor of every point's timed runs
   // The noise target (analyzer/stats/stopping_rule.hpp), as nvbench's --max-noise, --min-time and
   // --timeout: after `repetitions`, a point is repeated until the 95% interval of its median kernel

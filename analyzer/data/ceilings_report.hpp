@@ -32,8 +32,8 @@ struct CeilingSpread {
 
 // One micro-benchmark's outcome. A failing benchmark keeps its error and the others still run.
 struct CeilingBenchmark {
-  std::string name;  // dram_copy | dram_read | dram_write | fp32_fma | local_read | l2_read | fp64_fma | int32_mad
-  std::string unit;  // "GB/s" or "GFLOP/s"
+  std::string name;  // dram_copy | dram_read | dram_write | fp32_fma | local_read | l2_read | fp64_fma | int32_mad | warp_issue
+  std::string unit;  // "GB/s", "GFLOP/s", "GOP/s" (int32_mad) or "warp GIPS" (warp_issue)
   std::optional<double> best_rate;    // work / shortest kernel time
   std::optional<double> median_rate;  // work / median kernel time
   std::int64_t best_kernel_ns = 0;
@@ -81,6 +81,8 @@ struct CeilingsReport {
   std::optional<std::string> l2_not_measured;
   std::optional<CeilingBenchmark> fp64_fma;
   std::optional<CeilingBenchmark> int32_mad;
+  // Warp instructions issued per second (unit "warp GIPS"), when asked (CeilingsOptions::warp_issue_rate).
+  std::optional<CeilingBenchmark> warp_issue;
   // The host link and the launch (analyzer/ceilings/ceilings_link.cpp, ceilings_launch.cpp), measured
   // only when asked (CeilingsOptions::link_and_launch); absent in older reports.
   std::optional<LinkCeilings> link;

@@ -49,6 +49,8 @@ const std::vector<CounterMetric>& counterMetricTable() {
       {kL2HitRate, "L2 hit rate", "%", "Sector lookups in L2 that hit."},
       {kSharedLoadInstructions, "Shared load instructions", "inst", "Warp-level __local load instructions executed."},
       {kSharedStoreInstructions, "Shared store instructions", "inst", "Warp-level __local store instructions executed."},
+      {kIntegerInstructions, "Integer instructions (thread)", "inst",
+       "Predicated-on integer and logical instructions executed, counted per thread: a kernel's integer operations."},
   };
   return table;
 }
@@ -101,6 +103,24 @@ const std::vector<CounterMetric>& derivedCounterTable() {
        "Shared-memory bank conflicts per warp-level __local load or store: 0 is conflict-free, 31 the worst."},
       {"warp_instructions_per_dram_transaction", "Instructions per DRAM transaction", "inst/sector",
        "Warp instructions executed per 32-byte DRAM sector moved: low, the kernel waits on memory."},
+      // The instruction roofline (docs/charts.md): a rate, the x of each level, the walls' markers.
+      {"integer_ops", "Integer operations (counters)", "op",
+       "Integer and logical thread instructions: the work of a kernel without floating-point work."},
+      {"warp_gips", "Warp GIPS (counters)", "warp GIPS", "Warp instructions executed over the median bridged time."},
+      {"warp_instructions_per_l1_transaction", "Instructions per L1 transaction", "inst/sector",
+       "Warp instructions per 32-byte global sector through L1 (loads plus stores)."},
+      {"warp_instructions_per_l2_transaction", "Instructions per L2 transaction", "inst/sector",
+       "Warp instructions per 32-byte L2 sector (lts__t_bytes / 32)."},
+      {"warp_instructions_per_shared_transaction", "Instructions per shared transaction", "inst/wavefront",
+       "Warp instructions per shared-memory wavefront (loads plus stores)."},
+      {"shared_load_wavefronts_per_request", "Wavefronts per shared load", "wavefronts/inst",
+       "Bank conflicts of __local loads: 1 is conflict-free, 32 a 32-way conflict."},
+      {"shared_store_wavefronts_per_request", "Wavefronts per shared store", "wavefronts/inst",
+       "Bank conflicts of __local stores: 1 is conflict-free, 32 a 32-way conflict."},
+      {"global_load_gips", "Global load GIPS", "warp GIPS", "Global load requests over the median bridged time."},
+      {"global_store_gips", "Global store GIPS", "warp GIPS", "Global store requests over the median bridged time."},
+      {"shared_load_gips", "Shared load GIPS", "warp GIPS", "__local load instructions over the median bridged time."},
+      {"shared_store_gips", "Shared store GIPS", "warp GIPS", "__local store instructions over the median bridged time."},
   };
   return table;
 }

@@ -17,6 +17,9 @@ inline constexpr const char* kFfma = "smsp__sass_thread_inst_executed_op_ffma_pr
 inline constexpr const char* kDadd = "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum";
 inline constexpr const char* kDmul = "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum";
 inline constexpr const char* kDfma = "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum";
+// Integer and logical instructions per thread, as Nsight Compute's instruction statistics and the
+// NERSC roofline scripts count integer work: in the table, the operations of a kernel without
+// floating-point work, placed under the int32 roof.
 inline constexpr const char* kIntegerInstructions = "smsp__sass_thread_inst_executed_op_integer_pred_on.sum";
 inline constexpr const char* kDramRead = "dram__bytes_read.sum";
 inline constexpr const char* kDramWrite = "dram__bytes_write.sum";
@@ -51,7 +54,10 @@ inline constexpr const char* kL2HitRate = "lts__t_sector_hit_rate.pct";
 inline constexpr const char* kSharedLoadInstructions = "smsp__sass_inst_executed_op_shared_ld.sum";
 inline constexpr const char* kSharedStoreInstructions = "smsp__sass_inst_executed_op_shared_st.sum";
 // A DRAM transaction in the course's sense: one 32-byte sector (dram__bytes = dram__sectors x 32).
+// The instruction roofline counts L1 and L2 transactions in the same sectors, and a shared-memory
+// transaction as one wavefront, a pass of the 32 four-byte banks.
 inline constexpr double kDramSectorBytes = 32;
+inline constexpr double kSharedWavefrontBytes = 128;
 
 // One counter of the metric table: the raw metric name CUPTI collects (sm_90 names), and what reports show.
 struct CounterMetric {

@@ -43,6 +43,9 @@ struct DeviceModel {
   std::optional<double> host_to_device_gbps;
   std::optional<double> device_to_host_gbps;
   std::optional<double> launch_latency_ns;
+  // Warp instructions the device issues per second, in billions: the instruction roofline's roof
+  // (measured, or a datasheet's SMs x schedulers x clock).
+  std::optional<double> warp_issue_gips;
   std::optional<std::uint64_t> local_mem_bytes;  // per compute unit
   std::optional<std::uint32_t> compute_units;
   std::optional<std::uint32_t> fp32_lanes_per_cu;

@@ -49,6 +49,7 @@ inline const NumberField kNumberFields[] = {
     {"host_to_device_gbps", &DeviceModel::host_to_device_gbps, false},
     {"device_to_host_gbps", &DeviceModel::device_to_host_gbps, false},
     {"launch_latency_ns", &DeviceModel::launch_latency_ns, false},
+    {"warp_issue_gips", &DeviceModel::warp_issue_gips, false},
 };
 
 // The number as TOML/JSON text would hold it, or nullopt when the model does not know it.

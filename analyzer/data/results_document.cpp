@@ -9,6 +9,7 @@ constexpr EnumName<BatchStatus> kBatchStatusNames[] = {
     {BatchStatus::complete, "complete"},
     {BatchStatus::interrupted, "interrupted"},
     {BatchStatus::timed_out, "timed_out"},
+    {BatchStatus::incomplete, "incomplete"},
 };
 
 std::string toString(BatchStatus status) { return nameOf(kBatchStatusNames, status); }

@@ -10,6 +10,7 @@
 
 #include "analyzer/data/ceilings_report.hpp"
 #include "analyzer/data/batch_config.hpp"
+#include "analyzer/data/batch_parts.hpp"
 #include "analyzer/data/device_info.hpp"
 #include "analyzer/data/device_model.hpp"
 #include "analyzer/data/run_record.hpp"
@@ -25,6 +26,7 @@ enum class BatchStatus {
   complete,
   interrupted,  // stopped by a signal between records
   timed_out,    // the watchdog ended a record that hung
+  incomplete,   // merged from parts, some of its points missing (MergeSummary)
 };
 std::string toString(BatchStatus status);
 std::optional<BatchStatus> parseBatchStatus(std::string_view text);
@@ -65,6 +67,16 @@ struct BatchSummary {
   std::optional<std::size_t> not_run;  // once the batch ended: points it never reached
 };
 
+// One device of a batch on several (ResultsDocument::device_runs); its records carry its key.
+struct DeviceRun {
+  std::string key;  // "P:D", as `rooflab devices` lists it
+  DeviceInfo info;
+  // compare: the models its records are placed on (its own ceilings); shard: empty, the document's
+  // models serve every device.
+  ResultsModels models;
+  std::optional<double> ceilings_seconds;
+};
+
 struct ResultsDocument {
   int schema = kResultsSchema;
   ToolStamp tool;
@@ -86,6 +98,13 @@ struct ResultsDocument {
   // point) and, beside it, why its timings may be noisy; absent in results written before.
   std::optional<HostCondition> host;
   std::optional<std::string> noisy_host;
+  // A batch on several devices: how it used them and each device, in the order they ran (`device`
+  // and `models` above are the first one's). Absent for one device.
+  std::optional<DeviceMode> device_mode;
+  std::vector<DeviceRun> device_runs;
+  // The batch's identity and, for a part, which part; absent in files written before parts.
+  std::optional<BatchIdentity> batch;
+  std::optional<MergeSummary> merge;  // a document joined from parts by `rooflab merge`
 };
 
 }  // namespace rooflab

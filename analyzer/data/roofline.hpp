@@ -83,6 +83,10 @@ struct RooflinePlacement {
   // Set when the point stands above its roof (fraction_of_roof > 1): what rooflab can tell of why
   // (analyzer/place/roof_excess.hpp). Absent otherwise, and in results written before it existed.
   std::optional<std::string> above_roof;
+  // The compute roof this placement stands under where it is not that of the record's declared work:
+  // int32 for integer work the counters counted in a kernel declared (or defaulting) to FP32, whose
+  // FLOPs they found none of. Absent otherwise.
+  std::optional<Arithmetic> arithmetic;
 };
 
 }  // namespace rooflab

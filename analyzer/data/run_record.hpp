@@ -124,6 +124,8 @@ struct RunRecord {
   // Wall-clock seconds of the run's phases: prepare (build, uploads, padding), run (warm-up and timed
   // repetitions), verify (read-back, reference, comparison), counters (bridge and CUPTI passes).
   std::map<std::string, double> phase_seconds;
+  // A batch on several devices: the key of the device that ran it (ResultsDocument::device_runs).
+  std::optional<std::string> device;
   // Normal records of a study that asks for end-to-end runs ([[study]] end_to_end): each strategy's
   // run from host arrays to host arrays, its prediction and what bounds the whole.
   std::optional<EndToEndResult> end_to_end;

@@ -23,6 +23,9 @@ struct WorkerSetup {
   BatchConfig config;
   std::shared_ptr<const BatchPlan> plan;
   std::size_t first_point = 0;
+  // The plan's points this worker runs, in order (a part of the batch, or one device's share); empty:
+  // every point. Its background builds are those from first_point on.
+  std::vector<std::size_t> points;
 };
 
 struct WorkerMessage {

@@ -164,4 +164,30 @@ SelectedDevice selectDevice(const std::string& selector) {
   throw DeviceError(unmatchedSelector(selector, all));
 }
 
+std::vector<SelectedDevice> selectDevices(const std::string& selectors) {
+  std::vector<SelectedDevice> selected;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = selectors.find(',', start);
+    std::string one = selectors.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    one.erase(0, one.find_first_not_of(" \t"));
+    one.erase(one.find_last_not_of(" \t") + 1);
+    if (lower(one) == "all") {
+      const std::vector<SelectedDevice> all = discoverDevices();
+      if (all.empty()) selectDevice("auto");  // the error that says why there is none
+      selected.insert(selected.end(), all.begin(), all.end());
+    } else if (!one.empty() || selectors.find(',') == std::string::npos) {
+      selected.push_back(selectDevice(one));
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (selected.empty()) throw DeviceError("device selector '" + selectors + "' names no device (see `rooflab devices`)");
+  return selected;
+}
+
+std::string deviceKey(const DeviceInfo& info) {
+  return std::to_string(info.platform_index) + ":" + std::to_string(info.device_index);
+}
+
 }  // namespace rooflab

@@ -19,4 +19,12 @@ std::vector<SelectedDevice> discoverDevices();
 // device name (case-insensitive). Throws DeviceError when nothing matches.
 SelectedDevice selectDevice(const std::string& selector);
 
+// A list of selectors joined by commas (`cpu,gpu`, `0:0,0:1`), each as selectDevice takes it, or
+// `all` (every device of every platform), in the order given. A device two selectors name is listed
+// as often as they name it: the caller decides what that means. Throws DeviceError as selectDevice.
+std::vector<SelectedDevice> selectDevices(const std::string& selectors);
+
+// "P:D": a device's indices as `rooflab devices` lists them, and as a selector takes them.
+std::string deviceKey(const DeviceInfo& info);
+
 }  // namespace rooflab

@@ -77,7 +77,8 @@ Reading readPlacements(const RunRecord& record, DiagnosisSignal signal, std::vec
     DiagnosisEvidence item{signal, level, fromRoofline(placement.bound), percentText(*fraction) + " of the " +
                                                                              levelName(level) + " roof"};
     if (const auto intensity = finiteValue(placement.intensity))
-      item.says += " at " + formatSignificant(*intensity, 3) + " FLOP/byte";
+      item.says += " at " + formatSignificant(*intensity, 3) +
+                   (placement.arithmetic.value_or(record.work.arithmetic) == Arithmetic::int32 ? " op/byte" : " FLOP/byte");
     item.says += item.points_to ? " (" + toString(*item.points_to) + ")" : "";
     if (placement.above_roof) item.says += "; above its roof: " + *placement.above_roof;
     evidence.push_back(item);

@@ -64,7 +64,9 @@ void checkExpectation(const RunRecord& original, const RunRecord& what_if, WhatI
 
 const RunRecord* normalRecord(const std::vector<RunRecord>& records, const RunRecord& like, const std::string& variant) {
   for (const RunRecord& r : records)
-    if (r.mode == RunMode::normal && r.family == like.family && r.variant == variant && r.params == like.params) return &r;
+    if (r.mode == RunMode::normal && r.family == like.family && r.variant == variant && r.params == like.params &&
+        r.device == like.device)  // on several devices: the same device's
+      return &r;
   return nullptr;
 }
 

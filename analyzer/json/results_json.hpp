@@ -85,6 +85,11 @@ BatchConfig batchConfigFromJson(const nlohmann::json& json);
 nlohmann::json toJson(const ResultsModels& models);
 ResultsModels resultsModelsFromJson(const nlohmann::json& json);
 
+// The several-devices and parts fields of a document (results_json_parts.cpp): "device_mode" and
+// "devices", "batch", "merge"; each written only when present.
+void writeDevicesAndParts(const ResultsDocument& document, nlohmann::json& out);
+void readDevicesAndParts(const nlohmann::json& in, ResultsDocument& document);
+
 nlohmann::json toJson(const BatchSummary& summary);
 BatchSummary batchSummaryFromJson(const nlohmann::json& json);
 

@@ -115,7 +115,7 @@ CeilingBenchmark ceilingBenchmarkFromJson(const json& j) {
   // The unit is not written; the keys say it (toJson names them after it).
   const bool bandwidth = j.contains("gbps") || j.contains("bytes_per_run");
   // int32_mad's rate counts integer operations, under the same keys as the flops.
-  b.unit = bandwidth ? "GB/s" : b.name == "int32_mad" ? "GOP/s" : "GFLOP/s";
+  b.unit = bandwidth ? "GB/s" : b.name == "int32_mad" ? "GOP/s" : b.name == "warp_issue" ? "warp GIPS" : "GFLOP/s";
   b.best_rate = optionalNumber(j, bandwidth ? "gbps" : "gflops");
   b.median_rate = optionalNumber(j, bandwidth ? "median_gbps" : "median_gflops");
   b.best_kernel_ns = integerOr<std::int64_t>(j, "best_kernel_ns", 0);
@@ -227,6 +227,7 @@ json toJson(const CeilingsReport& report) {
   if (report.int32_mad) j["int32_mad"] = toJson(*report.int32_mad);
   if (report.link) j["link"] = toJson(*report.link);
   if (report.launch) j["launch"] = toJson(*report.launch);
+  if (report.warp_issue) j["warp_issue"] = toJson(*report.warp_issue);
   return j;
 }
 
@@ -255,7 +256,7 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
   if (const json* rule = member(j, "repetition_rule"); rule != nullptr && rule->is_object())
     report.repetition_rule = noiseTargetFromJson(*rule);
   for (auto [key, slot] : {std::pair{"l2_read", &report.l2_read}, std::pair{"fp64_fma", &report.fp64_fma},
-                           std::pair{"int32_mad", &report.int32_mad}})
+                           std::pair{"int32_mad", &report.int32_mad}, std::pair{"warp_issue", &report.warp_issue}})
     if (const json* benchmark = member(j, key); benchmark != nullptr && benchmark->is_object())
       *slot = ceilingBenchmarkFromJson(*benchmark);
   report.l2_not_measured = optionalText(j, "l2_not_measured");
@@ -287,6 +288,8 @@ json toJson(const BatchConfig& config) {
               {"counters", toString(r.counters)}, {"reference_model", r.reference_model}, {"ceilings", toString(r.ceilings)}, {"out", r.out},
               {"formats", r.formats}, {"kernels", kernels}, {"variant_time_limit_s", r.variant_time_limit_s},
               {"seed", r.seed}};
+  // Only when not the default, so that older results re-write unchanged.
+  if (r.device_mode != DeviceMode::compare) run["device_mode"] = toString(r.device_mode);
   if (r.noise_target_known) {
     run["max_noise"] = r.max_noise;
     run["min_time"] = r.min_time_s;
@@ -302,6 +305,7 @@ BatchConfig batchConfigFromJson(const json& j) {
   const json& run = objectOrEmpty(j, "run");
   RunSettings& r = config.run;
   r.device = textOr(run, "device", r.device);
+  r.device_mode = parseDeviceMode(textOr(run, "device_mode", toString(r.device_mode))).value_or(r.device_mode);
   r.repetitions = integerOr<int>(run, "repetitions", r.repetitions);
   r.warmup = integerOr<int>(run, "warmup", r.warmup);
   if (member(run, "modes") != nullptr) r.modes = modesFromJson(run, "modes");
@@ -402,6 +406,7 @@ json toJson(const ResultsDocument& d) {
   if (d.build_threads) j["build_threads"] = *d.build_threads;
   if (d.host) j["host"] = toJson(*d.host);
   if (d.host || d.noisy_host) j["noisy_host"] = textOrNull(d.noisy_host);
+  writeDevicesAndParts(d, j);
   return j;
 }
 
@@ -443,6 +448,7 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
   d.build_threads = optionalInteger<int>(j, "build_threads");
   if (const json* host = member(j, "host"); host != nullptr && host->is_object()) d.host = hostConditionFromJson(*host);
   d.noisy_host = optionalText(j, "noisy_host");
+  readDevicesAndParts(j, d);
   return d;
 }
 

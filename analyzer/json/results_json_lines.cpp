@@ -29,6 +29,7 @@ std::string encodeWorkerSetup(const WorkerSetup& setup) {
                      {"first_point", setup.first_point},
                      {"plan", setup.plan ? planToJson(*setup.plan) : json(nullptr)}};
   if (run.environment.build_threads) setup_json["build_threads"] = *run.environment.build_threads;
+  if (!setup.points.empty()) setup_json["points"] = setup.points;
   return setup_json.dump();
 }
 
@@ -42,6 +43,7 @@ WorkerSetup decodeWorkerSetup(const std::string& line) {
   run.environment.private_jit_cache_dir = j.value("private_jit_cache_dir", std::string());
   if (j.contains("build_threads")) run.environment.build_threads = j["build_threads"].get<int>();
   setup.first_point = j.value("first_point", std::size_t{0});
+  setup.points = j.value("points", std::vector<std::size_t>());
   if (const auto plan = j.find("plan"); plan != j.end() && !plan->is_null()) setup.plan = planFromJson(*plan);
   return setup;
 }

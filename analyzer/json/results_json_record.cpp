@@ -146,6 +146,7 @@ json toJson(const RooflinePlacement& p) {
   j["reason"] = textOrNull(p.reason);
   if (p.level != MemoryLevel::dram) j["level"] = toString(p.level);
   if (p.above_roof) j["above_roof"] = *p.above_roof;
+  if (p.arithmetic) j["arithmetic"] = toString(*p.arithmetic);
   return j;
 }
 
@@ -163,6 +164,7 @@ RooflinePlacement rooflinePlacementFromJson(const json& j) {
   p.reason = optionalText(j, "reason");
   p.level = parseMemoryLevel(textOr(j, "level")).value_or(MemoryLevel::dram);
   p.above_roof = optionalText(j, "above_roof");
+  if (const auto arithmetic = optionalText(j, "arithmetic")) p.arithmetic = parseArithmetic(*arithmetic);
   return p;
 }
 
@@ -212,6 +214,7 @@ json toJson(const RunRecord& r) {
   }
   if (r.what_if) j["what_if"] = toJson(*r.what_if);  // what-if records only
   if (r.end_to_end) j["end_to_end"] = toJson(*r.end_to_end);  // studies that ask for end-to-end runs
+  if (r.device) j["device"] = *r.device;                // batches on several devices only
   return j;
 }
 
@@ -275,6 +278,7 @@ RunRecord runRecordFromJson(const json& j) {
     r.what_if = whatIfResultFromJson(*what_if);
   if (const json* end_to_end = member(j, "end_to_end"); end_to_end != nullptr && end_to_end->is_object())
     r.end_to_end = endToEndResultFromJson(*end_to_end);
+  r.device = optionalText(j, "device");
   return r;
 }
 

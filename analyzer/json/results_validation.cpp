@@ -118,12 +118,13 @@ std::vector<std::string> recordProblems(const json& record) {
   return problems;
 }
 
-// A record is one (family, variant, params, mode) and, for a what-if, one what-if of them: the
-// identity `rooflab diff` matches on.
+// A record is one (family, variant, params, mode) and, for a what-if, one what-if of them, on one
+// device: the identity `rooflab diff` matches on.
 std::string identity(const RunRecord& record) {
   std::string key = record.family + '\n' + record.variant + '\n' + modeName(record.mode) + '\n';
   for (const auto& [name, value] : record.params) key += name + '=' + formatRoundTrip(value) + '\n';
   if (record.what_if) key += "what-if=" + record.what_if->name;
+  if (record.device) key += "\ndevice=" + *record.device;  // a batch on several devices runs each point on each
   return key;
 }
 

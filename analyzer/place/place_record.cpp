@@ -17,6 +17,26 @@ std::optional<double> measured(const counters::CounterSet& c, const char* name) 
   return *found->second;
 }
 
+// The work the hardware counted, and the roof it stands under: FP32 FLOPs, or the integer instructions
+// of a kernel without floating-point work (declared in integers, or declaring FP32 work of which the
+// counters saw none), placed under the int32 roof whatever the manifest says.
+struct CountedWork {
+  double amount = 0;
+  Arithmetic arithmetic = Arithmetic::fp32;
+};
+
+std::optional<CountedWork> countedWork(const RunRecord& record) {
+  const counters::CounterSet& c = record.counters;
+  const std::optional<double> flops = measured(c, "fp32_flops");
+  const std::optional<double> integer_ops = measured(c, "integer_ops");
+  const bool no_fp32 = !flops || *flops <= 0;
+  if (record.work.arithmetic != Arithmetic::fp64 && integer_ops && *integer_ops > 0 &&
+      (record.work.arithmetic == Arithmetic::int32 || no_fp32))
+    return CountedWork{*integer_ops, Arithmetic::int32};
+  if (flops) return CountedWork{*flops, record.work.arithmetic};
+  return std::nullopt;
+}
+
 void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key, bool timed_on_model_device) {
   RooflineInput input;
   input.flops = record.work.flops;
@@ -29,42 +49,53 @@ void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key
 
   // One placement per further memory level, each against that level's roof: the hierarchical
   // roofline. `bytes` are the level's traffic; the flops stay the same work.
-  auto placeLevel = [&](MemoryLevel level, double flops, double bytes, IntensitySource source) {
+  // The roof a placement of counted work stands under, said on it where the manifest declares another.
+  auto underCountedRoof = [&](RooflinePlacement placement, Arithmetic arithmetic) {
+    if (arithmetic != record.work.arithmetic) placement.arithmetic = arithmetic;
+    return placement;
+  };
+  auto placeLevel = [&](MemoryLevel level, double flops, double bytes, IntensitySource source,
+                        Arithmetic arithmetic) {
     RooflineInput at_level = input;
     at_level.flops = flops;
     at_level.dram_bytes = bytes;
     at_level.local_bytes.reset();
     at_level.level = level;
     at_level.intensity_source = source;
-    record.roofline[levelPlacementKey(key, level)] = placeOnRoofline(model, at_level);
+    at_level.arithmetic = arithmetic;
+    record.roofline[levelPlacementKey(key, level)] = underCountedRoof(placeOnRoofline(model, at_level), arithmetic);
   };
   // The course's CGMA placement: the traffic the variant's code asks of global memory, which moves
   // right rung by rung as tiling reuses data, where the compulsory bytes stay the family's.
+  const Arithmetic declared = input.arithmetic;
   if (const auto global_bytes = record.work.globalBytes())
-    placeLevel(MemoryLevel::global, input.flops, *global_bytes, IntensitySource::analytic);
+    placeLevel(MemoryLevel::global, input.flops, *global_bytes, IntensitySource::analytic, declared);
 
-  // The levels the hardware saw, with the FLOPs it counted; the declared local accesses where no
+  // The levels the hardware saw, with the work it counted; the declared local accesses where no
   // counter measured shared memory.
   const counters::CounterSet& c = record.counters;
-  const std::optional<double> counted_flops = measured(c, "fp32_flops");
-  if (counted_flops) {
-    if (const auto bytes = measured(c, "l1_global_bytes")) placeLevel(MemoryLevel::l1, *counted_flops, *bytes, IntensitySource::counters);
-    if (const auto bytes = measured(c, "l2_bytes")) placeLevel(MemoryLevel::l2, *counted_flops, *bytes, IntensitySource::counters);
+  const std::optional<CountedWork> work = countedWork(record);
+  if (work) {
+    if (const auto bytes = measured(c, "l1_global_bytes"))
+      placeLevel(MemoryLevel::l1, work->amount, *bytes, IntensitySource::counters, work->arithmetic);
+    if (const auto bytes = measured(c, "l2_bytes"))
+      placeLevel(MemoryLevel::l2, work->amount, *bytes, IntensitySource::counters, work->arithmetic);
   }
   const std::optional<double> shared_bytes = measured(c, "shared_bytes");
-  if (counted_flops && shared_bytes && *shared_bytes > 0)
-    placeLevel(MemoryLevel::local, *counted_flops, *shared_bytes, IntensitySource::counters);
+  if (work && shared_bytes && *shared_bytes > 0)
+    placeLevel(MemoryLevel::local, work->amount, *shared_bytes, IntensitySource::counters, work->arithmetic);
   else if (input.local_bytes && *input.local_bytes > 0)
-    placeLevel(MemoryLevel::local, input.flops, *input.local_bytes, IntensitySource::analytic);
+    placeLevel(MemoryLevel::local, input.flops, *input.local_bytes, IntensitySource::analytic, declared);
 
-  // Counters' DRAM intensity beside the analytic one: the FLOPs and DRAM bytes the hardware saw.
+  // Counters' DRAM intensity beside the analytic one: the work and DRAM bytes the hardware saw.
   const std::optional<double> dram_bytes = measured(c, "dram_bytes");
-  if (!counted_flops || !dram_bytes) return;
+  if (!work || !dram_bytes) return;
   RooflineInput counted = input;
-  counted.flops = *counted_flops;
+  counted.flops = work->amount;
   counted.dram_bytes = *dram_bytes;
   counted.intensity_source = IntensitySource::counters;
-  record.roofline[key + "_counters"] = placeOnRoofline(model, counted);
+  counted.arithmetic = work->arithmetic;
+  record.roofline[key + "_counters"] = underCountedRoof(placeOnRoofline(model, counted), work->arithmetic);
 }
 }  // namespace
 

@@ -21,7 +21,8 @@ double roofWidthPx(ModelRole role) { return role == ModelRole::measured_device ?
 
 // The model is told by dash (solid device, dashed reference); a local-memory roof is dotted.
 StrokeDash roofDash(ModelRole role, CeilingKind kind) {
-  if (kind == CeilingKind::local_bandwidth || kind == CeilingKind::l2_bandwidth) return StrokeDash::dotted;
+  if (kind == CeilingKind::local_bandwidth || kind == CeilingKind::l2_bandwidth || kind == CeilingKind::l1_bandwidth)
+    return StrokeDash::dotted;
   return role == ModelRole::measured_device ? StrokeDash::solid : StrokeDash::dashed;
 }
 
@@ -31,8 +32,10 @@ ChartScene SceneBuilder::build() {
   addGrid();
   addAxes();
   reserveMarkerFootprints();
+  addWalls();  // before the roofs: a wall's label may cross a roof's line, the roofs' labels keep off it
   addCeilings();
   addLevelMarkers();
+  addAccessMarkers();
   addMutantMarkers();
   addPoints();
   addEmptyNote();

@@ -7,10 +7,11 @@
 
 #include "reports/chart/chart_scene.hpp"
 
-// layoutRooflineChart (chart_scene.hpp) builds its scene with a SceneBuilder. Its work is in four
+// layoutRooflineChart (chart_scene.hpp) builds its scene with a SceneBuilder. Its work is in five
 // files: chart_scene.cpp (canvas, axes, grid and roofs), chart_scene_markers.cpp (points, bars,
 // level and mutant markers), chart_scene_labels.cpp (text sizes and where labels go without
-// covering anything) and chart_scene_legend.cpp (the legend).
+// covering anything), chart_scene_legend.cpp (the legend) and chart_scene_walls.cpp (the
+// instruction roofline's walls and load and store markers).
 namespace rooflab::reports::scene_detail {
 
 inline constexpr double kPi = 3.14159265358979323846;
@@ -31,6 +32,8 @@ inline constexpr double kLevelMarkerScale = 0.8;  // level markers a little smal
 
 // On a hierarchical chart the shape says the memory level and the colour the variant.
 MarkerShape levelShape(MemoryLevel level);
+// The instruction roofline's load and store markers: shapes no level uses.
+MarkerShape accessShape(AccessKind kind);
 
 struct PlotArea {
   double left = 0, top = 0, right = 0, bottom = 0;
@@ -116,6 +119,11 @@ class SceneBuilder {
   void addAboveRoofMark(const VariantPoint& point);
   void addPoints();
   void addEmptyNote();
+
+  // chart_scene_walls.cpp: the instruction roofline's walls and load and store markers.
+  void addWalls();
+  void addAccessMarkers();
+  double addAccessLegend(double left, double y, double font, double marker_radius);
 
   // chart_scene_legend.cpp: the legend.
   void addLegendThatFits();

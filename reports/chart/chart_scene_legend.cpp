@@ -45,11 +45,12 @@ double SceneBuilder::addLegend(double font) {
   });
   if (has_local_roof) {
     line({left, y - font * 0.35}, {left + 52, y - font * 0.35}, kMutedText, 3, StrokeDash::dotted);
-    text("local-memory roof", {text_left, y}, font, TextAlign::start);
+    text(chart_.dotted_roof_note, {text_left, y}, font, TextAlign::start);
     y += row_px;
   }
 
   if (chart_.hierarchical) y = addLevelLegend(left, y, font, marker_radius);
+  y = addAccessLegend(left, y, font, marker_radius);
   y = addMutantLegend(left, y, font, marker_radius);
 
   y += font * 0.6;
@@ -73,7 +74,7 @@ double SceneBuilder::addLegend(double font) {
     text(std::to_string(count) + (count == 1 ? " record" : " records") + " not on the chart", {left, y},
          font * 0.9, TextAlign::start, kMutedText);
     y += font * 1.2;
-    text("(errors, no FLOPs): see the table", {left, y}, font * 0.9, TextAlign::start, kMutedText);
+    text(chart_.unplaced_note, {left, y}, font * 0.9, TextAlign::start, kMutedText);
     y += row_px;
   }
   return y - font * 0.95;  // every row's baseline is at least 1.15 em above the next one's
@@ -151,7 +152,9 @@ double SceneBuilder::addLevelLegend(double left, double y, double font, double m
     if (std::find(present.begin(), present.end(), level) == present.end()) continue;
     scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, levelShape(level), marker_radius * kLevelMarkerScale,
                                        kMutedText, {}, false, std::nullopt});
-    text(levelDisplayName(level), {left + 64, y}, font, TextAlign::start);
+    const auto named = chart_.level_names.find(level);
+    text(named != chart_.level_names.end() ? named->second : levelDisplayName(level), {left + 64, y}, font,
+         TextAlign::start);
     y += font * 1.5;
   }
   return y;

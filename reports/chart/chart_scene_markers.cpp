@@ -44,6 +44,7 @@ void SceneBuilder::reserveMarkerFootprints() {
     reserve(point.at);
     for (const LevelMarker& level : point.levels) reserve(level.at);
     for (const MutantMarker& mutant : point.mutants) reserve({point.at.intensity_flop_per_byte, mutant.gflops});
+    for (const AccessMarker& access : point.accesses) reserve(access.at);
   }
 }
 

@@ -51,14 +51,6 @@ const char* endToEndPartName(int part) {
   return kNames[std::clamp(part, 0, kEndToEndParts - 1)];
 }
 
-std::string endToEndPngFileName(const std::string& family) {
-  std::string safe;
-  for (char c : family)
-    safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
-  if (safe.empty() || safe.find_first_not_of('.') == std::string::npos) safe = "_" + safe;
-  return "end-to-end-" + safe + ".png";
-}
-
 std::optional<ChartScene> layoutEndToEndChart(const ResultsDocument& results, const std::string& family,
                                               const ChartStyle& style) {
   const std::vector<const RunRecord*> records = recordsWithRuns(results, family);

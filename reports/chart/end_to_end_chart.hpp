@@ -1,7 +1,7 @@
 #pragma once
 // The end-to-end chart of one kernel family (docs/end-to-end.md): a horizontal bar per end-to-end run,
 // split into its upload, launch, kernel, download and gaps, with a tick at the time the ceilings
-// predict, grouped by variant and parameters. Drawn as end-to-end-<family>.png.
+// predict, grouped by variant and parameters. Drawn as end-to-end-<family>.png (png_report.cpp).
 #include <optional>
 #include <string>
 
@@ -18,8 +18,5 @@ inline constexpr int kEndToEndParts = 5;
 // nullopt when no record of `family` has end-to-end runs.
 std::optional<ChartScene> layoutEndToEndChart(const ResultsDocument& results, const std::string& family,
                                               const ChartStyle& style = {});
-
-// "end-to-end-<family>.png", with the characters rooflinePngFileName keeps.
-std::string endToEndPngFileName(const std::string& family);
 
 }  // namespace rooflab::reports

@@ -9,6 +9,7 @@
 #include "analyzer/support/atomic_file.hpp"
 #include "reports/text/results_order.hpp"
 #include "reports/chart/end_to_end_chart.hpp"
+#include "reports/chart/family_charts.hpp"
 #include "reports/chart/roofline_chart.hpp"
 
 namespace rooflab::reports {
@@ -145,31 +146,29 @@ std::string renderPng(const ChartScene& scene) {
   return png_bytes;
 }
 
-std::string rooflinePngFileName(const std::string& family) {
-  std::string safe;
-  for (char c : family) {
-    const bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                         c == '_' || c == '.';
-    safe += allowed ? c : '_';
-  }
-  if (safe.empty() || safe.find_first_not_of('.') == std::string::npos) safe = "_" + safe;
-  return "roofline-" + safe + ".png";
+std::string rooflinePngFileName(const std::string& family, const std::string& suffix) {
+  return chartPngFileName("roofline", family, suffix);
 }
 
 std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
-                                                   const ChartStyle& style, const ChartOptions& chart_options) {
+                                                   const ChartStyle& style, const ChartOptions& chart_options,
+                                                   const std::string& name_suffix) {
   std::vector<std::filesystem::path> written;
-  for (const std::string& family : familiesInRunOrder(results)) {
-    const ChartScene scene = layoutRooflineChart(buildRooflineChart(results, family, chart_options), style);
-    const std::filesystem::path file = out_dir / rooflinePngFileName(family);
+  auto write = [&](const std::string& name, const ChartScene& scene) {
+    const std::filesystem::path file = out_dir / name;
     writeFileAtomically(file, renderPng(scene));
     written.push_back(file);
+  };
+  for (const std::string& family : familiesInRunOrder(results)) {
+    const FamilyCharts charts = buildFamilyCharts(results, family, chart_options);
+    if (charts.roofline) write(rooflinePngFileName(family, name_suffix), layoutRooflineChart(*charts.roofline, style));
+    if (charts.bandwidth)
+      write(chartPngFileName("bandwidth", family, name_suffix), layoutBandwidthChart(*charts.bandwidth, style));
+    if (charts.instructions)
+      write(chartPngFileName("instructions", family, name_suffix), layoutRooflineChart(*charts.instructions, style));
     // Families with end-to-end runs get their bars too.
-    if (const std::optional<ChartScene> bars = layoutEndToEndChart(results, family, style)) {
-      const std::filesystem::path bars_file = out_dir / endToEndPngFileName(family);
-      writeFileAtomically(bars_file, renderPng(*bars));
-      written.push_back(bars_file);
-    }
+    if (const std::optional<ChartScene> bars = layoutEndToEndChart(results, family, style))
+      write(chartPngFileName("end-to-end", family, name_suffix), *bars);
   }
   return written;
 }

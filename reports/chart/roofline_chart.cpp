@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "reports/chart/roofline_chart_parts.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/known_value.hpp"
 #include "reports/text/record_text.hpp"
@@ -14,17 +15,16 @@
 namespace rooflab::reports {
 namespace {
 
-// Padding around the data, in decades: room for the ceiling labels above the highest roof and
-// for markers at the edges. The ridge factor keeps both the slope and the flat part of every roof
-// visible even when all points sit on one side of the ridge.
-constexpr double kAxisPaddingDecades = 0.3;
+using namespace chart_detail;
+
+// The ridge factor keeps both the slope and the flat part of every roof visible even when all points
+// sit on one side of the ridge.
 constexpr double kRidgeVisibilityFactor = 8.0;
 constexpr double kMinimumSpanDecades = 2.0;
 // A chart with a sub-microflop point and a petaflop peak would squash everything; clip instead.
 constexpr double kMaximumSpanDecades = 8.0;
-// Points get extra room on the right for their params label.
-constexpr double kPointLabelRoomDecades = 0.25;
 constexpr const char* kGlobalIntensityTitle = "Operational intensity (FLOP per global-memory byte: CGMA / element bytes)";
+constexpr const char* kCountedIntegerTitle = "Operational intensity (integer operations per DRAM byte, both counted)";
 
 struct ModelCeilings {
   double peak_gflops = 0;  // the compute roof of the family's work type (FP32, FP64 or int32)
@@ -36,16 +36,6 @@ struct ModelCeilings {
 
 
 std::string ceilingValueText(double value) { return formatSignificant(value, 4); }
-
-std::string compactValueText(double value) {
-  // "192.3", "2460", "66900": 4 significant digits, but no ".0" tail on round numbers.
-  std::string text = ceilingValueText(value);
-  if (text.find('.') != std::string::npos) {
-    while (text.back() == '0') text.pop_back();
-    if (text.back() == '.') text.pop_back();
-  }
-  return text;
-}
 
 // "FP32 peak 2460 GFLOP/s", "FP64 peak 102.5 GFLOP/s", "int32 peak 409.9 GOP/s".
 std::string peakShortLabel(Arithmetic arithmetic, double value) {
@@ -61,6 +51,7 @@ std::string kindName(CeilingKind kind) {
     case CeilingKind::local_bandwidth: return "local memory";
     case CeilingKind::fp32_peak: return "FP32 peak";
     case CeilingKind::l2_bandwidth: return "L2";
+    case CeilingKind::l1_bandwidth: return "L1";
   }
   return "";
 }
@@ -72,168 +63,6 @@ std::string ceilingShortLabel(CeilingKind kind, double value) {
 
 std::string ceilingLabel(CeilingKind kind, double value, const std::string& model_name) {
   return ceilingShortLabel(kind, value) + " · " + model_name;
-}
-
-void setLogRange(LogAxis& axis, double min_log10, double max_log10) {
-  const double span = max_log10 - min_log10;
-  if (span < kMinimumSpanDecades) {
-    const double widen = (kMinimumSpanDecades - span) / 2;
-    min_log10 -= widen;
-    max_log10 += widen;
-  }
-  axis.min_value = std::pow(10.0, min_log10);
-  axis.max_value = std::pow(10.0, max_log10);
-  for (int decade = static_cast<int>(std::ceil(min_log10 - 1e-9));
-       decade <= static_cast<int>(std::floor(max_log10 + 1e-9)); ++decade) {
-    axis.decade_ticks.push_back(std::pow(10.0, decade));
-  }
-}
-
-// The params that take more than one value among the family's records: what tells points apart.
-std::vector<std::string> varyingParamNames(const std::vector<const RunRecord*>& records) {
-  std::map<std::string, std::vector<std::string>> values_by_name;
-  for (const RunRecord* record : records) {
-    for (const auto& [name, value] : record->params) {
-      auto& values = values_by_name[name];
-      const std::string text = paramValueText(value);
-      if (std::find(values.begin(), values.end(), text) == values.end()) values.push_back(text);
-    }
-  }
-  std::vector<std::string> names;
-  for (const auto& [name, values] : values_by_name) {
-    if (values.size() > 1) names.push_back(name);
-  }
-  return names;
-}
-
-std::string shortLabelFor(const RunRecord& record, const std::vector<std::string>& varying_names) {
-  std::string label;
-  for (const std::string& name : varying_names) {
-    const auto value = record.params.find(name);
-    if (value == record.params.end()) continue;
-    if (!label.empty()) label += ", ";
-    label += name + "=" + paramValueText(value->second);
-  }
-  return label;
-}
-
-// Where a record goes on the chart: its intensity on the measured device's placement (all models
-// share the analytic intensity; the device's may come from counters), and its achieved rate.
-std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunRecord& record, std::string& reason,
-                                      std::string& model_key, std::optional<std::string>& above_roof) {
-  if (record.status != RecordStatus::ok) {
-    reason = toString(record.status) + ": " +
-             firstLine(record.status_reason.empty() ? "no error text" : record.status_reason);
-    return std::nullopt;
-  }
-  // The global level (the course's CGMA) first: it tells the rungs of a ladder apart, where the
-  // compulsory DRAM level puts a whole family on one vertical line.
-  std::vector<std::string> keys{"device"};
-  for (const std::string& key : modelKeysInOrder(results)) keys.push_back(key);
-  const RooflinePlacement* placement = nullptr;  // the first with a known intensity, else the first
-  for (MemoryLevel level : {MemoryLevel::global, MemoryLevel::dram}) {
-    for (const std::string& key : keys) {
-      const RooflinePlacement* candidate = placementOn(record, levelPlacementKey(key, level));
-      if (candidate == nullptr) continue;
-      if (placement == nullptr || (!known(placement->intensity) && known(candidate->intensity))) {
-        placement = candidate;
-        model_key = key;
-      }
-    }
-  }
-  if (placement == nullptr) {
-    reason = "no roofline placement";
-    return std::nullopt;
-  }
-  const std::optional<double> intensity = known(placement->intensity);
-  if (!intensity) {
-    reason = placement->reason.value_or("intensity unknown");
-    return std::nullopt;
-  }
-  const double gflops = known(placement->achieved_gflops).value_or(record.achievedGflops().value_or(0.0));
-  if (gflops <= 0 || *intensity <= 0) {
-    reason = "no floating-point work: not on log axes (see GB/s in the table)";
-    return std::nullopt;
-  }
-  above_roof = placement->above_roof;
-  return DataPoint{*intensity, gflops, placement->level};
-}
-
-std::vector<std::string> pointDetails(const ResultsDocument& results, const RunRecord& record, const DataPoint& at) {
-  std::vector<std::string> lines;
-  lines.push_back(record.family + " / " + record.variant);
-  const std::string params = recordParamsText(record);
-  if (!params.empty()) lines.push_back(params);
-  if (const auto median = record.medianKernelNs()) lines.push_back("time " + formatDurationNs(*median) + " (median)");
-  lines.push_back(formatRate(at.gflops) + " GFLOP/s");
-  if (const auto gbps = record.achievedGbps()) lines.push_back(formatRate(*gbps) + " GB/s");
-  if (at.level == MemoryLevel::global) {
-    lines.push_back("global intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
-    if (const auto cgma = record.work.cgma()) lines.push_back("CGMA " + formatSignificant(*cgma, 3) + " FLOP per access");
-    if (const RooflinePlacement* dram = placementOn(record, "device"); dram != nullptr && known(dram->intensity))
-      lines.push_back("compulsory DRAM intensity " + formatSignificant(*known(dram->intensity), 3) + " FLOP/byte");
-  } else {
-    lines.push_back("intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + " FLOP/byte");
-  }
-  if (const RooflinePlacement* counted = placementOn(record, "device_counters")) {
-    if (const auto intensity = known(counted->intensity)) {
-      lines.push_back("intensity from counters " + formatSignificant(*intensity, 3) + " FLOP/byte");
-    }
-  }
-  for (const std::string& key : modelKeysInOrder(results)) {
-    const RooflinePlacement* placement = placementOn(record, key);
-    if (placement == nullptr) continue;
-    // The fraction only: the bound is the diagnosis's, said once below.
-    if (const auto fraction = known(placement->fraction_of_roof))
-      lines.push_back(modelShortName(results, key) + ": " + formatPercent(*fraction) + " of roof");
-  }
-  if (const std::string noise = noiseText(record); !noise.empty()) lines.push_back("median time " + noise);
-  if (record.diagnosis) lines.push_back("diagnosis: " + summaryText(*record.diagnosis));
-  lines.push_back("verification: " + verificationText(record));
-  return lines;
-}
-
-// A kernel time range as GFLOP/s at the point's rate: the rate scales with 1 / time.
-std::optional<GflopsRange> gflopsOf(const DataPoint& at, double median_ns, double fastest_ns, double slowest_ns) {
-  if (!(median_ns > 0 && fastest_ns > 0 && slowest_ns > 0) || !std::isfinite(slowest_ns)) return std::nullopt;
-  return GflopsRange{at.gflops * median_ns / slowest_ns, at.gflops * median_ns / fastest_ns};
-}
-
-// Bars only for records measured to a noise target, so that older results draw as they did.
-void addPerformanceBars(VariantPoint& point, const RunRecord& record) {
-  if (!record.timings || !record.timings->kernel_ns_interval) return;
-  const EventTimings& timings = *record.timings;
-  const KernelTimeInterval& interval = *timings.kernel_ns_interval;
-  const double median_ns = timings.kernel_ns.median;
-  point.median_interval = gflopsOf(point.at, median_ns, interval.lower_ns, interval.upper_ns);
-  point.min_max = gflopsOf(point.at, median_ns, timings.kernel_ns.min, timings.kernel_ns.max);
-  point.missed_noise_target = !interval.converged;
-}
-
-// The record's other levels on the model its point was placed with, at the point's rate: DRAM (the
-// counters' bytes when measured, else the compulsory ones), L1, L2, local memory.
-std::vector<LevelMarker> levelMarkers(const RunRecord& record, const std::string& model_key, const DataPoint& at) {
-  std::vector<LevelMarker> markers;
-  if (at.level != MemoryLevel::global) return markers;
-  auto add = [&](const RooflinePlacement* placement, MemoryLevel level) {
-    if (placement == nullptr) return;
-    const std::optional<double> intensity = known(placement->intensity);
-    if (!intensity || *intensity <= 0) return;
-    LevelMarker marker{DataPoint{*intensity, at.gflops, level}, {}};
-    marker.details.push_back(record.family + " / " + record.variant);
-    marker.details.push_back(levelDisplayName(level) + " level (" + toString(placement->intensity_source) + "): " +
-                             formatSignificant(*intensity, 3) + " FLOP/byte");
-    if (const auto fraction = known(placement->fraction_of_roof))
-      marker.details.push_back(formatPercent(*fraction) + " of the " + levelDisplayName(level) + " roof");
-    if (placement->above_roof) marker.details.push_back("⚠ " + *placement->above_roof);
-    markers.push_back(std::move(marker));
-  };
-  const RooflinePlacement* counted_dram = placementOn(record, model_key + "_counters");
-  add(counted_dram != nullptr && known(counted_dram->intensity) ? counted_dram : placementOn(record, model_key),
-      MemoryLevel::dram);
-  for (MemoryLevel level : {MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::local})
-    add(placementOn(record, levelPlacementKey(model_key, level)), level);
-  return markers;
 }
 
 // A model's roofs for work in `arithmetic`; nullopt when they cannot be drawn on log axes (or the
@@ -309,6 +138,34 @@ std::string roleText(const ResultsDocument& results, const std::string& key, Mod
 
 }  // namespace
 
+namespace chart_detail {
+
+std::string compactValueText(double value) {
+  std::string text = ceilingValueText(value);
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  return text;
+}
+
+void setLogRange(LogAxis& axis, double min_log10, double max_log10) {
+  const double span = max_log10 - min_log10;
+  if (span < kMinimumSpanDecades) {
+    const double widen = (kMinimumSpanDecades - span) / 2;
+    min_log10 -= widen;
+    max_log10 += widen;
+  }
+  axis.min_value = std::pow(10.0, min_log10);
+  axis.max_value = std::pow(10.0, max_log10);
+  for (int decade = static_cast<int>(std::ceil(min_log10 - 1e-9));
+       decade <= static_cast<int>(std::floor(max_log10 + 1e-9)); ++decade) {
+    axis.decade_ticks.push_back(std::pow(10.0, decade));
+  }
+}
+
+}  // namespace chart_detail
+
 std::string levelDisplayName(MemoryLevel level) {
   switch (level) {
     case MemoryLevel::global: return "global (CGMA)";
@@ -330,45 +187,24 @@ std::string decadeTickLabel(double decade_value) {
   return label;
 }
 
-// The record's ok mutants (same family, variant and params), each at the rate the original would
-// reach in the mutant's time, at the original's intensity.
-std::vector<MutantMarker> mutantMarkers(const ResultsDocument& results, const RunRecord& original, const DataPoint& at) {
-  std::vector<MutantMarker> markers;
-  const std::optional<double> original_ns = original.medianKernelNs();
-  if (!original_ns || !(*original_ns > 0)) return markers;
-  for (const RunRecord& record : results.records) {
-    if (record.mode != RunMode::compute_only && record.mode != RunMode::memory_only) continue;
-    if (record.status != RecordStatus::ok || record.family != original.family || record.variant != original.variant ||
-        record.params != original.params)
-      continue;
-    const std::optional<double> mutant_ns = record.medianKernelNs();
-    if (!mutant_ns || !(*mutant_ns > 0)) continue;
-    MutantMarker marker{record.mode, at.gflops * *original_ns / *mutant_ns, {}};
-    marker.details = {original.family + " / " + original.variant + " (" + modeName(record.mode) + " mutant)",
-                      recordParamsText(record),
-                      "time " + formatSignificant(*mutant_ns / 1000, 4) + " µs against " +
-                          formatSignificant(*original_ns / 1000, 4) + " µs: the original's work at " +
-                          formatSignificant(marker.gflops, 4) + " GFLOP/s"};
-    markers.push_back(std::move(marker));
-  }
-  return markers;
-}
-
 RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_view family, const ChartOptions& options) {
   RooflineChart chart;
   chart.family = std::string(family);
   chart.title = "Roofline: " + chart.family;
-  chart.x_axis.title = "Operational intensity (FLOP per DRAM byte)";
-  chart.y_axis.title = "Performance (GFLOP/s)";
-
   std::vector<const RunRecord*> normal_records;
   for (const RunRecord* record : recordsOfFamily(results, family)) {
     if (record->mode == RunMode::normal) normal_records.push_back(record);
   }
   const std::vector<std::string> varying_names = varyingParamNames(normal_records);
-
-  // A family computes in one type (its manifest's [work]): its records stand under that peak.
-  const Arithmetic arithmetic = normal_records.empty() ? Arithmetic::fp32 : normal_records.front()->work.arithmetic;
+  const ChartWork work = chartWorkOf(normal_records);
+  const Arithmetic arithmetic = work.arithmetic;
+  chart.x_axis.title = work.counted ? kCountedIntegerTitle
+                       : arithmetic == Arithmetic::int32 ? "Operational intensity (integer operations per DRAM byte)"
+                                                         : "Operational intensity (FLOP per DRAM byte)";
+  chart.y_axis.title = arithmetic == Arithmetic::int32 ? "Performance (GOP/s, integer operations)" : "Performance (GFLOP/s)";
+  if (work.counted)
+    chart.caption_note = "This family declares no floating-point work and its counters counted none: its points are "
+                         "the integer instructions the counters counted, under the measured int32 roof, per DRAM byte counted.";
   std::vector<ModelCeilings> model_ceilings;
   for (const std::string& key : chartModelKeys(results)) {
     const auto ceilings = ceilingsOf(results.models.roofline_models.at(key).model, arithmetic);
@@ -392,7 +228,7 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
   for (const RunRecord* record : normal_records) {
     std::string reason, model_key;
     std::optional<std::string> above_roof;
-    const auto at = placeOnChart(results, *record, reason, model_key, above_roof);
+    const auto at = placeOnChart(results, *record, work, reason, model_key, above_roof);
     const std::string& variant = record->variant;
     if (!at) {
       chart.unplaced.push_back(UnplacedRecord{variant, recordParamsText(*record), reason});
@@ -403,8 +239,8 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
     if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), VariantSeries{variant});
     VariantPoint& point = chart.points.emplace_back(VariantPoint{*at, static_cast<std::size_t>(series - chart.series.begin()),
                                                                  shortLabelFor(*record, varying_names),
-                                                                 pointDetails(results, *record, *at)});
-    point.levels = levelMarkers(*record, model_key, *at);
+                                                                 pointDetails(results, *record, *at, work)});
+    point.levels = levelMarkers(*record, model_key, *at, work);
     point.above_roof = above_roof;
     if (above_roof) point.details.insert(point.details.begin() + 1, "⚠ " + *above_roof);
     addPerformanceBars(point, *record);

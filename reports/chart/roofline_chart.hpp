@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,7 +20,9 @@ struct DataPoint {
 };
 
 enum class ModelRole { reference, measured_device, other };
-enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth };
+// fp32_peak is every chart's flat roof (the FP64, int32 or issue-rate one too); l1_bandwidth only the
+// instruction roofline's (reports/chart/instruction_roofline.hpp).
+enum class CeilingKind { dram_bandwidth, local_bandwidth, fp32_peak, l2_bandwidth, l1_bandwidth };
 
 struct ChartModel {
   std::string key;
@@ -72,6 +75,22 @@ struct MutantMarker {
   std::vector<std::string> details;  // tooltip lines
 };
 
+// The instruction roofline's walls and their readings (reports/chart/instruction_roofline.hpp): a vertical
+// line where an access pattern puts a load or store instruction per transaction, and the loads and
+// stores of one kind at their own instructions per transaction and rate.
+struct ChartWall {
+  double x = 0;
+  std::string label;        // "1/32: 32 sectors per request (stride of 8 words or more) · 32-way bank conflict"
+  std::string short_label;  // where the label does not fit
+  std::string legend;       // "1/32: 32 per request"
+};
+enum class AccessKind { global_load, global_store, shared_load, shared_store };
+struct AccessMarker {
+  AccessKind kind = AccessKind::global_load;
+  DataPoint at;
+  std::vector<std::string> details;  // tooltip lines
+};
+
 struct VariantPoint {
   DataPoint at;
   std::size_t series_index = 0;          // into RooflineChart::series: one colour/marker per variant
@@ -88,6 +107,7 @@ struct VariantPoint {
   // A launch-bound point (its diagnosis): the rate its work would reach in its launches' time alone,
   // the floor launches put under a short kernel's time drawn as a roof over the point.
   std::optional<double> launch_floor_gflops;
+  std::vector<AccessMarker> accesses;     // the instruction roofline's load and store markers
 };
 
 // A normal-mode record with no place on log-log axes (an error, no FLOPs, unknown intensity).
@@ -110,10 +130,20 @@ struct RooflineChart {
   // True when a point has markers at several memory levels: the marker's shape then says the level
   // and its colour the variant (chart_scene.cpp).
   bool hierarchical = false;
+  // The instruction roofline's: its walls, the levels' names in its legend where they are not
+  // levelDisplayName's, and what its unplaced records lack.
+  std::vector<ChartWall> walls;
+  std::map<MemoryLevel, std::string> level_names;
+  std::string unplaced_note = "(errors, no FLOPs): see the table";
+  std::string dotted_roof_note = "local-memory roof";  // the legend's words for the dotted roofs
+  // What the page's caption adds: where the points' work comes from when not the manifest's.
+  std::string caption_note;
 };
 
 // "global (CGMA)", "DRAM", "L1", "L2", "local memory": how the chart's legend names a level.
 std::string levelDisplayName(MemoryLevel level);
+// "global loads", ...: how the instruction roofline's legend names an access kind.
+std::string accessDisplayName(AccessKind kind);
 
 // Only normal-mode records are placed: the mutants' rates measure the mutation, not the kernel.
 // The roofs drawn are the reference model's and the device model's (another model when a run has

@@ -137,18 +137,20 @@ constexpr std::string_view kControlsScript = R"js(
 
 }  // namespace
 
-std::string chartControlsHtml(const RooflineChart& chart) {
+std::string chartControlsHtml(const RooflineChart& chart) { return chartControlsHtml(chart.series); }
+
+std::string chartControlsHtml(const std::vector<VariantSeries>& series) {
   std::string html = "<div class=\"chart-controls\">\n<div class=\"chart-zoom\">Zoom: "
                      "<button type=\"button\" data-zoom=\"in\">+</button> "
                      "<button type=\"button\" data-zoom=\"out\">−</button> "
                      "<button type=\"button\" data-zoom=\"reset\">reset</button>"
                      " <span class=\"muted\">or drag a box on the chart; double-click resets</span></div>\n";
-  if (!chart.series.empty()) {
+  if (!series.empty()) {
     html += "<fieldset class=\"variant-filter\"><legend>Variants shown</legend>\n";
-    for (std::size_t index = 0; index < chart.series.size(); ++index) {
+    for (std::size_t index = 0; index < series.size(); ++index) {
       html += "<label><input type=\"checkbox\" checked data-series=\"" + std::to_string(index) +
               "\"> <span class=\"swatch\" style=\"background:" + hexColor(seriesColor(index)) + "\"></span> " +
-              escapeHtml(chart.series[index].variant) + "</label>\n";
+              escapeHtml(series[index].variant) + "</label>\n";
     }
     html += "<button type=\"button\" data-show-all=\"1\">all</button> "
             "<button type=\"button\" data-show-all=\"0\">none</button></fieldset>\n";

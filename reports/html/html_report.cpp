@@ -10,6 +10,8 @@
 
 #include "analyzer/support/atomic_file.hpp"
 #include "reports/html/html_chart_controls.hpp"
+#include "reports/html/html_charts.hpp"
+#include "reports/html/html_devices.hpp"
 #include "reports/html/html_diagnosis.hpp"
 #include "reports/html/html_mutation.hpp"
 #include "reports/html/html_how_to_read.hpp"
@@ -17,6 +19,7 @@
 #include "reports/html/html_end_to_end.hpp"
 #include "reports/html/html_run_sections.hpp"
 #include "reports/html/html_text.hpp"
+#include "reports/text/device_comparison.hpp"
 #include "reports/text/known_value.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
@@ -123,22 +126,37 @@ class HtmlReport {
         reading_guide_(readingGuideOf(results)) {}
 
   std::string render() {
-    const std::string device_name = results_.device ? results_.device->name : "unknown device";
+    std::string device_name = results_.device ? results_.device->name : "unknown device";
+    if (comparesDevices(results_)) device_name = comparedDevicesTitle(results_);
     html_ += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     html_ += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     html_ += "<title>rooflab report: " + escaped(device_name) + "</title>\n";
     html_ += "<style>" + std::string(kStyleSheet) + "</style>\n</head>\n<body>\n";
     renderHeader(device_name);
-    const std::vector<std::string> families = familiesInRunOrder(results_);
-    renderNavigation(families);
-    html_ += readingSectionHtml(reading_guide_);
-    for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
-    html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
-             measuredCeilingsHtml(results_) + linkCeilingsHtml(results_) + configSectionHtml(results_);
+    if (comparesDevices(results_)) {
+      // Each device's part reads as a run of its own, after the table that sets them side by side.
+      html_ += devicesComparedHtml(results_, chart_style_, chart_options_) + configSectionHtml(results_);
+    } else {
+      renderNavigation(familiesInRunOrder(results_));
+      html_ += renderBody() + configSectionHtml(results_);
+    }
     html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
     html_ += chartScriptHtml();
     html_ += "</body>\n</html>\n";
     return std::move(html_);
+  }
+
+  // The families, then the device, its models and its ceilings: a device's part of the page.
+  std::string renderBody() {
+    std::string page;
+    page.swap(html_);  // the sections render into html_: the body is what they add
+    const std::vector<std::string> families = familiesInRunOrder(results_);
+    html_ += readingSectionHtml(reading_guide_);
+    for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
+    html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
+             measuredCeilingsHtml(results_) + linkCeilingsHtml(results_);
+    page.swap(html_);
+    return page;
   }
 
  private:
@@ -245,23 +263,7 @@ class HtmlReport {
     html_ += "</section>\n";
   }
 
-  void renderChart(const std::string& family) {
-    const RooflineChart chart = buildRooflineChart(results_, family, chart_options_);
-    html_ += "<figure>\n" + renderSvgChart(layoutRooflineChart(chart, chart_style_), family);
-    html_ += chartControlsHtml(chart);
-    html_ += "<figcaption class=\"muted\">Normal-mode variants at (FLOP per DRAM byte, achieved GFLOP/s). "
-             "Solid: the device that ran; dashed: the reference model; dotted: local-memory roofs. "
-             "Hover a point for its details.";
-    if (!chart.unplaced.empty()) {
-      html_ += " Not on the chart:<ul class=\"unplaced\">";
-      for (const UnplacedRecord& unplaced : chart.unplaced) {
-        html_ += "<li>" + escaped(unplaced.variant) + " " + escaped(unplaced.params_text) + ": " +
-                 escaped(unplaced.reason) + "</li>";
-      }
-      html_ += "</ul>";
-    }
-    html_ += "</figcaption>\n</figure>\n";
-  }
+  void renderChart(const std::string& family) { html_ += familyChartsHtml(results_, family, chart_style_, chart_options_); }
 
   // The course's table: each row a rung of the optimisation ladder for one problem size.
   void renderVariantsTable(const std::vector<const RunRecord*>& records) {
@@ -384,8 +386,13 @@ class HtmlReport {
   void renderCountersTable(const std::vector<const RunRecord*>& records) {
     html_ += "<details class=\"counters\"><summary>" + std::to_string(records.size()) +
              " runs with counters: FLOPs and DRAM bytes counted against the analytic ones, raw metrics</summary>\n";
+    // Integer work counted beside the manifest's, as FLOPs are, where the counters counted it.
+    const bool integer_ops = std::any_of(records.begin(), records.end(), [](const RunRecord* r) {
+      return !r->counters.not_attempted && r->counters.derived.count("integer_ops") != 0;
+    });
     html_ += "<table class=\"counters\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") +
-             th("FP32 FLOPs (counted)") + th("FLOPs (analytic)") + th("DRAM read") + th("DRAM write") +
+             th("FP32 FLOPs (counted)") + th("FLOPs (analytic)") + (integer_ops ? th("Integer ops (counted)") : "") +
+             th("DRAM read") + th("DRAM write") +
              th("DRAM bytes vs. analytic") + th("Bridged kernel time") + th("Raw metrics") + "</tr></thead>\n<tbody>\n";
     for (const RunRecord* record : records) {
       const counters::CounterSet& counters = record->counters;
@@ -406,7 +413,7 @@ class HtmlReport {
       if (!counters.not_attempted && counters.bridged_kernel_ns) bridged_ns = static_cast<double>(*counters.bridged_kernel_ns);
       html_ += "<tr>" + tdText(record->variant) + tdText(recordParamsText(*record)) + tdText(modeName(record->mode)) +
                tdNumber(derived("fp32_flops"), &formatCount) + tdNumber(known(record->work.flops), &formatCount) +
-               tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
+               (integer_ops ? tdNumber(derived("integer_ops"), &formatCount) : "") + tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
                tdNumber(traffic_ratio, &formatPercent) + tdNumber(bridged_ns, &formatDurationNs);
       html_ += "<td>";
       if (!counters.not_attempted) {
@@ -460,6 +467,11 @@ class HtmlReport {
 std::string renderHtmlReport(const ResultsDocument& results, const ChartStyle& chart_style,
                              const ChartOptions& chart_options) {
   return HtmlReport(results, chart_style, chart_options).render();
+}
+
+std::string renderHtmlReportBody(const ResultsDocument& results, const ChartStyle& chart_style,
+                                 const ChartOptions& chart_options) {
+  return HtmlReport(results, chart_style, chart_options).renderBody();
 }
 
 void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file,

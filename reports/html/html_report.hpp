@@ -14,6 +14,11 @@ namespace rooflab::reports {
 std::string renderHtmlReport(const ResultsDocument& results, const ChartStyle& chart_style = {},
                              const ChartOptions& chart_options = {});
 
+// A one-device document's families, device, models and ceilings sections, as the page shows them:
+// the part of the page that a document comparing devices (html_devices.hpp) has once per device.
+std::string renderHtmlReportBody(const ResultsDocument& results, const ChartStyle& chart_style,
+                                 const ChartOptions& chart_options);
+
 // renderHtmlReport written atomically to `file`.
 void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file,
                      const ChartOptions& chart_options = {});

@@ -115,9 +115,9 @@ class SvgWriter {
 
 }  // namespace
 
-std::string renderSvgChart(const ChartScene& scene, const std::string& family) {
-  std::string svg = "<svg class=\"roofline\" data-family=\"" + escapeHtml(family) +
-                    "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + px(scene.width_px) + " " +
+std::string renderSvgChart(const ChartScene& scene, const std::string& family, const std::string& kind) {
+  std::string svg = "<svg class=\"roofline\" data-family=\"" + escapeHtml(family) + "\"" +
+                    (kind.empty() ? "" : " data-chart=\"" + escapeHtml(kind) + "\"") + " xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + px(scene.width_px) + " " +
                     px(scene.height_px) + "\" role=\"img\" aria-label=\"" + escapeHtml(scene.title) +
                     "\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n";
   SvgWriter writer(svg);

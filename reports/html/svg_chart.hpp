@@ -7,6 +7,7 @@ namespace rooflab::reports {
 
 // One <svg class="roofline"> element, inline in the HTML report. It scales with the page
 // (viewBox) and shows each point's details on hover through an SVG <title>, which needs no script.
-std::string renderSvgChart(const ChartScene& scene, const std::string& family);
+// `kind` names a chart other than the roofline ("bandwidth", "instructions") in a data-chart attribute.
+std::string renderSvgChart(const ChartScene& scene, const std::string& family, const std::string& kind = "");
 
 }  // namespace rooflab::reports

@@ -76,10 +76,12 @@ struct CsvColumns {
   std::vector<std::string> placement_keys;
   bool readings = false;  // the profiler readings' columns, when a record carries them
   bool diagnoses = false;
+  bool devices = false;  // a batch on several devices: the key of the device each record ran on
 };
 
 CsvColumns csvColumns(const ResultsDocument& results) {
-  return {paramNames(results), hasIntervals(results), placementKeysInOrder(results), anyProfilerReadings(results), hasDiagnoses(results)};
+  const bool devices = std::any_of(results.records.begin(), results.records.end(), [](const RunRecord& r) { return r.device.has_value(); });
+  return {paramNames(results), hasIntervals(results), placementKeysInOrder(results), anyProfilerReadings(results), hasDiagnoses(results), devices};
 }
 
 void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row) {
@@ -135,6 +137,7 @@ std::vector<std::string> csvRow(const RunRecord& record, const CsvColumns& colum
     for (const ProfilerReading& reading : profilerReadings(record)) row.push_back(numberField(reading.value));
   row.push_back(record.status_reason);
   if (columns.diagnoses) appendDiagnosisFields(record, row);
+  if (columns.devices) row.push_back(record.device.value_or(""));
   return row;
 }
 
@@ -153,6 +156,7 @@ std::vector<std::string> csvHeader(const CsvColumns& columns) {
     for (const ProfilerReading& reading : profilerReadings(RunRecord{})) header.push_back(reading.key);
   header.push_back("error");
   if (columns.diagnoses) header.insert(header.end(), {"diagnosis_bound", "diagnosis_confidence", "diagnosis_evidence"});
+  if (columns.devices) header.push_back("device");
   return header;
 }
 

@@ -26,6 +26,7 @@ MatchKey matchKeyOf(const RunRecord& record) {
   std::string params;
   for (const auto& [name, value] : record.params) params += name + "=" + paramValueText(value) + "\n";
   if (record.what_if) params += "what-if=" + record.what_if->name + "\n";  // a variant's what-ifs share one mode
+  if (record.device) params += "device=" + *record.device + "\n";  // a batch on several devices
   return {record.family, record.variant, record.mode, params};
 }
 

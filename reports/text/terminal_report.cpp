@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/text/device_comparison.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
@@ -77,6 +78,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
   for (const RunRecord& record : results.records) {
     std::vector<std::string> row = {record.family + "/" + record.variant, recordParamsText(record),
                                     modeName(record.mode)};
+    if (record.device) row.front() += " @" + *record.device;  // a batch on several devices
     if (record.status == RecordStatus::ok) {
       ++ok;
       if (record.verification.status == VerificationStatus::failed) ++verification_failed;
@@ -122,6 +124,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
              std::to_string(verification_failed) + " failed verification\n";
   printWhatIfs(results, out);
   printEndToEnd(results, out);
+  if (comparesDevices(results)) printDeviceComparison(results, out);
 }
 
 }  // namespace rooflab::reports

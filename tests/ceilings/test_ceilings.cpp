@@ -183,7 +183,7 @@ TEST(Ceilings, ReportShowsNoiseKernelsWriteRowAndNoisyHost) {
   EXPECT_NE(rooflab::formatCeilingsReport(report, std::nullopt).find("best of 5 timed runs"), std::string::npos);
 }
 
-// The L2 ceiling beside DRAM, and the FP64 and int32 roofs when asked. On PoCL the "L2" is
+// The L2 ceiling beside DRAM, and the FP64 and int32 roofs and the warp-instruction issue rate when asked. On PoCL the "L2" is
 // the CPU's cache (the device reports none; the host's is used). No figure is compared with
 // another: on a loaded 2-core host a cache-resident read can time below the DRAM one. The L2 figure
 // exists, is finite and positive, and lands in the measured model and the report's JSON.
@@ -196,6 +196,7 @@ TEST(Ceilings, L2AndTypedPeaksOnPocl) {
   options.min_kernel_ns = 2'000'000;
   options.max_seconds_per_benchmark = 0.1;
   options.typed_peaks = {rooflab::Arithmetic::fp64, rooflab::Arithmetic::int32};
+  options.warp_issue_rate = true;
   const CeilingsReport report = rooflab::measureCeilings(*device, options);
 
   ASSERT_TRUE(report.l2_read.has_value()) << report.l2_not_measured.value_or("");
@@ -208,7 +209,7 @@ TEST(Ceilings, L2AndTypedPeaksOnPocl) {
   EXPECT_NE(l2.geometry.find("passes"), std::string::npos) << l2.geometry;
   ASSERT_NE(report.dramCeiling(), nullptr);
 
-  for (const auto* typed : {&report.fp64_fma, &report.int32_mad}) {
+  for (const auto* typed : {&report.fp64_fma, &report.int32_mad, &report.warp_issue}) {
     ASSERT_TRUE(typed->has_value());
     SCOPED_TRACE((*typed)->name);
     EXPECT_FALSE((*typed)->error.has_value()) << (*typed)->error.value_or("");
@@ -217,8 +218,11 @@ TEST(Ceilings, L2AndTypedPeaksOnPocl) {
     EXPECT_GT(*(*typed)->best_rate, 0.0);
   }
   EXPECT_EQ(report.int32_mad->unit, "GOP/s");
+  EXPECT_EQ(report.warp_issue->unit, "warp GIPS");
+  EXPECT_NE(report.warp_issue->geometry.find("a warp instruction per 32 work-items"), std::string::npos);
 
   ASSERT_TRUE(report.model.has_value());
+  EXPECT_EQ(report.model->warp_issue_gips, report.warp_issue->best_rate);
   EXPECT_EQ(report.model->l2_gbps, l2.best_rate);
   EXPECT_EQ(report.model->fp64_gflops, report.fp64_fma->best_rate);
   EXPECT_EQ(report.model->int32_gops, report.int32_mad->best_rate);
@@ -230,7 +234,11 @@ TEST(Ceilings, L2AndTypedPeaksOnPocl) {
   EXPECT_EQ(again.l2_read->best_rate, l2.best_rate);
   EXPECT_EQ(again.l2_read->kernel, l2.kernel);
   EXPECT_EQ(again.int32_mad->unit, "GOP/s");
+  ASSERT_TRUE(again.warp_issue.has_value());
+  EXPECT_EQ(again.warp_issue->unit, "warp GIPS");
+  EXPECT_EQ(again.warp_issue->best_rate, report.warp_issue->best_rate);
   const std::string text = rooflab::formatCeilingsReport(report, std::nullopt);
+  EXPECT_NE(text.find("warp instruction issue"), std::string::npos) << text;
   EXPECT_NE(text.find("L2 read"), std::string::npos) << text;
   EXPECT_NE(text.find("FP64 multiply-add"), std::string::npos) << text;
 }
@@ -248,5 +256,6 @@ TEST(Ceilings, L2NotMeasuredSaysWhy) {
   EXPECT_NE(rooflab::formatCeilingsReport(report, std::nullopt).find("L2 not measured: the device reports"),
             std::string::npos);
   const auto older = rooflab::toJson(CeilingsReport{});
-  EXPECT_FALSE(older.contains("l2_not_measured") || older.contains("fp64_fma") || older.contains("int32_mad"));
+  EXPECT_FALSE(older.contains("l2_not_measured") || older.contains("fp64_fma") || older.contains("int32_mad") ||
+               older.contains("warp_issue"));
 }

@@ -150,3 +150,21 @@ TEST(Config, NoiseTargetKeysParseAndValidate) {
     EXPECT_NE(error.find(c.expect), std::string::npos) << "config:\n" << c.text << "\nerror: " << error;
   }
 }
+
+// [run] device lists several devices as one string or an array; device_mode says what a batch does
+// with them (compare unless it says shard); a bad mode or an array element that is a list is an
+// error at its line.
+TEST(Config, SeveralDevicesAndTheirMode) {
+  const std::string study = "[[study]]\nfamily = \"vecadd\"\n";
+  const BatchConfig joined = parseBatchConfig("[run]\ndevice = \"cpu,gpu\"\n" + study, "t.toml", "/base");
+  EXPECT_EQ(joined.run.device, "cpu,gpu");
+  EXPECT_EQ(joined.run.device_mode, DeviceMode::compare);
+  const BatchConfig listed =
+      parseBatchConfig("[run]\ndevice = [\"0:0\", \"0:1\"]\ndevice_mode = \"shard\"\n" + study, "t.toml", "/base");
+  EXPECT_EQ(listed.run.device, "0:0,0:1");
+  EXPECT_EQ(listed.run.device_mode, DeviceMode::shard);
+  const std::string bad_mode = configError("[run]\ndevice_mode = \"both\"\n" + study);
+  EXPECT_NE(bad_mode.find("test.toml:2: run.device_mode: must be compare or shard"), std::string::npos) << bad_mode;
+  const std::string listed_list = configError("[run]\ndevice = [\"cpu,gpu\"]\n" + study);
+  EXPECT_NE(listed_list.find("test.toml:2: run.device: each element must be one selector"), std::string::npos) << listed_list;
+}

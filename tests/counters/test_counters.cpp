@@ -103,6 +103,51 @@ TEST(Counters, DerivedValuesFollowTheirFormulas) {
   EXPECT_NE(m.derived_reasons.at("fp32_flops_per_dram_byte").find("no DRAM traffic"), std::string::npos);
 }
 
+// The instruction roofline's values from the raw counts of a tiled transpose on an H100 (N = 8192):
+// 32-way conflicted shared loads, conflict-free stores, coalesced global accesses.
+TEST(Counters, InstructionRooflineValuesFollowTheirFormulas) {
+  rc::CounterSet m;
+  m.available = true;
+  m.values = {{"smsp__inst_executed.sum", 27262976},
+              {"dram__bytes_read.sum", 268435456},
+              {"dram__bytes_write.sum", 252420096},
+              {"lts__t_bytes.sum", 809407808},
+              {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 2097152},
+              {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 8388608},
+              {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 2097152},
+              {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 8388608},
+              {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 67653632},
+              {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 2235392},
+              {"smsp__sass_inst_executed_op_shared_ld.sum", 2097152},
+              {"smsp__sass_inst_executed_op_shared_st.sum", 2097152},
+              {"smsp__sass_thread_inst_executed_op_integer_pred_on.sum", 402653184}};
+  m.bridged_kernel_ns = 344016;
+  rc::deriveCounterValues(m);
+
+  EXPECT_EQ(derived(m, "integer_ops"), 402653184);
+  EXPECT_DOUBLE_EQ(*derived(m, "warp_gips"), 27262976.0 / 344016);
+  EXPECT_DOUBLE_EQ(*derived(m, "warp_instructions_per_l1_transaction"), 27262976.0 / 16777216);
+  EXPECT_DOUBLE_EQ(*derived(m, "warp_instructions_per_l2_transaction"), 27262976.0 / (809407808.0 / 32));
+  EXPECT_DOUBLE_EQ(*derived(m, "warp_instructions_per_dram_transaction"), 27262976.0 / (520855552.0 / 32));
+  EXPECT_DOUBLE_EQ(*derived(m, "warp_instructions_per_shared_transaction"), 27262976.0 / (67653632.0 + 2235392));
+  EXPECT_DOUBLE_EQ(*derived(m, "shared_load_wavefronts_per_request"), 67653632.0 / 2097152);  // 32.3: the 32-way wall
+  EXPECT_DOUBLE_EQ(*derived(m, "shared_store_wavefronts_per_request"), 2235392.0 / 2097152);
+  EXPECT_DOUBLE_EQ(*derived(m, "global_load_gips"), 2097152.0 / 344016);
+  EXPECT_DOUBLE_EQ(*derived(m, "shared_store_gips"), 2097152.0 / 344016);
+
+  // A kernel without shared memory: its shared values are null, and say why.
+  m.values["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = 0;
+  m.values["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] = 0;
+  m.values["smsp__sass_inst_executed_op_shared_ld.sum"] = 0;
+  m.values.erase("smsp__sass_thread_inst_executed_op_integer_pred_on.sum");
+  rc::deriveCounterValues(m);
+  EXPECT_FALSE(derived(m, "warp_instructions_per_shared_transaction").has_value());
+  EXPECT_FALSE(derived(m, "shared_load_wavefronts_per_request").has_value());
+  EXPECT_FALSE(m.derived_reasons.at("shared_load_wavefronts_per_request").empty());
+  EXPECT_FALSE(derived(m, "integer_ops").has_value());
+  EXPECT_NE(m.derived_reasons.at("integer_ops").find("not collected"), std::string::npos);
+}
+
 // The course's profiler readings from hand-built raw values: a 4-way conflicted, partly
 // divergent kernel whose loads use half of each sector.
 TEST(Counters, ProfilerReadingsFollowTheirFormulas) {

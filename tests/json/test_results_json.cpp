@@ -270,3 +270,50 @@ TEST(ResultsJson, CeilingsSpreadCandidatesAndHostRoundTrip) {
   report.noisy_host = "load average 9.0 on 2 cores";
   EXPECT_EQ(ceilingsReportFromJson(toJson(report)).noisy_host, report.noisy_host);
 }
+
+// A batch on several devices and a part of a batch: the devices with their own models, each record's
+// device, the batch identity with its part and a merge's summary are written and read back whole; a
+// file without them (every older one) reads with none.
+TEST(ResultsJson, SeveralDevicesPartsAndMergesRoundTrip) {
+  ResultsDocument d;
+  d.device_mode = DeviceMode::compare;
+  DeviceRun cpu;
+  cpu.key = "0:0";
+  cpu.info.name = "pthread-cpu";
+  cpu.info.type = "CPU";
+  DeviceModel model;
+  model.key = "device";
+  model.display_name = "measured";
+  model.peak_gflops = 100;
+  model.dram_gbps = 20;
+  cpu.models.roofline_models["device"] = {model, RooflineModelRole::measured};
+  cpu.ceilings_seconds = 2.5;
+  DeviceRun gpu = cpu;
+  gpu.key = "1:0";
+  gpu.info.name = "gpu";
+  gpu.info.type = "GPU";
+  d.device_runs = {cpu, gpu};
+  RunRecord record;
+  record.family = "vecadd";
+  record.variant = "global";
+  record.device = "1:0";
+  d.records.push_back(record);
+  d.batch = BatchIdentity{"0123456789abcdef", 12, BatchPart{2, 3, "--shard 2/3", {4, 4, 4}, {"vecadd/global  (normal)"}, {5}}};
+  d.merge = MergeSummary{3, {{1, "p1/results.json", 4, "pthread-cpu"}}, {2}, {"x (normal)"}, {"y (normal)"}};
+
+  const json written = toJson(d);
+  const ResultsDocument read = resultsDocumentFromJson(written);
+  EXPECT_EQ(toJson(read), written);
+  ASSERT_EQ(read.device_runs.size(), 2u);
+  EXPECT_EQ(read.device_runs[1].key, "1:0");
+  EXPECT_EQ(read.device_runs[1].models.roofline_models.at("device").model.dram_gbps, 20);
+  EXPECT_EQ(read.records[0].device, "1:0");
+  ASSERT_TRUE(read.batch && read.batch->part);
+  EXPECT_EQ(read.batch->part->plan_indices, std::vector<std::size_t>{5});
+  ASSERT_TRUE(read.merge);
+  EXPECT_EQ(read.merge->missing_parts, std::vector<std::size_t>{2});
+
+  const ResultsDocument older = resultsDocumentFromJson(json{{"schema", 1}, {"records", json::array({json{{"family", "f"}}})}});
+  EXPECT_FALSE(older.device_mode || older.batch || older.merge || older.records[0].device);
+  EXPECT_TRUE(older.device_runs.empty());
+}

@@ -373,3 +373,62 @@ TEST(Roofline, LevelRoundTripsThroughJsonAndDramWritesNone) {
   EXPECT_EQ(rooflab::levelPlacementKey("gtx670", rooflab::MemoryLevel::dram), "gtx670");
   EXPECT_EQ(rooflab::levelPlacementKey("device", rooflab::MemoryLevel::l2), "device_l2");
 }
+
+namespace {
+
+// A record that ran on an H100 with counters: `fp32_flops` and `integer_ops` counted, 1 MB of DRAM.
+rooflab::RunRecord countedRecord(rooflab::Arithmetic declared, double declared_flops, double fp32_flops,
+                                 double integer_ops) {
+  rooflab::RunRecord record;
+  record.work.arithmetic = declared;
+  record.work.flops = declared_flops;
+  record.work.bytes = 1e6;
+  rooflab::EventTimings timings;
+  timings.kernel_ns.median = 1000;
+  record.timings = timings;
+  record.counters.available = true;
+  record.counters.not_attempted = false;
+  record.counters.derived = {{"fp32_flops", fp32_flops}, {"integer_ops", integer_ops}, {"dram_bytes", 1e6},
+                             {"l2_bytes", 2e6}};
+  return record;
+}
+
+}  // namespace
+
+// Integer work counted by the hardware stands under the int32 roof whether or not the manifest says
+// the work is in integers; a manifest that does says nothing more on the placement, and floating-point
+// work keeps its FLOPs.
+TEST(Roofline, IntegerWorkTheCountersCountedStandsUnderTheInt32Roof) {
+  const DeviceModel& h100 = model("h100-sxm");
+  const rooflab::RooflineModels models{h100, std::nullopt, std::nullopt, std::nullopt};
+  const double int32_ridge = *h100.int32_gops / h100.dram_gbps;
+
+  // Declared FP32 work, none counted: a user's integer kernel without `[work] type`.
+  rooflab::RunRecord undeclared = countedRecord(rooflab::Arithmetic::fp32, 5e6, 0, 4e7);
+  rooflab::placeRecord(undeclared, models);
+  const RooflinePlacement& counted = undeclared.roofline.at("h100-sxm_counters");
+  EXPECT_EQ(counted.arithmetic, rooflab::Arithmetic::int32);
+  EXPECT_DOUBLE_EQ(*counted.intensity, 40.0);  // integer operations per counted DRAM byte
+  EXPECT_DOUBLE_EQ(counted.ridge_intensity, int32_ridge);
+  EXPECT_DOUBLE_EQ(*counted.achieved_gflops, 4e7 / 1000);
+  EXPECT_EQ(undeclared.roofline.at("h100-sxm_l2").arithmetic, rooflab::Arithmetic::int32);
+  EXPECT_DOUBLE_EQ(*undeclared.roofline.at("h100-sxm_l2").intensity, 20.0);
+  EXPECT_EQ(rooflab::toJson(counted).at("arithmetic"), "int32");
+  EXPECT_EQ(rooflab::rooflinePlacementFromJson(rooflab::toJson(counted)).arithmetic, rooflab::Arithmetic::int32);
+  // The analytic placement keeps the manifest's type.
+  EXPECT_FALSE(undeclared.roofline.at("h100-sxm").arithmetic.has_value());
+
+  // Declared in integers: the counted operations, the roof the manifest already names.
+  rooflab::RunRecord declared = countedRecord(rooflab::Arithmetic::int32, 5e6, 0, 4e7);
+  rooflab::placeRecord(declared, models);
+  EXPECT_FALSE(declared.roofline.at("h100-sxm_counters").arithmetic.has_value());
+  EXPECT_FALSE(rooflab::toJson(declared.roofline.at("h100-sxm_counters")).contains("arithmetic"));
+  EXPECT_DOUBLE_EQ(*declared.roofline.at("h100-sxm_counters").intensity, 40.0);
+  EXPECT_DOUBLE_EQ(declared.roofline.at("h100-sxm_counters").ridge_intensity, int32_ridge);
+
+  // Floating-point work counted: its FLOPs, under the FP32 roof, as before.
+  rooflab::RunRecord floating = countedRecord(rooflab::Arithmetic::fp32, 5e6, 6e6, 4e7);
+  rooflab::placeRecord(floating, models);
+  EXPECT_FALSE(floating.roofline.at("h100-sxm_counters").arithmetic.has_value());
+  EXPECT_DOUBLE_EQ(*floating.roofline.at("h100-sxm_counters").intensity, 6.0);
+}

@@ -1,0 +1,34 @@
+#include "analyzer/batch/host_watch.hpp"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "analyzer/device/host_condition.hpp"
+
+namespace rooflab {
+
+HostWatch::HostWatch(const DeviceInfo& device) : host_(readHostCondition()), gpu_clock_(device) {
+  host_.gpu_sm_clock_unavailable = gpu_clock_.unavailableReason().empty()
+                                       ? std::nullopt
+                                       : std::optional<std::string>(gpu_clock_.unavailableReason());
+  if (const auto noisy = noisyHost(host_)) std::fprintf(stderr, "rooflab: warning: noisy host: %s\n", noisy->c_str());
+}
+
+HostCondition HostWatch::condition() const {
+  HostCondition host = host_;
+  host.gpu_sm_clock = gpu_clock_.samples();
+  return host;
+}
+
+void HostWatch::reportAtEnd() const {
+  const HostCondition host = condition();
+  if (host.gpu_sm_clock)
+    std::fprintf(stderr, "rooflab: GPU SM clock %.0f-%.0f MHz over %zu samples\n", host.gpu_sm_clock->min_mhz,
+                 host.gpu_sm_clock->max_mhz, host.gpu_sm_clock->count);
+  if (const auto noisy = noisyHost(host))
+    std::fprintf(stderr, "rooflab: warning: this batch ran on a noisy host (%s); compare its timings with care\n",
+                 noisy->c_str());
+}
+
+}  // namespace rooflab

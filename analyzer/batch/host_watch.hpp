@@ -1,0 +1,22 @@
+#pragma once
+// The host's condition while a batch runs, for its results: read at the start, the GPU clock sampled
+// after every point; says on the terminal why the timings may be noisy, at the start and at the end.
+#include "analyzer/data/device_info.hpp"
+#include "analyzer/data/host_condition.hpp"
+#include "analyzer/device/gpu_clock.hpp"
+
+namespace rooflab {
+
+class HostWatch {
+ public:
+  explicit HostWatch(const DeviceInfo& device);
+  void sample() { gpu_clock_.sample(); }
+  HostCondition condition() const;
+  void reportAtEnd() const;
+
+ private:
+  HostCondition host_;
+  GpuClockSampler gpu_clock_;
+};
+
+}  // namespace rooflab

@@ -1,0 +1,204 @@
+#include "analyzer/batch/merge_parts.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "analyzer/batch/batch_summary.hpp"
+#include "analyzer/diagnose/analysis.hpp"
+
+namespace rooflab {
+namespace {
+
+constexpr std::size_t kListed = 20;  // points named in a message; the rest counted
+
+std::size_t partIndex(const ResultsDocument& d) { return d.batch && d.batch->part ? d.batch->part->index : 1; }
+std::size_t partCount(const ResultsDocument& d) { return d.batch && d.batch->part ? d.batch->part->count : 1; }
+
+// The devices a part ran on, as a merge compares them: names and platforms, and how it used them.
+std::string devicesOf(const ResultsDocument& d) {
+  std::string text;
+  if (d.device_runs.empty()) {
+    if (d.device) text = d.device->name + " [" + d.device->platform + "]";
+  } else {
+    for (const DeviceRun& run : d.device_runs) text += (text.empty() ? "" : ", ") + run.key + " " + run.info.name + " [" + run.info.platform + "]";
+    text += " (" + toString(d.device_mode.value_or(DeviceMode::compare)) + ")";
+  }
+  return text.empty() ? "an unnamed device" : text;
+}
+
+// Parts of one batch, of one split, on the same devices; throws InputError naming the first that is not.
+void checkParts(const std::vector<PartDocument>& parts) {
+  if (parts.empty()) throw InputError("merge: no part given");
+  for (const PartDocument& part : parts)
+    if (!part.document.batch || part.document.batch->id.empty())
+      throw InputError("merge: " + part.path + " has no batch identity (\"batch\"): it was written by a rooflab "
+                       "older than parts, or is not a run's results");
+  const PartDocument& first = parts.front();
+  for (const PartDocument& part : parts) {
+    const ResultsDocument& d = part.document;
+    if (d.batch->id != first.document.batch->id)
+      throw InputError("merge: " + part.path + " is part of another batch than " + first.path + " (batch " +
+                       d.batch->id + ", not " + first.document.batch->id +
+                       "): parts must come from the same config, kernels and settings");
+    if (partCount(d) != partCount(first.document))
+      throw InputError("merge: " + part.path + " is a part of " + std::to_string(partCount(d)) + " and " + first.path +
+                       " of " + std::to_string(partCount(first.document)) +
+                       ": the parts of one merge must split the batch the same way (the same --shard N)");
+    if (devicesOf(d) != devicesOf(first.document))
+      throw InputError("merge: " + part.path + " ran on " + devicesOf(d) + " and " + first.path + " on " +
+                       devicesOf(first.document) + ": the parts of one merge must run on the same devices");
+  }
+}
+
+std::string recordKey(const RunRecord& record) { return record.label() + (record.device ? " on " + *record.device : ""); }
+
+// The devices every planned point has a record on: one unnamed device, or the compare list's keys.
+std::vector<std::optional<std::string>> recordDevices(const ResultsDocument& d) {
+  std::vector<std::optional<std::string>> keys;
+  if (d.device_mode == DeviceMode::compare)
+    for (const DeviceRun& run : d.device_runs) keys.push_back(run.key);
+  if (keys.empty()) keys.push_back(std::nullopt);
+  return keys;
+}
+
+std::string listed(const std::vector<std::string>& items) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size() && i < kListed; ++i) text += (i ? "; " : "") + items[i];
+  if (items.size() > kListed) text += "; ... and " + std::to_string(items.size() - kListed) + " more";
+  return text;
+}
+
+class Merger {
+ public:
+  explicit Merger(const std::vector<PartDocument>& parts) : parts_(parts) {
+    for (std::size_t i = 0; i < parts.size(); ++i) order_.push_back(i);
+    // Lowest part first; of two with one index, the first named.
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](std::size_t a, std::size_t b) { return partIndex(parts[a].document) < partIndex(parts[b].document); });
+  }
+
+  MergeOutcome merge() {
+    const ResultsDocument& base = parts_[order_.front()].document;
+    MergeOutcome outcome;
+    ResultsDocument& merged = outcome.merged;
+    header(base, merged);
+    MergeSummary& summary = merged.merge.emplace();
+    summary.parts = partCount(base);
+    std::vector<std::tuple<std::size_t, std::size_t, RunRecord>> sorted;
+    for (std::size_t which : order_) takeRecords(which, summary, sorted);
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+    });
+    for (auto& entry : sorted) merged.records.push_back(std::move(std::get<2>(entry)));
+    findMissing(base, merged, summary, outcome.messages);
+    RecordAnalysis::batchOver(merged.records);
+    BatchTally tally(base.batch->points * recordDevices(base).size());
+    for (const RunRecord& record : merged.records) tally.count(record);
+    merged.summary = tally.finalSummary(merged.records.size());
+    const bool complete = summary.missing_parts.empty() && summary.missing_points.empty() && merged.summary->not_run == 0;
+    merged.status = complete ? BatchStatus::complete : BatchStatus::incomplete;
+    outcome.exit_code = complete ? tally.exitCode(false, false) : ExitCode::variant_failed;
+    if (!summary.duplicates.empty())
+      outcome.messages.push_back(std::to_string(summary.duplicates.size()) +
+                                 " records are in two parts; the first part's is kept: " + listed(summary.duplicates));
+    return outcome;
+  }
+
+ private:
+  // The document around the records: the lowest part's, spanning every part's time.
+  void header(const ResultsDocument& base, ResultsDocument& merged) const {
+    merged.schema = base.schema;
+    merged.tool = base.tool;
+    merged.config = base.config;
+    merged.device = base.device;
+    merged.models = base.models;
+    merged.ceilings_seconds = base.ceilings_seconds;
+    merged.build_threads = base.build_threads;
+    merged.host = base.host;
+    merged.noisy_host = base.noisy_host;
+    merged.device_mode = base.device_mode;
+    merged.device_runs = base.device_runs;
+    merged.batch = BatchIdentity{base.batch->id, base.batch->points, std::nullopt};
+    merged.started_at = base.started_at;
+    for (const PartDocument& part : parts_) {
+      if (!part.document.started_at.empty() && part.document.started_at < merged.started_at)
+        merged.started_at = part.document.started_at;
+      if (part.document.finished_at && (!merged.finished_at || *part.document.finished_at > *merged.finished_at))
+        merged.finished_at = part.document.finished_at;
+    }
+  }
+
+  void takeRecords(std::size_t which, MergeSummary& summary, std::vector<std::tuple<std::size_t, std::size_t, RunRecord>>& sorted) {
+    const PartDocument& part = parts_[which];
+    const ResultsDocument& d = part.document;
+    const std::size_t index = partIndex(d);
+    if (!given_.insert(index).second) duplicate_parts_.push_back(index);
+    summary.merged.push_back({index, part.path, d.records.size(), devicesOf(d)});
+    // Each record's place in the whole plan, from the part's list of its points.
+    std::map<std::string, std::size_t> plan_index;
+    if (d.batch->part)
+      for (std::size_t i = 0; i < d.batch->part->points.size() && i < d.batch->part->plan_indices.size(); ++i)
+        plan_index.emplace(d.batch->part->points[i], d.batch->part->plan_indices[i]);
+    const std::vector<std::optional<std::string>> devices = recordDevices(d);
+    for (std::size_t i = 0; i < d.records.size(); ++i) {
+      const RunRecord& record = d.records[i];
+      if (!seen_.insert(recordKey(record)).second) {
+        summary.duplicates.push_back(recordKey(record) + " (" + part.path + ")");
+        continue;
+      }
+      const auto at = plan_index.find(record.label());
+      const std::size_t device = static_cast<std::size_t>(
+          std::find(devices.begin(), devices.end(), record.device) - devices.begin());
+      sorted.emplace_back(at == plan_index.end() ? i : at->second, device, record);
+    }
+  }
+
+  // Parts not given, and points of given parts that have no record.
+  void findMissing(const ResultsDocument& base, const ResultsDocument& merged, MergeSummary& summary,
+                   std::vector<std::string>& messages) const {
+    for (std::size_t index : duplicate_parts_)
+      messages.push_back("part " + std::to_string(index) + " of " + std::to_string(summary.parts) +
+                         " is given twice: the records of the first named are kept");
+    const std::vector<std::size_t> sizes = base.batch->part ? base.batch->part->part_points : std::vector<std::size_t>{};
+    for (std::size_t index = 1; index <= summary.parts; ++index) {
+      if (given_.count(index) != 0) continue;
+      summary.missing_parts.push_back(index);
+      messages.push_back("part " + std::to_string(index) + " of " + std::to_string(summary.parts) + " is missing" +
+                         (index <= sizes.size() ? " (its " + std::to_string(sizes[index - 1]) + " points)" : "") +
+                         ": run it (`rooflab run --shard " + std::to_string(index) + "/" +
+                         std::to_string(summary.parts) + "`) and merge again");
+    }
+    std::set<std::string> have;
+    for (const RunRecord& record : merged.records) have.insert(recordKey(record));
+    std::set<std::size_t> looked;
+    for (std::size_t which : order_) {
+      const ResultsDocument& d = parts_[which].document;
+      if (!d.batch->part || !looked.insert(partIndex(d)).second) continue;
+      for (const std::string& point : d.batch->part->points)
+        for (const std::optional<std::string>& device : recordDevices(d))
+          if (have.count(point + (device ? " on " + *device : "")) == 0)
+            summary.missing_points.push_back(point + (device ? " on " + *device : ""));
+    }
+    if (!summary.missing_points.empty())
+      messages.push_back(std::to_string(summary.missing_points.size()) +
+                         " points of the parts given have no record (a part interrupted or killed): " +
+                         listed(summary.missing_points));
+  }
+
+  const std::vector<PartDocument>& parts_;
+  std::vector<std::size_t> order_;
+  std::set<std::size_t> given_;
+  std::vector<std::size_t> duplicate_parts_;
+  std::set<std::string> seen_;
+};
+
+}  // namespace
+
+MergeOutcome mergeParts(const std::vector<PartDocument>& parts) {
+  checkParts(parts);
+  return Merger(parts).merge();
+}
+
+}  // namespace rooflab

@@ -1,0 +1,156 @@
+#include "analyzer/batch/point_loop.hpp"
+
+#include <cstdio>
+
+#include "analyzer/manifest/resolve_point.hpp"
+#include "analyzer/place/place_record.hpp"
+#include "analyzer/support/errors.hpp"
+#include "analyzer/support/stop_flag.hpp"
+
+namespace rooflab {
+
+BatchRecords::BatchRecords(std::size_t points, ResultsDocument& document, ResultsWriter& results, HostWatch& host,
+                           bool progress)
+    : document_(document), results_(results), host_(host), progress_(progress), tally_(points) {}
+
+void BatchRecords::show(const std::string& line, bool phase) {
+  const std::lock_guard<std::mutex> hold(lock_);
+  if (!phase || progress_.tty()) progress_.show(line);
+}
+
+void BatchRecords::add(RunRecord record, bool closes_group, const RooflineModels& models, RecordAnalysis& analysis,
+                       std::optional<int> build_threads) {
+  const std::lock_guard<std::mutex> hold(lock_);
+  host_.sample();
+  if (build_threads) results_.setBuildThreads(*build_threads);
+  if (record.status == RecordStatus::ok) placeRecord(record, models);
+  report(record, tally_.count(record));
+  const std::size_t index = results_.append(std::move(record));
+  const std::optional<std::size_t> concluded = analysis.recordAdded(document_.records, index, closes_group);
+  results_.journal(index);
+  if (concluded && *concluded != index) results_.journal(*concluded);
+  results_.setSummary(tally_.summary());
+  results_.checkpoint();
+}
+
+void BatchRecords::report(const RunRecord& record, RecordOutcome outcome) {
+  const std::string on = record.device ? " (on " + *record.device + ")" : "";
+  if (outcome == RecordOutcome::failed) {
+    progress_.finish();
+    std::fprintf(stderr, "rooflab: %s: %s%s\n", toString(record.status).c_str(), record.status_reason.c_str(), on.c_str());
+  } else if (outcome == RecordOutcome::verification_failed) {
+    progress_.finish();
+    std::fprintf(stderr, "rooflab: verification failed: %s%s: %s\n", record.label().c_str(), on.c_str(),
+                 record.verification.detail.c_str());
+  } else if (outcome == RecordOutcome::end_to_end_failed) {
+    progress_.finish();
+    for (const EndToEndRun& run : record.end_to_end->runs)
+      if (run.error || run.verification.status == VerificationStatus::failed)
+        std::fprintf(stderr, "rooflab: end-to-end %s failed: %s%s: %s\n", toString(run.strategy).c_str(),
+                     record.label().c_str(), on.c_str(), run.error ? run.error->c_str() : run.verification.detail.c_str());
+  }
+}
+
+bool BatchRecords::finish(bool interrupted, std::size_t points) {
+  const std::lock_guard<std::mutex> hold(lock_);
+  progress_.finish();
+  interrupted = interrupted || stopRequests() > 0;
+  results_.setHost(host_.condition());
+  host_.reportAtEnd();
+  RecordAnalysis::batchOver(document_.records);
+  results_.finish(interrupted, tally_.finalSummary(results_.records()));
+  // Interrupted before its first record, the batch has nothing to put in the place of the earlier
+  // run's results: the folder gives them back their names (OutputFolder) and nothing is written.
+  if (interrupted && results_.records() == 0) {
+    std::fprintf(stderr, "rooflab: interrupted before the first point ended: nothing written; %s keeps what the "
+                         "earlier run wrote there\n", results_.path().parent_path().c_str());
+    return true;
+  }
+  results_.write();
+  // A run killed outright says nothing: this is where a user learns that its journal keeps every record.
+  if (interrupted)
+    std::fprintf(stderr,
+                 "rooflab: interrupted: %zu of %zu points done, %zu not run; their records are in %s (a run killed "
+                 "outright keeps every record it measured in its journal: `rooflab report %s` reads them back)\n",
+                 results_.records(), points, points - results_.records(), results_.path().c_str(),
+                 results_.journalPath().c_str());
+  return interrupted;
+}
+
+void BatchRecords::failed(std::exception_ptr error) {
+  const std::lock_guard<std::mutex> hold(lock_);
+  if (!failure_) failure_ = error;
+}
+
+bool BatchRecords::stopping() const {
+  const std::lock_guard<std::mutex> hold(lock_);
+  return failure_ != nullptr;
+}
+
+// The disk is full (or a file size limit reached): what the earlier writes kept, and how to read it.
+void BatchRecords::rethrowFailure(std::size_t points) {
+  if (!failure_) return;
+  try {
+    std::rethrow_exception(failure_);
+  } catch (const IoError& e) {
+    progress_.finish();
+    try {
+      results_.finish(true, tally_.finalSummary(results_.records()));
+      results_.write();
+    } catch (const IoError&) {
+      // The disk is still full: the hint below says what the earlier writes kept.
+    }
+    throw IoError(std::string(e.what()) + "; " + results_.recoveryHint(points));
+  }
+}
+
+namespace {
+
+WorkerSetup withPoints(WorkerSetup setup, const std::vector<std::size_t>& points) {
+  setup.points = points;
+  return setup;
+}
+
+}  // namespace
+
+DeviceLoop::DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup setup, BatchRecords& records)
+    : plan_(plan),
+      share_(std::move(share)),
+      worker_(withPoints(std::move(setup), share_.points), share_.device.name),
+      records_(records),
+      analysis_(static_cast<double>(share_.device.timer_resolution_ns),
+                share_.models->device ? share_.models->device : share_.models->datasheet) {
+  if (share_.models->ceilings && share_.models->ceilings->link)
+    analysis_.setLinkCeilings(&*share_.models->ceilings->link, share_.models->ceilings->launch);
+}
+
+bool DeviceLoop::run() {
+  try {
+    for (std::size_t position = 0; position < share_.points.size(); ++position)
+      if (stopRequests() > 0 || records_.stopping() || !runPoint(position)) return true;
+    return false;
+  } catch (...) {
+    records_.failed(std::current_exception());
+    return true;
+  }
+}
+
+// False when the user asked to stop now: the point has no record.
+bool DeviceLoop::runPoint(std::size_t position) {
+  const std::size_t i = share_.points[position];
+  const RunPoint& point = plan_.points[i].run_point;
+  const std::string prefix = "[" + std::to_string(position + 1) + "/" + std::to_string(share_.points.size()) + "] " +
+                             point.family->name + "/" + point.variant->name + " " +
+                             paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode) +
+                             (point.what_if ? " " + point.what_if->name : "") + (share_.key ? " on " + *share_.key : "");
+  records_.show(prefix);
+  std::optional<RunRecord> record = worker_.run(i, recordFor(point), [&](const char* phase, int index, int count) {
+    records_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count), true);
+  });
+  if (!record) return false;
+  record->device = share_.key;
+  records_.add(std::move(*record), plan_.closesGroup(i), *share_.models, analysis_, worker_.buildThreads());
+  return true;
+}
+
+}  // namespace rooflab

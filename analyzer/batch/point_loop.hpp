@@ -1,0 +1,83 @@
+#pragma once
+// The points of a batch run and recorded: one DeviceLoop per device runs its share of the points in
+// its own worker process; every loop hands its records to the batch's one BatchRecords, which places,
+// counts, analyses, journals and checkpoints them. A batch sharded over devices runs its loops at
+// once, on threads of their own; the records then merge into one document as they arrive.
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/batch/batch_summary.hpp"
+#include "analyzer/batch/host_watch.hpp"
+#include "analyzer/batch/point_worker.hpp"
+#include "analyzer/batch/progress_line.hpp"
+#include "analyzer/batch/results_writer.hpp"
+#include "analyzer/diagnose/analysis.hpp"
+#include "analyzer/roofline/roofline_models.hpp"
+
+namespace rooflab {
+
+// What every loop of a batch shares, behind one lock.
+class BatchRecords {
+ public:
+  // `points`: the records the batch is to make (its points, on each device that runs them all).
+  BatchRecords(std::size_t points, ResultsDocument& document, ResultsWriter& results, HostWatch& host, bool progress);
+
+  // The progress line; `phase`: a point's phase, shown on a terminal only (a log keeps a line a point).
+  void show(const std::string& line, bool phase = false);
+  // Places an ok record on `models`, counts it, appends it, lets `analysis` conclude its group and
+  // journals and checkpoints what changed. Throws IoError when a file cannot be written.
+  void add(RunRecord record, bool closes_group, const RooflineModels& models, RecordAnalysis& analysis,
+           std::optional<int> build_threads);
+  // Once every loop has ended: the what-ifs, the final summary and results.json. Whether the batch
+  // was interrupted.
+  bool finish(bool interrupted, std::size_t points);
+  // A loop's IoError (a full disk): the batch's other loops stop after their point; the error is
+  // rethrown, with where the records are, once every loop has ended.
+  void failed(std::exception_ptr error);
+  bool stopping() const;
+  void rethrowFailure(std::size_t points);
+  const BatchTally& tally() const { return tally_; }
+
+ private:
+  void report(const RunRecord& record, RecordOutcome outcome);
+
+  mutable std::mutex lock_;
+  ResultsDocument& document_;
+  ResultsWriter& results_;
+  HostWatch& host_;
+  ProgressLine progress_;
+  BatchTally tally_;
+  std::exception_ptr failure_;
+};
+
+// One device's share of a batch: its points, run in order in its own worker process.
+struct DeviceShare {
+  std::vector<std::size_t> points;   // indices into the plan
+  const RooflineModels* models = nullptr;
+  DeviceInfo device;
+  std::optional<std::string> key;    // on several devices: what its records carry in `device`
+};
+
+class DeviceLoop {
+ public:
+  // `setup`: the worker's, for this device; its points become the share's.
+  DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup setup, BatchRecords& records);
+  // Runs the share's points until they are done, the user asks to stop or another loop failed;
+  // whether it stopped before the end. Never throws: a failure goes to BatchRecords.
+  bool run();
+
+ private:
+  bool runPoint(std::size_t position);
+
+  const BatchPlan& plan_;
+  DeviceShare share_;
+  PointWorker worker_;
+  BatchRecords& records_;
+  RecordAnalysis analysis_;
+};
+
+}  // namespace rooflab

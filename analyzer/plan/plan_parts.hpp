@@ -1,0 +1,27 @@
+#pragma once
+// A plan dealt into parts: the deterministic split that `rooflab run --shard I/N` runs one part of and
+// that a batch sharded over identical devices gives each device.
+#include <cstddef>
+#include <vector>
+
+#include "analyzer/data/batch_plan.hpp"
+
+namespace rooflab {
+
+// `points` (indices into the plan, in plan order) dealt into `count` parts, each in plan order. The
+// points' groups (a variant at its params, its modes together: a verdict needs every mode of its
+// group) are dealt out in turn, the g-th group to part g % count, so that each part holds whole
+// groups and every family spreads over the parts. The same points always give the same parts.
+std::vector<std::vector<std::size_t>> dealPoints(const BatchPlan& plan, const std::vector<std::size_t>& points,
+                                                 std::size_t count);
+
+// Every point of the plan, in order.
+std::vector<std::size_t> allPoints(const BatchPlan& plan);
+
+// The points of part `index` (1-based) of `count` of the whole plan: dealPoints(plan, allPoints(plan), count).
+std::vector<std::size_t> pointsOfPart(const BatchPlan& plan, std::size_t index, std::size_t count);
+
+// The number of points in each of `count` parts of the whole plan, part 1 first.
+std::vector<std::size_t> partSizes(const BatchPlan& plan, std::size_t count);
+
+}  // namespace rooflab

@@ -1,0 +1,55 @@
+// Internal to reports/chart: what the roofline chart's builder (roofline_chart.cpp) shares with the
+// file that places its points (roofline_chart_points.cpp) and with the other charts' builders
+// (instruction_roofline.cpp): axes, labels, the params that tell points apart, and the points.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reports/chart/roofline_chart.hpp"
+
+namespace rooflab::reports::chart_detail {
+
+// Padding around the data, in decades: room for the ceiling labels above the highest roof and
+// for markers at the edges.
+inline constexpr double kAxisPaddingDecades = 0.3;
+// Points get extra room on the right for their params label.
+inline constexpr double kPointLabelRoomDecades = 0.25;
+
+// Sets the axis range (widened to at least two decades) and its decade ticks.
+void setLogRange(LogAxis& axis, double min_log10, double max_log10);
+// "192.3", "2460", "66900": 4 significant digits, but no ".0" tail on round numbers.
+std::string compactValueText(double value);
+
+// The params that take more than one value among the family's records: what tells points apart.
+std::vector<std::string> varyingParamNames(const std::vector<const RunRecord*>& records);
+// "N=1024" for the varying params, or "".
+std::string shortLabelFor(const RunRecord& record, const std::vector<std::string>& varying_names);
+
+// What the chart's y counts and where its points come from. A family declaring FP32 work of which
+// none of its records does any (a transpose, a data-movement or integer kernel), but whose counters
+// counted integer instructions, is drawn from those counts under the int32 roof: `counted`.
+struct ChartWork {
+  Arithmetic arithmetic = Arithmetic::fp32;
+  bool counted = false;
+};
+ChartWork chartWorkOf(const std::vector<const RunRecord*>& normal_records);
+// "GFLOP/s" or, for integer work, "GOP/s".
+std::string rateUnit(Arithmetic arithmetic);
+
+// Where a record goes on the chart, and the model key of its placement; nullopt with the reason
+// when it has no place on log-log axes.
+std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunRecord& record, const ChartWork& work,
+                                      std::string& reason, std::string& model_key, std::optional<std::string>& above_roof);
+// The point's tooltip lines.
+std::vector<std::string> pointDetails(const ResultsDocument& results, const RunRecord& record, const DataPoint& at,
+                                      const ChartWork& work);
+// The median's interval and the fastest to slowest run, for records measured to a noise target.
+void addPerformanceBars(VariantPoint& point, const RunRecord& record);
+// The record's other memory levels on the model its point was placed with, at the point's rate.
+std::vector<LevelMarker> levelMarkers(const RunRecord& record, const std::string& model_key, const DataPoint& at,
+                                      const ChartWork& work);
+// The record's ok mutants, each at the rate the original would reach in the mutant's time.
+std::vector<MutantMarker> mutantMarkers(const ResultsDocument& results, const RunRecord& original, const DataPoint& at);
+
+}  // namespace rooflab::reports::chart_detail
