@@ -36,7 +36,7 @@
 #             33.5 TFLOP/s; then the daxpy fixture (double work) placed under the measured FP64 roof
 #   link      the host link and the launch: bench/baselines/link_baseline.cu (CUDA's pinned and pageable
 #             cudaMemcpy, both directions, CUDA events, 4 KiB to 256 MiB) beside rooflab's link ceilings
-#             per strategy and its launch latency, and beside the figures (clpeak on the same
+#             per strategy and its launch latency, and beside clpeak's figures (the same
 #             driver: write 7.5, read 10.3, map for read 24.0, unmap after write 50.5 GB/s, launch 7.0 us);
 #             vecadd at N = 2^26 end to end with every strategy, predicted beside measured; the overlap
 #             what-if's predicted gain beside the measured one (PASS within 15%); matmul at N = 4096

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """The host link's H100 check (bench/checks-h100.sh, step `link`): rooflab's link ceilings beside CUDA's
-pinned and pageable cudaMemcpy and beside the issue's clpeak figures; the launch latency; vecadd at 2^26
+pinned and pageable cudaMemcpy and beside clpeak's figures on the same driver; the launch latency; vecadd at 2^26
 end to end per strategy, predicted beside measured; the overlap what-if's predicted gain beside the
 measured one (PASS within 15%); matmul at N = 4096 end to end (PASS when kernel-bound).
 Usage: link_summary.py link-baseline.json results.json"""
 import json
 import sys
 
-ISSUE = {"write": 7.5, "read": 10.3, "map_for_read": 24.0, "unmap_after_write": 50.5, "launch_us": 7.0}
+# Measured on an H100 with clpeak (the same OpenCL driver), GB/s and us.
+CLPEAK = {"write": 7.5, "read": 10.3, "map_for_read": 24.0, "unmap_after_write": 50.5, "launch_us": 7.0}
 GAIN_TOLERANCE = 0.15
 
 
@@ -39,15 +40,15 @@ for way in ("pinned_h2d", "pinned_d2h", "pageable_h2d", "pageable_d2h"):
         print(f"link:   cuda {way:13s} {gbps or 0:7.2f} GB/s fitted, {latency / 1e3:6.1f} us latency; "
               f"256 MiB at {points[-1]['gbps']:.2f} GB/s")
 
-print("link: rooflab's ceilings (OpenCL events), beside the issue's clpeak figures:")
-beside = {("copy", "host-to-device"): f"issue write {ISSUE['write']}",
-          ("copy", "device-to-host"): f"issue read {ISSUE['read']}",
+print("link: rooflab's ceilings (OpenCL events), beside clpeak's figures on the same driver:")
+beside = {("copy", "host-to-device"): f"clpeak write {CLPEAK['write']}",
+          ("copy", "device-to-host"): f"clpeak read {CLPEAK['read']}",
           ("copy-async", "host-to-device"): "cf. cuda pinned_h2d",
           ("copy-async", "device-to-host"): "cf. cuda pinned_d2h",
-          ("map", "host-to-device"): f"issue unmap after write {ISSUE['unmap_after_write']}",
-          ("map", "device-to-host"): f"issue map for read {ISSUE['map_for_read']}",
-          ("alloc-host-ptr", "host-to-device"): f"issue unmap after write {ISSUE['unmap_after_write']}",
-          ("alloc-host-ptr", "device-to-host"): f"issue map for read {ISSUE['map_for_read']}"}
+          ("map", "host-to-device"): f"clpeak unmap after write {CLPEAK['unmap_after_write']}",
+          ("map", "device-to-host"): f"clpeak map for read {CLPEAK['map_for_read']}",
+          ("alloc-host-ptr", "host-to-device"): f"clpeak unmap after write {CLPEAK['unmap_after_write']}",
+          ("alloc-host-ptr", "device-to-host"): f"clpeak map for read {CLPEAK['map_for_read']}"}
 for c in (ceilings.get("link") or {}).get("transfers", []):
     key = (c["strategy"], c["direction"])
     rate = "zero-copy" if c.get("zero_copy") else (f"{c['gbps']:.2f} GB/s" if c.get("gbps") else "-")
@@ -58,7 +59,7 @@ launch = ceilings.get("launch") or {}
 q = (launch.get("queued_to_start") or {}).get("median_ns")
 b2b = (launch.get("back_to_back") or {}).get("median_ns")
 print(f"link: launch latency (queued -> start) {q / 1e3 if q else float('nan'):.2f} us, back to back "
-      f"{b2b / 1e3 if b2b else float('nan'):.2f} us a launch; issue {ISSUE['launch_us']} us; "
+      f"{b2b / 1e3 if b2b else float('nan'):.2f} us a launch; clpeak {CLPEAK['launch_us']} us; "
       f"CUDA empty kernel between events {base.get('empty_kernel_event_us', float('nan')):.2f} us")
 
 verdicts = []
