@@ -95,6 +95,8 @@ EventTimings timingsFromJson(const json& j) {
   return t;
 }
 
+}  // namespace
+
 json verificationJson(const VerificationResult& v) {
   return {{"status", toString(v.status)},
           {"reference", textOrNull(v.reference)},
@@ -116,6 +118,8 @@ VerificationResult verificationFromJson(const json& j) {
   v.detail = textOr(j, "detail");
   return v;
 }
+
+namespace {
 
 std::vector<std::int64_t> integerList(const json& object, std::string_view key) {
   std::vector<std::int64_t> out;
@@ -204,6 +208,7 @@ json toJson(const RunRecord& r) {
   if (r.mutant_origin) j["mutant_origin"] = toString(*r.mutant_origin);
   if (const auto& check = r.mutant_source_check) j["mutant_source_check"] = toJson(*check);
   if (r.what_if) j["what_if"] = toJson(*r.what_if);  // what-if records only
+  if (r.end_to_end) j["end_to_end"] = toJson(*r.end_to_end);  // studies that ask for end-to-end runs
   if (r.device) j["device"] = *r.device;                // batches on several devices only
   return j;
 }
@@ -258,6 +263,8 @@ RunRecord runRecordFromJson(const json& j) {
     r.mutant_source_check = mutantSourceCheckFromJson(*check);
   if (const json* what_if = member(j, "what_if"); what_if != nullptr && what_if->is_object())
     r.what_if = whatIfResultFromJson(*what_if);
+  if (const json* end_to_end = member(j, "end_to_end"); end_to_end != nullptr && end_to_end->is_object())
+    r.end_to_end = endToEndResultFromJson(*end_to_end);
   r.device = optionalText(j, "device");
   return r;
 }

@@ -51,6 +51,8 @@ class VariantRunner {
   const Buffers& referenceOutputs(const ResolvedPoint& point);
   void verify(const ResolvedPoint& point, const Buffers& outputs, RunRecord& record);
   OccupancyMatch padForOccupancy(PreparedPoint& prepared, RunRecord& record);
+  // The point's end-to-end runs ([[study]] end_to_end), after its kernel runs and counters.
+  EndToEndResult runEndToEnd(const PreparedPoint& prepared, const Buffers& kernel_outputs, const RepetitionProgress& progress);
   counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
 
   RunSettings settings_;
