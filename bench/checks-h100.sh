@@ -46,6 +46,13 @@
 #             CUDA kernels (bench/baselines/ncu_cost.cu) for the same metrics as rooflab's full table and
 #             its mutant subset; prints counters per record beside ncu per kernel (goal <= 0.5x) and the
 #             estimates against what each batch took (goal within 25%), PASS/FAIL (bench/cost_summary.py)
+#   link      the host link and the launch: bench/baselines/link_baseline.cu (CUDA's pinned and pageable
+#             cudaMemcpy, both directions, CUDA events, 4 KiB to 256 MiB) beside rooflab's link ceilings
+#             per strategy and its launch latency, and beside clpeak's figures (the same
+#             driver: write 7.5, read 10.3, map for read 24.0, unmap after write 50.5 GB/s, launch 7.0 us);
+#             vecadd at N = 2^26 end to end with every strategy, predicted beside measured; the overlap
+#             what-if's predicted gain beside the measured one (PASS within 15%); matmul at N = 4096
+#             end to end, where the kernel dominates (PASS when its runs are kernel-bound)
 #   charts    every kernel on a chart (docs/charts.md), one run with counters: the transpose ladder
 #             (N = 8192) on the bandwidth chart and the instruction roofline, with each variant's x at
 #             L1, L2, DRAM and shared and its loads' and stores' x (expects tiled's shared loads at the
@@ -358,6 +365,20 @@ json.dump(out, open(f"{work}/ncu-times.json", "w"), indent=1)
 PY
       echo "cost: default rc=$default_rc ${default_wall} s wall; batch rc=$batch_rc ${batch_wall} s wall" | tee -a "$W/summary.txt"
       python3 bench/cost_summary.py "$W" | tee -a "$W/summary.txt" ;;
+    link)
+      nvcc -O3 -arch=native bench/baselines/link_baseline.cu -o build-gpu/link_baseline > "$W/link-nvcc.log" 2>&1 \
+        && ./build-gpu/link_baseline > "$W/link-baseline.json" 2> "$W/link-baseline.log" \
+        || echo '{"error": "link baseline failed: see link-nvcc.log / link-baseline.log"}' > "$W/link-baseline.json"
+      # Datasheet roofs: the run measures only the host link and the launch, which its end-to-end studies need.
+      printf '%s\n' '[run]' 'device = "gpu"' 'repetitions = 5' 'warmup = 1' 'modes = ["normal"]' 'counters = "off"' \
+        'ceilings = "datasheet"' 'formats = ["json", "csv", "html"]' \
+        '[[study]]' 'family = "vecadd"' 'variants = ["global"]' 'params = { N = [67108864] }' 'end_to_end = true' \
+        'overlap_chunks = [2, 4, 8]' \
+        '[[study]]' 'family = "matmul"' 'variants = ["naive_coalesced", "tiled16"]' 'params = { N = [4096] }' \
+        'end_to_end = true' > "$W/link.toml"
+      ./build-gpu/rooflab run "$W/link.toml" --out "$W/link" > "$W/link.log" 2>&1
+      echo "link: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt"
+      python3 bench/link_summary.py "$W/link-baseline.json" "$W/link/results.json" | tee "$W/link-summary.txt" | tee -a "$W/summary.txt" ;;
     charts)
       printf '[run]\nmodes = ["normal"]\ncounters = "on"\nformats = ["json", "csv", "html", "png"]\nkernels = ["%s"]\n%s\n' \
         "$PWD/tests/fixtures/kernels/corpus" '[[study]]

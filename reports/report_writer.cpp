@@ -6,6 +6,7 @@
 
 #include "analyzer/json/results_file.hpp"
 #include "reports/text/csv_report.hpp"
+#include "reports/text/end_to_end_text.hpp"
 #include "reports/text/device_comparison.hpp"
 #include "reports/text/size_response.hpp"
 #include "reports/text/tuning_text.hpp"
@@ -55,6 +56,7 @@ void writeReports(const ResultsDocument& results, const std::filesystem::path& o
       writeTuningCsvReports(results, out_dir);
       writeSizeResponseCsvReports(results, out_dir);
     }
+    if (format == "csv" && hasEndToEnd(results)) writeEndToEndCsvReport(results, out_dir / "end-to-end.csv");
   }
 }
 

@@ -59,6 +59,12 @@ std::vector<Arithmetic> typedPeaksOf(const BatchPlan& plan, bool counters_possib
   return needed;
 }
 
+// Whether some point runs end to end: only then are the host link and the launch measured.
+bool needsLinkCeilings(const BatchPlan& plan) {
+  return std::any_of(plan.points.begin(), plan.points.end(),
+                     [](const PlannedPoint& p) { return p.resolved && p.resolved->end_to_end; });
+}
+
 }  // namespace
 
 MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
@@ -66,8 +72,9 @@ MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& 
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
   const bool counters_possible = countersPossible(settings, device.info);
-  MeasuredModels measured{
-      prepareRooflineModels(settings, device, log, typedPeaksOf(plan, counters_possible), counters_possible), 0};
+  MeasuredModels measured{prepareRooflineModels(settings, device, log, typedPeaksOf(plan, counters_possible),
+                                                counters_possible, needsLinkCeilings(plan)),
+                          0};
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (show_log) std::fputs(log.str().c_str(), stderr);
   return measured;

@@ -17,6 +17,7 @@ struct RecordPhase {
 constexpr RecordPhase kRecordPhases[] = {
     {"build", "records: build (waiting)"}, {"prepare", "records: prepare"}, {"run", "records: timed runs"},
     {"drift_control", "records: drift control"}, {"verify", "records: verify"}, {"counters", "records: counters"},
+    {"end-to-end", "records: end to end"},
 };
 
 std::string seconds(double s) { return formatFixed(s, 1) + " s"; }

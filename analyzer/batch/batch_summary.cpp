@@ -15,6 +15,10 @@ RecordOutcome BatchTally::count(const RunRecord& record) {
     ++verification_failed_;
     return RecordOutcome::verification_failed;
   }
+  if (record.end_to_end && record.end_to_end->failed()) {
+    ++verification_failed_;
+    return RecordOutcome::end_to_end_failed;
+  }
   ++ok_;
   return RecordOutcome::ok;
 }

@@ -8,7 +8,9 @@
 
 namespace rooflab {
 
-enum class RecordOutcome { ok, failed, verification_failed, skipped };
+// end_to_end_failed: the kernel run is good, but an end-to-end run failed or computed wrong results
+// (counted with the failed verifications).
+enum class RecordOutcome { ok, failed, verification_failed, skipped, end_to_end_failed };
 
 class BatchTally {
  public:

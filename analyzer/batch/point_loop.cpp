@@ -58,6 +58,12 @@ void BatchRecords::report(const RunRecord& record, RecordOutcome outcome) {
     progress_.finish();
     std::fprintf(stderr, "rooflab: verification failed: %s%s: %s\n", record.label().c_str(), on.c_str(),
                  record.verification.detail.c_str());
+  } else if (outcome == RecordOutcome::end_to_end_failed) {
+    progress_.finish();
+    for (const EndToEndRun& run : record.end_to_end->runs)
+      if (run.error || run.verification.status == VerificationStatus::failed)
+        std::fprintf(stderr, "rooflab: end-to-end %s failed: %s%s: %s\n", toString(run.strategy).c_str(),
+                     record.label().c_str(), on.c_str(), run.error ? run.error->c_str() : run.verification.detail.c_str());
   }
 }
 
@@ -133,7 +139,10 @@ DeviceLoop::DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup set
       worker_(withPoints(std::move(setup), share_.points), share_.device.name),
       records_(records),
       analysis_(static_cast<double>(share_.device.timer_resolution_ns),
-                share_.models->device ? share_.models->device : share_.models->datasheet) {}
+                share_.models->device ? share_.models->device : share_.models->datasheet) {
+  if (share_.models->ceilings && share_.models->ceilings->link)
+    analysis_.setLinkCeilings(&*share_.models->ceilings->link, share_.models->ceilings->launch);
+}
 
 bool DeviceLoop::run() {
   try {

@@ -55,6 +55,7 @@ std::string silentDuring(const std::string& phase, bool first_launch, bool kerne
     return "its first launch was running and gave no result within " + limit + ": the kernel hangs or is far too slow";
   if (phase == "verify") return "verifying its outputs (the reference) did not end within " + limit;
   if (phase == "counters") return "reading its counters did not end within " + limit;
+  if (phase == "end-to-end") return "one of its end-to-end runs gave no result within " + limit;
   return "no result within " + limit + ": the kernel hangs or is far too slow";
 }
 

@@ -409,6 +409,7 @@ std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std
       model.*optional.roof = *optional.benchmark->best_rate;
       model.sources[optional.key] = benchmarkSource(at, *optional.benchmark);
     }
+  addLinkRoofs(report, model);
   if (info.local_mem_bytes > 0) {
     model.local_mem_bytes = info.local_mem_bytes;
     model.sources["local_mem_bytes"] = "CL_DEVICE_LOCAL_MEM_SIZE (what one work-group may use)";
@@ -472,16 +473,22 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
   // A CPU device runs on this host: sysfs knows its caches better than a datasheet model would.
   if (bench.cpu)
     if (const auto host_cache = readLastLevelCacheBytes()) last_level_cache_bytes = *host_cache;
-  const LocalPlan local_plan = localPlan(bench);
-  const ProgramsInFlight builds(bench, local_plan);
-  builds.waitAll();  // before anything is timed
-  measureDram(bench, builds, options, last_level_cache_bytes, report);
-  measureFp32(bench, builds, report);
-  measureLocal(bench, builds, local_plan, report);
-  measureL2(bench, datasheet && datasheet->last_level_cache_bytes ? *datasheet->last_level_cache_bytes : 0, report);
-  for (Arithmetic arithmetic : options.typed_peaks) measureTypedPeak(bench, arithmetic, report);
-  if (options.warp_issue_rate) measureWarpIssue(bench, report);
-  report.model = measuredModel(report, datasheet);
+  if (options.roofs) {
+    const LocalPlan local_plan = localPlan(bench);
+    const ProgramsInFlight builds(bench, local_plan);
+    builds.waitAll();  // before anything is timed
+    measureDram(bench, builds, options, last_level_cache_bytes, report);
+    measureFp32(bench, builds, report);
+    measureLocal(bench, builds, local_plan, report);
+    measureL2(bench, datasheet && datasheet->last_level_cache_bytes ? *datasheet->last_level_cache_bytes : 0, report);
+    for (Arithmetic arithmetic : options.typed_peaks) measureTypedPeak(bench, arithmetic, report);
+    if (options.warp_issue_rate) measureWarpIssue(bench, report);
+  }
+  if (options.link_and_launch) {
+    measureLaunch(bench, report);
+    measureLink(bench, options.link_max_bytes, report);
+  }
+  if (options.roofs) report.model = measuredModel(report, datasheet);
   return report;
 }
 

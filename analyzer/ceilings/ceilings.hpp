@@ -37,9 +37,17 @@ struct CeilingsOptions {
   // The warp-instruction issue rate (the instruction roofline's roof): `rooflab ceilings` always, a
   // run only where its records may get counters, the only readings that roof is drawn with.
   bool warp_issue_rate = false;
+  // The host link and the launch (analyzer/data/link_ceilings.hpp): measured by `rooflab ceilings`
+  // and by a run whose studies ask for end-to-end timing, not by every run. link_max_bytes is the
+  // sweep's largest size; 0: 256 MiB on a GPU, 16 MiB on a CPU (always within the device's limits).
+  bool link_and_launch = false;
+  std::uint64_t link_max_bytes = 0;
+  // false: the link and launch alone (a run on datasheet roofs whose studies ask for end-to-end
+  // timing); the report then has no roof figures and no model.
+  bool roofs = true;
 };
 
-// Runs the four benchmarks on `device`. Throws DeviceError when no context or profiling queue can
+// Runs the benchmarks on `device`. Throws DeviceError when no context or profiling queue can
 // be made; errors of single benchmarks are recorded in their CeilingBenchmark.
 CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptions& options = {});
 
@@ -48,5 +56,9 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
 // when their time ran out, and a noisy host. The header says how the benchmarks were repeated.
 // Measured figures above the datasheet (boost clocks) are shown as they are, never clamped.
 std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet);
+
+// The host-link and launch part of that table (empty when they were not measured): each strategy and
+// direction with its fitted bandwidth and latency, or "zero-copy" and why; the launch figures.
+std::string formatLinkCeilings(const CeilingsReport& report);
 
 }  // namespace rooflab

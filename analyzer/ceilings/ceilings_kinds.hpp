@@ -1,7 +1,8 @@
 #pragma once
 // The benchmarks `rooflab ceilings` runs beside DRAM, FP32 and local memory (analyzer/ceilings/ceilings.cpp):
 // the L2 read ceiling (analyzer/ceilings/ceilings_l2.cpp), the FP64 and int32 multiply-add peaks
-// (analyzer/ceilings/ceilings_typed.cpp) and the warp-instruction issue rate (analyzer/ceilings/ceilings_issue.cpp). Each fills its slot of the report, or says why it has none.
+// (analyzer/ceilings/ceilings_typed.cpp), the warp-instruction issue rate (analyzer/ceilings/ceilings_issue.cpp)
+// and, when asked, the host link and the launch. Each fills its slot of the report, or says why it has none.
 #include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/ceilings/ceilings_timing.hpp"
 
@@ -19,5 +20,18 @@ void measureTypedPeak(Bench& bench, Arithmetic arithmetic, CeilingsReport& repor
 // Sets report.warp_issue from FFMA and IMAD chains interleaved (analyzer/ceilings/kernels/issue_rate.cl):
 // the warp instructions a device issues per second, the instruction roofline's roof.
 void measureWarpIssue(Bench& bench, CeilingsReport& report);
+
+// Sets report.link: every strategy of analyzer/data/link_ceilings.hpp in both directions over a sweep of
+// sizes up to max_bytes, each fitted as latency + bytes / bandwidth and judged zero-copy or not,
+// and the host's own memcpy (analyzer/ceilings/ceilings_link.cpp).
+void measureLink(Bench& bench, std::uint64_t max_bytes, CeilingsReport& report);
+
+// The measured model's link and launch roofs (host_to_device_gbps, device_to_host_gbps,
+// launch_latency_ns) from report.link and report.launch, with their sources.
+void addLinkRoofs(const CeilingsReport& report, DeviceModel& model);
+
+// Sets report.launch: an empty kernel's queued -> start, submitted -> end and back-to-back launch
+// time (analyzer/ceilings/ceilings_launch.cpp).
+void measureLaunch(Bench& bench, CeilingsReport& report);
 
 }  // namespace rooflab::ceiling_bench

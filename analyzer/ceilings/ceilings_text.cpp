@@ -50,6 +50,8 @@ bool stoppedNoisy(const CeilingBenchmark& benchmark) {
 }  // namespace
 
 std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet) {
+  // The link and launch alone (datasheet roofs): no roof table to show.
+  if (report.dram_copy.name.empty() && report.fp32_fma.name.empty()) return formatLinkCeilings(report);
   std::ostringstream out;
   const DeviceInfo& info = report.device;
   out << "Ceilings of " << info.name << " (" << info.platform << ", driver " << info.driver_version << "), measured "
@@ -152,6 +154,7 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
              "datasheet figure assumes.\n";
   }
   if (!report.model) out << "No device model: the FP32 benchmark or every DRAM benchmark failed.\n";
+  out << formatLinkCeilings(report);
   return out.str();
 }
 

@@ -93,6 +93,29 @@ void timeRepetitions(Bench& bench, const cl::Kernel& kernel, std::size_t global,
   result.spread = spread;
 }
 
+LatencyFigure timeSamples(const std::function<std::int64_t()>& sample_ns, const NoiseTarget& target) {
+  LatencyFigure figure;
+  std::vector<double> times_ns;
+  StopCheck check;
+  const auto started = std::chrono::steady_clock::now();
+  while (check.decision == StopDecision::keep_going) {
+    const std::int64_t ns = sample_ns();
+    figure.measured_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (ns <= 0) return figure;
+    times_ns.push_back(static_cast<double>(ns));
+    check = checkStop(times_ns, figure.measured_seconds, target);
+  }
+  const MedianInterval median = medianInterval(times_ns, target.confidence);
+  figure.repetitions = static_cast<int>(times_ns.size());
+  figure.median_ns = median.median;
+  figure.best_ns = *std::min_element(times_ns.begin(), times_ns.end());
+  figure.median_lower_ns = median.lower;
+  figure.median_upper_ns = median.upper;
+  figure.noise = medianNoise(median);
+  figure.stopped = check.decision;
+  return figure;
+}
+
 std::uint32_t calibrateIterations(Bench& bench, cl::Kernel& kernel, cl_uint iterations_arg, std::size_t global,
                                   std::size_t local) {
   double iterations = 16;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -52,6 +53,12 @@ enum class Warmed { no, by_calibration };
 // spread, or its error.
 void timeRepetitions(Bench& bench, const cl::Kernel& kernel, std::size_t global, std::size_t local,
                      double work_per_run, CeilingBenchmark& result, Warmed warmed = Warmed::no);
+
+// A time sampled by `sample_ns` (a transfer, a launch: anything that is not one kernel's run),
+// repeated as timeRepetitions repeats a kernel: at least target.min_repetitions, then until the
+// median's 95% interval is within target.max_noise or the target's time budget is spent. A sample of
+// 0 or less is the timer's resolution or below: the figure then has no median and the caller says so.
+LatencyFigure timeSamples(const std::function<std::int64_t()>& sample_ns, const NoiseTarget& target);
 
 // Iterations that make one launch last at least bench.min_kernel_ns, found by growing a short
 // pilot run: the same kernel must take milliseconds on an H100 and on a two-core CPU.

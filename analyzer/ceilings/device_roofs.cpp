@@ -9,7 +9,8 @@
 namespace rooflab {
 
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
-                                     const std::vector<Arithmetic>& typed_peaks, bool warp_issue_rate) {
+                                     const std::vector<Arithmetic>& typed_peaks, bool warp_issue_rate,
+                                     bool link_and_launch) {
   const std::vector<DeviceModel> models = loadDeviceModels();
   auto reference = findDeviceModel(models, settings.reference_model);
   if (!reference)
@@ -23,12 +24,22 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
     options.datasheet = out.datasheet;
     options.typed_peaks = typed_peaks;
     options.warp_issue_rate = warp_issue_rate;
+    options.link_and_launch = link_and_launch;
     out.ceilings = measureCeilings(device, options);
     log << formatCeilingsReport(*out.ceilings, out.datasheet);
     if (out.ceilings->model) {
       out.device = out.ceilings->model;
       out.device->key = "device";
     }
+  }
+  // Datasheet roofs, but a study runs end to end: its predictions need the link and the launch,
+  // which no datasheet gives.
+  if (settings.ceilings == CeilingsSource::datasheet && link_and_launch) {
+    CeilingsOptions options;
+    options.roofs = false;
+    options.link_and_launch = true;
+    out.ceilings = measureCeilings(device, options);
+    log << formatLinkCeilings(*out.ceilings);
   }
   if (!out.device && out.datasheet) {
     out.device = out.datasheet;

@@ -11,7 +11,9 @@ namespace rooflab {
 
 // Throws InputError when the reference model does not exist. `typed_peaks`: the compute roofs
 // beside FP32 that the studied families' work needs (their [work] type), measured with the others;
-// `warp_issue_rate`: the issue rate too (the instruction roofline's roof, for records with counters).
+// `warp_issue_rate`: the issue rate too (the instruction roofline's roof, for records with counters);
+// `link_and_launch`: the host link and the launch too (a study asks for end-to-end runs).
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
-                                     const std::vector<Arithmetic>& typed_peaks = {}, bool warp_issue_rate = false);
+                                     const std::vector<Arithmetic>& typed_peaks = {}, bool warp_issue_rate = false,
+                                     bool link_and_launch = false);
 }  // namespace rooflab

@@ -281,6 +281,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
   // The command measures every roof the device has, the FP64 and int32 ones included.
   options.typed_peaks = {Arithmetic::fp64, Arithmetic::int32};
   options.warp_issue_rate = true;
+  options.link_and_launch = true;  // and the host link and the launch
   std::fprintf(stderr, "rooflab: measuring ceilings on %s [%s]%s\n", device.info.name.c_str(), device.info.platform.c_str(),
                options.datasheet ? (" (datasheet model: " + options.datasheet->key + ")").c_str() : "");
   const CeilingsReport report = measureCeilings(device, options);

@@ -240,8 +240,50 @@ SizeRuleSpec parseSizeRule(const TomlReader& pr, const std::string& name, const 
   return rule;
 }
 
+// end_to_end: true (every strategy; overlap where the family can be split) or a list of names;
+// overlap_chunks: a count or a list of counts, each at least 1, for the overlap runs.
+void parseEndToEnd(const TomlReader& r, StudySpec& s, InputErrorList& errors) {
+  errors.attempt([&] {
+    if (!r.has("end_to_end")) return;
+    if (r.table().get("end_to_end")->is_boolean()) {
+      const bool all = *r.optionalBool("end_to_end");
+      if (all) s.end_to_end.assign(std::begin(kEndToEndStrategies), std::end(kEndToEndStrategies));
+      s.end_to_end_all = all;
+      return;
+    }
+    const std::vector<std::string> names = r.optionalTextArray("end_to_end").value_or(std::vector<std::string>{});
+    if (names.empty()) r.fail("end_to_end", "must be true or name at least one strategy (copy, map, use-host-ptr, alloc-host-ptr, overlap)");
+    for (const std::string& name : names) {
+      const auto strategy = parseEndToEndStrategy(name);
+      if (!strategy)
+        r.fail("end_to_end", "unknown strategy '" + name + "' (expected copy, map, use-host-ptr, alloc-host-ptr or overlap)");
+      if (std::find(s.end_to_end.begin(), s.end_to_end.end(), *strategy) == s.end_to_end.end()) s.end_to_end.push_back(*strategy);
+    }
+  });
+  errors.attempt([&] {
+    if (!r.has("overlap_chunks")) return;
+    const toml::node& node = *r.table().get("overlap_chunks");
+    std::vector<std::int64_t> counts;
+    if (const auto one = node.value<std::int64_t>(); one && node.is_integer()) counts.push_back(*one);
+    else if (const toml::array* array = node.as_array())
+      for (const toml::node& item : *array) {
+        if (!item.is_integer()) r.fail("overlap_chunks", "must be a whole number or a list of whole numbers");
+        counts.push_back(*item.value<std::int64_t>());
+      }
+    else r.fail("overlap_chunks", "must be a whole number or a list of whole numbers");
+    if (counts.empty()) r.fail("overlap_chunks", "must list at least one chunk count");
+    for (std::int64_t count : counts) {
+      if (count < 1 || count > 1024) r.fail("overlap_chunks", "each chunk count must be between 1 and 1024");
+      if (std::find(s.overlap_chunks.begin(), s.overlap_chunks.end(), int(count)) == s.overlap_chunks.end())
+        s.overlap_chunks.push_back(int(count));
+    }
+    if (std::find(s.end_to_end.begin(), s.end_to_end.end(), EndToEndStrategy::overlap) == s.end_to_end.end())
+      r.fail("overlap_chunks", "is for overlap runs: add \"overlap\" to end_to_end");
+  });
+}
+
 StudySpec parseStudy(const TomlReader& r, InputErrorList& errors) {
-  errors.attempt([&] { r.rejectUnknownKeys({"family", "variants", "params", "modes"}); });
+  errors.attempt([&] { r.rejectUnknownKeys({"family", "variants", "params", "modes", "end_to_end", "overlap_chunks"}); });
   StudySpec s;
   s.where = r.where();
   errors.attempt([&] { s.family = r.requireString("family"); });
@@ -266,6 +308,7 @@ StudySpec parseStudy(const TomlReader& r, InputErrorList& errors) {
   errors.attempt([&] {
     if (r.has("modes")) s.modes = parseModes(r, "modes");
   });
+  parseEndToEnd(r, s, errors);
   return s;
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "analyzer/data/end_to_end.hpp"
 #include "analyzer/support/source_location.hpp"
 
 namespace rooflab {
@@ -107,6 +108,11 @@ struct StudySpec {
   std::vector<std::pair<std::string, std::vector<double>>> params;  // swept as a cartesian product
   std::vector<SizeRuleSpec> size_rules;              // params given as rules (none of them in `params`)
   std::vector<RunMode> modes;                        // empty: the run's modes
+  // end_to_end: the strategies each normal point also runs end to end (docs/end-to-end.md); empty:
+  // none. overlap_chunks: the chunk counts of its overlap runs (the one-chunk run always joins them).
+  std::vector<EndToEndStrategy> end_to_end;
+  std::vector<int> overlap_chunks;
+  bool end_to_end_all = false;  // end_to_end = true: overlap only where the family can be split
   SourceLocation where;
 };
 

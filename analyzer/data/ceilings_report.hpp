@@ -9,6 +9,7 @@
 #include "analyzer/data/device_info.hpp"
 #include "analyzer/data/device_model.hpp"
 #include "analyzer/data/host_condition.hpp"
+#include "analyzer/data/link_ceilings.hpp"
 #include "analyzer/stats/stopping_rule.hpp"
 
 namespace rooflab {
@@ -82,6 +83,10 @@ struct CeilingsReport {
   std::optional<CeilingBenchmark> int32_mad;
   // Warp instructions issued per second (unit "warp GIPS"), when asked (CeilingsOptions::warp_issue_rate).
   std::optional<CeilingBenchmark> warp_issue;
+  // The host link and the launch (analyzer/ceilings/ceilings_link.cpp, ceilings_launch.cpp), measured
+  // only when asked (CeilingsOptions::link_and_launch); absent in older reports.
+  std::optional<LinkCeilings> link;
+  std::optional<LaunchCeilings> launch;
 
   std::vector<const CeilingBenchmark*> benchmarks() const { return {&dram_copy, &dram_read, &fp32_fma, &local_read}; }
   bool complete() const;  // every benchmark produced a figure

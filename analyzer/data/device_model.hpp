@@ -38,6 +38,11 @@ struct DeviceModel {
   // counting 2; absent where the model gives none.
   std::optional<double> fp64_gflops;
   std::optional<double> int32_gops;
+  // The host link's fastest transfer in each direction that moves data (not zero-copy), and the
+  // launch latency of an empty kernel (queued -> start); absent where the model gives none.
+  std::optional<double> host_to_device_gbps;
+  std::optional<double> device_to_host_gbps;
+  std::optional<double> launch_latency_ns;
   // Warp instructions the device issues per second, in billions: the instruction roofline's roof
   // (measured, or a datasheet's SMs x schedulers x clock).
   std::optional<double> warp_issue_gips;

@@ -46,6 +46,9 @@ inline const NumberField kNumberFields[] = {
     {"l2_gbps", &DeviceModel::l2_gbps, false},
     {"fp64_gflops", &DeviceModel::fp64_gflops, false},
     {"int32_gops", &DeviceModel::int32_gops, false},
+    {"host_to_device_gbps", &DeviceModel::host_to_device_gbps, false},
+    {"device_to_host_gbps", &DeviceModel::device_to_host_gbps, false},
+    {"launch_latency_ns", &DeviceModel::launch_latency_ns, false},
     {"warp_issue_gips", &DeviceModel::warp_issue_gips, false},
 };
 

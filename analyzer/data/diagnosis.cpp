@@ -2,6 +2,7 @@
 #include "analyzer/data/diagnosis.hpp"
 
 #include "analyzer/support/enum_names.hpp"
+#include "analyzer/support/format.hpp"
 
 namespace rooflab {
 
@@ -10,6 +11,7 @@ constexpr EnumName<DiagnosedBound> kDiagnosedBoundNames[] = {
     {DiagnosedBound::memory, "memory"},
     {DiagnosedBound::latency, "latency"},
     {DiagnosedBound::undetermined, "undetermined"},
+    {DiagnosedBound::launch, "launch"},
 };
 
 std::string toString(DiagnosedBound bound) { return nameOf(kDiagnosedBoundNames, bound); }
@@ -30,6 +32,7 @@ constexpr EnumName<DiagnosisSignal> kDiagnosisSignalNames[] = {
     {DiagnosisSignal::roofline, "roofline"},
     {DiagnosisSignal::mutants, "mutants"},
     {DiagnosisSignal::counters, "counters"},
+    {DiagnosisSignal::launch, "launch"},
 };
 
 std::string toString(DiagnosisSignal signal) { return nameOf(kDiagnosisSignalNames, signal); }
@@ -52,6 +55,8 @@ std::string boundText(const Diagnosis& diagnosis) {
   std::string text = toString(diagnosis.bound);
   if (diagnosis.bound == DiagnosedBound::memory && diagnosis.memory_level)
     text += " (" + levelName(*diagnosis.memory_level) + ")";
+  if (diagnosis.bound == DiagnosedBound::launch && diagnosis.launch_floor_ns)
+    text += " (" + formatFixed(*diagnosis.launch_floor_ns / 1000, 1) + " us of launches)";
   return text;
 }
 

@@ -12,8 +12,10 @@
 
 namespace rooflab {
 
-enum class DiagnosedBound { compute, memory, latency, undetermined };
-std::string toString(DiagnosedBound bound);  // "compute" | "memory" | "latency" | "undetermined"
+// launch: the kernel runs within a small multiple of the device's launch latency: launches, not the
+// kernel's work, set the point's time.
+enum class DiagnosedBound { compute, memory, latency, undetermined, launch };
+std::string toString(DiagnosedBound bound);  // "compute" | "memory" | "latency" | "undetermined" | "launch"
 std::optional<DiagnosedBound> parseDiagnosedBound(std::string_view text);
 
 // How far the signals carry the conclusion: high when at least two agree and none disagrees (three
@@ -26,7 +28,8 @@ std::optional<DiagnosisConfidence> parseDiagnosisConfidence(std::string_view tex
 // roofline: the analytic placements on the device that ran (compulsory DRAM bytes, the variant's
 // global accesses, declared local accesses); counters: what the hardware counted (placements at the
 // levels it saw, issue slots); mutants: the compute-only and memory-only times against the original.
-enum class DiagnosisSignal { roofline, mutants, counters };
+// launch: the kernel's time against the launch latency the ceilings measured.
+enum class DiagnosisSignal { roofline, mutants, counters, launch };
 std::string toString(DiagnosisSignal signal);
 std::optional<DiagnosisSignal> parseDiagnosisSignal(std::string_view text);
 
@@ -55,12 +58,14 @@ struct Diagnosis {
   // The variant's output differed from the reference: its time is of a wrong computation, so
   // nothing about its bound is said (bound undetermined, no verdict).
   bool failed_verification = false;
+  // A launch bound's floor: the launch latency times the variant's launches.
+  std::optional<double> launch_floor_ns;
   // Made by `rooflab report` for a record saved before diagnoses existed: shown in the reports, never
   // written back, so that an old results file is re-written byte for byte.
   bool derived_when_read = false;
 };
 
-// "memory (DRAM)", "compute", "latency", "undetermined".
+// "memory (DRAM)", "compute", "latency", "undetermined", "launch (7.0 us launch latency)".
 std::string boundText(const Diagnosis& diagnosis);
 // "memory (DRAM), high confidence".
 std::string summaryText(const Diagnosis& diagnosis);

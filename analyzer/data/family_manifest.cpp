@@ -21,6 +21,16 @@ std::int64_t ManifestExpression::count(const ParamValues& params, bool allow_zer
   }
 }
 
+BufferLink BufferSpec::crossing() const {
+  if (link) return *link;
+  switch (access) {
+    case BufferAccess::read: return BufferLink::up;
+    case BufferAccess::write: return BufferLink::down;
+    case BufferAccess::read_write: return BufferLink::both;
+  }
+  return BufferLink::up;
+}
+
 std::string ReferenceSpec::text() const {
   switch (kind) {
     case Kind::variant: return "variant:" + name;

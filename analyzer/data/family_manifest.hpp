@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzer/data/end_to_end.hpp"
 #include "analyzer/data/what_if.hpp"
 #include "analyzer/support/element_type.hpp"
 #include "analyzer/support/expression.hpp"
@@ -35,7 +36,11 @@ struct BufferSpec {
   ManifestExpression count;
   BufferInit init = BufferInit::random;
   BufferAccess access = BufferAccess::read;
+  // [[buffers]] link: how it crosses the host link in an end-to-end run; absent, by its access (read
+  // goes up before the kernel, write comes down after, read_write both).
+  std::optional<BufferLink> link;
   bool isOutput() const { return access != BufferAccess::read; }
+  BufferLink crossing() const;
 };
 
 struct KernelArgSpec {
@@ -129,6 +134,15 @@ struct ReferenceSpec {
   static std::optional<ReferenceSpec> parse(std::string_view text);
 };
 
+// [end_to_end] split: the family is element-wise over one parameter, so that an overlapped
+// end-to-end run may split its data in chunks: any contiguous range of every buffer's elements, run
+// at the parameter equal to the range's length, gives those elements of the result.
+struct EndToEndSplit {
+  std::string param;           // "N"
+  ManifestExpression granule;  // chunks but the last are multiples of it (a launch's local size); "1"
+  SourceLocation where;
+};
+
 struct FamilyManifest {
   std::string name;
   std::string description;
@@ -144,6 +158,7 @@ struct FamilyManifest {
   ReferenceSpec reference;  // kind none: not checked
   double tolerance = 1e-5;
   std::vector<VariantSpec> variants;
+  std::optional<EndToEndSplit> split;  // [end_to_end]; absent: the family cannot be chunked
 
   const VariantSpec* findVariant(const std::string& name) const;
   const BufferSpec* findBuffer(const std::string& name, const VariantSpec* variant = nullptr) const;

@@ -46,6 +46,23 @@ struct ResolvedLaunch {
   std::vector<ResolvedArg> args;
 };
 
+struct ResolvedPoint;
+
+// One chunk of an overlapped end-to-end run: the variant resolved at the family's split parameter
+// equal to the chunk's length, and where the chunk starts in each family buffer.
+struct ResolvedChunk {
+  std::uint64_t elements = 0;  // the split parameter's value for this chunk
+  std::vector<std::uint64_t> buffer_offsets;  // per family buffer (manifest order), in elements of its type
+  std::shared_ptr<const ResolvedPoint> point;
+};
+
+// What a normal point's end-to-end runs need, resolved with it ([[study]] end_to_end).
+struct EndToEndRequest {
+  std::vector<EndToEndStrategy> strategies;  // in the order they run; overlap last
+  // Overlap only: one split per chunk count, the one-chunk split first.
+  std::vector<std::vector<ResolvedChunk>> splits;
+};
+
 struct ResolvedPoint {
   RunPoint run_point;
   WorkEstimate work;
@@ -61,6 +78,7 @@ struct ResolvedPoint {
   // resolved for a reason of the variant's own (reference_error says which).
   std::shared_ptr<const ResolvedPoint> reference_point;
   std::string reference_error;
+  std::optional<EndToEndRequest> end_to_end;  // a normal point of a study asking for end-to-end runs
 
   const ResolvedBuffer* findBuffer(const std::string& name) const;
 };

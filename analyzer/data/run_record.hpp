@@ -15,7 +15,9 @@
 #include "analyzer/stats/stats.hpp"
 #include "analyzer/data/mutation_verdict.hpp"
 #include "analyzer/data/occupancy_match.hpp"
+#include "analyzer/data/verification_result.hpp"
 #include "analyzer/data/what_if.hpp"
+#include "analyzer/data/end_to_end.hpp"
 
 namespace rooflab {
 
@@ -93,26 +95,6 @@ struct WorkEstimate {
   std::optional<double> globalBytes() const;
 };
 
-enum class VerificationStatus {
-  passed,
-  failed,
-  reference,    // the variant is its family's reference
-  not_checked,  // no reference, or the reference could not be computed (see detail)
-  skipped,      // a mutant: its outputs are not results
-};
-std::string toString(VerificationStatus status);  // "passed", ..., "not_checked", "skipped"
-std::optional<VerificationStatus> parseVerificationStatus(std::string_view text);
-
-struct VerificationResult {
-  VerificationStatus status = VerificationStatus::not_checked;
-  std::string reference;
-  std::optional<double> rel_l2_error;
-  std::size_t wrong_elements = 0;
-  std::size_t non_finite = 0;
-  double tolerance = 0;
-  std::string detail;
-};
-
 // Everything measured for one (family, variant, params, mode) point. JSON only at the edges
 // (analyzer/json/results_json.hpp): when a results file is written or read.
 struct RunRecord {
@@ -150,13 +132,18 @@ struct RunRecord {
   std::optional<AbSide> ab_side;  // records of an A/B run only
   // A batch on several devices: the key of the device that ran it (ResultsDocument::device_runs).
   std::optional<std::string> device;
+  // Normal records of a study that asks for end-to-end runs ([[study]] end_to_end): each strategy's
+  // run from host arrays to host arrays, its prediction and what bounds the whole.
+  std::optional<EndToEndResult> end_to_end;
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)", "... (what-if no-bank-conflicts)"
   // nullopt when the record has no timings or the value is not finite.
   std::optional<double> medianKernelNs() const;
   std::optional<double> achievedGflops() const;
   std::optional<double> achievedGbps() const;
-  bool failed() const { return isFault(status) || verification.status == VerificationStatus::failed; }
+  bool failed() const {
+    return isFault(status) || verification.status == VerificationStatus::failed || (end_to_end && end_to_end->failed());
+  }
 };
 
 std::string paramsLabel(const ParamValues& params, const std::vector<std::string>& order);

@@ -1,6 +1,7 @@
 #include "analyzer/diagnose/analysis.hpp"
 
 #include "analyzer/diagnose/diagnosis.hpp"
+#include "analyzer/diagnose/end_to_end_analysis.hpp"
 #include "analyzer/diagnose/mutation_verdict.hpp"
 #include "analyzer/diagnose/what_if.hpp"
 
@@ -9,6 +10,7 @@ namespace rooflab {
 std::optional<std::size_t> RecordAnalysis::recordAdded(std::vector<RunRecord>& records, std::size_t index,
                                                        bool closes_group) {
   const RunRecord& added = records[index];
+  if (added.end_to_end) analyseEndToEnd(records[index], EndToEndCeilings{link_, launchLatencyNs(), queued_launch_ns_});
   // An A/B run's sides are two runs: a side's normal record takes its own side's mutants.
   const std::string group = (added.ab_side ? toString(*added.ab_side) + ": " : std::string()) + added.family + "/" +
                             added.variant + " " + paramsLabel(added.params, added.param_order);
@@ -29,9 +31,14 @@ std::optional<std::size_t> RecordAnalysis::recordAdded(std::vector<RunRecord>& r
                                        device_roofs_ ? device_roofs_->computePeak(normal->work.arithmetic) : std::nullopt,
                                        device_roofs_ ? fastestMemoryRoof(*device_roofs_) : std::nullopt);
   // After placement and the verdict: the diagnosis reads both.
-  if (normal->status == RecordStatus::ok) normal->diagnosis = diagnose(*normal);
+  if (normal->status == RecordStatus::ok) normal->diagnosis = diagnose(*normal, launchLatencyNs());
   if (!normal->mutation && !normal->diagnosis) return std::nullopt;
   return static_cast<std::size_t>(normal - records.data());
+}
+
+std::optional<double> RecordAnalysis::launchLatencyNs() const {
+  if (launch_latency_ns_) return launch_latency_ns_;
+  return device_roofs_ ? device_roofs_->launch_latency_ns : std::nullopt;
 }
 
 void RecordAnalysis::batchOver(std::vector<RunRecord>& records) { analyseWhatIfs(records); }

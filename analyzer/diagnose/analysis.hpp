@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzer/data/device_model.hpp"
+#include "analyzer/data/link_ceilings.hpp"
 #include "analyzer/data/results_document.hpp"
 #include "analyzer/data/run_record.hpp"
 
@@ -31,7 +32,23 @@ class RecordAnalysis {
   // Once the batch is over (complete or interrupted).
   static void batchOver(std::vector<RunRecord>& records);
 
+  // The link and launch ceilings measured at the start of the run (when its studies asked for
+  // end-to-end runs): a record's end-to-end runs are predicted from them. `link` must outlive this.
+  void setLinkCeilings(const LinkCeilings* link, const std::optional<LaunchCeilings>& launch) {
+    link_ = link;
+    if (launch) {
+      launch_latency_ns_ = launch->latencyNs();
+      queued_launch_ns_ = launch->back_to_back.median_ns;
+    }
+  }
+
  private:
+  // The launch latency measured by the ceilings, else the device model's.
+  std::optional<double> launchLatencyNs() const;
+
+  const LinkCeilings* link_ = nullptr;
+  std::optional<double> launch_latency_ns_;
+  std::optional<double> queued_launch_ns_;
   double timer_resolution_ns_;
   std::optional<DeviceModel> device_roofs_;
   std::map<std::string, std::map<RunMode, std::size_t>> mode_records_;  // group -> mode -> record index

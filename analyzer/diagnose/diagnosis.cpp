@@ -1,5 +1,6 @@
 #include "analyzer/diagnose/diagnosis.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -18,6 +19,9 @@ constexpr double kMutantSlowerThanOriginal = 1.2;
 // Issue slots busy this share of the time: the schedulers issue nearly every cycle, instruction issue
 // is the limit whatever the roofs say (Nsight Compute's "issue-bound" threshold).
 constexpr double kIssueBoundPct = 80;
+// A kernel that runs within this multiple of what its launches cost is bound by them: the launch
+// latency is at least a third of the time its point takes.
+constexpr double kLaunchBoundMultiple = 2;
 
 // `digits` significant digits, independent of the locale (diagnoses end up in JSON and reports).
 std::string formatSignificant(double value, int digits) {
@@ -165,9 +169,35 @@ std::string signalName(DiagnosisSignal signal) {
   switch (signal) {
     case DiagnosisSignal::roofline: return "the roofline";
     case DiagnosisSignal::mutants: return "the mutants";
+    case DiagnosisSignal::launch: return "the launch latency";
     case DiagnosisSignal::counters: break;
   }
   return "the counters";
+}
+
+// A kernel within kLaunchBoundMultiple of its launches' cost is launch-bound, whatever its own work's
+// bound: the other signals' readings stay as evidence, and one that named another bound is overruled.
+void applyLaunchFloor(const RunRecord& original, double launch_latency_ns, Diagnosis& d) {
+  const std::optional<double> kernel_ns = original.medianKernelNs();
+  if (d.failed_verification || !kernel_ns || !(launch_latency_ns > 0)) return;
+  const double launches = static_cast<double>(std::max<std::size_t>(1, original.geometry.size()));
+  const double floor_ns = launches * launch_latency_ns;
+  if (*kernel_ns > kLaunchBoundMultiple * floor_ns) return;
+  const std::string figure = "the kernel runs " + microseconds(*kernel_ns) + ", " + formatFixed(*kernel_ns / floor_ns, 2) +
+                             "x the " + microseconds(launch_latency_ns) + " launch latency" +
+                             (launches > 1 ? " times its " + formatFixed(launches, 0) + " launches" : "");
+  d.evidence.push_back({DiagnosisSignal::launch, std::nullopt, DiagnosedBound::launch,
+                        figure + " (within " + formatFixed(kLaunchBoundMultiple, 0) + "x: launch-bound)"});
+  if (d.decided_by && d.bound != DiagnosedBound::undetermined && d.bound != DiagnosedBound::latency)
+    d.disagreements.push_back({DiagnosisSignal::launch, *d.decided_by,
+                               signalName(*d.decided_by) + " (" + toString(d.bound) + ") reads the kernel's own work; " +
+                                   figure + ", so launches, not that work, set this point's time: a larger problem per "
+                                   "launch or fewer launches is what would help"});
+  d.bound = DiagnosedBound::launch;
+  d.memory_level = std::nullopt;
+  d.decided_by = DiagnosisSignal::launch;
+  d.launch_floor_ns = floor_ns;
+  d.confidence = *kernel_ns <= floor_ns ? DiagnosisConfidence::high : DiagnosisConfidence::medium;
 }
 
 // One sentence: `overruled` says `other`, the diagnosis follows `trusted`, and why.
@@ -206,7 +236,15 @@ DiagnosisConfidence confidenceOf(const Diagnosis& d, int agreeing, int disagreei
 
 }  // namespace
 
-Diagnosis diagnose(const RunRecord& original) {
+Diagnosis diagnoseSignals(const RunRecord& original);
+
+Diagnosis diagnose(const RunRecord& original, std::optional<double> launch_latency_ns) {
+  Diagnosis d = diagnoseSignals(original);
+  if (launch_latency_ns) applyLaunchFloor(original, *launch_latency_ns, d);
+  return d;
+}
+
+Diagnosis diagnoseSignals(const RunRecord& original) {
   Diagnosis d;
   if (original.verification.status == VerificationStatus::failed) {
     d.failed_verification = true;
@@ -271,9 +309,12 @@ Diagnosis diagnose(const RunRecord& original) {
 }
 
 void diagnoseRecordsWithout(ResultsDocument& document) {
+  std::optional<double> launch_latency_ns;
+  if (const auto device = document.models.roofline_models.find("device"); device != document.models.roofline_models.end())
+    launch_latency_ns = device->second.model.launch_latency_ns;
   for (RunRecord& record : document.records) {
     if (record.mode != RunMode::normal || record.diagnosis) continue;
-    record.diagnosis = diagnose(record);
+    record.diagnosis = diagnose(record, launch_latency_ns);
     record.diagnosis->derived_when_read = true;
   }
 }

@@ -4,6 +4,8 @@
 // evidence listed and, where two signals point to different bounds, which one is trusted and why.
 // A pure function of a placed record whose mutation verdict is attached (docs/results-schema.md,
 // "Diagnosis").
+#include <optional>
+
 #include "analyzer/data/diagnosis.hpp"
 
 namespace rooflab {
@@ -12,8 +14,12 @@ struct RunRecord;
 struct ResultsDocument;
 
 // The placements read are those on the device model ("device", "device_<level>",
-// "device_counters"): placements on the reference model are decided by intensity alone.
-Diagnosis diagnose(const RunRecord& original);
+// "device_counters"): placements on the reference model are decided by intensity alone. With the
+// device's launch latency (measured by the ceilings), a kernel that runs within 2x of its launches'
+// cost is diagnosed launch-bound.
+Diagnosis diagnose(const RunRecord& original, std::optional<double> launch_latency_ns = std::nullopt);
+// The diagnosis from the roofline, counters and mutants alone, without the launch floor.
+Diagnosis diagnoseSignals(const RunRecord& original);
 
 // Gives every normal record of `document` that has none a diagnosis marked derived_when_read.
 void diagnoseRecordsWithout(ResultsDocument& document);

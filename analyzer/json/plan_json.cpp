@@ -50,12 +50,14 @@ json toJson(const ElementType& type) { return {{"scalar", number(type.scalar)}, 
 ElementType elementTypeFrom(const json& j) { return {enumAt<ScalarKind>(j, "scalar"), j.at("lanes").get<int>()}; }
 
 json toJson(const BufferSpec& b) {
-  return {{"name", b.name}, {"type", toJson(b.type)}, {"count", toJson(b.count)}, {"init", number(b.init)},
-          {"access", number(b.access)}};
+  return {{"name", b.name},          {"type", toJson(b.type)},     {"count", toJson(b.count)},
+          {"init", number(b.init)},  {"access", number(b.access)}, {"link", b.link ? number(*b.link) : json(nullptr)}};
 }
 BufferSpec bufferFrom(const json& j) {
-  return {j.at("name").get<std::string>(), elementTypeFrom(j.at("type")), expressionFrom(j.at("count")),
-          enumAt<BufferInit>(j, "init"), enumAt<BufferAccess>(j, "access")};
+  BufferSpec b{j.at("name").get<std::string>(), elementTypeFrom(j.at("type")), expressionFrom(j.at("count")),
+               enumAt<BufferInit>(j, "init"), enumAt<BufferAccess>(j, "access"), std::nullopt};
+  if (const json& link = j.at("link"); !link.is_null()) b.link = static_cast<BufferLink>(link.get<int>());
+  return b;
 }
 
 json toJson(const LaunchSpec& launch) {
@@ -171,7 +173,10 @@ json toJson(const FamilyManifest& f) {
           {"buffers", buffers},
           {"reference", {{"kind", number(f.reference.kind)}, {"name", f.reference.name}}},
           {"tolerance", f.tolerance},
-          {"variants", variants}};
+          {"variants", variants},
+          {"split", f.split ? json{{"param", f.split->param}, {"granule", toJson(f.split->granule)},
+                                   {"where", toJson(f.split->where)}}
+                            : json(nullptr)}};
 }
 FamilyManifest familyFrom(const json& j) {
   FamilyManifest f;
@@ -187,6 +192,9 @@ FamilyManifest familyFrom(const json& j) {
   f.reference = {enumAt<ReferenceSpec::Kind>(j.at("reference"), "kind"), j.at("reference").at("name").get<std::string>()};
   f.tolerance = j.at("tolerance").get<double>();
   for (const json& v : j.at("variants")) f.variants.push_back(variantFrom(v));
+  if (const json& split = j.at("split"); !split.is_null())
+    f.split = EndToEndSplit{split.at("param").get<std::string>(), expressionFrom(split.at("granule")),
+                            locationFrom(split.at("where"))};
   return f;
 }
 
@@ -214,6 +222,20 @@ WorkEstimate workFrom(const json& j) {
   return w;
 }
 
+json toJson(const ResolvedPoint& r);
+
+json toJson(const EndToEndRequest& request) {
+  json strategies = json::array(), splits = json::array();
+  for (EndToEndStrategy strategy : request.strategies) strategies.push_back(number(strategy));
+  for (const std::vector<ResolvedChunk>& split : request.splits) {
+    json chunks = json::array();
+    for (const ResolvedChunk& chunk : split)
+      chunks.push_back({{"elements", chunk.elements}, {"buffer_offsets", chunk.buffer_offsets}, {"point", toJson(*chunk.point)}});
+    splits.push_back(chunks);
+  }
+  return {{"strategies", strategies}, {"splits", splits}};
+}
+
 json toJson(const ResolvedPoint& r) {
   json buffers = json::array(), launches = json::array();
   for (const ResolvedBuffer& b : r.buffers)
@@ -236,7 +258,8 @@ json toJson(const ResolvedPoint& r) {
           {"buffers", buffers},
           {"launches", launches},
           {"reference_point", r.reference_point ? toJson(*r.reference_point) : json(nullptr)},
-          {"reference_error", r.reference_error}};
+          {"reference_error", r.reference_error},
+          {"end_to_end", r.end_to_end ? toJson(*r.end_to_end) : json(nullptr)}};
 }
 
 // The variant of `family` named at `key` of `j`.
@@ -279,6 +302,23 @@ ResolvedPoint resolvedFrom(const json& j, const RunPoint& point) {
     r.reference_point = std::make_shared<const ResolvedPoint>(resolvedFrom(ref, reference));
   }
   r.reference_error = j.at("reference_error").get<std::string>();
+  if (const json& request = j.at("end_to_end"); !request.is_null()) {
+    EndToEndRequest& e = r.end_to_end.emplace();
+    for (const json& strategy : request.at("strategies")) e.strategies.push_back(static_cast<EndToEndStrategy>(strategy.get<int>()));
+    const std::string& split_param = point.family->split ? point.family->split->param : std::string();
+    for (const json& split : request.at("splits")) {
+      std::vector<ResolvedChunk>& chunks = e.splits.emplace_back();
+      for (const json& c : split) {
+        ResolvedChunk chunk;
+        chunk.elements = c.at("elements").get<std::uint64_t>();
+        chunk.buffer_offsets = c.at("buffer_offsets").get<std::vector<std::uint64_t>>();
+        RunPoint chunk_point = point;
+        chunk_point.params[split_param] = static_cast<double>(chunk.elements);
+        chunk.point = std::make_shared<const ResolvedPoint>(resolvedFrom(c.at("point"), chunk_point));
+        chunks.push_back(std::move(chunk));
+      }
+    }
+  }
   return r;
 }
 

@@ -54,6 +54,20 @@ WhatIfResult whatIfResultFromJson(const nlohmann::json& json);
 nlohmann::json toJson(const Diagnosis& diagnosis);
 Diagnosis diagnosisFromJson(const nlohmann::json& json);
 
+// The record.verification object, also each end-to-end run's.
+nlohmann::json verificationJson(const VerificationResult& verification);
+VerificationResult verificationFromJson(const nlohmann::json& json);
+
+// The record.end_to_end object (results_json_link.cpp).
+nlohmann::json toJson(const EndToEndResult& result);
+EndToEndResult endToEndResultFromJson(const nlohmann::json& json);
+
+// The ceilings' "link" and "launch" objects (results_json_link.cpp).
+nlohmann::json toJson(const LinkCeilings& link);
+LinkCeilings linkCeilingsFromJson(const nlohmann::json& json);
+nlohmann::json toJson(const LaunchCeilings& launch);
+LaunchCeilings launchCeilingsFromJson(const nlohmann::json& json);
+
 nlohmann::json toJson(const OccupancyMatch& match);
 OccupancyMatch occupancyMatchFromJson(const nlohmann::json& json);
 

@@ -38,6 +38,7 @@ json toJson(const Diagnosis& d) {
             {"evidence", evidence},
             {"disagreements", disagreements}};
   if (d.failed_verification) j["failed_verification"] = true;  // only then: older files re-render byte for byte
+  if (d.launch_floor_ns) j["launch_floor_ns"] = finiteOrNull(*d.launch_floor_ns);  // launch-bound only
   return j;
 }
 
@@ -48,6 +49,7 @@ Diagnosis diagnosisFromJson(const json& j) {
   d.confidence = parseDiagnosisConfidence(textOr(j, "confidence")).value_or(DiagnosisConfidence::low);
   d.decided_by = parseDiagnosisSignal(textOr(j, "decided_by"));
   d.failed_verification = boolOr(j, "failed_verification", false);
+  d.launch_floor_ns = optionalNumber(j, "launch_floor_ns");
   if (const json* evidence = member(j, "evidence"); evidence != nullptr && evidence->is_array())
     for (const json& item : *evidence)
       if (item.is_object()) d.evidence.push_back(diagnosisEvidenceFromJson(item));

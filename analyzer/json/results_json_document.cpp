@@ -225,6 +225,8 @@ json toJson(const CeilingsReport& report) {
   if (report.l2_not_measured) j["l2_not_measured"] = *report.l2_not_measured;
   if (report.fp64_fma) j["fp64_fma"] = toJson(*report.fp64_fma);
   if (report.int32_mad) j["int32_mad"] = toJson(*report.int32_mad);
+  if (report.link) j["link"] = toJson(*report.link);
+  if (report.launch) j["launch"] = toJson(*report.launch);
   if (report.warp_issue) j["warp_issue"] = toJson(*report.warp_issue);
   return j;
 }
@@ -258,6 +260,9 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
     if (const json* benchmark = member(j, key); benchmark != nullptr && benchmark->is_object())
       *slot = ceilingBenchmarkFromJson(*benchmark);
   report.l2_not_measured = optionalText(j, "l2_not_measured");
+  if (const json* link = member(j, "link"); link != nullptr && link->is_object()) report.link = linkCeilingsFromJson(*link);
+  if (const json* launch = member(j, "launch"); launch != nullptr && launch->is_object())
+    report.launch = launchCeilingsFromJson(*launch);
   return report;
 }
 
@@ -270,7 +275,15 @@ json toJson(const BatchConfig& config) {
     json params = json::object();
     for (const auto& [name, values] : s.params) params[name] = values;
     for (const SizeRuleSpec& rule : s.size_rules) params[rule.param] = toJson(rule);
-    studies.push_back({{"family", s.family}, {"variants", s.variants}, {"params", params}, {"modes", modeNames(s.modes)}});
+    json study = {{"family", s.family}, {"variants", s.variants}, {"params", params}, {"modes", modeNames(s.modes)}};
+    // Only for studies that ask for end-to-end runs, so that older results re-write unchanged.
+    if (!s.end_to_end.empty()) {
+      json strategies = json::array();
+      for (EndToEndStrategy strategy : s.end_to_end) strategies.push_back(toString(strategy));
+      study["end_to_end"] = strategies;
+      study["overlap_chunks"] = s.overlap_chunks;
+    }
+    studies.push_back(study);
   }
   json run = {{"device", r.device}, {"repetitions", r.repetitions}, {"warmup", r.warmup}, {"modes", modeNames(r.modes)},
               {"counters", toString(r.counters)}, {"reference_model", r.reference_model}, {"ceilings", toString(r.ceilings)}, {"out", r.out},
@@ -326,6 +339,11 @@ BatchConfig batchConfigFromJson(const json& j) {
         study.params.emplace_back(name, std::move(numbers));
       }
       study.modes = modesFromJson(s, "modes");
+      for (const std::string& name : textList(s, "end_to_end"))
+        if (const auto strategy = parseEndToEndStrategy(name)) study.end_to_end.push_back(*strategy);
+      if (const json* chunks = member(s, "overlap_chunks"); chunks != nullptr && chunks->is_array())
+        for (const json& count : *chunks)
+          if (count.is_number_integer()) study.overlap_chunks.push_back(count.get<int>());
       config.studies.push_back(std::move(study));
     }
   return config;

@@ -95,6 +95,8 @@ EventTimings timingsFromJson(const json& j) {
   return t;
 }
 
+}  // namespace
+
 json verificationJson(const VerificationResult& v) {
   return {{"status", toString(v.status)},
           {"reference", textOrNull(v.reference)},
@@ -116,6 +118,8 @@ VerificationResult verificationFromJson(const json& j) {
   v.detail = textOr(j, "detail");
   return v;
 }
+
+namespace {
 
 std::vector<std::int64_t> integerList(const json& object, std::string_view key) {
   std::vector<std::int64_t> out;
@@ -207,6 +211,7 @@ json toJson(const RunRecord& r) {
   // Only when measured, so that older results re-render byte for byte.
   if (r.drift_control) j["drift_control"] = toJson(*r.drift_control);
   if (r.ab_side) j["ab_side"] = toString(*r.ab_side);
+  if (r.end_to_end) j["end_to_end"] = toJson(*r.end_to_end);  // studies that ask for end-to-end runs
   if (r.device) j["device"] = *r.device;                // batches on several devices only
   return j;
 }
@@ -264,6 +269,8 @@ RunRecord runRecordFromJson(const json& j) {
   if (const json* drift = member(j, "drift_control"); drift != nullptr && drift->is_object())
     r.drift_control = driftControlSampleFromJson(*drift);
   r.ab_side = parseAbSide(textOr(j, "ab_side"));
+  if (const json* end_to_end = member(j, "end_to_end"); end_to_end != nullptr && end_to_end->is_object())
+    r.end_to_end = endToEndResultFromJson(*end_to_end);
   r.device = optionalText(j, "device");
   return r;
 }

@@ -104,6 +104,24 @@ void parseCheck(const TomlReader& r, FamilyManifest& family, InputErrorList& err
   });
 }
 
+// [end_to_end]: the parameter the family is element-wise over, so that its data can be split in chunks.
+void parseEndToEnd(const TomlReader& r, FamilyManifest& family, InputErrorList& errors) {
+  const toml::table* table = nullptr;
+  errors.attempt([&] { table = r.optionalTable("end_to_end"); });
+  if (table == nullptr) return;
+  const TomlReader er = r.sub(*table, "end_to_end");
+  errors.attempt([&] { er.rejectUnknownKeys({"split", "granule"}); });
+  errors.attempt([&] {
+    const std::string param = er.requireString("split");
+    if (!family.params.count(param))
+      er.fail("split", "'" + param + "' is not a parameter of the family (declare it in [params])");
+    EndToEndSplit split{param, expressionAt(er, "granule", er.optionalExpression("granule").value_or("1")), er.where("split")};
+    const std::int64_t granule = split.granule.count(family.params);
+    if (granule < 1) er.fail("granule", "must be at least 1");
+    family.split = std::move(split);
+  });
+}
+
 void parseVariants(const TomlReader& r, FamilyManifest& family, InputErrorList& errors) {
   const fs::path dir = family.path.parent_path();
   std::vector<const toml::table*> tables;
@@ -133,7 +151,9 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
   const toml::table root = parseTomlFile(file);  // a syntax error stops the reading: nothing after it is known
   TomlReader r(root, file);
   InputErrorList errors;
-  errors.attempt([&] { r.rejectUnknownKeys({"name", "description", "params", "work", "buffers", "check", "variants"}); });
+  errors.attempt([&] {
+    r.rejectUnknownKeys({"name", "description", "params", "work", "buffers", "check", "variants", "end_to_end"});
+  });
   FamilyManifest family;
   family.path = fs::absolute(path).lexically_normal();
   errors.attempt([&] {
@@ -148,6 +168,7 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
   parseWork(r, family, errors);
   parseBuffers(r, family, errors);
   parseCheck(r, family, errors);
+  parseEndToEnd(r, family, errors);
   parseVariants(r, family, errors);
   errors.attempt([&] { checkReference(r, family); });
   bool has_output = false;

@@ -52,7 +52,7 @@ BufferSpec parseBuffer(const TomlReader& r, bool scratch, InputErrorList& errors
     if (scratch)
       r.rejectUnknownKeys({"name", "type", "count", "init"});
     else
-      r.rejectUnknownKeys({"name", "type", "count", "init", "access"});
+      r.rejectUnknownKeys({"name", "type", "count", "init", "access", "link"});
   });
   BufferSpec b;
   errors.attempt([&] {
@@ -74,6 +74,13 @@ BufferSpec parseBuffer(const TomlReader& r, bool scratch, InputErrorList& errors
   errors.attempt([&] { b.init = parseInit(r); });
   b.access = scratch ? BufferAccess::read_write : BufferAccess::read;
   if (!scratch) errors.attempt([&] { b.access = parseAccess(r); });
+  if (!scratch)
+    errors.attempt([&] {
+      const std::optional<std::string> link = r.optionalString("link");
+      if (!link) return;
+      b.link = parseBufferLink(*link);
+      if (!b.link) r.fail("link", "unknown link '" + *link + "' (expected up, down, both or none)");
+    });
   return b;
 }
 

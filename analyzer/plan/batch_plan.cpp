@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "analyzer/plan/end_to_end_plan.hpp"
 #include "analyzer/roofline/device_models.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/suggestion.hpp"
@@ -166,6 +167,12 @@ void planStudy(const BatchConfig& config, const StudySpec& study, const FamilyMa
       for (RunMode mode : modes)
         for (const WhatIfSpec* what_if : pointsOfMode(*v, mode)) {
           PlannedPoint planned = planPoint(RunPoint{&family, v, params, mode, what_if});
+          if (planned.resolved) try {
+              planned.resolved->end_to_end = planEndToEnd(study, *planned.resolved);
+            } catch (const InputError& e) {
+              planned.resolve_error = std::string("end_to_end: ") + e.what();
+              planned.bad_input = true;
+            }
           if (!planned.bad_input) {
             plan.points.push_back(std::move(planned));
             continue;
@@ -208,6 +215,9 @@ BatchPlan planBatch(const BatchConfig& config) {
         plan.input_errors.push_back(rule.where.str() + ": study '" + family->name + "': parameter '" + rule.param +
                                     "' is not declared in " + family->path.string() + didYouMean(rule.param, family->param_order));
     const std::vector<const VariantSpec*> variants = matchVariants(*family, study, at, plan.input_errors);
+    if (const std::string problem = endToEndStudyProblem(study, study.modes.empty() ? config.run.modes : study.modes);
+        !problem.empty())
+      plan.input_errors.push_back(at + ": " + problem);
     if (plan.input_errors.size() != errors_before) continue;
     for (const SizeRuleSpec& rule : study.size_rules) {
       const std::string problem = sizeRuleProblem(ruleStudy(study, *family, variants, rule, 0));

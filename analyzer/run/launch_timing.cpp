@@ -13,15 +13,6 @@
 namespace rooflab {
 namespace {
 
-cl::NDRange toRange(const std::vector<std::int64_t>& dims) {
-  switch (dims.size()) {
-    case 1: return cl::NDRange(dims[0]);
-    case 2: return cl::NDRange(dims[0], dims[1]);
-    case 3: return cl::NDRange(dims[0], dims[1], dims[2]);
-    default: return cl::NullRange;
-  }
-}
-
 // Sets the launch's arguments on `kernel`; returns the bytes of its __local arguments.
 std::size_t setArguments(cl::Kernel& kernel, const ResolvedLaunch& launch, const LaunchSpec& spec,
                          const std::map<std::string, cl::Buffer>& buffers, const std::string& where) {
@@ -73,6 +64,17 @@ void summarizeTimings(EventTimings& timings) {
   timings.launch_overhead_ns = summarize(overhead_ns);
 }
 
+}  // namespace
+
+cl::NDRange toNDRange(const std::vector<std::int64_t>& dims) {
+  switch (dims.size()) {
+    case 1: return cl::NDRange(dims[0]);
+    case 2: return cl::NDRange(dims[0], dims[1]);
+    case 3: return cl::NDRange(dims[0], dims[1], dims[2]);
+    default: return cl::NullRange;
+  }
+}
+
 // The run's noise target for one point. Very short kernels would reach the time budget only after
 // thousands of repetitions, every one of which the results keep: kMaxRepetitions caps them.
 constexpr std::size_t kMaxRepetitions = 1000;
@@ -86,8 +88,6 @@ NoiseTarget pointNoiseTarget(const RunSettings& settings) {
   target.max_time_s = settings.max_time_s;
   return target;
 }
-
-}  // namespace
 
 PointLauncher::PointLauncher(const SelectedDevice& device) : device_(device) {
   try {
@@ -242,8 +242,8 @@ RepetitionTiming PointLauncher::runOnce(PreparedPoint& prepared, const std::func
   for (std::size_t i = 0; i < prepared.kernels.size(); ++i) {
     const LaunchGeometry& g = prepared.launches[i].geometry;
     try {
-      queue_.enqueueNDRangeKernel(prepared.kernels[i], cl::NullRange, toRange(g.global),
-                                  g.local.empty() ? cl::NullRange : toRange(g.local), nullptr, &events[i]);
+      queue_.enqueueNDRangeKernel(prepared.kernels[i], cl::NullRange, toNDRange(g.global),
+                                  g.local.empty() ? cl::NullRange : toNDRange(g.local), nullptr, &events[i]);
     } catch (const cl::Error& e) {
       std::string hint;
       if (e.err() == CL_INVALID_WORK_GROUP_SIZE && !g.local.empty()) {

@@ -13,8 +13,16 @@
 #include "analyzer/support/host_buffer.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/data/run_record.hpp"
+#include "analyzer/stats/stopping_rule.hpp"
 
 namespace rooflab {
+
+// An NDRange of 1 to 3 dimensions (NullRange for none).
+cl::NDRange toNDRange(const std::vector<std::int64_t>& dims);
+
+// The run's noise target for one point's repetitions (RunSettings: repetitions, max_noise, min_time,
+// max_time), capped at a thousand repetitions.
+NoiseTarget pointNoiseTarget(const RunSettings& settings);
 
 // Called before every repetition: (phase "warmup" | "timed" | "reference", index, total).
 using RepetitionProgress = std::function<void(const char* phase, int index, int total)>;

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "analyzer/run/bridge_arguments.hpp"
+#include "analyzer/run/end_to_end_runner.hpp"
 #include "analyzer/support/cl_error.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/format.hpp"
@@ -313,6 +314,38 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   if (progress) progress("counters", 0, 1);
   record.counters = measureCounters(*prepared, outputs, record);
   endPhase("counters");
+  if (point.end_to_end) {
+    if (progress) progress("end-to-end", 0, 1);
+    record.end_to_end = runEndToEnd(*prepared, outputs, progress);
+    endPhase("end-to-end");
+  }
+}
+
+EndToEndResult VariantRunner::runEndToEnd(const PreparedPoint& prepared, const Buffers& kernel_outputs,
+                                          const RepetitionProgress& progress) {
+  const ResolvedPoint& point = *prepared.resolved;
+  const ReferenceSpec& reference = point.run_point.family->reference;
+  // Each run's host arrays are judged as the kernel run is: against the reference's outputs, or,
+  // where the variant is the reference or the family has none, against the kernel run's own outputs.
+  const OutputCheck check = [&](const Buffers& outputs) {
+    VerificationResult v;
+    v.tolerance = point.tolerance;
+    try {
+      if (reference.kind == ReferenceSpec::Kind::none || reference.isVariant(point.run_point.variant->name)) {
+        v.reference = "the kernel run's own outputs";
+        compareOutputs(outputs, kernel_outputs, v);
+      } else {
+        v.reference = reference.text();
+        compareOutputs(outputs, referenceOutputs(point), v);
+      }
+      noteNondeterminism(point.run_point.variant->uses_atomics, v);
+    } catch (const std::exception& e) {
+      v.status = VerificationStatus::not_checked;
+      v.detail = e.what();
+    }
+    return v;
+  };
+  return EndToEndRunner(launcher_, settings_).run(prepared, *prepared.inputs, check, progress);
 }
 
 cl::Program VariantRunner::timedBuild(RunRecord& record, const std::function<cl::Program()>& build) {

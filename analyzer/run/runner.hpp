@@ -61,6 +61,8 @@ class VariantRunner {
     counters::PointCounterOptions options;
   };
   CounterPlan counterPlan(const PreparedPoint& prepared, const RunRecord& record);
+  // The point's end-to-end runs ([[study]] end_to_end), after its kernel runs and counters.
+  EndToEndResult runEndToEnd(const PreparedPoint& prepared, const Buffers& kernel_outputs, const RepetitionProgress& progress);
   counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
   // A build the record waits for, its wall time added to the record's "build" phase.
   cl::Program timedBuild(RunRecord& record, const std::function<cl::Program()>& build);

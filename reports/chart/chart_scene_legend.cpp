@@ -100,7 +100,9 @@ double SceneBuilder::addBarsLegend(double y, double font, double marker_radius) 
                                     [](const VariantPoint& p) { return p.median_interval || p.min_max; });
   const bool has_missed = std::any_of(chart_.points.begin(), chart_.points.end(),
                                       [](const VariantPoint& p) { return p.missed_noise_target; });
-  if (!has_bars && !has_missed) return y;
+  const bool has_launch_floor = std::any_of(chart_.points.begin(), chart_.points.end(),
+                                            [](const VariantPoint& p) { return p.launch_floor_gflops.has_value(); });
+  if (!has_bars && !has_missed && !has_launch_floor) return y;
   const double left = area_.right + 30;
   const double text_left = left + 64;
   const double mid_x = left + 26;
@@ -119,6 +121,13 @@ double SceneBuilder::addBarsLegend(double y, double font, double marker_radius) 
     scene_.items.push_back(SceneMarker{{mid_x, y - font * 0.35}, MarkerShape::circle, marker_radius, kMutedText, {}, true,
                                        std::nullopt});
     text("hollow: noise target missed", {text_left, y}, font * 0.9, TextAlign::start);
+    y += font * 1.4;
+  }
+  if (has_launch_floor) {
+    line({left, y - font * 0.35}, {left + 52, y - font * 0.35}, kMutedText, 3, StrokeDash::dashed);
+    text("launch floor: its work in", {text_left, y}, font * 0.9, TextAlign::start);
+    y += font * 1.15;
+    text("one launch latency (launch-bound)", {text_left, y}, font * 0.9, TextAlign::start);
     y += font * 1.4;
   }
   return y;

@@ -67,6 +67,14 @@ void SceneBuilder::addPerformanceBars() {
       line({low.x_px - cap, low.y_px}, {low.x_px + cap, low.y_px}, color, 2.5, StrokeDash::solid, tag);
       line({high.x_px - cap, high.y_px}, {high.x_px + cap, high.y_px}, color, 2.5, StrokeDash::solid, tag);
     }
+    // A launch-bound point's launch floor: a short dashed roof over it at the rate its work would
+    // reach in its launches' time, joined to it by a dotted line.
+    if (point.launch_floor_gflops) {
+      const PixelPoint floor = projection_.toPixel({x, *point.launch_floor_gflops});
+      const double half = style_.marker_radius_px * 3;
+      line({floor.x_px - half, floor.y_px}, {floor.x_px + half, floor.y_px}, color, 3, StrokeDash::dashed, tag);
+      line(floor, projection_.toPixel(point.at), color, 1.5, StrokeDash::dotted, tag);
+    }
   }
 }
 

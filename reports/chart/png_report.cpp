@@ -8,6 +8,7 @@
 
 #include "analyzer/support/atomic_file.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/chart/end_to_end_chart.hpp"
 #include "reports/chart/family_charts.hpp"
 #include "reports/chart/roofline_chart.hpp"
 
@@ -165,6 +166,9 @@ std::vector<std::filesystem::path> writePngReports(const ResultsDocument& result
       write(chartPngFileName("bandwidth", family, name_suffix), layoutBandwidthChart(*charts.bandwidth, style));
     if (charts.instructions)
       write(chartPngFileName("instructions", family, name_suffix), layoutRooflineChart(*charts.instructions, style));
+    // Families with end-to-end runs get their bars too.
+    if (const std::optional<ChartScene> bars = layoutEndToEndChart(results, family, style))
+      write(chartPngFileName("end-to-end", family, name_suffix), *bars);
   }
   return written;
 }

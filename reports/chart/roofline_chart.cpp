@@ -245,6 +245,11 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
     point.above_roof = above_roof;
     if (above_roof) point.details.insert(point.details.begin() + 1, "⚠ " + *above_roof);
     addPerformanceBars(point, *record);
+    if (record->diagnosis && record->diagnosis->bound == DiagnosedBound::launch && record->diagnosis->launch_floor_ns &&
+        *record->diagnosis->launch_floor_ns > 0 && record->work.flops > 0) {
+      point.launch_floor_gflops = record->work.flops / *record->diagnosis->launch_floor_ns;
+      include(*point.launch_floor_gflops, min_y_log, max_y_log);
+    }
     if (options.show_mutants) point.mutants = mutantMarkers(results, *record, *at);
     for (const MutantMarker& mutant : point.mutants) include(mutant.gflops, min_y_log, max_y_log);
     for (const LevelMarker& level : point.levels) {

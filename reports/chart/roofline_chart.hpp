@@ -105,6 +105,9 @@ struct VariantPoint {
   std::vector<LevelMarker> levels;       // the hierarchical roofline's other levels, when placed
   std::optional<std::string> above_roof;  // the point stands above its roof: why (analyzer/place/roof_excess.hpp)
   std::vector<MutantMarker> mutants;      // only when the chart was asked for them (ChartOptions)
+  // A launch-bound point (its diagnosis): the rate its work would reach in its launches' time alone,
+  // the floor launches put under a short kernel's time drawn as a roof over the point.
+  std::optional<double> launch_floor_gflops;
   std::vector<AccessMarker> accesses;     // the instruction roofline's load and store markers
 };
 

@@ -16,6 +16,7 @@
 #include "reports/html/html_mutation.hpp"
 #include "reports/html/html_how_to_read.hpp"
 #include "reports/html/html_readings.hpp"
+#include "reports/html/html_end_to_end.hpp"
 #include "reports/html/html_run_sections.hpp"
 #include "reports/html/html_sizes.hpp"
 #include "reports/html/html_tuning.hpp"
@@ -155,7 +156,7 @@ class HtmlReport {
     html_ += readingSectionHtml(reading_guide_);
     for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
     html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
-             measuredCeilingsHtml(results_);
+             measuredCeilingsHtml(results_) + linkCeilingsHtml(results_);
     page.swap(html_);
     return page;
   }
@@ -261,7 +262,7 @@ class HtmlReport {
     html_ += tuningSectionHtml(results_, family, chart_style_);
     if (!mutant_records.empty()) renderMutantsTable(mutant_records, normal_records);
     renderMutations(normal_records);
-    html_ += profilerReadingsTableHtml(normal_records);
+    html_ += profilerReadingsTableHtml(normal_records) + endToEndSectionHtml(normal_records);
     if (!what_if_records.empty()) html_ += whatIfSectionHtml(what_if_records);
     renderCounters(records);
     html_ += "</section>\n";

@@ -86,6 +86,7 @@ std::string modelsSectionHtml(const ResultsDocument& results) {
 std::string measuredCeilingsHtml(const ResultsDocument& results) {
   if (!results.models.ceilings) return "";
   const CeilingsReport& ceilings = *results.models.ceilings;
+  if (ceilings.dram_copy.name.empty() && ceilings.fp32_fma.name.empty()) return "";  // the link and launch alone
   std::string html = "<section id=\"ceilings\">\n<h3>Measured ceilings</h3>\n<p class=\"muted\">Measured at " +
                      escapeHtml(ceilings.measured_at) + "; the device model takes the best of the repetitions.</p>\n";
   html += "<table class=\"ceilings\">\n<thead><tr>" + th("Benchmark") + th("Best") + th("Median") + th("Repetitions") +

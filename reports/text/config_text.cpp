@@ -80,6 +80,13 @@ toml::table studyTable(const StudySpec& study) {
   params.is_inline(true);  // params = { N = [256, 512] }, as configs write it
   toml::table table{{"family", study.family}, {"variants", textArray(study.variants)}, {"params", std::move(params)}};
   if (!study.modes.empty()) table.insert("modes", modeArray(study.modes));
+  if (!study.end_to_end.empty()) {
+    toml::array strategies, chunks;
+    for (EndToEndStrategy strategy : study.end_to_end) strategies.push_back(toString(strategy));
+    for (int count : study.overlap_chunks) chunks.push_back(count);
+    table.insert("end_to_end", std::move(strategies));
+    if (!chunks.empty()) table.insert("overlap_chunks", std::move(chunks));
+  }
   return table;
 }
 

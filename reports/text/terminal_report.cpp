@@ -8,6 +8,7 @@
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/end_to_end_text.hpp"
 #include "reports/text/what_if_text.hpp"
 
 namespace rooflab::reports {
@@ -122,6 +123,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
              " ok, " + std::to_string(errors) + " error, " + std::to_string(skipped) + " skipped, " +
              std::to_string(verification_failed) + " failed verification\n";
   printWhatIfs(results, out);
+  printEndToEnd(results, out);
   if (comparesDevices(results)) printDeviceComparison(results, out);
 }
 

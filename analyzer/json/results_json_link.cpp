@@ -1,0 +1,258 @@
+// The JSON edge of the host link: the link and launch ceilings (models.ceilings.link, .launch) and a
+// record's end-to-end runs (record.end_to_end) (docs/results-schema.md).
+#include "analyzer/json/json_fields.hpp"
+#include "analyzer/json/results_json.hpp"
+
+namespace rooflab {
+
+using namespace json_fields;
+
+namespace {
+
+json toJson(const LatencyFigure& figure) {
+  return {{"median_ns", finiteOrNull(figure.median_ns)},
+          {"best_ns", finiteOrNull(figure.best_ns)},
+          {"median_lower_ns", finiteOrNull(figure.median_lower_ns)},
+          {"median_upper_ns", finiteOrNull(figure.median_upper_ns)},
+          {"noise", finiteOrNull(figure.noise)},
+          {"repetitions", figure.repetitions},
+          {"stopped", toString(figure.stopped)},
+          {"measured_seconds", figure.measured_seconds}};
+}
+
+LatencyFigure latencyFigureFromJson(const json& j) {
+  LatencyFigure figure;
+  figure.median_ns = optionalNumber(j, "median_ns");
+  figure.best_ns = optionalNumber(j, "best_ns");
+  figure.median_lower_ns = numberOr(j, "median_lower_ns", 0);
+  figure.median_upper_ns = numberOr(j, "median_upper_ns", 0);
+  figure.noise = optionalNumber(j, "noise");
+  figure.repetitions = integerOr<int>(j, "repetitions", 0);
+  figure.stopped = parseStopDecision(textOr(j, "stopped")).value_or(StopDecision::keep_going);
+  figure.measured_seconds = numberOr(j, "measured_seconds", 0);
+  return figure;
+}
+
+json toJson(const LinkCeiling& ceiling) {
+  json sizes = json::array();
+  for (const LinkSize& size : ceiling.sizes) {
+    json entry = toJson(size.time);
+    entry["bytes"] = size.bytes;
+    sizes.push_back(entry);
+  }
+  json j = {{"strategy", toString(ceiling.strategy)},
+            {"direction", toString(ceiling.direction)},
+            {"calls", ceiling.calls},
+            {"sizes", sizes},
+            {"latency_ns", finiteOrNull(ceiling.latency_ns)},
+            {"gbps", finiteOrNull(ceiling.gbps)},
+            {"max_relative_residual", finiteOrNull(ceiling.max_relative_residual)},
+            {"zero_copy", ceiling.zero_copy},
+            {"zero_copy_evidence", textOrNull(ceiling.zero_copy_evidence)},
+            {"error", textOrNull(ceiling.error)}};
+  if (ceiling.maps_host_pointer) j["maps_host_pointer"] = *ceiling.maps_host_pointer;
+  return j;
+}
+
+LinkCeiling linkCeilingFromJson(const json& j) {
+  LinkCeiling ceiling;
+  ceiling.strategy = parseLinkStrategy(textOr(j, "strategy")).value_or(LinkStrategy::copy);
+  ceiling.direction = parseLinkDirection(textOr(j, "direction")).value_or(LinkDirection::host_to_device);
+  ceiling.calls = textOr(j, "calls");
+  if (const json* sizes = member(j, "sizes"); sizes != nullptr && sizes->is_array())
+    for (const json& entry : *sizes)
+      if (entry.is_object()) ceiling.sizes.push_back({integerOr<std::uint64_t>(entry, "bytes", 0), latencyFigureFromJson(entry)});
+  ceiling.latency_ns = optionalNumber(j, "latency_ns");
+  ceiling.gbps = optionalNumber(j, "gbps");
+  ceiling.max_relative_residual = numberOr(j, "max_relative_residual", 0);
+  ceiling.zero_copy = boolOr(j, "zero_copy", false);
+  ceiling.zero_copy_evidence = textOr(j, "zero_copy_evidence");
+  if (const json* maps = member(j, "maps_host_pointer"); maps != nullptr && maps->is_boolean())
+    ceiling.maps_host_pointer = maps->get<bool>();
+  ceiling.error = optionalText(j, "error");
+  return ceiling;
+}
+
+json toJson(const EndToEndParts& parts) {
+  return {{"upload_ns", finiteOrNull(parts.upload_ns)},     {"launch_ns", finiteOrNull(parts.launch_ns)},
+          {"kernel_ns", finiteOrNull(parts.kernel_ns)},     {"download_ns", finiteOrNull(parts.download_ns)},
+          {"gaps_ns", finiteOrNull(parts.gaps_ns)},         {"total_ns", finiteOrNull(parts.total_ns)}};
+}
+
+EndToEndParts partsFromJson(const json& j) {
+  EndToEndParts parts;
+  parts.upload_ns = numberOrNaN(j, "upload_ns");
+  parts.launch_ns = numberOrNaN(j, "launch_ns");
+  parts.kernel_ns = numberOrNaN(j, "kernel_ns");
+  parts.download_ns = numberOrNaN(j, "download_ns");
+  parts.gaps_ns = numberOrNaN(j, "gaps_ns");
+  parts.total_ns = numberOrNaN(j, "total_ns");
+  return parts;
+}
+
+json toJson(const EndToEndRun& run) {
+  json repetitions = json::array();
+  for (const EndToEndParts& parts : run.repetitions) repetitions.push_back(toJson(parts));
+  return {{"strategy", toString(run.strategy)},
+          {"chunks", run.chunks},
+          {"queues", run.queues},
+          {"chunk_elements", run.chunk_elements},
+          {"upload_bytes", run.upload_bytes},
+          {"download_bytes", run.download_bytes},
+          {"upload_buffers", run.upload_buffers},
+          {"download_buffers", run.download_buffers},
+          {"host_copy_bytes", run.host_copy_bytes},
+          {"launches", run.launches},
+          {"warmup", run.warmup},
+          {"repetitions", repetitions},
+          {"median", toJson(run.median)},
+          {"total_noise", finiteOrNull(run.total_noise)},
+          {"converged", run.converged},
+          {"verification", verificationJson(run.verification)},
+          {"error", textOrNull(run.error)},
+          {"predicted", run.predicted ? toJson(*run.predicted) : json(nullptr)},
+          {"predicted_from", textOrNull(run.predicted_from)},
+          {"bound", toString(run.bound)},
+          {"bound_text", textOrNull(run.bound_text)}};
+}
+
+EndToEndRun runFromJson(const json& j) {
+  EndToEndRun run;
+  run.strategy = parseEndToEndStrategy(textOr(j, "strategy")).value_or(EndToEndStrategy::copy);
+  run.chunks = integerOr<int>(j, "chunks", 1);
+  run.queues = integerOr<int>(j, "queues", 1);
+  if (const json* chunks = member(j, "chunk_elements"); chunks != nullptr && chunks->is_array())
+    for (const json& count : *chunks)
+      if (count.is_number_unsigned()) run.chunk_elements.push_back(count.get<std::uint64_t>());
+  run.upload_bytes = integerOr<std::uint64_t>(j, "upload_bytes", 0);
+  run.download_bytes = integerOr<std::uint64_t>(j, "download_bytes", 0);
+  run.upload_buffers = integerOr<int>(j, "upload_buffers", 0);
+  run.download_buffers = integerOr<int>(j, "download_buffers", 0);
+  run.host_copy_bytes = integerOr<std::uint64_t>(j, "host_copy_bytes", 0);
+  run.launches = integerOr<int>(j, "launches", 0);
+  run.warmup = integerOr<int>(j, "warmup", 0);
+  if (const json* repetitions = member(j, "repetitions"); repetitions != nullptr && repetitions->is_array())
+    for (const json& parts : *repetitions)
+      if (parts.is_object()) run.repetitions.push_back(partsFromJson(parts));
+  run.median = partsFromJson(objectOrEmpty(j, "median"));
+  run.total_noise = optionalNumber(j, "total_noise");
+  run.converged = boolOr(j, "converged", false);
+  run.verification = verificationFromJson(objectOrEmpty(j, "verification"));
+  run.error = optionalText(j, "error");
+  if (const json* predicted = member(j, "predicted"); predicted != nullptr && predicted->is_object())
+    run.predicted = partsFromJson(*predicted);
+  run.predicted_from = textOr(j, "predicted_from");
+  run.bound = parseEndToEndBound(textOr(j, "bound")).value_or(EndToEndBound::undetermined);
+  run.bound_text = textOr(j, "bound_text");
+  return run;
+}
+
+json toJson(const OverlapWhatIf& w) {
+  return {{"chunks", w.chunks},
+          {"upload_stage_ns", finiteOrNull(w.upload_stage_ns)},
+          {"kernel_stage_ns", finiteOrNull(w.kernel_stage_ns)},
+          {"download_stage_ns", finiteOrNull(w.download_stage_ns)},
+          {"predicted_serial_ns", finiteOrNull(w.predicted_serial_ns)},
+          {"predicted_overlapped_ns", finiteOrNull(w.predicted_overlapped_ns)},
+          {"predicted_gain", finiteOrNull(w.predicted_gain)},
+          {"measured_serial_ns", finiteOrNull(w.measured_serial_ns)},
+          {"measured_overlapped_ns", finiteOrNull(w.measured_overlapped_ns)},
+          {"measured_gain", finiteOrNull(w.measured_gain)}};
+}
+
+OverlapWhatIf overlapFromJson(const json& j) {
+  OverlapWhatIf w;
+  w.chunks = integerOr<int>(j, "chunks", 0);
+  w.upload_stage_ns = numberOrNaN(j, "upload_stage_ns");
+  w.kernel_stage_ns = numberOrNaN(j, "kernel_stage_ns");
+  w.download_stage_ns = numberOrNaN(j, "download_stage_ns");
+  w.predicted_serial_ns = numberOrNaN(j, "predicted_serial_ns");
+  w.predicted_overlapped_ns = numberOrNaN(j, "predicted_overlapped_ns");
+  w.predicted_gain = optionalNumber(j, "predicted_gain");
+  w.measured_serial_ns = optionalNumber(j, "measured_serial_ns");
+  w.measured_overlapped_ns = optionalNumber(j, "measured_overlapped_ns");
+  w.measured_gain = optionalNumber(j, "measured_gain");
+  return w;
+}
+
+json toJson(const EndToEndVerdict& v) {
+  return {{"bound", toString(v.bound)},
+          {"bound_text", textOrNull(v.bound_text)},
+          {"best", v.best ? json(toString(*v.best)) : json(nullptr)},
+          {"best_chunks", v.best_chunks},
+          {"best_ns", finiteOrNull(v.best_ns)},
+          {"worst", v.worst ? json(toString(*v.worst)) : json(nullptr)},
+          {"worst_ns", finiteOrNull(v.worst_ns)},
+          {"summary", textOrNull(v.summary)}};
+}
+
+EndToEndVerdict verdictFromJson(const json& j) {
+  EndToEndVerdict v;
+  v.bound = parseEndToEndBound(textOr(j, "bound")).value_or(EndToEndBound::undetermined);
+  v.bound_text = textOr(j, "bound_text");
+  v.best = parseEndToEndStrategy(textOr(j, "best"));
+  v.best_chunks = integerOr<int>(j, "best_chunks", 1);
+  v.best_ns = optionalNumber(j, "best_ns");
+  v.worst = parseEndToEndStrategy(textOr(j, "worst"));
+  v.worst_ns = optionalNumber(j, "worst_ns");
+  v.summary = textOr(j, "summary");
+  return v;
+}
+
+}  // namespace
+
+json toJson(const LinkCeilings& link) {
+  json transfers = json::array();
+  for (const LinkCeiling& ceiling : link.transfers) transfers.push_back(toJson(ceiling));
+  return {{"transfers", transfers}, {"host_memcpy", link.host_memcpy ? toJson(*link.host_memcpy) : json(nullptr)}};
+}
+
+LinkCeilings linkCeilingsFromJson(const json& j) {
+  LinkCeilings link;
+  if (const json* transfers = member(j, "transfers"); transfers != nullptr && transfers->is_array())
+    for (const json& ceiling : *transfers)
+      if (ceiling.is_object()) link.transfers.push_back(linkCeilingFromJson(ceiling));
+  if (const json* memcpy_ceiling = member(j, "host_memcpy"); memcpy_ceiling != nullptr && memcpy_ceiling->is_object())
+    link.host_memcpy = linkCeilingFromJson(*memcpy_ceiling);
+  return link;
+}
+
+json toJson(const LaunchCeilings& launch) {
+  return {{"queued_to_start", toJson(launch.queued_to_start)},
+          {"submit_to_end", toJson(launch.submit_to_end)},
+          {"back_to_back", toJson(launch.back_to_back)},
+          {"burst_launches", launch.burst_launches},
+          {"error", textOrNull(launch.error)}};
+}
+
+LaunchCeilings launchCeilingsFromJson(const json& j) {
+  LaunchCeilings launch;
+  launch.queued_to_start = latencyFigureFromJson(objectOrEmpty(j, "queued_to_start"));
+  launch.submit_to_end = latencyFigureFromJson(objectOrEmpty(j, "submit_to_end"));
+  launch.back_to_back = latencyFigureFromJson(objectOrEmpty(j, "back_to_back"));
+  launch.burst_launches = integerOr<int>(j, "burst_launches", 0);
+  launch.error = optionalText(j, "error");
+  return launch;
+}
+
+json toJson(const EndToEndResult& result) {
+  json runs = json::array(), overlap = json::array();
+  for (const EndToEndRun& run : result.runs) runs.push_back(toJson(run));
+  for (const OverlapWhatIf& w : result.overlap) overlap.push_back(toJson(w));
+  return {{"runs", runs}, {"overlap", overlap}, {"verdict", result.verdict ? toJson(*result.verdict) : json(nullptr)}};
+}
+
+EndToEndResult endToEndResultFromJson(const json& j) {
+  EndToEndResult result;
+  if (const json* runs = member(j, "runs"); runs != nullptr && runs->is_array())
+    for (const json& run : *runs)
+      if (run.is_object()) result.runs.push_back(runFromJson(run));
+  if (const json* overlap = member(j, "overlap"); overlap != nullptr && overlap->is_array())
+    for (const json& w : *overlap)
+      if (w.is_object()) result.overlap.push_back(overlapFromJson(w));
+  if (const json* verdict = member(j, "verdict"); verdict != nullptr && verdict->is_object())
+    result.verdict = verdictFromJson(*verdict);
+  return result;
+}
+
+}  // namespace rooflab

@@ -1,0 +1,32 @@
+#include "analyzer/run/end_to_end_buffers.hpp"
+
+namespace rooflab::end_to_end {
+
+void poisonDevice(cl::CommandQueue& queue, cl::Buffer& buffer, const ElementType& type, std::size_t offset,
+                  std::size_t bytes) {
+  if (bytes == 0) return;
+  if (type.scalar == ScalarKind::f32 && bytes % sizeof(cl_uint) == 0 && offset % sizeof(cl_uint) == 0)
+    queue.enqueueFillBuffer<cl_uint>(buffer, 0x7fc00000u, offset, bytes);
+  else if (type.scalar == ScalarKind::f64 && bytes % sizeof(cl_ulong) == 0 && offset % sizeof(cl_ulong) == 0)
+    queue.enqueueFillBuffer<cl_ulong>(buffer, 0x7ff8000000000000ull, offset, bytes);
+  else
+    queue.enqueueFillBuffer<cl_uchar>(buffer, 0xA5, offset, bytes);
+}
+
+HostBuffer poisonedHost(const ResolvedBuffer& buffer) {
+  HostBuffer host(buffer.spec->name, buffer.spec->type, static_cast<std::size_t>(buffer.count));
+  poisonBuffer(host);
+  return host;
+}
+
+TimedCommand timed(const cl::Event& event, CommandPart part, int queue) {
+  TimedCommand command;
+  command.part = part;
+  command.queue = queue;
+  command.queued_ns = static_cast<std::int64_t>(event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>());
+  command.start_ns = static_cast<std::int64_t>(event.getProfilingInfo<CL_PROFILING_COMMAND_START>());
+  command.end_ns = static_cast<std::int64_t>(event.getProfilingInfo<CL_PROFILING_COMMAND_END>());
+  return command;
+}
+
+}  // namespace rooflab::end_to_end

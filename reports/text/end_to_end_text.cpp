@@ -1,0 +1,155 @@
+#include "reports/text/end_to_end_text.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "analyzer/support/atomic_file.hpp"
+#include "reports/text/csv_report.hpp"
+#include "reports/text/number_format.hpp"
+#include "reports/text/record_text.hpp"
+
+namespace rooflab::reports {
+namespace {
+
+constexpr std::size_t kBarWidth = 24;
+constexpr const char* kLineEnd = "\r\n";
+
+std::string verificationWord(const EndToEndRun& run) {
+  if (run.error) return "error";
+  return toString(run.verification.status);
+}
+
+std::string number(double value) { return std::isfinite(value) ? formatRoundTrip(value) : ""; }
+std::string number(const std::optional<double>& value) { return value ? number(*value) : ""; }
+
+// "2.10× faster", "1.56× slower".
+std::string gainText(double gain) {
+  return gain >= 1 ? formatSpeedup(gain) + " faster" : formatSpeedup(1 / gain) + " slower";
+}
+
+}  // namespace
+
+std::string endToEndRunName(const EndToEndRun& run) {
+  std::string name = toString(run.strategy);
+  if (run.strategy == EndToEndStrategy::overlap)
+    name += " (" + std::to_string(run.chunks) + " chunk" + (run.chunks == 1 ? "" : "s") + ")";
+  return name;
+}
+
+std::string endToEndTextBar(const EndToEndParts& parts, std::size_t width) {
+  const double values[] = {parts.upload_ns, parts.launch_ns, parts.kernel_ns, parts.download_ns, parts.gaps_ns};
+  const char letters[] = {'U', 'L', 'K', 'D', '.'};
+  double sum = 0;
+  for (double value : values) sum += std::isfinite(value) && value > 0 ? value : 0;
+  if (!(sum > 0)) return std::string(width, ' ');
+  std::string bar;
+  double cumulative = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    cumulative += std::isfinite(values[i]) && values[i] > 0 ? values[i] : 0;
+    const auto end = static_cast<std::size_t>(std::lround(cumulative / sum * double(width)));
+    while (bar.size() < end) bar += letters[i];
+  }
+  return bar;
+}
+
+std::string predictionText(const EndToEndRun& run) {
+  if (!run.predicted) return run.predicted_from.empty() ? "no prediction" : run.predicted_from;
+  std::string text = "predicted " + formatDurationNs(run.predicted->total_ns);
+  if (run.median.total_ns > 0 && run.predicted->total_ns > 0) {
+    const double off = run.median.total_ns / run.predicted->total_ns - 1;
+    text += " (measured " + std::string(off >= 0 ? "+" : "") + formatPercent(off) + ")";
+  }
+  return text;
+}
+
+std::string overlapWhatIfText(const OverlapWhatIf& w) {
+  std::string text = std::to_string(w.chunks) + " chunks: ";
+  if (w.predicted_gain)
+    text += "the pipeline predicts " + formatDurationNs(w.predicted_overlapped_ns) + ", " + gainText(*w.predicted_gain) +
+            " than the same transfers one after the other (" + formatDurationNs(w.predicted_serial_ns) + ")";
+  else
+    text += "no prediction (no link ceilings)";
+  if (w.measured_gain)
+    text += "; measured " + formatDurationNs(*w.measured_overlapped_ns) + ", " + gainText(*w.measured_gain) + " (" +
+            formatDurationNs(*w.measured_serial_ns) + " in one chunk)";
+  text += "; largest chunk's stages: upload " + formatDurationNs(w.upload_stage_ns) + ", kernel " +
+          formatDurationNs(w.kernel_stage_ns) + ", download " + formatDurationNs(w.download_stage_ns);
+  return text;
+}
+
+bool hasEndToEnd(const ResultsDocument& results) {
+  for (const RunRecord& record : results.records)
+    if (record.end_to_end && !record.end_to_end->runs.empty()) return true;
+  return false;
+}
+
+void printEndToEnd(const ResultsDocument& results, std::ostream& out) {
+  for (const RunRecord& record : results.records) {
+    if (!record.end_to_end || record.end_to_end->runs.empty()) continue;
+    const EndToEndResult& e = *record.end_to_end;
+    out << "end-to-end " + record.family + "/" + record.variant + " " + recordParamsText(record) +
+               " (bar: U upload, L launch, K kernel, D download, . gaps):\n";
+    for (const EndToEndRun& run : e.runs) {
+      std::string line = "  " + endToEndRunName(run);
+      line.resize(std::max<std::size_t>(line.size(), 22), ' ');
+      if (run.error) {
+        out << line << "error: " << firstLine(*run.error) << '\n';
+        continue;
+      }
+      line += "[" + endToEndTextBar(run.median, kBarWidth) + "] " + formatDurationNs(run.median.total_ns);
+      line += ", " + predictionText(run) + "; " + verificationWord(run);
+      if (!run.bound_text.empty()) line += "; " + run.bound_text;
+      out << line << '\n';
+    }
+    if (e.verdict) out << "  best: " << e.verdict->summary << (e.verdict->bound_text.empty() ? "" : "; " + e.verdict->bound_text) << '\n';
+    for (const OverlapWhatIf& w : e.overlap) out << "  overlap what-if, " << overlapWhatIfText(w) << '\n';
+  }
+}
+
+void writeEndToEndCsv(const ResultsDocument& results, std::ostream& out) {
+  const std::vector<std::string> header = {
+      "family", "variant", "params", "strategy", "chunks", "queues", "verification", "error", "total_ns", "upload_ns",
+      "launch_ns", "kernel_ns", "download_ns", "gaps_ns", "total_noise", "repetitions", "predicted_total_ns",
+      "predicted_upload_ns", "predicted_launch_ns", "predicted_kernel_ns", "predicted_download_ns", "predicted_gaps_ns",
+      "upload_bytes", "download_bytes", "host_copy_bytes", "launches", "bound", "bound_text", "predicted_gain",
+      "measured_gain", "best", "predicted_from"};
+  auto writeRow = [&](const std::vector<std::string>& fields) {
+    std::string line;
+    for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csvField(fields[i]);
+    out << line << kLineEnd;
+  };
+  writeRow(header);
+  for (const RunRecord& record : results.records) {
+    if (!record.end_to_end) continue;
+    const EndToEndResult& e = *record.end_to_end;
+    for (const EndToEndRun& run : e.runs) {
+      const OverlapWhatIf* w = nullptr;
+      for (const OverlapWhatIf& candidate : e.overlap)
+        if (run.strategy == EndToEndStrategy::overlap && candidate.chunks == run.chunks) w = &candidate;
+      const bool best = e.verdict && e.verdict->best == run.strategy && e.verdict->best_chunks == run.chunks;
+      const EndToEndParts& m = run.median;
+      const std::optional<EndToEndParts>& p = run.predicted;
+      auto predicted = [&](double EndToEndParts::*part) { return p ? number((*p).*part) : std::string(); };
+      const bool timed = !run.repetitions.empty();
+      writeRow({record.family, record.variant, recordParamsText(record, ";"), toString(run.strategy),
+                std::to_string(run.chunks), std::to_string(run.queues), verificationWord(run), run.error.value_or(""),
+                timed ? number(m.total_ns) : "", timed ? number(m.upload_ns) : "", timed ? number(m.launch_ns) : "",
+                timed ? number(m.kernel_ns) : "", timed ? number(m.download_ns) : "", timed ? number(m.gaps_ns) : "",
+                number(run.total_noise), std::to_string(run.repetitions.size()), predicted(&EndToEndParts::total_ns),
+                predicted(&EndToEndParts::upload_ns), predicted(&EndToEndParts::launch_ns),
+                predicted(&EndToEndParts::kernel_ns), predicted(&EndToEndParts::download_ns),
+                predicted(&EndToEndParts::gaps_ns), std::to_string(run.upload_bytes), std::to_string(run.download_bytes),
+                std::to_string(run.host_copy_bytes), std::to_string(run.launches), toString(run.bound), run.bound_text,
+                w ? number(w->predicted_gain) : "", w ? number(w->measured_gain) : "", best ? "yes" : "",
+                run.predicted_from});
+    }
+  }
+}
+
+void writeEndToEndCsvReport(const ResultsDocument& results, const std::filesystem::path& file) {
+  std::ostringstream out;
+  writeEndToEndCsv(results, out);
+  writeFileAtomically(file, out.str());
+}
+
+}  // namespace rooflab::reports

@@ -1,0 +1,90 @@
+// The JSON edge of the host link (analyzer/json/results_json_link.cpp): link and launch ceilings and a
+// record's end-to-end runs written and read back the same, and files without them unchanged.
+#include <gtest/gtest.h>
+
+#include "analyzer/json/results_json.hpp"
+
+using nlohmann::json;
+using namespace rooflab;
+
+TEST(EndToEndJson, ARecordsRunsRoundTrip) {
+  RunRecord record;
+  record.family = "vecadd";
+  record.variant = "global";
+  EndToEndResult& e = record.end_to_end.emplace();
+  EndToEndRun run;
+  run.strategy = EndToEndStrategy::overlap;
+  run.chunks = 3;
+  run.queues = 2;
+  run.chunk_elements = {1024, 768, 808};
+  run.upload_bytes = 20800;
+  run.download_bytes = 10400;
+  run.upload_buffers = 2;
+  run.download_buffers = 1;
+  run.host_copy_bytes = 0;
+  run.launches = 3;
+  run.repetitions = {{1, 2, 3, 4, 5, 15}};
+  run.median = run.repetitions.front();
+  run.total_noise = 0.02;
+  run.converged = true;
+  run.verification.status = VerificationStatus::passed;
+  run.predicted = EndToEndParts{1, 2, 3, 4, 0, 9};
+  run.predicted_from = "upload: copy-async ...";
+  run.bound = EndToEndBound::link_up;
+  run.bound_text = "link-bound at 1.00 GB/s host-to-device";
+  e.runs = {run};
+  OverlapWhatIf w;
+  w.chunks = 3;
+  w.predicted_serial_ns = 20;
+  w.predicted_overlapped_ns = 10;
+  w.predicted_gain = 2;
+  w.measured_gain = 1.8;
+  e.overlap = {w};
+  e.verdict = EndToEndVerdict{EndToEndBound::link_up, "link-bound", EndToEndStrategy::overlap, 3, 15.0, EndToEndStrategy::copy, 30.0, "s"};
+
+  const json written = toJson(record);
+  const RunRecord back = runRecordFromJson(written);
+  ASSERT_TRUE(back.end_to_end);
+  EXPECT_EQ(toJson(back), written);
+  EXPECT_EQ(back.end_to_end->runs[0].chunk_elements, run.chunk_elements);
+  EXPECT_EQ(back.end_to_end->verdict->best, EndToEndStrategy::overlap);
+  // A record without runs writes no key: older files re-write unchanged.
+  record.end_to_end.reset();
+  EXPECT_FALSE(toJson(record).contains("end_to_end"));
+}
+
+TEST(EndToEndJson, LinkAndLaunchCeilingsRoundTrip) {
+  CeilingsReport report;
+  LinkCeilings& link = report.link.emplace();
+  LinkCeiling c;
+  c.strategy = LinkStrategy::use_host_ptr;
+  c.direction = LinkDirection::device_to_host;
+  c.calls = "map";
+  c.sizes = {{4096, LatencyFigure{400.0, 390.0, 380, 420, 0.01, 12, StopDecision::converged, 0.01}}};
+  c.latency_ns = 400;
+  c.zero_copy = true;
+  c.zero_copy_evidence = "size-independent";
+  c.maps_host_pointer = true;
+  link.transfers = {c};
+  report.launch.emplace().queued_to_start.median_ns = 7000;
+  const json written = toJson(report);
+  const CeilingsReport back = ceilingsReportFromJson(written);
+  ASSERT_TRUE(back.link && back.launch);
+  EXPECT_EQ(toJson(back), written);
+  EXPECT_TRUE(back.link->transfers[0].zero_copy);
+  EXPECT_EQ(back.launch->latencyNs(), 7000);
+  EXPECT_FALSE(toJson(CeilingsReport{}).contains("link"));
+}
+
+TEST(EndToEndJson, TheModelsLinkFieldsAreWrittenOnlyWhenKnown) {
+  DeviceModel model;
+  model.key = "measured";
+  model.peak_gflops = 1;
+  model.dram_gbps = 1;
+  EXPECT_FALSE(toJson(model).contains("launch_latency_ns"));
+  model.launch_latency_ns = 7000;
+  model.host_to_device_gbps = 7.5;
+  const DeviceModel back = deviceModelFromJson(toJson(model));
+  EXPECT_EQ(back.launch_latency_ns, 7000);
+  EXPECT_EQ(back.host_to_device_gbps, 7.5);
+}
