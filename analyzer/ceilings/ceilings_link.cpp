@@ -12,6 +12,7 @@
 #include "analyzer/ceilings/ceilings_kinds.hpp"
 #include "analyzer/stats/linear_fit.hpp"
 #include "analyzer/support/aligned_bytes.hpp"
+#include "analyzer/support/event_times.hpp"
 #include "analyzer/support/format.hpp"
 
 namespace rooflab::ceiling_bench {
@@ -46,9 +47,8 @@ std::vector<std::uint64_t> sweepSizes(std::uint64_t largest) {
 // queued -> end, so that a driver's work before the copy starts (staging, pinning, issuing the
 // command) is part of the transfer's latency, as it is part of an end-to-end run's upload.
 std::int64_t commandNs(const cl::Event& event) {
-  const cl_ulong queued = event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>();
-  const cl_ulong end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-  return end > queued ? static_cast<std::int64_t>(end - queued) : 0;
+  const EventTimes times = eventTimes(event);
+  return times.end_ns - times.queued_ns;
 }
 
 std::string kibText(std::uint64_t bytes) {

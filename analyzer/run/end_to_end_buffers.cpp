@@ -1,5 +1,7 @@
 #include "analyzer/run/end_to_end_buffers.hpp"
 
+#include "analyzer/support/event_times.hpp"
+
 namespace rooflab::end_to_end {
 
 void poisonDevice(cl::CommandQueue& queue, cl::Buffer& buffer, const ElementType& type, std::size_t offset,
@@ -23,9 +25,11 @@ TimedCommand timed(const cl::Event& event, CommandPart part, int queue) {
   TimedCommand command;
   command.part = part;
   command.queue = queue;
-  command.queued_ns = static_cast<std::int64_t>(event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>());
-  command.start_ns = static_cast<std::int64_t>(event.getProfilingInfo<CL_PROFILING_COMMAND_START>());
-  command.end_ns = static_cast<std::int64_t>(event.getProfilingInfo<CL_PROFILING_COMMAND_END>());
+  const EventTimes times = eventTimes(event);
+  command.queued_ns = times.queued_ns;
+  command.start_ns = times.start_ns;
+  command.end_ns = times.end_ns;
+  command.reported = times.reported;
   return command;
 }
 

@@ -6,8 +6,11 @@
 
 namespace rooflab {
 
-EndToEndParts partsOf(const std::vector<TimedCommand>& commands) {
+EndToEndParts partsOf(const std::vector<TimedCommand>& all_commands) {
   EndToEndParts parts;
+  std::vector<TimedCommand> commands;
+  for (const TimedCommand& c : all_commands)
+    if (c.reported) commands.push_back(c);
   if (commands.empty()) return parts;
   std::vector<std::pair<std::int64_t, std::int64_t>> covered;
   std::map<int, std::int64_t> queue_end;         // the end of the last command seen on each queue

@@ -18,6 +18,7 @@ struct TimedCommand {
   std::int64_t queued_ns = 0;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
+  bool reported = true;  // false: the driver gave the command no times; it is left out
 };
 
 // `commands` in the order they were enqueued. Each command's own time runs from when it was queued,
@@ -26,7 +27,8 @@ struct TimedCommand {
 // upload's or download's is all transfer (the driver's work to issue it included, as the link
 // ceilings time it), a kernel's is its launch until it starts and the kernel after. The total runs
 // from the first command queued to the last one ended; gaps are the part of it that no command's
-// own time covers (host work between commands). Empty: all parts 0.
+// own time covers (host work between commands). Commands without reported times are left out.
+// Empty: all parts 0.
 EndToEndParts partsOf(const std::vector<TimedCommand>& commands);
 
 }  // namespace rooflab

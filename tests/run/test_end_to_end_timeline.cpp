@@ -62,3 +62,12 @@ TEST(EndToEndTimeline, NoCommandsNoTime) {
   EXPECT_EQ(parts.total_ns, 0);
   EXPECT_EQ(parts.gaps_ns, 0);
 }
+
+TEST(EndToEndTimeline, ACommandWithoutTimesIsLeftOut) {
+  TimedCommand silent = command(CommandPart::upload, 0, 0, 0);
+  silent.reported = false;
+  const EndToEndParts parts = partsOf({silent, command(CommandPart::upload, 1000, 1010, 1100),
+                                       command(CommandPart::kernel, 1100, 1105, 1200)});
+  EXPECT_DOUBLE_EQ(parts.total_ns, 200);
+  EXPECT_DOUBLE_EQ(parts.upload_ns, 100);
+}
