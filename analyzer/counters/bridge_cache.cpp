@@ -4,6 +4,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/counters/range_profiler.hpp"
@@ -67,7 +68,7 @@ std::shared_ptr<LoadedModule> keptModule(const std::string& cuda_ptx, JitMode mo
     try {
       return entry.get();
     } catch (...) {
-      forget(key);  // a compile that failed on another call: compile here, and let this call throw
+      forget(key);  // a failed prefetch: compile here, and let this call throw
       return keptModule(cuda_ptx, mode, compiled);
     }
   }
@@ -80,6 +81,25 @@ std::shared_ptr<LoadedModule> keptModule(const std::string& cuda_ptx, JitMode mo
     forget(key);
     throw;
   }
+}
+
+bool prefetchModule(CUcontext context, const std::string& cuda_ptx, JitMode mode) {
+  const std::string key = keyOf(cuda_ptx, mode);
+  auto task = std::make_shared<std::packaged_task<std::shared_ptr<LoadedModule>()>>([context, cuda_ptx, mode] {
+    checkCuda(driver().ctxPushCurrent(context), "cuCtxPushCurrent (a module compiled ahead)");
+    struct Pop {
+      ~Pop() {
+        CUcontext popped = nullptr;
+        driver().ctxPopCurrent(&popped);
+      }
+    } pop;
+    return std::make_shared<LoadedModule>(cuda_ptx, mode);
+  });
+  const auto [entry, is_new] = entryFor(key, task->get_future().share());
+  if (!is_new) return false;
+  // The entry holds the result; the thread needs nothing else of this call.
+  std::thread([task] { (*task)(); }).detach();
+  return true;
 }
 
 L2Flusher& keptL2Flusher(CUdevice device) {
@@ -98,7 +118,7 @@ void dropBridgeCaches() noexcept {
     cache.order.clear();
   }
   for (auto& [key, module] : modules)
-    if (module.valid()) module.wait();
+    if (module.valid()) module.wait();  // a prefetch still compiling finishes before the context goes
   modules.clear();
   flushers().clear();
   dropProfilerSessions();

@@ -14,10 +14,16 @@
 
 namespace rooflab::counters::bridge_detail {
 
-// The module `cuda_ptx` compiles to in `mode`: kept from an earlier call,
+// The module `cuda_ptx` compiles to in `mode`: kept from an earlier call (or a prefetch, waited for),
 // else compiled now, on this thread, whose current context must be the device's. `compiled` tells
 // which. Throws CudaError as LoadedModule does.
 std::shared_ptr<LoadedModule> keptModule(const std::string& cuda_ptx, JitMode mode, bool* compiled = nullptr);
+
+// Starts compiling `cuda_ptx` in `mode` on a thread of its own with `context` current there, unless
+// it is kept or under way; returns at once, true when it started a compile. A failure is forgotten:
+// the later keptModule compiles again and throws. Call it with the context current (a module the
+// cache lets go is unloaded there).
+bool prefetchModule(CUcontext context, const std::string& cuda_ptx, JitMode mode);
 
 // The device's flusher, made at its first use (the context current). Throws CudaError.
 L2Flusher& keptL2Flusher(CUdevice device);

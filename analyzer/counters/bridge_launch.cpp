@@ -283,7 +283,7 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
 
   std::vector<std::shared_ptr<LoadedModule>> modules;
   for (const std::string& module_ptx : program.module_ptx)
-    modules.push_back(loadBridgedModule(module_ptx, launches, options.opencl_registers, m.jit_mode,
+    modules.push_back(loadBridgedModule(context.get(), module_ptx, launches, options.opencl_registers, m.jit_mode,
                                         options.jit_mode, cost.jit_compiles));
   for (const auto& [kernel, registers] : options.opencl_registers) m.opencl_registers[kernel] = registers;
   cost.module_seconds = secondsSince(module_started);
@@ -386,6 +386,22 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
 }
 
 }  // namespace
+
+void prefetchBridged(const std::string& opencl_ptx, const std::vector<BridgeLaunch>& launches,
+                     const BridgeOptions& options) {
+  try {
+    const BridgedProgram program = bridgedProgram(opencl_ptx, launches, nullptr);
+    if (!driver().usable()) return;
+    CUdevice device = 0;
+    checkCuda(driver().deviceGet(&device, chooseDeviceOrdinal(options.device_name)), "cuDeviceGet");
+    CurrentPrimaryContext context(device);
+    for (const std::string& module_ptx : program.module_ptx)
+      for (JitMode mode : candidateJitModes(!options.opencl_registers.empty(), options.jit_mode))
+        prefetchModule(context.get(), module_ptx, mode);
+  } catch (...) {
+    // measureBridged meets the same problem and says it.
+  }
+}
 
 CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
                                   const std::vector<BridgeLaunch>& launches, int timing_repetitions,

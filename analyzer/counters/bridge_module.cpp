@@ -75,14 +75,14 @@ std::vector<JitMode> candidateJitModes(bool opencl_registers_known, const std::s
   return {JitMode::linked, JitMode::whole_program, JitMode::whole_program_256};
 }
 
-std::shared_ptr<LoadedModule> loadBridgedModule(const std::string& cuda_ptx,
+std::shared_ptr<LoadedModule> loadBridgedModule(CUcontext context, const std::string& cuda_ptx,
                                                 const std::vector<BridgeLaunch>& launches,
                                                 const std::map<std::string, int>& opencl_registers,
                                                 std::string& jit_mode, const std::string& required_mode, int& compiles) {
   const std::vector<JitMode> modes = candidateJitModes(!opencl_registers.empty(), required_mode);
-  // The candidates compile one after the other, on this thread: modules loaded on other threads
-  // while the range profiler stays enabled on the context crashed the worker now and then on the
-  // H100 (SIGSEGV in 2 of 162 records).
+  // Several candidates compile side by side: the driver's JIT is the host's work, one core each.
+  if (modes.size() > 1)
+    for (JitMode mode : modes) compiles += prefetchModule(context, cuda_ptx, mode) ? 1 : 0;
   std::shared_ptr<LoadedModule> chosen;
   long best_distance = 0;
   for (JitMode mode : modes) {

@@ -42,10 +42,9 @@ class LoadedModule {
 // also leaves shared loads unmerged, as OpenCL does). jit_mode names the compile kept so far, also when
 // a later candidate fails.
 // `required_mode`, when not empty, names the one compile to make (as jit_mode names them).
-// Modules are kept between calls (bridge_cache.hpp); the candidates compile one after the other on
-// the calling thread, whose current context must be the device's. `compiles` gets the compiles this
-// call made.
-std::shared_ptr<LoadedModule> loadBridgedModule(const std::string& cuda_ptx,
+// Modules are kept between calls (bridge_cache.hpp); the candidates compile at once, each on a thread
+// of its own with `context` current. `compiles` gets the compiles this call made.
+std::shared_ptr<LoadedModule> loadBridgedModule(CUcontext context, const std::string& cuda_ptx,
                                                 const std::vector<BridgeLaunch>& launches,
                                                 const std::map<std::string, int>& opencl_registers,
                                                 std::string& jit_mode, const std::string& required_mode, int& compiles);

@@ -118,6 +118,12 @@ CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, H
                                   const std::vector<BridgeLaunch>& launches, int timing_repetitions,
                                   const BridgeOptions& options = {});
 
+// Starts compiling, on threads of their own, the modules measureBridged will load for these launches
+// and options, so that the driver's JIT runs while the OpenCL run is timed; returns at once. Never
+// throws: a compile that fails here fails again, and is reported, in measureBridged.
+void prefetchBridged(const std::string& opencl_ptx, const std::vector<BridgeLaunch>& launches,
+                     const BridgeOptions& options);
+
 // What the bridge keeps between measurements (docs/cost.md, "Counters": modules, the L2 flusher, the
 // profiler session) released, while the contexts still live: a worker calls it before it exits.
 void releaseKeptBridge() noexcept;

@@ -52,7 +52,7 @@ CounterNeed counterNeedOf(RunMode mode) {
 
 namespace {
 
-// The bridge's options for a point.
+// The bridge's options for a point, as measurePointCounters and its prefetch both need them.
 BridgeOptions bridgeOptionsFor(const ResolvedPoint& point, const MetricSelection& selection,
                                const PointCounterOptions& options) {
   BridgeOptions bridge;
@@ -72,6 +72,16 @@ BridgeOptions bridgeOptionsFor(const ResolvedPoint& point, const MetricSelection
 }
 
 }  // namespace
+
+void prefetchPointCounters(const std::string& ptx, const ResolvedPoint& point, const std::vector<ResolvedLaunch>& launches,
+                           const PointCounterOptions& options) {
+  try {
+    const MetricSelection selection = selectMetrics(counterNeedOf(point.run_point.mode), options.extra_metrics);
+    prefetchBridged(ptx, bridgeLaunches(launches), bridgeOptionsFor(point, selection, options));
+  } catch (...) {
+    // measurePointCounters says why.
+  }
+}
 
 CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& point,
                                 const std::vector<ResolvedLaunch>& launches,

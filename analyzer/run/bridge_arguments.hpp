@@ -35,6 +35,11 @@ struct PointCounterOptions {
 // a mutant's validation.
 CounterNeed counterNeedOf(RunMode mode);
 
+// Starts compiling the point's bridged modules ahead of measurePointCounters (counters.hpp,
+// prefetchBridged), so that the driver's JIT overlaps the OpenCL run. Never throws.
+void prefetchPointCounters(const std::string& ptx, const ResolvedPoint& point, const std::vector<ResolvedLaunch>& launches,
+                           const PointCounterOptions& options);
+
 // Runs the point's launches (OpenCL's PTX, `ptx`) through the bridge under the range profiler, with
 // what the record needs (counterNeedOf). For an original, compares the bridged outputs with OpenCL's
 // and the bridged time with OpenCL's median. Never throws.

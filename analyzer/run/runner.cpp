@@ -279,6 +279,9 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   // taken for a hanging kernel.
   if (progress) progress("build", 0, 1);
   auto prepared = prepare(point, record, progress);
+  // The bridge's JIT compiles (host work) start now, to run beside the OpenCL runs (device work).
+  if (const CounterPlan plan = counterPlan(*prepared, record); plan.not_attempted.empty())
+    counters::prefetchPointCounters(plan.ptx, point, prepared->launches, plan.options);
   endPhase("prepare");
   // The control kernel right after each timed run: its time is the "drift_control" phase's.
   DriftControlSample control;
