@@ -324,6 +324,13 @@ RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::v
     found = sessions()
                 .emplace(context, std::make_unique<ProfilerSession>(std::make_unique<CuptiBackend>(context, device_ordinal)))
                 .first;
+  // The session ends with its range: on the H100 (CUDA 13's CUPTI), a range profiler kept enabled
+  // from one record to the next crashed the worker now and then in a pass's kernel launch (SIGSEGV
+  // under cuLaunchKernel, in libnvperf_host: 7 of 486 records, in originals and both mutant kinds).
+  struct EndSession {
+    CUcontext context;
+    ~EndSession() { sessions().erase(context); }
+  } end_session{context};
   return found->second->profile(metrics, prepare_pass, run_work);
 }
 
