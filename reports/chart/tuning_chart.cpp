@@ -71,9 +71,10 @@ class TuningSceneBuilder {
     scene_.height_px = title_h + static_cast<double>(rows) * panel_h + style_.tick_font_px;
     scene_.title = "Tuning " + result_.family + "/" + result_.variant;
     scene_.items.push_back(SceneRect{{0, 0}, scene_.width_px, scene_.height_px, kWhite, std::nullopt, 0});
-    text(scene_.title + ": " + result_.rate_unit + " of each configuration against each parameter",
+    // Short enough for a long variant name at the chart's width; what a dot is goes on the line below.
+    text(scene_.title + ": " + result_.rate_unit + " against each parameter",
          {style_.tick_font_px, style_.title_font_px * 1.4}, style_.title_font_px, TextAlign::start, true);
-    text("best: orange diamond; as written: green square; failed: red, along the bottom" +
+    text("a dot per configuration; best: orange diamond; as written: green square; failed: red, along the bottom" +
              std::string(result_.roof_rate ? "; dashed: the device's roof" : ""),
          {style_.tick_font_px, style_.title_font_px * 2.5}, style_.legend_font_px, TextAlign::start);
     const double panel_w = (scene_.width_px - style_.tick_font_px) / static_cast<double>(columns);
