@@ -45,7 +45,7 @@ class BlockingRun {
     std::vector<TimedCommand> commands;
     host_copy_bytes = 0;
     for (const ResolvedBuffer& b : point_.resolved->buffers)
-      if (!b.scratch && goesUp(b.spec->crossing())) upload(b, commands, host_copy_bytes);
+      if (!b.scratch && goesUp(b.spec->crossing())) transfer(b, true, commands, host_copy_bytes);
     std::vector<cl::Event> kernels(point_.kernels.size());
     for (std::size_t i = 0; i < point_.kernels.size(); ++i) {
       const LaunchGeometry& g = point_.launches[i].geometry;
@@ -55,7 +55,7 @@ class BlockingRun {
     queue_.finish();
     for (const cl::Event& event : kernels) commands.push_back(timed(event, CommandPart::kernel, 0));
     for (const ResolvedBuffer& b : point_.resolved->buffers)
-      if (!b.scratch && comesDown(b.spec->crossing())) download(b, commands, host_copy_bytes);
+      if (!b.scratch && comesDown(b.spec->crossing())) transfer(b, false, commands, host_copy_bytes);
     return partsOf(commands);
   }
 
@@ -124,46 +124,32 @@ class BlockingRun {
     queue_.finish();
   }
 
-  void upload(const ResolvedBuffer& b, std::vector<TimedCommand>& commands, std::uint64_t& host_copy_bytes) {
+  // Buffer b between the device and the application's array, blocking: a copy, or a map (invalidating
+  // for an upload, for reading for a download), the host's copy to or from the mapped pointer when it
+  // is not the array itself, and the unmap.
+  void transfer(const ResolvedBuffer& b, bool up, std::vector<TimedCommand>& commands, std::uint64_t& host_copy_bytes) {
     cl::Buffer& buffer = point_.buffers.at(b.spec->name);
-    std::byte* source = applicationArray(b, true);
+    std::byte* array = applicationArray(b, up);
+    const CommandPart part = up ? CommandPart::upload : CommandPart::download;
     cl::Event event;
     if (strategy_ == EndToEndStrategy::copy) {
-      queue_.enqueueWriteBuffer(buffer, CL_TRUE, 0, b.bytes, source, nullptr, &event);
-      commands.push_back(timed(event, CommandPart::upload, 0));
+      if (up) queue_.enqueueWriteBuffer(buffer, CL_TRUE, 0, b.bytes, array, nullptr, &event);
+      else queue_.enqueueReadBuffer(buffer, CL_TRUE, 0, b.bytes, array, nullptr, &event);
+      commands.push_back(timed(event, part, 0));
       return;
     }
-    void* mapped = queue_.enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, b.bytes, nullptr, &event);
-    if (mapped != source) {
-      std::memcpy(mapped, source, b.bytes);
+    void* mapped = queue_.enqueueMapBuffer(buffer, CL_TRUE, up ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ, 0,
+                                           b.bytes, nullptr, &event);
+    if (mapped != array) {
+      if (up) std::memcpy(mapped, array, b.bytes);
+      else std::memcpy(array, mapped, b.bytes);
       host_copy_bytes += b.bytes;
     }
     cl::Event unmapped;
     queue_.enqueueUnmapMemObject(buffer, mapped, nullptr, &unmapped);
     unmapped.wait();
-    commands.push_back(timed(event, CommandPart::upload, 0));
-    commands.push_back(timed(unmapped, CommandPart::upload, 0));
-  }
-
-  void download(const ResolvedBuffer& b, std::vector<TimedCommand>& commands, std::uint64_t& host_copy_bytes) {
-    cl::Buffer& buffer = point_.buffers.at(b.spec->name);
-    std::byte* destination = applicationArray(b, false);
-    cl::Event event;
-    if (strategy_ == EndToEndStrategy::copy) {
-      queue_.enqueueReadBuffer(buffer, CL_TRUE, 0, b.bytes, destination, nullptr, &event);
-      commands.push_back(timed(event, CommandPart::download, 0));
-      return;
-    }
-    void* mapped = queue_.enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_READ, 0, b.bytes, nullptr, &event);
-    if (mapped != destination) {
-      std::memcpy(destination, mapped, b.bytes);
-      host_copy_bytes += b.bytes;
-    }
-    cl::Event unmapped;
-    queue_.enqueueUnmapMemObject(buffer, mapped, nullptr, &unmapped);
-    unmapped.wait();
-    commands.push_back(timed(event, CommandPart::download, 0));
-    commands.push_back(timed(unmapped, CommandPart::download, 0));
+    commands.push_back(timed(event, part, 0));
+    commands.push_back(timed(unmapped, part, 0));
   }
 
   EndToEndStrategy strategy_;
