@@ -21,6 +21,20 @@ HostBuffer poisonedHost(const ResolvedBuffer& buffer) {
   return host;
 }
 
+void countCrossings(const ResolvedPoint& point, EndToEndRun& run) {
+  for (const ResolvedBuffer& b : point.buffers) {
+    if (b.scratch) continue;
+    if (goesUp(b.spec->crossing())) {
+      run.upload_bytes += b.bytes;
+      ++run.upload_buffers;
+    }
+    if (comesDown(b.spec->crossing())) {
+      run.download_bytes += b.bytes;
+      ++run.download_buffers;
+    }
+  }
+}
+
 TimedCommand timed(const cl::Event& event, CommandPart part, int queue) {
   TimedCommand command;
   command.part = part;

@@ -21,6 +21,9 @@ void poisonDevice(cl::CommandQueue& queue, cl::Buffer& buffer, const ElementType
 // A host output array: the buffer's elements, poisoned.
 HostBuffer poisonedHost(const ResolvedBuffer& buffer);
 
+// The bytes and buffers that cross the link each run (what goes up, what comes down), into `run`.
+void countCrossings(const ResolvedPoint& point, EndToEndRun& run);
+
 // The command `event` timed, as part `part` of a run on queue `queue`.
 TimedCommand timed(const cl::Event& event, CommandPart part, int queue);
 

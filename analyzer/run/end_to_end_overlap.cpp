@@ -167,17 +167,7 @@ EndToEndRun EndToEndRunner::runOverlapped(const std::vector<ResolvedChunk>& spli
   run.chunks = static_cast<int>(split.size());
   run.queues = split.size() > 1 ? 2 : 1;
   for (const ResolvedChunk& chunk : split) run.chunk_elements.push_back(chunk.elements);
-  for (const ResolvedBuffer& b : prepared.resolved->buffers) {
-    if (b.scratch) continue;
-    if (goesUp(b.spec->crossing())) {
-      run.upload_bytes += b.bytes;
-      ++run.upload_buffers;
-    }
-    if (comesDown(b.spec->crossing())) {
-      run.download_bytes += b.bytes;
-      ++run.download_buffers;
-    }
-  }
+  countCrossings(*prepared.resolved, run);
   OverlapRun overlap(launcher_, queues_, prepared, split, inputs);
   run.launches = overlap.launches();
   repeat(run, [&] { return overlap.once(); }, progress);

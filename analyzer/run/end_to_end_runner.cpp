@@ -205,17 +205,7 @@ EndToEndRun EndToEndRunner::runBlocking(EndToEndStrategy strategy, const Prepare
                                         const OutputCheck& check, const RepetitionProgress& progress) {
   EndToEndRun run;
   run.strategy = strategy;
-  for (const ResolvedBuffer& b : prepared.resolved->buffers) {
-    if (b.scratch) continue;
-    if (goesUp(b.spec->crossing())) {
-      run.upload_bytes += b.bytes;
-      ++run.upload_buffers;
-    }
-    if (comesDown(b.spec->crossing())) {
-      run.download_bytes += b.bytes;
-      ++run.download_buffers;
-    }
-  }
+  countCrossings(*prepared.resolved, run);
   BlockingRun blocking(strategy, launcher_, queues_[0], prepared, inputs);
   run.launches = blocking.launches();
   repeat(run, [&] { return blocking.once(run.host_copy_bytes); }, progress);
