@@ -17,6 +17,10 @@ extern "C" void onStopSignal(int signal_number) {
 std::atomic<bool>& stopFlag() { return g_stop; }
 int stopRequests() { return g_requests.load(); }
 
+void throwIfStopRequested(const std::string& doing) {
+  if (g_requests.load() > 0) throw StopRequested("interrupted while " + doing + ": nothing was measured");
+}
+
 void installStopSignalHandlers() {
   struct sigaction action {};
   action.sa_handler = onStopSignal;
