@@ -121,7 +121,7 @@ std::string PointWorker::start(std::size_t first_point) {
   setup.first_point = first_point;
   writeLine(commands_fd_, encodeWorkerSetup(setup));
   WorkerMessage message;
-  const Wait wait = nextMessage(message, kStartLimitS);
+  const Wait wait = nextMessage(message, kStartLimitS, 1);
   if (wait == Wait::message && message.kind == WorkerMessage::Kind::ready) {
     build_threads_ = message.build_threads;
     return "";
@@ -149,12 +149,12 @@ std::string PointWorker::stop(bool kill_it) {
   return ended;
 }
 
-PointWorker::Wait PointWorker::nextMessage(WorkerMessage& message, double silence_limit_s) {
+PointWorker::Wait PointWorker::nextMessage(WorkerMessage& message, double silence_limit_s, int stop_requests) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::duration<double>(silence_limit_s);
   std::string line;
   for (;;) {
-    if (stopRequests() >= 2) return Wait::stop_now;
+    if (stopRequests() >= stop_requests) return Wait::stop_now;
     if (Clock::now() >= deadline) return Wait::silent;
     switch (messages_->next(line, 100)) {
       case LineReader::Result::timeout: continue;
@@ -173,13 +173,15 @@ PointWorker::Wait PointWorker::nextMessage(WorkerMessage& message, double silenc
 std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, const RepetitionProgress& progress) {
   const std::string where = stub.label() + " on " + device_name_ + ": ";
   if (pid_ < 0) {
-    if (stopRequests() >= 2) return std::nullopt;
+    // Starting a worker (its plan handed over: seconds for a large tuning space) measures nothing, so
+    // any stop asked for before the point is sent ends it at once.
+    if (stopRequests() >= 1) return std::nullopt;
     const auto starting = std::chrono::steady_clock::now();
     const std::string why = start(index);
     start_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - starting).count();
     ++starts_;
+    if (stopRequests() >= 1) return std::nullopt;  // asked while it started
     if (!why.empty()) {
-      if (stopRequests() >= 2) return std::nullopt;
       stub.status = RecordStatus::crashed;
       stub.status_reason = where + "the worker process could not start: " + why;
       return stub;

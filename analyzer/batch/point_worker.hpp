@@ -37,7 +37,9 @@ class PointWorker {
 
  private:
   enum class Wait { message, silent, closed, stop_now };
-  Wait nextMessage(WorkerMessage& message, double silence_limit_s);
+  // stop_now once stopRequests() reaches `stop_requests`: 2 while a point runs (a first Ctrl-C lets
+  // it finish), 1 while the worker starts (no point is running, so nothing is lost).
+  Wait nextMessage(WorkerMessage& message, double silence_limit_s, int stop_requests = 2);
   std::string start(std::size_t first_point);  // "" or why the worker could not start
   std::string stop(bool kill_it);              // how the worker ended ("" when it exited with 0)
 

@@ -191,6 +191,27 @@ std::vector<double> parseSweep(const TomlReader& pr, const std::string& name, co
   return values;
 }
 
+// A sweep of more steps than this is a mistake: the sizes a rule rounds to lie at most 25% apart, so
+// a factor that needs more steps only repeats sizes (the plan's sweep stops there too).
+constexpr double kMostSweepSteps = 256;
+// The largest size a rule chooses when it has no max (plan/size_rules.cpp: exact in a double).
+constexpr double kLargestRuleSize = 9007199254740992.0;
+
+// Why the rule's sweep would take too many steps from sweep_from up to the largest size it may
+// choose ("" when it would not).
+std::string sweepStepsProblem(const SizeRuleSpec& rule) {
+  if (!rule.sweep_from || !(rule.sweep_factor > 1)) return "";
+  const double top = rule.max.value_or(kLargestRuleSize);
+  if (!(*rule.sweep_from < top)) return "";
+  const double steps = std::ceil(std::log(top / *rule.sweep_from) / std::log(rule.sweep_factor));
+  if (steps <= kMostSweepSteps) return "";
+  const double least_factor = std::pow(top / *rule.sweep_from, 1 / kMostSweepSteps);
+  return formatRoundTrip(rule.sweep_factor) + " would take " + formatNumber(steps) + " steps from sweep_from = " +
+         formatNumber(*rule.sweep_from) + " to " + (rule.max ? "max = " : "the largest size, ") + formatNumber(top) +
+         "; a sweep has at most " + formatNumber(kMostSweepSteps) + " steps: use a factor of at least " +
+         formatNumber(std::ceil(least_factor * 1000) / 1000) + " (or a larger sweep_from, or a max)";
+}
+
 // A param given as a rule: `N = "fill"` or `N = { rule = "fill", waves = 4, ... }` (docs/config.md,
 // "Size rules"). Every number is checked here; whether the family has the param, in the plan.
 SizeRuleSpec parseSizeRule(const TomlReader& pr, const std::string& name, const toml::node& node) {
@@ -234,6 +255,7 @@ SizeRuleSpec parseSizeRule(const TomlReader& pr, const std::string& name, const 
   positive("sweep_factor", rule.sweep_factor);
   if (rule.memory_fraction > 1) errors.add(r.error("memory_fraction", "must be at most 1 (all of the device's memory)"));
   if (rule.sweep_factor <= 1 && r.has("sweep_factor")) errors.add(r.error("sweep_factor", "must be above 1"));
+  else if (const std::string problem = sweepStepsProblem(rule); !problem.empty()) errors.add(r.error("sweep_factor", problem));
   if (rule.min && rule.max && *rule.min > *rule.max)
     errors.add(r.error("min", "min (" + formatNumber(*rule.min) + ") must not exceed max (" + formatNumber(*rule.max) + ")"));
   errors.throwIfAny();

@@ -7,6 +7,7 @@
 #include "analyzer/plan/end_to_end_plan.hpp"
 #include "analyzer/roofline/device_models.hpp"
 #include "analyzer/support/errors.hpp"
+#include "analyzer/support/stop_flag.hpp"
 #include "analyzer/support/suggestion.hpp"
 #include "analyzer/plan/size_rules.hpp"
 
@@ -166,6 +167,7 @@ void planStudy(const BatchConfig& config, const StudySpec& study, const FamilyMa
     for (const VariantSpec* v : variants)
       for (RunMode mode : modes)
         for (const WhatIfSpec* what_if : pointsOfMode(*v, mode)) {
+          throwIfStopRequested("planning the batch");
           PlannedPoint planned = planPoint(RunPoint{&family, v, params, mode, what_if});
           if (planned.resolved) try {
               planned.resolved->end_to_end = planEndToEnd(study, *planned.resolved);

@@ -213,8 +213,12 @@ std::vector<double> sweepValues(const SizeRuleStudy& study, const std::vector<do
                                 std::size_t max_work_group_size) {
   std::vector<double> values;
   const SizeRuleSpec& rule = *study.rule;
-  if (rule.sweep_from)
-    for (double x = *rule.sweep_from; x < chosen; x *= rule.sweep_factor) {
+  // The config refuses a factor that needs more steps than this (config.cpp, kMostSweepSteps); a
+  // results file read back is not checked again, so the loop keeps its own bound.
+  constexpr int kMostSteps = 256;
+  int steps = 0;
+  if (rule.sweep_from && rule.sweep_factor > 1)
+    for (double x = *rule.sweep_from; x < chosen && steps < kMostSteps; x *= rule.sweep_factor, ++steps) {
       const auto from = std::lower_bound(candidates.begin(), candidates.end(), x) - candidates.begin();
       const auto last = std::lower_bound(candidates.begin(), candidates.end(), chosen) - candidates.begin();
       const std::size_t at = firstAccepted(study, candidates, static_cast<std::size_t>(from),

@@ -14,6 +14,7 @@
 #include "analyzer/support/atomic_file.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/support/stop_flag.hpp"
+#include "analyzer/support/terminal_text.hpp"
 #include "analyzer/tune/searchers.hpp"
 #include "analyzer/tune/tune_journal.hpp"
 #include "analyzer/tune/tune_snippet.hpp"
@@ -185,7 +186,7 @@ class SearchRun {
       line += toString(t.outcome);
     }
     if (t.resumed) line += " (from the journal)";
-    std::fprintf(stderr, "%s\n", line.c_str());
+    std::fprintf(stderr, "%s\n", terminalText(line).c_str());
   }
 
   void chooseBest() {
@@ -270,7 +271,7 @@ void announceSearch(const TuningSearch& search, const SearcherSetup& setup) {
       break;
     }
   std::fprintf(stderr, "rooflab: tune %s/%s%s: %zu configurations, %zu valid%s; %s searcher, at most %zu evaluations\n",
-               r.family.c_str(), r.variant.c_str(), params.c_str(), r.configurations.size(), r.valid,
+               terminalText(r.family).c_str(), terminalText(r.variant).c_str(), params.c_str(), r.configurations.size(), r.valid,
                r.valid == r.configurations.size() ? "" : (" (" + std::to_string(r.configurations.size() - r.valid) + " refused" +
                                                           first_refusal + ")").c_str(),
                toString(setup.kind).c_str(), setup.budget);
@@ -286,13 +287,14 @@ std::size_t defaultTuneBudget(TuneSearcher searcher, std::size_t valid) {
 TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
   BatchConfig config = tuningConfig(config_in, options);
   auto planned = std::make_shared<const BatchPlan>(planBatch(config));
-  for (const auto& w : planned->warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
+  for (const auto& w : planned->warnings) std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(w, true).c_str());
   if (!planned->input_errors.empty()) throw InputError(joinedInputErrors(planned->input_errors));
   refuseNothingToTune(*planned);
+  // The device before the folder: a selector that matches nothing leaves no folder behind.
+  const SelectedDevice device = selectDevice(config.run.device);
   TuneOutcome outcome;
   outcome.folder = std::make_unique<OutputFolder>(config.run.out);
   outcome.out_dir = outcome.folder->dir();
-  const SelectedDevice device = selectDevice(config.run.device);
   ResultsWriter results(outcome.results, *outcome.folder);
   results.start(config, device.info, {});
   const MeasuredModels measured = measureModels(config.run, device, options.batch.progress, *planned);

@@ -10,6 +10,7 @@
 #include "analyzer/manifest/tuning_space.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/format.hpp"
+#include "analyzer/support/stop_flag.hpp"
 
 namespace rooflab {
 namespace {
@@ -173,6 +174,8 @@ PendingSearch expandSearch(const FamilyManifest& family, const VariantSpec& base
   r.dimensions = evaluateDimensions(space, base, params, device_values);
   for (const ManifestExpression& constraint : space.constraints) r.constraints.push_back(constraint.text);
   for (std::vector<double>& values : combinations(r.dimensions)) {
+    // Each configuration is resolved as a point: a large space takes seconds, which Ctrl-C cuts short.
+    throwIfStopRequested("checking the tuning space of " + family.name + "/" + base.name);
     TunedConfiguration c;
     c.values = std::move(values);
     ParamValues named;
@@ -254,8 +257,10 @@ void orderConfigurationPoints(TuningPlan& tuning, std::size_t search, const std:
   std::size_t first = static_cast<std::size_t>(-1);
   for (std::size_t c : s.valid) first = std::min(first, s.point_of[c]);
   std::vector<std::size_t> sequence = order;
+  std::vector<bool> in_sequence(s.point_of.size(), false);  // a search on a vector would be quadratic
+  for (std::size_t c : sequence) in_sequence.at(c) = true;
   for (std::size_t c : s.valid)
-    if (std::find(sequence.begin(), sequence.end(), c) == sequence.end()) sequence.push_back(c);
+    if (!in_sequence[c]) sequence.push_back(c);
   std::vector<PlannedPoint>& points = tuning.plan->points;
   std::vector<PlannedPoint> reordered;
   for (std::size_t c : sequence) reordered.push_back(std::move(points[s.point_of[c]]));
