@@ -28,6 +28,7 @@
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/support/stop_flag.hpp"
+#include "analyzer/support/terminal_text.hpp"
 
 namespace rooflab {
 
@@ -102,7 +103,7 @@ std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::s
     size_device.roofs_name = !datasheet_roofs && models.ceilings && models.ceilings->model ? "measured" : "datasheet";
   }
   const std::vector<SizeChoice> choices = chooseSizes(config, *plan, size_device);
-  for (const SizeChoice& choice : choices) std::fprintf(stderr, "rooflab: %s: %s\n", choice.family.c_str(), choice.why.c_str());
+  for (const SizeChoice& choice : choices) std::fprintf(stderr, "rooflab: %s: %s\n", terminalText(choice.family).c_str(), choice.why.c_str());
   results.setSizeChoices(choices);
   auto sized = std::make_shared<const BatchPlan>(planBatch(withChosenSizes(config, choices)));
   if (!sized->input_errors.empty()) throw InputError(joinedInputErrors(sized->input_errors));
@@ -339,7 +340,7 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
 // The plan of a config, refused whole on any input error: a bad input costs no device work.
 std::shared_ptr<const BatchPlan> checkedPlan(const BatchConfig& config) {
   auto planned = std::make_shared<const BatchPlan>(planBatch(config));
-  for (const auto& w : planned->warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
+  for (const auto& w : planned->warnings) std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(w, true).c_str());
   if (!planned->input_errors.empty()) throw InputError(joinedInputErrors(planned->input_errors));
   return planned;
 }

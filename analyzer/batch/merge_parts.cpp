@@ -176,15 +176,28 @@ class Merger {
     for (std::size_t which : order_) {
       const ResultsDocument& d = parts_[which].document;
       if (!d.batch->part || !looked.insert(partIndex(d)).second) continue;
+      std::vector<std::string> missing;
       for (const std::string& point : d.batch->part->points)
         for (const std::optional<std::string>& device : recordDevices(d))
-          if (have.count(point + (device ? " on " + *device : "")) == 0)
-            summary.missing_points.push_back(point + (device ? " on " + *device : ""));
+          if (have.count(point + (device ? " on " + *device : "")) == 0) missing.push_back(point + (device ? " on " + *device : ""));
+      if (missing.empty()) continue;
+      messages.push_back(missingPointsText(parts_[which], summary.parts, missing));
+      summary.missing_points.insert(summary.missing_points.end(), missing.begin(), missing.end());
     }
-    if (!summary.missing_points.empty())
-      messages.push_back(std::to_string(summary.missing_points.size()) +
-                         " points of the parts given have no record (a part interrupted or killed): " +
-                         listed(summary.missing_points));
+  }
+
+  // One part's points without a record, and why: a part still running has them to come; one that
+  // ended without them was interrupted or killed.
+  static std::string missingPointsText(const PartDocument& part, std::size_t parts, const std::vector<std::string>& missing) {
+    const std::string index = std::to_string(partIndex(part.document)), count = std::to_string(parts);
+    const std::string head = "part " + index + " of " + count + " (" + part.path + "): " + std::to_string(missing.size()) +
+                             " of its " + std::to_string(part.document.batch->part->points.size()) + " points " +
+                             (missing.size() == 1 ? "has" : "have") + " no record: ";
+    if (part.running_pid)
+      return head + "it is still running (pid " + *part.running_pid + " holds its folder): merge again when it ends; " +
+             listed(missing);
+    return head + "it was interrupted or killed before they ran: run it again (`rooflab run --shard " + index + "/" + count +
+           "`) and merge again; " + listed(missing);
   }
 
   const std::vector<PartDocument>& parts_;

@@ -12,6 +12,9 @@ namespace rooflab {
 struct PartDocument {
   std::string path;  // as the user named it, for messages
   ResultsDocument document;
+  // The pid of the run still writing the part's folder (it holds the folder's lock): its missing
+  // points are still to come, not lost.
+  std::optional<std::string> running_pid = std::nullopt;
 };
 
 struct MergeOutcome {

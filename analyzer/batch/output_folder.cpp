@@ -178,4 +178,15 @@ void OutputFolder::listWrittenFiles() const {
   writeFileAtomically(dir_ / kWrittenList, text);
 }
 
+std::optional<std::string> folderHolder(const fs::path& dir) {
+  const int fd = ::open((dir / kLockFile).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  // A shared lock is refused only while a run holds the folder's exclusive one.
+  std::optional<std::string> holder;
+  if (::flock(fd, LOCK_SH | LOCK_NB) != 0) holder = lockHolder(fd);
+  else ::flock(fd, LOCK_UN);
+  ::close(fd);
+  return holder;
+}
+
 }  // namespace rooflab

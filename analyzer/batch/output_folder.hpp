@@ -7,10 +7,15 @@
 // journal.previous.jsonl when the run takes the folder, and everything the earlier run left goes when
 // this run first writes results.json.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace rooflab {
+
+// The pid of the rooflab run that holds `dir`'s lock now (a batch still writing there), or nullopt
+// when none does: no lock file, or one that no live process holds (a run that ended or was killed).
+std::optional<std::string> folderHolder(const std::filesystem::path& dir);
 
 class OutputFolder {
  public:

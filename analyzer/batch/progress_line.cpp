@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include "analyzer/support/terminal_text.hpp"
 
 namespace rooflab {
 
@@ -11,9 +12,9 @@ ProgressLine::ProgressLine(bool enabled) : enabled_(enabled), tty_(enabled && ::
 void ProgressLine::show(const std::string& text) {
   if (!enabled_) return;
   if (tty_) {
-    std::fprintf(stderr, "\r\033[K%s", text.c_str());
+    std::fprintf(stderr, "\r\033[K%s", terminalText(text).c_str());
   } else if (text != last_) {
-    std::fprintf(stderr, "%s\n", text.c_str());
+    std::fprintf(stderr, "%s\n", terminalText(text).c_str());
   }
   last_ = text;
   std::fflush(stderr);

@@ -7,6 +7,7 @@
 #include "analyzer/batch/merge_parts.hpp"
 #include "analyzer/batch/output_folder.hpp"
 #include "analyzer/cli/commands.hpp"
+#include "analyzer/support/terminal_text.hpp"
 #include "analyzer/json/journal_file.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/text/terminal_report.hpp"
@@ -26,8 +27,10 @@ PartDocument readPart(const std::string& named) {
     if (!fs::exists(path, ec)) throw InputError("merge: " + named + " holds no results.json or journal.jsonl");
   }
   ReadResults read = readResultsOrJournal(path);
-  for (const std::string& warning : read.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", warning.c_str());
-  return PartDocument{path.string(), std::move(read.document)};
+  for (const std::string& warning : read.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(warning, true).c_str());
+  // A part whose run still holds its folder has records to come: the merge says so rather than
+  // calling them lost.
+  return PartDocument{path.string(), std::move(read.document), folderHolder(fs::absolute(path).parent_path())};
 }
 
 }  // namespace

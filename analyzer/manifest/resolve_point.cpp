@@ -70,12 +70,15 @@ ResolvedLaunch resolveLaunch(const LaunchSpec& launch, const ParamValues& params
   ResolvedLaunch r;
   r.geometry.kernel = launch.kernel;
   for (std::size_t i = 0; i < launch.global.size(); ++i) {
-    const std::int64_t g = attempt(errors, [&] { return launch.global[i].count(params); }).value_or(1);
+    const std::optional<std::int64_t> global = attempt(errors, [&] { return launch.global[i].count(params); });
+    const std::int64_t g = global.value_or(1);
     r.geometry.global.push_back(g);
     if (launch.local.size() <= i) continue;  // the manifest gives local as many dimensions as global, or none
-    const std::int64_t l = attempt(errors, [&] { return launch.local[i].count(params); }).value_or(1);
+    const std::optional<std::int64_t> local = attempt(errors, [&] { return launch.local[i].count(params); });
+    const std::int64_t l = local.value_or(1);
     r.geometry.local.push_back(l);
-    if (g % l != 0)
+    // A size that did not evaluate has its own error: its stand-in 1 must not add a second one.
+    if (global && local && g % l != 0)
       report(errors, launch.global[i].where.str() + ": " + launch.global[i].key + ": global size " + std::to_string(g) +
                          " is not a multiple of local size " + std::to_string(l));
   }

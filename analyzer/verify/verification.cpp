@@ -30,6 +30,7 @@ BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& refe
     // A non-finite output (unwritten, still poisoned) counts as if it were 0.
     diff_sq += std::isfinite(o) ? d * d : r * r;
     if (!std::isfinite(o)) ++c.non_finite;
+    if (std::isinf(o)) ++c.infinite;
     if (wrong) {
       if (!any_wrong) c.first_wrong = i;
       any_wrong = true;
@@ -54,6 +55,16 @@ std::string nonFiniteIn(const std::string& name, const HostBuffer& buffer) {
 
 void appendFault(std::string& faults, const std::string& fault) {
   if (!fault.empty()) faults += (faults.empty() ? "" : "; ") + fault;
+}
+
+// The non-finite outputs by kind: a NaN may be an element never written (outputs start as NaN
+// poison), an infinity was computed.
+std::string nonFiniteText(const BufferComparison& c) {
+  const std::size_t nan = c.non_finite - c.infinite;
+  std::string text;
+  if (nan) text += ", " + std::to_string(nan) + " NaN (never written, still the poison, or computed NaN)";
+  if (c.infinite) text += ", " + std::to_string(c.infinite) + " infinite (computed: an overflow or a division by zero)";
+  return text;
 }
 
 }  // namespace
@@ -105,7 +116,7 @@ void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std:
       detail += (detail.empty() ? "" : "; ") + name + ": rel. L2 error " + formatNumber(c.rel_l2_error) + ", " +
                 std::to_string(c.wrong_elements) + " of " + std::to_string(c.compared) + " values wrong (first at " +
                 std::to_string(c.first_wrong) + ")" +
-                (c.non_finite ? ", " + std::to_string(c.non_finite) + " never written (NaN/poison)" : "");
+                nonFiniteText(c);
     }
   }
   v.rel_l2_error = worst;

@@ -14,6 +14,7 @@ struct BufferComparison {
   std::size_t wrong_elements = 0;  // scalars off by more than tolerance x max(|ref|, rms(ref)), or non-finite
   std::size_t first_wrong = 0;   // scalar index of the first wrong one (when any)
   std::size_t non_finite = 0;      // NaN or infinite outputs (a poisoned element was never written)
+  std::size_t infinite = 0;        // of them, +inf or -inf: computed so, not the poison (a NaN)
   std::size_t compared = 0;
 
   // The verdict: the L2 error within tolerance and every element finite. wrong_elements is a

@@ -24,6 +24,7 @@
 #include "reports/text/device_comparison.hpp"
 #include "reports/text/known_value.hpp"
 #include "reports/text/number_format.hpp"
+#include "reports/text/part_text.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
 #include "reports/chart/roofline_chart.hpp"
@@ -189,6 +190,9 @@ class HtmlReport {
                escaped(formatRate(clock.max_mhz)) + " MHz (" + std::to_string(clock.count) + " samples).</p>\n";
     }
     renderNoiseNote();
+    // A part, or a merge of parts: which, and what is missing, before any figure is read as the whole batch.
+    if (const std::string part = batchPartText(results_); !part.empty())
+      html_ += "<p class=\"banner\">This report shows " + escaped(part) + ".</p>\n";
     if (results_.status != BatchStatus::complete) {
       html_ += "<p class=\"banner\">This run is <strong>" + escaped(toString(results_.status)) +
                "</strong>: the report shows the records written so far.</p>\n";

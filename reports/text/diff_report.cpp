@@ -12,6 +12,8 @@
 #include <thread>
 #include <tuple>
 
+#include "analyzer/stats/stats.hpp"
+#include "analyzer/support/terminal_text.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 
@@ -133,6 +135,29 @@ std::vector<double> correctedKernelNs(const RunRecord& record, const std::vector
   return correctedSamples(kernel_ns, record.drift_control->repetitions_ns);
 }
 
+// Why a record's repetitions cannot stand for it ("" when they can): their median is not the
+// median the record states, as in a file edited by hand or written by another tool. The test on the
+// repetitions would then judge other timings than the table shows.
+std::string medianMismatch(const char* which, const std::optional<double>& stated_ns, const std::vector<double>& samples) {
+  if (!stated_ns || samples.empty()) return "";
+  const double own_ns = summarize(samples).median;
+  if (std::fabs(own_ns - *stated_ns) <= 0.01 * std::fabs(*stated_ns)) return "";
+  return std::string(which) + "'s median is " + formatDurationNs(*stated_ns) + " but its repetitions' is " +
+         formatDurationNs(own_ns);
+}
+
+// A record whose stated medians disagree with its repetitions: judged on the medians alone, against
+// the minimum effect (no test is possible on repetitions that do not give them).
+void compareStatedMedians(const std::string& mismatch, const DiffOptions& options, RecordChange& change) {
+  change.comparison.reset();
+  change.time_change = *change.new_median_ns / *change.old_median_ns - 1.0;
+  const double ratio = *change.time_change + 1.0;
+  change.verdict = ratio > 1 + options.min_effect   ? RecordVerdict::regressed
+                   : ratio < 1 - options.min_effect ? RecordVerdict::improved
+                                                    : RecordVerdict::unchanged_within_noise;
+  change.reason = mismatch + ": compared on the stated medians, without the test on the repetitions";
+}
+
 // The verdict of a record whose both runs have timings, from the test on their repetitions and the
 // drift beside it.
 void compareTimings(const RunRecord& old_record, const RunRecord& new_record, const DiffOptions& options,
@@ -149,6 +174,10 @@ void compareTimings(const RunRecord& old_record, const RunRecord& new_record, co
     change.reason = "OLD's median time is not positive";
     return;
   }
+  std::string mismatch = medianMismatch("OLD", change.old_median_ns, old_samples);
+  if (const std::string other = medianMismatch("NEW", change.new_median_ns, new_samples); !other.empty())
+    mismatch += (mismatch.empty() ? "" : "; ") + other;
+  if (!mismatch.empty() && change.new_median_ns) return compareStatedMedians(mismatch, options, change);
   change.comparison = compareSamples(old_samples, new_samples, options.alpha, options.min_effect, Better::lower);
   change.time_change = change.comparison->ratio.ratio - 1.0;
   Change verdict = change.comparison->verdict;
@@ -431,11 +460,11 @@ void printDiff(const DiffResult& diff, std::ostream& out) {
       if (i + 1 < row.size()) line += "  ";
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << '\n';
+    out << terminalText(line) << '\n';
   }
-  for (const RecordKey& key : diff.added) out << "added:   " << key.text() << '\n';
-  for (const RecordKey& key : diff.removed) out << "removed: " << key.text() << '\n';
-  for (const std::string& warning : diff.warnings) out << "warning: " << warning << '\n';
+  for (const RecordKey& key : diff.added) out << "added:   " << terminalText(key.text()) << '\n';
+  for (const RecordKey& key : diff.removed) out << "removed: " << terminalText(key.text()) << '\n';
+  for (const std::string& warning : diff.warnings) out << "warning: " << terminalText(warning) << '\n';
 
   const std::string rule = "a change counts when p < " + settingText(diff.options.alpha) +
                            " and the median moved by more than " + settingText(diff.options.min_effect * 100) + "%" +

@@ -1,4 +1,5 @@
 #include "reports/text/terminal_report.hpp"
+#include "analyzer/support/terminal_text.hpp"
 
 #include <algorithm>
 #include <string>
@@ -6,6 +7,7 @@
 
 #include "reports/text/device_comparison.hpp"
 #include "reports/text/number_format.hpp"
+#include "reports/text/part_text.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
 #include "reports/text/end_to_end_text.hpp"
@@ -62,7 +64,7 @@ void printWhatIfs(const ResultsDocument& results, std::ostream& out) {
       if (!w.realised_by.empty()) line += "; " + whatIfRealisedText(w);
       line += "; " + whatIfCheckText(w);
     }
-    out << line << '\n';
+    out << terminalText(line) << '\n';
   }
 }
 
@@ -109,7 +111,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
       line += columns[i].align == Align::right ? padding + cells[i] : cells[i] + (last ? "" : padding);
       if (!last) line += "  ";
     }
-    out << line << '\n';
+    out << terminalText(line) << '\n';
   };
   std::vector<std::string> titles;
   for (const Column& column : columns) titles.push_back(column.title);
@@ -122,6 +124,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
   out << std::to_string(rows.size()) + (rows.size() == 1 ? " record: " : " records: ") + std::to_string(ok) +
              " ok, " + std::to_string(errors) + " error, " + std::to_string(skipped) + " skipped, " +
              std::to_string(verification_failed) + " failed verification\n";
+  if (const std::string part = batchPartText(results); !part.empty()) out << terminalText(part) << '\n';
   printWhatIfs(results, out);
   printEndToEnd(results, out);
   if (comparesDevices(results)) printDeviceComparison(results, out);
