@@ -13,6 +13,7 @@
 
 #include "analyzer/batch/batch.hpp"
 #include "analyzer/batch/batch_cost.hpp"
+#include "analyzer/cli/option_checks.hpp"
 #include "analyzer/cli/run_finish.hpp"
 #include "analyzer/cli/shard_option.hpp"
 #include "analyzer/tune/tune.hpp"
@@ -22,6 +23,8 @@
 #include "analyzer/device/device.hpp"
 #include "analyzer/diagnose/analysis.hpp"
 #include "analyzer/support/format.hpp"
+#include "analyzer/support/terminal_text.hpp"
+#include "analyzer/support/input_errors.hpp"
 #include "analyzer/json/journal_file.hpp"
 #include "analyzer/json/results_file.hpp"
 #include "analyzer/json/results_json.hpp"
@@ -59,7 +62,7 @@ EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
 // a journal is skipped with a warning.
 ResultsDocument readResults(const std::string& path) {
   ReadResults read = readResultsOrJournal(path);
-  for (const std::string& warning : read.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", warning.c_str());
+  for (const std::string& warning : read.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(warning, true).c_str());
   return std::move(read.document);
 }
 
@@ -74,13 +77,17 @@ void checkFormats(const std::vector<std::string>& formats) {
 
 BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   BatchOptions options;
+  InputErrorList errors;
   options.device_override = cmd.device;
+  if (cmd.device_given)
+    if (const std::string problem = deviceOptionProblem(cmd.device, true); !problem.empty()) errors.add(problem);
   if (!cmd.device_mode.empty()) {
     options.device_mode_override = parseDeviceMode(cmd.device_mode);
-    if (!options.device_mode_override)
-      throw InputError("--device-mode '" + cmd.device_mode + "': expected compare or shard");
+    if (!options.device_mode_override) errors.add("--device-mode '" + cmd.device_mode + "': expected compare or shard");
   }
-  if (!cmd.shard.empty()) options.part = parseShardOption(cmd.shard, [](const char* name) { return std::getenv(name); });
+  if (cmd.shard_given || !cmd.shard.empty())
+    errors.attempt([&] { options.part = parseShardOption(cmd.shard, [](const char* name) { return std::getenv(name); }); });
+  errors.throwIfAny();
   options.out_override = cmd.out;
   if (cmd.no_counters) options.counters_override = CountersSetting::off;
   options.formats_override = cmd.formats;
@@ -108,10 +115,17 @@ void closeRunCost(BatchOutcome& outcome, double reports_seconds, std::chrono::st
 
 int runCommand(const RunCommand& cmd) {
   const auto command_started = std::chrono::steady_clock::now();
-  checkFormats(cmd.formats);
-  BatchConfig config = cmd.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.config_path);
-  for (const std::string& text : cmd.set_params) config.param_overrides.push_back(parseParamOverride(text));
-  BatchOptions options = batchOptionsOf(cmd, config);
+  // Every mistake of the command line and the config at once, before anything is created.
+  InputErrorList errors;
+  errors.attempt([&] { checkFormats(cmd.formats); });
+  BatchConfig config;
+  errors.attempt([&] {
+    config = cmd.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.config_path);
+    for (const std::string& text : cmd.set_params) config.param_overrides.push_back(parseParamOverride(text));
+  });
+  BatchOptions options;
+  errors.attempt([&] { options = batchOptionsOf(cmd, config); });
+  errors.throwIfAny();
   options.command_started = command_started;
   installStopSignalHandlers();
   const PrivateJitCache jit_cache(config.run.environment.private_jit_cache_dir);
@@ -144,16 +158,28 @@ int runCommand(const RunCommand& cmd) {
 }
 
 int tuneCommand(const TuneCommand& cmd) {
-  const std::vector<std::string> known = reports::knownReportFormats();
-  for (const auto& f : cmd.run.formats)
-    if (std::find(known.begin(), known.end(), f) == known.end())
-      throw InputError("--formats: unknown format '" + f + "' (expected html, png, json, csv)");
+  // Every mistake of the command line and the config at once, before anything is created.
+  InputErrorList errors;
+  errors.attempt([&] { checkFormats(cmd.run.formats); });
   const std::optional<TuneSearcher> searcher = parseTuneSearcher(cmd.searcher);
-  if (!searcher) throw InputError("--searcher: unknown searcher '" + cmd.searcher + "' (expected exhaustive, random or guided)");
-  if (cmd.budget && *cmd.budget == 0) throw InputError("--budget: must be at least 1 evaluation");
-  if (cmd.time_budget_s && !(*cmd.time_budget_s > 0)) throw InputError("--time-budget: must be a number of seconds above 0");
-  BatchConfig config = cmd.run.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.run.config_path);
-  for (const std::string& text : cmd.run.set_params) config.param_overrides.push_back(parseParamOverride(text));
+  if (!searcher) errors.add("--searcher: unknown searcher '" + cmd.searcher + "' (expected exhaustive, random or guided)");
+  if (cmd.budget && *cmd.budget == 0) errors.add("--budget: must be at least 1 evaluation");
+  if (cmd.time_budget_s && !(*cmd.time_budget_s > 0)) errors.add("--time-budget: must be a number of seconds above 0");
+  std::optional<std::uint64_t> seed;
+  if (cmd.seed) errors.attempt([&] { seed = parseSeedOption(*cmd.seed); });
+  if (cmd.run.device_given)
+    if (const std::string problem = deviceOptionProblem(cmd.run.device, false); !problem.empty()) errors.add(problem);
+  BatchConfig config;
+  errors.attempt([&] {
+    config = cmd.run.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.run.config_path);
+    for (const std::string& text : cmd.run.set_params) config.param_overrides.push_back(parseParamOverride(text));
+  });
+  // Without --device, [run] device: tune runs on one device whatever the config lists.
+  if (!cmd.run.device_given && !config.run.device.empty())
+    if (const std::string problem = deviceOptionProblem(config.run.device, false); !problem.empty())
+      errors.add("[run] device = '" + config.run.device + "': " + problem.substr(problem.find("': ") + 3) +
+                 " (or give one with --device)");
+  errors.throwIfAny();
   TuneOptions options;
   options.batch.device_override = cmd.run.device;
   options.batch.out_override = cmd.run.out;
@@ -162,7 +188,7 @@ int tuneCommand(const TuneCommand& cmd) {
   options.searcher = *searcher;
   options.budget = cmd.budget;
   options.time_budget_s = cmd.time_budget_s;
-  options.seed = cmd.seed;
+  options.seed = seed;
   options.fresh = cmd.fresh;
   installStopSignalHandlers();
   config.run.environment = readEnvironmentSettings(false);
@@ -221,7 +247,8 @@ int listCommand(const std::string& kernels_dir) {
     search_path.push_back(fs::absolute(kernels_dir));
   FamilyDiscovery found = discoverFamilies(search_path);
   for (const auto& family : found.families) {
-    std::printf("%s  %s\n  %s\n  params:", family.name.c_str(), family.description.c_str(), family.path.c_str());
+    std::printf("%s  %s\n  %s\n  params:", terminalText(family.name).c_str(), terminalText(family.description).c_str(),
+                terminalText(family.path.string()).c_str());
     for (const auto& name : family.param_order) std::printf(" %s=%s", name.c_str(), formatNumber(family.params.at(name)).c_str());
     std::printf("\n  work: flops = %s, bytes = %s; reference: %s\n", family.flops.text.c_str(), family.bytes.text.c_str(),
                 family.reference.kind == ReferenceSpec::Kind::none ? "(none)" : family.reference.text().c_str());
@@ -230,13 +257,13 @@ int listCommand(const std::string& kernels_dir) {
       for (const auto& l : v.launches) kernels += (kernels.empty() ? "" : " + ") + l.kernel;
       std::string sources;
       for (const auto& file : v.sources) sources += (sources.empty() ? "" : " + ") + file.lexically_relative(v.include_dir).string();
-      std::printf("    %-24s %-34s %s\n", v.name.c_str(), kernels.c_str(), sources.c_str());
-      if (!v.description.empty()) std::printf("    %-24s %s\n", "", v.description.c_str());
+      std::printf("    %-24s %-34s %s\n", terminalText(v.name).c_str(), kernels.c_str(), terminalText(sources).c_str());
+      if (!v.description.empty()) std::printf("    %-24s %s\n", "", terminalText(v.description).c_str());
       std::printf("    %-24s mutants: %s\n", "", mutantsLine(family, v).c_str());
     }
   }
-  for (const auto& w : found.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", w.c_str());
-  for (const auto& e : found.errors) std::fprintf(stderr, "rooflab: %s\n", e.c_str());
+  for (const auto& w : found.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(w, true).c_str());
+  for (const auto& e : found.errors) std::fprintf(stderr, "rooflab: %s\n", terminalText(e, true).c_str());
   return found.errors.empty() ? 0 : static_cast<int>(ExitCode::bad_input);
 }
 

@@ -13,6 +13,8 @@ struct RunCommand {
   std::string device;
   std::string device_mode;  // --device-mode compare|shard
   std::string shard;        // --shard I/N, or "slurm": I/N from Slurm's environment
+  bool device_given = false;  // --device was on the command line (an empty one is an error, not "auto")
+  bool shard_given = false;   // --shard was (an empty one is an error, not the whole batch)
   std::string out;
   bool no_counters = false;
   bool quiet = false;
@@ -36,7 +38,7 @@ struct TuneCommand {
   std::string searcher = "guided";
   std::optional<std::size_t> budget;
   std::optional<double> time_budget_s;
-  std::optional<std::uint64_t> seed;
+  std::optional<std::string> seed;  // checked by parseSeedOption: a minus sign must not wrap
   bool fresh = false;
 };
 struct CeilingsCommand {

@@ -7,6 +7,8 @@
 
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/support/errors.hpp"
+#include "analyzer/support/stop_flag.hpp"
+#include "analyzer/support/terminal_text.hpp"
 #include "mutators/auto_mutation.hpp"
 #include "analyzer/batch/worker_main.hpp"
 
@@ -29,10 +31,10 @@ int main(int argc, char** argv) {
   RunCommand run;
   auto* run_cmd = app.add_subcommand("run", "Run a batch config (default: the embedded configs/default.toml)");
   run_cmd->add_option("config", run.config_path, "Batch config TOML");
-  run_cmd->add_option("--device", run.device, "auto | gpu | cpu | P:D | name substring | all, or several joined by commas");
+  auto* run_device = run_cmd->add_option("--device", run.device, "auto | gpu | cpu | P:D | name substring | all, or several joined by commas");
   run_cmd->add_option("--device-mode", run.device_mode,
                       "With several devices: compare (every point on each) or shard (the points split over them)");
-  run_cmd->add_option("--shard", run.shard,
+  auto* run_shard = run_cmd->add_option("--shard", run.shard,
                       "Run part I of N of the batch (I/N), or the part Slurm's environment names (slurm)");
   run_cmd->add_option("--out", run.out, "Output folder (default: the config's [run].out)");
   run_cmd->add_flag("--no-counters", run.no_counters, "Do not read hardware counters");
@@ -54,7 +56,7 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--time-budget", tune.time_budget_s, "Seconds per search");
   tune_cmd->add_option("--seed", tune.seed, "Seed of the random and guided searchers (default: [run] seed)");
   tune_cmd->add_flag("--fresh", tune.fresh, "Start the journal anew instead of resuming from it");
-  tune_cmd->add_option("--device", tune.run.device, "auto | gpu | cpu | P:D | name substring");
+  auto* tune_device = tune_cmd->add_option("--device", tune.run.device, "auto | gpu | cpu | P:D | name substring");
   tune_cmd->add_option("--out", tune.run.out, "Output folder (default: the config's [run].out)");
   tune_cmd->add_option("--formats", tune.run.formats, "Report formats: html,png,json,csv")->delimiter(',');
   tune_cmd->add_option("--set", tune.run.set_params, "Override a study parameter: NAME=VALUE; repeatable")->allow_extra_args(false);
@@ -107,7 +109,7 @@ int main(int argc, char** argv) {
   ab_cmd->add_option("candidate", ab.candidate_path, "The candidate's batch config (default: the baseline's)");
   ab_cmd->add_option("--baseline-kernels", ab.baseline_kernels, "The baseline's kernel folder, in place of its config's");
   ab_cmd->add_option("--candidate-kernels", ab.candidate_kernels, "The candidate's kernel folder, in place of its config's");
-  ab_cmd->add_option("--device", ab.run.device, "auto | gpu | cpu | P:D | name substring");
+  auto* ab_device = ab_cmd->add_option("--device", ab.run.device, "auto | gpu | cpu | P:D | name substring");
   ab_cmd->add_option("--out", ab.run.out, "Output folder (default: the baseline's [run].out)");
   ab_cmd->add_flag("--no-counters", ab.run.no_counters, "Do not read hardware counters");
   ab_cmd->add_option("--formats", ab.run.formats, "Report formats of each side: html,png,json,csv")->delimiter(',');
@@ -137,6 +139,10 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : static_cast<int>(ExitCode::bad_input);
   }
 
+  run.device_given = run_device->count() > 0;
+  run.shard_given = run_shard->count() > 0;
+  tune.run.device_given = tune_device->count() > 0;
+  ab.run.device_given = ab_device->count() > 0;
   try {
     if (*run_cmd) return runCommand(run);
     if (*ab_cmd) return abCommand(ab);
@@ -152,17 +158,20 @@ int main(int argc, char** argv) {
                              "the test on the repetitions is significant (--alpha)\n");
       return diffCommand(diff);
     }
-  } catch (const InputError& e) {
+  } catch (const StopRequested& e) {
     std::fprintf(stderr, "rooflab: %s\n", e.what());
+    return static_cast<int>(ExitCode::interrupted);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "rooflab: %s\n", terminalText(e.what(), true).c_str());
     return static_cast<int>(ExitCode::bad_input);
   } catch (const IoError& e) {
-    std::fprintf(stderr, "rooflab: I/O error: %s\n", e.what());
+    std::fprintf(stderr, "rooflab: I/O error: %s\n", terminalText(e.what(), true).c_str());
     return static_cast<int>(ExitCode::io_error);
   } catch (const DeviceError& e) {
-    std::fprintf(stderr, "rooflab: %s\n", e.what());
+    std::fprintf(stderr, "rooflab: %s\n", terminalText(e.what(), true).c_str());
     return static_cast<int>(ExitCode::no_device);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "rooflab: unexpected error: %s\n", e.what());
+    std::fprintf(stderr, "rooflab: unexpected error: %s\n", terminalText(e.what(), true).c_str());
     return static_cast<int>(ExitCode::variant_failed);
   }
   return 0;
