@@ -40,13 +40,14 @@ BatchPart fromSlurmArray(const std::function<const char*(const char*)>& env) {
     throw InputError("--shard slurm: the job array's variables are not whole numbers: " + source);
   if (!stride) stride = tasks && last && *tasks > 1 && (*last - *first) % (*tasks - 1) == 0 ? (*last - *first) / (*tasks - 1) : 1;
   if (!tasks && *stride > 0) tasks = (*last - *first) / *stride + 1;
-  if (*tasks < 1 || *stride < 1 || *task < *first || (*task - *first) % *stride != 0 || (*task - *first) / *stride >= *tasks)
-    throw InputError("--shard slurm: the job array's variables do not name a task of it: " + source);
-  if (last && *last - *first != (*tasks - 1) * *stride)
+  if (!tasks || *stride < 1) throw InputError("--shard slurm: the job array's variables do not name a task of it: " + source);
+  if (last && *tasks >= 1 && *last - *first != (*tasks - 1) * *stride)
     throw InputError("--shard slurm: the job array is not evenly spaced: " + std::to_string(*tasks) + " tasks from " +
                      std::to_string(*first) + " to " + std::to_string(*last) + " by " + std::to_string(*stride) + " (" + source +
                      "), so a task's part cannot be told from its id; submit an evenly spaced array (--array=1-" +
                      std::to_string(*tasks) + ", or FIRST-LAST:STEP), or give each task --shard I/N");
+  if (*tasks < 1 || *stride < 1 || *task < *first || (*task - *first) % *stride != 0 || (*task - *first) / *stride >= *tasks)
+    throw InputError("--shard slurm: the job array's variables do not name a task of it: " + source);
   return BatchPart{static_cast<std::size_t>((*task - *first) / *stride + 1), static_cast<std::size_t>(*tasks), source, {}, {}, {}};
 }
 

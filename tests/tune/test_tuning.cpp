@@ -89,7 +89,7 @@ TEST(TuningSpace, ASpacesMistakesAreInputErrorsAtTheirLines) {
   for (const std::string& e : found.errors) errors += e + "\n";
   EXPECT_TRUE(contains(errors, ":" + std::to_string(lineOf(manifest, "search = 1")) + ": variants[0].tune.search: unknown key"))
       << errors;
-  EXPECT_TRUE(contains(errors, ":" + std::to_string(lineOf(manifest, "FLAW = []")) + ": variants[0].tune.params.FLAW: must be an array"))
+  EXPECT_TRUE(contains(errors, ":" + std::to_string(lineOf(manifest, "FLAW = []")) + ": variants[0].tune.params.FLAW: is an empty array"))
       << errors;
 }
 
