@@ -90,7 +90,12 @@ void countCall() {
   if (folder == nullptr || *folder == '\0') return;
   g_folder = folder;
   ::mkdir((g_folder + "/data").c_str(), 0755);
-  g_log_fd = ::open((g_folder + "/log.jsonl").c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  // The program's first process writes log.jsonl; another process it starts (which loads the
+  // capture afresh, its ids starting over) writes a log of its own beside it.
+  g_log_fd = ::open((g_folder + "/log.jsonl").c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (g_log_fd < 0 && errno == EEXIST)
+    g_log_fd = ::open((g_folder + "/log-" + std::to_string(::getpid()) + ".jsonl").c_str(),
+                      O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (g_log_fd < 0) {
     std::fprintf(stderr, "rooflab capture: cannot write %s/log.jsonl: %s\n", folder, std::strerror(errno));
     return;

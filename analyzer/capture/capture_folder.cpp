@@ -23,6 +23,11 @@ fs::path prepareCaptureFolder(const std::string& out) {
     throw InputError("capture: output folder '" + out + "' is a file; choose a folder");
   if (fs::exists(dir / kMark, ec)) {
     for (const char* name : kCaptureNames) fs::remove_all(dir / name, ec);
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {  // other processes' logs
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("log-", 0) == 0 && name.size() > 10 && name.compare(name.size() - 6, 6, ".jsonl") == 0)
+        fs::remove(entry.path(), ec);
+    }
   } else if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
     throw InputError("capture: output folder '" + out +
                      "' holds files rooflab did not write; choose a new or empty folder with --out");
