@@ -113,7 +113,8 @@ TEST(Capture, WritesAReplayConfigWithOneFamilyPerDistinctLaunch) {
   for (const char* family : {"program1_scale_1", "program1_add_1", "program1_block_sum_1"}) {
     const fs::path manifest = cap / "families" / family / "family.toml";
     try {
-      toml::parse_file(manifest.string());
+      const toml::table parsed = toml::parse_file(manifest.string());
+      EXPECT_EQ(parsed["name"].value_or(std::string()), family);
     } catch (const toml::parse_error& e) {
       ADD_FAILURE() << manifest << " is not TOML: " << e.what();
     }
@@ -133,6 +134,21 @@ TEST(Capture, WritesAReplayConfigWithOneFamilyPerDistinctLaunch) {
   EXPECT_TRUE(contains(sum, "local = [\"64\"]")) << sum;
   EXPECT_TRUE(contains(sum, "name = \"in\"\ntype = \"float\"\ncount = \"4096\"\ninit = \"file:in.in.bin\"\naccess = \"read\"\n\n"))
       << "an input: its bytes did not change\n" << sum;
+}
+
+TEST(Capture, NamesWhatTheReplayCannotReproduceWhileTheProgramRunsUnchanged) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  TempDir dir;
+  const BinaryOutcome o = runRooflab(pipelineCommand("cap", "unsupported"), dir.path());
+  ASSERT_EQ(o.exit_code, 0) << show(o);
+  EXPECT_TRUE(contains(o.out, "c[10]=2.1112")) << "the same results as without the capture\n" << show(o);
+  EXPECT_TRUE(contains(o.out, "unsupported for replay: image (clCreateImage, 1 time)")) << show(o);
+  EXPECT_TRUE(contains(o.out, "unsupported for replay: sub-buffer (clCreateSubBuffer, 1 time)")) << show(o);
+  EXPECT_TRUE(contains(o.out, "unsupported for replay: out-of-order queue (clCreateCommandQueue, 1 time)")) << show(o);
+  const CaptureLog log = readCaptureFolder(dir.path() / "cap").log;
+  bool sub_buffer = false;
+  for (const CapturedBuffer& b : log.buffers) sub_buffer = sub_buffer || b.parent_id.has_value();
+  EXPECT_TRUE(sub_buffer) << "the sub-buffer names its parent";
 }
 
 TEST(Capture, PreloadMechanismSeesTheSameCalls) {
