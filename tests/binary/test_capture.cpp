@@ -151,6 +151,21 @@ TEST(Capture, NamesWhatTheReplayCannotReproduceWhileTheProgramRunsUnchanged) {
   EXPECT_TRUE(sub_buffer) << "the sub-buffer names its parent";
 }
 
+TEST(Capture, TwoHostThreadsAreBothRecorded) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  TempDir dir;
+  const BinaryOutcome o = runRooflab("capture --out cap -- '" + kFixtures + "/threads'", dir.path());
+  ASSERT_EQ(o.exit_code, 0) << show(o);
+  EXPECT_TRUE(contains(o.out, "results 20 20")) << "each thread's buffer was bumped 20 times\n" << show(o);
+  const CaptureLog log = readCaptureFolder(dir.path() / "cap").log;
+  EXPECT_EQ(log.queues.size(), 2u);
+  EXPECT_EQ(log.kernels.size(), 2u) << "one kernel object per thread";
+  std::size_t launches = 0;
+  for (const CapturedLaunch& l : log.launches) launches += l.commands;
+  EXPECT_EQ(launches, 40u);
+  EXPECT_EQ(log.launches.size(), 1u) << "the same configuration from both threads is one launch";
+}
+
 TEST(Capture, PreloadMechanismSeesTheSameCalls) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
