@@ -49,11 +49,9 @@ int captureCommand(const CaptureCommand& cmd) {
     return static_cast<int>(ExitCode::variant_failed);
   }
   const ReplayGeneration replay = generateReplay(reading.log, request.folder);
-  std::string note = "no distinct launch could be replayed";
-  for (const std::string& why : replay.skipped) note += "\n  " + why;
   // The folder as the user named it, so that the printed command can be pasted.
   std::cout << reports::captureSummaryText(reading, cmd.out, replay.config.empty() ? fs::path() : fs::path(cmd.out) / "capture.toml",
-                                           replay.families.size(), note);
+                                           replay.families.size(), replay.skipped);
   std::cout.flush();
   if (!seal.complete) {
     std::fprintf(stderr, "rooflab: capture: %s; the capture is incomplete\n", seal.incomplete_reason.c_str());

@@ -51,7 +51,7 @@ std::string noOpenClCallText(const CapturedProcess& process) {
 
 std::string captureSummaryText(const CaptureReading& reading, const std::filesystem::path& folder,
                                const std::filesystem::path& replay_config, std::size_t families,
-                               const std::string& replay_note) {
+                               const std::vector<std::string>& skipped) {
   const CaptureLog& log = reading.log;
   std::ostringstream out;
   std::size_t kernel_commands = 0;
@@ -74,11 +74,12 @@ std::string captureSummaryText(const CaptureReading& reading, const std::filesys
   if (reading.torn_line) out << "  the log's last line (line " << *reading.torn_line << ") was cut short and is dropped\n";
   if (!reading.incomplete_reason.empty())
     out << "the capture is incomplete: " << reading.incomplete_reason << "; what was captured is kept and readable\n";
+  for (const std::string& why : skipped) out << "  left out of the replay: " << why << "\n";
   out << "capture folder: " << folder.string() << "\n";
   if (!replay_config.empty())
     out << "replay (" << plural(families, "family", "families") << "): rooflab run " << replay_config.string() << "\n";
   else
-    out << "no replay config: " << replay_note << "\n";
+    out << "no replay config: no distinct launch could be replayed\n";
   return out.str();
 }
 

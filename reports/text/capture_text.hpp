@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "analyzer/json/capture_log_json.hpp"
 
@@ -15,11 +16,11 @@ std::string programEndText(const CapturedProcess& process);
 // Why a capture is incomplete, from how the program ended and whether the log reached its exit.
 std::string incompleteReason(const CapturedProcess& process, bool log_reached_exit);
 
-// The summary: counts, one line per distinct launch, the unsupported features, the replay command
-// (`replay_config` empty: no family could be generated, and why is `replay_note`).
+// The summary: counts, one line per distinct launch, the unsupported features, the launches left out
+// of the replay and why (`skipped`), the replay command (`replay_config` empty: no family).
 std::string captureSummaryText(const CaptureReading& reading, const std::filesystem::path& folder,
                                const std::filesystem::path& replay_config, std::size_t families,
-                               const std::string& replay_note);
+                               const std::vector<std::string>& skipped);
 
 // "no OpenCL call was seen", with the mechanism used and what to try.
 std::string noOpenClCallText(const CapturedProcess& process);
