@@ -7,7 +7,7 @@
 # for the renderers (reports_<part>) and reports/ itself for the report writer.
 set(ROOFLAB_LAYERS
   support stats data json config verify manifest roofline device ceilings plan counters mutators run
-  place diagnose batch tune reports_text reports_chart reports_html reports cli)
+  place diagnose batch tune capture reports_text reports_chart reports_html reports cli)
 
 set(ROOFLAB_LAYER_DEPS_support "")
 set(ROOFLAB_LAYER_DEPS_stats support)
@@ -31,7 +31,8 @@ set(ROOFLAB_LAYER_DEPS_reports_chart reports_text)
 set(ROOFLAB_LAYER_DEPS_reports_html reports_chart)
 set(ROOFLAB_LAYER_DEPS_reports reports_html json)
 set(ROOFLAB_LAYER_DEPS_tune batch)
-set(ROOFLAB_LAYER_DEPS_cli batch tune reports)
+set(ROOFLAB_LAYER_DEPS_capture json manifest)
+set(ROOFLAB_LAYER_DEPS_cli batch tune capture reports)
 
 # The folder (relative to the source tree) whose files make up `layer`.
 function(rooflab_layer_dir layer out)

@@ -10,6 +10,7 @@ packages=(
   libtomlplusplus-dev libmuparser-dev libcairo2-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libpng-dev
   libclang-dev clang-14
+  gcc python3-pyopencl python-pyopencl-doc clpeak
 )
 missing=()
 for p in "${packages[@]}"; do

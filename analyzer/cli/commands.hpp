@@ -63,6 +63,13 @@ struct DiffCommand {
   reports::DiffOptions options;  // --min-effect (or its old name --threshold), --alpha, --allow-other-device
 };
 
+// `rooflab capture`: a program run unchanged under the capture library (docs/capture.md).
+struct CaptureCommand {
+  std::vector<std::string> command;  // the program and its arguments, after --
+  std::string out = "rooflab-capture";
+  std::string mechanism = "layer";   // layer (OPENCL_LAYERS) | preload (LD_PRELOAD)
+};
+
 // Each returns the process exit code; InputError and DeviceError propagate to main().
 int runCommand(const RunCommand& cmd);
 int tuneCommand(const TuneCommand& cmd);
@@ -73,5 +80,6 @@ int reportCommand(const ReportCommand& cmd);
 int diffCommand(const DiffCommand& cmd);
 int abCommand(const AbCommand& cmd);
 int mergeCommand(const MergeCommand& cmd);
+int captureCommand(const CaptureCommand& cmd);
 
 }  // namespace rooflab

@@ -121,13 +121,19 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   ab_cmd->add_option("--alpha", ab.diff.alpha, "Significance level of the test on the repetitions")->capture_default_str();
 
+  CaptureCommand capture;
+  auto* capture_cmd = app.add_subcommand("capture", "Run an OpenCL program unchanged and record its OpenCL calls, for a replay config (docs/capture.md)");
+  capture_cmd->add_option("--out", capture.out, "Capture folder (default: rooflab-capture)");
+  capture_cmd->add_option("--mechanism", capture.mechanism, "layer (OPENCL_LAYERS, default) | preload (LD_PRELOAD libOpenCL shim)");
+  capture_cmd->add_option("command", capture.command, "-- PROGRAM ARGS...: the program to run, as you would run it");
+
   if (argc > 1 && argv[1][0] != '-') {
     const std::string command = argv[1];
     bool known = false;
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
       known = known || sub->get_name() == command;
     if (!known) {
-      std::fprintf(stderr, "rooflab: unknown command '%s' (expected run, ab, tune, devices, list, ceilings, report, diff or merge)\n",
+      std::fprintf(stderr, "rooflab: unknown command '%s' (expected run, ab, tune, capture, devices, list, ceilings, report, diff or merge)\n",
                    command.c_str());
       return static_cast<int>(ExitCode::bad_input);
     }
@@ -152,6 +158,7 @@ int main(int argc, char** argv) {
     if (*ceilings_cmd) return ceilingsCommand(ceilings);
     if (*report_cmd) return reportCommand(report);
     if (*merge_cmd) return mergeCommand(merge);
+    if (*capture_cmd) return captureCommand(capture);
     if (*diff_cmd) {
       if (threshold->count() > 0)
         std::fprintf(stderr, "rooflab: diff: --threshold is now --min-effect: a change counts when it is larger and "
