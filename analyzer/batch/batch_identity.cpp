@@ -65,6 +65,12 @@ std::string sourcesHash(const VariantSpec& variant) {
   return hex(fnv1a(text));
 }
 
+std::string pointHash(const BatchPlan& plan, std::size_t point) {
+  nlohmann::json encoded = planToJson(*planOfPoints({&plan}, {PlanPointRef{0, point}})).at("points").at(0);
+  encoded.erase("family");  // an index into the plan's families, which other studies shift
+  return hex(fnv1a(encoded.dump()));
+}
+
 std::string fileHash(const fs::path& file) { return hex(fnv1a(fileBytes(file))); }
 
 BatchIdentity identifyBatch(const BatchPlan& plan, const RunSettings& run) {

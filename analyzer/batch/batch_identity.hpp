@@ -23,6 +23,10 @@ std::vector<std::pair<std::string, std::string>> measurementSettings(const RunSe
 // include, comments left out (a comment changes nothing the compiler makes).
 std::string sourcesHash(const VariantSpec& variant);
 
+// A 16-digit hash of plan.points[point] as resolved (variant, params, mode, work, build options,
+// buffers, launches, tolerance): what the manifest and the config make of one point.
+std::string pointHash(const BatchPlan& plan, std::size_t point);
+
 // A 16-digit hash of a file's bytes (a manifest's); of its path when it cannot be read.
 std::string fileHash(const std::filesystem::path& file);
 

@@ -80,8 +80,9 @@ struct TuneJournalEntry {
   std::string variant;
   ParamValues params;        // the studied point
   ParamValues configuration;  // dimension name -> value
-  // What the measurement was made with: "kernel sources" and "manifest" (hashes of their contents),
-  // and each measurement setting by its config key. An entry whose identity differs is not reused.
+  // What the measurement was made with: "kernel sources" and "point" (hashes of the variant's program
+  // and of the point as resolved), and each measurement setting by its config key. An entry whose
+  // identity differs is not reused.
   std::map<std::string, std::string> identity;
   RunRecord record;
 };

@@ -142,8 +142,10 @@ class SearchRun {
     const std::size_t point = search_.point_of[c];
     const PlannedPoint& planned = tuning_.plan->points[point];
     std::string stale;
+    std::map<std::string, std::string> identity = identity_;
+    identity["point"] = pointHash(*tuning_.plan, point);
     const RunRecord* earlier =
-        journal_.find(device_, result.family, result.variant, search_.params, search_.named[c], identity_, stale);
+        journal_.find(device_, result.family, result.variant, search_.params, search_.named[c], identity, stale);
     if (!stale.empty() && !said_stale_) {
       said_stale_ = true;
       std::fprintf(stderr, "rooflab: tune %s/%s: the journal's measurements are not reused: %s; measured again\n",
@@ -158,7 +160,7 @@ class SearchRun {
       if (!measured) return false;
       records_[c] = std::move(*measured);
       journal_.append(
-          TuneJournalEntry{device_, result.family, result.variant, search_.params, search_.named[c], identity_, *records_[c]});
+          TuneJournalEntry{device_, result.family, result.variant, search_.params, search_.named[c], identity, *records_[c]});
     }
     apply(c, *records_[c]);
     if (progress_) report(c);
@@ -223,11 +225,11 @@ class SearchRun {
   std::vector<std::optional<RunRecord>> records_;
 };
 
-// What a search's measurements are made with (TuneJournalEntry::identity): its variant's program and
-// manifest as they are now, and the settings that change a measurement.
-std::map<std::string, std::string> searchIdentity(const FamilyManifest& family, const VariantSpec& variant,
-                                                  const RunSettings& run) {
-  std::map<std::string, std::string> identity{{"kernel sources", sourcesHash(variant)}, {"manifest", fileHash(family.path)}};
+// What a search's measurements are made with (TuneJournalEntry::identity, with each configuration's
+// "point" as resolved): its variant's program as it is now, and the settings that change a
+// measurement. Not the manifest's text: a variant added to it (the tuned snippet) changes no point.
+std::map<std::string, std::string> searchIdentity(const VariantSpec& variant, const RunSettings& run) {
+  std::map<std::string, std::string> identity{{"kernel sources", sourcesHash(variant)}};
   for (const auto& [name, value] : measurementSettings(run)) identity[name] = value;
   return identity;
 }
@@ -361,7 +363,7 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
     const FamilyManifest& family = tuning.plan->families[search.family_index];
     TuningResult& result = search.result;
     SearchRun run(search, tuning, worker, journal, device.info.name, options, setups[s], options.batch.progress,
-                  searchIdentity(family, *family.findVariant(result.variant), config.run));
+                  searchIdentity(*family.findVariant(result.variant), config.run));
     interrupted = !run.run();
     if (result.baseline && run.record(*result.baseline)) records.add(*run.record(*result.baseline), result.variant);
     if (!result.best) {

@@ -26,8 +26,8 @@ std::string identityDifference(const std::map<std::string, std::string>& was, co
     differences += differences.empty() ? "" : "; ";
     if (name == "kernel sources")
       differences += "the kernel sources (the source files or the headers they include) changed";
-    else if (name == "manifest")
-      differences += "the family's manifest changed";
+    else if (name == "point")
+      differences += "the point as resolved from the manifest (sizes, geometry, arguments, build options) changed";
     else
       differences += name + " was " + before + ", is " + value;
   }
