@@ -14,7 +14,7 @@ root=$(pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(config manifest expression)
+[ ${#targets[@]} -gt 0 ] || targets=(config manifest expression tune_journal merge_parts)
 build=$root/build-fuzz
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -33,6 +33,8 @@ seed() {  # seed TARGET FILE...: copies seeds under their content hash, so rerun
 seed config configs/*.toml bench/configs/*.toml
 seed manifest kernels/*/family.toml
 seed expression tests/fuzz/seeds/expression/*
+seed tune_journal tests/fuzz/seeds/tune_journal/*
+seed merge_parts tests/fuzz/seeds/merge_parts/*
 
 # LSan stays on: these targets do not touch OpenCL, so there are no driver leaks to hide.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1}
@@ -42,6 +44,7 @@ status=0
 for t in "${targets[@]}"; do
   case $t in
     expression) args=(-max_len=256) ;;
+    tune_journal | merge_parts) args=(-max_len=65536) ;;
     *) args=(-max_len=8192 -dict="$root/tests/fuzz/toml.dict") ;;
   esac
   mkdir -p "$build/artifacts/$t"

@@ -276,6 +276,8 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
   const BatchDevices devices = selectBatchDevices(config.run);
   outcome.folder = std::make_unique<OutputFolder>(config.run.out);
   outcome.out_dir = outcome.folder->dir();
+  // An A/B run writes each side as a run of its own in baseline/ and candidate/.
+  if (ab) outcome.folder->refuseForeignFilesUnder({"baseline", "candidate"});
   if (options.keep_binaries) config.run.binaries_dir = (outcome.out_dir / "binaries").string();
 
   for (const SelectedDevice& device : devices.devices) refuseCountersThatCannotBeRead(config.run, device.info);
@@ -305,7 +307,8 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
   const BatchPlan& plan = *planned;
   std::optional<BatchPart> part = options.part;
   const std::vector<std::size_t> points = pointsToRun(plan, part);
-  outcome.results.batch = BatchIdentity{batchIdentity(plan, config.run), plan.points.size(), part};
+  outcome.results.batch = identifyBatch(plan, config.run);
+  outcome.results.batch->part = part;
   if (sweepsASize(plan))
     if (const std::optional<double> floor_ns = measureLaunchFloorNs(first)) results.setLaunchFloor(*floor_ns);
   BatchEstimator estimator =

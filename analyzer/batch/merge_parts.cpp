@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "analyzer/batch/batch_identity.hpp"
 #include "analyzer/batch/batch_summary.hpp"
 #include "analyzer/diagnose/analysis.hpp"
 
@@ -28,6 +29,40 @@ std::string devicesOf(const ResultsDocument& d) {
   return text.empty() ? "an unnamed device" : text;
 }
 
+// The first measurement setting two parts' configs differ in, as "repetitions: 5 in A, 7 in B".
+std::string settingDifference(const PartDocument& a, const PartDocument& b) {
+  if (!a.document.config || !b.document.config) return "";
+  const auto one = measurementSettings(a.document.config->run), other = measurementSettings(b.document.config->run);
+  for (std::size_t i = 0; i < one.size() && i < other.size(); ++i)
+    if (one[i].second != other[i].second)
+      return one[i].first + ": " + one[i].second + " in " + a.path + ", " + other[i].second + " in " + b.path;
+  return "";
+}
+
+// A part's identity is what its contents make: an id edited by hand no longer matches its components.
+void checkOwnIdentity(const PartDocument& part) {
+  const BatchIdentity& batch = *part.document.batch;
+  if (!batch.components.empty() && idOfComponents(batch.components) != batch.id)
+    throw InputError("merge: " + part.path + ": its batch id " + batch.id + " is not the one its components make (" +
+                     idOfComponents(batch.components) + "): the file was edited; merge only parts as rooflab wrote them");
+}
+
+// What makes `part` another batch than `first`, by name: a measurement setting, else the first
+// component that differs.
+std::string batchDifference(const PartDocument& first, const PartDocument& part) {
+  if (std::string setting = settingDifference(first, part); !setting.empty()) return "the measurement settings differ (" + setting + ")";
+  const auto& mine = first.document.batch->components;
+  const auto& theirs = part.document.batch->components;
+  for (const auto& [name, value] : mine) {
+    const auto other = theirs.find(name);
+    if (other != theirs.end() && other->second != value) return "the " + componentMeaning(name) + " differ";
+  }
+  if (first.document.batch->id != part.document.batch->id)
+    return "batch " + part.document.batch->id + ", not " + first.document.batch->id +
+           ": parts must come from the same config, kernels and settings";
+  return "";
+}
+
 // Parts of one batch, of one split, on the same devices; throws InputError naming the first that is not.
 void checkParts(const std::vector<PartDocument>& parts) {
   if (parts.empty()) throw InputError("merge: no part given");
@@ -38,10 +73,9 @@ void checkParts(const std::vector<PartDocument>& parts) {
   const PartDocument& first = parts.front();
   for (const PartDocument& part : parts) {
     const ResultsDocument& d = part.document;
-    if (d.batch->id != first.document.batch->id)
-      throw InputError("merge: " + part.path + " is part of another batch than " + first.path + " (batch " +
-                       d.batch->id + ", not " + first.document.batch->id +
-                       "): parts must come from the same config, kernels and settings");
+    if (const std::string difference = batchDifference(first, part); !difference.empty())
+      throw InputError("merge: " + part.path + " is part of another batch than " + first.path + ": " + difference);
+    checkOwnIdentity(part);
     if (partCount(d) != partCount(first.document))
       throw InputError("merge: " + part.path + " is a part of " + std::to_string(partCount(d)) + " and " + first.path +
                        " of " + std::to_string(partCount(first.document)) +
@@ -120,7 +154,13 @@ class Merger {
     merged.noisy_host = base.noisy_host;
     merged.device_mode = base.device_mode;
     merged.device_runs = base.device_runs;
-    merged.batch = BatchIdentity{base.batch->id, base.batch->points, std::nullopt};
+    merged.batch = BatchIdentity{base.batch->id, base.batch->points, std::nullopt, base.batch->components};
+    // What a part's file says of the whole run: the drift control `rooflab diff` reads, the sizes
+    // chosen, the launch floor, the phase table (the lowest part's: each part's own is in its file).
+    merged.drift_control = base.drift_control;
+    merged.size_choices = base.size_choices;
+    merged.launch_floor_ns = base.launch_floor_ns;
+    merged.cost = base.cost;
     merged.started_at = base.started_at;
     for (const PartDocument& part : parts_) {
       if (!part.document.started_at.empty() && part.document.started_at < merged.started_at)
@@ -149,6 +189,9 @@ class Merger {
         continue;
       }
       const auto at = plan_index.find(record.label());
+      if (d.batch->part && at == plan_index.end())
+        throw InputError("merge: " + part.path + ": record " + recordKey(record) + " is not a point of its part (" +
+                         std::to_string(plan_index.size()) + " points): the file was edited or mixes batches");
       const std::size_t device = static_cast<std::size_t>(
           std::find(devices.begin(), devices.end(), record.device) - devices.begin());
       sorted.emplace_back(at == plan_index.end() ? i : at->second, device, record);
@@ -163,7 +206,8 @@ class Merger {
                          " is given twice: the records of the first named are kept");
     const std::vector<std::size_t> sizes = base.batch->part ? base.batch->part->part_points : std::vector<std::size_t>{};
     for (std::size_t index = 1; index <= summary.parts; ++index) {
-      if (given_.count(index) != 0) continue;
+      // Completeness is about points: a part the deal gave no point is not missing.
+      if (given_.count(index) != 0 || (index <= sizes.size() && sizes[index - 1] == 0)) continue;
       summary.missing_parts.push_back(index);
       messages.push_back("part " + std::to_string(index) + " of " + std::to_string(summary.parts) + " is missing" +
                          (index <= sizes.size() ? " (its " + std::to_string(sizes[index - 1]) + " points)" : "") +

@@ -189,4 +189,22 @@ std::optional<std::string> folderHolder(const fs::path& dir) {
   return holder;
 }
 
+void OutputFolder::refuseForeignFilesUnder(const std::vector<fs::path>& subfolders) const {
+  std::vector<std::string> foreign;
+  std::error_code ec;
+  for (const fs::path& subfolder : subfolders)
+    for (fs::recursive_directory_iterator it(dir_ / subfolder, ec), end; !ec && it != end; it.increment(ec)) {
+      const fs::path name = it->path().lexically_relative(dir_);
+      if (!it->is_directory(ec) && std::find(earlier_.begin(), earlier_.end(), name) == earlier_.end())
+        foreign.push_back((dir_ / name).string());
+    }
+  if (foreign.empty()) return;
+  std::string list;
+  for (std::size_t i = 0; i < foreign.size() && i < 5; ++i) list += (i ? ", " : "") + foreign[i];
+  if (foreign.size() > 5) list += " and " + std::to_string(foreign.size() - 5) + " more";
+  throw InputError("output folder '" + dir_.string() + "': " + list + (foreign.size() == 1 ? " was" : " were") +
+                   " not written by rooflab (not in " + kWrittenList + "), and this command writes there: rooflab "
+                   "overwrites no file of yours; move " + (foreign.size() == 1 ? "it" : "them") + " or choose another --out");
+}
+
 }  // namespace rooflab

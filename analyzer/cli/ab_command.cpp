@@ -9,6 +9,8 @@
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/cli/run_finish.hpp"
 #include "analyzer/json/results_file.hpp"
+#include "analyzer/batch/batch_identity.hpp"
+#include "analyzer/support/atomic_file.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/stop_flag.hpp"
 #include "reports/report_writer.hpp"
@@ -32,6 +34,29 @@ std::string sideLabel(const std::string& config, const std::string& kernels) {
   return (config.empty() ? std::string("<embedded default>") : config) + (kernels.empty() ? "" : " (kernels: " + kernels + ")");
 }
 
+std::string modesText(const std::vector<RunMode>& modes) {
+  std::string text;
+  for (RunMode mode : modes) text += (text.empty() ? "" : ",") + modeName(mode);
+  return text;
+}
+
+// Both sides run with the baseline's [run] section (one batch, one device, one way of measuring):
+// each setting of the candidate's that differs is said, then replaced; its kernel folders stay its own.
+void oneRunSection(AbConfigs& configs, const std::string& candidate_path) {
+  const RunSettings& baseline = configs.baseline.run;
+  RunSettings& candidate = configs.candidate.run;
+  std::vector<std::pair<std::string, std::string>> mine = measurementSettings(baseline), theirs = measurementSettings(candidate);
+  mine.insert(mine.begin(), {{"device", baseline.device}, {"modes", modesText(baseline.modes)}});
+  theirs.insert(theirs.begin(), {{"device", candidate.device}, {"modes", modesText(candidate.modes)}});
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    if (mine[i].second != theirs[i].second)
+      std::fprintf(stderr, "rooflab: warning: ab: %s sets [run] %s = %s; both sides run with the baseline's %s\n",
+                   candidate_path.c_str(), mine[i].first.c_str(), theirs[i].second.c_str(), mine[i].second.c_str());
+  RunSettings same = baseline;
+  same.kernels = candidate.kernels;
+  candidate = same;
+}
+
 AbConfigs abConfigsOf(const AbCommand& cmd) {
   if (cmd.candidate_path.empty() && cmd.candidate_kernels.empty() && cmd.baseline_kernels.empty())
     throw InputError("ab: the two sides would be the same: give a candidate config, or kernel folders "
@@ -39,6 +64,7 @@ AbConfigs abConfigsOf(const AbCommand& cmd) {
   AbConfigs configs;
   configs.baseline = cmd.run.config_path.empty() ? defaultBatchConfig() : loadBatchConfig(cmd.run.config_path);
   configs.candidate = cmd.candidate_path.empty() ? configs.baseline : loadBatchConfig(cmd.candidate_path);
+  if (!cmd.candidate_path.empty()) oneRunSection(configs, cmd.candidate_path);
   for (const std::string& text : cmd.run.set_params) {
     configs.baseline.param_overrides.push_back(parseParamOverride(text));
     configs.candidate.param_overrides.push_back(parseParamOverride(text));
@@ -97,7 +123,7 @@ int abCommand(const AbCommand& cmd) {
   std::ostringstream text;
   reports::printDiff(diff, text);
   std::cout << "baseline:  " << configs.baseline_label << "\ncandidate: " << configs.candidate_label << "\n" << text.str();
-  std::ofstream(outcome.out_dir / "ab-diff.txt", std::ios::binary) << text.str();
+  writeFileAtomically(outcome.out_dir / "ab-diff.txt", text.str());
   closeRunCost(outcome, std::chrono::duration<double>(std::chrono::steady_clock::now() - reports_started).count(),
                command_started, cmd.run.phases);
   outcome.folder->listWrittenFiles();

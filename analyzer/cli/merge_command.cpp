@@ -17,20 +17,22 @@ namespace fs = std::filesystem;
 namespace rooflab {
 namespace {
 
-// A part's results: a file as named, or a run's folder: its results.json, else its journal (a part
-// killed outright).
+// A part's results: a file as named, or a run's folder read as its newest state (its results.json
+// when the run finished, else its journal when that holds more: a part killed outright).
 PartDocument readPart(const std::string& named) {
-  fs::path path = named;
   std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    path = fs::exists(path / "results.json", ec) ? path / "results.json" : path / "journal.jsonl";
-    if (!fs::exists(path, ec)) throw InputError("merge: " + named + " holds no results.json or journal.jsonl");
+  const bool folder = fs::is_directory(named, ec);
+  ReadResults read;
+  try {
+    read = folder ? readRunFolder(named) : readResultsOrJournal(named);
+  } catch (const InputError& e) {
+    throw InputError(std::string("merge: ") + e.what());
   }
-  ReadResults read = readResultsOrJournal(path);
   for (const std::string& warning : read.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(warning, true).c_str());
   // A part whose run still holds its folder has records to come: the merge says so rather than
   // calling them lost.
-  return PartDocument{path.string(), std::move(read.document), folderHolder(fs::absolute(path).parent_path())};
+  const fs::path part_folder = folder ? fs::absolute(named) : fs::absolute(named).parent_path();
+  return PartDocument{named, std::move(read.document), folderHolder(part_folder)};
 }
 
 }  // namespace
@@ -40,7 +42,8 @@ int mergeCommand(const MergeCommand& cmd) {
   std::error_code ec;
   for (const std::string& named : cmd.parts) {
     parts.push_back(readPart(named));
-    if (fs::equivalent(fs::path(parts.back().path).parent_path(), cmd.out, ec))
+    const fs::path part_folder = fs::is_directory(named, ec) ? fs::path(named) : fs::path(named).parent_path();
+    if (fs::equivalent(part_folder.empty() ? fs::path(".") : part_folder, cmd.out, ec))
       throw InputError("merge: --out " + cmd.out + " is the folder of part " + named +
                        ": merge into a folder of its own, so that no part is overwritten");
   }
@@ -50,13 +53,15 @@ int mergeCommand(const MergeCommand& cmd) {
   if (formats.empty() && outcome.merged.config) formats = outcome.merged.config->run.formats;
   if (formats.empty()) formats = {"html", "png", "json", "csv"};
   if (std::find(formats.begin(), formats.end(), "json") == formats.end()) formats.push_back("json");
-  const OutputFolder folder(cmd.out, OutputFolder::Use::report);
+  // As `run` takes its folder: locked, the earlier results kept until the merged ones are written,
+  // then nothing of the earlier run (its journal, its charts) left beside them.
+  OutputFolder folder(cmd.out);
   try {
     reports::writeReports(outcome.merged, folder.dir(), formats);
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("merge: ") + e.what());
   }
-  folder.listWrittenFiles();
+  folder.resultsWritten();
   reports::printTerminalSummary(outcome.merged, std::cout);
   std::printf("merged %zu %s (%zu records) into %s\n", parts.size(), parts.size() == 1 ? "part" : "parts", outcome.merged.records.size(),
               (folder.dir() / "results.json").c_str());

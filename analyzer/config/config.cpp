@@ -180,7 +180,10 @@ std::vector<double> parseSweep(const TomlReader& pr, const std::string& name, co
   } else if (const toml::array* a = node.as_array()) {
     for (const auto& item : *a) {
       if (!item.is_integer() && !item.is_floating_point()) pr.fail(name, "values must be numbers");
-      values.push_back(*item.value<double>());
+      const double value = *item.value<double>();
+      if (std::find(values.begin(), values.end(), value) != values.end())
+        pr.fail(name, formatNumber(value) + " is listed twice: each value of a sweep runs once; list it once");
+      values.push_back(value);
     }
     if (values.empty()) pr.fail(name, "must list at least one value");
   } else {
@@ -394,6 +397,9 @@ ParamOverride parseParamOverride(const std::string& text) {
     const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || error != std::errc() || end != item.data() + item.size() || !std::isfinite(value))
       fail("'" + item + "' is not a number");
+    // A value listed twice would run its point twice and give two records of one name.
+    if (std::find(o.values.begin(), o.values.end(), value) != o.values.end())
+      fail("'" + item + "' is listed twice: each value of a sweep runs once; list it once");
     o.values.push_back(value);
   }
   return o;

@@ -2,6 +2,7 @@
 // A batch on several devices, and a batch run in parts and merged: what a results document says about
 // them (docs/results-schema.md, "Several devices" and "Parts of a batch"). Types and names only.
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,12 +22,16 @@ struct BatchPart {
   std::vector<std::size_t> plan_indices;
 };
 
-// What makes two runs parts of the same batch: a hash of the plan (every point as resolved: sources'
-// paths, sizes, geometry, options) and of the settings that shape a measurement.
+// What makes two runs parts of the same batch: hashes of the plan (every point as resolved: sizes,
+// geometry, options), of the kernels' sources and the manifests as they were read, and of the settings
+// that shape a measurement.
 struct BatchIdentity {
-  std::string id;           // 16 hexadecimal digits
+  std::string id;           // 16 hexadecimal digits: the hash of `components`
   std::size_t points = 0;   // planned points of the whole batch
   std::optional<BatchPart> part;
+  // Hashes of what the batch is made of, by name: "plan", "sources" (every planned variant's program
+  // with the headers it includes), "manifests", "settings"; empty in files written before them.
+  std::map<std::string, std::string> components;
 };
 
 // One part a merged document was joined from.

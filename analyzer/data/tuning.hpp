@@ -5,6 +5,7 @@
 // Types only; analyzer/tune/ searches.
 #include <cstddef>
 #include <optional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +80,10 @@ struct TuneJournalEntry {
   std::string variant;
   ParamValues params;        // the studied point
   ParamValues configuration;  // dimension name -> value
+  // What the measurement was made with: "kernel sources" and "point" (hashes of the variant's program
+  // and of the point as resolved), and each measurement setting by its config key. An entry whose
+  // identity differs is not reused.
+  std::map<std::string, std::string> identity;
   RunRecord record;
 };
 

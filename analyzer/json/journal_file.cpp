@@ -115,4 +115,24 @@ ReadResults readResultsOrJournal(const fs::path& path) {
   return ReadResults{readResultsFile(path), {}};
 }
 
+ReadResults readRunFolder(const fs::path& folder) {
+  const fs::path results = folder / "results.json", journal = folder / "journal.jsonl";
+  std::error_code ec;
+  const bool has_results = fs::exists(results, ec), has_journal = fs::exists(journal, ec);
+  if (!has_results && !has_journal) throw InputError(folder.string() + " holds no results.json or journal.jsonl");
+  if (!has_journal) return readResultsOrJournal(results);
+  if (!has_results) return readJournalFile(journal);
+  ReadResults checkpoint = readResultsOrJournal(results);
+  if (checkpoint.document.status != BatchStatus::running) return checkpoint;
+  ReadResults newer = readJournalFile(journal);
+  // The journal of the same run (the folder pairs them) with records the last checkpoint lacks.
+  if (newer.document.started_at != checkpoint.document.started_at ||
+      newer.document.records.size() <= checkpoint.document.records.size())
+    return checkpoint;
+  newer.warnings.push_back(results.string() + " is a checkpoint of " + std::to_string(checkpoint.document.records.size()) +
+                           " records of a run cut off before its end; " + journal.string() + " holds " +
+                           std::to_string(newer.document.records.size()) + ": the journal is read");
+  return newer;
+}
+
 }  // namespace rooflab

@@ -24,4 +24,10 @@ ReadResults readJournalFile(const std::filesystem::path& path);
 // {"index") or a name ending .jsonl. Throws InputError naming the file.
 ReadResults readResultsOrJournal(const std::filesystem::path& path);
 
+// A run's output folder, read as its newest state: its results.json when the run finished, else the
+// journal when it holds more records than the last checkpoint (a run killed outright), said in a
+// warning; a torn last journal line is dropped and said. Throws InputError when the folder holds
+// neither file.
+ReadResults readRunFolder(const std::filesystem::path& folder);
+
 }  // namespace rooflab

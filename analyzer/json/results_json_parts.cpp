@@ -35,6 +35,7 @@ std::vector<Int> integerList(const json& object, std::string_view key) {
 
 json toJson(const BatchIdentity& batch) {
   json j = {{"id", batch.id}, {"points", batch.points}};
+  if (!batch.components.empty()) j["components"] = batch.components;
   if (const auto& part = batch.part)
     j["part"] = {{"index", part->index},           {"count", part->count},   {"from", part->source},
                  {"part_points", part->part_points}, {"points", part->points}, {"plan_indices", part->plan_indices}};
@@ -45,6 +46,9 @@ BatchIdentity batchIdentityFromJson(const json& j) {
   BatchIdentity batch;
   batch.id = textOr(j, "id");
   batch.points = integerOr<std::size_t>(j, "points", 0);
+  if (const json* components = member(j, "components"); components != nullptr && components->is_object())
+    for (const auto& [name, value] : components->items())
+      if (value.is_string()) batch.components[name] = value.get<std::string>();
   if (const json* part = member(j, "part"); part != nullptr && part->is_object()) {
     BatchPart& read = batch.part.emplace();
     read.index = integerOr<std::size_t>(*part, "index", 1);

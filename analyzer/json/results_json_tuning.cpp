@@ -123,6 +123,7 @@ std::string encodeTuneJournalLine(const TuneJournalEntry& entry) {
                   {"variant", entry.variant},
                   {"params", valuesObject(entry.params)},
                   {"configuration", valuesObject(entry.configuration)},
+                  {"identity", entry.identity},
                   {"record", toJson(entry.record)}};
   return j.dump();
 }
@@ -138,6 +139,9 @@ std::optional<TuneJournalEntry> decodeTuneJournalLine(const std::string& line) {
   entry.variant = textOr(j, "variant");
   entry.params = valuesFrom(objectOrEmpty(j, "params"));
   entry.configuration = valuesFrom(objectOrEmpty(j, "configuration"));
+  if (const json* identity = member(j, "identity"); identity != nullptr && identity->is_object())
+    for (const auto& [name, value] : identity->items())
+      if (value.is_string()) entry.identity[name] = value.get<std::string>();
   try {
     entry.record = runRecordFromJson(*record);
   } catch (const std::exception&) {

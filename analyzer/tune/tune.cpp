@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "analyzer/batch/batch_identity.hpp"
 #include "analyzer/batch/batch_summary.hpp"
 #include "analyzer/batch/point_worker.hpp"
 #include "analyzer/diagnose/analysis.hpp"
@@ -81,8 +82,10 @@ void setRoof(TuningResult& result, const WorkEstimate& work, const RooflineModel
 class SearchRun {
  public:
   SearchRun(TuningSearch& search, const TuningPlan& tuning, PointWorker& worker, TuneJournal& journal,
-            const std::string& device, const TuneOptions& options, const SearcherSetup& setup, bool progress)
-      : search_(search), tuning_(tuning), worker_(worker), journal_(journal), device_(device), options_(options),
+            const std::string& device, const TuneOptions& options, const SearcherSetup& setup, bool progress,
+            std::map<std::string, std::string> identity)
+      : search_(search), tuning_(tuning), worker_(worker), journal_(journal), device_(device), identity_(std::move(identity)),
+        options_(options),
         searcher_(makeSearcher(setup, search.result)), budget_(setup.budget), progress_(progress),
         records_(search.result.configurations.size()) {}
 
@@ -139,7 +142,16 @@ class SearchRun {
     TuningResult& result = search_.result;
     const std::size_t point = search_.point_of[c];
     const PlannedPoint& planned = tuning_.plan->points[point];
-    const RunRecord* earlier = journal_.find(device_, result.family, result.variant, search_.params, search_.named[c]);
+    std::string stale;
+    std::map<std::string, std::string> identity = identity_;
+    identity["point"] = pointHash(*tuning_.plan, point);
+    const RunRecord* earlier =
+        journal_.find(device_, result.family, result.variant, search_.params, search_.named[c], identity, stale);
+    if (!stale.empty() && !said_stale_) {
+      said_stale_ = true;
+      std::fprintf(stderr, "rooflab: tune %s/%s: the journal's measurements are not reused: %s; measured again\n",
+                   result.family.c_str(), result.variant.c_str(), stale.c_str());
+    }
     TunedConfiguration& configuration = result.configurations[c];
     if (earlier != nullptr) {
       records_[c] = *earlier;
@@ -148,7 +160,8 @@ class SearchRun {
       std::optional<RunRecord> measured = worker_.run(point, recordFor(planned.run_point), {});
       if (!measured) return false;
       records_[c] = std::move(*measured);
-      journal_.append(TuneJournalEntry{device_, result.family, result.variant, search_.params, search_.named[c], *records_[c]});
+      journal_.append(
+          TuneJournalEntry{device_, result.family, result.variant, search_.params, search_.named[c], identity, *records_[c]});
     }
     apply(c, *records_[c]);
     if (progress_) report(c);
@@ -204,12 +217,30 @@ class SearchRun {
   PointWorker& worker_;
   TuneJournal& journal_;
   std::string device_;
+  std::map<std::string, std::string> identity_;  // what this search's measurements are made with
+  bool said_stale_ = false;
   const TuneOptions& options_;
   std::unique_ptr<Searcher> searcher_;
   std::size_t budget_;
   bool progress_;
   std::vector<std::optional<RunRecord>> records_;
 };
+
+// What a search's measurements are made with (TuneJournalEntry::identity, with each configuration's
+// "point" as resolved): its variant's program as it is now, and the settings that change a
+// measurement. Not the manifest's text: a variant added to it (the tuned snippet) changes no point.
+std::map<std::string, std::string> searchIdentity(const VariantSpec& variant, const RunSettings& run) {
+  std::map<std::string, std::string> identity{{"kernel sources", sourcesHash(variant)}};
+  for (const auto& [name, value] : measurementSettings(run)) identity[name] = value;
+  return identity;
+}
+
+// The tuned rung's name: `<variant>_tuned`, unless the family has a variant of that name already.
+std::string tunedName(const FamilyManifest& family, const std::string& variant) {
+  std::string name = variant + "_tuned";
+  for (int n = 2; family.findVariant(name) != nullptr; ++n) name = variant + "_tuned" + std::to_string(n);
+  return name;
+}
 
 std::string fileSafe(const std::string& text) {
   std::string out = text;
@@ -303,6 +334,7 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
   planned = planForDevice(config, planned, device, models, results);
   TuningPlan tuning = planTuning(*planned, device.info);
   TuneJournal journal(outcome.out_dir / "tune-journal.jsonl", options.fresh);
+  for (const std::string& warning : journal.warnings()) std::fprintf(stderr, "rooflab: warning: %s\n", warning.c_str());
   std::vector<SearcherSetup> setups;
   for (std::size_t s = 0; s < tuning.searches.size(); ++s) {
     TuningSearch& search = tuning.searches[s];
@@ -330,16 +362,17 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
   bool some_search_found_nothing = false;
   for (std::size_t s = 0; s < tuning.searches.size() && !interrupted; ++s) {
     TuningSearch& search = tuning.searches[s];
-    SearchRun run(search, tuning, worker, journal, device.info.name, options, setups[s], options.batch.progress);
-    interrupted = !run.run();
+    const FamilyManifest& family = tuning.plan->families[search.family_index];
     TuningResult& result = search.result;
+    SearchRun run(search, tuning, worker, journal, device.info.name, options, setups[s], options.batch.progress,
+                  searchIdentity(*family.findVariant(result.variant), config.run));
+    interrupted = !run.run();
     if (result.baseline && run.record(*result.baseline)) records.add(*run.record(*result.baseline), result.variant);
     if (!result.best) {
       some_search_found_nothing = true;
     } else {
-      result.tuned_variant = result.variant + "_tuned";
+      result.tuned_variant = tunedName(family, result.variant);
       records.add(*run.record(*result.best), result.tuned_variant);
-      const FamilyManifest& family = tuning.plan->families[search.family_index];
       result.manifest_snippet =
           manifestSnippet(*family.findVariant(result.variant), result, *result.best, result.tuned_variant, device.info.name);
       const fs::path file = outcome.out_dir / ("tuned-" + fileSafe(result.family) + "-" + fileSafe(result.variant) + ".toml");

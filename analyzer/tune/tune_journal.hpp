@@ -6,6 +6,7 @@
 // tune --fresh` starts it anew.
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,10 @@ namespace rooflab {
 
 class TuneJournal {
  public:
-  // Reads the journal at `path` (a torn last line is skipped), or empties it when `fresh`. Throws
-  // IoError when it cannot be opened for appending.
+  // Reads the journal at `path`, or empties it when `fresh`. A torn last line (a run cut off while
+  // writing it) is cut from the file, so that the next entry starts a line of its own; it and any
+  // other line that is not an entry are said in warnings(). Throws IoError when it cannot be opened
+  // for appending.
   TuneJournal(std::filesystem::path path, bool fresh);
   ~TuneJournal();
   TuneJournal(const TuneJournal&) = delete;
@@ -24,9 +27,13 @@ class TuneJournal {
 
   const std::filesystem::path& path() const { return path_; }
   std::size_t size() const { return entries_.size(); }
-  // The record measured earlier for this configuration, or null.
+  // The record measured earlier for this configuration with this identity, or null; when the
+  // configuration was measured with another identity, `stale` says by what (the first field that
+  // differs, in words).
   const RunRecord* find(const std::string& device, const std::string& family, const std::string& variant,
-                        const ParamValues& params, const ParamValues& configuration) const;
+                        const ParamValues& params, const ParamValues& configuration,
+                        const std::map<std::string, std::string>& identity, std::string& stale) const;
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // Appends the entry's line and flushes it. Throws IoError when it cannot be written.
   void append(TuneJournalEntry entry);
 
@@ -34,6 +41,7 @@ class TuneJournal {
   std::filesystem::path path_;
   std::FILE* file_ = nullptr;
   std::vector<TuneJournalEntry> entries_;
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace rooflab

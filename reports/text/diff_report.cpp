@@ -285,6 +285,26 @@ std::optional<RunDrift> driftBetween(const ResultsDocument& old_run, const Resul
   return runDrift(controlMedians(old_run), controlMedians(new_run));
 }
 
+// The batch identity's measurement settings (analyzer/batch/batch_identity.hpp) the two runs' configs
+// differ in, named: "repetitions 5 in OLD, 40 in NEW"; "" when they agree or a file names none.
+std::string settingsDifference(const ResultsDocument& old_run, const ResultsDocument& new_run) {
+  if (!old_run.config || !new_run.config) return "";
+  const RunSettings& a = old_run.config->run;
+  const RunSettings& b = new_run.config->run;
+  const std::vector<std::tuple<const char*, std::string, std::string>> settings = {
+      {"repetitions", std::to_string(a.repetitions), std::to_string(b.repetitions)},
+      {"warmup", std::to_string(a.warmup), std::to_string(b.warmup)},
+      {"max_noise", settingText(a.max_noise), settingText(b.max_noise)},
+      {"min_time", settingText(a.min_time_s), settingText(b.min_time_s)},
+      {"max_time", settingText(a.max_time_s), settingText(b.max_time_s)},
+      {"counters", toString(a.counters), toString(b.counters)},
+      {"seed", std::to_string(a.seed), std::to_string(b.seed)}};
+  std::string text;
+  for (const auto& [name, in_old, in_new] : settings)
+    if (in_old != in_new) text += (text.empty() ? "" : ", ") + std::string(name) + " " + in_old + " in OLD, " + in_new + " in NEW";
+  return text;
+}
+
 std::string driftWarning(const RunDrift& drift) {
   return "the runs drifted: NEW's control kernel ran " + signedPercent(drift.ratio - 1) + " against OLD's (medians of " +
          std::to_string(drift.new_count) + " and " + std::to_string(drift.old_count) + " control runs; within OLD they spread " +
@@ -338,6 +358,9 @@ DiffResult diffResults(const ResultsDocument& old_run, const ResultsDocument& ne
     diff.warnings.push_back("the runs were made on different devices: " + both);
   }
 
+  if (const std::string settings = settingsDifference(old_run, new_run); !settings.empty())
+    diff.warnings.push_back("the runs were measured with other settings (" + settings +
+                            "): a change may be the settings', not the code's");
   diff.drift = driftBetween(old_run, new_run, diff.warnings);
   std::vector<PendingComparison> to_compare;
   std::map<MatchKey, const RunRecord*> old_by_key;

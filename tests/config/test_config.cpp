@@ -106,7 +106,7 @@ TEST(Config, ParamOverridesParseNumbersAndLists) {
   EXPECT_EQ(one.name, "N");
   EXPECT_EQ(one.values, (std::vector<double>{4096}));
   EXPECT_EQ(parseParamOverride("EPS=1e-3,0.5").values, (std::vector<double>{1e-3, 0.5}));
-  for (const char* bad : {"N", "=4", "N=", "N=4,", "N=four", "N=4x"}) EXPECT_THROW(parseParamOverride(bad), InputError) << bad;
+  for (const char* bad : {"N", "=4", "N=", "N=4,", "N=four", "N=4x", "N=64,64,64"}) EXPECT_THROW(parseParamOverride(bad), InputError) << bad;
 }
 
 // The built-in families are searched wherever the config is, after its own folders; a kernels/
