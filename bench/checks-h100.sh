@@ -26,12 +26,16 @@
 #             record `crashed`, both good records ok with counters
 #   whatif    the what-if mutations: configs/transpose.toml with counters; prints each what-if's
 #             counter before/after, its check, its predicted gain and its realised_by variant's gain
-#   corpus    the mutant corpus (tests/fixtures/kernels/corpus: 16 families written as users write them) in
+#   corpus    the mutant corpus (tests/fixtures/kernels/corpus: every family, written as users write them) in
 #             all modes with counters, FP64 and integer instruction counts added (ROOFLAB_EXTRA_METRICS):
 #             each automatic mutant validated by counters (FP32 FLOPs, FP64 and integer instructions;
 #             global sectors), one line per variant (bench/automut_summary.py)
 #   hang      a kernel that never ends, with a 5 s limit: the record must say the kernel hangs, not that
 #             it was still being compiled (the driver's event reports it running)
+#   capture   applications captured as they run (Debian's clpeak, carried in .deps/extra, and the C
+#             application of the capture tests), each alone and under `rooflab capture` (the capture's
+#             cost), then `rooflab run` of its capture.toml with counters: each captured kernel verified
+#             against the program's own outputs, counters, mutants, the timeline with the link ceilings
 #   spmv      the CSR SpMV of the mutant corpus (spmv_csr, both variants) in all modes with counters:
 #             the memory-only mutant's global sectors against the original's (scalar read 6.9% fewer
 #             when the float fold was a bit fold: its loop's leftover iterations ran after the unrolled
@@ -155,14 +159,44 @@ variants = ["global"]' > "$W/library.toml"
       ./build-gpu/rooflab --version > "$W/corpus-version.txt" 2>&1
       {
         printf '[run]\nmodes = ["normal", "compute-only", "memory-only"]\nkernels = ["%s"]\n' "$PWD/tests/fixtures/kernels/corpus"
-        for f in blas_axpy blas_gemm blas_ddot stencil2d nw_dp diffusion kmeans_assign nn_layer particle_find scan \
-                 histogram spmv_csr seg_mean copy_async saxpy_crlf vload_scale; do printf '[[study]]\nfamily = "%s"\n' "$f"; done
+        for f in tests/fixtures/kernels/corpus/*/family.toml; do
+          printf '[[study]]\nfamily = "%s"\n' "$(basename "$(dirname "$f")")"
+        done
       } > "$W/corpus.toml"
       ROOFLAB_EXTRA_METRICS=smsp__sass_thread_inst_executed_op_dadd_pred_on.sum,smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__sass_thread_inst_executed_op_integer_pred_on.sum \
         ./build-gpu/rooflab run "$W/corpus.toml" --device gpu --formats json,csv --keep-binaries --out "$W/corpus" > "$W/corpus.log" 2>&1
       echo "corpus: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/corpus-version.txt" | tail -1)" | tee -a "$W/summary.txt"
       python3 bench/automut_summary.py "$W/corpus/results.json" | tee "$W/corpus-summary.txt"
       echo "corpus: $(tail -1 "$W/corpus-summary.txt")" >> "$W/summary.txt" ;;
+    capture)
+      # Applications captured as they run (docs/capture.md), then replayed with counters and mutants:
+      # Debian's clpeak (carried as .deps/extra/clpeak_*.deb: the GPU image reaches no registry) and
+      # the C application of the capture tests. Each program also runs alone, for the capture's cost.
+      rm -rf "$W/clpeak-prefix" && mkdir -p "$W/clpeak-prefix" && dpkg -x .deps/extra/clpeak_*.deb "$W/clpeak-prefix"
+      gcc -O2 -o "$W/pipeline" tests/fixtures/capture/pipeline.c -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lOpenCL \
+        > "$W/pipeline-build.log" 2>&1
+      for prog in pipeline clpeak-bandwidth clpeak-compute; do
+        case $prog in
+          pipeline) cmd=("$W/pipeline") ;;
+          clpeak-bandwidth) cmd=("$W/clpeak-prefix/usr/bin/clpeak" --global-bandwidth) ;;
+          clpeak-compute) cmd=("$W/clpeak-prefix/usr/bin/clpeak" --compute-sp) ;;
+        esac
+        t0=$(date +%s.%N); "${cmd[@]}" > "$W/$prog-alone.log" 2>&1
+        echo "$prog alone: rc=$? $(seconds_since "$t0") s" | tee -a "$W/summary.txt"
+        for mechanism in layer preload; do
+          t0=$(date +%s.%N)
+          ./build-gpu/rooflab capture --mechanism "$mechanism" --out "$W/cap-$prog" -- "${cmd[@]}" > "$W/cap-$prog.log" 2>&1
+          rc=$?
+          echo "$prog captured ($mechanism): rc=$rc $(seconds_since "$t0") s" | tee -a "$W/summary.txt"
+          grep -q "no OpenCL call was seen" "$W/cap-$prog.log" || break
+        done
+        t0=$(date +%s.%N)
+        ./build-gpu/rooflab run "$W/cap-$prog/capture.toml" --device gpu --formats json,csv,html --out "$W/replay-$prog" \
+          > "$W/replay-$prog.log" 2>&1
+        echo "$prog replayed: rc=$? $(seconds_since "$t0") s wall" | tee -a "$W/summary.txt"
+        rm -rf "$W/cap-$prog/data"  # the saved buffers: large, and the replay's results name what they held
+      done
+      rm -rf "$W/clpeak-prefix" ;;
     spmv)
       printf '[run]\nmodes = ["normal", "compute-only", "memory-only"]\nformats = ["json"]\nkernels = ["%s"]\n[[study]]\nfamily = "spmv_csr"\n' \
         "$PWD/tests/fixtures/kernels/corpus" > "$W/spmv.toml"
