@@ -139,7 +139,7 @@ TEST(InputErrorsAtOnce, ArgumentsThatDoNotMatchTheKernelAreInputErrorsNamingEach
                     variant("long", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\", \"N\"]\nglobal = [\"N\"]\n") +
                     variant("local", "kernel = \"add\"\nargs = [\"a\", \"local:256\", \"c\", \"N\"]\nglobal = [\"N\"]\n"));
   const Outcome o = w.run();
-  auto at = [&](const std::string& args) { return w.at("args = [" + args + "]"); };
+  auto at = [&](const std::string& args) { return w.at("args = [" + args); };
   expectEveryError(
       o, {at("\"N\", \"a\"") + "variants[1].args[0]: variant 'reordered': argument 0 'N' (parameter 'a' of kernel "
                                "'add') is a scalar, but the kernel declares `global const float* a` (a __global "
