@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <set>
 
@@ -86,7 +87,10 @@ LaunchPlan planLaunch(std::size_t index, const BridgeLaunch& launch, const std::
     const std::string arg_where = where + ", argument " + std::to_string(i) + " (" + param.name + ")";
     switch (param.kind) {
       case PtxParamKind::global_pointer:
-        if (arg.kind != BridgeArg::Kind::buffer) throw BridgeError(arg_where + ": the kernel expects a __global buffer");
+      case PtxParamKind::constant_pointer:
+        if (arg.kind != BridgeArg::Kind::buffer)
+          throw BridgeError(arg_where + ": the kernel expects a " +
+                            (param.kind == PtxParamKind::global_pointer ? "__global" : "__constant") + " buffer");
         if (buffers && buffers->count(arg.buffer_name) == 0)
           throw BridgeError(arg_where + ": no buffer named " + arg.buffer_name);
         break;
@@ -111,10 +115,36 @@ LaunchPlan planLaunch(std::size_t index, const BridgeLaunch& launch, const std::
       throw BridgeError(where + ": global size " + std::to_string(global) + " is not a multiple of local size " +
                         std::to_string(local) + " in dimension " + std::to_string(d) +
                         " (CUDA grids have whole blocks only)");
+    if (global / local > std::numeric_limits<unsigned>::max())
+      throw BridgeError(where + ": " + std::to_string(global / local) + " work-groups in dimension " + std::to_string(d) +
+                        ", more than a CUDA grid has");
     plan.grid[d] = static_cast<unsigned>(global / local);
     plan.block[d] = static_cast<unsigned>(local);
   }
   return plan;
+}
+
+// CUDA's grid and block are narrower than OpenCL's NDRange (on every GPU since compute capability
+// 3.0: at most 65535 blocks in y and z, 1024 threads in x and y, 64 in z): cuLaunchKernel refuses a
+// launch past them with CUDA_ERROR_INVALID_VALUE, which names no dimension. Said here instead.
+void checkCudaGridLimits(CUdevice device, const LaunchPlan& plan, const std::string& where) {
+  static constexpr CUdevice_attribute kGridLimits[3] = {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+                                                         CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
+  static constexpr CUdevice_attribute kBlockLimits[3] = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+                                                          CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+                                                          CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  for (int d = 0; d < 3; ++d) {
+    int grid_limit = 0, block_limit = 0;
+    checkCuda(driver().deviceGetAttribute(&grid_limit, kGridLimits[d], device), "cuDeviceGetAttribute(MAX_GRID_DIM)");
+    checkCuda(driver().deviceGetAttribute(&block_limit, kBlockLimits[d], device), "cuDeviceGetAttribute(MAX_BLOCK_DIM)");
+    if (grid_limit > 0 && plan.grid[d] > static_cast<unsigned>(grid_limit))
+      throw BridgeError(where + ": " + std::to_string(plan.grid[d]) + " work-groups in dimension " + std::to_string(d) +
+                        " (global / local), more than a CUDA grid has there (" + std::to_string(grid_limit) +
+                        "); OpenCL launches it, the bridge cannot: put the long dimension first (x takes 2147483647) or run a smaller size");
+    if (block_limit > 0 && plan.block[d] > static_cast<unsigned>(block_limit))
+      throw BridgeError(where + ": local size " + std::to_string(plan.block[d]) + " in dimension " + std::to_string(d) +
+                        ", more than a CUDA block has there (" + std::to_string(block_limit) + ")");
+  }
 }
 
 // The offsets of __local arguments are baked into the PTX. Launches of one kernel whose offsets differ
@@ -153,7 +183,17 @@ struct PreparedLaunch {
   unsigned dynamic_shared_bytes = 0;
   std::vector<std::vector<std::byte>> values;  // one per remaining PTX parameter
   std::vector<void*> params;                   // pointers into values
+  std::string call;  // "cuLaunchKernel (launch #0 (kernel k): grid ..., block ...)": what a failure names
 };
+
+std::string launchCall(std::size_t index, const BridgeLaunch& launch, const PreparedLaunch& p) {
+  auto dims = [](const std::array<unsigned, 3>& d) {
+    return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+  };
+  return "cuLaunchKernel (" + launchContext(index, launch) + ": grid " + dims(p.plan.grid) + ", block " +
+         dims(p.plan.block) + ", " + std::to_string(p.dynamic_shared_bytes) + " bytes of dynamic shared memory, " +
+         std::to_string(p.params.size()) + " parameters)";
+}
 
 std::int64_t medianNs(std::vector<std::int64_t> samples) {
   std::sort(samples.begin(), samples.end());
@@ -329,6 +369,7 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
     const BridgedKernelResources resources = kernelResources(p.function, dynamic_bytes);
     m.kernels[launch.kernel] = resources;
 
+    checkCudaGridLimits(device, p.plan, where);
     const std::size_t threads = std::size_t{p.plan.block[0]} * p.plan.block[1] * p.plan.block[2];
     if (threads > static_cast<std::size_t>(resources.max_threads_per_block))
       throw BridgeError(where + ": " + std::to_string(threads) + " work-items per work-group, the bridged kernel "
@@ -353,6 +394,7 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
       }
     }
     for (std::vector<std::byte>& v : p.values) p.params.push_back(v.data());
+    p.call = launchCall(i, launch, p);
     prepared.push_back(std::move(p));
   }
   upload();
@@ -365,7 +407,7 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
       checkCuda(driver().launchKernel(p.function, p.plan.grid[0], p.plan.grid[1], p.plan.grid[2], p.plan.block[0],
                                       p.plan.block[1], p.plan.block[2], p.dynamic_shared_bytes, nullptr,
                                       p.params.empty() ? nullptr : p.params.data(), nullptr),
-                "cuLaunchKernel (" + launchContext(i, launches[i]) + ")");
+                p.call);
     }
   };
 

@@ -55,6 +55,8 @@ struct KernelArgSpec {
 struct LaunchSpec {
   std::string kernel;
   std::vector<KernelArgSpec> args;
+  std::string args_key;     // "variants[0].launches[1].args": argument i is args_key[i]
+  SourceLocation args_where;
   std::vector<ManifestExpression> global;
   std::vector<ManifestExpression> local;  // empty: the runtime chooses
 };

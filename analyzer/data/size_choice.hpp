@@ -17,11 +17,12 @@ namespace rooflab {
 enum class SizeLimit {
   waves,        // the work-groups for `waves` waves on every compute unit
   kernel_time,  // the estimated kernel time at the device's roofs
+  cache,        // a memory-bound family's buffers past the device's global-memory cache
   smallest,     // the smallest size every variant accepts (both goals met below it) or the rule's min
   memory,       // the allocation limit or the share of global memory: the goals were not reached
   max,          // the rule's max: the goals were not reached
 };
-std::string toString(SizeLimit limit);  // "waves", "kernel_time", "smallest", "memory", "max"
+std::string toString(SizeLimit limit);  // "waves", "kernel_time", "cache", "smallest", "memory", "max"
 std::optional<SizeLimit> parseSizeLimit(const std::string& text);
 
 struct SizeChoice {
@@ -41,6 +42,9 @@ struct SizeChoice {
   double buffer_bytes = 0;          // the largest point's buffers at `value`
   double largest_buffer_bytes = 0;
   std::uint64_t max_alloc_bytes = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
+  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, where the family is memory-bound at the roofs and its buffers were
+  // sized past it; 0 where that goal did not apply (compute-bound, no roofs, cache size unknown).
+  std::uint64_t cache_bytes = 0;
   std::string why;                    // one sentence, as printed
 };
 

@@ -50,6 +50,7 @@ json toJson(const SizeChoice& c) {
           {"buffer_bytes", c.buffer_bytes},
           {"largest_buffer_bytes", c.largest_buffer_bytes},
           {"max_alloc_bytes", c.max_alloc_bytes},
+          {"cache_bytes", c.cache_bytes},
           {"why", c.why}};
 }
 
@@ -72,6 +73,7 @@ SizeChoice sizeChoiceFromJson(const json& j) {
   c.buffer_bytes = numberOr(j, "buffer_bytes", 0);
   c.largest_buffer_bytes = numberOr(j, "largest_buffer_bytes", 0);
   c.max_alloc_bytes = integerOr<std::uint64_t>(j, "max_alloc_bytes", 0);
+  c.cache_bytes = integerOr<std::uint64_t>(j, "cache_bytes", 0);
   c.why = textOr(j, "why");
   return c;
 }

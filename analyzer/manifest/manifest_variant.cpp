@@ -94,6 +94,8 @@ LaunchSpec parseLaunch(const TomlReader& r, const FamilyManifest& family, const 
   errors.attempt([&] {
     args = r.optionalTextArray("args");
     if (!args) r.fail("args", "missing (list the kernel's arguments: buffer names, params, local:<bytes>)");
+    launch.args_key = r.keyPath("args");
+    launch.args_where = r.where("args");
   });
   for (std::size_t i = 0; args && i < args->size(); ++i)
     errors.attempt([&] {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "analyzer/plan/argument_check.hpp"
 #include "analyzer/plan/end_to_end_plan.hpp"
 #include "analyzer/roofline/device_models.hpp"
 #include "analyzer/support/errors.hpp"
@@ -161,7 +162,7 @@ SizeRuleStudy ruleStudy(const StudySpec& study, const FamilyManifest& family, co
 // Resolves the points of one study; a point that cannot be resolved for input reasons is an input
 // error (once per message: the modes of a point fail alike).
 void planStudy(const BatchConfig& config, const StudySpec& study, const FamilyManifest& family,
-               const std::vector<const VariantSpec*>& variants, BatchPlan& plan) {
+               const std::vector<const VariantSpec*>& variants, ArgumentChecker& arguments, BatchPlan& plan) {
   const std::vector<RunMode>& modes = study.modes.empty() ? config.run.modes : study.modes;
   for (const ParamValues& params : expandParams(family, study))
     for (const VariantSpec* v : variants)
@@ -175,6 +176,11 @@ void planStudy(const BatchConfig& config, const StudySpec& study, const FamilyMa
               planned.resolve_error = std::string("end_to_end: ") + e.what();
               planned.bad_input = true;
             }
+          if (planned.resolved) {
+            ArgumentProblems problems = arguments.check(family, *v, planned.resolved->program_options);
+            for (std::string& e : problems.errors) plan.input_errors.push_back(std::move(e));
+            for (std::string& w : problems.warnings) plan.warnings.push_back(std::move(w));
+          }
           if (!planned.bad_input) {
             plan.points.push_back(std::move(planned));
             continue;
@@ -232,8 +238,10 @@ BatchPlan planBatch(const BatchConfig& config) {
   if (point_count > static_cast<double>(config.run.max_points))
     plan.input_errors.push_back("the batch has " + formatCount(point_count) + " points, more than [run] max_points = " +
                                 std::to_string(config.run.max_points) + "; narrow the sweep or raise max_points");
-  else
-    for (const Expandable& e : studies) planStudy(config, e.study, *e.family, e.variants, plan);
+  else {
+    ArgumentChecker arguments;
+    for (const Expandable& e : studies) planStudy(config, e.study, *e.family, e.variants, arguments, plan);
+  }
   // A name no studied family declares is a typo or the wrong config: nothing is run.
   for (const ParamOverride& o : config.param_overrides)
     if (!overrides_used.count(o.name))

@@ -15,6 +15,11 @@ namespace rooflab {
 namespace {
 
 constexpr double kLargestCandidate = 9007199254740992.0;  // 2^53: every size above is not exact in a double
+// A memory-bound family's buffers together are at least this many times the device's global-memory
+// cache: streamed through a cache of a quarter of their size, at most a quarter of them can still be
+// there when a repetition comes back to them (less with the cache's other tenants), so the run
+// measures DRAM, not the cache, while the size stays within a few times the cache.
+constexpr double kPastCacheFactor = 4;
 
 // What the studied variants make of one size.
 struct SizeEvaluation {
@@ -158,6 +163,41 @@ double estimatedKernelSeconds(const SizeRuleStudy& study, double value, const Wo
   return least.value_or(0);
 }
 
+// Whether the family's [work] at `value` is under the ridge of the roofs (memory-bound), at every point.
+bool memoryBoundAt(const SizeRuleStudy& study, double value, const WorkRoofs& roofs) {
+  if (roofs.peak_gflops <= 0) return true;
+  for (const ParamValues& base : study.points) {
+    const ParamValues params = withSize(base, study.rule->param, value);
+    try {
+      if (study.family->flops.evaluate(params) / roofs.peak_gflops >= study.family->bytes.evaluate(params) / roofs.dram_gbps)
+        return false;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether `value` takes a memory-bound family past the device's cache (or the family is compute-bound
+// there, where the cache does not decide its place).
+bool pastCache(const SizeRuleStudy& study, double value, const WorkRoofs& roofs, std::uint64_t cache_bytes) {
+  if (!memoryBoundAt(study, value, roofs)) return true;
+  double largest = 0;
+  return bufferBytesAt(study, value, largest) >= kPastCacheFactor * static_cast<double>(cache_bytes);
+}
+
+// The first of candidates[0, past) that meets a goal met by every larger one; `past` when none does.
+template <typename Goal>
+std::size_t firstMeeting(std::size_t past, const Goal& met) {
+  std::size_t first = 0;
+  while (first < past) {
+    const std::size_t middle = first + (past - first) / 2;
+    if (met(middle)) past = middle;
+    else first = middle + 1;
+  }
+  return first;
+}
+
 std::string bytesText(double bytes) {
   char text[32];
   if (bytes >= 1e9) std::snprintf(text, sizeof text, "%.3g GB", bytes / 1e9);
@@ -185,9 +225,13 @@ std::string why(const SizeChoice& c) {
                                 : "not estimated (no roofs known for this device)";
   text += "; buffers " + bytesText(c.buffer_bytes) + ", the largest " + bytesText(c.largest_buffer_bytes) + " (max allocation " +
           bytesText(static_cast<double>(c.max_alloc_bytes)) + ")";
+  if (c.cache_bytes > 0)
+    text += "; past the cache: memory-bound at the roofs, so the buffers take at least " + formatNumber(kPastCacheFactor) +
+            " x the device's " + bytesText(static_cast<double>(c.cache_bytes)) + " global-memory cache";
   switch (c.limited_by) {
     case SizeLimit::waves: text += "; decided by the waves"; break;
     case SizeLimit::kernel_time: text += "; decided by the kernel time"; break;
+    case SizeLimit::cache: text += "; decided by the cache"; break;
     case SizeLimit::smallest: text += "; both met at the smallest size every variant accepts"; break;
     case SizeLimit::memory: text += "; held lower by the device's memory: the goals are not met"; break;
     case SizeLimit::max: text += "; held at the rule's max: the goals are not met"; break;
@@ -297,16 +341,20 @@ SizeChoice chooseRuleSize(const SizeRuleStudy& study, const SizeDevice& device) 
   c.roofs = device.roofs ? device.roofs_name : "";
   c.max_alloc_bytes = device.info.max_alloc_bytes;
 
-  // The kernel time grows with the size: the first candidate where it reaches the goal.
+  // The kernel time and a memory-bound family's buffers grow with the size: the first candidate
+  // where each reaches its goal.
   const std::optional<WorkRoofs> roofs = workRoofs(study, device);
   std::size_t time_from = 0;
+  bool cache_decides = false;
   if (roofs) {
-    std::size_t past = top + 1;  // binary search for the first candidate at or above the goal
-    while (time_from < past) {
-      const std::size_t middle = time_from + (past - time_from) / 2;
-      if (estimatedKernelSeconds(study, candidates[middle], *roofs) * 1e6 < rule.min_kernel_us) time_from = middle + 1;
-      else past = middle;
-    }
+    time_from = firstMeeting(top + 1, [&](std::size_t i) {
+      return estimatedKernelSeconds(study, candidates[i], *roofs) * 1e6 >= rule.min_kernel_us;
+    });
+    const std::uint64_t cache = device.info.global_mem_cache_bytes;
+    const std::size_t cache_from =
+        cache == 0 ? 0 : firstMeeting(top + 1, [&](std::size_t i) { return pastCache(study, candidates[i], *roofs, cache); });
+    cache_decides = cache_from > time_from;
+    time_from = std::max(time_from, cache_from);
   }
   const bool time_reached = time_from <= top;
   const std::size_t first = firstAccepted(study, candidates, 0, top, max_wg);
@@ -323,7 +371,9 @@ SizeChoice chooseRuleSize(const SizeRuleStudy& study, const SizeDevice& device) 
     }
     if (chosen == std::string::npos) chosen = top;
     const std::size_t first_from = firstAccepted(study, candidates, from, top, max_wg);
-    c.limited_by = chosen != first_from ? SizeLimit::waves : time_from > first ? SizeLimit::kernel_time : SizeLimit::smallest;
+    c.limited_by = chosen != first_from ? SizeLimit::waves
+                   : time_from > first  ? (cache_decides ? SizeLimit::cache : SizeLimit::kernel_time)
+                                        : SizeLimit::smallest;
   } else {
     c.limited_by = held_by_max ? SizeLimit::max : SizeLimit::memory;
   }
@@ -336,6 +386,8 @@ SizeChoice chooseRuleSize(const SizeRuleStudy& study, const SizeDevice& device) 
   c.buffer_bytes = e.buffer_bytes;
   c.largest_buffer_bytes = e.largest_buffer_bytes;
   if (roofs) c.estimated_kernel_us = estimatedKernelSeconds(study, c.value, *roofs) * 1e6;
+  if (roofs && device.info.global_mem_cache_bytes > 0 && memoryBoundAt(study, c.value, *roofs))
+    c.cache_bytes = device.info.global_mem_cache_bytes;
   c.values = sweepValues(study, candidates, c.value, max_wg);
   c.why = why(c);
   return c;

@@ -127,3 +127,58 @@ TEST(InputErrorsAtOnce, AHugeSourceIsAnInputErrorWithItsSize) {
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(o.err, "has 20 MiB, more than the 16 MiB a kernel source may have")) << show(o);
 }
+
+// Arguments that do not match the kernel's parameters: each is an input error naming the argument,
+// its position and the declaration, all at once, before any device work. Launched, the reordered
+// list ended in a worker's SIGSEGV and an int for a float parameter in every value wrong.
+TEST(InputErrorsAtOnce, ArgumentsThatDoNotMatchTheKernelAreInputErrorsNamingEach) {
+  const Workspace w(kFamily +
+                    variant("reordered", "kernel = \"add\"\nargs = [\"N\", \"a\", \"b\", \"c\"]\nglobal = [\"N\"]\n") +
+                    variant("unprefixed", "kernel = \"add_scaled\"\nargs = [\"a\", \"b\", \"c\", \"N\", \"2\"]\nglobal = [\"N\"]\n") +
+                    variant("short", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\n") +
+                    variant("long", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\", \"N\"]\nglobal = [\"N\"]\n") +
+                    variant("local", "kernel = \"add\"\nargs = [\"a\", \"local:256\", \"c\", \"N\"]\nglobal = [\"N\"]\n"));
+  const Outcome o = w.run();
+  auto at = [&](const std::string& args) { return w.at("args = [" + args); };
+  expectEveryError(
+      o, {at("\"N\", \"a\"") + "variants[1].args[0]: variant 'reordered': argument 0 'N' (parameter 'a' of kernel "
+                               "'add') is a scalar, but the kernel declares `global const float* a` (a __global "
+                               "pointer): give a buffer",
+          at("\"N\", \"a\"") + "variants[1].args[3]: variant 'reordered': argument 3 'c' (parameter 'n' of kernel "
+                               "'add') is a buffer, but the kernel declares `int n` (a scalar): give a value",
+          at("\"a\", \"b\", \"c\", \"N\", \"2\"") +
+              "variants[2].args[4]: variant 'unprefixed': argument 4 '2' (parameter 'f' of kernel 'add_scaled') is "
+              "int (4 bytes), but the kernel declares `float f` (4 bytes): write 'float:2'",
+          at("\"a\", \"b\", \"c\"]") + "variants[3].args: variant 'short': kernel 'add' declares 4 parameters and 3 "
+                                       "arguments are given: parameter 3, `int n`, has none",
+          at("\"a\", \"b\", \"c\", \"N\", \"N\"") + "variants[4].args[4]: variant 'long': argument 4 'N' has no "
+                                                    "parameter: kernel 'add' declares 4 (remove it)",
+          at("\"a\", \"local:256\"") + "variants[5].args[1]: variant 'local': argument 1 'local:256' (parameter 'b' of "
+                                       "kernel 'add') is a __local size, but the kernel declares `global const float* "
+                                       "b` (a __global pointer): give a buffer"});
+  EXPECT_TRUE(contains(o.err, "rooflab: 6 input errors")) << show(o);
+  EXPECT_FALSE(fs::exists(w.dir.path() / "out")) << show(o);
+}
+
+// Every launch of `launches` is checked, and a buffer for a __local pointer is named as such; the
+// compute-only key rooflab appends is not an argument of the manifest's.
+TEST(InputErrorsAtOnce, EveryLaunchIsCheckedAndTheComputeOnlyKeyIsNotCounted) {
+  const Workspace w(kFamily + R"([[variants]]
+name = "staged"
+source = "staged.cl"
+launches = [
+  { kernel = "stage", args = ["a", "local:1024", "c", "N"], global = ["N"], local = ["64"] },
+  { kernel = "stage", args = ["a", "b", "c", "N"], global = ["N"], local = ["64"] },
+]
+)",
+                    std::string(kRun) + study("adder", "modes = [\"normal\", \"compute-only\"]\n"));
+  w.dir.write("kernels/adder/staged.cl",
+              "kernel void stage(global const float* a, local float* tile, global float* c, int n) {\n"
+              "  int i = get_global_id(0);\n  tile[get_local_id(0)] = a[i];\n  if (i < n) c[i] = tile[get_local_id(0)];\n}\n");
+  const Outcome o = w.run();
+  expectEveryError(o, {w.at("{ kernel = \"stage\", args = [\"a\", \"b\"") +
+                       "variants[1].launches[1].args[1]: variant 'staged': argument 1 'b' (parameter 'tile' of kernel "
+                       "'stage') is a buffer, but the kernel declares `local float* tile` (a __local pointer): give "
+                       "local:<bytes>"});
+  EXPECT_FALSE(contains(o.err, "input errors")) << show(o);  // the first launch is right
+}

@@ -16,11 +16,15 @@
 // =============================================================================================
 // Errors found while running: recorded, exit 1, the batch goes on
 
+// The plan finds a wrong count where it reads the kernel's parameters (InputErrorsAtOnce); where it
+// cannot (here a directive inside the list), the launch finds it, and only that variant fails.
 TEST(ReliabilityRun, ArgumentCountMismatchIsARecordedError) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  Workspace w(
-      std::string(kFamily) +
-      variant("three_args", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\nlocal = [\"64\"]\n"));
+  Workspace w(std::string(kFamily) + "[[variants]]\nname = \"three_args\"\nsource = \"hidden.cl\"\nkernel = \"add\"\n"
+                                     "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\nlocal = [\"64\"]\n");
+  w.dir.write("kernels/adder/hidden.cl",
+              "kernel void add(global const float* a, global const float* b, global float* c,\n#if 1\nint n\n#endif\n) {\n"
+              "  int i = get_global_id(0);\n  if (i < n) c[i] = a[i] + b[i];\n}\n");
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 1) << show(o);
   const std::string message = "adder/three_args N=4096 (normal) on ";
@@ -75,7 +79,8 @@ TEST(ReliabilityRun, FaultsInsideABatchAreRecordedAndTheBatchGoesOn) {
               variant("wrong", "kernel = \"subtract\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N\"]\n") +
               variant("good_too",
                       "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N\"]\nlocal = [\"128\"]\n"));
-  w.dir.write("kernels/adder/broken.cl", "kernel void add(global float* a) { this is not C }\n");
+  w.dir.write("kernels/adder/broken.cl",
+              "kernel void add(global const float* a, global const float* b, global float* c, int n) { this is not C }\n");
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 1) << show(o);
   const nlohmann::json r = w.results();

@@ -16,6 +16,15 @@ using rooflab::testing::TempDir;
 namespace {
 
 const char* kKernels = R"(
+// Its parameter list holds a directive: the plan does not read it, so a wrong count is found at launch.
+kernel void add_hidden_n(global const float* a, global const float* b, global float* c,
+#if 1
+                         int n
+#endif
+                         ) {
+  int i = get_global_id(0);
+  if (i < n) c[i] = a[i] + b[i];
+}
 kernel void add(global const float* a, global const float* b, global float* c, int n) {
   int i = get_global_id(0);
   if (i < n) RL_STORE(float, c, i, RL_ADD(RL_LOAD(float, a, i), RL_LOAD(float, b, i)));
@@ -72,7 +81,7 @@ global = ["N"]
 [[variants]]
 name = "too_few_args"
 source = "k.cl"
-kernel = "add"
+kernel = "add_hidden_n"
 args = ["a", "b", "c"]
 global = ["N"]
 [[variants]]
@@ -91,7 +100,8 @@ struct BatchFixture {
   BatchFixture(const std::string& modes = "[\"normal\"]") {
     dir.write("kernels/adder/k.cl", kKernels);
     dir.write("kernels/adder/plain.cl", kPlainKernel);
-    dir.write("kernels/adder/broken.cl", "kernel void add(global float* a) { this is not C }\n");
+    dir.write("kernels/adder/broken.cl",
+              "kernel void add(global const float* a, global const float* b, global float* c, int n) { this is not C }\n");
     dir.write("kernels/adder/family.toml", kFamily);
     const std::string text = "[run]\ndevice = \"cpu\"\nrepetitions = 3\nwarmup = 1\nmodes = " + modes +
                              "\nceilings = \"datasheet\"\nkernels = [\"kernels\"]\nout = \"" + (dir.path() / "out").string() +

@@ -333,11 +333,11 @@ TEST(PtxBridge, AComputeOnlyMutantsKeyConstantAndArgumentPassThrough) {
 
 TEST(PtxBridge, RefusesWhatItCannotBridge) {
   const std::string header = ".version 9.0\n.target sm_90, texmode_independent\n.address_size 64\n\n";
-  const std::string constant = header +
-                               ".entry k(\n\t.param .u64 .ptr .const .align 4 k_param_0\n)\n{\n\tret;\n\n}\n";
-  const std::string message = expectThrowMessage([&] { rc::parseKernelSignatures(constant); });
+  const std::string private_pointer = header +
+                                      ".entry k(\n\t.param .u64 .ptr .local .align 4 k_param_0\n)\n{\n\tret;\n\n}\n";
+  const std::string message = expectThrowMessage([&] { rc::parseKernelSignatures(private_pointer); });
   EXPECT_NE(message.find("kernel k, PTX line 6"), std::string::npos) << message;
-  EXPECT_NE(message.find("__constant"), std::string::npos) << message;
+  EXPECT_NE(message.find("points to .local memory"), std::string::npos) << message;
 
   const std::string unclosed = header + ".entry k(\n\t.param .u32 k_param_0,\n";
   EXPECT_NE(expectThrowMessage([&] { rc::parseKernelSignatures(unclosed); }).find("kernel k"), std::string::npos);
@@ -429,6 +429,7 @@ TEST(PtxBridge, RewrittenFixturesAssembleWithPtxas) {
       {"nvidia-opencl-reduce.ptx", {}},
       {"nvidia-opencl-nbody.ptx", {}},
       {"nvidia-opencl-vecadd-two-local-args.ptx", {{"vecadd_local", {1024, 1024}}}},
+      {"constant-pointer-arg.ptx", {}},  // __constant pointers read through ld.global.nc
   };
   const fs::path dir = fs::temp_directory_path() / ("rooflab-ptxas-" + std::to_string(::getpid()));
   fs::create_directories(dir);

@@ -181,5 +181,52 @@ TEST(SizeRules, WithoutRoofsTheWavesAloneDecideAndExplicitNumbersWin) {
   EXPECT_EQ(planBatch(config).points.at(0).run_point.params.at("N"), 512);
 }
 
+// PoCL on the 2-core EPYC that runs CI, as OpenCL describes it, with roofs of the order it measures.
+SizeDevice pocl(const DeviceModel& roofs) {
+  DeviceInfo info;
+  info.name = "test CPU";
+  info.compute_units = 2;
+  info.max_work_group_size = 4096;
+  info.max_work_item_sizes = {4096, 4096, 4096};
+  info.max_alloc_bytes = 8ull << 30;
+  info.global_mem_bytes = 12ull << 30;
+  info.global_mem_cache_bytes = 32ull << 20;
+  info.local_mem_bytes = 4ull << 20;
+  return SizeDevice{info, &roofs, "measured"};
+}
+
+// Sized by the kernel time alone, vecadd's 11 MB stayed in the CPU's 32 MB cache and ran above its
+// DRAM roof; a memory-bound family's buffers now take at least 4 x the cache.
+TEST(SizeRules, AMemoryBoundFamilyIsSizedPastTheDevicesCache) {
+  const DeviceModel cpu_roofs = roofs(130, 20);
+  const SizeDevice cpu = pocl(cpu_roofs);
+  const std::vector<SizeChoice> choices = choose(builtinConfig(R"(
+[[study]]
+family = "vecadd"
+variants = ["global", "local_staged", "float4"]
+params = { N = "fill" }
+)"), cpu);
+  ASSERT_EQ(choices.size(), 1u);
+  const SizeChoice& c = choices[0];
+  EXPECT_GE(c.buffer_bytes, 4.0 * static_cast<double>(cpu.info.global_mem_cache_bytes)) << c.why;
+  EXPECT_EQ(c.value, 3 * 4194304);  // 12 N bytes >= 128 MiB: N >= 11184811, the next round size
+  EXPECT_EQ(c.limited_by, SizeLimit::cache);
+  EXPECT_EQ(c.cache_bytes, cpu.info.global_mem_cache_bytes);
+  EXPECT_TRUE(contains(c.why, "past the cache: memory-bound at the roofs, so the buffers take at least 4 x the "
+                              "device's 33.6 MB global-memory cache; decided by the cache")) << c.why;
+}
+
+// matmul is compute-bound at these roofs from small sizes on: the cache does not decide its place.
+TEST(SizeRules, AComputeBoundFamilyIsNotHeldToTheCache) {
+  const DeviceModel cpu_roofs = roofs(130, 20);
+  const std::vector<SizeChoice> choices = choose(builtinConfig(
+      "[[study]]\nfamily = \"matmul\"\nvariants = [\"naive_coalesced\"]\nparams = { N = { rule = \"fill\", waves = 2 } }\n"),
+      pocl(cpu_roofs));
+  ASSERT_EQ(choices.size(), 1u);
+  EXPECT_EQ(choices[0].cache_bytes, 0u) << choices[0].why;
+  EXPECT_NE(choices[0].limited_by, SizeLimit::cache) << choices[0].why;
+  EXPECT_LT(choices[0].buffer_bytes, 32.0 * 1024 * 1024) << choices[0].why;
+}
+
 }  // namespace
 }  // namespace rooflab::testing

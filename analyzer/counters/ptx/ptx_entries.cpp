@@ -77,11 +77,12 @@ ParsedParam parseParam(const std::string& text, const std::string& kernel, int l
       parsed.param.kind = PtxParamKind::local_pointer;
     } else if (space == ".global" || space.empty()) {
       parsed.param.kind = PtxParamKind::global_pointer;
+    } else if (space == ".const") {
+      parsed.param.kind = PtxParamKind::constant_pointer;
     } else {
-      // A __constant argument: NVIDIA's OpenCL would read it with ld.const, which a cuMemAlloc buffer
-      // cannot back. Refuse rather than run something that reads the wrong memory.
+      // A pointer to a thread's private memory cannot come from the host.
       fail(kernel, line, "pointer parameter " + name + " points to " + space +
-                             " memory (a __constant argument?); the PTX bridge supports __global and __local only");
+                             " memory; the PTX bridge launches __global, __constant and __local pointers only");
     }
   } else if (!space.empty()) {
     fail(kernel, line, "state space " + space + " on non-pointer parameter " + name);

@@ -1,7 +1,7 @@
 // rewriteForCuda: the walk over the module that applies the rewrites of ptx_rewrite.hpp. Rewrites 1-3
 // and dropping the kernels not kept are here; 4 (__local arguments) is in ptx_local_args.cpp, 5
-// (__local arrays) in ptx_local_arrays.cpp, the parsing of `.entry` in ptx_entries.cpp and the
-// line model in ptx_text.cpp.
+// (__local arrays) in ptx_local_arrays.cpp, 6 (__constant arguments) in ptx_constant_args.cpp, the
+// parsing of `.entry` in ptx_entries.cpp and the line model in ptx_text.cpp.
 #include "analyzer/counters/ptx/ptx_rewrite.hpp"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "analyzer/counters/ptx/ptx_constant_args.hpp"
 #include "analyzer/counters/ptx/ptx_entries.hpp"
 #include "analyzer/counters/ptx/ptx_local_args.hpp"
 #include "analyzer/counters/ptx/ptx_local_arrays.hpp"
@@ -121,7 +122,7 @@ CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKe
       for (const ParsedParam& p : entry.params) {
         if (p.param.kind == PtxParamKind::local_pointer) continue;
         out << (first ? "\n" : ",\n") << '\t';
-        if (p.param.kind == PtxParamKind::global_pointer) {
+        if (p.param.kind == PtxParamKind::global_pointer || p.param.kind == PtxParamKind::constant_pointer) {
           out << ".param " << p.type << ' ' << p.param.name;
         } else {
           out << p.text;
@@ -142,6 +143,13 @@ CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKe
       const auto static_local =
           planOpenClStaticLocal(lines, entry.close_line + 1, entry.body_close_line, static_local_symbol);
       if (static_local) result.opencl_static_local_bytes[kernel] = static_local->first.total_bytes;
+      std::set<std::string> constant_params;
+      for (const ParsedParam& p : entry.params)
+        if (p.param.kind == PtxParamKind::constant_pointer) constant_params.insert(p.param.name);
+      const std::set<std::string> constant_registers =
+          constant_params.empty() ? std::set<std::string>{}
+                                  : constantAddressRegisters(lines, entry.close_line + 1, entry.body_close_line,
+                                                             constant_params, kernel);
       for (std::size_t b = entry.close_line + 1; b <= entry.body_close_line; ++b) {
         const SourceLine& body = lines[b];
         if (static_local) {
@@ -160,7 +168,14 @@ CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKe
         std::optional<std::string> load;
         if (offsets != local_offsets.end())
           load = replaceLocalPointerLoad(body, kernel, offsets->second, result.dynamic_local_symbol);
-        out << (load ? *load : replaceEnvRegisters(body.text, body.code) + '\n');
+        if (load) {
+          out << *load;
+          continue;
+        }
+        // The code (comments blanked) rewritten alike, so that its columns stay the text's.
+        out << replaceEnvRegisters(globalFormOfConstantAccess(body, constant_registers),
+                                   globalFormOfConstantAccess(SourceLine{body.code, body.code, body.number}, constant_registers))
+            << '\n';
       }
       i = entry.body_close_line;
       continue;

@@ -22,6 +22,9 @@ class PtxRewriteError : public std::runtime_error {
 
 enum class PtxParamKind {
   global_pointer,  // `.param .u64 .ptr .global .align N` (an OpenCL __global pointer)
+  // `.param .u64 .ptr .const .align N` (an OpenCL __constant pointer): becomes a __global one, read
+  // through the read-only path (rewrite 6)
+  constant_pointer,
   local_pointer,   // `.param .u64 .ptr .shared .align N` (an OpenCL __local pointer): becomes dynamic shared memory
   scalar,          // passed by value: .u8 ... .f64, or `.align N .b8 name[size]` for vectors and structs
 };
@@ -68,7 +71,7 @@ struct CudaReadyPtx {
 std::string ptxTextFromProgramBinary(std::string_view binary);
 
 // Every `.entry` of the module, in text order. Throws PtxRewriteError on a malformed or unsupported
-// parameter list (e.g. a __constant pointer, `.ptr .const`).
+// parameter list (e.g. a pointer to `.local` memory).
 std::vector<PtxKernelSignature> parseKernelSignatures(std::string_view ptx);
 
 // Offsets of the __local arguments of one launch: each starts at the sum of the preceding ones' sizes,
@@ -87,6 +90,11 @@ DynamicLocalLayout layoutDynamicLocal(const PtxKernelSignature& kernel, const st
 //     OpenCL compiler does: 4 reserved bytes at address 0, then each array at its alignment, in
 //     declaration order, inside one `.shared` array; references become that array plus the
 //     offset. A kernel whose arrays are declared or used in another form keeps them as they are.
+//  6. declare each `.ptr .const` (__constant) parameter a plain `.param .u64`, the launch passing the
+//     buffer's device pointer, and read it with `ld.global.nc` where NVIDIA's OpenCL reads the constant
+//     bank with `ld.const` (each load whose address derives from the parameter; `cvta.const` and
+//     `cvta.to.const` of such an address become their .global forms). Loads of the module's own
+//     `.const` variables stay. A parameter used other than by `ld.param.u64` is refused.
 // CUDA places dynamic shared memory after the static arrays, so <sym> never overlaps them.
 // Offsets depend on sizes known only at launch, so they come in: local_arg_bytes must name every kernel
 // with two or more __local arguments (a kernel with one needs no size: its offset is 0). Kernels that
