@@ -36,6 +36,8 @@
 #             application of the capture tests), each alone and under `rooflab capture` (the capture's
 #             cost), then `rooflab run` of its capture.toml with counters: each captured kernel verified
 #             against the program's own outputs, counters, mutants, the timeline with the link ceilings
+#   bridgeargs kernels the bridge could not launch before (bench/configs/bridge-args-h100.toml): a
+#             __constant pointer argument, a backprop-like kernel within and past CUDA's grid limit
 #   spmv      the CSR SpMV of the mutant corpus (spmv_csr, both variants) in all modes with counters:
 #             the memory-only mutant's global sectors against the original's (scalar read 6.9% fewer
 #             when the float fold was a bit fold: its loop's leftover iterations ran after the unrolled
@@ -197,6 +199,13 @@ variants = ["global"]' > "$W/library.toml"
         rm -rf "$W/cap-$prog/data"  # the saved buffers: large, and the replay's results name what they held
       done
       rm -rf "$W/clpeak-prefix" ;;
+    bridgeargs)
+      # Kernels the PTX bridge could not launch before: a __constant pointer argument, and a
+      # backprop-like kernel with __local arrays on 16x16 groups, one grid within CUDA's y limit and
+      # one past it (whose counters must name the limit).
+      ./build-gpu/rooflab run bench/configs/bridge-args-h100.toml --device gpu --formats json,csv --keep-binaries \
+        --out "$W/bridge-args" > "$W/bridge-args.log" 2>&1
+      echo "bridgeargs: rc=$? $(seconds_since "$start") s wall" | tee -a "$W/summary.txt" ;;
     spmv)
       printf '[run]\nmodes = ["normal", "compute-only", "memory-only"]\nformats = ["json"]\nkernels = ["%s"]\n[[study]]\nfamily = "spmv_csr"\n' \
         "$PWD/tests/fixtures/kernels/corpus" > "$W/spmv.toml"
