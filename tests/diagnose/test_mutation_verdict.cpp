@@ -48,6 +48,32 @@ TEST(MutationVerdict, ImpactEstimates) {
   EXPECT_EQ(m.validation.memory_only.value().by, MutantValidation::Method::construction);
 }
 
+// A mutant far slower than the kernel (over 1.5x) is another program: no verdict, which mutant and how
+// much slower as data, and a note in the terms of the device that ran it.
+TEST(MutationVerdict, AMutantFarSlowerThanTheOriginalGivesNoVerdict) {
+  const auto normal = record(0.36e6), mem = record(7.69e6, RunMode::memory_only), comp = record(1.22e6, RunMode::compute_only);
+  const MutationVerdict cpu = analyseMutation(normal, &mem, &comp, 1000, {}, std::nullopt, std::nullopt, true);
+  EXPECT_EQ(cpu.verdict, MutationReading::unknown);
+  ASSERT_TRUE(cpu.slower_mutant);
+  EXPECT_EQ(cpu.slower_mutant->mode, "memory-only");  // the slower of the two
+  EXPECT_NEAR(cpu.slower_mutant->times_original, 21.36, 0.01);
+  ASSERT_FALSE(cpu.notes.empty());
+  EXPECT_NE(cpu.notes.back().find("over the 1.5x that removing a part of the kernel can explain"), std::string::npos)
+      << cpu.notes.back();
+  EXPECT_NE(cpu.notes.back().find("on a CPU device, typically lost vectorisation"), std::string::npos) << cpu.notes.back();
+  const MutationVerdict gpu = analyseMutation(normal, &mem, &comp, 1000);
+  EXPECT_EQ(gpu.verdict, MutationReading::unknown);
+  EXPECT_EQ(gpu.notes.back().find("CPU"), std::string::npos) << gpu.notes.back();
+  EXPECT_NE(gpu.notes.back().find("on a GPU"), std::string::npos) << gpu.notes.back();
+  // Through the results JSON and back.
+  const MutationVerdict read = mutationVerdictFromJson(toJson(cpu));
+  ASSERT_TRUE(read.slower_mutant);
+  EXPECT_EQ(read.slower_mutant->mode, "memory-only");
+  EXPECT_TRUE(read.cpu_device);
+  // Up to 1.5x the verdict stands, with the doubt noted.
+  EXPECT_EQ(verdictOf(1e6, 1.4e6, 0.5e6), "memory-bound");
+}
+
 TEST(MutationVerdict, ShortKernelsAreOverheadDominated) {
   EXPECT_EQ(verdictOf(8000, 7000, 6000), "overhead-dominated");
 }
