@@ -5,6 +5,8 @@
 // kernel; writing the target twice would make the mutant's census differ from the original's.
 #include "mutators/auto_mutation_walker.hpp"
 
+#include <cctype>
+
 namespace rooflab::auto_mutation {
 
 std::optional<Walk::OnceAddressed> Walk::addressOnce(CXCursor target) {
@@ -33,7 +35,8 @@ std::optional<Walk::OnceAddressed> Walk::addressOnce(CXCursor target) {
     }
     const std::string suffix = text_.substr(element_end, target_end - element_end);  // ".s0", ".y"
     out.access += suffix;
-    out.seed.push_back(literal(" + " + std::to_string(std::hash<std::string>{}(suffix) & 0xffu) + "u"));
+    out.seed = {literal("rl_auto_seed_lane((ulong)(rl_auto_p), " + std::to_string(std::hash<std::string>{}(suffix) & 0xffu) +
+                        "u)")};
   }
   return out;
 }
@@ -61,18 +64,23 @@ void Walk::compoundStore(CXCursor c, Role role, CXCursor lhs, CXCursor rhs, cons
 
 void Walk::incrementStore(CXCursor c, Role role, CXCursor target, bool decrement) {
   const std::string type = openclTypeName(lc().clang_getCursorType(target));
-  if (!hasFake(type)) return problem(c, "++ or -- on a global element of type '" + type + "' is not rewritten");
-  const std::string step = std::string(decrement ? " - " : " + ") + "(" + type + ")1";
-  if (!addressedOnce(target)) {
-    std::vector<SourceEdit::Piece> value = fakeLoad(type, seedOf(target));
-    value.push_back(literal(step));
-    return guardedStore(c, role, type, value, {piece(target), literal(" = rl_auto_v")});
-  }
+  // A scalar of the prelude's types (OpenCL has no ++ on vectors).
+  if (!hasFake(type) || std::isdigit(static_cast<unsigned char>(type.back())))
+    return problem(c, "++ or -- on a global element of type '" + type + "' is not rewritten");
+  if (type == "double") result.double_helpers = true;
+  // The step in a helper: the original's ++ is no operation the census counts, nor may the mutant's be.
+  const auto stepped = [&](std::vector<SourceEdit::Piece> seed) {
+    std::vector<SourceEdit::Piece> value = {literal("rl_auto_step_" + type + "(")};
+    const std::vector<SourceEdit::Piece> fake = fakeLoad(type, std::move(seed));
+    value.insert(value.end(), fake.begin(), fake.end());
+    value.push_back(literal(", (" + type + ")" + (decrement ? "-1" : "1") + ")"));
+    return value;
+  };
+  if (!addressedOnce(target))
+    return guardedStore(c, role, type, stepped(seedOf(target)), {piece(target), literal(" = rl_auto_v")});
   const auto once = addressOnce(target);
   if (!once) return;
-  std::vector<SourceEdit::Piece> value = fakeLoad(type, once->seed);
-  value.push_back(literal(step));
-  guardedStore(c, role, type, value, {literal(once->access + " = rl_auto_v")}, once->declaration);
+  guardedStore(c, role, type, stepped(once->seed), {literal(once->access + " = rl_auto_v")}, once->declaration);
 }
 
 void Walk::compoundFold(CXCursor c, Role role, CXCursor lhs, CXCursor rhs, const std::string& type) {

@@ -6,6 +6,9 @@
 // The seed of a compute-only value: the element's address, so that loads of different elements
 // and of different buffers give different values and none can be merged or folded.
 inline uint rl_auto_seed(ulong address) { return (uint)(address >> 2); }
+// A lane of the vector at `address`: set apart from its neighbours by a salt, added here so that
+// the mutant's census counts no operation of its own.
+inline uint rl_auto_seed_lane(ulong address, uint salt) { return rl_auto_seed(address) + salt; }
 // vloadN(offset, p): the address p + offset * N elements.
 inline uint rl_auto_seed_vector(ulong p, ulong offset, uint lanes, uint element_bytes) {
   return rl_auto_seed(p + offset * lanes * element_bytes);
@@ -83,7 +86,11 @@ inline uint rl_auto_bits_uchar(uchar v) { return (uint)v; }
 #define RL_AUTO_FILL_VECTORS(T) RL_AUTO_FILL(T) RL_AUTO_FILL(T##2) RL_AUTO_FILL(T##3) RL_AUTO_FILL(T##4) \
   RL_AUTO_FILL(T##8) RL_AUTO_FILL(T##16)
 
-#define RL_AUTO_ALL(T) RL_AUTO_FAKE_VECTORS(T) RL_AUTO_BITS_VECTORS(T) RL_AUTO_FILL_VECTORS(T)
+// compute-only p[i]++: the made-up value stepped by one in a helper, so that the mutant's census
+// counts no operation the original's ++ does not have.
+#define RL_AUTO_STEP(T) inline T rl_auto_step_##T(T v, T d) { return v + d; }
+
+#define RL_AUTO_ALL(T) RL_AUTO_FAKE_VECTORS(T) RL_AUTO_BITS_VECTORS(T) RL_AUTO_FILL_VECTORS(T) RL_AUTO_STEP(T)
 RL_AUTO_ALL(float)
 RL_AUTO_ALL(int)
 RL_AUTO_ALL(uint)
@@ -156,6 +163,7 @@ inline uint rl_auto_bits_double(double v) { return rl_auto_bits_ulong(as_ulong(v
 RL_AUTO_FAKE_VECTORS(double)
 RL_AUTO_BITS_VECTORS(double)
 RL_AUTO_FILL_VECTORS(double)
+RL_AUTO_STEP(double)
 RL_AUTO_FOLD_FLOATING(double)
 inline double rl_auto_lanes_double2(double2 v) { return as_double(as_ulong(v.x) ^ as_ulong(v.y)); }
 inline double rl_auto_lanes_double3(double3 v) { return as_double(as_ulong(v.x) ^ as_ulong(v.y) ^ as_ulong(v.z)); }

@@ -216,8 +216,7 @@ TEST(AutoMutation, EveryReadModifyWriteFormKeepsTheOriginalsCounts) {
   for (const char* statement :
        {"c[2*i+1] *= beta;", "c[2*i+1] += beta;", "c[2*i+1] -= beta;", "c[2*i+1] /= beta;", "m[2*i+1] |= bits;",
         "m[2*i+1] &= bits;", "m[2*i+1] ^= bits;", "m[2*i+1] <<= 1;", "m[2*i+1] += bits;", "m[2*i+1]++;", "++m[2*i+1];",
-        "m[2*i+1]--;", "--m[2*i+1];", "c[2*i+1]++;", "p[2*i+1].x += beta;", "s->a[2*i+1] += beta;",
-        "s[i].a[2*i+1] *= beta;", "v[2*i+1].s0 += beta;", "v[2*i+1].y *= beta;", "((global float4*)c)[2*i+1].y *= beta;",
+        "m[2*i+1]--;", "--m[2*i+1];", "c[2*i+1]++;", "p[2*i+1].x += beta;", "v[2*i+1].s0 += beta;", "v[2*i+1].y *= beta;", "((global float4*)c)[2*i+1].y *= beta;",
         "c[j++] += beta;", "c[i] += beta;"}) {
     SCOPED_TRACE(statement);
     const std::string text = head + statement + "\n}\n";
