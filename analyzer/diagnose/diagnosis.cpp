@@ -314,9 +314,17 @@ void diagnoseRecordsWithout(ResultsDocument& document) {
   std::optional<double> launch_latency_ns;
   if (const auto device = document.models.roofline_models.find("device"); device != document.models.roofline_models.end())
     launch_latency_ns = device->second.model.launch_latency_ns;
+  // Files written before a verdict recorded its device's kind: the document's device tells it.
+  const bool cpu_device = document.device && document.device->type == "CPU";
   for (RunRecord& record : document.records) {
     if (record.mode != RunMode::normal || record.diagnosis) continue;
-    record.diagnosis = diagnose(record, launch_latency_ns);
+    if (cpu_device && record.mutation && !record.mutation->cpu_device) {
+      RunRecord seen = record;
+      seen.mutation->cpu_device = true;
+      record.diagnosis = diagnose(seen, launch_latency_ns);
+    } else {
+      record.diagnosis = diagnose(record, launch_latency_ns);
+    }
     record.diagnosis->derived_when_read = true;
   }
 }
