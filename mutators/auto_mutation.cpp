@@ -138,31 +138,58 @@ std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& 
   return parsed;
 }
 
-std::string describe(const SourceCensus& c) {
-  std::string out = std::to_string(c.global_loads) + " global loads, " + std::to_string(c.global_stores) +
-                    " global stores, " + std::to_string(c.float_ops) + " floating-point and " +
-                    std::to_string(c.int_ops) + " integer operations";
-  if (c.global_atomics) out += ", " + std::to_string(c.global_atomics) + " global atomics";
+// The census a mutant of `kind` must have, from the original's.
+SourceCensus required(AutoMutantKind kind, const SourceCensus& original) {
+  SourceCensus r = original;
+  if (kind == AutoMutantKind::compute_only) {
+    r.global_loads = original.structure_loads;
+  } else {
+    r.float_ops = original.structure_float_ops;
+    r.int_ops = original.structure_int_ops;
+  }
+  return r;
+}
+
+// "12 integer operations where it must have 8 (4 more)" for each quantity that differs; "" when none does.
+std::string differences(const SourceCensus& must, const SourceCensus& has) {
+  std::string out;
+  for (const auto& [quantity, name] : {std::pair<int SourceCensus::*, const char*>{&SourceCensus::global_loads, "global loads"},
+                                       {&SourceCensus::global_stores, "global stores"},
+                                       {&SourceCensus::global_atomics, "global atomics"},
+                                       {&SourceCensus::float_ops, "floating-point operations"},
+                                       {&SourceCensus::int_ops, "integer operations"}}) {
+    const int n = has.*quantity, m = must.*quantity;
+    if (n == m) continue;
+    out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + name + " where it must have " + std::to_string(m) +
+           " (" + std::to_string(n > m ? n - m : m - n) + (n > m ? " more" : " fewer") + ")";
+  }
   return out;
 }
 
-// What the mutant must keep and lose, by the census of its program: "" when it does.
-std::string censusMismatch(AutoMutantKind kind, const SourceCensus& original, const SourceCensus& mutant) {
-  const bool common = mutant.global_stores == original.global_stores && mutant.global_atomics == original.global_atomics;
-  const bool ok = kind == AutoMutantKind::compute_only
-                      ? common && mutant.global_loads == original.structure_loads &&
-                            mutant.float_ops == original.float_ops && mutant.int_ops == original.int_ops
-                      : common && mutant.global_loads == original.global_loads &&
-                            mutant.float_ops == original.structure_float_ops &&
-                            mutant.int_ops == original.structure_int_ops;
-  if (ok) return "";
-  return "the rewritten program has " + describe(mutant) + " where the original has " + describe(original) +
+// What the mutant must keep and lose, by the census of its program: "" when it does; otherwise the
+// first line of the user's file whose census differs (the whole program's when no line's does).
+std::string censusMismatch(AutoMutantKind kind, const auto_mutation::WalkResult& original,
+                           const auto_mutation::WalkResult& mutant, const std::string& name) {
+  const std::string whole = differences(required(kind, original.census), mutant.census);
+  if (whole.empty()) return "";
+  std::string where = name, what = whole;
+  std::map<std::pair<std::string, unsigned>, SourceCensus> lines = original.census_by_line;
+  for (const auto& [line, census] : mutant.census_by_line) lines.emplace(line, SourceCensus{});
+  for (const auto& [line, census] : lines) {
+    const auto found = mutant.census_by_line.find(line);
+    const std::string here = differences(required(kind, census), found == mutant.census_by_line.end() ? SourceCensus{} : found->second);
+    if (here.empty()) continue;
+    where = line.first + ":" + std::to_string(line.second);
+    what = here;
+    break;
+  }
+  return where + ": the rewritten line has " + what +
          (kind == AutoMutantKind::compute_only
-              ? " (compute-only must keep every operation and only the " + std::to_string(original.structure_loads) +
-                    " global loads that decide addresses, branches, bounds or divisors)"
-              : " (memory-only must keep every global access and only the " +
-                    std::to_string(original.structure_float_ops + original.structure_int_ops) +
-                    " operations that decide addresses, branches, bounds or divisors)");
+              ? " (compute-only keeps every operation and only the global loads that decide addresses, branches, "
+                "bounds or divisors"
+              : " (memory-only keeps every global access and only the operations that decide addresses, branches, "
+                "bounds or divisors") +
+         "; in the whole program: " + whole + ")";
 }
 
 }  // namespace
@@ -238,10 +265,10 @@ AutoMutant mutateAutomatically(const AutoMutationRequest& request, const Preproc
     out.reason = "the rewritten " + name + " does not parse (a rewriter fault): " + mutant->error;
     return out;
   }
-  out.mutant = auto_mutation::walkKernelSource(mutant->unit, rewritten, std::nullopt, request.kernels,
-                                               request.kernel_buffers, {kPreludePath, kAutoPreludePath})
-                   .census;
-  out.reason = censusMismatch(request.kind, out.original, out.mutant);
+  const auto mutant_walk = auto_mutation::walkKernelSource(mutant->unit, rewritten, std::nullopt, request.kernels,
+                                                           request.kernel_buffers, {kPreludePath, kAutoPreludePath});
+  out.mutant = mutant_walk.census;
+  out.reason = censusMismatch(request.kind, walk, mutant_walk, name);
   if (out.reason.empty()) out.source = rewritten;
   return out;
 }

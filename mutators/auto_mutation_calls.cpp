@@ -16,7 +16,7 @@ void Walk::call(CXCursor c, Role role, bool seed) {
   std::vector<CXCursor> args;
   for (int i = 0; i < n; ++i) args.push_back(lc().clang_Cursor_getArgument(c, static_cast<unsigned>(i)));
   if (functions_.count(name)) return userCall(c, name, args, seed);
-  if (name.rfind("rl_auto_async_out_", 0) == 0) ++result.census.global_stores;  // a mutant's guarded copy out
+  if (name.rfind("rl_auto_async_out_", 0) == 0) tally(c, &SourceCensus::global_stores);  // a mutant's guarded copy out
   bool any_global = false;
   for (CXCursor a : args) any_global = any_global || isGlobalPointer(lc().clang_getCursorType(a));
   static const std::regex vload("vload(2|3|4|8|16)"), vstore("vstore(2|3|4|8|16)");
@@ -24,7 +24,7 @@ void Walk::call(CXCursor c, Role role, bool seed) {
   if (std::regex_match(name, lanes, vload) && n == 2 && any_global) {
     visit(args[0], Role::value, true);
     visit(args[1], Role::value, true);
-    ++result.census.global_loads;
+    tally(c, &SourceCensus::global_loads);
     traffic(c, args[1], true, seed, false);
     if (seed) {
       structureLoad(c);
@@ -44,7 +44,7 @@ void Walk::call(CXCursor c, Role role, bool seed) {
     visit(args[0], Role::value, seed || (root && contentsInSlice(*root)));
     visit(args[1], Role::value, true);
     visit(args[2], Role::value, true);
-    ++result.census.global_stores;
+    tally(c, &SourceCensus::global_stores);
     traffic(c, args[2], false, false, true);
     if (!computeOnly()) return;
     const std::string type = openclTypeName(lc().clang_getCursorType(args[0]));
@@ -55,7 +55,7 @@ void Walk::call(CXCursor c, Role role, bool seed) {
   if (name == "async_work_group_copy" && n == 4) return asyncCopy(c, role, seed, args);
   if (name == "async_work_group_strided_copy" && any_global) {
     for (CXCursor a : args) visit(a, Role::value, true);
-    ++result.census.global_loads;
+    tally(c, &SourceCensus::global_loads);
     traffic(c, isGlobalPointer(lc().clang_getCursorType(args[1])) ? args[1] : args[0], true, false, false);
     if (computeOnly()) problem(c, "'async_work_group_strided_copy' moves global data and is not rewritten");
     return;
@@ -67,7 +67,7 @@ void Walk::call(CXCursor c, Role role, bool seed) {
   }
   if (name.rfind("read_image", 0) == 0 || name.rfind("write_image", 0) == 0) {
     for (CXCursor a : args) visit(a, Role::value, true);
-    ++(name[0] == 'r' ? result.census.global_loads : result.census.global_stores);
+    tally(c, name[0] == 'r' ? &SourceCensus::global_loads : &SourceCensus::global_stores);
     if (computeOnly()) problem(c, "'" + name + "' moves image data and is not rewritten");
     return;
   }
@@ -80,7 +80,7 @@ void Walk::call(CXCursor c, Role role, bool seed) {
   if (!isFloating(lc().clang_getCursorType(c)) && name != "dot" && name != "length" && name != "distance") return;
   const std::string type = openclTypeName(lc().clang_getCursorType(c));
   if (mathBuiltins().count(name)) {
-    ++result.census.float_ops;
+    tally(c, &SourceCensus::float_ops);
     if (seed) {
       structureOperation(c, true);
       return;
@@ -94,7 +94,7 @@ void Walk::call(CXCursor c, Role role, bool seed) {
     return fold(c, type, operands);
   }
   if (name == "dot" || name == "length" || name == "distance" || name == "normalize" || name == "cross") {
-    ++result.census.float_ops;
+    tally(c, &SourceCensus::float_ops);
     if (seed) {
       structureOperation(c, true);
       return;
@@ -126,7 +126,7 @@ void Walk::atomic(CXCursor c, Role role, bool seed, const std::string& name, con
   const auto root = args.empty() ? std::nullopt : rootOf(args[0]);
   for (std::size_t i = 0; i < args.size(); ++i)
     visit(args[i], Role::value, i == 0 || seed || (root && contentsInSlice(*root)));
-  ++result.census.global_atomics;
+  tally(c, &SourceCensus::global_atomics);
   traffic(c, args[0], true, false, true);
   if (seed && root) addContents(*root);
   if (!computeOnly()) return;
@@ -153,7 +153,7 @@ void Walk::asyncCopy(CXCursor c, Role role, bool seed, const std::vector<CXCurso
   for (CXCursor a : args) visit(a, Role::value, true);
   const bool from_global = isGlobalPointer(lc().clang_getCursorType(args[1]));
   if (!from_global) {
-    ++result.census.global_stores;
+    tally(c, &SourceCensus::global_stores);
     traffic(c, args[0], false, false, true);
     if (!computeOnly()) return;
     // Each work item reads its share of the local data and stores it behind the run-time false
@@ -165,7 +165,7 @@ void Walk::asyncCopy(CXCursor c, Role role, bool seed, const std::vector<CXCurso
                      literal(", (size_t)("), piece(args[2]), literal("), "), piece(args[3]),
                      literal(std::string(", ") + kMutantKeyParameter + ")")});
   }
-  ++result.census.global_loads;
+  tally(c, &SourceCensus::global_loads);
   const auto local_root = rootOf(args[0]);
   traffic(c, args[1], true, seed || (local_root && contentsInSlice(*local_root)), false);
   if (seed || (local_root && contentsInSlice(*local_root))) {

@@ -18,14 +18,14 @@ void Walk::access(CXCursor c, Role role, bool seed) {
     case Role::store_target:
     case Role::address_of: return;  // the assignment counts the store; & reads nothing
     case Role::increment:
-      ++result.census.global_loads;
-      ++result.census.global_stores;
+      tally(c, &SourceCensus::global_loads);
+      tally(c, &SourceCensus::global_stores);
       traffic(c, c, true, false, true);
       return;  // unary() rewrites it
     case Role::value:
     case Role::statement: break;
   }
-  ++result.census.global_loads;
+  tally(c, &SourceCensus::global_loads);
   traffic(c, c, true, seed, false);
   if (seed) {
     // The loaded value decides the structure: both mutants keep this load, and whatever the
@@ -44,11 +44,13 @@ void Walk::access(CXCursor c, Role role, bool seed) {
 
   // A compute-only global store: computed, then kept behind a condition that is false at run time.
 void Walk::guardedStore(CXCursor c, Role role, const std::string& type, std::vector<SourceEdit::Piece> value,
-                    std::vector<SourceEdit::Piece> store) {
+                    std::vector<SourceEdit::Piece> store, std::vector<SourceEdit::Piece> before) {
   if (role != Role::statement) return problem(c, "a global store used inside an expression is not rewritten");
   if (!hasBits(type)) return problem(c, "a global store of type '" + type + "' is not rewritten");
   if (type.rfind("double", 0) == 0) result.double_helpers = true;
-  std::vector<SourceEdit::Piece> p = {literal("do { " + type + " rl_auto_v = (")};
+  std::vector<SourceEdit::Piece> p = {literal("do { ")};
+  p.insert(p.end(), before.begin(), before.end());
+  p.push_back(literal(type + " rl_auto_v = ("));
   p.insert(p.end(), value.begin(), value.end());
   p.push_back(literal("); if (rl_auto_bits_" + type + "(rl_auto_v) == " + kMutantKeyParameter + ") "));
   p.insert(p.end(), store.begin(), store.end());
@@ -119,11 +121,7 @@ void Walk::unary(CXCursor c, Role role, bool seed) {
   if (!isGlobalAccess(target) && !isGlobalComponent(target)) return;
   if (!computeOnly()) return;
   // p[i]++ as a statement: the new value made from a register stand-in, stored behind the guard.
-  const std::string type = openclTypeName(lc().clang_getCursorType(target));
-  if (!hasFake(type)) return problem(c, "++ or -- on a global element of type '" + type + "' is not rewritten");
-  std::vector<SourceEdit::Piece> value = fakeLoad(type, seedOf(target));
-  value.push_back(literal(std::string(first == "--" || last == "--" ? " - " : " + ") + "(" + type + ")1"));
-  guardedStore(c, role, type, value, {piece(target), literal(" = rl_auto_v")});
+  incrementStore(c, role, target, first == "--" || last == "--");
 }
 
 void Walk::binary(CXCursor c, Role role, bool seed, bool compound) {
@@ -147,7 +145,7 @@ void Walk::binary(CXCursor c, Role role, bool seed, bool compound) {
     visit(lhs, Role::value, seed || pointer_arithmetic);
     visit(rhs, Role::value, seed || divides || pointer_arithmetic);  // a made-up divisor could be 0
     if (!floating_op && !counted_int) return;
-    ++(floating_op ? result.census.float_ops : result.census.int_ops);
+    tally(c, floating_op ? &SourceCensus::float_ops : &SourceCensus::int_ops);
     if (seed) {
       structureOperation(c, floating_op);
       return;
@@ -168,42 +166,22 @@ void Walk::binary(CXCursor c, Role role, bool seed, bool compound) {
   visit(rhs, Role::value, target_in_slice || divides);
   const bool counted = floating_op || (compound && counted_int);
   if (counted) {
-    ++(floating_op ? result.census.float_ops : result.census.int_ops);
+    tally(c, floating_op ? &SourceCensus::float_ops : &SourceCensus::int_ops);
     if (target_in_slice) structureOperation(c, floating_op);
   }
   if (global_store) {
-    ++result.census.global_stores;
-    if (compound) ++result.census.global_loads;
+    tally(c, &SourceCensus::global_stores);
+    if (compound) tally(c, &SourceCensus::global_loads);
     traffic(c, target, compound, compound && target_in_slice, true);
   } else if (op == "=") {
     if (const auto v = variable(target)) alias(*v, rhs);  // a pointer variable pointed elsewhere
   }
   if (computeOnly() && global_store && !target_in_slice) {
+    if (compound) return compoundStore(c, role, lhs, rhs, op);
     const std::string stored = openclTypeName(lc().clang_getCursorType(target));
-    std::vector<SourceEdit::Piece> value = {literal("("), piece(rhs), literal(")")};
-    if (compound) {
-      if (!hasFake(stored)) return problem(c, "a compound assignment to a global '" + stored + "' is not rewritten");
-      value = fakeLoad(stored, seedOf(target));
-      value.push_back(literal(" " + op.substr(0, op.size() - 1) + " ("));
-      value.push_back(piece(rhs));
-      value.push_back(literal(")"));
-    }
-    return guardedStore(c, role, stored, value, {piece(lhs), literal(" = rl_auto_v")});
+    return guardedStore(c, role, stored, {literal("("), piece(rhs), literal(")")}, {piece(lhs), literal(" = rl_auto_v")});
   }
-  if (memoryOnly() && compound && counted && !target_in_slice) {
-    if (hasSideEffects(lhs)) return problem(c, "a compound assignment whose target has side effects is not folded");
-    if (!computesSomething(lhs)) return fold(c, type, {{piece(lhs)}, {piece(rhs)}}, {piece(lhs), literal(" = ")});
-    // t[f(i)] += v: the element's address is computed once, as the kernel does.
-    if (role != Role::statement || isComponent(target))
-      return problem(c, "a compound assignment to a computed element is not folded here");
-    static const char* const spaces[] = {"__private", "__global", "__local", "__constant", "__private"};
-    const unsigned space = lc().clang_getAddressSpace(lc().clang_getCursorType(target));
-    const std::string pointer = std::string(space < 5 ? spaces[space] : "__private") + " " + type + "* rl_auto_p";
-    std::vector<SourceEdit::Piece> p = {literal("do { " + pointer + " = &("), piece(lhs), literal("); *rl_auto_p = ")};
-    const std::size_t edits_before = result.edits.size();
-    fold(c, type, {{literal("*rl_auto_p")}, {piece(rhs)}}, p);
-    if (result.edits.size() > edits_before) result.edits.back().pieces.push_back(literal("; } while (0)"));
-  }
+  if (memoryOnly() && compound && counted && !target_in_slice) compoundFold(c, role, lhs, rhs, type);
 }
 
   // Whether an expression holds an operation the census counts (so that writing it twice would count it twice).

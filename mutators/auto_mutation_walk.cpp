@@ -30,6 +30,17 @@ void Walk::problem(CXCursor c, const std::string& what) {
   if (kind_ && !analysing_) result.problems.push_back(where(c) + ": " + what);
 }
 
+void Walk::tally(CXCursor c, int SourceCensus::*quantity) {
+  ++(result.census.*quantity);
+  if (analysing_) return;
+  CXString file;
+  unsigned line = 0;
+  lc().clang_getPresumedLocation(lc().clang_getCursorLocation(c), &file, &line, nullptr);
+  std::string name = text(file);
+  name = name.substr(name.find_last_of('/') + 1);
+  ++(result.census_by_line[{name.empty() ? "?" : name, line}].*quantity);
+}
+
   // The main-file byte range of a cursor. An end inside a macro of OpenCL's own header (FLT_MAX,
   // CLK_LOCAL_MEM_FENCE: the preprocessed program keeps them) ends after the macro's name.
 bool Walk::range(CXCursor c, unsigned& begin, unsigned& end) const {
@@ -203,12 +214,12 @@ std::vector<SourceEdit::Piece> Walk::fakeLoad(const std::string& type, std::vect
 }
 
 void Walk::structureLoad(CXCursor c) {
-  ++result.census.structure_loads;
+  tally(c, &SourceCensus::structure_loads);
   if (!analysing_ && result.first_structure_load.empty()) result.first_structure_load = where(c);
 }
 
 void Walk::structureOperation(CXCursor c, bool floating) {
-  ++(floating ? result.census.structure_float_ops : result.census.structure_int_ops);
+  tally(c, floating ? &SourceCensus::structure_float_ops : &SourceCensus::structure_int_ops);
   if (!analysing_ && floating && result.first_structure_float_op.empty()) result.first_structure_float_op = where(c);
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mutators/auto_mutation.hpp"
@@ -36,6 +37,9 @@ struct WalkResult {
   // The launched kernels' arguments the accesses reach (auto_mutation_traffic.cpp), or why not.
   std::map<std::string, KernelArgumentTraffic> traffic;
   std::string traffic_untraced;
+  // The census line by line of the user's files ((file name, line) from the line directives), so
+  // that a mutant whose census differs from what it must be names the first line where it does.
+  std::map<std::pair<std::string, unsigned>, SourceCensus> census_by_line;
 };
 
 // Walks the functions that `kernels` reach (every function defined outside `skip_files` when

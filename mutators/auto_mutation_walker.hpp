@@ -106,6 +106,9 @@ class Walk {
 
   void problem(CXCursor c, const std::string& what);
 
+  // Counts one access or operation at `c` in the census, and in its line's.
+  void tally(CXCursor c, int SourceCensus::*quantity);
+
   // The main-file byte range of a cursor. An end inside a macro of OpenCL's own header (FLT_MAX,
   // CLK_LOCAL_MEM_FENCE: the preprocessed program keeps them) ends after the macro's name.
   bool range(CXCursor c, unsigned& begin, unsigned& end) const;
@@ -175,8 +178,25 @@ class Walk {
   void access(CXCursor c, Role role, bool seed);
 
   // A compute-only global store: computed, then kept behind a condition that is false at run time.
+  // `before` opens the statement (a pointer declaration the value and the store read).
   void guardedStore(CXCursor c, Role role, const std::string& type, std::vector<SourceEdit::Piece> value,
-                    std::vector<SourceEdit::Piece> store);
+                    std::vector<SourceEdit::Piece> store, std::vector<SourceEdit::Piece> before = {});
+
+  // A read-modify-write's target reached through one pointer (auto_mutation_compound.cpp): the
+  // declaration of rl_auto_p, the text that reads or writes the target through it, and the seed of
+  // a made-up value of it.
+  struct OnceAddressed {
+    std::vector<SourceEdit::Piece> declaration;
+    std::string access;
+    std::vector<SourceEdit::Piece> seed;
+  };
+  std::optional<OnceAddressed> addressOnce(CXCursor target);
+  // Whether writing a target twice would compute or do something twice: it is then addressed once.
+  bool addressedOnce(CXCursor target) const;
+  // compute-only `t op= v` and `t++` on a global element; memory-only `t op= v` folded.
+  void compoundStore(CXCursor c, Role role, CXCursor lhs, CXCursor rhs, const std::string& op);
+  void incrementStore(CXCursor c, Role role, CXCursor target, bool decrement);
+  void compoundFold(CXCursor c, Role role, CXCursor lhs, CXCursor rhs, const std::string& type);
 
   // A memory-only fold in place of a floating-point operation of type `type`.
   void fold(CXCursor c, const std::string& type, const std::vector<std::vector<SourceEdit::Piece>>& operands,

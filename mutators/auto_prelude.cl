@@ -6,6 +6,9 @@
 // The seed of a compute-only value: the element's address, so that loads of different elements
 // and of different buffers give different values and none can be merged or folded.
 inline uint rl_auto_seed(ulong address) { return (uint)(address >> 2); }
+// A lane of the vector at `address`: set apart from its neighbours by a salt, added here so that
+// the mutant's census counts no operation of its own.
+inline uint rl_auto_seed_lane(ulong address, uint salt) { return rl_auto_seed(address) + salt; }
 // vloadN(offset, p): the address p + offset * N elements.
 inline uint rl_auto_seed_vector(ulong p, ulong offset, uint lanes, uint element_bytes) {
   return rl_auto_seed(p + offset * lanes * element_bytes);
@@ -83,7 +86,11 @@ inline uint rl_auto_bits_uchar(uchar v) { return (uint)v; }
 #define RL_AUTO_FILL_VECTORS(T) RL_AUTO_FILL(T) RL_AUTO_FILL(T##2) RL_AUTO_FILL(T##3) RL_AUTO_FILL(T##4) \
   RL_AUTO_FILL(T##8) RL_AUTO_FILL(T##16)
 
-#define RL_AUTO_ALL(T) RL_AUTO_FAKE_VECTORS(T) RL_AUTO_BITS_VECTORS(T) RL_AUTO_FILL_VECTORS(T)
+// compute-only p[i]++: the made-up value stepped by one in a helper, so that the mutant's census
+// counts no operation the original's ++ does not have.
+#define RL_AUTO_STEP(T) inline T rl_auto_step_##T(T v, T d) { return v + d; }
+
+#define RL_AUTO_ALL(T) RL_AUTO_FAKE_VECTORS(T) RL_AUTO_BITS_VECTORS(T) RL_AUTO_FILL_VECTORS(T) RL_AUTO_STEP(T)
 RL_AUTO_ALL(float)
 RL_AUTO_ALL(int)
 RL_AUTO_ALL(uint)
@@ -95,20 +102,22 @@ RL_AUTO_ALL(char)
 RL_AUTO_ALL(uchar)
 
 // memory-only: a fold in place of an operation, which keeps both operands live. A floating-point
-// operation becomes the larger of its operands (fmax): the value stays floating-point, so the
-// compiler shapes the kernel's loops as it shapes the original's. A fold on the bits (xor) turns a
-// float accumulator into an integer one, and LLVM's runtime unroller puts a loop's leftover
-// iterations after the unrolled body instead of before it when an accumulator starts at an integer
-// constant: where work items run different trip counts (CSR rows), that changes which work items'
-// loads share a warp's request, and so the sectors they touch (seen on an H100: a CSR SpMV's
-// memory-only mutant touched 6.9% fewer global sectors than its original, every load kept).
+// operation becomes the sum of its operands: the value stays floating-point, so the compiler shapes
+// the kernel's loops as it shapes the original's. A fold on the bits (xor) turns a float accumulator
+// into an integer one, and LLVM's runtime unroller puts a loop's leftover iterations after the
+// unrolled body instead of before it when an accumulator starts at an integer constant: where work
+// items run different trip counts (CSR rows), that changes which work items' loads share a warp's
+// request, and so the sectors they touch (seen on an H100: a CSR SpMV's memory-only mutant touched
+// 6.9% fewer global sectors than its original, every load kept). Not fmax either: PoCL does not
+// vectorise it across work items (a 3x3 convolution's memory-only mutant ran 12-19x longer than its
+// original on PoCL, where the sum runs as fast), and a GPU issues min/max at a lower rate than an add.
 #define RL_AUTO_FOLD_FLOATING(T)                                                                      \
-  inline T rl_auto_fold_##T(T a, T b) { return fmax(a, b); }                                          \
-  inline T##2 rl_auto_fold_##T##2(T##2 a, T##2 b) { return fmax(a, b); }                             \
-  inline T##3 rl_auto_fold_##T##3(T##3 a, T##3 b) { return fmax(a, b); }                             \
-  inline T##4 rl_auto_fold_##T##4(T##4 a, T##4 b) { return fmax(a, b); }                             \
-  inline T##8 rl_auto_fold_##T##8(T##8 a, T##8 b) { return fmax(a, b); }                             \
-  inline T##16 rl_auto_fold_##T##16(T##16 a, T##16 b) { return fmax(a, b); }
+  inline T rl_auto_fold_##T(T a, T b) { return a + b; }                                               \
+  inline T##2 rl_auto_fold_##T##2(T##2 a, T##2 b) { return a + b; }                                  \
+  inline T##3 rl_auto_fold_##T##3(T##3 a, T##3 b) { return a + b; }                                  \
+  inline T##4 rl_auto_fold_##T##4(T##4 a, T##4 b) { return a + b; }                                  \
+  inline T##8 rl_auto_fold_##T##8(T##8 a, T##8 b) { return a + b; }                                  \
+  inline T##16 rl_auto_fold_##T##16(T##16 a, T##16 b) { return a + b; }
 RL_AUTO_FOLD_FLOATING(float)
 // Integer vectors: each lane folded as the scalar is. The rotation keeps fold(x, x) from cancelling
 // to a constant (which would let the compiler drop the load of x).
@@ -154,6 +163,7 @@ inline uint rl_auto_bits_double(double v) { return rl_auto_bits_ulong(as_ulong(v
 RL_AUTO_FAKE_VECTORS(double)
 RL_AUTO_BITS_VECTORS(double)
 RL_AUTO_FILL_VECTORS(double)
+RL_AUTO_STEP(double)
 RL_AUTO_FOLD_FLOATING(double)
 inline double rl_auto_lanes_double2(double2 v) { return as_double(as_ulong(v.x) ^ as_ulong(v.y)); }
 inline double rl_auto_lanes_double3(double3 v) { return as_double(as_ulong(v.x) ^ as_ulong(v.y) ^ as_ulong(v.z)); }

@@ -140,6 +140,7 @@ DeviceLoop::DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup set
       records_(records),
       analysis_(static_cast<double>(share_.device.timer_resolution_ns),
                 share_.models->device ? share_.models->device : share_.models->datasheet) {
+  analysis_.setCpuDevice(share_.device.type == "CPU");
   if (share_.models->ceilings && share_.models->ceilings->link)
     analysis_.setLinkCeilings(&*share_.models->ceilings->link, share_.models->ceilings->launch);
 }

@@ -16,6 +16,20 @@ struct VerdictMargins {
   double min_kernel_ns_per_resolution = 20;  // under this many timer ticks, overhead dominates
   double min_kernel_ns = 10000;  // or under 10 us: launch ramp-up and tail dominate the kernel time
   double counter_tolerance = 0.05;  // a mutant's FLOPs / memory sectors within 5% of the original's
+  // A mutant removes a part of the kernel's work: it may take about as long as the whole (a bound)
+  // or a little longer from noise and small differences in the code the compiler makes (over 1.2x
+  // is noted as doubtful), but over 1.5x the original's time a part would cost half the whole again,
+  // which no removal explains: the mutant is another program, whose time says how the rewrite changed
+  // the compiled code (vectorisation on a CPU, registers and occupancy on a GPU), not what bounds the
+  // kernel, and it gives no verdict.
+  double far_slower = 1.5;
+};
+
+// The mutant whose time is far outside what removing a part of the kernel can explain
+// (VerdictMargins::far_slower): the reason a verdict was not given.
+struct SlowerMutant {
+  std::string mode;          // "memory-only" | "compute-only"
+  double times_original = 0;  // its median time over the original's
 };
 
 // DESIGN.md's reading of t, t_mem and t_comp.
@@ -103,6 +117,11 @@ struct MutationVerdict {
   PerMutant<MutantValidation> validation;
   // Set once the original ran (nothing to compare before): what padding did for each mutant.
   std::optional<PerMutant<MutantOccupancy>> occupancy;
+  // Set when a mutant ran over margins.far_slower x t: the verdict is then unknown.
+  std::optional<SlowerMutant> slower_mutant;
+  // The device that ran them is a CPU, whose OpenCL compiler vectorises across work items: what
+  // makes a mutant slower than its original there is not what makes it slower on a GPU.
+  bool cpu_device = false;
   std::vector<std::string> notes;
 };
 

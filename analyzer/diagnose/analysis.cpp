@@ -29,7 +29,7 @@ std::optional<std::size_t> RecordAnalysis::recordAdded(std::vector<RunRecord>& r
   if ((memory_only || compute_only) && normal->verification.status != VerificationStatus::failed)
     normal->mutation = analyseMutation(*normal, memory_only, compute_only, timer_resolution_ns_, {},
                                        device_roofs_ ? device_roofs_->computePeak(normal->work.arithmetic) : std::nullopt,
-                                       device_roofs_ ? fastestMemoryRoof(*device_roofs_) : std::nullopt);
+                                       device_roofs_ ? fastestMemoryRoof(*device_roofs_) : std::nullopt, cpu_device_);
   // After placement and the verdict: the diagnosis reads both.
   if (normal->status == RecordStatus::ok) normal->diagnosis = diagnose(*normal, launchLatencyNs());
   if (!normal->mutation && !normal->diagnosis) return std::nullopt;

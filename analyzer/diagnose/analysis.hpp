@@ -32,6 +32,10 @@ class RecordAnalysis {
   // Once the batch is over (complete or interrupted).
   static void batchOver(std::vector<RunRecord>& records);
 
+  // The device that runs the records is a CPU: a mutant slower than its original is explained by
+  // what a CPU's OpenCL compiler does (vectorisation across work items), not a GPU's.
+  void setCpuDevice(bool cpu_device) { cpu_device_ = cpu_device; }
+
   // The link and launch ceilings measured at the start of the run (when its studies asked for
   // end-to-end runs): a record's end-to-end runs are predicted from them. `link` must outlive this.
   void setLinkCeilings(const LinkCeilings* link, const std::optional<LaunchCeilings>& launch) {
@@ -50,6 +54,7 @@ class RecordAnalysis {
   std::optional<double> launch_latency_ns_;
   std::optional<double> queued_launch_ns_;
   double timer_resolution_ns_;
+  bool cpu_device_ = false;
   std::optional<DeviceModel> device_roofs_;
   std::map<std::string, std::map<RunMode, std::size_t>> mode_records_;  // group -> mode -> record index
 };

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "analyzer/diagnose/mutation_verdict.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/data/results_document.hpp"
 #include "analyzer/data/run_record.hpp"
@@ -202,12 +203,12 @@ void applyLaunchFloor(const RunRecord& original, double launch_latency_ns, Diagn
 
 // One sentence: `overruled` says `other`, the diagnosis follows `trusted`, and why.
 std::string whyTrusted(DiagnosisSignal trusted, const Reading& trusted_reading, DiagnosisSignal overruled,
-                       const Reading& other, const std::string& doubt) {
+                       const Reading& other, const std::string& doubt, bool cpu_device) {
   const std::string trusted_says = signalName(trusted) + " (" + trusted_reading.figure + ")" +
                                    (trusted == DiagnosisSignal::roofline ? " is" : " are");
   if (overruled == DiagnosisSignal::mutants)
-    return doubt + ": the mutation changed the code the compiler made (on a CPU typically lost vectorisation), so the "
-                   "mutants' " + other.figure + " does not measure this kernel; " + trusted_says + " trusted";
+    return doubt + ": the mutation changed the code the compiler made (" + slowerMutantCause(cpu_device) +
+           "), so the mutants' " + other.figure + " does not measure this kernel; " + trusted_says + " trusted";
   const std::string other_says = signalName(overruled) + " (" + other.figure + ")";
   if (trusted == DiagnosisSignal::mutants) {
     if (other.bound == DiagnosedBound::latency)
@@ -297,7 +298,8 @@ Diagnosis diagnoseSignals(const RunRecord& original) {
       continue;
     }
     ++disagreeing;
-    d.disagreements.push_back({*d.decided_by, signal, whyTrusted(*d.decided_by, *trusted, signal, *reading, mutants.doubt)});
+    d.disagreements.push_back({*d.decided_by, signal, whyTrusted(*d.decided_by, *trusted, signal, *reading, mutants.doubt,
+                                                                   original.mutation && original.mutation->cpu_device)});
   }
   if (!mutants.invalid.empty() && d.decided_by != DiagnosisSignal::mutants)
     d.disagreements.push_back({*d.decided_by, DiagnosisSignal::mutants,
@@ -312,9 +314,17 @@ void diagnoseRecordsWithout(ResultsDocument& document) {
   std::optional<double> launch_latency_ns;
   if (const auto device = document.models.roofline_models.find("device"); device != document.models.roofline_models.end())
     launch_latency_ns = device->second.model.launch_latency_ns;
+  // Files written before a verdict recorded its device's kind: the document's device tells it.
+  const bool cpu_device = document.device && document.device->type == "CPU";
   for (RunRecord& record : document.records) {
     if (record.mode != RunMode::normal || record.diagnosis) continue;
-    record.diagnosis = diagnose(record, launch_latency_ns);
+    if (cpu_device && record.mutation && !record.mutation->cpu_device) {
+      RunRecord seen = record;
+      seen.mutation->cpu_device = true;
+      record.diagnosis = diagnose(seen, launch_latency_ns);
+    } else {
+      record.diagnosis = diagnose(record, launch_latency_ns);
+    }
     record.diagnosis->derived_when_read = true;
   }
 }

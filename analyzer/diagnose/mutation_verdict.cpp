@@ -193,6 +193,12 @@ std::optional<std::string> memoryCollapse(const RunRecord& normal, const RunReco
 
 }  // namespace
 
+std::string slowerMutantCause(bool cpu_device) {
+  return cpu_device ? "on a CPU device, typically lost vectorisation across work items"
+                    : "on a GPU, typically more registers per work item and so fewer in flight, or memory requests "
+                      "that no longer coalesce";
+}
+
 std::optional<MemoryRoof> fastestMemoryRoof(const DeviceModel& model) {
   std::optional<MemoryRoof> fastest;
   for (const auto& [gbps, level] : {std::pair<std::optional<double>, const char*>{model.dram_gbps, "DRAM"},
@@ -204,9 +210,11 @@ std::optional<MemoryRoof> fastestMemoryRoof(const DeviceModel& model) {
 
 MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
                                 double timer_resolution_ns, const VerdictMargins& m,
-                                std::optional<double> compute_roof_gflops, std::optional<MemoryRoof> memory_roof) {
+                                std::optional<double> compute_roof_gflops, std::optional<MemoryRoof> memory_roof,
+                                bool cpu_device) {
   MutationVerdict out;
   out.margins = m;
+  out.cpu_device = cpu_device;
   auto& notes = out.notes;
   const auto t = medianNs(&normal);
   if (!t || *t <= 0) {
@@ -275,11 +283,23 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
   out.speedup_if_memory_free = *t / *t_comp;
   out.speedup_if_compute_free = *t / *t_mem;
 
-  for (const auto& [name, tx] : {std::pair<const char*, double>{"memory-only", *t_mem}, {"compute-only", *t_comp}})
-    if (tx > 1.2 * *t)
-      notes.push_back(std::string("the ") + name + " mutant runs " + formatNumber(std::round(tx / *t * 100) / 100) +
-                      "x longer than the original: the mutation changed how the compiler shaped the code (on a CPU "
-                      "device, typically lost vectorisation across work items), so this reading is doubtful");
+  for (const auto& [name, tx] : {std::pair<const char*, double>{"memory-only", *t_mem}, {"compute-only", *t_comp}}) {
+    const double times = tx / *t;
+    if (times > m.far_slower && (!out.slower_mutant || times > out.slower_mutant->times_original))
+      out.slower_mutant = SlowerMutant{name, times};
+    else if (times > 1.2)
+      notes.push_back(std::string("the ") + name + " mutant runs " + formatNumber(std::round(times * 100) / 100) +
+                      "x longer than the original: the mutation changed how the compiler shaped the code (" +
+                      slowerMutantCause(cpu_device) + "), so this reading is doubtful");
+  }
+  if (out.slower_mutant) {
+    notes.push_back("the " + out.slower_mutant->mode + " mutant runs " +
+                    formatNumber(std::round(out.slower_mutant->times_original * 100) / 100) +
+                    "x longer than the original, over the " + formatNumber(m.far_slower) +
+                    "x that removing a part of the kernel can explain: the mutation changed how the compiler shaped "
+                    "the code (" + slowerMutantCause(cpu_device) + "), so the mutants give no verdict");
+    return out;
+  }
   const double floor_ns = std::max(m.min_kernel_ns, m.min_kernel_ns_per_resolution * timer_resolution_ns);
   if (*t < floor_ns) {
     out.verdict = MutationReading::overhead_dominated;

@@ -29,9 +29,15 @@ std::optional<MemoryRoof> fastestMemoryRoof(const DeviceModel& model);
 // memory roof when known: a memory-only mutant that moves the bytes it must move (the family's
 // declared bytes, or fewer where the buffers its accesses reach hold fewer) over 4x faster than that
 // roof and than the original moves them has lost traffic to the compiler, and is invalid.
+// `cpu_device`: the device that ran them is a CPU (the notes say why a mutant runs slower there).
+// A mutant slower than margins.far_slower x the original gives no verdict (slower_mutant says which).
 MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
                                 double timer_resolution_ns, const VerdictMargins& margins = {},
                                 std::optional<double> compute_roof_gflops = std::nullopt,
-                                std::optional<MemoryRoof> memory_roof = std::nullopt);
+                                std::optional<MemoryRoof> memory_roof = std::nullopt, bool cpu_device = false);
+
+// Why a mutant's code runs slower than its original on this kind of device, for notes and diagnoses:
+// "on a CPU device, typically lost vectorisation across work items", or the GPU's reasons.
+std::string slowerMutantCause(bool cpu_device);
 
 }  // namespace rooflab

@@ -124,6 +124,8 @@ json toJson(const MutationVerdict& v) {
             {"validation", perMutantJson(v.validation)},
             {"notes", v.notes}};
   if (v.occupancy) j["occupancy"] = perMutantJson(*v.occupancy);
+  if (v.slower_mutant) j["slower_mutant"] = {{"mode", v.slower_mutant->mode}, {"times_original", v.slower_mutant->times_original}};
+  if (v.cpu_device) j["cpu_device"] = true;  // absent: a GPU or other device (and files written before it was recorded)
   return j;
 }
 
@@ -143,6 +145,9 @@ MutationVerdict mutationVerdictFromJson(const json& j) {
   v.validation = perMutantFromJson<MutantValidation>(objectOrEmpty(j, "validation"), mutantValidationFromJson);
   if (const json* occupancy = member(j, "occupancy"); occupancy != nullptr && occupancy->is_object())
     v.occupancy = perMutantFromJson<MutantOccupancy>(*occupancy, mutantOccupancyFromJson);
+  if (const json* slower = member(j, "slower_mutant"); slower != nullptr && slower->is_object())
+    v.slower_mutant = SlowerMutant{textOr(*slower, "mode"), numberOr(*slower, "times_original", 0)};
+  if (const json* cpu = member(j, "cpu_device"); cpu != nullptr && cpu->is_boolean()) v.cpu_device = cpu->get<bool>();
   v.notes = textList(j, "notes");
   return v;
 }

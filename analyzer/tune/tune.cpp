@@ -257,7 +257,9 @@ class TuneRecords {
   TuneRecords(ResultsDocument& document, ResultsWriter& results, const RooflineModels& models, const DeviceInfo& device,
               std::size_t planned)
       : document_(document), results_(results), models_(models), tally_(planned),
-        analysis_(static_cast<double>(device.timer_resolution_ns), models.device ? models.device : models.datasheet) {}
+        analysis_(static_cast<double>(device.timer_resolution_ns), models.device ? models.device : models.datasheet) {
+    analysis_.setCpuDevice(device.type == "CPU");
+  }
 
   void add(RunRecord record, const std::string& variant_name = "") {
     if (!variant_name.empty()) record.variant = variant_name;

@@ -92,6 +92,7 @@ TEST(Diagnosis, CountersOverMutantsWhoseCodeChanged) {
   r.roofline["device_counters"] = placed(0.6, RooflineBound::memory, MemoryLevel::dram, IntensitySource::counters);
   r.roofline["device_l2"] = placed(0.85, RooflineBound::memory, MemoryLevel::l2, IntensitySource::counters);
   r.mutation = verdict(MutationReading::compute_bound, 1e6, 0.5e6, 2e6);
+  r.mutation->cpu_device = true;
   const Diagnosis d = diagnose(r);
   EXPECT_EQ(d.bound, DiagnosedBound::memory) << describe(d);
   EXPECT_EQ(d.memory_level, MemoryLevel::l2);
@@ -103,6 +104,17 @@ TEST(Diagnosis, CountersOverMutantsWhoseCodeChanged) {
   EXPECT_TRUE(anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::roofline, "below 50% of every roof"))
       << describe(d);
   EXPECT_EQ(d.confidence, DiagnosisConfidence::medium);
+}
+
+// The same mutants on a GPU: the reason given is a GPU's, not a CPU's vectorisation.
+TEST(Diagnosis, AGpusSlowerMutantIsExplainedInAGpusTerms) {
+  RunRecord r = original();
+  r.roofline["device_counters"] = placed(0.6, RooflineBound::memory, MemoryLevel::dram, IntensitySource::counters);
+  r.mutation = verdict(MutationReading::compute_bound, 1e6, 0.5e6, 1.3e6);
+  const Diagnosis d = diagnose(r);
+  EXPECT_TRUE(anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::mutants, "on a GPU, typically more registers"))
+      << describe(d);
+  EXPECT_FALSE(anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::mutants, "vectorisation")) << describe(d);
 }
 
 // Without counters, a doubtful mutant reading leaves the roofline to decide.

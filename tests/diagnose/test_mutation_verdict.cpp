@@ -48,6 +48,32 @@ TEST(MutationVerdict, ImpactEstimates) {
   EXPECT_EQ(m.validation.memory_only.value().by, MutantValidation::Method::construction);
 }
 
+// A mutant far slower than the kernel (over 1.5x) is another program: no verdict, which mutant and how
+// much slower as data, and a note in the terms of the device that ran it.
+TEST(MutationVerdict, AMutantFarSlowerThanTheOriginalGivesNoVerdict) {
+  const auto normal = record(0.36e6), mem = record(7.69e6, RunMode::memory_only), comp = record(1.22e6, RunMode::compute_only);
+  const MutationVerdict cpu = analyseMutation(normal, &mem, &comp, 1000, {}, std::nullopt, std::nullopt, true);
+  EXPECT_EQ(cpu.verdict, MutationReading::unknown);
+  ASSERT_TRUE(cpu.slower_mutant);
+  EXPECT_EQ(cpu.slower_mutant->mode, "memory-only");  // the slower of the two
+  EXPECT_NEAR(cpu.slower_mutant->times_original, 21.36, 0.01);
+  ASSERT_FALSE(cpu.notes.empty());
+  EXPECT_NE(cpu.notes.back().find("over the 1.5x that removing a part of the kernel can explain"), std::string::npos)
+      << cpu.notes.back();
+  EXPECT_NE(cpu.notes.back().find("on a CPU device, typically lost vectorisation"), std::string::npos) << cpu.notes.back();
+  const MutationVerdict gpu = analyseMutation(normal, &mem, &comp, 1000);
+  EXPECT_EQ(gpu.verdict, MutationReading::unknown);
+  EXPECT_EQ(gpu.notes.back().find("CPU"), std::string::npos) << gpu.notes.back();
+  EXPECT_NE(gpu.notes.back().find("on a GPU"), std::string::npos) << gpu.notes.back();
+  // Through the results JSON and back.
+  const MutationVerdict read = mutationVerdictFromJson(toJson(cpu));
+  ASSERT_TRUE(read.slower_mutant);
+  EXPECT_EQ(read.slower_mutant->mode, "memory-only");
+  EXPECT_TRUE(read.cpu_device);
+  // Up to 1.5x the verdict stands, with the doubt noted.
+  EXPECT_EQ(verdictOf(1e6, 1.4e6, 0.5e6), "memory-bound");
+}
+
 TEST(MutationVerdict, ShortKernelsAreOverheadDominated) {
   EXPECT_EQ(verdictOf(8000, 7000, 6000), "overhead-dominated");
 }
@@ -77,7 +103,7 @@ TEST(MutationVerdict, ReproducesTheVerdictsSavedInTheGoldenRuns) {
     const ResultsDocument d = readResultsFile(std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/report-golden/" + run +
                                               "/input.json");
     ASSERT_TRUE(d.device.has_value());
-    int compared = 0;
+    int compared = 0, far_slower = 0;
     for (const RunRecord& normal : d.records) {
       if (normal.mode != RunMode::normal || !normal.mutation) continue;
       const RunRecord* mutants[2] = {nullptr, nullptr};
@@ -86,11 +112,30 @@ TEST(MutationVerdict, ReproducesTheVerdictsSavedInTheGoldenRuns) {
             r.mode != RunMode::normal)
           mutants[r.mode == RunMode::memory_only ? 0 : 1] = &r;
       const MutationVerdict again = analyseMutation(normal, mutants[0], mutants[1],
-                                                    static_cast<double>(d.device->timer_resolution_ns));
-      EXPECT_EQ(toJson(again), toJson(*normal.mutation)) << normal.label();
+                                                    static_cast<double>(d.device->timer_resolution_ns), {}, std::nullopt,
+                                                    std::nullopt, d.device->type == "CPU");
       ++compared;
+      // Saved before a mutant over 1.5x the original's time gave no verdict: those now give none.
+      if (again.slower_mutant) {
+        EXPECT_EQ(again.verdict, MutationReading::unknown) << normal.label();
+        EXPECT_GT(again.slower_mutant->times_original, 1.5) << normal.label();
+        ++far_slower;
+        continue;
+      }
+      nlohmann::json saved = toJson(*normal.mutation), now = toJson(again);
+      now.erase("cpu_device");
+      // Saved when every device's slower mutant was explained by a CPU's vectorisation, a GPU's too.
+      const std::string cpu_cause = "on a CPU device, typically lost vectorisation across work items";
+      for (auto& note : saved["notes"]) {
+        std::string text = note.get<std::string>();
+        if (const auto at = text.find(cpu_cause); at != std::string::npos)
+          text.replace(at, cpu_cause.size(), slowerMutantCause(d.device->type == "CPU"));
+        note = text;
+      }
+      EXPECT_EQ(now, saved) << normal.label();
     }
     EXPECT_EQ(compared, 28);
+    EXPECT_LT(far_slower, compared / 2);
   }
 }
 
