@@ -8,6 +8,7 @@
 #include "analyzer/manifest/launch_repetitions.hpp"
 #include "analyzer/manifest/manifest.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
+#include "analyzer/run/bridge_arguments.hpp"
 #include "analyzer/support/errors.hpp"
 #include "test_support.hpp"
 
@@ -232,4 +233,24 @@ TEST(CapturedManifest, EveryRepetitionOfAnIndexedLaunchIsChecked) {
   EXPECT_TRUE(contains(e, "launches[0].global[0]: expression 'N - 256*floor(i/40)' = 0 must be positive (at i = 40)")) << e;
   const std::string multiple = loadError(replaced(kCaptured, "global = [\"N\"]", "global = [\"N - (i == 37)\"]"));
   EXPECT_TRUE(contains(multiple, "global size 255 is not a multiple of local size 64 (at i = 37)")) << multiple;
+}
+
+// The counters' bridged run replays the launches one by one: every repetition in its place, with
+// its own index and buffers, and rooflab's own arguments (a mutant's key) kept after the manifest's.
+TEST(CapturedManifest, TheBridgeReplaysEveryRepetition) {
+  const Family family(replaced(kCaptured, "STEPS = 50", "STEPS = 3"));
+  const FamilyManifest m = family.load();
+  const ResolvedPoint point = resolvePoint(RunPoint{&m, &m.variants.front(), m.params, RunMode::normal});
+  std::vector<ResolvedLaunch> as_set_up = point.launches;
+  ResolvedArg key;
+  key.kind = KernelArgSpec::Kind::scalar;
+  key.scalar_bytes = {std::byte{7}, std::byte{0}, std::byte{0}, std::byte{0}};
+  as_set_up[0].args.push_back(key);
+  const std::vector<ResolvedLaunch> every = counters::everyRepetition(point, as_set_up);
+  ASSERT_EQ(every.size(), 3u);
+  EXPECT_EQ(every[1].args[0].buffer, "b");
+  EXPECT_EQ(every[2].args[0].buffer, "a");
+  EXPECT_EQ(every[2].args[3].scalar_value, 2);
+  ASSERT_EQ(every[2].args.size(), 5u);
+  EXPECT_EQ(every[2].args[4].scalar_bytes, key.scalar_bytes);
 }
