@@ -314,6 +314,10 @@ class HtmlReport {
         html_ += diagnosisCellHtml(*record);
         for (const std::string& key : model_keys_) {
           const RooflinePlacement* placement = placementOn(*record, key);
+          if (placement != nullptr && placement->unplaced) {  // no position: say why, not a dash
+            html_ += td(escaped("unplaced: " + toString(*placement->unplaced)), "muted");
+            continue;
+          }
           if (placement != nullptr && placement->above_roof && known(placement->fraction_of_roof)) {
             html_ += "<td class=\"num above-roof\" title=\"" + escaped(*placement->above_roof) + "\">" +
                      escaped(formatPercent(*known(placement->fraction_of_roof))) + " ⚠</td>";

@@ -68,6 +68,13 @@ void printWhatIfs(const ResultsDocument& results, std::ostream& out) {
   }
 }
 
+// A record with no position on the roofline says so first: its diagnosis cannot name a roof.
+std::string diagnosisCell(const RunRecord& record) {
+  const std::string diagnosis = record.diagnosis ? summaryText(*record.diagnosis) : "-";
+  if (const auto unplaced = unplacedText(record)) return *unplaced + (record.diagnosis ? "; " + diagnosis : "");
+  return diagnosis;
+}
+
 }  // namespace
 
 void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
@@ -87,7 +94,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
       row.insert(row.end(), {optionalText(record.medianKernelNs(), &formatDurationNs),
                              optionalText(record.achievedGflops(), &formatRate),
                              optionalText(record.achievedGbps(), &formatRate), verificationText(record),
-                             record.diagnosis ? summaryText(*record.diagnosis) : "-"});
+                             diagnosisCell(record)});
     } else {
       (isFault(record.status) ? errors : skipped) += 1;
       const std::string error = firstLine(record.status_reason);
