@@ -8,6 +8,7 @@
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/capture_timeline_text.hpp"
 #include "reports/text/end_to_end_text.hpp"
 #include "reports/text/what_if_text.hpp"
 
@@ -124,6 +125,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
              std::to_string(verification_failed) + " failed verification\n";
   printWhatIfs(results, out);
   printEndToEnd(results, out);
+  if (results.capture_timeline) printCaptureTimeline(*results.capture_timeline, out);
   if (comparesDevices(results)) printDeviceComparison(results, out);
 }
 
