@@ -91,5 +91,17 @@ TEST(CaptureTimelineReport, ReportRedrawsTheTimelineFromASavedFile) {
   EXPECT_EQ(again.capture_timeline->untimed_commands, 1u);
 }
 
+// A capture folder without a readable log: an input error naming the config's line, before any
+// device work, whatever the reader says of the folder.
+TEST(CaptureTimelineReport, AnUnreadableCaptureIsAnInputError) {
+  rooflab::testing::TempDir dir;
+  dir.write("app/readme.txt", "not a capture");
+  dir.write("capture.toml", "[capture]\nfolder = \"app\"\n[[study]]\nfamily = \"vecadd\"\nparams = { N = [1024] }\n");
+  const testing::BinaryOutcome run = runRooflab("run capture.toml --out out", dir.path());
+  EXPECT_EQ(run.exit_code, 2) << show(run);
+  EXPECT_TRUE(contains(run.err, "capture.toml:2: [capture] folder: ")) << show(run);
+  EXPECT_FALSE(fs::exists(dir.path() / "out" / "results.json")) << show(run);
+}
+
 }  // namespace
 }  // namespace rooflab

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "analyzer/workcount/oclgrind_counts.hpp"
+#include "test_support.hpp"
 
 namespace rooflab {
 namespace {
@@ -84,6 +85,23 @@ TEST(OclgrindCounts, VecaddUnderOclgrindCountsNAddsTwoNLoadsNStores) {
   EXPECT_DOUBLE_EQ(work.global_accesses, 3 * 4096);
   EXPECT_DOUBLE_EQ(work.bytes, 3 * 4096 * 4);
   EXPECT_TRUE(work.uncounted_calls.empty());
+}
+
+// The built-in vecadd family's first point, its launch cut to 8 of its 256 work-groups and run once by
+// this rooflab under oclgrind: the lines its family.toml would get equal its manifest's formulas.
+TEST(OclgrindCounts, CountsAFamilyPointThroughTheBinary) {
+  if (!findOclgrind()) GTEST_SKIP() << "oclgrind is not installed (scripts/setup-debian.sh installs it)";
+  testing::TempDir dir;
+  dir.write("c.toml", "[run]\nmodes = [\"normal\"]\ncounters = \"off\"\n[[study]]\nfamily = \"vecadd\"\n"
+                      "variants = [\"global\"]\nparams = { N = [65536] }\n");
+  const testing::BinaryOutcome counted = testing::runRooflab("__count-work c.toml 0 8", dir.path());
+  ASSERT_EQ(counted.exit_code, 0) << testing::show(counted);
+  EXPECT_EQ(counted.out, "# kernel vecadd_global\n"
+                         "# counted by oclgrind --inst-counts, scaled from 8 of 256 work-groups\n"
+                         "flops = \"65536\"\nglobal_accesses = \"196608\"\nbytes = \"786432\"\n");
+  const testing::BinaryOutcome missing = testing::runRooflab("__count-work c.toml 3 8", dir.path());
+  EXPECT_EQ(missing.exit_code, 2) << testing::show(missing);
+  EXPECT_TRUE(testing::contains(missing.err, "no point 3 (the batch plans 1)")) << testing::show(missing);
 }
 
 }  // namespace
