@@ -96,6 +96,7 @@ void splitSpan(const CaptureLog& log, CaptureTimeline& timeline) {
   for (const CapturedCommand& command : log.commands) {
     TimelinePartTime& time = parts[partOf(command.kind)];
     ++time.commands;
+    if (command.kind == CapturedCommandKind::kernel) ++parts[TimelinePart::launch].commands;  // a launch each
     if (!timed(command)) continue;
     ++time.timed_commands;
     time.bytes += command.bytes;

@@ -32,12 +32,20 @@ bool isFusedCall(const std::string& name) {
   return std::regex_search(name, fused);
 }
 
-// A floating-point builtin the rule does not count (sqrt, exp, sin, ...): the float types of its
-// mangled arguments say so.
+// A floating-point builtin the rule does not count (sqrt, exp, sin, ...): its first argument, after
+// the mangled name's length and name, is a float, a double or a half, or a vector of them.
 bool isUncountedFloatCall(const std::string& name) {
-  static const std::regex float_builtin(R"(^call (_Z\d+[a-z_]+(Dv\d+_)?[fdDh]|llvm\.[a-z]+\.(v\d+)?f(16|32|64)))");
-  return std::regex_search(name, float_builtin) && name.find("vload") == std::string::npos &&
-         name.find("vstore") == std::string::npos && name.find("convert") == std::string::npos;
+  static const std::regex llvm_float(R"(^call llvm\.[a-z]+\.(v\d+)?f(16|32|64))");
+  if (std::regex_search(name, llvm_float)) return true;
+  static const std::regex mangled(R"(^call _Z(\d+))");
+  std::smatch match;
+  if (!std::regex_search(name, match, mangled)) return false;
+  const std::size_t args = std::size_t(match.length(0)) + std::stoul(match[1].str());
+  if (args >= name.size()) return false;
+  static const std::regex float_argument(R"(^(Dv\d+_)?(f|d|Dh))");
+  const std::string function = name.substr(std::size_t(match.length(0)), std::stoul(match[1].str()));
+  return std::regex_search(name.substr(args), float_argument) && function.find("vload") == std::string::npos &&
+         function.find("vstore") == std::string::npos && function.find("convert") == std::string::npos;
 }
 
 // vloadN / vstoreN of global memory: N elements of the mangled element type.

@@ -16,7 +16,7 @@ std::string partsTableHtml(const CaptureTimeline& t) {
     if (part.commands == 0 && part.exclusive_ns <= 0) continue;
     const bool host = part.part == TimelinePart::host;
     std::string commands = host ? "" : std::to_string(part.commands);
-    if (!host && part.part != TimelinePart::launch && part.timed_commands < part.commands)
+    if (!host && part.timed_commands < part.commands)
       commands += " (" + std::to_string(part.timed_commands) + " timed)";
     html += "<tr>" + tdText(timelinePartName(part.part)) + tdNumber(part.exclusive_ns, &formatDurationNs) +
             tdNumber(t.span_ns > 0 ? part.exclusive_ns / t.span_ns : 0, &formatPercent) +

@@ -137,19 +137,27 @@ std::vector<std::string> captureNotes(const CaptureTimeline& timeline) {
 
 namespace {
 
+// Columns padded by characters on screen, not bytes: "µs" is one more byte than it shows.
+std::size_t screenWidth(const std::string& text) {
+  return std::size_t(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string padded(const std::string& text, std::size_t width, bool right) {
+  const std::string padding(width > screenWidth(text) ? width - screenWidth(text) : 0, ' ');
+  return right ? padding + text : text + padding;
+}
+
 void printParts(const CaptureTimeline& timeline, std::ostream& out) {
-  out << "  " << std::string("part") + std::string(20, ' ') << "      time   share  own sum  commands\n";
+  out << "  " << padded("part", 24, false) << padded("time", 10, true) << padded("share", 8, true)
+      << padded("own sum", 10, true) << "  commands\n";
   for (const TimelinePartTime& part : timeline.parts) {
     if (part.commands == 0 && part.exclusive_ns <= 0) continue;
-    std::string name = timelinePartName(part.part);
-    name.resize(std::max<std::size_t>(name.size(), 24), ' ');
-    std::string time = formatDurationNs(part.exclusive_ns), share = formatPercent(timeline.span_ns > 0 ? part.exclusive_ns / timeline.span_ns : 0);
-    std::string sum = part.part == TimelinePart::host ? std::string("-") : formatDurationNs(part.sum_ns);
-    auto right = [](std::string text, std::size_t width) { return std::string(width > text.size() ? width - text.size() : 0, ' ') + text; };
-    std::string commands = part.part == TimelinePart::host ? std::string("") : std::to_string(part.commands);
-    if (part.timed_commands < part.commands && part.part != TimelinePart::launch)
-      commands += " (" + std::to_string(part.timed_commands) + " timed)";
-    out << "  " << name << right(time, 10) << right(share, 8) << right(sum, 9) << "  " << commands << "\n";
+    const bool host = part.part == TimelinePart::host;
+    std::string commands = host ? std::string("") : "  " + std::to_string(part.commands);
+    if (!host && part.timed_commands < part.commands) commands += " (" + std::to_string(part.timed_commands) + " timed)";
+    out << "  " << padded(timelinePartName(part.part), 24, false) << padded(formatDurationNs(part.exclusive_ns), 10, true)
+        << padded(formatPercent(timeline.span_ns > 0 ? part.exclusive_ns / timeline.span_ns : 0), 8, true)
+        << padded(host ? "-" : formatDurationNs(part.sum_ns), 10, true) << commands << "\n";
   }
 }
 

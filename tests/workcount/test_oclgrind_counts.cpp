@@ -15,6 +15,7 @@ constexpr const char* kOutput = R"(Instructions executed for kernel 'mixed':
             3072 - load global (12288 bytes)
             2048 - call _Z6vload4mPU3AS1Kf()
             2048 - store global (8192 bytes)
+            1024 - call _Z13get_global_idj()
             1024 - call _Z3fmafff()
             1024 - call _Z3madfff()
             1024 - call _Z4sqrtf()
@@ -36,7 +37,7 @@ TEST(OclgrindCounts, ReadsEveryLaunchsHistogram) {
   const std::vector<LaunchInstructionCounts> launches = parseOclgrindInstCounts(kOutput);
   ASSERT_EQ(launches.size(), 2u);
   EXPECT_EQ(launches[0].kernel, "mixed");
-  ASSERT_EQ(launches[0].instructions.size(), 13u);
+  ASSERT_EQ(launches[0].instructions.size(), 14u);
   EXPECT_EQ(launches[0].instructions[1].instruction, "load global");
   EXPECT_EQ(launches[0].instructions[1].count, 3072u);
   EXPECT_EQ(launches[0].instructions[1].bytes, 12288u);
@@ -47,7 +48,8 @@ TEST(OclgrindCounts, ReadsEveryLaunchsHistogram) {
 
 TEST(OclgrindCounts, CountsFlopsAndGlobalAccessesByTheRule) {
   const MeasuredWork work = measuredWork(parseOclgrindInstCounts(kOutput)[0], 16, 16);
-  // fadd + fdiv: 1 each; fma, mad: 2; llvm.fmuladd.v4f32: 2 x 4 lanes; sqrt not counted.
+  // fadd + fdiv: 1 each; fma, mad: 2; llvm.fmuladd.v4f32: 2 x 4 lanes; sqrt not counted (and said),
+  // get_global_id not a float call.
   EXPECT_DOUBLE_EQ(work.counted_flops, 1024 + 1024 + 2 * 1024 + 2 * 1024 + 8 * 1024);
   // Scalar loads 3072, vload4 calls 2048 x 4 elements; stores 2048 + vstore4 1024 x 4. Local memory apart.
   EXPECT_EQ(work.counted_global_loads, 3072u + 2048u * 4);
