@@ -6,6 +6,7 @@
 
 #include "analyzer/diagnose/capture_timeline.hpp"
 #include "analyzer/json/results_file.hpp"
+#include "analyzer/json/results_json.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
