@@ -402,6 +402,12 @@ std::optional<double> VariantRunner::timeDriftControl() {
   return drift_control_ ? drift_control_->timeOnce() : std::nullopt;
 }
 
+void VariantRunner::launchOnce(const ResolvedPoint& point) {
+  RunRecord record = recordFor(point.run_point);
+  std::unique_ptr<PreparedPoint> prepared = prepare(point, record);
+  launcher_.runOnce(*prepared);
+}
+
 RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgress& progress) {
   RunRecord record = recordFor(planned.run_point);
   const auto started = Clock::now();

@@ -17,6 +17,7 @@
 #include "reports/html/html_how_to_read.hpp"
 #include "reports/html/html_readings.hpp"
 #include "reports/html/html_end_to_end.hpp"
+#include "reports/html/html_capture_timeline.hpp"
 #include "reports/html/html_run_sections.hpp"
 #include "reports/html/html_sizes.hpp"
 #include "reports/html/html_tuning.hpp"
@@ -154,7 +155,7 @@ class HtmlReport {
     std::string page;
     page.swap(html_);  // the sections render into html_: the body is what they add
     const std::vector<std::string> families = familiesInRunOrder(results_);
-    html_ += readingSectionHtml(reading_guide_);
+    html_ += readingSectionHtml(reading_guide_) + captureTimelineSectionHtml(results_, chart_style_);
     for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
     html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
              measuredCeilingsHtml(results_) + linkCeilingsHtml(results_);
@@ -242,6 +243,7 @@ class HtmlReport {
   void renderNavigation(const std::vector<std::string>& families) {
     html_ += "<nav><p>";
     if (reading_guide_.has_mutants || reading_guide_.has_mutations) html_ += "<a href=\"#how-to-read\">how to read this</a>";
+    if (results_.capture_timeline) html_ += "<a href=\"#capture-timeline\">timeline</a>";
     for (std::size_t index = 0; index < families.size(); ++index) {
       html_ += "<a href=\"#family-" + std::to_string(index) + "\">" + escaped(families[index]) + "</a>";
     }

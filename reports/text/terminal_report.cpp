@@ -10,6 +10,7 @@
 #include "reports/text/part_text.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/capture_timeline_text.hpp"
 #include "reports/text/end_to_end_text.hpp"
 #include "reports/text/what_if_text.hpp"
 
@@ -134,6 +135,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
   if (const std::string part = batchPartText(results); !part.empty()) out << terminalText(part) << '\n';
   printWhatIfs(results, out);
   printEndToEnd(results, out);
+  if (results.capture_timeline) printCaptureTimeline(*results.capture_timeline, out);
   if (comparesDevices(results)) printDeviceComparison(results, out);
 }
 
