@@ -7,7 +7,7 @@
 # for the renderers (reports_<part>) and reports/ itself for the report writer.
 set(ROOFLAB_LAYERS
   support stats data json config verify manifest roofline device ceilings plan counters mutators run
-  place diagnose batch tune capture reports_text reports_chart reports_html reports cli)
+  place diagnose workcount batch tune capture reports_text reports_chart reports_html reports cli)
 
 set(ROOFLAB_LAYER_DEPS_support "")
 set(ROOFLAB_LAYER_DEPS_stats support)
@@ -25,6 +25,7 @@ set(ROOFLAB_LAYER_DEPS_mutators data)
 set(ROOFLAB_LAYER_DEPS_run plan mutators counters verify device)
 set(ROOFLAB_LAYER_DEPS_place roofline)
 set(ROOFLAB_LAYER_DEPS_diagnose roofline data)
+set(ROOFLAB_LAYER_DEPS_workcount data)
 set(ROOFLAB_LAYER_DEPS_batch run ceilings place diagnose json config)
 set(ROOFLAB_LAYER_DEPS_reports_text json data)
 set(ROOFLAB_LAYER_DEPS_reports_chart reports_text)
@@ -32,7 +33,7 @@ set(ROOFLAB_LAYER_DEPS_reports_html reports_chart)
 set(ROOFLAB_LAYER_DEPS_reports reports_html json)
 set(ROOFLAB_LAYER_DEPS_tune batch)
 set(ROOFLAB_LAYER_DEPS_capture json manifest)
-set(ROOFLAB_LAYER_DEPS_cli batch tune capture reports)
+set(ROOFLAB_LAYER_DEPS_cli batch tune capture reports workcount)
 
 # The folder (relative to the source tree) whose files make up `layer`.
 function(rooflab_layer_dir layer out)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what rooflab needs on Debian 12 (also Ubuntu): compiler, CMake, the libraries of
-# DESIGN.md, GoogleTest and PoCL (the CPU OpenCL device). Idempotent; uses sudo when not root.
+# DESIGN.md, GoogleTest, PoCL (the CPU OpenCL device) and oclgrind (which counts a launch's
+# work). Idempotent; uses sudo when not root.
 set -euo pipefail
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -10,7 +11,7 @@ packages=(
   libtomlplusplus-dev libmuparser-dev libcairo2-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libpng-dev
   libclang-dev clang-14
-  gcc python3-pyopencl python-pyopencl-doc clpeak
+  gcc python3-pyopencl python-pyopencl-doc clpeak oclgrind
 )
 missing=()
 for p in "${packages[@]}"; do

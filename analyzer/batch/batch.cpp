@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "analyzer/batch/ab_plan.hpp"
+#include "analyzer/batch/batch_capture.hpp"
 #include "analyzer/batch/batch_cost.hpp"
 #include "analyzer/batch/batch_devices.hpp"
 #include "analyzer/batch/batch_estimate.hpp"
@@ -69,12 +70,12 @@ bool needsLinkCeilings(const BatchPlan& plan) {
 }  // namespace
 
 MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             const BatchPlan& plan) {
+                             const BatchPlan& plan, bool measure_link) {
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
   const bool counters_possible = countersPossible(settings, device.info);
   MeasuredModels measured{prepareRooflineModels(settings, device, log, typedPeaksOf(plan, counters_possible),
-                                                counters_possible, needsLinkCeilings(plan)),
+                                                counters_possible, measure_link || needsLinkCeilings(plan)),
                           0};
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (show_log) std::fputs(log.str().c_str(), stderr);
@@ -203,7 +204,7 @@ std::vector<MeasuredModels> measureEveryDevice(const BatchConfig& config, const 
     if (!measured.empty() && devices.mode != DeviceMode::compare) break;
     if (devices.devices.size() > 1 && show_log)
       std::fprintf(stderr, "rooflab: ceilings of %s\n", deviceLine(device.info).c_str());
-    measured.push_back(measureModels(config.run, device, show_log, plan));
+    measured.push_back(measureModels(config.run, device, show_log, plan, config.capture.has_value()));
   }
   return measured;
 }
@@ -273,6 +274,7 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
                         const std::optional<AbRun>& ab, const BatchOptions& options) {
   BatchOutcome outcome;
   checkPart(options.part);
+  const std::optional<CaptureLog> capture = readBatchCapture(config);
   const BatchDevices devices = selectBatchDevices(config.run);
   outcome.folder = std::make_unique<OutputFolder>(config.run.out);
   outcome.out_dir = outcome.folder->dir();
@@ -299,6 +301,7 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
   times.ceilings_seconds = secondsSince(ceilings_started);
   times.ceilings_measured = config.run.ceilings == CeilingsSource::measure;
   results.setModels(models.front().models, models.front().seconds);
+  if (capture) outcome.results.capture_timeline = batchCaptureTimeline(*capture, models.front().models);
   recordDevices(outcome.results, devices, models);
   // Sizes are chosen on the first device; the parts of a batch, each on its own machine, choose them
   // from its datasheet, so that every part chooses alike. (An A/B run's plan is its two configs'.)

@@ -47,13 +47,14 @@ BatchConfig withBatchOptions(BatchConfig config, const BatchOptions& options);
 // every input error of a plan as one message, a line each (the first 20);
 std::string joinedInputErrors(const std::vector<std::string>& errors);
 // the roofline models of a device (the ceilings measured unless [run] ceilings = "datasheet") and the
-// seconds they took; `show_log` prints the ceilings' table;
+// seconds they took; `show_log` prints the ceilings' table; the host link and the launch are measured
+// when a point runs end to end or `measure_link` asks (a captured application's timeline);
 struct MeasuredModels {
   RooflineModels models;
   double seconds = 0;
 };
 MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             const BatchPlan& plan);
+                             const BatchPlan& plan, bool measure_link = false);
 // the plan again with the sizes that its size rules choose on this device (printed and kept in the
 // results), or `plan` itself when no study gives a rule; with `datasheet_roofs`, from the device's
 // datasheet model rather than its measured ceilings (so that the parts of a batch choose alike).

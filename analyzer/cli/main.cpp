@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "analyzer/cli/commands.hpp"
+#include "analyzer/cli/work_count_command.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/stop_flag.hpp"
 #include "analyzer/support/terminal_text.hpp"
@@ -20,6 +21,18 @@ int main(int argc, char** argv) {
   // inherits it.
   std::signal(SIGXFSZ, SIG_IGN);
   if (argc == 2 && std::string(argv[1]) == "__worker") return runPointWorker(3, 4);
+  // A point's work counted under oclgrind (docs/work-counts.md): not yet commands for users.
+  if (argc == 5 && std::string(argv[1]) == "__launch-once")
+    return runLaunchOnce(argv[2], std::stoull(argv[3]), std::stoull(argv[4]));
+  if ((argc == 4 || argc == 5) && std::string(argv[1]) == "__count-work") try {
+      return runCountWork(argv[2], std::stoull(argv[3]), argc == 5 ? std::stoull(argv[4]) : 64);
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "rooflab: %s\n", e.what());
+      return 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "rooflab: %s\n", e.what());
+      return 1;
+    }
   CLI::App app{"rooflab: roofline profiler for OpenCL kernels"};
   app.require_subcommand(1);
   // The build's optional features; a function, so that only --version loads libclang to tell.

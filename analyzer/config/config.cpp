@@ -337,13 +337,28 @@ StudySpec parseStudy(const TomlReader& r, InputErrorList& errors) {
   return s;
 }
 
+// [capture] folder: the capture's folder, relative to the config; it must exist when the config is read.
+CaptureSpec parseCapture(const TomlReader& r, const fs::path& base_dir, InputErrorList& errors) {
+  errors.attempt([&] { r.rejectUnknownKeys({"folder"}); });
+  CaptureSpec capture;
+  capture.where = r.where();
+  errors.attempt([&] {
+    const std::string folder = r.requireString("folder");
+    capture.where = r.where("folder");
+    capture.folder = fs::absolute(base_dir / folder).lexically_normal().string();
+    std::error_code ec;
+    if (!fs::is_directory(capture.folder, ec)) r.fail("folder", "no capture folder at " + capture.folder);
+  });
+  return capture;
+}
+
 }  // namespace
 
 BatchConfig parseBatchConfig(std::string_view text, const std::string& name, const fs::path& base_dir) {
   const toml::table root = parseTomlText(text, name);
   TomlReader r(root, name);
   InputErrorList errors;
-  errors.attempt([&] { r.rejectUnknownKeys({"run", "study"}); });
+  errors.attempt([&] { r.rejectUnknownKeys({"run", "study", "capture"}); });
   BatchConfig config;
   config.path = name;
   config.text = std::string(text);
@@ -356,6 +371,9 @@ BatchConfig parseBatchConfig(std::string_view text, const std::string& name, con
   const toml::table* run = nullptr;
   errors.attempt([&] { run = r.optionalTable("run"); });
   if (run != nullptr) parseRun(r.sub(*run, "run"), config.run, base_dir, errors);
+  const toml::table* capture = nullptr;
+  errors.attempt([&] { capture = r.optionalTable("capture"); });
+  if (capture != nullptr) config.capture = parseCapture(r.sub(*capture, "capture"), base_dir, errors);
   const toml::array* studies = nullptr;
   const bool studies_read = errors.attempt([&] { studies = r.optionalArray("study"); });
   if (studies != nullptr) {

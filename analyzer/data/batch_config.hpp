@@ -123,10 +123,18 @@ struct ParamOverride {
   std::vector<double> values;
 };
 
+// `[capture] folder`: the folder `rooflab capture` recorded an application into (docs/capture-timeline.md);
+// the batch reads its log and shows the application's timeline beside the families' records.
+struct CaptureSpec {
+  std::string folder;  // absolute, resolved against the config's folder
+  SourceLocation where;
+};
+
 struct BatchConfig {
   std::string path;  // file, or "<embedded default>"
   RunSettings run;
   std::vector<StudySpec> studies;
+  std::optional<CaptureSpec> capture;
   std::vector<ParamOverride> param_overrides;  // from the command line, not the file
   std::string text;  // the TOML as given, kept in the results
 };

@@ -35,12 +35,14 @@ std::string ReferenceSpec::text() const {
   switch (kind) {
     case Kind::variant: return "variant:" + name;
     case Kind::cpu: return "cpu:" + name;
+    case Kind::outputs: return "outputs";
     case Kind::none: break;
   }
   return "";
 }
 
 std::optional<ReferenceSpec> ReferenceSpec::parse(std::string_view text) {
+  if (text == "outputs") return ReferenceSpec{Kind::outputs, ""};
   for (const auto& [prefix, kind] : {std::pair{std::string_view("variant:"), Kind::variant}, std::pair{std::string_view("cpu:"), Kind::cpu}})
     if (text.substr(0, prefix.size()) == prefix && text.size() > prefix.size())
       return ReferenceSpec{kind, std::string(text.substr(prefix.size()))};

@@ -30,6 +30,15 @@ struct ManifestExpression {
 
 enum class BufferAccess { read, write, read_write };
 
+// `init = "file:<path>"` or `expect = "file:<path>"`: a buffer's bytes as they lie in a file, with
+// where the key was written, so that a size that does not match names the file, line and key.
+struct BufferFile {
+  std::filesystem::path path;  // absolute: written relative to the family.toml's folder
+  std::string written;         // "file:data/3f2a.bin", as in the manifest
+  std::string key;             // "buffers[2].init"
+  SourceLocation where;
+};
+
 struct BufferSpec {
   std::string name;
   ElementType type;
@@ -39,6 +48,8 @@ struct BufferSpec {
   // [[buffers]] link: how it crosses the host link in an end-to-end run; absent, by its access (read
   // goes up before the kernel, write comes down after, read_write both).
   std::optional<BufferLink> link;
+  std::optional<BufferFile> init_file;    // init = "file:...": BufferInit::file
+  std::optional<BufferFile> expect_file;  // [check] reference = "outputs": the buffer's expected contents
   bool isOutput() const { return access != BufferAccess::read; }
   BufferLink crossing() const;
 };
@@ -52,6 +63,13 @@ struct KernelArgSpec {
   std::string text;             // as written in the manifest
 };
 
+// `pingpong = [["a", "b"]]`: on odd repetitions of a launch, arguments naming `first` name `second`
+// and the other way round (a stencil's input and output exchanged after each step).
+struct BufferSwap {
+  std::string first;
+  std::string second;
+};
+
 struct LaunchSpec {
   std::string kernel;
   std::vector<KernelArgSpec> args;
@@ -59,7 +77,21 @@ struct LaunchSpec {
   SourceLocation args_where;
   std::vector<ManifestExpression> global;
   std::vector<ManifestExpression> local;  // empty: the runtime chooses
+  // `repeat`: the launch enqueued that many times in a row; absent, once. Its scalar arguments and
+  // geometry may read `index`, the repetition (0, 1, ...).
+  std::optional<ManifestExpression> repeat;
+  std::string index = "i";
+  std::vector<BufferSwap> pingpong;
+  SourceLocation where;  // the entry of `launches`
 };
+
+// The most kernel launches one run of a point may enqueue, all repeats summed: more is an input
+// error (a run keeps one profiling event per launch).
+constexpr std::uint64_t kMaxLaunchesPerRun = 1000000;
+
+// `"unmeasured"`, the value of [work] flops or bytes or of a variant's global_accesses when nobody
+// counted it (a captured application): the point runs, but is not placed where the value is needed.
+constexpr const char* kUnmeasuredWork = "unmeasured";
 
 struct DefineSpec {
   std::string name;
@@ -115,6 +147,7 @@ struct VariantSpec {
   std::optional<ManifestExpression> flops;   // overrides [work] when given
   std::optional<ManifestExpression> bytes;
   std::optional<ManifestExpression> global_accesses;
+  bool global_accesses_unmeasured = false;   // global_accesses = "unmeasured"
   std::optional<ManifestExpression> local_accesses;
   std::optional<double> tolerance;           // overrides [check] when given
   bool annotated = false;  // the source uses RL_LOAD / RL_STORE, so mutants can be built
@@ -126,13 +159,14 @@ struct VariantSpec {
 
 // `[check] reference`: where a family's expected outputs come from.
 struct ReferenceSpec {
-  enum class Kind { none, variant, cpu };
+  // outputs: each buffer's `expect` file holds what the application itself computed.
+  enum class Kind { none, variant, cpu, outputs };
   Kind kind = Kind::none;
   std::string name;  // the reference variant, or the registered C++ function
 
-  std::string text() const;  // as written: "variant:<name>" | "cpu:<name>" | "" (none)
+  std::string text() const;  // as written: "variant:<name>" | "cpu:<name>" | "outputs" | "" (none)
   bool isVariant(const std::string& variant_name) const { return kind == Kind::variant && name == variant_name; }
-  // "variant:<name>" or "cpu:<name>"; nullopt for anything else.
+  // "variant:<name>", "cpu:<name>" or "outputs"; nullopt for anything else.
   static std::optional<ReferenceSpec> parse(std::string_view text);
 };
 
@@ -153,6 +187,8 @@ struct FamilyManifest {
   std::vector<std::string> param_order;
   ManifestExpression flops;
   ManifestExpression bytes;
+  bool flops_unmeasured = false;  // [work] flops = "unmeasured"; `flops` then stands in as 0
+  bool bytes_unmeasured = false;
   // [work] type: the type the flops are computed in; absent, double when the first buffer holds
   // doubles, else float (resolvePoint's workArithmetic).
   std::optional<ElementType> work_type;

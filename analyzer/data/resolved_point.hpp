@@ -41,9 +41,14 @@ struct ResolvedArg {
   std::vector<std::byte> scalar_bytes;  // Kind::scalar: in the argument's type, as clSetKernelArg takes it
   std::size_t local_bytes = 0;         // Kind::local_bytes
 };
+// One entry of a variant's launches: its first repetition, and how many follow. Repetitions are not
+// stored one by one (a repeat may be large); manifest/resolve_point.hpp's launchRepetition makes
+// repetition k when the run enqueues it, from the entry's expressions (`varies`) or its pingpong.
 struct ResolvedLaunch {
   LaunchGeometry geometry;
   std::vector<ResolvedArg> args;
+  std::uint64_t repeat = 1;
+  bool varies = false;  // its geometry or a scalar argument reads the repetition's index
 };
 
 struct ResolvedPoint;

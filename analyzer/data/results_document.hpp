@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzer/data/capture_timeline.hpp"
 #include "analyzer/data/ceilings_report.hpp"
 #include "analyzer/data/batch_config.hpp"
 #include "analyzer/data/batch_parts.hpp"
@@ -120,6 +121,8 @@ struct ResultsDocument {
   std::optional<double> launch_floor_ns;
   // `rooflab tune`: each search, the whole space as data; empty for `rooflab run`.
   std::vector<TuningResult> tuning;
+  // A config with `[capture] folder`: where the captured application's time went; absent otherwise.
+  std::optional<CaptureTimeline> capture_timeline;
 };
 
 }  // namespace rooflab

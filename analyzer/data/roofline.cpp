@@ -21,6 +21,13 @@ constexpr EnumName<IntensitySource> kIntensitySourceNames[] = {
 
 std::string toString(IntensitySource source) { return nameOf(kIntensitySourceNames, source); }
 
+constexpr EnumName<UnplacedReason> kUnplacedReasonNames[] = {
+    {UnplacedReason::work_not_measured, "work not measured"},
+};
+
+std::string toString(UnplacedReason reason) { return nameOf(kUnplacedReasonNames, reason); }
+std::optional<UnplacedReason> parseUnplacedReason(std::string_view text) { return valueOf(kUnplacedReasonNames, text); }
+
 constexpr EnumName<MemoryLevel> kMemoryLevelNames[] = {
     {MemoryLevel::dram, "dram"},
     {MemoryLevel::global, "global"},

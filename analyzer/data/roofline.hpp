@@ -22,6 +22,9 @@ enum class MemoryLevel { dram, global, l1, l2, local };
 // it. fp32 is the model's peak_gflops, fp64 its fp64_gflops, int32 its int32_gops (a multiply-add
 // counting 2 operations, as a flop does).
 enum class Arithmetic { fp32, fp64, int32 };
+// Why a record has no position on a model: work_not_measured, the work the placement needs (flops,
+// the level's bytes) was declared "unmeasured" in its manifest (docs/manifest.md).
+enum class UnplacedReason { work_not_measured };
 
 std::string toString(RooflineBound bound);
 std::string toString(IntensitySource source);
@@ -34,6 +37,8 @@ std::optional<Arithmetic> parseArithmetic(std::string_view text);
 std::string levelPlacementKey(const std::string& model_key, MemoryLevel level);
 std::optional<RooflineBound> parseRooflineBound(std::string_view text);
 std::optional<IntensitySource> parseIntensitySource(std::string_view text);
+std::string toString(UnplacedReason reason);
+std::optional<UnplacedReason> parseUnplacedReason(std::string_view text);
 
 // A kernel that reaches at least this fraction of the roof at its intensity is said to be bound by
 // that roof (DRAM bandwidth left of the ridge, arithmetic right of it). Datasheet roofs are seldom
@@ -87,6 +92,10 @@ struct RooflinePlacement {
   // int32 for integer work the counters counted in a kernel declared (or defaulting) to FP32, whose
   // FLOPs they found none of. Absent otherwise.
   std::optional<Arithmetic> arithmetic;
+  // Set when the record is not placed on this model at all (intensity, rates, fraction and time at
+  // roof null, bound unknown): a chart draws no marker for it, and reports say why. Absent in
+  // results written before it existed.
+  std::optional<UnplacedReason> unplaced;
 };
 
 }  // namespace rooflab

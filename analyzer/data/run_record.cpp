@@ -1,5 +1,7 @@
 #include "analyzer/data/run_record.hpp"
 
+#include <limits>
+
 #include "analyzer/support/enum_names.hpp"
 
 #include <cmath>
@@ -13,8 +15,15 @@ std::optional<double> WorkEstimate::globalBytes() const {
   return *global_accesses * *access_element_bytes;
 }
 
+WorkEstimate WorkEstimate::recorded() const {
+  WorkEstimate work = *this;
+  if (flops_unmeasured) work.flops = std::numeric_limits<double>::quiet_NaN();
+  if (bytes_unmeasured) work.bytes = std::numeric_limits<double>::quiet_NaN();
+  return work;
+}
+
 std::optional<double> WorkEstimate::cgma() const {
-  if (!global_accesses || *global_accesses <= 0) return std::nullopt;
+  if (flops_unmeasured || !global_accesses || *global_accesses <= 0) return std::nullopt;
   return flops / *global_accesses;
 }
 

@@ -90,6 +90,14 @@ struct WorkEstimate {
   std::optional<double> access_element_bytes;
   // The type the work computes in, which picks its compute roof (docs/manifest.md, [work] type).
   Arithmetic arithmetic = Arithmetic::fp32;
+  // Declared "unmeasured" in the manifest (a captured application): the value above stands in as 0
+  // (global_accesses absent) and means nothing; placements that need it are not made.
+  bool flops_unmeasured = false;
+  bool bytes_unmeasured = false;
+  bool global_accesses_unmeasured = false;
+  // As a record keeps it: a value declared unmeasured is NaN, the unknown that results files write
+  // as null (and read back as NaN), so that no rate is made of it.
+  WorkEstimate recorded() const;
   std::optional<double> cgma() const;  // flops / global_accesses, when both are known and accesses > 0
   // global_accesses x access_element_bytes: the traffic the code asks of global memory.
   std::optional<double> globalBytes() const;

@@ -39,6 +39,9 @@ struct SizeChoice {
   std::string fewest_variant;
   std::optional<double> estimated_kernel_us;  // [work] at the roofs; absent without roofs
   std::string roofs;  // which roofs: "measured", "datasheet", or "" (none known)
+  // The family's [work] flops or bytes is "unmeasured": no kernel time is estimated, the waves goal
+  // decides alone.
+  bool work_unmeasured = false;
   double buffer_bytes = 0;          // the largest point's buffers at `value`
   double largest_buffer_bytes = 0;
   std::uint64_t max_alloc_bytes = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE

@@ -49,14 +49,31 @@ std::vector<ManifestExpression> expressionsFrom(const json& j) {
 json toJson(const ElementType& type) { return {{"scalar", number(type.scalar)}, {"lanes", type.lanes}}; }
 ElementType elementTypeFrom(const json& j) { return {enumAt<ScalarKind>(j, "scalar"), j.at("lanes").get<int>()}; }
 
+json toJson(const std::optional<BufferFile>& f) {
+  if (!f) return nullptr;
+  return {{"path", f->path.string()}, {"written", f->written}, {"key", f->key}, {"where", toJson(f->where)}};
+}
+std::optional<BufferFile> bufferFileFrom(const json& j) {
+  if (j.is_null()) return std::nullopt;
+  return BufferFile{j.at("path").get<std::string>(), j.at("written").get<std::string>(), j.at("key").get<std::string>(),
+                    locationFrom(j.at("where"))};
+}
+
 json toJson(const BufferSpec& b) {
   return {{"name", b.name},          {"type", toJson(b.type)},     {"count", toJson(b.count)},
-          {"init", number(b.init)},  {"access", number(b.access)}, {"link", b.link ? number(*b.link) : json(nullptr)}};
+          {"init", number(b.init)},  {"access", number(b.access)}, {"link", b.link ? number(*b.link) : json(nullptr)},
+          {"init_file", toJson(b.init_file)}, {"expect_file", toJson(b.expect_file)}};
 }
 BufferSpec bufferFrom(const json& j) {
-  BufferSpec b{j.at("name").get<std::string>(), elementTypeFrom(j.at("type")), expressionFrom(j.at("count")),
-               enumAt<BufferInit>(j, "init"), enumAt<BufferAccess>(j, "access"), std::nullopt};
+  BufferSpec b;
+  b.name = j.at("name").get<std::string>();
+  b.type = elementTypeFrom(j.at("type"));
+  b.count = expressionFrom(j.at("count"));
+  b.init = enumAt<BufferInit>(j, "init");
+  b.access = enumAt<BufferAccess>(j, "access");
   if (const json& link = j.at("link"); !link.is_null()) b.link = static_cast<BufferLink>(link.get<int>());
+  b.init_file = bufferFileFrom(j.at("init_file"));
+  b.expect_file = bufferFileFrom(j.at("expect_file"));
   return b;
 }
 
@@ -65,7 +82,11 @@ json toJson(const LaunchSpec& launch) {
   for (const KernelArgSpec& a : launch.args)
     args.push_back({{"kind", number(a.kind)}, {"buffer", a.buffer}, {"value", toJson(a.value)},
                     {"scalar_type", number(a.scalar_type)}, {"text", a.text}});
-  return {{"kernel", launch.kernel}, {"args", args}, {"global", toJson(launch.global)}, {"local", toJson(launch.local)}};
+  json pingpong = json::array();
+  for (const BufferSwap& swap : launch.pingpong) pingpong.push_back({swap.first, swap.second});
+  return {{"kernel", launch.kernel},         {"args", args},           {"global", toJson(launch.global)},
+          {"local", toJson(launch.local)},   {"repeat", toJson(launch.repeat)}, {"index", launch.index},
+          {"pingpong", pingpong},            {"where", toJson(launch.where)}};
 }
 LaunchSpec launchFrom(const json& j) {
   LaunchSpec launch;
@@ -76,6 +97,10 @@ LaunchSpec launchFrom(const json& j) {
                            a.at("text").get<std::string>()});
   launch.global = expressionsFrom(j.at("global"));
   launch.local = expressionsFrom(j.at("local"));
+  launch.repeat = optionalExpressionFrom(j.at("repeat"));
+  launch.index = j.at("index").get<std::string>();
+  for (const json& swap : j.at("pingpong")) launch.pingpong.push_back({swap.at(0).get<std::string>(), swap.at(1).get<std::string>()});
+  launch.where = locationFrom(j.at("where"));
   return launch;
 }
 
@@ -125,6 +150,7 @@ json toJson(const VariantSpec& v) {
           {"flops", toJson(v.flops)},
           {"bytes", toJson(v.bytes)},
           {"global_accesses", toJson(v.global_accesses)},
+          {"global_accesses_unmeasured", v.global_accesses_unmeasured},
           {"local_accesses", toJson(v.local_accesses)},
           {"tolerance", v.tolerance ? json(*v.tolerance) : json(nullptr)},
           {"annotated", v.annotated},
@@ -149,6 +175,7 @@ VariantSpec variantFrom(const json& j) {
   v.flops = optionalExpressionFrom(j.at("flops"));
   v.bytes = optionalExpressionFrom(j.at("bytes"));
   v.global_accesses = optionalExpressionFrom(j.at("global_accesses"));
+  v.global_accesses_unmeasured = j.at("global_accesses_unmeasured").get<bool>();
   v.local_accesses = optionalExpressionFrom(j.at("local_accesses"));
   if (const json& t = j.at("tolerance"); !t.is_null()) v.tolerance = t.get<double>();
   v.annotated = j.at("annotated").get<bool>();
@@ -169,6 +196,8 @@ json toJson(const FamilyManifest& f) {
           {"param_order", f.param_order},
           {"flops", toJson(f.flops)},
           {"bytes", toJson(f.bytes)},
+          {"flops_unmeasured", f.flops_unmeasured},
+          {"bytes_unmeasured", f.bytes_unmeasured},
           {"work_type", f.work_type ? toJson(*f.work_type) : json(nullptr)},
           {"buffers", buffers},
           {"reference", {{"kind", number(f.reference.kind)}, {"name", f.reference.name}}},
@@ -187,6 +216,8 @@ FamilyManifest familyFrom(const json& j) {
   f.param_order = j.at("param_order").get<std::vector<std::string>>();
   f.flops = expressionFrom(j.at("flops"));
   f.bytes = expressionFrom(j.at("bytes"));
+  f.flops_unmeasured = j.at("flops_unmeasured").get<bool>();
+  f.bytes_unmeasured = j.at("bytes_unmeasured").get<bool>();
   if (const json& t = j.at("work_type"); !t.is_null()) f.work_type = elementTypeFrom(t);
   for (const json& b : j.at("buffers")) f.buffers.push_back(bufferFrom(b));
   f.reference = {enumAt<ReferenceSpec::Kind>(j.at("reference"), "kind"), j.at("reference").at("name").get<std::string>()};
@@ -205,7 +236,8 @@ json toJson(const WorkEstimate& w) {
           {"global_accesses", optional(w.global_accesses)},
           {"local_accesses", optional(w.local_accesses)},
           {"access_element_bytes", optional(w.access_element_bytes)},
-          {"arithmetic", number(w.arithmetic)}};
+          {"arithmetic", number(w.arithmetic)},
+          {"unmeasured", {w.flops_unmeasured, w.bytes_unmeasured, w.global_accesses_unmeasured}}};
 }
 WorkEstimate workFrom(const json& j) {
   auto optional = [&](const char* key) -> std::optional<double> {
@@ -219,6 +251,10 @@ WorkEstimate workFrom(const json& j) {
   w.local_accesses = optional("local_accesses");
   w.access_element_bytes = optional("access_element_bytes");
   w.arithmetic = enumAt<Arithmetic>(j, "arithmetic");
+  const json& unmeasured = j.at("unmeasured");
+  w.flops_unmeasured = unmeasured.at(0).get<bool>();
+  w.bytes_unmeasured = unmeasured.at(1).get<bool>();
+  w.global_accesses_unmeasured = unmeasured.at(2).get<bool>();
   return w;
 }
 
@@ -249,7 +285,7 @@ json toJson(const ResolvedPoint& r) {
                       {"scalar_bytes", bytes}, {"local_bytes", a.local_bytes}});
     }
     launches.push_back({{"kernel", l.geometry.kernel}, {"global", l.geometry.global}, {"local", l.geometry.local},
-                        {"args", args}});
+                        {"args", args}, {"repeat", l.repeat}, {"varies", l.varies}});
   }
   return {{"variant", r.run_point.variant->name},
           {"work", toJson(r.work)},
@@ -295,6 +331,8 @@ ResolvedPoint resolvedFrom(const json& j, const RunPoint& point) {
       arg.local_bytes = a.at("local_bytes").get<std::size_t>();
       launch.args.push_back(std::move(arg));
     }
+    launch.repeat = l.at("repeat").get<std::uint64_t>();
+    launch.varies = l.at("varies").get<bool>();
     r.launches.push_back(std::move(launch));
   }
   if (const json& ref = j.at("reference_point"); !ref.is_null()) {

@@ -101,6 +101,10 @@ TuningResult tuningResultFromJson(const nlohmann::json& json);
 std::string encodeTuneJournalLine(const TuneJournalEntry& entry);
 std::optional<TuneJournalEntry> decodeTuneJournalLine(const std::string& line);
 
+// results.capture_timeline: a captured application's timeline (results_json_capture.cpp).
+nlohmann::json toJson(const CaptureTimeline& timeline);
+CaptureTimeline captureTimelineFromJson(const nlohmann::json& json);
+
 nlohmann::json toJson(const ResultsModels& models);
 ResultsModels resultsModelsFromJson(const nlohmann::json& json);
 

@@ -60,7 +60,10 @@ json toJson(const BatchConfig& config) {
     run["min_time"] = r.min_time_s;
     run["max_time"] = r.max_time_s;
   }
-  return {{"path", config.path}, {"run", run}, {"study", studies}, {"text", config.text}};
+  json out = {{"path", config.path}, {"run", run}, {"study", studies}, {"text", config.text}};
+  // Only for a config with a capture, so that older results re-write unchanged.
+  if (config.capture) out["capture"] = {{"folder", config.capture->folder}};
+  return out;
 }
 
 BatchConfig batchConfigFromJson(const json& j) {
@@ -110,6 +113,8 @@ BatchConfig batchConfigFromJson(const json& j) {
           if (count.is_number_integer()) study.overlap_chunks.push_back(count.get<int>());
       config.studies.push_back(std::move(study));
     }
+  if (const std::optional<std::string> folder = optionalText(objectOrEmpty(j, "capture"), "folder"))
+    config.capture = CaptureSpec{*folder, {}};
   return config;
 }
 

@@ -327,6 +327,7 @@ json toJson(const ResultsDocument& d) {
     j["tuning"] = json::array();
     for (const TuningResult& result : d.tuning) j["tuning"].push_back(toJson(result));
   }
+  if (d.capture_timeline) j["capture_timeline"] = toJson(*d.capture_timeline);
   writeDevicesAndParts(d, j);
   return j;
 }
@@ -380,6 +381,8 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
   if (const json* tuning = member(j, "tuning"); tuning != nullptr && tuning->is_array())
     for (const json& result : *tuning)
       if (result.is_object()) d.tuning.push_back(tuningResultFromJson(result));
+  if (const json* timeline = member(j, "capture_timeline"); timeline != nullptr && timeline->is_object())
+    d.capture_timeline = captureTimelineFromJson(*timeline);
   readDevicesAndParts(j, d);
   return d;
 }

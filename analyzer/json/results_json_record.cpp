@@ -147,6 +147,7 @@ json toJson(const RooflinePlacement& p) {
   if (p.level != MemoryLevel::dram) j["level"] = toString(p.level);
   if (p.above_roof) j["above_roof"] = *p.above_roof;
   if (p.arithmetic) j["arithmetic"] = toString(*p.arithmetic);
+  if (p.unplaced) j["unplaced"] = toString(*p.unplaced);
   return j;
 }
 
@@ -165,6 +166,7 @@ RooflinePlacement rooflinePlacementFromJson(const json& j) {
   p.level = parseMemoryLevel(textOr(j, "level")).value_or(MemoryLevel::dram);
   p.above_roof = optionalText(j, "above_roof");
   if (const auto arithmetic = optionalText(j, "arithmetic")) p.arithmetic = parseArithmetic(*arithmetic);
+  if (const auto unplaced = optionalText(j, "unplaced")) p.unplaced = parseUnplacedReason(*unplaced);
   return p;
 }
 
@@ -181,6 +183,12 @@ json toJson(const RunRecord& r) {
   if (r.work.access_element_bytes) work["access_element_bytes"] = finiteOrNull(r.work.access_element_bytes);
   // Written only for work not in FP32, so that older results re-write unchanged.
   if (r.work.arithmetic != Arithmetic::fp32) work["arithmetic"] = toString(r.work.arithmetic);
+  // Written only where the manifest declared work "unmeasured" (its value is then null).
+  json unmeasured = json::array();
+  if (r.work.flops_unmeasured) unmeasured.push_back("flops");
+  if (r.work.bytes_unmeasured) unmeasured.push_back("bytes");
+  if (r.work.global_accesses_unmeasured) unmeasured.push_back("global_accesses");
+  if (!unmeasured.empty()) work["unmeasured"] = unmeasured;
   json phase_seconds = json::object();
   for (const auto& [phase, seconds] : r.phase_seconds) phase_seconds[phase] = seconds;
   json j = {
@@ -246,6 +254,12 @@ RunRecord runRecordFromJson(const json& j) {
   r.work.local_accesses = optionalNumber(work, "local_accesses");
   r.work.access_element_bytes = optionalNumber(work, "access_element_bytes");
   if (const auto arithmetic = optionalText(work, "arithmetic")) r.work.arithmetic = parseArithmetic(*arithmetic).value_or(Arithmetic::fp32);
+  if (const json* unmeasured = member(work, "unmeasured"); unmeasured != nullptr && unmeasured->is_array())
+    for (const json& name : *unmeasured) {
+      r.work.flops_unmeasured = r.work.flops_unmeasured || name == "flops";
+      r.work.bytes_unmeasured = r.work.bytes_unmeasured || name == "bytes";
+      r.work.global_accesses_unmeasured = r.work.global_accesses_unmeasured || name == "global_accesses";
+    }
   if (const json* timings = member(j, "timings"); timings != nullptr && timings->is_object())
     r.timings = timingsFromJson(*timings);
   r.verification = verificationFromJson(objectOrEmpty(j, "verification"));

@@ -34,7 +34,7 @@ SizeRuleSpec sizeRuleFromJson(const std::string& param, const json& j) {
 }
 
 json toJson(const SizeChoice& c) {
-  return {{"family", c.family},
+  json j = {{"family", c.family},
           {"study", c.study_index},
           {"param", c.rule.param},
           {"rule", toJson(c.rule)},
@@ -52,6 +52,8 @@ json toJson(const SizeChoice& c) {
           {"max_alloc_bytes", c.max_alloc_bytes},
           {"cache_bytes", c.cache_bytes},
           {"why", c.why}};
+  if (c.work_unmeasured) j["work_unmeasured"] = true;  // written only then: older results re-write unchanged
+  return j;
 }
 
 SizeChoice sizeChoiceFromJson(const json& j) {
@@ -70,6 +72,7 @@ SizeChoice sizeChoiceFromJson(const json& j) {
   c.fewest_variant = textOr(j, "fewest_variant");
   c.estimated_kernel_us = optionalNumber(j, "estimated_kernel_us");
   c.roofs = textOr(j, "roofs");
+  c.work_unmeasured = boolOr(j, "work_unmeasured", false);
   c.buffer_bytes = numberOr(j, "buffer_bytes", 0);
   c.largest_buffer_bytes = numberOr(j, "largest_buffer_bytes", 0);
   c.max_alloc_bytes = integerOr<std::uint64_t>(j, "max_alloc_bytes", 0);

@@ -57,8 +57,17 @@ void parseWork(const TomlReader& r, FamilyManifest& family, InputErrorList& erro
   if (work == nullptr) return;
   TomlReader wr = r.sub(*work, "work");
   errors.attempt([&] { wr.rejectUnknownKeys({"flops", "bytes", "type"}); });
-  errors.attempt([&] { family.flops = expressionAt(wr, "flops", wr.requireExpression("flops")); });
-  errors.attempt([&] { family.bytes = expressionAt(wr, "bytes", wr.requireExpression("bytes")); });
+  // "unmeasured" stands in as 0, flagged, so that every expression still evaluates.
+  errors.attempt([&] {
+    const std::string flops = wr.requireExpression("flops");
+    family.flops_unmeasured = flops == kUnmeasuredWork;
+    family.flops = expressionAt(wr, "flops", family.flops_unmeasured ? "0" : flops);
+  });
+  errors.attempt([&] {
+    const std::string bytes = wr.requireExpression("bytes");
+    family.bytes_unmeasured = bytes == kUnmeasuredWork;
+    family.bytes = expressionAt(wr, "bytes", family.bytes_unmeasured ? "0" : bytes);
+  });
   errors.attempt([&] {
     if (const auto type = wr.optionalString("type")) {
       family.work_type = ElementType::parse(*type);
@@ -94,7 +103,7 @@ void parseCheck(const TomlReader& r, FamilyManifest& family, InputErrorList& err
     const std::optional<std::string> reference = cr.optionalString("reference");
     if (!reference) return;
     const std::optional<ReferenceSpec> parsed = ReferenceSpec::parse(*reference);
-    if (!parsed) cr.fail("reference", "'" + *reference + "' must be variant:<name> or cpu:<name>");
+    if (!parsed) cr.fail("reference", "'" + *reference + "' must be variant:<name>, cpu:<name> or outputs");
     family.reference = *parsed;
   });
   errors.attempt([&] {
@@ -136,6 +145,23 @@ void parseVariants(const TomlReader& r, FamilyManifest& family, InputErrorList& 
   }
 }
 
+// reference = "outputs" and the buffers' `expect` files come together: one without the other is a
+// family verified against nothing, or files that nothing reads.
+void checkExpectedOutputs(const TomlReader& r, const FamilyManifest& family, InputErrorList& errors) {
+  const bool outputs = family.reference.kind == ReferenceSpec::Kind::outputs;
+  bool any_expect = false;
+  for (const BufferSpec& b : family.buffers) {
+    if (!b.expect_file) continue;
+    any_expect = true;
+    if (!outputs)
+      errors.add(b.expect_file->where.str() + ": " + b.expect_file->key + ": buffer '" + b.name +
+                 "' has an expected output, but [check] reference is not \"outputs\" (write reference = \"outputs\" to verify against it)");
+  }
+  const toml::table* check = outputs ? r.table()["check"].as_table() : nullptr;
+  if (outputs && !any_expect && check)
+    errors.add(r.sub(*check, "check").error("reference", "reference = \"outputs\" but no [[buffers]] entry has expect = \"file:<path>\": nothing would be verified"));
+}
+
 void checkReference(const TomlReader& r, const FamilyManifest& family) {
   const ReferenceSpec& ref = family.reference;
   if (ref.kind == ReferenceSpec::Kind::variant && !family.findVariant(ref.name))
@@ -171,6 +197,7 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
   parseEndToEnd(r, family, errors);
   parseVariants(r, family, errors);
   errors.attempt([&] { checkReference(r, family); });
+  checkExpectedOutputs(r, family, errors);
   bool has_output = false;
   for (const auto& b : family.buffers) has_output = has_output || b.isOutput();
   if (!family.buffers.empty() && !has_output)

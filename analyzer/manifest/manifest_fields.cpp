@@ -2,20 +2,40 @@
 
 #include <cmath>
 #include <regex>
+#include <system_error>
 
 #include "analyzer/support/format.hpp"
 
 namespace rooflab {
 namespace {
 
-BufferInit parseInit(const TomlReader& r) {
+constexpr std::string_view kFilePrefix = "file:";
+
+// `file:<path>` at `key`, relative to the manifest's folder; the file must exist (its size is checked
+// per point, against the buffer's count there).
+BufferFile parseBufferFile(const TomlReader& r, const std::string& key, const std::string& written) {
+  const std::string name = written.substr(kFilePrefix.size());
+  if (name.empty()) r.fail(key, "'" + written + "' names no file (file:<path relative to the family.toml's folder>)");
+  const std::filesystem::path folder = std::filesystem::path(r.file()).parent_path();
+  BufferFile file{std::filesystem::absolute(folder / name).lexically_normal(), written, r.keyPath(key), r.where(key)};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file.path, ec))
+    r.fail(key, "file '" + file.path.string() + "' not found" + (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
+  return file;
+}
+
+BufferInit parseInit(const TomlReader& r, BufferSpec& b) {
   const std::string init = r.optionalString("init").value_or("random");
+  if (init.rfind(kFilePrefix, 0) == 0) {
+    b.init_file = parseBufferFile(r, "init", init);
+    return BufferInit::file;
+  }
   if (init == "random") return BufferInit::random;
   if (init == "random_positive") return BufferInit::random_positive;
   if (init == "iota") return BufferInit::iota;
   if (init == "ones") return BufferInit::ones;
   if (init == "zero") return BufferInit::zero;
-  r.fail("init", "unknown init '" + init + "' (expected random, random_positive, iota, ones or zero)");
+  r.fail("init", "unknown init '" + init + "' (expected random, random_positive, iota, ones, zero or file:<path>)");
 }
 
 BufferAccess parseAccess(const TomlReader& r) {
@@ -52,7 +72,7 @@ BufferSpec parseBuffer(const TomlReader& r, bool scratch, InputErrorList& errors
     if (scratch)
       r.rejectUnknownKeys({"name", "type", "count", "init"});
     else
-      r.rejectUnknownKeys({"name", "type", "count", "init", "access", "link"});
+      r.rejectUnknownKeys({"name", "type", "count", "init", "access", "link", "expect"});
   });
   BufferSpec b;
   errors.attempt([&] {
@@ -71,9 +91,22 @@ BufferSpec parseBuffer(const TomlReader& r, bool scratch, InputErrorList& errors
   // A count in error stands in as 1, so that the rest of the manifest is still checked.
   b.count = expressionAt(r, "count", "1");
   errors.attempt([&] { b.count = expressionAt(r, "count", r.requireExpression("count")); });
-  errors.attempt([&] { b.init = parseInit(r); });
+  errors.attempt([&] { b.init = parseInit(r, b); });
   b.access = scratch ? BufferAccess::read_write : BufferAccess::read;
   if (!scratch) errors.attempt([&] { b.access = parseAccess(r); });
+  // A write buffer is poisoned before each run: contents from a file would never reach the kernel.
+  if (b.init_file && b.access == BufferAccess::write)
+    errors.add(r.error("init", "buffer '" + b.name + "' has access write, which is poisoned before each run, so '" +
+                                   b.init_file->written + "' would never reach the kernel (use access read_write)"));
+  if (!scratch)
+    errors.attempt([&] {
+      const std::optional<std::string> expect = r.optionalString("expect");
+      if (!expect) return;
+      if (expect->rfind(kFilePrefix, 0) != 0) r.fail("expect", "'" + *expect + "' must be file:<path>");
+      if (b.access == BufferAccess::read)
+        r.fail("expect", "buffer '" + b.name + "' has access read: the kernels do not write it, so it cannot be verified");
+      b.expect_file = parseBufferFile(r, "expect", *expect);
+    });
   if (!scratch)
     errors.attempt([&] {
       const std::optional<std::string> link = r.optionalString("link");

@@ -198,6 +198,55 @@ std::string sourceNames(const VariantSpec& v) {
   return names;
 }
 
+// `pingpong = [["a", "b"], ...]`: pairs of distinct buffers of the variant, of one type, each in one
+// pair, that the kernels may write (a family buffer with access read is read-only and never reset).
+std::vector<BufferSwap> parsePingpong(const TomlReader& r, const FamilyManifest& family, const VariantSpec& v) {
+  std::vector<BufferSwap> swaps;
+  const toml::array* pairs = r.optionalArray("pingpong");
+  if (!pairs) return swaps;
+  std::vector<std::string> seen;
+  for (const toml::node& node : *pairs) {
+    const toml::array* pair = node.as_array();
+    if (!pair || pair->size() != 2 || !(*pair)[0].is_string() || !(*pair)[1].is_string())
+      r.fail("pingpong", "must be a list of pairs of buffer names, e.g. [[\"a\", \"b\"]]");
+    BufferSwap swap{*(*pair)[0].value<std::string>(), *(*pair)[1].value<std::string>()};
+    const BufferSpec* first = family.findBuffer(swap.first, &v);
+    const BufferSpec* second = family.findBuffer(swap.second, &v);
+    for (const auto& [name, spec] : {std::pair{swap.first, first}, std::pair{swap.second, second}}) {
+      if (!spec) r.fail("pingpong", "'" + name + "' is not a buffer of this family or variant");
+      if (spec->access == BufferAccess::read)
+        r.fail("pingpong", "buffer '" + name + "' has access read, but pingpong writes it on alternate repetitions "
+                           "(give it access read_write)");
+      if (std::find(seen.begin(), seen.end(), name) != seen.end())
+        r.fail("pingpong", "buffer '" + name + "' is exchanged twice (in one pair, or in two)");
+      seen.push_back(name);
+    }
+    if (first->type.name() != second->type.name())
+      r.fail("pingpong", "'" + swap.first + "' holds " + first->type.name() + " but '" + swap.second + "' holds " +
+                             second->type.name() + ": buffers exchanged must hold one type");
+    swaps.push_back(std::move(swap));
+  }
+  return swaps;
+}
+
+// An entry's `repeat`, `index` and `pingpong` (in a LaunchSpec that holds nothing else). The repeat is
+// checked with the defaults here, and per point by the plan.
+LaunchSpec parseRepetition(const TomlReader& r, const FamilyManifest& family, const VariantSpec& v,
+                           const ParamValues& values, InputErrorList& errors) {
+  LaunchSpec launch;
+  errors.attempt([&] {
+    launch.index = r.optionalString("index").value_or("i");
+    if (!isIdentifier(launch.index)) r.fail("index", "'" + launch.index + "' is not a valid variable name");
+    if (values.count(launch.index))
+      r.fail("index", "'" + launch.index + "' is already a parameter or define of the variant (name the index otherwise)");
+  });
+  errors.attempt([&] { launch.repeat = optionalExpressionAt(r, "repeat"); });
+  errors.attempt([&] { launch.pingpong = parsePingpong(r, family, v); });
+  if (!launch.repeat && (r.has("index") || r.has("pingpong")))
+    errors.add(r.error(r.has("index") ? "index" : "pingpong", "needs repeat = \"<count>\" in the same entry"));
+  return launch;
+}
+
 void parseLaunches(const TomlReader& r, const FamilyManifest& family, const ParamValues& values, VariantSpec& v,
                    InputErrorList& errors) {
   const bool has_single = r.has("kernel") || r.has("args") || r.has("global") || r.has("local");
@@ -210,8 +259,17 @@ void parseLaunches(const TomlReader& r, const FamilyManifest& family, const Para
   } else if (!launch_tables.empty()) {
     for (std::size_t i = 0; i < launch_tables.size(); ++i) {
       TomlReader lr = r.sub(*launch_tables[i], r.keyPath("launches") + "[" + std::to_string(i) + "]");
-      errors.attempt([&] { lr.rejectUnknownKeys({"kernel", "args", "global", "local"}); });
-      v.launches.push_back(parseLaunch(lr, family, v.scratch, values, errors));
+      errors.attempt([&] { lr.rejectUnknownKeys({"kernel", "args", "global", "local", "repeat", "index", "pingpong"}); });
+      LaunchSpec repetition = parseRepetition(lr, family, v, values, errors);
+      // The entry's expressions see its index, at 0 here; the plan checks every repetition.
+      ParamValues entry_values = values;
+      if (repetition.repeat) entry_values[repetition.index] = 0;
+      LaunchSpec launch = parseLaunch(lr, family, v.scratch, entry_values, errors);
+      launch.repeat = std::move(repetition.repeat);
+      launch.index = std::move(repetition.index);
+      launch.pingpong = std::move(repetition.pingpong);
+      launch.where = lr.where();
+      v.launches.push_back(std::move(launch));
     }
   } else if (launches_read) {
     errors.add(r.error("kernel", "missing (a variant needs kernel, args and global, or launches)"));
@@ -285,7 +343,11 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
   }
   errors.attempt([&] { v.flops = optionalExpressionAt(r, "flops"); });
   errors.attempt([&] { v.bytes = optionalExpressionAt(r, "bytes"); });
-  errors.attempt([&] { v.global_accesses = optionalExpressionAt(r, "global_accesses"); });
+  errors.attempt([&] {
+    v.global_accesses = optionalExpressionAt(r, "global_accesses");
+    v.global_accesses_unmeasured = v.global_accesses && v.global_accesses->text == kUnmeasuredWork;
+    if (v.global_accesses_unmeasured) v.global_accesses.reset();
+  });
   errors.attempt([&] { v.local_accesses = optionalExpressionAt(r, "local_accesses"); });
   errors.attempt([&] {
     const std::optional<double> tolerance = r.optionalNumber("tolerance");

@@ -1,9 +1,13 @@
 #include "analyzer/manifest/resolve_point.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <optional>
+
+#include "analyzer/manifest/launch_repetitions.hpp"
 
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/format.hpp"
@@ -35,7 +39,9 @@ auto attempt(InputErrorList* errors, Step&& step) -> std::optional<decltype(step
   return value;
 }
 
-std::vector<std::byte> encodeScalar(ScalarKind kind, double value, const std::string& what) {
+}  // namespace
+
+std::vector<std::byte> encodeScalarArgument(ScalarKind kind, double value, const std::string& what) {
   auto checkRange = [&](double lo, double hi) {
     if (value < lo || value > hi || value != std::trunc(value))
       throw VariantError("argument " + what + " = " + formatNumber(value) + " does not fit its integer type");
@@ -53,6 +59,8 @@ std::vector<std::byte> encodeScalar(ScalarKind kind, double value, const std::st
     default: throw VariantError("argument " + what + ": unsupported scalar type");
   }
 }
+
+namespace {
 
 ResolvedBuffer resolveBuffer(const BufferSpec& spec, bool scratch, const ParamValues& params) {
   ResolvedBuffer b;
@@ -138,6 +146,85 @@ Arithmetic workArithmetic(const FamilyManifest& family) {
   return Arithmetic::fp32;
 }
 
+// A buffer's `init` or `expect` file holds exactly the buffer's bytes at this point: a capture's data
+// for another size would be read as garbage.
+void checkBufferFiles(const ResolvedPoint& r, InputErrorList* errors) {
+  for (const ResolvedBuffer& b : r.buffers)
+    for (const std::optional<BufferFile>* file : {&b.spec->init_file, &b.spec->expect_file}) {
+      if (!*file) continue;
+      const BufferFile& f = **file;
+      std::error_code ec;
+      const std::uintmax_t size = std::filesystem::file_size(f.path, ec);
+      if (ec) {
+        report(errors, f.where.str() + ": " + f.key + ": cannot read '" + f.path.string() + "' (" + ec.message() + ")");
+      } else if (size != b.bytes) {
+        report(errors, f.where.str() + ": " + f.key + ": '" + f.written + "' (" + f.path.string() + ") holds " +
+                           std::to_string(size) + " bytes, but buffer '" + b.spec->name + "' needs " +
+                           std::to_string(b.bytes) + " (" + std::to_string(b.count) + " x " + b.spec->type.name() +
+                           ") at " + paramsLabel(r.run_point.params, r.run_point.family->param_order));
+      }
+    }
+}
+
+// "variants[0].launches[2].pingpong": beside the entry's repeat, which a pingpong needs.
+std::string pingpongKey(const LaunchSpec& launch) {
+  const std::string& repeat = launch.repeat->key;
+  return repeat.substr(0, repeat.rfind('.')) + ".pingpong";
+}
+
+// The buffers a pingpong exchanges must be of one size at this point, as they are of one type.
+void checkPingpongSizes(const ResolvedPoint& r, const LaunchSpec& launch, InputErrorList* errors) {
+  for (const BufferSwap& swap : launch.pingpong) {
+    const ResolvedBuffer* first = r.findBuffer(swap.first);
+    const ResolvedBuffer* second = r.findBuffer(swap.second);
+    if (first && second && first->count != second->count)
+      report(errors, launch.where.str() + ": " + pingpongKey(launch) + ": '" + swap.first + "' holds " + std::to_string(first->count) + " elements but '" +
+                         swap.second + "' " + std::to_string(second->count) + ": buffers exchanged must be of one size");
+  }
+}
+
+// Each entry at its first repetition (its index at 0), its repeat counted and, where it reads its
+// index, every repetition checked, one error each at most: a repeat is never stored one by one.
+void resolveLaunches(ResolvedPoint& r, const ParamValues& params, InputErrorList* errors) {
+  const VariantSpec& v = *r.run_point.variant;
+  std::uint64_t total = 0;
+  for (std::size_t l = 0; l < v.launches.size(); ++l) {
+    const LaunchSpec& launch = v.launches[l];
+    ParamValues entry = params;
+    std::uint64_t repeat = 1;
+    bool varies = false;
+    if (launch.repeat) {
+      entry[launch.index] = 0;
+      repeat = static_cast<std::uint64_t>(attempt(errors, [&] { return launch.repeat->count(params); }).value_or(1));
+      auto reads = [&](const ManifestExpression& e) { return expressionUses(e.text, launch.index); };
+      varies = std::any_of(launch.global.begin(), launch.global.end(), reads) ||
+               std::any_of(launch.local.begin(), launch.local.end(), reads) ||
+               std::any_of(launch.args.begin(), launch.args.end(), [&](const KernelArgSpec& a) {
+                 return a.kind != KernelArgSpec::Kind::buffer && reads(a.value);
+               });
+      checkPingpongSizes(r, launch, errors);
+    }
+    ResolvedLaunch resolved = resolveLaunch(launch, entry, errors);
+    resolved.repeat = repeat;
+    resolved.varies = varies;
+    r.launches.push_back(std::move(resolved));
+    total += repeat;
+    if (launch.repeat && total > kMaxLaunchesPerRun)
+      report(errors, launch.repeat->where.str() + ": " + launch.repeat->key + ": '" + launch.repeat->text + "' makes " +
+                         std::to_string(total) + " launches in one run of variant '" + v.name + "'; at most " +
+                         std::to_string(kMaxLaunchesPerRun) + " are allowed");
+  }
+  if (total > kMaxLaunchesPerRun) return;
+  for (std::size_t l = 0; l < r.launches.size(); ++l) {
+    if (!r.launches[l].varies) continue;
+    attempt(errors, [&] {
+      const LaunchRepetitions repetitions(r, l);
+      for (std::uint64_t k = 1; k < repetitions.count(); ++k) repetitions.at(k, false);
+      return true;
+    });
+  }
+}
+
 // Every expression, in the order a manifest's checks report them. With `errors`, every error of the
 // point is kept there (an expression in error stands in as 0 or 1); without, the first is thrown.
 ResolvedPoint evaluatePoint(const RunPoint& point, InputErrorList* errors) {
@@ -161,6 +248,10 @@ ResolvedPoint evaluatePoint(const RunPoint& point, InputErrorList* errors) {
   const std::optional<double> flops = optionalValue(v.flops), bytes = optionalValue(v.bytes);
   r.work.flops = flops.value_or(family_flops);
   r.work.bytes = bytes.value_or(family_bytes);
+  // A variant's own number wins over the family's "unmeasured".
+  r.work.flops_unmeasured = !flops && family.flops_unmeasured;
+  r.work.bytes_unmeasured = !bytes && family.bytes_unmeasured;
+  r.work.global_accesses_unmeasured = v.global_accesses_unmeasured;
   r.work.global_accesses = optionalValue(v.global_accesses);
   r.work.local_accesses = optionalValue(v.local_accesses);
   if (!family.buffers.empty()) r.work.access_element_bytes = static_cast<double>(family.buffers.front().type.bytes());
@@ -172,7 +263,8 @@ ResolvedPoint evaluatePoint(const RunPoint& point, InputErrorList* errors) {
   if (point.what_if) r.program_options += " -D " + point.what_if->define + "=1";
   if (!v.build_options.empty()) r.program_options += " " + v.build_options;
   r.tolerance = v.tolerance.value_or(family.tolerance);
-  for (const LaunchSpec& launch : v.launches) r.launches.push_back(resolveLaunch(launch, params, errors));
+  checkBufferFiles(r, errors);
+  resolveLaunches(r, params, errors);
   return r;
 }
 
@@ -183,7 +275,7 @@ void encodeScalarArguments(ResolvedPoint& r) {
       const KernelArgSpec& spec = launches[l].args[a];
       ResolvedArg& arg = r.launches[l].args[a];
       if (spec.kind == KernelArgSpec::Kind::scalar)
-        arg.scalar_bytes = encodeScalar(spec.scalar_type, arg.scalar_value, "'" + spec.text + "'");
+        arg.scalar_bytes = encodeScalarArgument(spec.scalar_type, arg.scalar_value, "'" + spec.text + "'");
     }
 }
 

@@ -35,4 +35,8 @@ void validateForParams(const FamilyManifest& family, const VariantSpec& variant,
 
 PlannedPoint planPoint(RunPoint point);  // never throws
 
+// A scalar argument's value in its type, as clSetKernelArg takes it; throws VariantError naming
+// `what` when it does not fit.
+std::vector<std::byte> encodeScalarArgument(ScalarKind kind, double value, const std::string& what);
+
 }  // namespace rooflab

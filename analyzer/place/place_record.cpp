@@ -37,7 +37,24 @@ std::optional<CountedWork> countedWork(const RunRecord& record) {
   return std::nullopt;
 }
 
+// A placement that the record's declared work cannot make: work declared "unmeasured" has no
+// intensity, so no position; the model's ridge stays, for the reader's scale.
+RooflinePlacement unplaced(const DeviceModel& model, MemoryLevel level) {
+  RooflinePlacement placement;
+  placement.level = level;
+  placement.ridge_intensity = model.ridgeIntensity();
+  placement.unplaced = UnplacedReason::work_not_measured;
+  return placement;
+}
+
 void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key, bool timed_on_model_device) {
+  const WorkEstimate& declared_work = record.work;
+  if (declared_work.flops_unmeasured || declared_work.bytes_unmeasured)
+    record.roofline[key] = unplaced(model, MemoryLevel::dram);
+  if (declared_work.global_accesses_unmeasured || (declared_work.flops_unmeasured && declared_work.global_accesses))
+    record.roofline[levelPlacementKey(key, MemoryLevel::global)] = unplaced(model, MemoryLevel::global);
+  if (declared_work.flops_unmeasured && declared_work.local_accesses)
+    record.roofline[levelPlacementKey(key, MemoryLevel::local)] = unplaced(model, MemoryLevel::local);
   RooflineInput input;
   input.flops = record.work.flops;
   input.dram_bytes = record.work.bytes;
@@ -45,7 +62,7 @@ void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key
   if (record.work.local_accesses) input.local_bytes = *record.work.local_accesses * 4.0;
   input.timed_on_model_device = timed_on_model_device;
   input.arithmetic = record.work.arithmetic;
-  record.roofline[key] = placeOnRoofline(model, input);
+  if (!record.roofline.count(key)) record.roofline[key] = placeOnRoofline(model, input);
 
   // One placement per further memory level, each against that level's roof: the hierarchical
   // roofline. `bytes` are the level's traffic; the flops stay the same work.
@@ -68,7 +85,8 @@ void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key
   // The course's CGMA placement: the traffic the variant's code asks of global memory, which moves
   // right rung by rung as tiling reuses data, where the compulsory bytes stay the family's.
   const Arithmetic declared = input.arithmetic;
-  if (const auto global_bytes = record.work.globalBytes())
+  const bool flops_known = !declared_work.flops_unmeasured;
+  if (const auto global_bytes = record.work.globalBytes(); global_bytes && flops_known)
     placeLevel(MemoryLevel::global, input.flops, *global_bytes, IntensitySource::analytic, declared);
 
   // The levels the hardware saw, with the work it counted; the declared local accesses where no
@@ -84,7 +102,7 @@ void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key
   const std::optional<double> shared_bytes = measured(c, "shared_bytes");
   if (work && shared_bytes && *shared_bytes > 0)
     placeLevel(MemoryLevel::local, work->amount, *shared_bytes, IntensitySource::counters, work->arithmetic);
-  else if (input.local_bytes && *input.local_bytes > 0)
+  else if (input.local_bytes && *input.local_bytes > 0 && flops_known)
     placeLevel(MemoryLevel::local, input.flops, *input.local_bytes, IntensitySource::analytic, declared);
 
   // Counters' DRAM intensity beside the analytic one: the work and DRAM bytes the hardware saw.

@@ -135,6 +135,7 @@ struct WorkRoofs {
 
 std::optional<WorkRoofs> workRoofs(const SizeRuleStudy& study, const SizeDevice& device) {
   if (device.roofs == nullptr || device.roofs->dram_gbps <= 0) return std::nullopt;
+  if (study.family->flops_unmeasured || study.family->bytes_unmeasured) return std::nullopt;  // nothing to estimate
   Arithmetic arithmetic = Arithmetic::fp32;
   try {
     arithmetic = resolvePoint(RunPoint{study.family, study.variants.front(), study.points.front(), RunMode::normal})
@@ -222,7 +223,8 @@ std::string why(const SizeChoice& c) {
   text += "; kernel time: ";
   text += c.estimated_kernel_us ? microsecondsText(*c.estimated_kernel_us) + " at the " + c.roofs + " roofs (at least " +
                                       microsecondsText(c.rule.min_kernel_us) + ")"
-                                : "not estimated (no roofs known for this device)";
+                                : c.work_unmeasured ? "not estimated (the family's work is not measured: the waves goal alone)"
+                                                    : "not estimated (no roofs known for this device)";
   text += "; buffers " + bytesText(c.buffer_bytes) + ", the largest " + bytesText(c.largest_buffer_bytes) + " (max allocation " +
           bytesText(static_cast<double>(c.max_alloc_bytes)) + ")";
   if (c.cache_bytes > 0)
@@ -339,6 +341,7 @@ SizeChoice chooseRuleSize(const SizeRuleStudy& study, const SizeDevice& device) 
   c.compute_units = device.info.compute_units;
   c.work_groups_needed = std::ceil(rule.waves * std::max<std::uint32_t>(device.info.compute_units, 1));
   c.roofs = device.roofs ? device.roofs_name : "";
+  c.work_unmeasured = study.family->flops_unmeasured || study.family->bytes_unmeasured;
   c.max_alloc_bytes = device.info.max_alloc_bytes;
 
   // The kernel time and a memory-bound family's buffers grow with the size: the first candidate

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "analyzer/manifest/launch_repetitions.hpp"
 #include "analyzer/verify/verification.hpp"
 
 namespace rooflab::counters {
@@ -28,6 +29,26 @@ std::vector<BridgeLaunch> bridgeLaunches(const std::vector<ResolvedLaunch>& laun
     bridged.push_back(std::move(b));
   }
   return bridged;
+}
+
+std::vector<ResolvedLaunch> everyRepetition(const ResolvedPoint& point, const std::vector<ResolvedLaunch>& launches) {
+  std::vector<ResolvedLaunch> expanded;
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const LaunchRepetitions repetitions(point, i);
+    const std::size_t own_args = point.run_point.variant->launches[i].args.size();
+    for (std::uint64_t k = 0; k < launches[i].repeat; ++k) {
+      if (!repetitions.changes()) {
+        expanded.push_back(launches[i]);
+        continue;
+      }
+      ResolvedLaunch launch = repetitions.at(k);
+      // rooflab's own arguments (the mutant's key, the pad) follow the manifest's, as set up.
+      launch.args.insert(launch.args.end(), launches[i].args.begin() + static_cast<std::ptrdiff_t>(own_args),
+                         launches[i].args.end());
+      expanded.push_back(std::move(launch));
+    }
+  }
+  return expanded;
 }
 
 std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& inputs) {
@@ -77,7 +98,7 @@ void prefetchPointCounters(const std::string& ptx, const ResolvedPoint& point, c
                            const PointCounterOptions& options) {
   try {
     const MetricSelection selection = selectMetrics(counterNeedOf(point.run_point.mode), options.extra_metrics);
-    prefetchBridged(ptx, bridgeLaunches(launches), bridgeOptionsFor(point, selection, options));
+    prefetchBridged(ptx, bridgeLaunches(everyRepetition(point, launches)), bridgeOptionsFor(point, selection, options));
   } catch (...) {
     // measurePointCounters says why.
   }
@@ -90,7 +111,7 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
                                 const std::optional<EventTimings>& opencl_timings, const PointCounterOptions& options) {
   std::vector<BridgeLaunch> bridged;
   try {
-    bridged = bridgeLaunches(launches);
+    bridged = bridgeLaunches(everyRepetition(point, launches));
   } catch (const std::invalid_argument& e) {
     return CounterSet::notAttempted(std::string("counters unavailable: ") + e.what());
   }

@@ -18,6 +18,9 @@ namespace rooflab::counters {
 // The bridge's launches for a point's launches as OpenCL ran them (occupancy pad included).
 // Throws std::invalid_argument, with the reason, for a launch without a local size.
 std::vector<BridgeLaunch> bridgeLaunches(const std::vector<ResolvedLaunch>& launches);
+// The point's launches as set up (`launches`, rooflab's own arguments appended), each repetition of a
+// repeated one in its place: the bridge replays the run launch by launch.
+std::vector<ResolvedLaunch> everyRepetition(const ResolvedPoint& point, const std::vector<ResolvedLaunch>& launches);
 
 // The bridged run's buffers: each input as the OpenCL run got it, every other buffer poisoned.
 std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& inputs);

@@ -72,13 +72,9 @@ class OverlapRun {
           writeSlice(queues_[q], k, b, CL_FALSE, &issued.back().event);
         }
       PreparedPoint& point = chunks_[k];
-      for (std::size_t i = 0; i < point.kernels.size(); ++i) {
-        const LaunchGeometry& g = point.launches[i].geometry;
-        issued.push_back({{}, CommandPart::kernel, q});
-        queues_[q].enqueueNDRangeKernel(point.kernels[i], cl::NullRange, toNDRange(g.global),
-                                        g.local.empty() ? cl::NullRange : toNDRange(g.local), nullptr,
-                                        &issued.back().event);
-      }
+      std::vector<cl::Event> kernels;
+      enqueueLaunches(queues_[q], point, kernels);
+      for (cl::Event& event : kernels) issued.push_back({std::move(event), CommandPart::kernel, q});
       for (std::size_t b = 0; b < family().buffers.size(); ++b)
         if (comesDown(family().buffers[b].crossing())) {
           issued.push_back({{}, CommandPart::download, q});
@@ -109,7 +105,7 @@ class OverlapRun {
 
   int launches() const {
     int count = 0;
-    for (const PreparedPoint& point : chunks_) count += static_cast<int>(point.kernels.size());
+    for (const PreparedPoint& point : chunks_) count += static_cast<int>(point.launchCount());
     return count;
   }
 

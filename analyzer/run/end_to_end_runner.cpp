@@ -46,12 +46,8 @@ class BlockingRun {
     host_copy_bytes = 0;
     for (const ResolvedBuffer& b : point_.resolved->buffers)
       if (!b.scratch && goesUp(b.spec->crossing())) transfer(b, true, commands, host_copy_bytes);
-    std::vector<cl::Event> kernels(point_.kernels.size());
-    for (std::size_t i = 0; i < point_.kernels.size(); ++i) {
-      const LaunchGeometry& g = point_.launches[i].geometry;
-      queue_.enqueueNDRangeKernel(point_.kernels[i], cl::NullRange, toNDRange(g.global),
-                                  g.local.empty() ? cl::NullRange : toNDRange(g.local), nullptr, &kernels[i]);
-    }
+    std::vector<cl::Event> kernels;
+    enqueueLaunches(queue_, point_, kernels);
     queue_.finish();
     for (const cl::Event& event : kernels) commands.push_back(timed(event, CommandPart::kernel, 0));
     for (const ResolvedBuffer& b : point_.resolved->buffers)
@@ -75,7 +71,7 @@ class BlockingRun {
     return out;
   }
 
-  int launches() const { return static_cast<int>(point_.kernels.size()); }
+  int launches() const { return static_cast<int>(point_.launchCount()); }
 
  private:
   void makeBuffer(const cl::Context& context, const ResolvedBuffer& b) {

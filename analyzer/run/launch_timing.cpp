@@ -129,6 +129,7 @@ void PointLauncher::setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeo
   const DeviceInfo& dev = device_.info;
   prepared.kernels.clear();
   prepared.launches.clear();
+  prepared.repetitions.clear();
   geometry.clear();
   for (std::size_t index = 0; index < point.launches.size(); ++index) {
     const std::size_t pad = index < pad_bytes.size() ? pad_bytes[index] : 0;
@@ -185,6 +186,8 @@ void PointLauncher::setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeo
     geometry.push_back(launch.geometry);
     prepared.kernels.push_back(kernel);
     prepared.launches.push_back(std::move(launch));
+    auto repetitions = std::make_shared<const LaunchRepetitions>(point, index);
+    prepared.repetitions.push_back(repetitions->changes() ? std::move(repetitions) : nullptr);
   }
 }
 
@@ -236,23 +239,49 @@ bool compilesAtFirstLaunch(const DeviceInfo& device) {
 
 }  // namespace
 
-RepetitionTiming PointLauncher::runOnce(PreparedPoint& prepared, const std::function<void()>& on_started) {
-  resetBuffers(prepared);
-  std::vector<cl::Event> events(prepared.kernels.size());
+std::uint64_t PreparedPoint::launchCount() const {
+  std::uint64_t count = 0;
+  for (const ResolvedLaunch& launch : launches) count += launch.repeat;
+  return count;
+}
+
+void enqueueLaunches(const cl::CommandQueue& queue, PreparedPoint& prepared, std::vector<cl::Event>& events,
+                     const cl::Device* device) {
+  events.assign(static_cast<std::size_t>(prepared.launchCount()), cl::Event());
+  std::size_t next = 0;
   for (std::size_t i = 0; i < prepared.kernels.size(); ++i) {
-    const LaunchGeometry& g = prepared.launches[i].geometry;
-    try {
-      queue_.enqueueNDRangeKernel(prepared.kernels[i], cl::NullRange, toNDRange(g.global),
-                                  g.local.empty() ? cl::NullRange : toNDRange(g.local), nullptr, &events[i]);
-    } catch (const cl::Error& e) {
-      std::string hint;
-      if (e.err() == CL_INVALID_WORK_GROUP_SIZE && !g.local.empty()) {
-        const std::size_t limit = prepared.kernels[i].getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_.device);
-        hint = " (the driver allows at most " + std::to_string(limit) + " work items per group for this kernel)";
+    const LaunchSpec& spec = prepared.resolved->run_point.variant->launches[i];
+    const LaunchRepetitions* repetitions = i < prepared.repetitions.size() ? prepared.repetitions[i].get() : nullptr;
+    for (std::uint64_t k = 0; k < prepared.launches[i].repeat; ++k) {
+      const std::string where = "launch " + std::to_string(i) + " (" + spec.kernel + ")" +
+                                (k > 0 ? " at " + spec.index + " = " + std::to_string(k) : "");
+      // Repetition 0 is set up as prepared; a later one that differs sets its own arguments, and
+      // the next run's first repetition sets them back.
+      ResolvedLaunch changed;
+      if (repetitions) {
+        changed = repetitions->at(k);
+        setArguments(prepared.kernels[i], changed, spec, prepared.buffers, where);
       }
-      throw VariantError("launch " + std::to_string(i) + " (" + g.kernel + "): " + describeClError(e) + hint);
+      const LaunchGeometry& g = repetitions ? changed.geometry : prepared.launches[i].geometry;
+      try {
+        queue.enqueueNDRangeKernel(prepared.kernels[i], cl::NullRange, toNDRange(g.global),
+                                   g.local.empty() ? cl::NullRange : toNDRange(g.local), nullptr, &events[next++]);
+      } catch (const cl::Error& e) {
+        std::string hint;
+        if (device && e.err() == CL_INVALID_WORK_GROUP_SIZE && !g.local.empty()) {
+          const std::size_t limit = prepared.kernels[i].getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(*device);
+          hint = " (the driver allows at most " + std::to_string(limit) + " work items per group for this kernel)";
+        }
+        throw VariantError(where + ": " + describeClError(e) + hint);
+      }
     }
   }
+}
+
+RepetitionTiming PointLauncher::runOnce(PreparedPoint& prepared, const std::function<void()>& on_started) {
+  resetBuffers(prepared);
+  std::vector<cl::Event> events;
+  enqueueLaunches(queue_, prepared, events, &device_.device);
   try {
     if (on_started && !events.empty()) {
       queue_.flush();

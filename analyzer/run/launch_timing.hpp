@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "analyzer/config/config.hpp"
 #include "analyzer/device/device.hpp"
 #include "analyzer/support/host_buffer.hpp"
+#include "analyzer/manifest/launch_repetitions.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/data/run_record.hpp"
 #include "analyzer/stats/stopping_rule.hpp"
@@ -37,7 +39,19 @@ struct PreparedPoint {
   // occupancy pad when padded.
   std::vector<ResolvedLaunch> launches;
   std::map<std::string, cl::Buffer> buffers;
+  // Per launch: its repetitions where they differ from the first (an index read, a pingpong); null
+  // where every repetition is the launch as set up.
+  std::vector<std::shared_ptr<const LaunchRepetitions>> repetitions;
+
+  std::uint64_t launchCount() const;  // every repetition of every launch
 };
+
+// Enqueues one run of the point's kernels on `queue`, every repetition of each launch in order, one
+// event per launch into `events` (resized). A repetition that differs from the first gets its own
+// arguments first. Throws VariantError naming the launch; `device`, when given, explains a work-group
+// the driver refuses.
+void enqueueLaunches(const cl::CommandQueue& queue, PreparedPoint& prepared, std::vector<cl::Event>& events,
+                     const cl::Device* device = nullptr);
 
 class PointLauncher {
  public:

@@ -35,9 +35,11 @@ void addTrafficBytes(const AutoMutant& mutant, const ResolvedPoint& point, Mutan
     // A memory-only mutant keeps every load.
     bytes.kept_loads = mutant.kind == AutoMutantKind::memory_only ? bytes.loads : sum(found->second.kept_loaded);
     bytes.stores = sum(found->second.stored);
-    total.loads += bytes.loads;
-    total.kept_loads += bytes.kept_loads;
-    total.stores += bytes.stores;
+    // A repeated launch moves its bytes at every repetition (pingpong's buffers are of one size).
+    const double repeat = static_cast<double>(launch.repeat);
+    total.loads += bytes.loads * repeat;
+    total.kept_loads += bytes.kept_loads * repeat;
+    total.stores += bytes.stores * repeat;
     check.launch_bytes.push_back(std::move(bytes));
   }
   check.bytes = total;

@@ -30,15 +30,21 @@ std::string pointKey(const RunPoint& point) {
   return key;
 }
 
+// A buffer whose starting contents the host makes: a family input, or any buffer read from a file
+// (a scratch buffer too: a captured application's intermediate data).
+bool hasHostInput(const ResolvedBuffer& b) {
+  return b.spec->init_file || (!b.scratch && b.spec->access != BufferAccess::write);
+}
+
 // What a point's host inputs are made of: each input buffer's name, type, count and contents rule.
 // Points that differ only in params the buffers do not depend on (a tuned work-group size) share
 // them: generating a gigabyte of random numbers again would cost seconds per point.
 std::string inputsKey(const ResolvedPoint& point) {
   std::string key = point.run_point.family->name;
   for (const ResolvedBuffer& b : point.buffers)
-    if (!b.scratch && b.spec->access != BufferAccess::write)
+    if (hasHostInput(b))
       key += ";" + b.spec->name + ":" + b.spec->type.name() + "x" + std::to_string(b.count) + ":" +
-             std::to_string(static_cast<int>(b.spec->init));
+             std::to_string(static_cast<int>(b.spec->init)) + (b.spec->init_file ? ":" + b.spec->init_file->path.string() : "");
   return key;
 }
 
@@ -68,6 +74,17 @@ std::vector<OccupancyLaunch> occupancyLaunches(const PreparedPoint& prepared, co
   return launches;
 }
 
+// Compares the outputs a reference judges: every one, or with reference = "outputs" those with an
+// `expect` file (a captured application's other outputs have no recorded contents). Copies only then.
+void compareJudged(const std::map<std::string, HostBuffer>& outputs, const std::map<std::string, HostBuffer>& expected,
+                   const ReferenceSpec& reference, VerificationResult& v) {
+  if (reference.kind != ReferenceSpec::Kind::outputs) return compareOutputs(outputs, expected, v);
+  std::map<std::string, HostBuffer> judged;
+  for (const auto& [name, buffer] : outputs)
+    if (expected.count(name)) judged.emplace(name, buffer);
+  compareOutputs(judged, expected, v);
+}
+
 }  // namespace
 
 VariantRunner::VariantRunner(const SelectedDevice& device, const RunSettings& settings)
@@ -94,9 +111,17 @@ const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const Resolve
   inputs_.clear();
   references_.clear();
   for (const ResolvedBuffer& b : point.buffers) {
-    if (b.scratch || b.spec->access == BufferAccess::write) continue;
+    if (!hasHostInput(b)) continue;
     HostBuffer buffer(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
-    fillBuffer(buffer, b.spec->init, settings_.seed);
+    if (b.spec->init_file) {
+      try {
+        readBufferFile(buffer, b.spec->init_file->path.string());
+      } catch (const std::runtime_error& e) {
+        throw VariantError(b.spec->init_file->key + ": " + e.what());  // changed since the plan checked it
+      }
+    } else {
+      fillBuffer(buffer, b.spec->init, settings_.seed);
+    }
     inputs_.emplace(b.spec->name, std::move(buffer));
   }
   inputs_key_ = key;
@@ -165,7 +190,18 @@ const std::map<std::string, HostBuffer>& VariantRunner::referenceOutputs(const R
   const std::string key = reference.text() + "|" + pointKey(point.run_point);
   if (auto it = references_.find(key); it != references_.end()) return it->second;
   Buffers outputs;
-  if (reference.kind == ReferenceSpec::Kind::cpu) {
+  if (reference.kind == ReferenceSpec::Kind::outputs) {
+    for (const ResolvedBuffer& b : point.buffers) {
+      if (!b.spec->expect_file) continue;
+      HostBuffer expected(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
+      try {
+        readBufferFile(expected, b.spec->expect_file->path.string());
+      } catch (const std::runtime_error& e) {
+        throw VariantError(b.spec->expect_file->key + ": " + e.what());
+      }
+      outputs.emplace(b.spec->name, std::move(expected));
+    }
+  } else if (reference.kind == ReferenceSpec::Kind::cpu) {
     const ReferenceFunction* fn = ReferenceRegistry::builtin().find(reference.name);
     if (!fn) throw VariantError("no C++ reference named '" + reference.name + "'");
     for (const ResolvedBuffer& b : point.buffers) {
@@ -211,7 +247,7 @@ void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, R
     return;
   }
   try {
-    compareOutputs(outputs, referenceOutputs(point), v);
+    compareJudged(outputs, referenceOutputs(point), reference, v);
     noteNondeterminism(point.run_point.variant->uses_atomics, v);
   } catch (const std::exception& e) {
     v.status = VerificationStatus::not_checked;
@@ -336,7 +372,7 @@ EndToEndResult VariantRunner::runEndToEnd(const PreparedPoint& prepared, const B
         compareOutputs(outputs, kernel_outputs, v);
       } else {
         v.reference = reference.text();
-        compareOutputs(outputs, referenceOutputs(point), v);
+        compareJudged(outputs, referenceOutputs(point), reference, v);
       }
       noteNondeterminism(point.run_point.variant->uses_atomics, v);
     } catch (const std::exception& e) {
@@ -366,13 +402,19 @@ std::optional<double> VariantRunner::timeDriftControl() {
   return drift_control_ ? drift_control_->timeOnce() : std::nullopt;
 }
 
+void VariantRunner::launchOnce(const ResolvedPoint& point) {
+  RunRecord record = recordFor(point.run_point);
+  std::unique_ptr<PreparedPoint> prepared = prepare(point, record);
+  launcher_.runOnce(*prepared);
+}
+
 RunRecord VariantRunner::run(const PlannedPoint& planned, const RepetitionProgress& progress) {
   RunRecord record = recordFor(planned.run_point);
   const auto started = Clock::now();
   try {
     if (!planned.resolved) throw VariantError(planned.resolve_error);
     const ResolvedPoint& point = *planned.resolved;
-    record.work = point.work;
+    record.work = point.work.recorded();
     if (isMutantMode(point.run_point.mode))
       record.mutant_origin = point.run_point.variant->annotated ? MutantOrigin::annotated : MutantOrigin::automatic;
     measure(point, record, started, progress);

@@ -34,6 +34,10 @@ class VariantRunner {
 
   const DeviceInfo& device() const { return launcher_.device().info; }
 
+  // Builds the point's program, uploads its inputs and runs each of its launches once, untimed and
+  // unverified: what a simulator counts (docs/work-counts.md). Throws as a run would.
+  void launchOnce(const ResolvedPoint& point);
+
   // "" while the context still runs commands; else the OpenCL error a tiny write gets (a driver
   // error such as an illegal address poisons the whole context on NVIDIA).
   std::string contextProblem() const;

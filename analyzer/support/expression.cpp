@@ -42,8 +42,59 @@ double evaluateExpression(std::string_view text, const ParamValues& params) {
   }
 }
 
+struct IndexedExpression::Parsed {
+  mu::Parser parser;
+  std::string text;
+  std::vector<double> values;  // muParser binds variables by address: reserved, never moved
+  double* index = nullptr;
+};
+
+IndexedExpression::IndexedExpression(std::string_view text, const ParamValues& params, const std::string& index)
+    : parsed_(std::make_unique<Parsed>()) {
+  Parsed& p = *parsed_;
+  p.text = std::string(text);
+  if (p.text.find_first_not_of(" \t") == std::string::npos) throw ExpressionError("empty expression");
+  try {
+    p.parser.DefineFun("ceil", ceilOf);
+    p.parser.DefineFun("floor", floorOf);
+    p.parser.DefineOprt("%", remainderOf, mu::prMUL_DIV, mu::oaLEFT);
+    p.values.reserve(params.size() + 1);
+    for (const auto& [name, value] : params) {
+      if (name == index) continue;
+      p.values.push_back(value);
+      p.parser.DefineVar(name, &p.values.back());
+    }
+    p.values.push_back(0);
+    p.index = &p.values.back();
+    p.parser.DefineVar(index, p.index);
+    p.parser.SetExpr(p.text);
+    p.parser.Eval();  // parses now, so that a bad text fails here and not at a repetition
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError("expression '" + p.text + "': " + e.GetMsg());
+  }
+}
+
+IndexedExpression::~IndexedExpression() = default;
+IndexedExpression::IndexedExpression(IndexedExpression&&) noexcept = default;
+IndexedExpression& IndexedExpression::operator=(IndexedExpression&&) noexcept = default;
+
+double IndexedExpression::evaluate(double index_value) const {
+  *parsed_->index = index_value;
+  try {
+    const double result = parsed_->parser.Eval();
+    if (!std::isfinite(result))
+      throw ExpressionError("expression '" + parsed_->text + "' is not finite (division by zero?)");
+    return result;
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError("expression '" + parsed_->text + "': " + e.GetMsg());
+  }
+}
+
 std::int64_t evaluateCount(std::string_view text, const ParamValues& params, bool allow_zero) {
-  const double value = evaluateExpression(text, params);
+  return countOf(evaluateExpression(text, params), text, allow_zero);
+}
+
+std::int64_t countOf(double value, std::string_view text, bool allow_zero) {
   const double rounded = std::round(value);
   if (std::fabs(value - rounded) > 1e-9 * std::max(1.0, std::fabs(value)))
     throw ExpressionError("expression '" + std::string(text) + "' = " + std::to_string(value) +

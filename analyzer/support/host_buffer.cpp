@@ -1,8 +1,10 @@
 #include "analyzer/support/host_buffer.hpp"
 
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 namespace rooflab {
 
@@ -34,7 +36,20 @@ void fillBuffer(HostBuffer& buffer, BufferInit init, std::uint64_t seed) {
       }
       return;
     }
+    case BufferInit::file: throw std::logic_error("buffer '" + buffer.name + "' is filled from its file, not by a rule");
   }
+}
+
+void readBufferFile(HostBuffer& buffer, const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw std::runtime_error("cannot read '" + path + "', the contents of buffer '" + buffer.name + "'");
+  const auto size = static_cast<std::uint64_t>(in.tellg());
+  if (size != buffer.bytes.size())
+    throw std::runtime_error("'" + path + "' holds " + std::to_string(size) + " bytes; buffer '" + buffer.name +
+                             "' needs " + std::to_string(buffer.bytes.size()));
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(buffer.bytes.data()), static_cast<std::streamsize>(buffer.bytes.size())))
+    throw std::runtime_error("reading '" + path + "', the contents of buffer '" + buffer.name + "', failed");
 }
 
 void poisonBuffer(HostBuffer& buffer) {

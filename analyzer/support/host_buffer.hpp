@@ -32,11 +32,15 @@ struct HostBuffer {
 };
 
 // random: uniform in [-1, 1) (floats) or 0..99 (integers); random_positive: [0, 1) or 1..100, for
-// sums whose relative rounding error must stay small.
-enum class BufferInit { random, random_positive, iota, ones, zero };
+// sums whose relative rounding error must stay small; file: the bytes of a file (readBufferFile).
+enum class BufferInit { random, random_positive, iota, ones, zero, file };
 
 // Fills a buffer reproducibly: the same seed and buffer name give the same contents on every run.
+// BufferInit::file is not a rule: readBufferFile fills those (std::logic_error here).
 void fillBuffer(HostBuffer& buffer, BufferInit init, std::uint64_t seed);
+// The buffer's bytes from `path`, whose size must be the buffer's; throws std::runtime_error naming
+// the file, and the expected and actual bytes, otherwise.
+void readBufferFile(HostBuffer& buffer, const std::string& path);
 // Writes a NaN (floats) or 0xA5A5... (integers) pattern, so elements a kernel did not write are seen.
 void poisonBuffer(HostBuffer& buffer);
 

@@ -41,6 +41,12 @@ std::string launchTable(const LaunchSpec& launch) {
   std::string out = "{ kernel = " + tomlString(launch.kernel) + ", args = " + list(argTexts(launch)) +
                     ", global = " + list(texts(launch.global));
   if (!launch.local.empty()) out += ", local = " + list(texts(launch.local));
+  if (launch.repeat) out += ", repeat = " + tomlString(launch.repeat->text) + ", index = " + tomlString(launch.index);
+  if (!launch.pingpong.empty()) {
+    std::vector<std::string> pairs;
+    for (const BufferSwap& swap : launch.pingpong) pairs.push_back(list({swap.first, swap.second}));
+    out += ", pingpong = " + list(pairs, false);
+  }
   return out + " }";
 }
 
@@ -102,10 +108,11 @@ std::string manifestSnippet(const VariantSpec& base, const TuningResult& result,
   if (!base.scratch.empty()) {
     std::vector<std::string> scratch;
     for (const BufferSpec& b : base.scratch)
-      scratch.push_back("{ name = " + tomlString(b.name) + ", type = " + tomlString(b.type.name()) + ", count = " + tomlString(b.count.text) + " }");
+      scratch.push_back("{ name = " + tomlString(b.name) + ", type = " + tomlString(b.type.name()) + ", count = " +
+                        tomlString(b.count.text) + (b.init_file ? ", init = " + tomlString(b.init_file->written) : "") + " }");
     text += "scratch = " + list(scratch, false) + "\n";
   }
-  if (base.launches.size() == 1) {
+  if (base.launches.size() == 1 && !base.launches.front().repeat) {  // a repeat is written only in `launches`
     const LaunchSpec& launch = base.launches.front();
     text += "kernel = " + tomlString(launch.kernel) + "\nargs = " + list(argTexts(launch)) + "\nglobal = " + list(texts(launch.global)) + "\n";
     if (!launch.local.empty()) text += "local = " + list(texts(launch.local)) + "\n";
@@ -118,6 +125,7 @@ std::string manifestSnippet(const VariantSpec& base, const TuningResult& result,
   if (!base.build_options.empty()) text += "build_options = " + tomlString(base.build_options) + "\n";
   text += optionalExpression("flops", base.flops) + optionalExpression("bytes", base.bytes) +
           optionalExpression("global_accesses", base.global_accesses) + optionalExpression("local_accesses", base.local_accesses);
+  if (base.global_accesses_unmeasured) text += "global_accesses = " + tomlString(kUnmeasuredWork) + "\n";
   if (base.tolerance) text += "tolerance = " + formatNumber(*base.tolerance) + "\n";
   return text;
 }

@@ -2,6 +2,7 @@
 #include "reports/chart/png_charts.hpp"
 
 #include "analyzer/support/atomic_file.hpp"
+#include "reports/chart/capture_timeline_chart.hpp"
 #include "reports/chart/png_report.hpp"
 #include "reports/chart/rate_vs_size_chart.hpp"
 #include "reports/text/device_comparison.hpp"
@@ -28,6 +29,12 @@ std::vector<std::filesystem::path> writeExtraPngReports(const ResultsDocument& r
       const std::string suffix = comparesDevices(results) ? "-" + deviceShortName(results, results.device_runs[d]) : "";
       const std::filesystem::path file = out_dir / (sizeResponseFileStem(family) + suffix + ".png");
       writeFileAtomically(file, renderPng(layoutRooflineChart(buildRateVsSizeChart(documents[d], *response), style)));
+      written.push_back(file);
+    }
+  if (results.capture_timeline)
+    if (const std::optional<ChartScene> scene = layoutCaptureTimelineChart(*results.capture_timeline, style)) {
+      const std::filesystem::path file = out_dir / "capture-timeline.png";
+      writeFileAtomically(file, renderPng(*scene));
       written.push_back(file);
     }
   return written;

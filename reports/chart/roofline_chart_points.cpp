@@ -111,7 +111,8 @@ std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunR
   }
   const std::optional<double> intensity = known(placement->intensity);
   if (!intensity) {
-    reason = placement->reason.value_or("intensity unknown");
+    reason = placement->unplaced ? "unplaced: " + toString(*placement->unplaced)
+                                 : placement->reason.value_or("intensity unknown");
     return std::nullopt;
   }
   const double gflops = known(placement->achieved_gflops).value_or(record.achievedGflops().value_or(0.0));

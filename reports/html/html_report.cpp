@@ -17,6 +17,7 @@
 #include "reports/html/html_how_to_read.hpp"
 #include "reports/html/html_readings.hpp"
 #include "reports/html/html_end_to_end.hpp"
+#include "reports/html/html_capture_timeline.hpp"
 #include "reports/html/html_run_sections.hpp"
 #include "reports/html/html_sizes.hpp"
 #include "reports/html/html_tuning.hpp"
@@ -154,7 +155,7 @@ class HtmlReport {
     std::string page;
     page.swap(html_);  // the sections render into html_: the body is what they add
     const std::vector<std::string> families = familiesInRunOrder(results_);
-    html_ += readingSectionHtml(reading_guide_);
+    html_ += readingSectionHtml(reading_guide_) + captureTimelineSectionHtml(results_, chart_style_);
     for (std::size_t index = 0; index < families.size(); ++index) renderFamily(families[index], index);
     html_ += profilerReadingsLegendHtml(results_) + deviceSectionHtml(results_) + modelsSectionHtml(results_) +
              measuredCeilingsHtml(results_) + linkCeilingsHtml(results_);
@@ -242,6 +243,7 @@ class HtmlReport {
   void renderNavigation(const std::vector<std::string>& families) {
     html_ += "<nav><p>";
     if (reading_guide_.has_mutants || reading_guide_.has_mutations) html_ += "<a href=\"#how-to-read\">how to read this</a>";
+    if (results_.capture_timeline) html_ += "<a href=\"#capture-timeline\">timeline</a>";
     for (std::size_t index = 0; index < families.size(); ++index) {
       html_ += "<a href=\"#family-" + std::to_string(index) + "\">" + escaped(families[index]) + "</a>";
     }
@@ -314,6 +316,10 @@ class HtmlReport {
         html_ += diagnosisCellHtml(*record);
         for (const std::string& key : model_keys_) {
           const RooflinePlacement* placement = placementOn(*record, key);
+          if (placement != nullptr && placement->unplaced) {  // no position: say why, not a dash
+            html_ += td(escaped("unplaced: " + toString(*placement->unplaced)), "muted");
+            continue;
+          }
           if (placement != nullptr && placement->above_roof && known(placement->fraction_of_roof)) {
             html_ += "<td class=\"num above-roof\" title=\"" + escaped(*placement->above_roof) + "\">" +
                      escaped(formatPercent(*known(placement->fraction_of_roof))) + " ⚠</td>";

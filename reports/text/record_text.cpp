@@ -43,6 +43,12 @@ std::string verificationText(const RunRecord& record) {
   return toString(verification.status);  // reference | skipped
 }
 
+std::optional<std::string> unplacedText(const RunRecord& record) {
+  for (const auto& [key, placement] : record.roofline)
+    if (placement.unplaced && placement.level == MemoryLevel::dram) return "unplaced: " + toString(*placement.unplaced);
+  return std::nullopt;
+}
+
 std::string firstLine(std::string_view text) {
   const auto end = text.find('\n');
   return std::string(text.substr(0, end));

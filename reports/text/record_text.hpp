@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,9 @@ std::string verificationText(const RunRecord& record);
 std::string noiseText(const RunRecord& record);
 // Whether a record was measured to a noise target and missed it.
 bool missedNoiseTarget(const RunRecord& record);
+// "unplaced: work not measured" when the record has no position on the roofline (its DRAM
+// placement on a model is unplaced: docs/manifest.md, "Work that is not known"); nullopt otherwise.
+std::optional<std::string> unplacedText(const RunRecord& record);
 // The first line of an error, for places with room for one line only.
 std::string firstLine(std::string_view text);
 

@@ -10,6 +10,7 @@
 #include "reports/text/part_text.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/capture_timeline_text.hpp"
 #include "reports/text/end_to_end_text.hpp"
 #include "reports/text/what_if_text.hpp"
 
@@ -68,6 +69,13 @@ void printWhatIfs(const ResultsDocument& results, std::ostream& out) {
   }
 }
 
+// A record with no position on the roofline says so first: its diagnosis cannot name a roof.
+std::string diagnosisCell(const RunRecord& record) {
+  const std::string diagnosis = record.diagnosis ? summaryText(*record.diagnosis) : "-";
+  if (const auto unplaced = unplacedText(record)) return *unplaced + (record.diagnosis ? "; " + diagnosis : "");
+  return diagnosis;
+}
+
 }  // namespace
 
 void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
@@ -87,7 +95,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
       row.insert(row.end(), {optionalText(record.medianKernelNs(), &formatDurationNs),
                              optionalText(record.achievedGflops(), &formatRate),
                              optionalText(record.achievedGbps(), &formatRate), verificationText(record),
-                             record.diagnosis ? summaryText(*record.diagnosis) : "-"});
+                             diagnosisCell(record)});
     } else {
       (isFault(record.status) ? errors : skipped) += 1;
       const std::string error = firstLine(record.status_reason);
@@ -127,6 +135,7 @@ void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
   if (const std::string part = batchPartText(results); !part.empty()) out << terminalText(part) << '\n';
   printWhatIfs(results, out);
   printEndToEnd(results, out);
+  if (results.capture_timeline) printCaptureTimeline(*results.capture_timeline, out);
   if (comparesDevices(results)) printDeviceComparison(results, out);
 }
 

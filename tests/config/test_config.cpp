@@ -168,3 +168,30 @@ TEST(Config, SeveralDevicesAndTheirMode) {
   const std::string listed_list = configError("[run]\ndevice = [\"cpu,gpu\"]\n" + study);
   EXPECT_NE(listed_list.find("test.toml:2: run.device: each element must be one selector"), std::string::npos) << listed_list;
 }
+
+// [capture] folder names the capture's folder relative to the config; an unknown key or a folder
+// that is not there is an error at its line.
+TEST(Config, CaptureFolderIsReadRelativeToTheConfig) {
+  rooflab::testing::TempDir dir;
+  dir.write("app/capture.log", "");
+  const std::string study = "[[study]]\nfamily = \"vecadd\"\n";
+  const BatchConfig config = parseBatchConfig("[capture]\nfolder = \"app\"\n" + study, "c.toml", dir.path());
+  ASSERT_TRUE(config.capture.has_value());
+  EXPECT_EQ(config.capture->folder, (dir.path() / "app").string());
+  EXPECT_EQ(config.capture->where.str(), "c.toml:2");
+  EXPECT_FALSE(parseBatchConfig(study, "c.toml", dir.path()).capture.has_value());
+  auto error = [&](const std::string& text) {
+    try {
+      parseBatchConfig(text + study, "c.toml", dir.path());
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error("[capture]\nfolder = \"gone\"\n").find("c.toml:2: capture.folder: no capture folder at"), std::string::npos)
+      << error("[capture]\nfolder = \"gone\"\n");
+  const std::string unknown = error("[capture]\nfolder = \"app\"\nfoldr = \"x\"\n");
+  EXPECT_NE(unknown.find("c.toml:3"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("foldr"), std::string::npos) << unknown;
+  EXPECT_NE(error("[capture]\n").find("folder"), std::string::npos);
+}
