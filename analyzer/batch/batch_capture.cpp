@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "analyzer/diagnose/capture_timeline.hpp"
-#include "analyzer/json/capture_json.hpp"
+#include "analyzer/json/capture_log_json.hpp"
 #include "analyzer/support/errors.hpp"
 
 namespace rooflab {
@@ -11,7 +11,9 @@ namespace rooflab {
 std::optional<CaptureLog> readBatchCapture(const BatchConfig& config) {
   if (!config.capture) return std::nullopt;
   try {
-    return readCaptureFolder(config.capture->folder);
+    // An application that was killed still shows where its time went until then: the timeline says
+    // its log is incomplete.
+    return readCaptureFolder(config.capture->folder, CaptureAcceptance::incomplete_too).log;
   } catch (const InputError& e) {
     throw InputError(config.capture->where.str() + ": [capture] folder: " + e.what());
   } catch (const std::runtime_error& e) {
