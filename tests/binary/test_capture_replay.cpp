@@ -4,6 +4,7 @@
 // outputs, places it on the roofline, runs its automatic mutants and shows the application's timeline.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
