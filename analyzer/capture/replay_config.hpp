@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzer/data/capture.hpp"
+#include "analyzer/data/work_count.hpp"
 
 namespace rooflab {
 
@@ -18,5 +19,15 @@ struct ReplayGeneration {
 
 // Writes the config and the families into `folder` (the capture folder) and returns what it wrote.
 ReplayGeneration generateReplay(const CaptureLog& log, const std::filesystem::path& folder);
+
+// The work a generated family states until its launch is counted: [work]'s flops and bytes, and its
+// variant's global_accesses.
+inline constexpr const char* kUnmeasuredFamilyWork = "flops = \"unmeasured\"\nbytes = \"unmeasured\"\n";
+inline constexpr const char* kUnmeasuredVariantWork = "global_accesses = \"unmeasured\"\n";
+
+// Puts the launch's counted work into a generated family.toml in place of "unmeasured", with a
+// comment saying it was counted by oclgrind and how it was scaled. Throws IoError when the file
+// cannot be written, std::runtime_error when it no longer holds the generated lines.
+void writeFamilyWork(const std::filesystem::path& family_toml, const MeasuredWork& work);
 
 }  // namespace rooflab

@@ -5,6 +5,7 @@
 #include "analyzer/capture/capture_folder.hpp"
 #include "analyzer/capture/capture_run.hpp"
 #include "analyzer/capture/replay_config.hpp"
+#include "analyzer/cli/capture_work.hpp"
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/json/capture_log_json.hpp"
 #include "analyzer/support/errors.hpp"
@@ -49,6 +50,11 @@ int captureCommand(const CaptureCommand& cmd) {
     return static_cast<int>(ExitCode::variant_failed);
   }
   const ReplayGeneration replay = generateReplay(reading.log, request.folder);
+  if (!replay.config.empty())
+    countCapturedWork(replay.config, replay.families, [](const FamilyWorkCount& count) {
+      std::cout << reports::familyWorkCountText(count);
+      std::cout.flush();
+    });
   // The folder as the user named it, so that the printed command can be pasted.
   std::cout << reports::captureSummaryText(reading, cmd.out, replay.config.empty() ? fs::path() : fs::path(cmd.out) / "capture.toml",
                                            replay.families.size(), replay.skipped);

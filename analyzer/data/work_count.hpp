@@ -4,6 +4,7 @@
 // global memory accesses they make by rooflab's rule, scaled from the work-groups that ran to the
 // whole launch. Types and their names only.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,15 @@ struct MeasuredWork {
   bool reads_launch_size = false;
   // Floating-point calls the rule does not count as flops (sqrt, exp, ...): said, not guessed.
   std::vector<InstructionCount> uncounted_calls;
+};
+
+// A captured family's launch counted after the capture (docs/capture.md, "Work counts"): its work,
+// or why it stays "unmeasured".
+struct FamilyWorkCount {
+  std::string family;
+  std::optional<MeasuredWork> work;
+  std::string unmeasured_reason;  // with no work: oclgrind missing, timed out, the launch failed
+  double wall_s = 0;              // the time the count took
 };
 
 }  // namespace rooflab

@@ -36,6 +36,22 @@ std::string incompleteReason(const CapturedProcess& process, bool log_reached_ex
   return "";
 }
 
+std::string familyWorkCountText(const FamilyWorkCount& count) {
+  std::ostringstream out;
+  out << "work of " << count.family;
+  if (!count.work) {
+    out << ": unmeasured (" << count.unmeasured_reason << "); the replay runs and verifies it, unplaced\n";
+    return out.str();
+  }
+  const MeasuredWork& work = *count.work;
+  out << " (oclgrind, " << formatFixed(count.wall_s, 1) << " s): " << formatCount(work.flops) << " flops, "
+      << formatCount(work.global_accesses) << " global accesses, " << formatBytes(work.bytes);
+  if (work.counted_work_groups < work.total_work_groups)
+    out << ", scaled from " << work.counted_work_groups << " of " << work.total_work_groups << " work-groups";
+  out << "\n";
+  return out.str();
+}
+
 std::string noOpenClCallText(const CapturedProcess& process) {
   std::ostringstream out;
   out << "no OpenCL call was seen (mechanism: " << process.mechanism << ", "

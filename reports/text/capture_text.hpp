@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/data/work_count.hpp"
 #include "analyzer/json/capture_log_json.hpp"
 
 namespace rooflab::reports {
@@ -21,6 +22,10 @@ std::string incompleteReason(const CapturedProcess& process, bool log_reached_ex
 std::string captureSummaryText(const CaptureReading& reading, const std::filesystem::path& folder,
                                const std::filesystem::path& replay_config, std::size_t families,
                                const std::vector<std::string>& skipped);
+
+// One family's work count: "work of program1_scale_1 (oclgrind, 0.8 s): 8192 flops, 8192 global
+// accesses, 32.8 KB", or "... unmeasured (oclgrind is not installed ...): the replay shows it unplaced".
+std::string familyWorkCountText(const FamilyWorkCount& count);
 
 // "no OpenCL call was seen", with the mechanism used and what to try.
 std::string noOpenClCallText(const CapturedProcess& process);
