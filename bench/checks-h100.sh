@@ -183,6 +183,9 @@ variants = ["global"]' > "$W/library.toml"
           clpeak-bandwidth) cmd=("$W/clpeak-prefix/usr/bin/clpeak" --global-bandwidth) ;;
           clpeak-compute) cmd=("$W/clpeak-prefix/usr/bin/clpeak" --compute-sp) ;;
         esac
+        # The GPU image has PoCL registered beside NVIDIA's OpenCL: ocl-icd shows these programs
+        # NVIDIA's alone, so that what they run (and the capture records) is the H100's.
+        export OCL_ICD_VENDORS=/etc/OpenCL/vendors/nvidia.icd
         t0=$(date +%s.%N); "${cmd[@]}" > "$W/$prog-alone.log" 2>&1
         echo "$prog alone: rc=$? $(seconds_since "$t0") s" | tee -a "$W/summary.txt"
         for mechanism in layer preload; do
@@ -196,6 +199,7 @@ variants = ["global"]' > "$W/library.toml"
         ./build-gpu/rooflab run "$W/cap-$prog/capture.toml" --device gpu --formats json,csv,html --out "$W/replay-$prog" \
           > "$W/replay-$prog.log" 2>&1
         echo "$prog replayed: rc=$? $(seconds_since "$t0") s wall" | tee -a "$W/summary.txt"
+        unset OCL_ICD_VENDORS
         rm -rf "$W/cap-$prog/data"  # the saved buffers: large, and the replay's results name what they held
       done
       rm -rf "$W/clpeak-prefix" ;;
