@@ -177,15 +177,14 @@ variants = ["global"]' > "$W/library.toml"
       rm -rf "$W/clpeak-prefix" && mkdir -p "$W/clpeak-prefix" && dpkg -x .deps/extra/clpeak_*.deb "$W/clpeak-prefix"
       gcc -O2 -o "$W/pipeline" tests/fixtures/capture/pipeline.c -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lOpenCL \
         > "$W/pipeline-build.log" 2>&1
-      for prog in pipeline clpeak-bandwidth clpeak-compute; do
+      nvidia_platform=1  # the order clpeak listed them there on 2026-11-27: PoCL, then NVIDIA CUDA
+      for prog in pipeline clpeak-compute clpeak-bandwidth; do
         case $prog in
           pipeline) cmd=("$W/pipeline") ;;
-          clpeak-bandwidth) cmd=("$W/clpeak-prefix/usr/bin/clpeak" --global-bandwidth) ;;
-          clpeak-compute) cmd=("$W/clpeak-prefix/usr/bin/clpeak" --compute-sp) ;;
+          # The GPU image registers PoCL beside NVIDIA's OpenCL: clpeak is pointed at the H100.
+          clpeak-bandwidth) cmd=("$W/clpeak-prefix/usr/bin/clpeak" --global-bandwidth -p "$nvidia_platform") ;;
+          clpeak-compute) cmd=("$W/clpeak-prefix/usr/bin/clpeak" --compute-sp -p "$nvidia_platform") ;;
         esac
-        # The GPU image has PoCL registered beside NVIDIA's OpenCL: ocl-icd shows these programs
-        # NVIDIA's alone, so that what they run (and the capture records) is the H100's.
-        export OCL_ICD_VENDORS=/etc/OpenCL/vendors/nvidia.icd
         t0=$(date +%s.%N); "${cmd[@]}" > "$W/$prog-alone.log" 2>&1
         echo "$prog alone: rc=$? $(seconds_since "$t0") s" | tee -a "$W/summary.txt"
         for mechanism in layer preload; do
@@ -199,7 +198,6 @@ variants = ["global"]' > "$W/library.toml"
         ./build-gpu/rooflab run "$W/cap-$prog/capture.toml" --device gpu --formats json,csv,html --out "$W/replay-$prog" \
           > "$W/replay-$prog.log" 2>&1
         echo "$prog replayed: rc=$? $(seconds_since "$t0") s wall" | tee -a "$W/summary.txt"
-        unset OCL_ICD_VENDORS
         rm -rf "$W/cap-$prog/data"  # the saved buffers: large, and the replay's results name what they held
       done
       rm -rf "$W/clpeak-prefix" ;;

@@ -102,8 +102,13 @@ std::string familyText(const std::string& name, const CapturedLaunch& launch, co
       << "name = " << tomlQuoted(name) << "\n"
       << "description = " << tomlQuoted("kernel " + kernel.name + " as the captured program launched it") << "\n\n"
       << "[work]\n" << kUnmeasuredFamilyWork;
+  // A buffer whose bytes changed is an output. A launch that changed none (it wrote the very values
+  // an earlier launch left there, as a benchmark repeating one kernel over one buffer does) still
+  // wrote something: every buffer is then checked against the bytes it held after the launch.
+  bool any_changed = false;
+  for (const FamilyBuffer& b : buffers) any_changed = any_changed || b.state->before->name != b.state->after->name;
   for (const FamilyBuffer& b : buffers) {
-    const bool output = b.state->before->name != b.state->after->name;
+    const bool output = !any_changed || b.state->before->name != b.state->after->name;
     out << "\n[[buffers]]\nname = " << tomlQuoted(b.name) << "\ntype = " << tomlQuoted(b.element.type)
         << "\ncount = " << tomlQuoted(std::to_string(b.bytes / b.element.bytes)) << "\ninit = "
         << tomlQuoted("file:" + b.name + ".in.bin") << "\naccess = " << (output ? "\"read_write\"" : "\"read\"") << "\n";
