@@ -3,6 +3,7 @@
 // before the launch first ran and whose outputs are checked against the bytes saved after it.
 #include "analyzer/capture/replay_config.hpp"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -91,6 +92,15 @@ bool familyArguments(const CapturedLaunch& launch, const CaptureIndex& index, st
   return true;
 }
 
+bool changedByLaunch(const FamilyBuffer& buffer) { return buffer.state->before->name != buffer.state->after->name; }
+
+// A buffer whose bytes changed is an output. A launch that changed none (it wrote the very values an
+// earlier launch left there, as a benchmark repeating one kernel over one buffer does) still wrote
+// something: every buffer is then checked against the bytes it held after the launch.
+bool checkedAfterLaunch(const FamilyBuffer& buffer, const std::vector<FamilyBuffer>& buffers) {
+  return changedByLaunch(buffer) || std::none_of(buffers.begin(), buffers.end(), changedByLaunch);
+}
+
 std::string familyText(const std::string& name, const CapturedLaunch& launch, const CapturedKernel& kernel,
                        const CapturedProgram& program, std::size_t program_ordinal, const std::vector<FamilyBuffer>& buffers,
                        const std::vector<std::string>& args, const std::string& command) {
@@ -102,13 +112,8 @@ std::string familyText(const std::string& name, const CapturedLaunch& launch, co
       << "name = " << tomlQuoted(name) << "\n"
       << "description = " << tomlQuoted("kernel " + kernel.name + " as the captured program launched it") << "\n\n"
       << "[work]\n" << kUnmeasuredFamilyWork;
-  // A buffer whose bytes changed is an output. A launch that changed none (it wrote the very values
-  // an earlier launch left there, as a benchmark repeating one kernel over one buffer does) still
-  // wrote something: every buffer is then checked against the bytes it held after the launch.
-  bool any_changed = false;
-  for (const FamilyBuffer& b : buffers) any_changed = any_changed || b.state->before->name != b.state->after->name;
   for (const FamilyBuffer& b : buffers) {
-    const bool output = !any_changed || b.state->before->name != b.state->after->name;
+    const bool output = checkedAfterLaunch(b, buffers);
     out << "\n[[buffers]]\nname = " << tomlQuoted(b.name) << "\ntype = " << tomlQuoted(b.element.type)
         << "\ncount = " << tomlQuoted(std::to_string(b.bytes / b.element.bytes)) << "\ninit = "
         << tomlQuoted("file:" + b.name + ".in.bin") << "\naccess = " << (output ? "\"read_write\"" : "\"read\"") << "\n";
@@ -166,7 +171,7 @@ ReplayGeneration generateReplay(const CaptureLog& log, const fs::path& folder) {
     placeData(folder, *program->source, dir / (kernel->second->name + ".cl"));
     for (const FamilyBuffer& b : buffers) {
       placeData(folder, *b.state->before, dir / (b.name + ".in.bin"));
-      if (b.state->after->name != b.state->before->name) placeData(folder, *b.state->after, dir / (b.name + ".out.bin"));
+      if (checkedAfterLaunch(b, buffers)) placeData(folder, *b.state->after, dir / (b.name + ".out.bin"));
     }
     writeFileAtomically(dir / "family.toml", familyText(name, launch, *kernel->second, *program,
                                                         index.program_ordinal.at(program->id), buffers, args, command));
