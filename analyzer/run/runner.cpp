@@ -75,14 +75,18 @@ std::vector<OccupancyLaunch> occupancyLaunches(const PreparedPoint& prepared, co
 }
 
 // Compares the outputs a reference judges: every one, or with reference = "outputs" those with an
-// `expect` file (a captured application's other outputs have no recorded contents). Copies only then.
+// `expect` file (a captured application's other outputs have no recorded contents), where a NaN or
+// inf the application computed is right when the replay computes the same. Copies only then.
 void compareJudged(const std::map<std::string, HostBuffer>& outputs, const std::map<std::string, HostBuffer>& expected,
                    const ReferenceSpec& reference, VerificationResult& v) {
   if (reference.kind != ReferenceSpec::Kind::outputs) return compareOutputs(outputs, expected, v);
-  std::map<std::string, HostBuffer> judged;
-  for (const auto& [name, buffer] : outputs)
-    if (expected.count(name)) judged.emplace(name, buffer);
-  compareOutputs(judged, expected, v);
+  std::map<std::string, HostBuffer> judged, judged_expected;
+  for (const auto& [name, buffer] : outputs) {
+    if (!expected.count(name)) continue;
+    HostBuffer& out = judged.emplace(name, buffer).first->second;
+    matchNonFiniteExpected(out, judged_expected.emplace(name, expected.at(name)).first->second);
+  }
+  compareOutputs(judged, judged_expected, v);
 }
 
 }  // namespace

@@ -33,6 +33,12 @@ BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& refe
 void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std::map<std::string, HostBuffer>& expected,
                     VerificationResult& v);
 
+// An application's own outputs (reference = "outputs") may hold NaN or inf where the program computed
+// them: the replay is right there when it computed the same (NaN where NaN, the same infinity). Such
+// elements are set to 0 in both copies; an element the replay got otherwise stays wrong (its output
+// NaN, the expected 0), so that compareOutputs judges the rest as any output.
+void matchNonFiniteExpected(HostBuffer& output, HostBuffer& expected);
+
 // "c: 3 of 4096 values NaN or infinite (first at 7)" for each buffer that holds any; "" when all are finite.
 std::string nonFiniteValues(const std::map<std::string, HostBuffer>& buffers);
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "analyzer/manifest/kernel_source.hpp"
 #include "analyzer/verify/verification.hpp"
@@ -119,4 +120,23 @@ TEST(Verification, AtomicsAtToleranceZeroGetANondeterminismNote) {
   }
   noteNondeterminism(false, no_atomics);
   EXPECT_EQ(no_atomics.detail.find("note"), std::string::npos);
+}
+
+// A captured application computed an infinity and a NaN: the replay that computes the same passes,
+// one that computes a finite value where the application had inf fails.
+TEST(Verification, AnApplicationsOwnNonFiniteOutputsAreRightWhereTheReplayComputesTheSame) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::map<std::string, HostBuffer> expected{{"x", floats({1, inf, nan, 4})}};
+  for (const bool same : {true, false}) {
+    HostBuffer out = floats({1, same ? inf : 2.0, nan, 4});
+    HostBuffer want = expected.at("x");
+    matchNonFiniteExpected(out, want);
+    VerificationResult v;
+    v.tolerance = 1e-6;
+    v.reference = "outputs";
+    compareOutputs({{"x", out}}, {{"x", want}}, v);
+    EXPECT_EQ(v.status, same ? VerificationStatus::passed : VerificationStatus::failed) << v.detail;
+    EXPECT_EQ(v.wrong_elements, same ? 0u : 1u);
+  }
 }
