@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "analyzer/support/errors.hpp"
+#include "analyzer/support/preload_env.hpp"
 
 namespace fs = std::filesystem;
 
@@ -38,8 +39,10 @@ std::string joined(const char* name, const std::string& library, bool library_fi
   // first. A preload comes first so that its cl* functions are the ones the program finds.
   if (request.mechanism == CaptureMechanism::layer)
     ::setenv("OPENCL_LAYERS", joined("OPENCL_LAYERS", library, false).c_str(), 1);
-  else
+  else {
     ::setenv("LD_PRELOAD", joined("LD_PRELOAD", library, true).c_str(), 1);
+    allowPreloadBeforeSanitizerRuntime();
+  }
   std::vector<char*> argv;
   for (const std::string& word : request.command) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);

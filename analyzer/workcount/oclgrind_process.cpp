@@ -8,6 +8,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "analyzer/support/preload_env.hpp"
 #include "analyzer/workcount/oclgrind_counts.hpp"
 
 namespace rooflab {
@@ -18,6 +19,7 @@ namespace {
   ::dup2(out_fd, STDOUT_FILENO);
   ::dup2(out_fd, STDERR_FILENO);
   ::close(out_fd);
+  allowPreloadBeforeSanitizerRuntime();  // oclgrind preloads its runtime into the command
   std::vector<std::string> words{oclgrind, "--inst-counts"};
   words.insert(words.end(), command.begin(), command.end());
   std::vector<char*> argv;
