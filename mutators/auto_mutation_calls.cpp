@@ -86,10 +86,10 @@ void Walk::call(CXCursor c, Role role, bool seed) {
       return;
     }
     if (!memoryOnly()) return;
-    std::vector<std::vector<SourceEdit::Piece>> operands;
+    std::vector<FoldOperand> operands;
     for (CXCursor a : args) {
       if (!isFloating(lc().clang_getCursorType(a))) return problem(c, "'" + name + "' with a non-floating argument is not folded");
-      operands.push_back({piece(a)});
+      operands.push_back(operand(a));
     }
     return fold(c, type, operands);
   }
@@ -102,18 +102,18 @@ void Walk::call(CXCursor c, Role role, bool seed) {
     if (!memoryOnly()) return;
     // Vector to scalar: the lanes of each operand folded together first.
     if (name == "normalize" || name == "cross") {
-      std::vector<std::vector<SourceEdit::Piece>> operands;
-      for (CXCursor a : args) operands.push_back({piece(a)});
+      std::vector<FoldOperand> operands;
+      for (CXCursor a : args) operands.push_back(operand(a));
       return fold(c, type, operands);
     }
-    std::vector<std::vector<SourceEdit::Piece>> operands;
+    std::vector<FoldOperand> operands;
     for (CXCursor a : args) {
       const std::string arg_type = openclTypeName(lc().clang_getCursorType(a));
       if (arg_type == type) {
-        operands.push_back({piece(a)});
+        operands.push_back(operand(a));
       } else {
         if (!hasFold(arg_type)) return problem(c, "'" + name + "' of '" + arg_type + "' is not folded");
-        operands.push_back({literal("rl_auto_lanes_" + arg_type + "("), piece(a), literal(")")});
+        operands.push_back(operand(a, {literal("rl_auto_lanes_" + arg_type + "("), piece(a), literal(")")}));
       }
     }
     return fold(c, type, operands);

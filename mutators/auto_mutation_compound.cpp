@@ -85,7 +85,7 @@ void Walk::incrementStore(CXCursor c, Role role, CXCursor target, bool decrement
 
 void Walk::compoundFold(CXCursor c, Role role, CXCursor lhs, CXCursor rhs, const std::string& type) {
   const CXCursor target = stripImplicit(lhs);
-  if (!addressedOnce(target)) return fold(c, type, {{piece(lhs)}, {piece(rhs)}}, {piece(lhs), literal(" = ")});
+  if (!addressedOnce(target)) return fold(c, type, {operand(lhs), operand(rhs)}, {piece(lhs), literal(" = ")});
   if (role != Role::statement)
     return problem(c, "a compound assignment to a computed element, used inside an expression, is not folded");
   const auto once = addressOnce(target);
@@ -94,7 +94,7 @@ void Walk::compoundFold(CXCursor c, Role role, CXCursor lhs, CXCursor rhs, const
   p.insert(p.end(), once->declaration.begin(), once->declaration.end());
   p.push_back(literal(once->access + " = "));
   const std::size_t edits_before = result.edits.size();
-  fold(c, type, {{literal(once->access)}, {piece(rhs)}}, p);
+  fold(c, type, {operand(lhs, {literal(once->access)}), operand(rhs)}, p);
   if (result.edits.size() > edits_before) result.edits.back().pieces.push_back(literal("; } while (0)"));
 }
 

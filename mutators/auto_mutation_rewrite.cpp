@@ -58,24 +58,41 @@ void Walk::guardedStore(CXCursor c, Role role, const std::string& type, std::vec
   edit(c, std::move(p));
 }
 
-  // A memory-only fold in place of a floating-point operation of type `type`.
-void Walk::fold(CXCursor c, const std::string& type, const std::vector<std::vector<SourceEdit::Piece>>& operands,
+Walk::FoldOperand Walk::operand(CXCursor c, std::vector<SourceEdit::Piece> pieces) const {
+  return {std::move(pieces), carriesData(c) || hasSideEffects(c)};
+}
+
+  // A memory-only fold in place of a floating-point operation of type `type`. Arithmetic on values
+  // that never came from memory (a chain of registers, a scalar argument, a literal) is dropped: the
+  // mutant's loads stay live through the values that did, and the mutant never runs longer chains
+  // of operations than the original.
+void Walk::fold(CXCursor c, const std::string& type, std::vector<FoldOperand> operands,
             std::vector<SourceEdit::Piece> prefix) {
   if (!hasFold(type)) return problem(c, "arithmetic of type '" + type + "' is not folded");
-  if (type.rfind("double", 0) == 0) result.double_helpers = true;
+  const bool one_operand = operands.size() == 1;
+  std::vector<FoldOperand> kept;
+  for (FoldOperand& o : operands)
+    if (o.kept) kept.push_back(std::move(o));
   std::vector<SourceEdit::Piece> p = std::move(prefix);
+  if (kept.empty()) {
+    p.push_back(literal("(" + type + ")("));
+    p.insert(p.end(), operands[0].pieces.begin(), operands[0].pieces.end());
+    p.push_back(literal(")"));
+    return edit(c, std::move(p));
+  }
+  if (type.rfind("double", 0) == 0) result.double_helpers = true;
   std::vector<SourceEdit::Piece> acc = {literal("(" + type + ")(")};
-  acc.insert(acc.end(), operands[0].begin(), operands[0].end());
+  acc.insert(acc.end(), kept[0].pieces.begin(), kept[0].pieces.end());
   acc.push_back(literal(")"));
-  for (std::size_t i = 1; i < operands.size(); ++i) {
+  for (std::size_t i = 1; i < kept.size(); ++i) {
     std::vector<SourceEdit::Piece> next = {literal("rl_auto_fold_" + type + "(")};
     next.insert(next.end(), acc.begin(), acc.end());
     next.push_back(literal(", (" + type + ")("));
-    next.insert(next.end(), operands[i].begin(), operands[i].end());
+    next.insert(next.end(), kept[i].pieces.begin(), kept[i].pieces.end());
     next.push_back(literal("))"));
     acc = std::move(next);
   }
-  if (operands.size() == 1) {  // keep a one-operand function's argument live, not its value
+  if (one_operand) {  // keep a one-operand function's argument live, not its value
     std::vector<SourceEdit::Piece> next = {literal("rl_auto_fold_" + type + "(")};
     next.insert(next.end(), acc.begin(), acc.end());
     next.push_back(literal(", (" + type + ")(0.5f))"));
@@ -151,7 +168,7 @@ void Walk::binary(CXCursor c, Role role, bool seed, bool compound) {
       return;
     }
     if (!memoryOnly()) return;
-    return fold(c, type, {{piece(lhs)}, {piece(rhs)}});
+    return fold(c, type, {operand(lhs), operand(rhs)});
   }
   // An assignment: its value is in the structure when its target is.
   const CXCursor target = stripImplicit(lhs);

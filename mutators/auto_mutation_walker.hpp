@@ -95,6 +95,12 @@ class Walk {
 
   void function(CXCursor f);
 
+  // The variables (by declaration) that may hold a value read from memory, grown to its fixed point
+  // over `reached` (auto_mutation_data.cpp).
+  std::set<unsigned> memoryData(const std::vector<CXCursor>& reached);
+  // Memory-only folds drop the operands that carry no such value; without the set, all carry one.
+  const std::set<unsigned>* memory_data_ = nullptr;
+
   WalkResult result;
 
  private:
@@ -198,8 +204,22 @@ class Walk {
   void incrementStore(CXCursor c, Role role, CXCursor target, bool decrement);
   void compoundFold(CXCursor c, Role role, CXCursor lhs, CXCursor rhs, const std::string& type);
 
-  // A memory-only fold in place of a floating-point operation of type `type`.
-  void fold(CXCursor c, const std::string& type, const std::vector<std::vector<SourceEdit::Piece>>& operands,
+  // Whether an expression may evaluate to a value read from memory: a load, a call of the user's
+  // functions or of a built-in that reads memory, or a variable of memoryData.
+  bool carriesData(CXCursor c) const;
+
+  // One operand of a memory-only fold: its text, and whether the fold must keep it (it carries a
+  // value read from memory, or evaluating it does something).
+  struct FoldOperand {
+    std::vector<SourceEdit::Piece> pieces;
+    bool kept = true;
+  };
+  FoldOperand operand(CXCursor c, std::vector<SourceEdit::Piece> pieces) const;
+  FoldOperand operand(CXCursor c) const { return operand(c, {piece(c)}); }
+
+  // A memory-only fold in place of a floating-point operation of type `type`: the kept operands
+  // combined by the prelude's cheapest operation, or the first operand alone where none is kept.
+  void fold(CXCursor c, const std::string& type, std::vector<FoldOperand> operands,
             std::vector<SourceEdit::Piece> prefix = {});
 
   // Whether evaluating `c` twice could differ from once: an assignment, ++/-- or a call inside it.

@@ -241,3 +241,48 @@ TEST(AutoMutation, EveryReadModifyWriteFormKeepsTheOriginalsCounts) {
     }
   }
 }
+
+// The idiom of peak-throughput benchmarks: chains of mad on a scalar argument and the work-item's id,
+// never reading memory. The memory-only mutant drops that arithmetic instead of folding it (a fold
+// per operation made it run longer than the original on a GPU); arithmetic on a loaded value stays
+// folded so that the load is still needed, and only its operands that came from memory are kept.
+TEST(AutoMutation, MemoryOnlyDropsArithmeticOnValuesNeverReadFromMemory) {
+  ROOFLAB_REQUIRE_LIBCLANG();
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  const std::string text =
+      "kernel void peak(global float* out, float seed) {\n"
+      "  float x = seed;\n"
+      "  float y = (float)get_local_id(0);\n"
+      "  for (int r = 0; r < 64; ++r) {\n"
+      "    x = mad(y, x, y);\n"
+      "    y = mad(x, y, x);\n"
+      "    x = x * y + 0.5f;\n"
+      "  }\n"
+      "  out[get_global_id(0)] = y;\n"
+      "}\n"
+      "kernel void scaled(global const float* in, global float* out, float alpha) {\n"
+      "  int i = get_global_id(0);\n"
+      "  float v = in[i];\n"
+      "  float w = alpha * 2.0f;\n"
+      "  float acc = 0.0f;\n"
+      "  acc += v * w + v;\n"
+      "  out[i] = acc;\n"
+      "}\n";
+  const AutoMutant memory = mutate("/tmp/peak.cl", text, AutoMutantKind::memory_only);
+  ASSERT_TRUE(memory.source) << memory.reason;
+  EXPECT_EQ(memory.original.float_ops, 8);
+  EXPECT_EQ(memory.mutant.float_ops, 0) << *memory.source;
+  EXPECT_EQ(memory.mutant.global_loads, 1) << *memory.source;
+  EXPECT_EQ(memory.mutant.global_stores, 2) << *memory.source;
+  const std::string& source = *memory.source;
+  const std::string peak = source.substr(0, source.find("kernel void scaled"));
+  const std::string scaled = source.substr(source.find("kernel void scaled"));
+  EXPECT_EQ(peak.find("rl_auto_fold_"), std::string::npos) << peak;
+  // v * w + v: the product keeps v alone, the sum folds v with it, and acc += that folds acc in.
+  std::size_t folds = 0;
+  for (std::size_t at = scaled.find("rl_auto_fold_float("); at != std::string::npos;
+       at = scaled.find("rl_auto_fold_float(", at + 1))
+    ++folds;
+  EXPECT_EQ(folds, 2u) << scaled;
+  EXPECT_EQ(rooflab::testing::buildMutantOnPocl(memory), "");
+}
