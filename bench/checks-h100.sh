@@ -159,17 +159,15 @@ variants = ["global"]' > "$W/library.toml"
       echo "automut tests: rc=$?" | tee -a "$W/summary.txt" ;;
     corpus)
       ./build-gpu/rooflab --version > "$W/corpus-version.txt" 2>&1
-      {
-        printf '[run]\nmodes = ["normal", "compute-only", "memory-only"]\nkernels = ["%s"]\n' "$PWD/tests/fixtures/kernels/corpus"
-        for f in tests/fixtures/kernels/corpus/*/family.toml; do
-          printf '[[study]]\nfamily = "%s"\n' "$(basename "$(dirname "$f")")"
-        done
-      } > "$W/corpus.toml"
+      # Every family at its "fill" size (bench/configs/corpus-h100.toml): at the fixtures' own sizes the
+      # kernels ran a few microseconds and the verdicts said only "overhead-dominated".
+      sed "s|kernels = \[\"../../tests/fixtures/kernels/corpus\"\]|kernels = [\"$PWD/tests/fixtures/kernels/corpus\"]|" \
+        bench/configs/corpus-h100.toml > "$W/corpus.toml"
       ROOFLAB_EXTRA_METRICS=smsp__sass_thread_inst_executed_op_dadd_pred_on.sum,smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__sass_thread_inst_executed_op_integer_pred_on.sum \
         ./build-gpu/rooflab run "$W/corpus.toml" --device gpu --formats json,csv --keep-binaries --out "$W/corpus" > "$W/corpus.log" 2>&1
       echo "corpus: rc=$? $(seconds_since "$start") s wall $(head -2 "$W/corpus-version.txt" | tail -1)" | tee -a "$W/summary.txt"
       python3 bench/automut_summary.py "$W/corpus/results.json" | tee "$W/corpus-summary.txt"
-      echo "corpus: $(tail -1 "$W/corpus-summary.txt")" >> "$W/summary.txt" ;;
+      tail -2 "$W/corpus-summary.txt" | sed "s/^/corpus: /" >> "$W/summary.txt" ;;
     capture)
       # Applications captured as they run (docs/capture.md), then replayed with counters and mutants:
       # Debian's clpeak (carried as .deps/extra/clpeak_*.deb: the GPU image reaches no registry) and
@@ -178,7 +176,7 @@ variants = ["global"]' > "$W/library.toml"
       gcc -O2 -o "$W/pipeline" tests/fixtures/capture/pipeline.c -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lOpenCL \
         > "$W/pipeline-build.log" 2>&1
       nvidia_platform=1  # the order clpeak listed them there on 2026-11-27: PoCL, then NVIDIA CUDA
-      for prog in pipeline clpeak-compute clpeak-bandwidth; do
+      for prog in ${CAPTURE_PROGRAMS:-pipeline clpeak-compute clpeak-bandwidth}; do
         case $prog in
           pipeline) cmd=("$W/pipeline") ;;
           # The GPU image registers PoCL beside NVIDIA's OpenCL: clpeak is pointed at the H100.
