@@ -148,7 +148,7 @@ std::string padded(const std::string& text, std::size_t width, bool right) {
 }
 
 void printParts(const CaptureTimeline& timeline, std::ostream& out) {
-  out << "  " << padded("part", 24, false) << padded("time", 10, true) << padded("share", 8, true)
+  out << "  " << padded("part", 24, false) << padded("time", 10, true) << padded("share", 9, true)
       << padded("own sum", 10, true) << "  commands\n";
   for (const TimelinePartTime& part : timeline.parts) {
     if (part.commands == 0 && part.exclusive_ns <= 0) continue;
@@ -156,7 +156,7 @@ void printParts(const CaptureTimeline& timeline, std::ostream& out) {
     std::string commands = host ? std::string("") : "  " + std::to_string(part.commands);
     if (!host && part.timed_commands < part.commands) commands += " (" + std::to_string(part.timed_commands) + " timed)";
     out << "  " << padded(timelinePartName(part.part), 24, false) << padded(formatDurationNs(part.exclusive_ns), 10, true)
-        << padded(formatPercent(timeline.span_ns > 0 ? part.exclusive_ns / timeline.span_ns : 0), 8, true)
+        << padded(formatPercent(timeline.span_ns > 0 ? part.exclusive_ns / timeline.span_ns : 0), 9, true)
         << padded(host ? "-" : formatDurationNs(part.sum_ns), 10, true) << commands << "\n";
   }
 }
