@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -158,6 +159,19 @@ TEST(CaptureReplay, PipelineFixtureReplaysEveryKernelVerifiedPlacedAndMutated) {
   expectWholePath(c, 3);
   EXPECT_TRUE(contains(fileText(c.folder() / "families" / "program1_scale_1" / "family.toml"), "flops = \"8192\""))
       << "scale does one multiply and one add per element of 4096";
+  // The application times itself (profiling queues, every command's event): the timeline's kernel
+  // and transfer totals are within 10% of what its own events add up to.
+  unsigned long long own_kernel_ns = 0, own_transfer_ns = 0;
+  const std::size_t at = c.capture.out.find("own events: ");
+  ASSERT_NE(at, std::string::npos) << show(c.capture);
+  ASSERT_EQ(std::sscanf(c.capture.out.c_str() + at, "own events: kernels %llu ns, transfers %llu ns", &own_kernel_ns,
+                        &own_transfer_ns), 2)
+      << show(c.capture);
+  const nlohmann::json& timeline = c.results["capture_timeline"];
+  EXPECT_NEAR(partSum(timeline, "kernel"), double(own_kernel_ns), 0.1 * double(own_kernel_ns)) << timeline["parts"].dump(1);
+  double transfers = 0;
+  for (const char* kind : kTransferKinds) transfers += std::max(0.0, partSum(timeline, kind));
+  EXPECT_NEAR(transfers, double(own_transfer_ns), 0.1 * double(own_transfer_ns)) << timeline["parts"].dump(1);
 }
 
 TEST(CaptureReplay, PyOpenClDemoReplaysVerifiedPlacedAndMutated) {
