@@ -124,7 +124,14 @@ std::string familyText(const std::string& name, const CapturedLaunch& launch, co
   for (std::size_t i = 0; i < args.size(); ++i) out << (i ? ", " : "") << tomlQuoted(args[i]);
   out << "]\nglobal = " << sizesToml(launch.global_size) << "\n";
   if (launch.local_size) out << "local = " << sizesToml(*launch.local_size) << "\n";
-  if (!program.build_options.empty()) out << "build_options = " << tomlQuoted(program.build_options) << "\n";
+  const ManifestBuildOptions options = manifestBuildOptions(program.build_options);
+  if (!options.defines.empty()) {
+    out << "defines = { ";
+    for (std::size_t i = 0; i < options.defines.size(); ++i)
+      out << (i ? ", " : "") << tomlQuoted(options.defines[i].first) << " = " << tomlQuoted(options.defines[i].second);
+    out << " }\n";
+  }
+  if (!options.options.empty()) out << "build_options = " << tomlQuoted(options.options) << "\n";
   // A variant's key, not [work]'s: the count of the launch's global element accesses.
   out << kUnmeasuredVariantWork;
   return out.str();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <utility>
 
 namespace rooflab {
@@ -92,6 +93,28 @@ BufferElement bufferElement(const std::string& type_name) {
   for (const auto& [name, bytes] : sizes)
     if (scalar == name) return {base, bytes * lanes};
   return {};
+}
+
+ManifestBuildOptions manifestBuildOptions(const std::string& captured) {
+  std::vector<std::string> words;
+  std::istringstream in(captured);
+  for (std::string word; in >> word;) words.push_back(word);
+  ManifestBuildOptions out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::string define;
+    if (words[i] == "-D" && i + 1 < words.size()) {
+      define = words[++i];
+    } else if (words[i].rfind("-D", 0) == 0 && words[i].size() > 2) {
+      define = words[i].substr(2);
+    } else {
+      out.options += (out.options.empty() ? "" : " ") + words[i];
+      continue;
+    }
+    const std::size_t equals = define.find('=');
+    if (equals == std::string::npos) out.defines.emplace_back(define, "raw:1");
+    else out.defines.emplace_back(define.substr(0, equals), "raw:" + define.substr(equals + 1));
+  }
+  return out;
 }
 
 std::string tomlQuoted(const std::string& text) {

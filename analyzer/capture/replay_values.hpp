@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "analyzer/data/capture.hpp"
 
@@ -21,6 +23,15 @@ struct BufferElement {
   std::uint64_t bytes = 1;
 };
 BufferElement bufferElement(const std::string& type_name);
+
+// A captured program's build options as a manifest gives them: each `-D NAME[=VALUE]` (or
+// `-DNAME[=VALUE]`) a define passed as written ("raw:VALUE", "raw:1" without a value, as OpenCL
+// compilers read it), the other options as they were, in order.
+struct ManifestBuildOptions {
+  std::vector<std::pair<std::string, std::string>> defines;  // name, "raw:..." value
+  std::string options;
+};
+ManifestBuildOptions manifestBuildOptions(const std::string& captured);
 
 // A TOML basic string, quoted.
 std::string tomlQuoted(const std::string& text);

@@ -94,6 +94,23 @@ void expectTimelineMatchesTheLog(const CaptureAndReplay& c) {
   EXPECT_NEAR(timeline_transfers, log_transfers, 0.1 * log_transfers) << timeline["parts"].dump(1);
 }
 
+// The application times itself (profiling queues, every command's event) and prints the sums: the
+// timeline's kernel and transfer totals are within 10% of them.
+void expectTimelineMatchesOwnEvents(const CaptureAndReplay& c) {
+  unsigned long long own_kernel_ns = 0, own_transfer_ns = 0;
+  const std::size_t at = c.capture.out.find("own events: ");
+  ASSERT_NE(at, std::string::npos) << show(c.capture);
+  ASSERT_EQ(std::sscanf(c.capture.out.c_str() + at, "own events: kernels %llu ns, transfers %llu ns", &own_kernel_ns,
+                        &own_transfer_ns), 2)
+      << show(c.capture);
+  ASSERT_TRUE(c.results.contains("capture_timeline"));
+  const nlohmann::json& timeline = c.results["capture_timeline"];
+  EXPECT_NEAR(partSum(timeline, "kernel"), double(own_kernel_ns), 0.1 * double(own_kernel_ns)) << timeline["parts"].dump(1);
+  double transfers = 0;
+  for (const char* kind : kTransferKinds) transfers += std::max(0.0, partSum(timeline, kind));
+  EXPECT_NEAR(transfers, double(own_transfer_ns), 0.1 * double(own_transfer_ns)) << timeline["parts"].dump(1);
+}
+
 std::vector<nlohmann::json> recordsOf(const nlohmann::json& results, const std::string& family) {
   std::vector<nlohmann::json> records;
   for (const auto& r : results["records"])
@@ -159,19 +176,22 @@ TEST(CaptureReplay, PipelineFixtureReplaysEveryKernelVerifiedPlacedAndMutated) {
   expectWholePath(c, 3);
   EXPECT_TRUE(contains(fileText(c.folder() / "families" / "program1_scale_1" / "family.toml"), "flops = \"8192\""))
       << "scale does one multiply and one add per element of 4096";
-  // The application times itself (profiling queues, every command's event): the timeline's kernel
-  // and transfer totals are within 10% of what its own events add up to.
-  unsigned long long own_kernel_ns = 0, own_transfer_ns = 0;
-  const std::size_t at = c.capture.out.find("own events: ");
-  ASSERT_NE(at, std::string::npos) << show(c.capture);
-  ASSERT_EQ(std::sscanf(c.capture.out.c_str() + at, "own events: kernels %llu ns, transfers %llu ns", &own_kernel_ns,
-                        &own_transfer_ns), 2)
-      << show(c.capture);
-  const nlohmann::json& timeline = c.results["capture_timeline"];
-  EXPECT_NEAR(partSum(timeline, "kernel"), double(own_kernel_ns), 0.1 * double(own_kernel_ns)) << timeline["parts"].dump(1);
-  double transfers = 0;
-  for (const char* kind : kTransferKinds) transfers += std::max(0.0, partSum(timeline, kind));
-  EXPECT_NEAR(transfers, double(own_transfer_ns), 0.1 * double(own_transfer_ns)) << timeline["parts"].dump(1);
+  expectTimelineMatchesOwnEvents(c);
+}
+
+// A heat-spreading application: grid sizes as build-option defines, two buffers swapping roles in a
+// host loop of 60 launches, a device copy, a fill, a 2-D NDRange and a reduction in local memory.
+TEST(CaptureReplay, HeatApplicationWithSwappedBuffersReplaysEveryKernel) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  if (!oclgrindInstalled()) GTEST_SKIP() << "oclgrind is not installed (scripts/setup-debian.sh)";
+  CaptureAndReplay c;
+  captureAndReplay(c, "'" + kFixtures + "/heat'");
+  ASSERT_EQ(c.capture.exit_code, 0) << show(c.capture);
+  EXPECT_TRUE(contains(c.capture.out, "heat after 60 steps")) << "the program ran unchanged\n" << show(c.capture);
+  // diffuse's 60 launches are one configuration (the same scalars and sizes, whichever buffer is the
+  // input): one family replaying its first launch; total_heat the other.
+  expectWholePath(c, 2);
+  expectTimelineMatchesOwnEvents(c);
 }
 
 TEST(CaptureReplay, PyOpenClDemoReplaysVerifiedPlacedAndMutated) {

@@ -57,3 +57,14 @@ TEST(ReplayValues, IntegersCarryTheirPrefixAndWhatAManifestCannotSayIsRefused) {
   EXPECT_EQ(bufferElement("float4*").bytes, 16u);
   EXPECT_EQ(bufferElement("struct particle*").type, "uchar");
 }
+
+// An application's `-D` options become the manifest's defines, passed as written; the rest stay
+// build options, in their order.
+TEST(ReplayValues, DefinesOfTheBuildOptionsBecomeTheManifestsDefines) {
+  const ManifestBuildOptions split =
+      manifestBuildOptions("-D WIDTH=128 -cl-fast-relaxed-math -DHEIGHT=96  -D USE_FMA -DALPHA=0.5f -cl-std=CL1.2");
+  EXPECT_EQ(split.defines, (std::vector<std::pair<std::string, std::string>>{
+                               {"WIDTH", "raw:128"}, {"HEIGHT", "raw:96"}, {"USE_FMA", "raw:1"}, {"ALPHA", "raw:0.5f"}}));
+  EXPECT_EQ(split.options, "-cl-fast-relaxed-math -cl-std=CL1.2");
+  EXPECT_TRUE(manifestBuildOptions("").defines.empty());
+}
