@@ -19,6 +19,13 @@ void Walk::visit(CXCursor c, Role role, bool seed) {
       if (k == CXCursor_UnaryOperator) return unary(c, role, seed);
       return localSubscript(c, role, seed);
     case CXCursor_MemberRefExpr:
+      if (isArray(lc().clang_getCursorType(c))) {
+        // s->a, p[i].a: where the array is, the structure (the subscript around it is the access).
+        const auto base = children(c);
+        const CXCursor b = base.empty() ? c : stripImplicit(base[0]);
+        if (!base.empty() && isGlobalPointer(lc().clang_getCursorType(b))) return visit(b, Role::value, true);
+        if (!base.empty() && isGlobalAccess(b)) return accessOperands(b);
+      }
       if (isGlobalAccess(c)) return access(c, role, seed);
       return member(c, role, seed);
     case CXCursor_BinaryOperator: return binary(c, role, seed, false);

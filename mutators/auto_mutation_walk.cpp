@@ -164,6 +164,8 @@ void Walk::addContents(CXCursor decl) {
 bool Walk::isGlobalAccess(CXCursor c) const {
   const CXCursorKind k = kindOf(c);
   if (k == CXCursor_MemberRefExpr) {
+    // An array member (s->a, p[i].a) is an address in global memory; the subscript of it reads.
+    if (isArray(lc().clang_getCursorType(c))) return false;
     const auto base = children(c);
     if (base.empty()) return false;
     const CXCursor b = stripImplicit(base[0]);

@@ -217,7 +217,7 @@ TEST(AutoMutation, EveryReadModifyWriteFormKeepsTheOriginalsCounts) {
        {"c[2*i+1] *= beta;", "c[2*i+1] += beta;", "c[2*i+1] -= beta;", "c[2*i+1] /= beta;", "m[2*i+1] |= bits;",
         "m[2*i+1] &= bits;", "m[2*i+1] ^= bits;", "m[2*i+1] <<= 1;", "m[2*i+1] += bits;", "m[2*i+1]++;", "++m[2*i+1];",
         "m[2*i+1]--;", "--m[2*i+1];", "c[2*i+1]++;", "p[2*i+1].x += beta;", "v[2*i+1].s0 += beta;", "v[2*i+1].y *= beta;", "((global float4*)c)[2*i+1].y *= beta;",
-        "c[j++] += beta;", "c[i] += beta;"}) {
+        "c[j++] += beta;", "c[i] += beta;", "s->a[2*i+1] += beta;", "s[i].a[j] *= beta;"}) {
     SCOPED_TRACE(statement);
     const std::string text = head + statement + "\n}\n";
     const AutoMutant compute = mutate("/tmp/rmw.cl", text, AutoMutantKind::compute_only);
