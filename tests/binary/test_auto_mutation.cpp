@@ -204,9 +204,9 @@ TEST(AutoMutation, UnannotatedFamiliesGetVerdictsThroughTheBinary) {
 }
 
 // Read-modify-writes of a global element as library code writes them: whatever the operator and
-// the target (an element with a computed index, a member, a vector lane, a cast vector, an index
-// with a side effect), both mutants keep the original's counts (the index is evaluated once) and
-// build on PoCL.
+// the target (an element with a computed index, a member, a vector lane, a cast vector, an element
+// of an array member `s->a[k]`, an index with a side effect), both mutants keep the original's
+// counts (the index is evaluated once) and build on PoCL.
 TEST(AutoMutation, EveryReadModifyWriteFormKeepsTheOriginalsCounts) {
   ROOFLAB_REQUIRE_LIBCLANG();
   ROOFLAB_REQUIRE_CPU_DEVICE();
