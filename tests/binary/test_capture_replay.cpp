@@ -177,6 +177,23 @@ TEST(CaptureReplay, PipelineFixtureReplaysEveryKernelVerifiedPlacedAndMutated) {
   EXPECT_TRUE(contains(fileText(c.folder() / "families" / "program1_scale_1" / "family.toml"), "flops = \"8192\""))
       << "scale does one multiply and one add per element of 4096";
   expectTimelineMatchesOwnEvents(c);
+
+  // A variant of the user's own, added to the generated family beside the captured one, runs and is
+  // verified against the application's outputs too.
+  const fs::path family = c.folder() / "families" / "program1_scale_1";
+  std::ofstream(family / "scale_fma.cl") << "__kernel void scale(__global float* x, float alpha, int n) {\n"
+                                             "  int i = get_global_id(0); if (i < n) x[i] = fma(x[i], alpha, 1.0f);\n}\n";
+  std::ofstream(family / "family.toml", std::ios::app)
+      << "\n[[variants]]\nname = \"fma\"\nsource = \"scale_fma.cl\"\nkernel = \"scale\"\n"
+         "args = [\"x\", \"float:0.100000001\", \"4096\"]\nglobal = [\"4096\"]\nglobal_accesses = \"8192\"\n";
+  const BinaryOutcome again = runRooflab("run cap/capture.toml --out out2 --quiet", c.dir.path());
+  ASSERT_EQ(again.exit_code, 0) << show(again);
+  const nlohmann::json results = nlohmann::json::parse(fileText(c.dir.path() / "out2" / "results.json"));
+  std::map<std::string, std::string> verification_by_variant;
+  for (const nlohmann::json& r : recordsOf(results, "program1_scale_1"))
+    if (r["mode"] == "normal") verification_by_variant[r["variant"]] = r["verification"]["status"];
+  EXPECT_EQ(verification_by_variant, (std::map<std::string, std::string>{{"captured", "passed"}, {"fma", "passed"}}))
+      << show(again);
 }
 
 // A heat-spreading application: grid sizes as build-option defines, two buffers swapping roles in a
