@@ -322,8 +322,10 @@ StudySpec parseStudy(const TomlReader& r, InputErrorList& errors) {
   errors.attempt([&] { params = r.optionalTable("params"); });
   if (params != nullptr) {
     const TomlReader pr = r.sub(*params, r.keyPath("params"));
-    for (const auto& [key, node] : *params) {
+    for (const auto& [key, value] : *params) {
       const std::string name(key.str());
+      // A reference of its own: a lambda may not capture a structured binding before C++20.
+      const toml::node& node = value;
       if (node.is_string() || node.is_table())
         errors.attempt([&] { s.size_rules.push_back(parseSizeRule(pr, name, node)); });
       else

@@ -28,8 +28,10 @@ void parseParams(const TomlReader& r, FamilyManifest& family, InputErrorList& er
   errors.attempt([&] { params = r.optionalTable("params"); });
   if (params == nullptr) return;
   const TomlReader pr = r.sub(*params, "params");
-  for (const auto& [key, node] : *params) {
+  for (const auto& [key, value] : *params) {
     const std::string name(key.str());
+    // A reference of its own: a lambda may not capture a structured binding before C++20.
+    const toml::node& node = value;
     if (!isIdentifier(name)) {
       errors.add(pr.error(name, "not a valid parameter name"));
       continue;

@@ -121,8 +121,9 @@ std::optional<TuningSpaceSpec> parseTuningSpace(const TomlReader& r, const Famil
       return sa.line != sb.line ? sa.line < sb.line : sa.column < sb.column;
     });
     std::string product;  // "UNR 10 x WPT 100"
-    for (const auto& [name, node] : written)
+    for (const auto& dimension : written)
       errors.attempt([&] {
+        const auto& [name, node] = dimension;
         space.dimensions.push_back(parseDimension(pr, name, *node, family, variant));
         configurations *= static_cast<double>(space.dimensions.back().values.size());
         product += (product.empty() ? "" : " x ") + name + " " + std::to_string(space.dimensions.back().values.size());

@@ -86,6 +86,24 @@ TEST(LoopBounds, ACtrlCWhileALargeSpaceIsPreparedEndsTheCommandAtOnce) {
   EXPECT_FALSE(contains(run.text(), "[1/3]")) << run.text();
 }
 
+// The space of a million configurations as a user tuned it, and two Ctrl-Cs a second later: the
+// command has ended by then (the space is refused) or ends at once; it never goes on without a word.
+TEST(LoopBounds, CtrlCEndsATuneOfAMillionConfigurationsAtOnce) {
+  TempDir dir;
+  writeFamilyWithSpace(dir, "A = " + valueList(100) + "\nB = " + valueList(100) + "\nC = " + valueList(100) + "\n");
+  dir.write("tune.toml", kTuneConfig);
+  BackgroundRun run(rooflabCommand() + " tune tune.toml --budget 3", dir.path(), dir.path() / "tune.log");
+  run.waitUntil([] { return false; }, 1.0);
+  run.signal(SIGINT);
+  run.signal(SIGINT);
+  const auto signalled = Clock::now();
+  const int exit_code = run.wait(10);
+  const double seconds = std::chrono::duration<double>(Clock::now() - signalled).count();
+  EXPECT_TRUE(exit_code == 2 || exit_code == 130) << "exit " << exit_code << "\n" << run.text();
+  EXPECT_LT(seconds, 2.0) << run.text();
+  EXPECT_FALSE(contains(run.text(), "[1/3]")) << run.text();
+}
+
 TEST(LoopBounds, AnEmptyListOfValuesSaysItIsEmpty) {
   TempDir dir;
   writeFamilyWithSpace(dir, "WG = [32, 64]\nUNR = []\n");
@@ -110,12 +128,12 @@ local = ["64"]
             "  const size_t i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n");
   dir.write("run.toml", std::string(kQuickCpuRun) + R"([[study]]
 family = "vadd"
-params = { N = { rule = "fill", max = 65536, sweep_from = 1024, sweep_factor = 1.0000000000000002 } }
+params = { N = { rule = "fill", max = 65536, sweep_from = 64, sweep_factor = 1.0000000000000002 } }
 )");
   const BinaryOutcome o = runRooflab("run run.toml --quiet", dir.path(), kTimeLimit);
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(o.err, "sweep_factor")) << show(o);
-  EXPECT_TRUE(contains(o.err, "a sweep has at most 256 steps: use a factor of at least 1.017")) << show(o);
+  EXPECT_TRUE(contains(o.err, "a sweep has at most 256 steps: use a factor of at least 1.028")) << show(o);
   EXPECT_FALSE(fs::exists(dir.path() / "out")) << show(o);
 }
 

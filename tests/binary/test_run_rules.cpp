@@ -98,7 +98,26 @@ TEST(RunRules, TheMergedFileKeepsTheRunsDriftControlAndCost) {
   for (const char* key : {"drift_control", "cost"})
     if (part.contains(key)) EXPECT_TRUE(merged.contains(key)) << key;
   const BinaryOutcome phases = w.run("report merged/results.json --phases --formats json --out merged-report");
-  EXPECT_FALSE(contains(phases.out + phases.err, "predates")) << show(phases);
+  EXPECT_FALSE(contains(phases.out + phases.err, "not recorded")) << show(phases);
+  EXPECT_TRUE(contains(phases.out, "phases (wall ")) << show(phases);
+}
+
+// A sweep of sizes measures the launch floor its rate-versus-size chart draws; the merged file keeps
+// it, and the sizes chosen, as each part's file does.
+TEST(RunRules, TheMergedFileOfASizeSweepKeepsItsSizesAndLaunchFloor) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  PartsWorkspace w;
+  w.dir.write("sizes.toml", replaced(fileText(w.dir.path() / "cfg.toml"), "params = { N = [1024, 2048, 4096] }",
+                                     "params = { N = { rule = \"fill\", waves = 16, max = 16384, sweep_from = 256, sweep_factor = 4 } }"));
+  for (const char* part : {"1", "2"})
+    ASSERT_EQ(w.run(std::string("run sizes.toml --quiet --shard ") + part + "/2 --out sizes" + part).exit_code, 0);
+  const BinaryOutcome o = w.run("merge sizes1 sizes2 --out merged");
+  ASSERT_EQ(o.exit_code, 0) << show(o);
+  const json part = readJsonFile(w.dir.path() / "sizes1/results.json");
+  ASSERT_TRUE(part.contains("launch_floor_ns")) << "the part swept no size";
+  const json merged = readJsonFile(w.dir.path() / "merged/results.json");
+  EXPECT_EQ(merged.value("launch_floor_ns", json()), part["launch_floor_ns"]);
+  EXPECT_EQ(merged.value("size_choices", json()), part["size_choices"]);
 }
 
 // A part run after a kernel file was edited is of another batch, and the merge says the sources
@@ -140,6 +159,20 @@ TEST(RunRules, MergeRefusesPartsOfOtherKernelContentsOrSettings) {
   EXPECT_FALSE(fs::exists(w.dir.path() / "merged"));
 }
 
+// A record edited to a point the batch does not plan (another size) is refused too, naming it.
+TEST(RunRules, MergeRefusesARecordMovedToAPointOutsideTheBatch) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  PartsWorkspace w;
+  runTwoParts(w);
+  json moved = readJsonFile(w.dir.path() / "part1/results.json");
+  moved["records"][0]["params"]["N"] = 999;
+  writeJson(w.dir.path() / "moved.json", moved);
+  const BinaryOutcome o = w.run("merge moved.json part2 --out merged");
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "N=999")) << o.err;
+  EXPECT_FALSE(fs::exists(w.dir.path() / "merged"));
+}
+
 // `rooflab ab` never overwrites a side's file it did not write, and runs both sides with one [run]
 // section, saying which of the candidate's settings it does not use.
 TEST(RunRules, AbKeepsAFileItDidNotWriteAndRunsBothSidesAlike) {
@@ -152,11 +185,13 @@ TEST(RunRules, AbKeepsAFileItDidNotWriteAndRunsBothSidesAlike) {
   EXPECT_EQ(fileText(w.dir.path() / "D/baseline/results.json"), "{\"mine\": true}\n");
 
   const std::string config = fileText(w.dir.path() / "cfg.toml");
-  w.dir.write("cand.toml", replaced(replaced(config, "repetitions = 1", "repetitions = 3"),
-                                    "modes = [\"normal\", \"memory-only\"]", "modes = [\"normal\"]"));
+  w.dir.write("cand.toml", replaced(replaced(replaced(config, "repetitions = 1", "repetitions = 3"),
+                                             "modes = [\"normal\", \"memory-only\"]", "modes = [\"normal\"]"),
+                                    "device = \"cpu\"", "device = \"gpu\""));
   const BinaryOutcome ab = w.run("ab cfg.toml cand.toml --set N=1024 --quiet --out E");
   EXPECT_TRUE(contains(ab.err, "repetitions")) << show(ab);
   EXPECT_TRUE(contains(ab.err, "modes")) << show(ab);
+  EXPECT_TRUE(contains(ab.err, "[run] device = gpu")) << show(ab);
   EXPECT_EQ(w.results("E/baseline").records.size(), w.results("E/candidate").records.size());
 }
 
@@ -233,6 +268,26 @@ TEST(RunRules, TheTuneJournalIsNotReusedForOtherKernelsOrSettings) {
     EXPECT_FALSE(json::parse(line, nullptr, false).is_discarded()) << line;
   const BinaryOutcome again = runRooflab("tune tune.toml --searcher exhaustive --budget 2", dir.path());
   EXPECT_EQ(countText(again.err, "(from the journal)"), 2u) << again.err;
+}
+
+// A tune that failed on a broken kernel: once the kernel is fixed, its configurations are measured
+// again, not taken from the journal as they failed.
+TEST(RunRules, AKernelFixedAfterAFailedTuneIsMeasuredAgain) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  TempDir dir;
+  writeTunableFamily(dir);
+  dir.write("tune.toml", kTuneConfig);
+  const std::string source = fileText(dir.path() / "kernels/tadd/tadd.cl");
+  dir.write("kernels/tadd/tadd.cl", "#error \"broken\"\n" + source);
+  const BinaryOutcome broken = runRooflab("tune tune.toml --searcher exhaustive --budget 2", dir.path());
+  EXPECT_NE(broken.exit_code, 0) << show(broken);
+
+  dir.write("kernels/tadd/tadd.cl", source);
+  const BinaryOutcome fixed = runRooflab("tune tune.toml --searcher exhaustive --budget 2", dir.path());
+  EXPECT_EQ(fixed.exit_code, 0) << show(fixed);
+  EXPECT_FALSE(contains(fixed.err, "(from the journal)")) << fixed.err;
+  EXPECT_TRUE(contains(fixed.err, "[1/2] WG=32 VPI=1 FLAW=0: ")) << fixed.err;
+  EXPECT_FALSE(contains(fixed.err, "FLAW=0: build_failed")) << fixed.err;
 }
 
 // A studied variant named as the tuned rung would be: the rung takes another name, and the results
