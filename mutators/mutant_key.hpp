@@ -1,5 +1,5 @@
 #pragma once
-// The compute-only mutants' run-time key (DESIGN.md, "Mutation annotations"). Every kernel a
+// The compute-only mutants' run-time key (docs/manifest.md, "Mutation annotations"). Every kernel a
 // compute-only mutant launches takes one argument more than the kernel as written, `uint
 // rl_mutant_key`, after its own (an occupancy pad, when there is one, comes after it), and rooflab
 // sets it at run time, on OpenCL and through the PTX bridge alike. Made-up values are made from it

@@ -1,5 +1,5 @@
 #pragma once
-// Matching a mutant's parallelism to its original's (DESIGN.md, "Mutation annotations"): how many
+// Matching a mutant's parallelism to its original's (docs/manifest.md, "Mutation annotations"): how many
 // bytes of dynamic local memory pad each launch of a mutant, decided from the CUDA driver's
 // occupancy of both programs (through the PTX bridge) where it can tell, else from the local memory
 // each kernel declares. occupancy_padding.hpp adds the pad parameter to the mutant's source. What

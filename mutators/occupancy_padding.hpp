@@ -1,5 +1,5 @@
 #pragma once
-// Occupancy padding of mutants (DESIGN.md, "Mutation annotations"): a mutant that needs fewer
+// Occupancy padding of mutants (docs/manifest.md, "Mutation annotations"): a mutant that needs fewer
 // resources than its original may fit more work-groups per compute unit, and then its time no longer
 // measures the original's memory traffic or arithmetic at the original's parallelism. rooflab gives
 // such a mutant one more __local argument, unused, whose size (dynamic local memory) brings its

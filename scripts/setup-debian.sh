@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what rooflab needs on Debian 12 (also Ubuntu): compiler, CMake, the libraries of
-# DESIGN.md, GoogleTest, PoCL (the CPU OpenCL device) and oclgrind (which counts a launch's
+# Installs what rooflab needs on Debian 12 (also Ubuntu): compiler, CMake, the libraries it
+# builds on (toml++, nlohmann-json, CLI11, muParser, cairo, libclang), GoogleTest, PoCL (the CPU OpenCL device) and oclgrind (which counts a launch's
 # work). Idempotent; uses sudo when not root.
 set -euo pipefail
 SUDO=""

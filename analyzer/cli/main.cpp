@@ -1,4 +1,4 @@
-// rooflab command line: parses arguments, calls the analyzer, maps failures to DESIGN.md's exit codes.
+// rooflab command line: parses arguments, calls the analyzer, maps failures to the exit codes (README.md).
 #include <CLI/CLI.hpp>
 
 #include <csignal>

@@ -1,5 +1,5 @@
 #pragma once
-// A batch config as typed values (DESIGN.md, "Batch config"): what config/ reads from TOML and every
+// A batch config as typed values (docs/config.md): what config/ reads from TOML and every
 // later step is handed. Types only; config/config.hpp reads them.
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The roofs of one device, as typed values (DESIGN.md, "Device model"). roofline/device_models.hpp
+// The roofs of one device, as typed values (the TOML files of configs/devices/). roofline/device_models.hpp
 // reads and writes them as TOML; json/ as JSON.
 #include <cstdint>
 #include <map>

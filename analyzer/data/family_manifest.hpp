@@ -1,5 +1,5 @@
 #pragma once
-// A kernel family as typed values (DESIGN.md, "Kernel family manifest"): what manifest/ reads from a
+// A kernel family as typed values (docs/manifest.md): what manifest/ reads from a
 // family.toml and the plan resolves into points. Types only.
 #include <cstdint>
 #include <filesystem>

@@ -32,7 +32,7 @@ struct SlowerMutant {
   double times_original = 0;  // its median time over the original's
 };
 
-// DESIGN.md's reading of t, t_mem and t_comp.
+// The reading of t, t_mem and t_comp (docs/results-schema.md, the record's `mutation`).
 enum class MutationReading {
   memory_bound,        // t_mem ~ t
   compute_bound,       // t_comp ~ t

@@ -308,7 +308,7 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
                     "times; grow the problem size for a meaningful verdict");
     return out;
   }
-  // DESIGN.md's reading: both ~ total: optimise both; one ~ total: bound by it; total ~ sum:
+  // The reading: both ~ total: optimise both; one ~ total: bound by it; total ~ sum:
   // latency-bound (traffic and computation do not overlap); otherwise the larger one leads.
   const bool mem_near = *t_mem >= m.near * *t, comp_near = *t_comp >= m.near * *t;
   if (mem_near && comp_near)

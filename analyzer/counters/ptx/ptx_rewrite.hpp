@@ -1,6 +1,6 @@
 #pragma once
 // The PTX bridge, text half: NVIDIA's OpenCL program binary is PTX that the CUDA driver refuses as is.
-// These functions turn it into PTX that cuModuleLoadDataEx accepts (DESIGN.md, "the PTX bridge"), so
+// These functions turn it into PTX that cuModuleLoadDataEx accepts (docs/cost.md, "Counters"), so
 // the kernel can run under CUPTI, which does not see OpenCL launches. Pure text: no CUDA headers, built
 // with or without the CUDA Toolkit, tested on CPU-only machines.
 #include <cstddef>
@@ -79,7 +79,7 @@ std::vector<PtxKernelSignature> parseKernelSignatures(std::string_view ptx);
 // the kernel's number of local pointer parameters.
 DynamicLocalLayout layoutDynamicLocal(const PtxKernelSignature& kernel, const std::vector<std::size_t>& local_arg_bytes);
 
-// The rewrites of DESIGN.md:
+// The rewrites:
 //  1. drop `, texmode_independent` from `.target`;
 //  2. replace each `%envreg<N>` (OpenCL's global work offset; the bridge launches with none) with 0;
 //  3. drop `.ptr .global .align N` from `.param .u64` kernel parameters;
