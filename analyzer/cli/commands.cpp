@@ -290,6 +290,9 @@ int devicesCommand() {
     for (auto s : i.max_work_item_sizes) sizes += (sizes.empty() ? "" : "x") + std::to_string(s);
     std::printf("        max work-group %zu (per dimension %s); profiling timer resolution %llu ns\n",
                 i.max_work_group_size, sizes.c_str(), static_cast<unsigned long long>(i.timer_resolution_ns));
+    if (i.pci_location)
+      std::printf("        PCI %s (the CUDA device at this location is the one its counters are read on)\n",
+                  toString(*i.pci_location).c_str());
     if (auto model = matchDeviceModel(i, models))
       std::printf("        device model: %s (%s): %.0f GFLOP/s FP32, %.1f GB/s DRAM\n", model->key.c_str(),
                   model->display_name.c_str(), model->peak_gflops, model->dram_gbps);

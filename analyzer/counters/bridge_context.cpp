@@ -45,15 +45,25 @@ CurrentPrimaryContext::~CurrentPrimaryContext() {
   driver().primaryCtxRelease(device_);
 }
 
-int chooseDeviceOrdinal(const std::string& name) {
-  for (int ordinal = 0; !name.empty() && ordinal < driver().device_count; ++ordinal) {
-    CUdevice device = 0;
-    char device_name[256] = {};
-    if (driver().deviceGet(&device, ordinal) != CUDA_SUCCESS) continue;
-    if (driver().deviceGetName(device_name, sizeof device_name, device) != CUDA_SUCCESS) continue;
-    if (name == device_name) return ordinal;
+int chooseDeviceOrdinal(const BridgeDevice& device) {
+  std::vector<CudaDeviceIdentity> cuda;
+  for (int ordinal = 0; ordinal < driver().device_count; ++ordinal) {
+    CudaDeviceIdentity identity;
+    CUdevice handle = 0;
+    char name[256] = {};
+    if (driver().deviceGet(&handle, ordinal) == CUDA_SUCCESS) {
+      if (driver().deviceGetName(name, sizeof name, handle) == CUDA_SUCCESS) identity.name = name;
+      int domain = 0, bus = 0, slot = 0;
+      if (driver().deviceGetAttribute(&domain, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, handle) == CUDA_SUCCESS &&
+          driver().deviceGetAttribute(&bus, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, handle) == CUDA_SUCCESS &&
+          driver().deviceGetAttribute(&slot, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, handle) == CUDA_SUCCESS)
+        identity.pci = PciLocation{std::uint32_t(domain), std::uint32_t(bus), std::uint32_t(slot)};
+    }
+    cuda.push_back(identity);
   }
-  return 0;
+  std::string why;
+  if (const std::optional<int> ordinal = matchCudaDevice(device, cuda, why)) return *ordinal;
+  throw BridgeError("which CUDA device runs " + device.name + ": " + why);
 }
 
 }  // namespace bridge_detail

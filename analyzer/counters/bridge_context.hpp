@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analyzer/counters/cuda_driver.hpp"
+#include "analyzer/counters/device_match.hpp"
 
 namespace rooflab::counters::bridge_detail {
 
@@ -37,8 +38,8 @@ class CurrentPrimaryContext {
 
 void resetPrimaryContexts();
 
-// The CUDA device named like the OpenCL device (NVIDIA's OpenCL and CUDA report the same names);
-// device 0 when none matches.
-int chooseDeviceOrdinal(const std::string& name);
+// The CUDA device that is the OpenCL device (device_match.hpp); throws BridgeError, saying which devices
+// CUDA lists, when none is.
+int chooseDeviceOrdinal(const BridgeDevice& device);
 
 }  // namespace rooflab::counters::bridge_detail

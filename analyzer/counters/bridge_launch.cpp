@@ -312,7 +312,7 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   const std::vector<LaunchPlan>& plans = program.plans;
   if (!driver().usable()) throw BridgeError(driver().unavailable_reason);
 
-  const int ordinal = chooseDeviceOrdinal(options.device_name);
+  const int ordinal = chooseDeviceOrdinal(options.device);
   CUdevice device = 0;
   checkCuda(driver().deviceGet(&device, ordinal), "cuDeviceGet");
   CurrentPrimaryContext context(device);  // declared first: everything below is freed while it is current
@@ -435,7 +435,7 @@ void prefetchBridged(const std::string& opencl_ptx, const std::vector<BridgeLaun
     const BridgedProgram program = bridgedProgram(opencl_ptx, launches, nullptr);
     if (!driver().usable()) return;
     CUdevice device = 0;
-    checkCuda(driver().deviceGet(&device, chooseDeviceOrdinal(options.device_name)), "cuDeviceGet");
+    checkCuda(driver().deviceGet(&device, chooseDeviceOrdinal(options.device)), "cuDeviceGet");
     CurrentPrimaryContext context(device);
     for (const std::string& module_ptx : program.module_ptx)
       for (JitMode mode : candidateJitModes(!options.opencl_registers.empty(), options.jit_mode))

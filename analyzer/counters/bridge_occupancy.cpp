@@ -14,7 +14,7 @@ namespace rooflab::counters {
 using namespace bridge_detail;
 
 std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, const std::vector<OccupancyQuery>& queries,
-                                              const std::string& device_name) {
+                                              const BridgeDevice& opencl_device) {
   const std::string ptx = ptxTextFromProgramBinary(opencl_ptx);
   const std::vector<PtxKernelSignature> kernels = parseKernelSignatures(ptx);
   // Offsets of several __local arguments do not change occupancy: zeros place them all.
@@ -26,7 +26,7 @@ std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, con
     throw BridgeError("libcuda has no cuOccupancyMaxActiveBlocksPerMultiprocessor");
 
   CUdevice device = 0;
-  checkCuda(driver().deviceGet(&device, chooseDeviceOrdinal(device_name)), "cuDeviceGet");
+  checkCuda(driver().deviceGet(&device, chooseDeviceOrdinal(opencl_device)), "cuDeviceGet");
   CurrentPrimaryContext context(device);
   int shared_optin_bytes = 0, max_threads_per_sm = 0;
   checkCuda(driver().deviceGetAttribute(&shared_optin_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,

@@ -1,5 +1,5 @@
 #pragma once
-// NVIDIA hardware counters for OpenCL kernels, through the PTX bridge (DESIGN.md): the OpenCL program's
+// NVIDIA hardware counters for OpenCL kernels, through the PTX bridge (docs/cost.md, "Counters"): the OpenCL program's
 // PTX is rewritten for the CUDA driver, launched with cuLaunchKernel under CUDA events for timing and
 // under CUPTI's range profiler for the metric table below.
 //
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analyzer/data/counter_metrics.hpp"
+#include "analyzer/counters/device_match.hpp"
 #include "analyzer/data/counter_set.hpp"
 #include "analyzer/support/host_buffer.hpp"
 
@@ -71,8 +72,9 @@ struct BridgeLaunch {
 };
 
 struct BridgeOptions {
-  // The CUDA device whose name equals this (the OpenCL CL_DEVICE_NAME); empty or no match: CUDA device 0.
-  std::string device_name;
+  // The OpenCL device the bridge counts for: the CUDA device at its PCI location, else the only one of
+  // its name (device_match.hpp); no name: CUDA device 0.
+  BridgeDevice device;
   int warmup_runs = 1;          // untimed runs of the sequence before the timed ones
   bool collect_counters = true;  // false: bridged timing and results only
   // Empty the L2 before each profiling pass, so DRAM counters see the inputs come from DRAM as in a
@@ -129,9 +131,9 @@ void prefetchBridged(const std::string& opencl_ptx, const std::vector<BridgeLaun
 void releaseKeptBridge() noexcept;
 
 // Loads the program's PTX through the bridge (nothing is launched) and answers each query. Throws
-// (with the reason) when the bridge cannot load it. device_name: as BridgeOptions::device_name.
+// (with the reason) when the bridge cannot load it. device: as BridgeOptions::device.
 std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, const std::vector<OccupancyQuery>& queries,
-                                              const std::string& device_name);
+                                              const BridgeDevice& device);
 
 // Fills derived and derived_reasons from values and bridged_kernel_ns.
 void deriveCounterValues(CounterSet& measurement);

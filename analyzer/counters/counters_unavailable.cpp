@@ -26,7 +26,7 @@ void releaseKeptBridge() noexcept {}
 
 void prefetchBridged(const std::string&, const std::vector<BridgeLaunch>&, const BridgeOptions&) {}
 
-std::vector<KernelOccupancy> bridgedOccupancy(const std::string&, const std::vector<OccupancyQuery>&, const std::string&) {
+std::vector<KernelOccupancy> bridgedOccupancy(const std::string&, const std::vector<OccupancyQuery>&, const BridgeDevice&) {
   throw std::runtime_error(kNoCuda);
 }
 

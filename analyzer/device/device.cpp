@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
+#include <optional>
 
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/memory_limit.hpp"
@@ -14,6 +16,21 @@ namespace {
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
+}
+
+// NVIDIA's cl_nv_device_attribute_query: the device's PCI bus, device ("slot") and domain numbers.
+constexpr cl_device_info kPciBusIdNv = 0x4008, kPciSlotIdNv = 0x4009, kPciDomainIdNv = 0x400A;
+
+std::optional<PciLocation> pciLocation(const cl::Device& device) {
+  if (device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_device_attribute_query") == std::string::npos)
+    return std::nullopt;
+  cl_uint bus = 0, slot = 0, domain = 0;
+  if (clGetDeviceInfo(device(), kPciBusIdNv, sizeof bus, &bus, nullptr) != CL_SUCCESS ||
+      clGetDeviceInfo(device(), kPciSlotIdNv, sizeof slot, &slot, nullptr) != CL_SUCCESS)
+    return std::nullopt;
+  // Older drivers know bus and slot only: the domain is then 0, as on most machines.
+  if (clGetDeviceInfo(device(), kPciDomainIdNv, sizeof domain, &domain, nullptr) != CL_SUCCESS) domain = 0;
+  return PciLocation{domain, bus, slot};
 }
 
 std::string typeName(cl_device_type type) {
@@ -48,10 +65,17 @@ DeviceInfo describe(const cl::Platform& platform, const cl::Device& device, int 
   info.max_work_item_sizes = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
   info.timer_resolution_ns = device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>();
   info.global_mem_cache_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>();
+  info.pci_location = pciLocation(device);
   return info;
 }
 
 }  // namespace
+
+std::string toString(const PciLocation& location) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%04x:%02x:%02x", location.domain, location.bus, location.device);
+  return text;
+}
 
 bool DeviceInfo::isNvidia() const {
   return lower(vendor).find("nvidia") != std::string::npos ||

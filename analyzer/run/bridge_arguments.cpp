@@ -77,7 +77,7 @@ namespace {
 BridgeOptions bridgeOptionsFor(const ResolvedPoint& point, const MetricSelection& selection,
                                const PointCounterOptions& options) {
   BridgeOptions bridge;
-  bridge.device_name = options.device_name;
+  bridge.device = options.device;
   const bool original = counterNeedOf(point.run_point.mode) == CounterNeed::full_table;
   // Only the original's bridged time is compared with its OpenCL time, so only its compile is matched
   // to OpenCL's (up to three JIT compiles); a mutant's counters come from one compile, made as its

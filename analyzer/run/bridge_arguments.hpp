@@ -1,5 +1,5 @@
 #pragma once
-// A point's OpenCL launches replayed through the PTX bridge (DESIGN.md): its launches and buffers
+// A point's OpenCL launches replayed through the PTX bridge: its launches and buffers
 // marshalled for the CUDA driver, its counters measured, and the bridged run checked against the
 // OpenCL one.
 #include <map>
@@ -26,7 +26,7 @@ std::vector<ResolvedLaunch> everyRepetition(const ResolvedPoint& point, const st
 std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& inputs);
 
 struct PointCounterOptions {
-  std::string device_name;  // the OpenCL CL_DEVICE_NAME (BridgeOptions::device_name)
+  BridgeDevice device;  // the OpenCL device (BridgeOptions::device)
   int timing_repetitions = 3;
   // The registers per kernel of OpenCL's compile of this PTX (NVIDIA's build log), when known.
   const std::map<std::string, int>* opencl_registers = nullptr;

@@ -132,7 +132,7 @@ const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const Resolve
   return inputs_;
 }
 
-// A mutant must keep its original's parallelism (DESIGN.md): the policy (mutators/occupancy_match)
+// A mutant must keep its original's parallelism: the policy (mutators/occupancy_match)
 // decides the pads; here the original is built, the driver asked, and the padded mutant rebuilt.
 OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord& record) {
   const RunPoint& point = prepared.resolved->run_point;
@@ -153,12 +153,12 @@ OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
         key += "|" + q.kernel + ":" + std::to_string(q.threads_per_block) + ":" + std::to_string(q.dynamic_local_bytes);
       auto it = original_occupancy_.find(key);
       if (it == original_occupancy_.end())
-        it = original_occupancy_.emplace(key, counters::bridgedOccupancy(nvidia::programPtx(original), queries, dev.name)).first;
+        it = original_occupancy_.emplace(key, counters::bridgedOccupancy(nvidia::programPtx(original), queries, {dev.name, dev.pci_location})).first;
       return it->second;
     };
     // Reads prepared.program when called: the mutant, then the padded mutant.
     mutant_oracle = [&](const std::vector<counters::OccupancyQuery>& queries) {
-      return counters::bridgedOccupancy(nvidia::programPtx(prepared.program), queries, dev.name);
+      return counters::bridgedOccupancy(nvidia::programPtx(prepared.program), queries, {dev.name, dev.pci_location});
     };
   }
   OccupancyPadPlan plan = matchOccupancy(launches, dev.local_mem_bytes, original_oracle, mutant_oracle);
@@ -280,7 +280,7 @@ VariantRunner::CounterPlan VariantRunner::counterPlan(const PreparedPoint& prepa
     plan.not_attempted = "counters unavailable: the OpenCL driver returned no PTX";
     return plan;
   }
-  plan.options.device_name = device().name;
+  plan.options.device = {device().name, device().pci_location};
   plan.options.timing_repetitions = settings_.repetitions;
   plan.options.opencl_registers = programs_.openclRegisters(plan.ptx);
   plan.options.extra_metrics = settings_.environment.extra_metrics;

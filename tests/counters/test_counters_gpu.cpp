@@ -254,3 +254,44 @@ TEST(CountersGpu, StaticAndDynamicLocalCoexistAcrossSeveralKernels) {
   EXPECT_EQ(m.values.at(kFadd), 1.0 * items);
   EXPECT_EQ(m.values.at(kFfma), 0.0);
 }
+
+// Each NVIDIA OpenCL GPU gives its PCI location, no two the same, and the bridge counts on the CUDA
+// device at that location: told a location CUDA does not list, it says so and runs nothing, rather
+// than counting on another GPU (two workers on CUDA device 0 lost records to HARDWARE_BUSY).
+TEST(CountersGpu, TheBridgeRunsOnTheCudaDeviceAtTheOpenClDevicesPciLocation) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  std::vector<rooflab::SelectedDevice> nvidia;
+  for (rooflab::SelectedDevice& d : rooflab::discoverDevices())
+    if (d.info.isNvidia() && d.info.isGpu()) nvidia.push_back(d);
+  if (nvidia.empty()) GTEST_SKIP() << "no NVIDIA GPU among the OpenCL devices";
+  std::set<std::string> locations;
+  for (const rooflab::SelectedDevice& d : nvidia) {
+    ASSERT_TRUE(d.info.pci_location) << d.info.name << ": no PCI location (cl_nv_device_attribute_query)";
+    locations.insert(rooflab::toString(*d.info.pci_location));
+  }
+  EXPECT_EQ(locations.size(), nvidia.size());
+
+  std::map<std::string, HostBuffer> buffers;
+  addBuffer(buffers, "out", kDouble, 11);
+  poison(buffers.at("out"));
+  const std::array<float, 4> v = {1.5f, -2.5f, 3.5f, -4.5f};
+  const std::vector<rc::BridgeLaunch> launches = {{"scalars",
+                                                   {rc::BridgeArg::buffer("out"), rc::BridgeArg::scalarOf<std::int8_t>(-5),
+                                                    rc::BridgeArg::scalarOf<std::int16_t>(-1234),
+                                                    rc::BridgeArg::scalarOf<std::int32_t>(123456),
+                                                    rc::BridgeArg::scalarOf<std::int64_t>(-(std::int64_t{1} << 40)),
+                                                    rc::BridgeArg::scalarOf(1.5f), rc::BridgeArg::scalarOf(3.25),
+                                                    rc::BridgeArg::scalarOf<std::uint8_t>(200), rc::BridgeArg::scalarOf(v)},
+                                                   {1},
+                                                   {1}}};
+  rc::BridgeOptions options;
+  options.collect_counters = false;
+  options.device = {nvidia[0].info.name, nvidia[0].info.pci_location};
+  const rc::CounterSet found = rc::measureBridged(readPtxFixture("scalar-args.ptx"), buffers, launches, 1, options);
+  EXPECT_TRUE(found.buffers_read_back) << found.reason;
+  options.device.pci = rooflab::PciLocation{0xffff, 0xff, 0x1f};
+  const rc::CounterSet missing = rc::measureBridged(readPtxFixture("scalar-args.ptx"), buffers, launches, 1, options);
+  EXPECT_FALSE(missing.buffers_read_back);
+  EXPECT_NE(missing.reason.find("no CUDA device is at the OpenCL device's PCI location ffff:ff:1f"), std::string::npos)
+      << missing.reason;
+}
