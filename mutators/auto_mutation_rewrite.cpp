@@ -59,7 +59,7 @@ void Walk::guardedStore(CXCursor c, Role role, const std::string& type, std::vec
 }
 
 Walk::FoldOperand Walk::operand(CXCursor c, std::vector<SourceEdit::Piece> pieces) const {
-  return {std::move(pieces), carriesData(c) || hasSideEffects(c)};
+  return {std::move(pieces), carriesData(c) || hasSideEffects(c), kindOf(stripImplicit(c)) == CXCursor_DeclRefExpr};
 }
 
   // A memory-only fold in place of a floating-point operation of type `type`. Arithmetic on values
@@ -71,8 +71,17 @@ void Walk::fold(CXCursor c, const std::string& type, std::vector<FoldOperand> op
   if (!hasFold(type)) return problem(c, "arithmetic of type '" + type + "' is not folded");
   const bool one_operand = operands.size() == 1;
   std::vector<FoldOperand> kept;
-  for (FoldOperand& o : operands)
-    if (o.kept) kept.push_back(std::move(o));
+  for (const FoldOperand& o : operands)
+    if (o.kept) kept.push_back(o);
+  // An element alone (`counts[bin] += 1` would become `counts[bin] = counts[bin]`) is a copy the
+  // compiler may delete with the access, and the loads that only its address needed: such a fold
+  // keeps one dropped operand.
+  if (kept.size() == 1 && operands.size() > 1 && !kept[0].plain_variable)
+    for (const FoldOperand& o : operands)
+      if (!o.kept) {
+        kept.push_back(o);
+        break;
+      }
   std::vector<SourceEdit::Piece> p = std::move(prefix);
   if (kept.empty()) {
     p.push_back(literal("(" + type + ")("));

@@ -213,6 +213,7 @@ class Walk {
   struct FoldOperand {
     std::vector<SourceEdit::Piece> pieces;
     bool kept = true;
+    bool plain_variable = false;  // a variable's name alone, not an element of memory
   };
   FoldOperand operand(CXCursor c, std::vector<SourceEdit::Piece> pieces) const;
   FoldOperand operand(CXCursor c) const { return operand(c, {piece(c)}); }
