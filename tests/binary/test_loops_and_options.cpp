@@ -29,19 +29,15 @@ namespace {
 // A run that would hang on a loop that never ends is cut short here: exit 124, a failure.
 const char* const kTimeLimit = "timeout -s KILL 60 ";
 
-const char* const kTuneConfig = R"([run]
-device = "cpu"
-repetitions = 2
-warmup = 0
-max_time = 0.02
-counters = "off"
-ceilings = "datasheet"
-formats = ["json"]
-kernels = ["kernels"]
-out = "out"
-[[study]]
-family = "tadd"
-)";
+// A one-variant vecadd family whose global size is `global`.
+void writeVaddFamily(const TempDir& dir, const std::string& global) {
+  dir.write("kernels/vadd/family.toml", vecaddFamilyHeader("vadd") + "[[variants]]\nname = \"plain\"\nsource = \"vadd.cl\"\n"
+                                        "kernel = \"vadd\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"" + global +
+                                        "\"]\nlocal = [\"64\"]\n");
+  dir.write("kernels/vadd/vadd.cl",
+            "kernel void vadd(global const float* a, global const float* b, global float* c) {\n"
+            "  const size_t i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n");
+}
 
 std::string valueList(int count) {
   std::string text = "[";
@@ -59,7 +55,7 @@ void writeFamilyWithSpace(const TempDir& dir, const std::string& space) {
 TEST(LoopBounds, ATuningSpaceTooLargeToCheckIsAnInputErrorBeforeAnythingIsCreated) {
   TempDir dir;
   writeFamilyWithSpace(dir, "A = " + valueList(100) + "\nB = " + valueList(100) + "\nC = " + valueList(100) + "\n");
-  dir.write("tune.toml", kTuneConfig);
+  dir.write("tune.toml", kTunableFamilyConfig);
   const BinaryOutcome o = runRooflab("tune tune.toml --budget 3", dir.path(), kTimeLimit);
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(o.err, "variants[0].tune.params")) << show(o);
@@ -74,7 +70,7 @@ TEST(LoopBounds, ACtrlCWhileALargeSpaceIsPreparedEndsTheCommandAtOnce) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   writeFamilyWithSpace(dir, "WG = [32, 64]\nX = " + valueList(1000) + "\n");
-  dir.write("tune.toml", kTuneConfig);
+  dir.write("tune.toml", kTunableFamilyConfig);
   BackgroundRun run(rooflabCommand() + " tune tune.toml --budget 3", dir.path(), dir.path() / "tune.log");
   ASSERT_TRUE(run.waitUntil([&] { return fs::exists(dir.path() / "out"); }, 60)) << run.text();
   run.signal(SIGINT);
@@ -91,7 +87,7 @@ TEST(LoopBounds, ACtrlCWhileALargeSpaceIsPreparedEndsTheCommandAtOnce) {
 TEST(LoopBounds, CtrlCEndsATuneOfAMillionConfigurationsAtOnce) {
   TempDir dir;
   writeFamilyWithSpace(dir, "A = " + valueList(100) + "\nB = " + valueList(100) + "\nC = " + valueList(100) + "\n");
-  dir.write("tune.toml", kTuneConfig);
+  dir.write("tune.toml", kTunableFamilyConfig);
   BackgroundRun run(rooflabCommand() + " tune tune.toml --budget 3", dir.path(), dir.path() / "tune.log");
   run.waitUntil([] { return false; }, 1.0);
   run.signal(SIGINT);
@@ -107,7 +103,7 @@ TEST(LoopBounds, CtrlCEndsATuneOfAMillionConfigurationsAtOnce) {
 TEST(LoopBounds, AnEmptyListOfValuesSaysItIsEmpty) {
   TempDir dir;
   writeFamilyWithSpace(dir, "WG = [32, 64]\nUNR = []\n");
-  dir.write("tune.toml", kTuneConfig);
+  dir.write("tune.toml", kTunableFamilyConfig);
   const BinaryOutcome o = runRooflab("tune tune.toml", dir.path(), kTimeLimit);
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(o.err, "UNR: is an empty array: give at least one value to try")) << show(o);
@@ -115,17 +111,7 @@ TEST(LoopBounds, AnEmptyListOfValuesSaysItIsEmpty) {
 
 TEST(LoopBounds, ASizeSweepOfTooManyStepsNamesItsFactor) {
   TempDir dir;
-  dir.write("kernels/vadd/family.toml", vecaddFamilyHeader("vadd") + R"([[variants]]
-name = "plain"
-source = "vadd.cl"
-kernel = "vadd"
-args = ["a", "b", "c"]
-global = ["N"]
-local = ["64"]
-)");
-  dir.write("kernels/vadd/vadd.cl",
-            "kernel void vadd(global const float* a, global const float* b, global float* c) {\n"
-            "  const size_t i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n");
+  writeVaddFamily(dir, "N");
   dir.write("run.toml", std::string(kQuickCpuRun) + R"([[study]]
 family = "vadd"
 params = { N = { rule = "fill", max = 65536, sweep_from = 64, sweep_factor = 1.0000000000000002 } }
@@ -140,7 +126,7 @@ params = { N = { rule = "fill", max = 65536, sweep_from = 64, sweep_factor = 1.0
 TEST(OptionChecks, EmptyOrWrongSelectorsShardsAndSeedsAreInputErrorsBeforeAnythingIsCreated) {
   TempDir dir;
   writeTunableFamily(dir);
-  dir.write("tune.toml", kTuneConfig);
+  dir.write("tune.toml", kTunableFamilyConfig);
   dir.write("run.toml", std::string(kQuickCpuRun) + "[[study]]\nfamily = \"tadd\"\n");
   struct Case {
     std::string args;
@@ -198,15 +184,7 @@ TEST(Messages, AnEscapeSequenceInANameIsShownAsTextNotSentToTheTerminal) {
 
 TEST(Messages, ASizeThatDoesNotEvaluateIsReportedOnceNotAgainAsAStandIn) {
   TempDir dir;
-  dir.write("kernels/vadd/family.toml", vecaddFamilyHeader("vadd") + R"([[variants]]
-name = "plain"
-source = "vadd.cl"
-kernel = "vadd"
-args = ["a", "b", "c"]
-global = ["N*1e30"]
-local = ["64"]
-)");
-  dir.write("kernels/vadd/vadd.cl", "kernel void vadd(global const float* a, global const float* b, global float* c) {}\n");
+  writeVaddFamily(dir, "N*1e30");
   dir.write("run.toml", std::string(kQuickCpuRun) + "[[study]]\nfamily = \"vadd\"\n");
   const BinaryOutcome o = runRooflab("run run.toml --quiet", dir.path(), kTimeLimit);
   EXPECT_EQ(o.exit_code, 2) << show(o);

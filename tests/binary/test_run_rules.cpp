@@ -206,20 +206,6 @@ TEST(RunRules, APointListedTwiceIsRefused) {
 
 namespace {
 
-const char* const kTuneConfig = R"([run]
-device = "cpu"
-repetitions = 2
-warmup = 0
-max_time = 0.02
-counters = "off"
-ceilings = "datasheet"
-formats = ["json"]
-kernels = ["kernels"]
-out = "out"
-[[study]]
-family = "tadd"
-)";
-
 std::size_t countText(const std::string& text, const std::string& part) {
   std::size_t count = 0;
   for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
@@ -235,7 +221,7 @@ TEST(RunRules, TheTuneJournalIsNotReusedForOtherKernelsOrSettings) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   writeTunableFamily(dir);
-  dir.write("tune.toml", kTuneConfig);
+  dir.write("tune.toml", kTunableFamilyConfig);
   const BinaryOutcome first = runRooflab("tune tune.toml --searcher exhaustive --budget 2", dir.path());
   ASSERT_EQ(first.exit_code, 0) << show(first);
 
@@ -247,7 +233,7 @@ TEST(RunRules, TheTuneJournalIsNotReusedForOtherKernelsOrSettings) {
   EXPECT_TRUE(contains(broken.err, "kernel sources")) << broken.err;
 
   dir.write("kernels/tadd/tadd.cl", source);
-  dir.write("tune.toml", replaced(kTuneConfig, "repetitions = 2", "repetitions = 3"));
+  dir.write("tune.toml", replaced(kTunableFamilyConfig, "repetitions = 2", "repetitions = 3"));
   const BinaryOutcome more = runRooflab("tune tune.toml --searcher exhaustive --budget 2", dir.path());
   EXPECT_EQ(more.exit_code, 0) << show(more);
   EXPECT_FALSE(contains(more.err, "(from the journal)")) << more.err;
@@ -276,7 +262,7 @@ TEST(RunRules, AKernelFixedAfterAFailedTuneIsMeasuredAgain) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   writeTunableFamily(dir);
-  dir.write("tune.toml", kTuneConfig);
+  dir.write("tune.toml", kTunableFamilyConfig);
   const std::string source = fileText(dir.path() / "kernels/tadd/tadd.cl");
   dir.write("kernels/tadd/tadd.cl", "#error \"broken\"\n" + source);
   const BinaryOutcome broken = runRooflab("tune tune.toml --searcher exhaustive --budget 2", dir.path());
@@ -300,7 +286,7 @@ TEST(RunRules, TheTunedRungNeverTakesAStudiedVariantsName) {
                                             "[[variants]]\nname = \"add_tuned\"\nsource = \"tadd.cl\"\nkernel = \"tadd\"\n"
                                             "args = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"WG*ceil(N/WG)\"]\nlocal = [\"WG\"]\n"
                                             "defines = { VPI = 1, FLAW = 0 }\n");
-  dir.write("tune.toml", kTuneConfig);
+  dir.write("tune.toml", kTunableFamilyConfig);
   const BinaryOutcome tuned = runRooflab("tune tune.toml --searcher exhaustive --budget 2", dir.path());
   ASSERT_EQ(tuned.exit_code, 0) << show(tuned);
   const json results = readJsonFile(dir.path() / "out/results.json");

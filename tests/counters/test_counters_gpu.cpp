@@ -196,21 +196,28 @@ TEST(CountersGpu, TwoLocalArgumentsDoNotOverlap) {
   EXPECT_EQ(m.values.at(kFfma), 0.0);
 }
 
+namespace {
+
+// The fixture scalar-args.ptx's one kernel: every scalar type OpenCL passes, written into `out`.
+std::vector<rc::BridgeLaunch> scalarArgumentsLaunch() {
+  const std::array<float, 4> v = {1.5f, -2.5f, 3.5f, -4.5f};
+  return {{"scalars",
+           {rc::BridgeArg::buffer("out"), rc::BridgeArg::scalarOf<std::int8_t>(-5),
+            rc::BridgeArg::scalarOf<std::int16_t>(-1234), rc::BridgeArg::scalarOf<std::int32_t>(123456),
+            rc::BridgeArg::scalarOf<std::int64_t>(-(std::int64_t{1} << 40)), rc::BridgeArg::scalarOf(1.5f),
+            rc::BridgeArg::scalarOf(3.25), rc::BridgeArg::scalarOf<std::uint8_t>(200), rc::BridgeArg::scalarOf(v)},
+           {1},
+           {1}}};
+}
+
+}  // namespace
+
 TEST(CountersGpu, ScalarArgumentsArriveIntact) {
   SKIP_WITHOUT_CUDA_DEVICE();
   std::map<std::string, HostBuffer> buffers;
   addBuffer(buffers, "out", kDouble, 11);
   poison(buffers.at("out"));
-  const std::array<float, 4> v = {1.5f, -2.5f, 3.5f, -4.5f};
-  const std::vector<rc::BridgeLaunch> launches = {{"scalars",
-                                                   {rc::BridgeArg::buffer("out"), rc::BridgeArg::scalarOf<std::int8_t>(-5),
-                                                    rc::BridgeArg::scalarOf<std::int16_t>(-1234),
-                                                    rc::BridgeArg::scalarOf<std::int32_t>(123456),
-                                                    rc::BridgeArg::scalarOf<std::int64_t>(-(std::int64_t{1} << 40)),
-                                                    rc::BridgeArg::scalarOf(1.5f), rc::BridgeArg::scalarOf(3.25),
-                                                    rc::BridgeArg::scalarOf<std::uint8_t>(200), rc::BridgeArg::scalarOf(v)},
-                                                   {1},
-                                                   {1}}};
+  const std::vector<rc::BridgeLaunch> launches = scalarArgumentsLaunch();
   rc::BridgeOptions options;
   options.collect_counters = false;
   const rc::CounterSet m =
@@ -274,16 +281,7 @@ TEST(CountersGpu, TheBridgeRunsOnTheCudaDeviceAtTheOpenClDevicesPciLocation) {
   std::map<std::string, HostBuffer> buffers;
   addBuffer(buffers, "out", kDouble, 11);
   poison(buffers.at("out"));
-  const std::array<float, 4> v = {1.5f, -2.5f, 3.5f, -4.5f};
-  const std::vector<rc::BridgeLaunch> launches = {{"scalars",
-                                                   {rc::BridgeArg::buffer("out"), rc::BridgeArg::scalarOf<std::int8_t>(-5),
-                                                    rc::BridgeArg::scalarOf<std::int16_t>(-1234),
-                                                    rc::BridgeArg::scalarOf<std::int32_t>(123456),
-                                                    rc::BridgeArg::scalarOf<std::int64_t>(-(std::int64_t{1} << 40)),
-                                                    rc::BridgeArg::scalarOf(1.5f), rc::BridgeArg::scalarOf(3.25),
-                                                    rc::BridgeArg::scalarOf<std::uint8_t>(200), rc::BridgeArg::scalarOf(v)},
-                                                   {1},
-                                                   {1}}};
+  const std::vector<rc::BridgeLaunch> launches = scalarArgumentsLaunch();
   rc::BridgeOptions options;
   options.collect_counters = false;
   options.device = {nvidia[0].info.name, nvidia[0].info.pci_location};

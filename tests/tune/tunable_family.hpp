@@ -8,6 +8,21 @@
 
 namespace rooflab::testing {
 
+// A quick config that studies the family on the CPU: JSON only, two repetitions, no counters.
+inline const char* const kTunableFamilyConfig = R"([run]
+device = "cpu"
+repetitions = 2
+warmup = 0
+max_time = 0.02
+counters = "off"
+ceilings = "datasheet"
+formats = ["json"]
+kernels = ["kernels"]
+out = "out"
+[[study]]
+family = "tadd"
+)";
+
 inline void writeTunableFamily(const TempDir& dir) {
   dir.write("kernels/tadd/tadd.cl", R"cl(kernel void tadd(global const float* a, global const float* b, global float* c, int n) {
 #if FLAW == 1
