@@ -309,7 +309,9 @@ WalkResult walkKernelSource(CXTranslationUnit unit, const std::string& main_text
     if (!grew) break;
   }
   Walk walk(unit, main_text, kind, slice, functions, false);
-  const std::set<unsigned> memory_data = walk.memoryData(reached);
+  // Only a memory-only fold asks which values came from memory.
+  const std::set<unsigned> memory_data =
+      kind == AutoMutantKind::memory_only ? walk.memoryData(reached) : std::set<unsigned>{};
   if (kind == AutoMutantKind::memory_only) walk.memory_data_ = &memory_data;
   for (CXCursor f : reached) walk.function(f);
   if (kind == AutoMutantKind::compute_only) threadMutantKey(unit, main_text, skip_files, walk.result);
