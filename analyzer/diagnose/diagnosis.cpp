@@ -104,6 +104,34 @@ Reading readPlacements(const RunRecord& record, DiagnosisSignal signal, std::vec
   return reading;
 }
 
+// Which roof is the lower one at the kernel's intensity on the device that ran it (memory left of the
+// ridge, compute right of it), with the sentence that says so; nullopt without an analytic placement.
+struct RidgeSide {
+  DiagnosedBound bound;
+  std::string text;
+};
+std::optional<RidgeSide> ridgeSide(const RunRecord& record) {
+  const auto found = record.roofline.find("device");
+  if (found == record.roofline.end() || found->second.intensity_source != IntensitySource::analytic) return std::nullopt;
+  const RooflinePlacement& placement = found->second;
+  const auto intensity = finiteValue(placement.intensity);
+  if (!intensity || !(placement.ridge_intensity > 0) || !std::isfinite(placement.ridge_intensity)) return std::nullopt;
+  const bool memory = *intensity < placement.ridge_intensity;
+  return RidgeSide{memory ? DiagnosedBound::memory : DiagnosedBound::compute,
+                   std::string(memory ? "the memory roof" : "the compute roof") + " is the lower one at its intensity (" +
+                       formatSignificant(*intensity, 3) + (memory ? ", left of the ridge at " : ", right of the ridge at ") +
+                       formatSignificant(placement.ridge_intensity, 3) + ")"};
+}
+
+// Two mutants this close to each other (a share of the original's time) are a tie: which is the
+// slower is noise (a CPU's timings vary 2-4x between runs), so the slower one names no bound.
+constexpr double kBalancedTie = 0.1;
+
+bool balancedTie(const MutationVerdict& m) {
+  return m.verdict == MutationReading::balanced && m.t_ns && m.t_mem_ns && m.t_comp_ns &&
+         std::fabs(*m.t_mem_ns - *m.t_comp_ns) <= kBalancedTie * *m.t_ns;
+}
+
 std::optional<DiagnosedBound> fromVerdict(const MutationVerdict& m) {
   switch (m.verdict) {
     case MutationReading::memory_bound:
@@ -126,7 +154,8 @@ struct MutantReading {
   std::string invalid;  // why a mutant's time was not used (it failed validation)
 };
 
-MutantReading readMutants(const MutationVerdict& m, std::vector<DiagnosisEvidence>& evidence) {
+MutantReading readMutants(const MutationVerdict& m, const std::optional<RidgeSide>& ridge,
+                          std::vector<DiagnosisEvidence>& evidence) {
   MutantReading out;
   for (const auto& [name, validation] : {std::pair<const char*, const std::optional<MutantValidation>*>{
                                              "compute-only", &m.validation.compute_only},
@@ -150,11 +179,18 @@ MutantReading readMutants(const MutationVerdict& m, std::vector<DiagnosisEvidenc
     says += ", compute-only " + microseconds(*m.t_comp_ns) + " (" + percentText(*m.t_comp_ns / *m.t_ns) + ")";
   const std::string verdict = toString(m.verdict);
   out.reading.bound = fromVerdict(m);
+  // Both mutants about as long as the whole and as each other: neither part alone sets the time, and
+  // the roofline says which limit the kernel meets first.
+  const bool tie = balancedTie(m) && ridge;
+  if (tie) out.reading.bound = ridge->bound;
   out.reading.weak = m.verdict == MutationReading::memory_leaning || m.verdict == MutationReading::compute_leaning ||
                      m.verdict == MutationReading::overhead_dominated;
   out.reading.figure = "verdict " + verdict;
   if (out.reading.bound) {
     says += (says.empty() ? "" : ": ") + verdict;
+    if (tie)
+      says += ", the two mutants within " + percentText(kBalancedTie) + " of the original's time of each other, and " +
+              ridge->text + ", so " + toString(*out.reading.bound);
   } else {
     says += (says.empty() ? "" : ": ") + std::string("no verdict");
     if (!m.notes.empty()) says += " (" + m.notes.back() + ")";
@@ -257,7 +293,7 @@ Diagnosis diagnoseSignals(const RunRecord& original) {
   const Reading roofline = readPlacements(original, DiagnosisSignal::roofline, d.evidence);
   const Reading counters = readPlacements(original, DiagnosisSignal::counters, d.evidence);
   MutantReading mutants;
-  if (original.mutation) mutants = readMutants(*original.mutation, d.evidence);
+  if (original.mutation) mutants = readMutants(*original.mutation, ridgeSide(original), d.evidence);
   const bool mutants_usable = mutants.reading.bound && mutants.doubt.empty() && mutants.invalid.empty();
 
   // Mutants first: they time this kernel without one of its parts. Then the counters (the traffic the

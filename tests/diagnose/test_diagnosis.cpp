@@ -252,3 +252,34 @@ TEST(Diagnosis, MutantsDecideMemoryAndTheCountersGiveTheLevel) {
   EXPECT_EQ(*d.memory_level, MemoryLevel::l2) << describe(d);
   EXPECT_EQ(summaryText(d).rfind("memory (L2)", 0), 0u) << summaryText(d);
 }
+
+// Both mutants about as long as the original and within noise of each other: which one is slower says
+// nothing, so the roof that is lower at the kernel's intensity names the bound (vecadd on a CPU, whose
+// bounds check keeps every mode in the same scalar loop).
+TEST(Diagnosis, BalancedMutantsInATieFollowTheLowerRoofAtTheKernelsIntensity) {
+  RunRecord r = original();
+  r.roofline["device"] = placed(0.41, RooflineBound::latency);
+  r.roofline["device"].ridge_intensity = 7.2;
+  r.roofline["device"].intensity = 0.0833;
+  r.mutation = verdict(MutationReading::balanced, 4.41e6, 4.26e6, 4.60e6);
+  Diagnosis d = diagnose(r);
+  EXPECT_EQ(d.bound, DiagnosedBound::memory) << describe(d);
+  EXPECT_EQ(d.decided_by, DiagnosisSignal::mutants);
+  ASSERT_EQ(d.evidence.back().signal, DiagnosisSignal::mutants);
+  EXPECT_NE(d.evidence.back().says.find("balanced, the two mutants within 10% of the original's time of each other, and "
+                                        "the memory roof is the lower one at its intensity (0.0833, left of the ridge at 7.2), "
+                                        "so memory"),
+            std::string::npos)
+      << describe(d);
+
+  // Right of the ridge the same times say compute.
+  r.roofline["device"].intensity = 30;
+  d = diagnose(r);
+  EXPECT_EQ(d.bound, DiagnosedBound::compute) << describe(d);
+
+  // Farther apart than the tie, the slower mutant names the nearer limit, whatever the intensity.
+  r.roofline["device"].intensity = 0.0833;
+  r.mutation = verdict(MutationReading::balanced, 1e6, 0.82e6, 1.0e6);
+  d = diagnose(r);
+  EXPECT_EQ(d.bound, DiagnosedBound::compute) << describe(d);
+}
