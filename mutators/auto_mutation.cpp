@@ -250,13 +250,13 @@ AutoMutant mutateAutomatically(const AutoMutationRequest& request, const Preproc
                  "), so none can be made up and the mutant would read all that the kernel reads";
     return out;
   }
+  // A memory-only mutant keeps every operation that steers memory: when that is all of them (a
+  // search), the kernel is its own memory-only mutant, which is a measurement, not a refusal.
   if (request.kind == AutoMutantKind::memory_only && c.structure_float_ops > 0 &&
-      c.structure_float_ops + c.structure_int_ops == c.float_ops + c.int_ops) {
-    out.reason = "no memory-only mutant is possible: every operation decides an address, a branch, a loop bound or a "
-                 "divisor (the first floating-point one at " + walk.first_structure_float_op +
-                 "), so the mutant would compute all that the kernel computes";
-    return out;
-  }
+      c.structure_float_ops + c.structure_int_ops == c.float_ops + c.int_ops)
+    out.same_as_original = "every operation decides an address, a branch, a loop bound or a divisor (the first "
+                           "floating-point one at " + walk.first_structure_float_op +
+                           "): there is no arithmetic to remove, so the memory-only mutant is the kernel as written";
   const std::string rewritten = auto_mutation::applyEdits(expanded.text, walk.edits);
   out.double_helpers = walk.double_helpers;
   const auto mutant = parse(request.source_path, rewritten, request.build_options, true, walk.double_helpers,

@@ -60,6 +60,10 @@ struct AutoMutant {
   AutoMutantKind kind = AutoMutantKind::compute_only;
   std::optional<std::string> source;  // the mutant's program (without any prelude); nullopt: none
   std::string reason;                 // why there is none
+  // memory-only: set when the mutant is the kernel as written, because every operation decides an
+  // address, a branch, a loop bound or a divisor: there is no arithmetic to remove, so the kernel's
+  // own time is its memory-only time. Says where the first such floating-point operation is.
+  std::string same_as_original;
   SourceCensus original;
   SourceCensus mutant;
   bool double_helpers = false;  // the mutant calls the prelude's double helpers

@@ -77,6 +77,8 @@ struct MutantSourceCheck {
   std::optional<TrafficBytes> bytes;
   std::vector<TrafficBytes> launch_bytes;
   std::string bytes_unknown;
+  // memory-only: why the mutant is the kernel as written (nothing to remove); empty otherwise.
+  std::string same_as_original;
 };
 
 // How a mutant was confirmed to do what it should before its time is used.

@@ -237,6 +237,8 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
                                      {"compute-only", compute_only}})
     if (mutant && mutant->status != RecordStatus::ok && !mutant->status_reason.empty())
       notes.push_back(std::string("the ") + name + " mutant did not run: " + mutant->status_reason);
+  if (memory_only && memory_only->mutant_source_check && !memory_only->mutant_source_check->same_as_original.empty())
+    notes.push_back("the memory-only mutant: " + memory_only->mutant_source_check->same_as_original);
   std::optional<double> t_mem = medianNs(memory_only), t_comp = medianNs(compute_only);
   if (memory_only && t_mem) {
     out.validation.memory_only = validate(normal, *memory_only, true, m);

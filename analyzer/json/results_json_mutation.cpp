@@ -207,6 +207,7 @@ json toJson(const MutantSourceCheck& check) {
   } else if (!check.bytes_unknown.empty()) {
     j["global_bytes_unknown"] = check.bytes_unknown;
   }
+  if (!check.same_as_original.empty()) j["same_as_original"] = check.same_as_original;
   return j;
 }
 
@@ -226,6 +227,7 @@ MutantSourceCheck mutantSourceCheckFromJson(const json& j) {
         if (launch.is_object()) check.launch_bytes.push_back(trafficBytesFromJson(launch));
   }
   check.bytes_unknown = textOr(j, "global_bytes_unknown");
+  check.same_as_original = textOr(j, "same_as_original");
   return check;
 }
 

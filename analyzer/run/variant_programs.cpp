@@ -73,6 +73,7 @@ MutantSourceCheck sourceCheck(const AutoMutant& mutant, RunMode mode) {
     check.quantity = "global loads, stores and atomics";
     check.original = original.global_loads + original.global_stores + original.global_atomics;
     check.mutant = rewritten.global_loads + rewritten.global_stores + rewritten.global_atomics;
+    check.same_as_original = mutant.same_as_original;
     return check;
   }
   check.quantity = "floating-point and integer operations";
