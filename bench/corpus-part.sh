@@ -7,7 +7,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 P=$1; FAM=$2; LIM=$3
-[ -x build-gpu/rooflab ] || bash scripts/gpu-setup.sh > $OUT/setup-$P.log 2>&1
+# A carried .deps replaces the unpacked prefix of an earlier call: set up again when it is gone.
+{ [ -x build-gpu/rooflab ] && [ -d .deps/prefix/usr ]; } || bash scripts/gpu-setup.sh > $OUT/setup-$P.log 2>&1
 export LD_LIBRARY_PATH=$PWD/.deps/prefix/usr/lib/x86_64-linux-gnu:$PWD/.deps/prefix/usr/lib/llvm-14/lib:${LD_LIBRARY_PATH:-}
 python3 -c "import re,sys;t=open('bench/configs/corpus-h100.toml').read();h,*s=t.split('[[study]]');k=sys.argv[1].split(',');print(h.replace('../../tests','$PWD/tests')+''.join('[[study]]'+x for x in s if re.search('family = \"(%s)\"'%'|'.join(k),x)))" $FAM > $OUT/$P.toml
 ROOFLAB_EXTRA_METRICS=smsp__sass_thread_inst_executed_op_dadd_pred_on.sum,smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__sass_thread_inst_executed_op_integer_pred_on.sum timeout $LIM ./build-gpu/rooflab run $OUT/$P.toml --device gpu --formats json,csv --out $OUT/$P > $OUT/$P.log 2>&1; echo "rc=$?"
