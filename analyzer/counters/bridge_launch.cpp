@@ -31,6 +31,12 @@ class DeviceBuffer {
     // cuMemAlloc refuses 0 bytes; an empty OpenCL buffer still needs a valid pointer to pass.
     checkCuda(driver().memAlloc(&pointer_, std::max<std::size_t>(bytes, 1)), "cuMemAlloc");
   }
+  // nullptr where the device has no room left: the caller keeps the bytes on the host instead.
+  static std::unique_ptr<DeviceBuffer> tryAllocate(std::size_t bytes) {
+    CUdeviceptr pointer = 0;
+    if (driver().memAlloc(&pointer, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) return nullptr;
+    return std::unique_ptr<DeviceBuffer>(new DeviceBuffer(pointer, bytes));
+  }
   ~DeviceBuffer() { driver().memFree(pointer_); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -38,6 +44,7 @@ class DeviceBuffer {
   std::size_t bytes() const { return bytes_; }
 
  private:
+  DeviceBuffer(CUdeviceptr pointer, std::size_t bytes) : pointer_(pointer), bytes_(bytes) {}
   CUdeviceptr pointer_ = 0;
   std::size_t bytes_;
 };
@@ -245,10 +252,10 @@ void timeSequence(int warmup_runs, int repetitions, const std::function<void()>&
 }
 
 // One run from the caller's inputs, copied back for verification.
-void readBack(const std::function<void()>& upload, const std::function<void()>& run_sequence,
+void readBack(const std::function<void()>& restore, const std::function<void()>& run_sequence,
               const std::map<std::string, std::unique_ptr<DeviceBuffer>>& device_buffers, const BridgeOptions& options,
               std::map<std::string, HostBuffer>& buffers, CounterSet& m) {
-  upload();
+  restore();
   run_sequence();
   checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the verification run)");
   std::set<std::string> read_back(options.read_back_buffers.begin(), options.read_back_buffers.end());
@@ -262,9 +269,9 @@ void readBack(const std::function<void()>& upload, const std::function<void()>& 
   m.buffers_read_back = true;
 }
 
-// Every pass from freshly uploaded inputs and, when it can be flushed, an emptied L2.
+// Every pass from the inputs restored and, when it can be flushed, an emptied L2.
 void profile(CUcontext context, int ordinal, CUdevice device, const BridgeOptions& options,
-             const std::function<void()>& upload, const std::function<void()>& run_sequence, CounterSet& m) {
+             const std::function<void()>& restore, const std::function<void()>& run_sequence, CounterSet& m) {
   L2Flusher* flusher = nullptr;
   if (options.cold_l2_for_counters) {
     try {
@@ -274,7 +281,7 @@ void profile(CUcontext context, int ordinal, CUdevice device, const BridgeOption
     }
   }
   auto preparePass = [&] {
-    upload();
+    restore();
     if (flusher) flusher->flush();
   };
   m.l2_flushed_before_profiling = flusher != nullptr;
@@ -329,28 +336,41 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   cost.module_seconds = secondsSince(module_started);
   const Clock::time_point setup_started = Clock::now();
 
-  // Device copies of every buffer a launch names. The inputs are kept aside: the read-back overwrites
-  // the caller's buffers, and every profiling pass must start from the same inputs as the timed runs.
+  // Device copies of every buffer a launch names, uploaded once. Every later run (the read-back, each
+  // profiling pass) must start from the same inputs as the timed runs, and only the buffers a launch
+  // may write change: each keeps a pristine copy on the device, restored device to device (about a
+  // hundred times the host link's rate), or on the host where the device has no room for it.
   std::map<std::string, std::unique_ptr<DeviceBuffer>> device_buffers;
-  std::map<std::string, std::vector<std::byte>> inputs;
   for (const BridgeLaunch& launch : launches)
     for (const BridgeArg& arg : launch.args)
-      if (arg.kind == BridgeArg::Kind::buffer && device_buffers.count(arg.buffer_name) == 0) {
-        const HostBuffer& host = buffers.at(arg.buffer_name);
-        device_buffers[arg.buffer_name] = std::make_unique<DeviceBuffer>(host.sizeBytes());
-        inputs[arg.buffer_name] = host.bytes;
-      }
-  // Before a pass only the buffers a launch may write need their inputs back.
+      if (arg.kind == BridgeArg::Kind::buffer && device_buffers.count(arg.buffer_name) == 0)
+        device_buffers[arg.buffer_name] = std::make_unique<DeviceBuffer>(buffers.at(arg.buffer_name).sizeBytes());
   const std::set<std::string> written(options.written_buffers.begin(), options.written_buffers.end());
-  bool restoring = false;
-  auto upload = [&] {
-    for (const auto& [name, device_buffer] : device_buffers) {
-      if (restoring && !written.empty() && written.count(name) == 0) continue;
-      const std::vector<std::byte>& bytes = inputs.at(name);
-      if (!bytes.empty())
-        checkCuda(driver().memcpyHtoD(device_buffer->pointer(), bytes.data(), bytes.size()),
-                  "cuMemcpyHtoD (buffer " + name + ")");
+  for (const auto& [name, device_buffer] : device_buffers) {
+    const HostBuffer& host = buffers.at(name);
+    if (host.sizeBytes() > 0)
+      checkCuda(driver().memcpyHtoD(device_buffer->pointer(), host.bytes.data(), host.sizeBytes()),
+                "cuMemcpyHtoD (buffer " + name + ")");
+  }
+  std::map<std::string, std::unique_ptr<DeviceBuffer>> pristine_on_device;
+  std::map<std::string, std::vector<std::byte>> pristine_on_host;
+  for (const auto& [name, device_buffer] : device_buffers) {
+    if ((!written.empty() && written.count(name) == 0) || device_buffer->bytes() == 0) continue;
+    if (auto copy = DeviceBuffer::tryAllocate(device_buffer->bytes())) {
+      checkCuda(driver().memcpyDtoD(copy->pointer(), device_buffer->pointer(), device_buffer->bytes()),
+                "cuMemcpyDtoD (pristine copy of buffer " + name + ")");
+      pristine_on_device[name] = std::move(copy);
+    } else {
+      pristine_on_host[name] = buffers.at(name).bytes;
     }
+  }
+  auto restore = [&] {
+    for (const auto& [name, copy] : pristine_on_device)
+      checkCuda(driver().memcpyDtoD(device_buffers.at(name)->pointer(), copy->pointer(), copy->bytes()),
+                "cuMemcpyDtoD (restoring buffer " + name + ")");
+    for (const auto& [name, bytes] : pristine_on_host)
+      checkCuda(driver().memcpyHtoD(device_buffers.at(name)->pointer(), bytes.data(), bytes.size()),
+                "cuMemcpyHtoD (restoring buffer " + name + ")");
   };
 
   std::vector<PreparedLaunch> prepared;
@@ -397,7 +417,6 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
     p.call = launchCall(i, launch, p);
     prepared.push_back(std::move(p));
   }
-  upload();
   checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the uploads)");
   cost.setup_seconds = secondsSince(setup_started);
 
@@ -416,15 +435,14 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   if (timing_repetitions > 0) timeSequence(options.warmup_runs, timing_repetitions, runSequence, m);
   cost.timing_seconds = secondsSince(timing_started);
   const Clock::time_point readback_started = Clock::now();
-  if (options.read_back) readBack(upload, runSequence, device_buffers, options, buffers, m);
+  if (options.read_back) readBack(restore, runSequence, device_buffers, options, buffers, m);
   cost.readback_seconds = secondsSince(readback_started);
 
   if (!options.collect_counters) {
     m.reason = "counters not requested";
     return;
   }
-  restoring = true;
-  profile(context.get(), ordinal, device, options, upload, runSequence, m);
+  profile(context.get(), ordinal, device, options, restore, runSequence, m);
 }
 
 }  // namespace

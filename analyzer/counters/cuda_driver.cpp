@@ -49,6 +49,7 @@ CudaDriver load() {
   loadSymbol(library, d.memFree, {"cuMemFree_v2"}, missing);
   loadSymbol(library, d.memcpyHtoD, {"cuMemcpyHtoD_v2"}, missing);
   loadSymbol(library, d.memcpyDtoH, {"cuMemcpyDtoH_v2"}, missing);
+  loadSymbol(library, d.memcpyDtoD, {"cuMemcpyDtoD_v2"}, missing);
   loadSymbol(library, d.memsetD8, {"cuMemsetD8_v2"}, missing);
   loadSymbol(library, d.moduleLoadDataEx, {"cuModuleLoadDataEx"}, missing);
   loadSymbol(library, d.moduleUnload, {"cuModuleUnload"}, missing);

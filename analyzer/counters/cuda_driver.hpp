@@ -32,6 +32,7 @@ struct CudaDriver {
   decltype(&::cuMemFree) memFree = nullptr;
   decltype(&::cuMemcpyHtoD) memcpyHtoD = nullptr;
   decltype(&::cuMemcpyDtoH) memcpyDtoH = nullptr;
+  decltype(&::cuMemcpyDtoD) memcpyDtoD = nullptr;
   decltype(&::cuMemsetD8) memsetD8 = nullptr;
   decltype(&::cuModuleLoadDataEx) moduleLoadDataEx = nullptr;
   decltype(&::cuModuleUnload) moduleUnload = nullptr;
