@@ -76,7 +76,7 @@ struct LaunchPlan {
 
 // `buffers`: the buffers the launches name, checked; nullptr: not checked (a compile ahead of the run).
 LaunchPlan planLaunch(std::size_t index, const BridgeLaunch& launch, const std::vector<PtxKernelSignature>& kernels,
-                      const std::map<std::string, HostBuffer>* buffers) {
+                      const std::map<std::string, const HostBuffer*>* buffers) {
   const std::string where = launchContext(index, launch);
   LaunchPlan plan;
   const auto kernel = std::find_if(kernels.begin(), kernels.end(),
@@ -220,7 +220,7 @@ struct BridgedProgram {
   std::vector<std::string> module_ptx;
 };
 BridgedProgram bridgedProgram(const std::string& opencl_ptx, const std::vector<BridgeLaunch>& launches,
-                              const std::map<std::string, HostBuffer>* buffers) {
+                              const std::map<std::string, const HostBuffer*>* buffers) {
   if (launches.empty()) throw BridgeError("no launches to bridge");
   BridgedProgram program;
   const std::string ptx = ptxTextFromProgramBinary(opencl_ptx);
@@ -261,7 +261,9 @@ void readBack(const std::function<void()>& restore, const std::function<void()>&
   std::set<std::string> read_back(options.read_back_buffers.begin(), options.read_back_buffers.end());
   for (const auto& [name, device_buffer] : device_buffers) {
     if (!read_back.empty() && read_back.count(name) == 0) continue;
-    HostBuffer& host = buffers.at(name);
+    const auto own = buffers.find(name);
+    if (own == buffers.end()) continue;  // one of the caller's read-only inputs: it still holds them
+    HostBuffer& host = own->second;
     if (host.sizeBytes() > 0)
       checkCuda(driver().memcpyDtoH(host.bytes.data(), device_buffer->pointer(), host.sizeBytes()),
                 "cuMemcpyDtoH (buffer " + name + ")");
@@ -314,8 +316,13 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
              CounterSet& m) {
   CountersCost& cost = m.cost.emplace();
   const Clock::time_point module_started = Clock::now();
+  // Every buffer by name: the caller's own (written, read back) and its read-only inputs.
+  std::map<std::string, const HostBuffer*> hosts;
+  if (options.read_only_inputs)
+    for (const auto& [name, host] : *options.read_only_inputs) hosts[name] = &host;
+  for (const auto& [name, host] : buffers) hosts[name] = &host;
   // Check the PTX and the launches first: their errors say more than "no GPU here", and need none.
-  const BridgedProgram program = bridgedProgram(opencl_ptx, launches, &buffers);
+  const BridgedProgram program = bridgedProgram(opencl_ptx, launches, &hosts);
   const std::vector<LaunchPlan>& plans = program.plans;
   if (!driver().usable()) throw BridgeError(driver().unavailable_reason);
 
@@ -344,10 +351,10 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   for (const BridgeLaunch& launch : launches)
     for (const BridgeArg& arg : launch.args)
       if (arg.kind == BridgeArg::Kind::buffer && device_buffers.count(arg.buffer_name) == 0)
-        device_buffers[arg.buffer_name] = std::make_unique<DeviceBuffer>(buffers.at(arg.buffer_name).sizeBytes());
+        device_buffers[arg.buffer_name] = std::make_unique<DeviceBuffer>(hosts.at(arg.buffer_name)->sizeBytes());
   const std::set<std::string> written(options.written_buffers.begin(), options.written_buffers.end());
   for (const auto& [name, device_buffer] : device_buffers) {
-    const HostBuffer& host = buffers.at(name);
+    const HostBuffer& host = *hosts.at(name);
     if (host.sizeBytes() > 0)
       checkCuda(driver().memcpyHtoD(device_buffer->pointer(), host.bytes.data(), host.sizeBytes()),
                 "cuMemcpyHtoD (buffer " + name + ")");
@@ -361,7 +368,7 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
                 "cuMemcpyDtoD (pristine copy of buffer " + name + ")");
       pristine_on_device[name] = std::move(copy);
     } else {
-      pristine_on_host[name] = buffers.at(name).bytes;
+      pristine_on_host[name] = hosts.at(name)->bytes;
     }
   }
   auto restore = [&] {

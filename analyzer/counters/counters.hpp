@@ -99,6 +99,9 @@ struct BridgeOptions {
   // The buffers a launch may write: only they are restored before each profiling pass (the others
   // still hold the inputs); empty: every buffer.
   std::vector<std::string> written_buffers;
+  // Buffers the launches only read, by name, used where `buffers` has none of that name: the caller's
+  // own inputs, uploaded from where they are and never copied or read back (null: none).
+  const std::map<std::string, HostBuffer>* read_only_inputs = nullptr;
 };
 
 // "" when counters may work for this device (NVIDIA, CUDA built in, libcuda and libcupti load, a CUDA

@@ -55,7 +55,9 @@ std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, cons
   std::map<std::string, HostBuffer> buffers;
   for (const ResolvedBuffer& b : point.buffers) {
     const std::string& name = b.spec->name;
-    if (auto in = inputs.find(name); in != inputs.end()) {
+    const auto in = inputs.find(name);
+    if (in != inputs.end() && !b.scratch && b.spec->access == BufferAccess::read) continue;
+    if (in != inputs.end()) {
       buffers.emplace(name, in->second);
     } else {
       HostBuffer poisoned(name, b.spec->type, static_cast<std::size_t>(b.count));
@@ -119,8 +121,10 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
   std::map<std::string, HostBuffer> buffers = bridgeBuffers(point, inputs);
   const bool original = counterNeedOf(point.run_point.mode) == CounterNeed::full_table;
   const MetricSelection selection = selectMetrics(counterNeedOf(point.run_point.mode), options.extra_metrics);
+  BridgeOptions bridge = bridgeOptionsFor(point, selection, options);
+  bridge.read_only_inputs = &inputs;
   CounterSet out = measureBridged(ptx, buffers, bridged, selection.timing ? std::max(3, options.timing_repetitions) : 0,
-                                  bridgeOptionsFor(point, selection, options));
+                                  bridge);
   out.metric_set = selection.description;
 
   // Consistency checks: the bridged kernel must compute what the OpenCL one did, in about its time.

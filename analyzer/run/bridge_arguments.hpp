@@ -22,7 +22,9 @@ std::vector<BridgeLaunch> bridgeLaunches(const std::vector<ResolvedLaunch>& laun
 // repeated one in its place: the bridge replays the run launch by launch.
 std::vector<ResolvedLaunch> everyRepetition(const ResolvedPoint& point, const std::vector<ResolvedLaunch>& launches);
 
-// The bridged run's buffers: each input as the OpenCL run got it, every other buffer poisoned.
+// The bridged run's own buffers, those a launch may write: each input the point writes as the OpenCL
+// run got it, every other buffer poisoned. The inputs it only reads are not copied: the bridge
+// uploads them from `inputs` (BridgeOptions::read_only_inputs).
 std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& inputs);
 
 struct PointCounterOptions {

@@ -45,19 +45,25 @@ TEST(BridgeLaunches, ArgumentsAndGeometryKeepTheirOpenclOrder) {
   }
 }
 
-TEST(BridgeLaunches, InputsStartAsOpenclGotThemAndEveryOtherBufferPoisoned) {
+// The bridge's own copies are the buffers a launch may write: a read-write input as OpenCL got it, an
+// output poisoned. An input it only reads is uploaded from the caller's inputs, never copied.
+TEST(BridgeLaunches, WrittenInputsStartAsOpenclGotThemOutputsPoisonedReadOnlyInputsNotCopied) {
   BufferSpec in_spec{"in", ElementType::parse("float").value(), {}, BufferInit::iota, BufferAccess::read};
+  BufferSpec io_spec{"io", ElementType::parse("float").value(), {}, BufferInit::iota, BufferAccess::read_write};
   BufferSpec out_spec{"out", ElementType::parse("float").value(), {}, BufferInit::zero, BufferAccess::write};
   ResolvedPoint point;
-  point.buffers = {{&in_spec, false, 4, 16}, {&out_spec, false, 3, 12}};
+  point.buffers = {{&in_spec, false, 4, 16}, {&io_spec, false, 2, 8}, {&out_spec, false, 3, 12}};
   std::map<std::string, HostBuffer> inputs;
-  HostBuffer in("in", in_spec.type, 4);
+  HostBuffer in("in", in_spec.type, 4), io("io", io_spec.type, 2);
   fillBuffer(in, BufferInit::iota, 1);
+  fillBuffer(io, BufferInit::iota, 1);
   inputs.emplace("in", in);
+  inputs.emplace("io", io);
 
   const auto buffers = rc::bridgeBuffers(point, inputs);
   ASSERT_EQ(buffers.size(), 2u);
-  EXPECT_EQ(buffers.at("in").bytes, in.bytes);
+  EXPECT_EQ(buffers.count("in"), 0u);
+  EXPECT_EQ(buffers.at("io").bytes, io.bytes);
   EXPECT_EQ(buffers.at("out").count, 3u);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_TRUE(std::isnan(buffers.at("out").scalarAt(i)));
 }
