@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,24 @@ struct ElementType {
 
 // Reads scalar i (counting lanes) of a buffer of this type as a double.
 double readScalarAsDouble(const std::byte* data, ScalarKind kind, std::size_t index);
+// Calls f with a value-initialised scalar of the kind's C++ type (float, std::int32_t, ...), so that a
+// loop over a buffer's scalars is compiled per type instead of converting through a switch per element.
+template <class F>
+decltype(auto) visitScalarKind(ScalarKind kind, F&& f) {
+  switch (kind) {
+    case ScalarKind::f32: return f(float{});
+    case ScalarKind::f64: return f(double{});
+    case ScalarKind::i8: return f(std::int8_t{});
+    case ScalarKind::u8: return f(std::uint8_t{});
+    case ScalarKind::i16: return f(std::int16_t{});
+    case ScalarKind::u16: return f(std::uint16_t{});
+    case ScalarKind::i32: return f(std::int32_t{});
+    case ScalarKind::u32: return f(std::uint32_t{});
+    case ScalarKind::i64: return f(std::int64_t{});
+    case ScalarKind::u64: break;
+  }
+  return f(std::uint64_t{});
+}
 // Writes value into scalar i, converting to the kind.
 void writeScalarFromDouble(std::byte* data, ScalarKind kind, std::size_t index, double value);
 

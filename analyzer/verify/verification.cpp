@@ -8,14 +8,19 @@
 
 namespace rooflab {
 
-BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& reference, double tolerance) {
-  if (output.scalarCount() != reference.scalarCount() || output.type.scalar != reference.type.scalar)
-    throw std::invalid_argument("compareBuffers: '" + output.name + "' and its reference differ in type or size");
+namespace {
+
+// compareBuffers over scalars of type T: a loop the compiler sees whole (hundreds of millions of
+// elements in a large point's outputs).
+template <class T>
+BufferComparison compareScalars(const HostBuffer& output, const HostBuffer& reference, double tolerance) {
   BufferComparison c;
   c.compared = output.scalarCount();
+  const T* out = output.data<T>();
+  const T* ref = reference.data<T>();
   double diff_sq = 0, ref_sq = 0;
   for (std::size_t i = 0; i < c.compared; ++i) {
-    const double r = reference.scalarAt(i);
+    const double r = static_cast<double>(ref[i]);
     ref_sq += r * r;
   }
   // An element is wrong when it is off by more than the tolerance relative to its own size, or to
@@ -23,8 +28,8 @@ BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& refe
   const double rms = c.compared ? std::sqrt(ref_sq / static_cast<double>(c.compared)) : 0.0;
   bool any_wrong = false;
   for (std::size_t i = 0; i < c.compared; ++i) {
-    const double o = output.scalarAt(i);
-    const double r = reference.scalarAt(i);
+    const double o = static_cast<double>(out[i]);
+    const double r = static_cast<double>(ref[i]);
     const double d = o - r;
     const bool wrong = !std::isfinite(o) || std::fabs(d) > tolerance * std::max(std::fabs(r), rms) + 1e-300;
     // A non-finite output (unwritten, still poisoned) counts as if it were 0.
@@ -41,13 +46,26 @@ BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& refe
   return c;
 }
 
+}  // namespace
+
+BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& reference, double tolerance) {
+  if (output.scalarCount() != reference.scalarCount() || output.type.scalar != reference.type.scalar)
+    throw std::invalid_argument("compareBuffers: '" + output.name + "' and its reference differ in type or size");
+  return visitScalarKind(output.type.scalar, [&](auto scalar) {
+    return compareScalars<decltype(scalar)>(output, reference, tolerance);
+  });
+}
+
 namespace {
 
 // "c: 3 of 4096 values NaN or infinite (first at 7)", or "" when every value is finite.
 std::string nonFiniteIn(const std::string& name, const HostBuffer& buffer) {
   std::size_t non_finite = 0, first = 0;
-  for (std::size_t i = 0; i < buffer.scalarCount(); ++i)
-    if (!std::isfinite(buffer.scalarAt(i)) && non_finite++ == 0) first = i;
+  visitScalarKind(buffer.type.scalar, [&](auto scalar) {
+    const auto* values = buffer.data<decltype(scalar)>();
+    for (std::size_t i = 0; i < buffer.scalarCount(); ++i)
+      if (!std::isfinite(static_cast<double>(values[i])) && non_finite++ == 0) first = i;
+  });
   if (non_finite == 0) return "";
   return name + ": " + std::to_string(non_finite) + " of " + std::to_string(buffer.scalarCount()) +
          " values NaN or infinite (first at " + std::to_string(first) + ")";
