@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 namespace rooflab {
 namespace {
@@ -55,37 +56,20 @@ std::optional<ElementType> ElementType::parse(std::string_view text) {
 }
 
 double readScalarAsDouble(const std::byte* data, ScalarKind kind, std::size_t i) {
-  switch (kind) {
-    case ScalarKind::f32: return load<float>(data, i);
-    case ScalarKind::f64: return load<double>(data, i);
-    case ScalarKind::i8: return load<std::int8_t>(data, i);
-    case ScalarKind::u8: return load<std::uint8_t>(data, i);
-    case ScalarKind::i16: return load<std::int16_t>(data, i);
-    case ScalarKind::u16: return load<std::uint16_t>(data, i);
-    case ScalarKind::i32: return load<std::int32_t>(data, i);
-    case ScalarKind::u32: return load<std::uint32_t>(data, i);
-    case ScalarKind::i64: return static_cast<double>(load<std::int64_t>(data, i));
-    case ScalarKind::u64: return static_cast<double>(load<std::uint64_t>(data, i));
-  }
-  return 0.0;
+  return visitScalarKind(kind, [&](auto scalar) { return static_cast<double>(load<decltype(scalar)>(data, i)); });
 }
 
 void writeScalarFromDouble(std::byte* data, ScalarKind kind, std::size_t i, double v) {
   // Integers go through int64 (wrapping to the narrow type, as OpenCL's own conversions would):
   // converting a double outside a narrow type's range straight to it is undefined behaviour.
   const auto wide = std::isfinite(v) && std::fabs(v) < 9.2e18 ? static_cast<std::int64_t>(v) : std::int64_t{0};
-  switch (kind) {
-    case ScalarKind::f32: store<float>(data, i, static_cast<float>(v)); break;
-    case ScalarKind::f64: store<double>(data, i, v); break;
-    case ScalarKind::i8: store<std::int8_t>(data, i, static_cast<std::int8_t>(wide)); break;
-    case ScalarKind::u8: store<std::uint8_t>(data, i, static_cast<std::uint8_t>(wide)); break;
-    case ScalarKind::i16: store<std::int16_t>(data, i, static_cast<std::int16_t>(wide)); break;
-    case ScalarKind::u16: store<std::uint16_t>(data, i, static_cast<std::uint16_t>(wide)); break;
-    case ScalarKind::i32: store<std::int32_t>(data, i, static_cast<std::int32_t>(wide)); break;
-    case ScalarKind::u32: store<std::uint32_t>(data, i, static_cast<std::uint32_t>(wide)); break;
-    case ScalarKind::i64: store<std::int64_t>(data, i, wide); break;
-    case ScalarKind::u64: store<std::uint64_t>(data, i, static_cast<std::uint64_t>(wide)); break;
-  }
+  visitScalarKind(kind, [&](auto scalar) {
+    using T = decltype(scalar);
+    if constexpr (std::is_floating_point_v<T>)
+      store<T>(data, i, static_cast<T>(v));
+    else
+      store<T>(data, i, static_cast<T>(wide));
+  });
 }
 
 }  // namespace rooflab
