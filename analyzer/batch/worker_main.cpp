@@ -193,6 +193,7 @@ int runPointWorker(int commands_fd, int messages_fd) {
     const BatchPlan& plan = *setup.plan;
     const SelectedDevice device = selectDevice(setup.config.run.device);
     VariantRunner runner(device, setup.config.run);
+    runner.prepareDriftControl();
     runner.queueBuilds(pointsToBuild(plan, setup));
     WorkerMessage ready;
     ready.kind = WorkerMessage::Kind::ready;

@@ -33,6 +33,16 @@ std::map<CUdevice, std::unique_ptr<L2Flusher>>& flushers() {
   return *kept;
 }
 
+// The read-only inputs of the current host inputs, by buffer name (one point's inputs at a time).
+struct KeptInputs {
+  std::string key;
+  std::map<std::string, std::shared_ptr<DeviceBuffer>> buffers;
+};
+KeptInputs& keptInputs() {
+  static auto* kept = new KeptInputs;
+  return *kept;
+}
+
 std::string keyOf(const std::string& cuda_ptx, JitMode mode) {
   return std::to_string(static_cast<int>(mode)) + "\n" + cuda_ptx;
 }
@@ -109,6 +119,22 @@ L2Flusher& keptL2Flusher(CUdevice device) {
   return *found->second;
 }
 
+std::shared_ptr<DeviceBuffer> keptInput(const std::string& inputs_key, const std::string& name, std::size_t bytes) {
+  KeptInputs& kept = keptInputs();
+  if (kept.key != inputs_key) {
+    kept.buffers.clear();  // freed before the new inputs are allocated
+    kept.key = inputs_key;
+  }
+  const auto found = kept.buffers.find(name);
+  return found != kept.buffers.end() && found->second->bytes() == bytes ? found->second : nullptr;
+}
+
+void keepInput(const std::string& inputs_key, const std::string& name, std::shared_ptr<DeviceBuffer> buffer) {
+  KeptInputs& kept = keptInputs();
+  if (kept.key != inputs_key) return;
+  kept.buffers[name] = std::move(buffer);
+}
+
 void dropBridgeCaches() noexcept {
   ModuleCache& cache = moduleCache();
   std::map<std::string, ModuleFuture> modules;
@@ -121,6 +147,7 @@ void dropBridgeCaches() noexcept {
     if (module.valid()) module.wait();  // a prefetch still compiling finishes before the context goes
   modules.clear();
   flushers().clear();
+  keptInputs() = KeptInputs{};
   dropProfilerSessions();
 }
 

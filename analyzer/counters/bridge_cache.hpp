@@ -6,9 +6,11 @@
 // bridge_*.cpp files.
 #include <cuda.h>
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
+#include "analyzer/counters/bridge_device_memory.hpp"
 #include "analyzer/counters/bridge_module.hpp"
 #include "analyzer/counters/l2_flush.hpp"
 
@@ -28,7 +30,13 @@ bool prefetchModule(CUcontext context, const std::string& cuda_ptx, JitMode mode
 // The device's flusher, made at its first use (the context current). Throws CudaError.
 L2Flusher& keptL2Flusher(CUdevice device);
 
-// Forgets the modules, the flushers and the profiler sessions: before the context is reset.
+// The device copy of read-only input `name` uploaded under `inputs_key` with `bytes` bytes, or null:
+// the caller then uploads it and hands it to keepInput. A new key lets every earlier copy go.
+std::shared_ptr<DeviceBuffer> keptInput(const std::string& inputs_key, const std::string& name, std::size_t bytes);
+void keepInput(const std::string& inputs_key, const std::string& name, std::shared_ptr<DeviceBuffer> buffer);
+
+// Forgets the modules, the flushers, the kept inputs and the profiler sessions: before the context
+// is reset.
 void dropBridgeCaches() noexcept;
 
 }  // namespace rooflab::counters::bridge_detail

@@ -218,7 +218,7 @@ void timeSequence(int warmup_runs, int repetitions, const std::function<void()>&
 
 // One run from the caller's inputs, copied back for verification.
 void readBack(const std::function<void()>& restore, const std::function<void()>& run_sequence,
-              const std::map<std::string, std::unique_ptr<DeviceBuffer>>& device_buffers, const BridgeOptions& options,
+              const std::map<std::string, std::shared_ptr<DeviceBuffer>>& device_buffers, const BridgeOptions& options,
               std::map<std::string, HostBuffer>& buffers, CounterSet& m) {
   restore();
   run_sequence();
@@ -312,18 +312,30 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   // profiling pass) must start from the same inputs as the timed runs, and only the buffers a launch
   // may write change: each keeps a pristine copy on the device, restored device to device (about a
   // hundred times the host link's rate), or on the host where the device has no room for it.
-  std::map<std::string, std::unique_ptr<DeviceBuffer>> device_buffers;
+  // The caller's read-only inputs stay uploaded from an earlier record with the same inputs key (on
+  // the same device: the copies belong to its context).
+  const std::string inputs_key =
+      options.read_only_inputs_key.empty() ? "" : std::to_string(ordinal) + "|" + options.read_only_inputs_key;
+  std::map<std::string, std::shared_ptr<DeviceBuffer>> device_buffers;
   for (const BridgeLaunch& launch : launches)
-    for (const BridgeArg& arg : launch.args)
-      if (arg.kind == BridgeArg::Kind::buffer && device_buffers.count(arg.buffer_name) == 0)
-        device_buffers[arg.buffer_name] = std::make_unique<DeviceBuffer>(hosts.at(arg.buffer_name)->sizeBytes());
+    for (const BridgeArg& arg : launch.args) {
+      const std::string& name = arg.buffer_name;
+      if (arg.kind != BridgeArg::Kind::buffer || device_buffers.count(name)) continue;
+      const HostBuffer& host = *hosts.at(name);
+      const bool keepable = !inputs_key.empty() && buffers.count(name) == 0;
+      if (keepable)
+        if (auto kept = keptInput(inputs_key, name, host.sizeBytes())) {
+          device_buffers[name] = std::move(kept);
+          continue;
+        }
+      auto device_buffer = std::make_shared<DeviceBuffer>(host.sizeBytes());
+      if (host.sizeBytes() > 0)
+        checkCuda(driver().memcpyHtoD(device_buffer->pointer(), host.bytes.data(), host.sizeBytes()),
+                  "cuMemcpyHtoD (buffer " + name + ")");
+      if (keepable) keepInput(inputs_key, name, device_buffer);
+      device_buffers[name] = std::move(device_buffer);
+    }
   const std::set<std::string> written(options.written_buffers.begin(), options.written_buffers.end());
-  for (const auto& [name, device_buffer] : device_buffers) {
-    const HostBuffer& host = *hosts.at(name);
-    if (host.sizeBytes() > 0)
-      checkCuda(driver().memcpyHtoD(device_buffer->pointer(), host.bytes.data(), host.sizeBytes()),
-                "cuMemcpyHtoD (buffer " + name + ")");
-  }
   std::map<std::string, std::unique_ptr<DeviceBuffer>> pristine_on_device;
   std::map<std::string, std::vector<std::byte>> pristine_on_host;
   for (const auto& [name, device_buffer] : device_buffers) {

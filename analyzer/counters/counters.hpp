@@ -102,6 +102,9 @@ struct BridgeOptions {
   // Buffers the launches only read, by name, used where `buffers` has none of that name: the caller's
   // own inputs, uploaded from where they are and never copied or read back (null: none).
   const std::map<std::string, HostBuffer>* read_only_inputs = nullptr;
+  // What read_only_inputs hold (the runner's name for a point's host inputs): while later calls give
+  // the same key, their device copies stay uploaded from the first (empty: uploaded every call).
+  std::string read_only_inputs_key;
 };
 
 // "" when counters may work for this device (NVIDIA, CUDA built in, libcuda and libcupti load, a CUDA

@@ -130,6 +130,7 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
   const MetricSelection selection = selectMetrics(counterNeedOf(point.run_point.mode), options.extra_metrics);
   BridgeOptions bridge = bridgeOptionsFor(point, selection, options);
   bridge.read_only_inputs = &inputs;
+  bridge.read_only_inputs_key = options.inputs_key;
   CounterSet out = measureBridged(ptx, buffers, bridged, selection.timing ? std::max(3, options.timing_repetitions) : 0,
                                   bridge);
   out.metric_set = selection.description;

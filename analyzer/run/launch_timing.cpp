@@ -107,18 +107,31 @@ void PointLauncher::checkBuffersFit(const ResolvedPoint& point) const {
                          " per allocation");
 }
 
-void PointLauncher::createBuffers(PreparedPoint& prepared) {
+void PointLauncher::createBuffers(PreparedPoint& prepared, const std::string& inputs_key) {
+  if (inputs_key != kept_inputs_key_) {
+    kept_inputs_.clear();  // freed before the new point's buffers are allocated
+    kept_inputs_key_ = inputs_key;
+  }
   for (const ResolvedBuffer& b : prepared.resolved->buffers) {
     const BufferSpec& spec = *b.spec;
-    const cl_mem_flags flags = spec.access == BufferAccess::read ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
+    const bool read_only = spec.access == BufferAccess::read;
+    if (read_only) {
+      const auto kept = kept_inputs_.find(spec.name);
+      if (kept != kept_inputs_.end() && kept->second.getInfo<CL_MEM_SIZE>() == b.bytes) {
+        prepared.buffers.emplace(spec.name, kept->second);
+        continue;
+      }
+    }
+    const cl_mem_flags flags = read_only ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE;
     try {
       prepared.buffers.emplace(spec.name, cl::Buffer(context_, flags, b.bytes));
     } catch (const cl::Error& e) {
       throw VariantError("allocating buffer '" + spec.name + "' (" + std::to_string(b.bytes) + " bytes): " + describeClError(e));
     }
-    if (spec.access == BufferAccess::read) {
+    if (read_only) {
       const HostBuffer& host = prepared.inputs->at(spec.name);
       queue_.enqueueWriteBuffer(prepared.buffers.at(spec.name), CL_TRUE, 0, host.sizeBytes(), host.bytes.data());
+      kept_inputs_[spec.name] = prepared.buffers.at(spec.name);
     }
   }
 }

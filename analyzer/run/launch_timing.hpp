@@ -66,8 +66,10 @@ class PointLauncher {
   // Throws VariantError for a buffer larger than one allocation on the device may be (before any
   // host copy is made: a huge count must not become a host allocation failure).
   void checkBuffersFit(const ResolvedPoint& point) const;
-  // Creates the point's buffers and uploads its read-only inputs.
-  void createBuffers(PreparedPoint& prepared);
+  // Creates the point's buffers and uploads its read-only inputs. `inputs_key` names what the host
+  // inputs hold (the runner's key): while it stays the same, the read-only inputs uploaded for an
+  // earlier point are used again instead of uploaded afresh, for every mode and variant that reads them.
+  void createBuffers(PreparedPoint& prepared, const std::string& inputs_key);
   // One kernel of prepared.program per launch, with its arguments; a compute-only mutant's kernels
   // get the key after them (mutators/mutant_key.hpp); pad_bytes (one per launch, or empty) appends a
   // __local argument of that size to each launch with a non-zero pad (the program must then be the
@@ -100,6 +102,8 @@ class PointLauncher {
   SelectedDevice device_;
   cl::Context context_;
   cl::CommandQueue queue_;
+  std::string kept_inputs_key_;
+  std::map<std::string, cl::Buffer> kept_inputs_;  // read-only inputs uploaded under kept_inputs_key_
 };
 
 }  // namespace rooflab

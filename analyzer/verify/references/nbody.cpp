@@ -3,7 +3,7 @@
 
 #include "analyzer/support/errors.hpp"
 #include "analyzer/verify/references/builtin.hpp"
-#include "analyzer/verify/references/parallel.hpp"
+#include "analyzer/support/parallel_for.hpp"
 
 namespace rooflab::references {
 

@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-namespace rooflab::references {
+namespace rooflab {
 
 // Runs fn(begin, end) over [0, count) split into contiguous chunks, one per hardware thread: the
 // references for N=4096 matmul and 32768-body n-body must finish in seconds on a many-core host.
@@ -39,4 +39,4 @@ void parallelFor(std::size_t count, std::size_t grain, Fn fn) {
     if (e) std::rethrow_exception(e);
 }
 
-}  // namespace rooflab::references
+}  // namespace rooflab
