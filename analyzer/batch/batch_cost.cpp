@@ -48,7 +48,7 @@ std::string countersDetail(const std::vector<RunRecord>& records) {
   }
   if (measured == 0) return "";
   return std::to_string(measured) + " records, " + formatFixed(total / double(measured), 3) + " s and " +
-         formatFixed(double(passes) / double(measured), 1) + " profiling passes a record; profiler session reused by " +
+         formatFixed(double(passes) / double(measured), 1) + " profiling passes a record; metric set configuration reused by " +
          std::to_string(reused);
 }
 

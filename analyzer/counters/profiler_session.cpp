@@ -34,6 +34,11 @@ void ProfilerSession::reset() noexcept {
   enabled_ = false;
 }
 
+void ProfilerSession::disableProfiler() noexcept {
+  if (backend_ && enabled_) backend_->disable();
+  enabled_ = false;
+}
+
 RangeProfile ProfilerSession::profile(const std::vector<std::string>& metrics, const std::function<void()>& prepare_pass,
                                       const std::function<void()>& run_work) {
   const std::string key = metricSetKey(metrics);
@@ -55,7 +60,7 @@ RangeProfile ProfilerSession::profileOnce(const std::string& key, const std::vec
                                           const std::function<void()>& run_work, bool& work_failed) {
   RangeProfile profile;
   const Clock::time_point config_started = Clock::now();
-  profile.session_reused = enabled_ && sets_.count(key) > 0;
+  profile.session_reused = sets_.count(key) > 0;
   auto found = sets_.find(key);
   if (found == sets_.end()) {
     const int id = next_id_++;

@@ -1,9 +1,11 @@
 #pragma once
-// The profiler session kept across records (docs/cost.md, "Counters"): a metric set's configuration
-// (CUPTI's host object and config image, which also tells its pass count) is made once and reused by
-// every later record that asks for the same set, and the range profiler stays enabled on the context
-// between records. A record pays for its passes and the decoding only. The CUPTI calls sit behind
-// ProfilerBackend, so that the reuse, the per-pass timing and the recovery are tested without a GPU.
+// The profiler session kept across records (docs/cost.md, "Counters"): CUPTI initialised once, and a
+// metric set's configuration (CUPTI's host object and config image, which also tells its pass
+// count) made once and reused by every later record that asks for the same set. The range profiler
+// itself is enabled for a record's range and disabled after it (disableProfiler), unless the caller
+// keeps it enabled between records. A record then pays for enabling, its passes and the decoding.
+// The CUPTI calls sit behind ProfilerBackend, so that the reuse, the per-pass timing and the
+// recovery are tested without a GPU.
 #include <functional>
 #include <map>
 #include <memory>
@@ -18,7 +20,7 @@ struct RangeProfile {
   std::map<std::string, std::string> missing;  // metric -> why CUPTI would not collect it
   int passes = 0;
   double config_seconds = 0;  // configuring the metric set and the profiler for this range
-  bool session_reused = false;  // the session was already enabled and this set configured
+  bool session_reused = false;  // this set's configuration came from an earlier range
   std::vector<double> pass_seconds;  // each pass, its preparation included
   double decode_seconds = 0;
 };
@@ -40,6 +42,8 @@ class ProfilerBackend {
   // One pass: the range opened, the work run, the range closed. True once every pass is submitted.
   virtual bool runPass(const std::function<void()>& work) = 0;
   virtual std::map<std::string, double> decode(int id) = 0;  // the range's values, by collected name
+  // The range profiler off the context; every set's configuration stays. Never throws.
+  virtual void disable() noexcept = 0;
   // Forgets everything: the profiler disabled, every set's configuration dropped. Never throws.
   virtual void reset() noexcept = 0;
 };
@@ -60,6 +64,8 @@ class ProfilerSession {
   // (prepare_pass or run_work throwing) is never retried. Throws what failed.
   RangeProfile profile(const std::vector<std::string>& metrics, const std::function<void()>& prepare_pass,
                        const std::function<void()>& run_work);
+  // The range profiler off until the next range; the configurations stay. Never throws.
+  void disableProfiler() noexcept;
   // Forgets the session (after the context was reset): the next range starts a fresh one.
   void reset() noexcept;
 

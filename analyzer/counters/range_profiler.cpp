@@ -1,6 +1,7 @@
 #include "analyzer/counters/range_profiler.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -273,7 +274,7 @@ class CuptiBackend : public ProfilerBackend {
     return out;
   }
 
-  void reset() noexcept override {
+  void disable() noexcept override {
     if (profiler_) {
       CUpti_RangeProfiler_Disable_Params p{};
       p.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE;
@@ -281,6 +282,11 @@ class CuptiBackend : public ProfilerBackend {
       cupti_.rangeDisable(&p);
       profiler_ = nullptr;
     }
+    for (auto& [id, set] : sets_) set.counter_data.clear();  // sized for the profiler object just gone
+  }
+
+  void reset() noexcept override {
+    disable();
     sets_.clear();
   }
 
@@ -324,13 +330,22 @@ RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::v
     found = sessions()
                 .emplace(context, std::make_unique<ProfilerSession>(std::make_unique<CuptiBackend>(context, device_ordinal)))
                 .first;
-  // The session ends with its range: on the H100 (CUDA 13's CUPTI), a range profiler kept enabled
-  // from one record to the next crashed the worker now and then in a pass's kernel launch (SIGSEGV
-  // under cuLaunchKernel, in libnvperf_host: 7 of 486 records, in originals and both mutant kinds).
-  struct EndSession {
-    CUcontext context;
-    ~EndSession() { sessions().erase(context); }
-  } end_session{context};
+  // The range profiler is disabled after each record's range; CUPTI's initialisation and the metric
+  // sets' configurations stay. On the H100 (CUDA 13's CUPTI), a range profiler kept enabled from one
+  // record to the next crashed the worker now and then in a pass's kernel launch (SIGSEGV under
+  // cuLaunchKernel, in libnvperf_host: 7 of 486 records). ROOFLAB_PROFILER_KEEP_ENABLED=1 keeps it
+  // enabled, for a stress run that looks for the cause (docs/cost.md).
+  static const bool keep_enabled = [] {
+    const char* value = std::getenv("ROOFLAB_PROFILER_KEEP_ENABLED");
+    return value && std::string(value) == "1";
+  }();
+  struct EndRange {
+    ProfilerSession& session;
+    bool keep;
+    ~EndRange() {
+      if (!keep) session.disableProfiler();
+    }
+  } end_range{*found->second, keep_enabled};
   return found->second->profile(metrics, prepare_pass, run_work);
 }
 

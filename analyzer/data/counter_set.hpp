@@ -35,7 +35,7 @@ struct CountersCost {
   double timing_seconds = 0;    // bridged warm-up and timed runs (originals only)
   double readback_seconds = 0;  // one clean run copied back for comparison (originals only)
   double config_seconds = 0;    // profiler configuration (host object, config image, counter data image)
-  bool session_reused = false;  // the profiler session and this metric set's image came from an earlier record
+  bool session_reused = false;  // this metric set's configuration (host object, config image) came from an earlier record
   std::vector<double> pass_seconds;  // each pass: inputs restored, L2 emptied, the range replayed
   double decode_seconds = 0;    // counter data decoded and evaluated
   double total_seconds = 0;     // the bridge's whole measurement

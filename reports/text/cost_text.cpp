@@ -59,7 +59,7 @@ void printCountersCost(const ResultsDocument& results, std::ostream& out) {
         << padLeft(formatFixed(double(t.pass_seconds.size()) / n, 1), 4) << "  "
         << padLeft(formatFixed(medianOf(t.pass_seconds), 4), 7) << "   JIT " << formatFixed(t.module / n, 3)
         << ", timing " << formatFixed(t.timing / n, 3) << ", set-up " << formatFixed(t.config / n, 3) << ", passes "
-        << formatFixed(t.passes / n, 3) << ", rest " << formatFixed(t.other / n, 3) << "; session reused by "
+        << formatFixed(t.passes / n, 3) << ", rest " << formatFixed(t.other / n, 3) << "; configuration reused by "
         << t.reused << "\n";
   }
 }

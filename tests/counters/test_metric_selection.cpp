@@ -47,7 +47,7 @@ namespace {
 
 // Stands for CUPTI: each set needs `passes_per_metric` passes per metric; counts every call.
 struct FakeBackend : rc::ProfilerBackend {
-  int configures = 0, enables = 0, set_configs = 0, resets = 0, passes_run = 0;
+  int configures = 0, enables = 0, disables = 0, set_configs = 0, resets = 0, passes_run = 0;
   int fail_next_set_configs = 0;  // setConfig throws this many times
   std::map<int, std::vector<std::string>> sets;
   int pass_in_range = 0, passes_needed = 0;
@@ -65,6 +65,7 @@ struct FakeBackend : rc::ProfilerBackend {
     return set;
   }
   void enable() override { ++enables; }
+  void disable() noexcept override { ++disables; }
   void setConfig(int id) override {
     ++set_configs;
     if (fail_next_set_configs > 0) {
@@ -114,6 +115,24 @@ TEST(ProfilerSession, ASetIsConfiguredOnceAndTheProfilerEnabledOnceAcrossRecords
   EXPECT_EQ(fake.set_configs, 4);  // one per range
   EXPECT_EQ(prepared, 4);          // before every pass of the first two ranges
   EXPECT_EQ(ran, 4);
+}
+
+TEST(ProfilerSession, DisabledBetweenRecordsTheProfilerKeepsItsConfigurations) {
+  auto backend = std::make_unique<FakeBackend>();
+  FakeBackend& fake = *backend;
+  rc::ProfilerSession session(std::move(backend));
+  const auto first = session.profile({"a", "b"}, [] {}, [] {});
+  session.disableProfiler();
+  const auto second = session.profile({"b", "a"}, [] {}, [] {});
+  session.disableProfiler();
+  session.disableProfiler();  // a second disable has nothing to do
+  EXPECT_FALSE(first.session_reused);
+  EXPECT_TRUE(second.session_reused);
+  EXPECT_EQ(second.values.at("a"), 42);
+  EXPECT_EQ(fake.configures, 1);
+  EXPECT_EQ(fake.enables, 2);
+  EXPECT_EQ(fake.disables, 2);
+  EXPECT_EQ(fake.resets, 0);
 }
 
 TEST(ProfilerSession, AMetricTheChipLacksIsMissingNotAFailure) {
