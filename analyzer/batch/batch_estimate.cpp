@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <thread>
 
 #include "analyzer/support/format.hpp"
 
@@ -14,13 +16,88 @@ constexpr double kFixedSecondsPerPoint = 0.03;
 // "prepare" over 84 points on PoCL (2 cores), 4.8 s on an H100 (background builds).
 constexpr double kCpuBuildSecondsPerPoint = 0.18;
 constexpr double kGpuBuildSecondsPerPoint = 0.06;
-// Counters through the PTX bridge on NVIDIA, per record (H100, 2026-11-22, before the profiler
-// session was kept across records): 11.5 s over 28 originals, 7.7 s over 28 mutants of each kind.
-constexpr double kCountersSecondsPerOriginal = 0.41;
-constexpr double kCountersSecondsPerMutant = 0.27;
+// The host's work on a point's data, per core of the host: random inputs generated (168 M floats in
+// 3.8 s on one core of the H100's host), a C++ reference's arithmetic (n-body's 1.3e11 and matmul's
+// 3.4e10 flops at 2.1e9 and 0.95e9 a core, 16 cores).
+constexpr double kFillBytesPerCoreSecond = 0.18e9;
+constexpr double kReferenceFlopsPerCoreSecond = 1.5e9;
+// Moving a point's bytes between host and device (pageable memory: 671 MB in 0.12 s on the H100),
+// and an original's outputs read back and compared (235 MB of vecadd's in 0.3-0.5 s).
+constexpr double kUploadBytesPerSecond = 6e9;
+constexpr double kVerifyBytesPerSecond = 0.6e9;
+// Counters through the PTX bridge on NVIDIA, per record beside its bytes (H100, 2026-11-27: the
+// first pass of a range 0.16-0.2 s whatever the kernel, a mutant's second pass and an original's
+// bridged timing and other passes the rest).
+constexpr double kCountersSecondsPerOriginal = 0.5;
+constexpr double kCountersSecondsPerMutant = 0.3;
 // Analysis, the results file and the reports: a fixed part and a share per point.
 constexpr double kTailSeconds = 0.1;
 constexpr double kTailSecondsPerPoint = 0.01;
+
+// What a point's data costs the host and the link, by its buffers.
+struct PointBytes {
+  double inputs = 0;         // made by the host (random, a file) and uploaded
+  double outputs = 0;        // read back and compared, for an original
+  double written = 0;        // restored before each bridged pass
+  std::string inputs_key;    // points with the same key share their inputs (the runner keeps them)
+};
+
+PointBytes pointBytes(const ResolvedPoint& point) {
+  PointBytes b;
+  b.inputs_key = point.run_point.family->path.string() + ";" + point.run_point.family->name;
+  for (const ResolvedBuffer& buffer : point.buffers) {
+    const double bytes = static_cast<double>(buffer.bytes);
+    const bool host_input = buffer.spec->init_file || (!buffer.scratch && buffer.spec->access != BufferAccess::write);
+    if (host_input) {
+      b.inputs += bytes;
+      b.inputs_key += ";" + buffer.spec->name + ":" + std::to_string(buffer.bytes);
+    }
+    if (!buffer.scratch && buffer.spec->isOutput()) b.outputs += bytes;
+    if (buffer.scratch || buffer.spec->access != BufferAccess::read) b.written += bytes;
+  }
+  return b;
+}
+
+// The fixed part of a point's cost from its data: inputs made and uploaded once per input set, the
+// C++ reference once per family and params, an original's outputs verified, the bridge's copies.
+class DataCostModel {
+ public:
+  DataCostModel(bool counters) : counters_(counters), cores_(std::max(1u, std::thread::hardware_concurrency())) {}
+
+  double secondsFor(const PlannedPoint& planned) {
+    if (!planned.resolved) return 0;
+    const ResolvedPoint& point = *planned.resolved;
+    const RunMode mode = point.run_point.mode;
+    const bool original = mode == RunMode::normal || mode == RunMode::what_if;
+    const PointBytes bytes = pointBytes(point);
+    double seconds = 0;
+    if (bytes.inputs_key != inputs_key_) {
+      inputs_key_ = bytes.inputs_key;
+      seconds += bytes.inputs / (kFillBytesPerCoreSecond * cores_) + bytes.inputs / kUploadBytesPerSecond;
+      if (counters_) seconds += bytes.inputs / kUploadBytesPerSecond;  // the bridge's copy
+    }
+    if (mode == RunMode::normal) {
+      seconds += bytes.outputs / kVerifyBytesPerSecond;
+      const ReferenceSpec& reference = point.run_point.family->reference;
+      std::string reference_key = bytes.inputs_key;
+      for (const auto& [name, value] : point.run_point.params) reference_key += ";" + name + "=" + formatNumber(value);
+      if (reference.kind == ReferenceSpec::Kind::cpu && references_.insert(reference_key).second)
+        seconds += point.work.flops / (kReferenceFlopsPerCoreSecond * cores_);
+    }
+    if (counters_) {
+      seconds += original ? kCountersSecondsPerOriginal : kCountersSecondsPerMutant;
+      seconds += bytes.written / kUploadBytesPerSecond;
+      if (original) seconds += bytes.outputs / kVerifyBytesPerSecond;  // bridged outputs against OpenCL's
+    }
+    return seconds;
+  }
+
+ private:
+  bool counters_;
+  double cores_;
+  std::string inputs_key_;
+  std::set<std::string> references_;
+};
 
 }  // namespace
 
@@ -45,6 +122,7 @@ BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const std::vector<
   const int runs = settings.warmup + settings.repetitions;
   const bool counters = device.isNvidia() && settings.counters != CountersSetting::off;
   std::vector<PointCostPrior> priors;
+  DataCostModel data(counters);
   for (const std::size_t index : slots) {
     const PlannedPoint& p = plan.points.at(index);
     PointCostPrior prior;
@@ -52,9 +130,7 @@ BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const std::vector<
     prior.mode = modeName(mode);
     prior.kind = p.run_point.family->name + " " + prior.mode;
     prior.fixed_seconds = kFixedSecondsPerPoint + (device.type == "CPU" ? kCpuBuildSecondsPerPoint : kGpuBuildSecondsPerPoint);
-    if (counters)
-      prior.fixed_seconds += mode == RunMode::normal || mode == RunMode::what_if ? kCountersSecondsPerOriginal
-                                                                                 : kCountersSecondsPerMutant;
+    prior.fixed_seconds += data.secondsFor(p);
     if (p.resolved) {
       const WorkEstimate& work = p.resolved->work;
       double roof_s = 0;
