@@ -1,9 +1,12 @@
 // Nsight Compute's cost per kernel, for bench/checks-h100.sh step `cost`: kernels like the default
-// config's (vector add, naive matrix multiply, a shared-memory reduction, naive n-body), launched K
-// times in turn (K from the command line). Profiled with ncu at two values of K, the difference of
-// the two walls over the difference of K is ncu's cost per kernel, its own start-up left out.
+// config's (vector add, naive matrix multiply, a shared-memory reduction, naive n-body) at the sizes
+// the default config runs on an H100 (vecadd 58.7 M, matmul 2560, reduce 168 M, n-body 81920), so
+// that ncu saves and restores as many bytes per pass as rooflab's bridge does, launched K times in
+// turn (K from the command line). Profiled with ncu at two values of K, the difference of the two
+// walls over the difference of K is ncu's cost per kernel, its own start-up left out.
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 
@@ -53,8 +56,8 @@ __global__ void nbodyNaive(const float4* pos, float4* acc, int n, float eps) {
 
 int main(int argc, char** argv) {
   const int launches = argc > 1 ? std::atoi(argv[1]) : 4;
-  const int n_vec = 1 << 20, n_mat = 256, n_body = 2048;
-  float *a, *b, *c, *ma, *mb, *mc, *partials;
+  const int n_vec = 58720256, n_mat = 2560, n_reduce = 167772160, n_body = 81920;
+  float *a, *b, *c, *ma, *mb, *mc, *reduce_in, *partials;
   float4 *pos, *acc;
   CHECK(cudaMalloc(&a, n_vec * sizeof(float)));
   CHECK(cudaMalloc(&b, n_vec * sizeof(float)));
@@ -62,19 +65,21 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&ma, n_mat * n_mat * sizeof(float)));
   CHECK(cudaMalloc(&mb, n_mat * n_mat * sizeof(float)));
   CHECK(cudaMalloc(&mc, n_mat * n_mat * sizeof(float)));
-  CHECK(cudaMalloc(&partials, (n_vec / 256) * sizeof(float)));
+  CHECK(cudaMalloc(&reduce_in, std::size_t{n_reduce} * sizeof(float)));
+  CHECK(cudaMalloc(&partials, (n_reduce / 256) * sizeof(float)));
   CHECK(cudaMalloc(&pos, n_body * sizeof(float4)));
   CHECK(cudaMalloc(&acc, n_body * sizeof(float4)));
   CHECK(cudaMemset(a, 0, n_vec * sizeof(float)));
   CHECK(cudaMemset(b, 0, n_vec * sizeof(float)));
   CHECK(cudaMemset(ma, 0, n_mat * n_mat * sizeof(float)));
   CHECK(cudaMemset(mb, 0, n_mat * n_mat * sizeof(float)));
+  CHECK(cudaMemset(reduce_in, 0, std::size_t{n_reduce} * sizeof(float)));
   CHECK(cudaMemset(pos, 0, n_body * sizeof(float4)));
   for (int k = 0; k < launches; ++k) {
     switch (k % 4) {
       case 0: vecadd<<<n_vec / 256, 256>>>(a, b, c, n_vec); break;
       case 1: matmulNaive<<<dim3(n_mat / 16, n_mat / 16), dim3(16, 16)>>>(ma, mb, mc, n_mat); break;
-      case 2: reduceShared<<<n_vec / 256, 256>>>(a, partials, n_vec); break;
+      case 2: reduceShared<<<n_reduce / 256, 256>>>(reduce_in, partials, n_reduce); break;
       case 3: nbodyNaive<<<n_body / 256, 256>>>(pos, acc, n_body, 0.01f); break;
     }
     CHECK(cudaGetLastError());
