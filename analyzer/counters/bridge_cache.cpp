@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/counters/range_profiler.hpp"
@@ -110,6 +111,17 @@ bool prefetchModule(CUcontext context, const std::string& cuda_ptx, JitMode mode
   // The entry holds the result; the thread needs nothing else of this call.
   std::thread([task] { (*task)(); }).detach();
   return true;
+}
+
+void waitForModuleCompiles() noexcept {
+  std::vector<ModuleFuture> pending;
+  {
+    ModuleCache& cache = moduleCache();
+    const std::lock_guard<std::mutex> lock(cache.mutex);
+    for (const auto& [key, module] : cache.modules) pending.push_back(module);
+  }
+  for (const ModuleFuture& module : pending)
+    if (module.valid()) module.wait();
 }
 
 L2Flusher& keptL2Flusher(CUdevice device) {

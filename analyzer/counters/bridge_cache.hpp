@@ -27,6 +27,10 @@ std::shared_ptr<LoadedModule> keptModule(const std::string& cuda_ptx, JitMode mo
 // cache lets go is unloaded there).
 bool prefetchModule(CUcontext context, const std::string& cuda_ptx, JitMode mode);
 
+// Waits for every module compile started ahead (prefetchModule) to end: a profiling pass then runs
+// with no module loading on another thread. Never throws.
+void waitForModuleCompiles() noexcept;
+
 // The device's flusher, made at its first use (the context current). Throws CudaError.
 L2Flusher& keptL2Flusher(CUdevice device);
 

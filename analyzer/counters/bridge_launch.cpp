@@ -258,6 +258,9 @@ void profile(CUcontext context, int ordinal, CUdevice device, const BridgeOption
   if (!options.metrics.empty()) metric_names = options.metrics;
   else
     for (const CounterMetric& metric : counterMetricTable()) metric_names.emplace_back(metric.raw_name);
+  // A candidate JIT compile of this record's PTX may still be loading its module on another thread:
+  // no module loads while the profiler counts (a suspect in the crashes of a kept profiler).
+  waitForModuleCompiles();
   try {
     RangeProfile profile = profileOneRange(context, ordinal, metric_names, preparePass, run_sequence);
     m.values = std::move(profile.values);
