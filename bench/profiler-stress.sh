@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The kept profiler's stress run (docs/cost.md, "Counters"): the embedded default config RUNS times
 # and bench/configs/estimate-h100.toml once, with the range profiler kept enabled from one record to
-# the next (ROOFLAB_PROFILER_KEEP_ENABLED=1), counting the records whose worker crashed. Writes
+# the next as rooflab keeps it (ROOFLAB_PROFILER_KEEP_ENABLED=1: once no OpenCL build runs; set it to
+# "0" beforehand to compare), counting the records whose worker crashed. Writes
 # $OUT/stress.tgz (logs and results). Usage (GPU machine, repository root, `.deps` carried):
 #   bash bench/profiler-stress.sh RUNS SECONDS_LIMIT
 set -uo pipefail
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-5}; limit=${2:-540}
 { [ -x build-gpu/rooflab ] && [ -d .deps/prefix/usr ]; } || bash scripts/gpu-setup.sh > /tmp/stress-setup.log 2>&1
 export LD_LIBRARY_PATH=$PWD/.deps/prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-export ROOFLAB_PROFILER_KEEP_ENABLED=1
+export ROOFLAB_PROFILER_KEEP_ENABLED=${ROOFLAB_PROFILER_KEEP_ENABLED:-1}
 W=${OUT:-/tmp}/stress; mkdir -p "$W"
 git rev-parse --short HEAD > "$W/commit.txt" 2>/dev/null
 started=$(date +%s)

@@ -169,4 +169,6 @@ namespace rooflab::counters {
 
 void releaseKeptBridge() noexcept { bridge_detail::dropBridgeCaches(); }
 
+void disableKeptProfiler() noexcept { disableKeptProfilers(); }
+
 }  // namespace rooflab::counters

@@ -262,7 +262,8 @@ void profile(CUcontext context, int ordinal, CUdevice device, const BridgeOption
   // no module loads while the profiler counts (a suspect in the crashes of a kept profiler).
   waitForModuleCompiles();
   try {
-    RangeProfile profile = profileOneRange(context, ordinal, metric_names, preparePass, run_sequence);
+    RangeProfile profile =
+        profileOneRange(context, ordinal, metric_names, preparePass, run_sequence, options.keep_profiler_enabled);
     m.values = std::move(profile.values);
     m.missing = std::move(profile.missing);
     m.profiler_passes = profile.passes;

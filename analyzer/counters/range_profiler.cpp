@@ -1,7 +1,6 @@
 #include "analyzer/counters/range_profiler.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -324,21 +323,13 @@ std::map<CUcontext, std::unique_ptr<ProfilerSession>>& sessions() {
 }  // namespace
 
 RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::vector<std::string>& metrics,
-                             const std::function<void()>& prepare_pass, const std::function<void()>& run_work) {
+                             const std::function<void()>& prepare_pass, const std::function<void()>& run_work,
+                             bool keep_enabled) {
   auto found = sessions().find(context);
   if (found == sessions().end())
     found = sessions()
                 .emplace(context, std::make_unique<ProfilerSession>(std::make_unique<CuptiBackend>(context, device_ordinal)))
                 .first;
-  // The range profiler is disabled after each record's range; CUPTI's initialisation and the metric
-  // sets' configurations stay. On the H100 (CUDA 13's CUPTI), a range profiler kept enabled from one
-  // record to the next crashed the worker now and then in a pass's kernel launch (SIGSEGV under
-  // cuLaunchKernel, in libnvperf_host: 7 of 486 records). ROOFLAB_PROFILER_KEEP_ENABLED=1 keeps it
-  // enabled, for a stress run that looks for the cause (docs/cost.md).
-  static const bool keep_enabled = [] {
-    const char* value = std::getenv("ROOFLAB_PROFILER_KEEP_ENABLED");
-    return value && std::string(value) == "1";
-  }();
   struct EndRange {
     ProfilerSession& session;
     bool keep;
@@ -349,14 +340,20 @@ RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::v
   return found->second->profile(metrics, prepare_pass, run_work);
 }
 
+void disableKeptProfilers() noexcept {
+  for (auto& [context, session] : sessions()) session->disableProfiler();
+}
+
 void dropProfilerSessions() noexcept { sessions().clear(); }
 
 #else  // no cupti_range_profiler.h
 
 RangeProfile profileOneRange(CUcontext, int, const std::vector<std::string>&, const std::function<void()>&,
-                             const std::function<void()>&) {
+                             const std::function<void()>&, bool) {
   throw std::runtime_error(cuptiLibrary().unavailable_reason);
 }
+
+void disableKeptProfilers() noexcept {}
 
 void dropProfilerSessions() noexcept {}
 

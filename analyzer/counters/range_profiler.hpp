@@ -16,8 +16,14 @@ namespace rooflab::counters {
 // device `device_ordinal`. Before each pass, outside the range, calls `prepare_pass` (e.g. to restore
 // the inputs, so every pass measures the same work). A metric the chip does not know goes to `missing`;
 // anything else that fails throws CuptiError, CudaError or std::runtime_error with the failing call.
+// `keep_enabled`: the range profiler stays enabled on the context after the range, for the next one
+// (else it is disabled; CUPTI's initialisation and the metric sets' configurations stay either way).
 RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::vector<std::string>& metrics,
-                             const std::function<void()>& prepare_pass, const std::function<void()>& run_work);
+                             const std::function<void()>& prepare_pass, const std::function<void()>& run_work,
+                             bool keep_enabled);
+
+// Disables the range profiler of every context where a range left it enabled. Never throws.
+void disableKeptProfilers() noexcept;
 
 // Drops every context's session; before a context is reset, whose profiler would go with it.
 void dropProfilerSessions() noexcept;

@@ -26,6 +26,7 @@ std::string encodeWorkerSetup(const WorkerSetup& setup) {
                      {"binaries_dir", run.binaries_dir},
                      {"extra_metrics", run.environment.extra_metrics},
                      {"private_jit_cache_dir", run.environment.private_jit_cache_dir},
+                     {"keep_profiler_enabled", run.environment.keep_profiler_enabled},
                      {"first_point", setup.first_point},
                      {"plan", setup.plan ? planToJson(*setup.plan) : json(nullptr)}};
   if (run.environment.build_threads) setup_json["build_threads"] = *run.environment.build_threads;
@@ -41,6 +42,7 @@ WorkerSetup decodeWorkerSetup(const std::string& line) {
   run.binaries_dir = j.value("binaries_dir", std::string());
   run.environment.extra_metrics = j.value("extra_metrics", std::vector<std::string>());
   run.environment.private_jit_cache_dir = j.value("private_jit_cache_dir", std::string());
+  run.environment.keep_profiler_enabled = j.value("keep_profiler_enabled", true);
   if (j.contains("build_threads")) run.environment.build_threads = j["build_threads"].get<int>();
   setup.first_point = j.value("first_point", std::size_t{0});
   setup.points = j.value("points", std::vector<std::size_t>());

@@ -131,6 +131,7 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
   BridgeOptions bridge = bridgeOptionsFor(point, selection, options);
   bridge.read_only_inputs = &inputs;
   bridge.read_only_inputs_key = options.inputs_key;
+  bridge.keep_profiler_enabled = options.keep_profiler_enabled;
   CounterSet out = measureBridged(ptx, buffers, bridged, selection.timing ? std::max(3, options.timing_repetitions) : 0,
                                   bridge);
   out.metric_set = selection.description;

@@ -35,6 +35,7 @@ struct PointCounterOptions {
   std::vector<std::string> extra_metrics;  // collected for originals beside the table, and for mutants
   std::string original_jit_mode;  // a mutant's: how its original's bridged PTX was compiled (CounterSet::jit_mode)
   std::string inputs_key;  // what `inputs` hold (BridgeOptions::read_only_inputs_key)
+  bool keep_profiler_enabled = false;  // BridgeOptions::keep_profiler_enabled
 };
 
 // What the record needs of the bridge (metric_selection.hpp): an original's or what-if's whole table,

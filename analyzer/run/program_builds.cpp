@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "analyzer/counters/counters.hpp"
 #include "analyzer/support/cl_error.hpp"
 
 namespace rooflab {
@@ -66,12 +67,18 @@ std::optional<ProgramBuild> ProgramBuilds::take(const std::string& key) {
     queue_.erase(queued);
     builds_.erase(it);
     lock.unlock();
+    counters::disableKeptProfiler();  // no OpenCL build while the range profiler is enabled
     return buildProgramNow(context_, device_, job.source, job.options);
   }
   changed_.wait(lock, [&] { return it->second.has_value(); });
   std::optional<ProgramBuild> done = std::move(it->second);
   builds_.erase(it);
   return done;
+}
+
+bool ProgramBuilds::idle() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return queue_.empty() && running_ == 0;
 }
 
 void ProgramBuilds::work() {
@@ -83,10 +90,12 @@ void ProgramBuilds::work() {
       if (stopping_) return;
       job = std::move(queue_.front());
       queue_.pop_front();
+      ++running_;
     }
     ProgramBuild built = buildProgramNow(context_, device_, job.source, job.options);
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      --running_;
       auto it = builds_.find(job.key);
       if (it != builds_.end()) it->second = std::move(built);
     }

@@ -44,6 +44,8 @@ class ProgramBuilds {
   void enqueue(const std::string& key, std::string source, std::string options);
   // The build queued under `key`, once it is done; nullopt when none was queued (or it was taken).
   std::optional<ProgramBuild> take(const std::string& key);
+  // No build queued or running in the background.
+  bool idle();
 
  private:
   struct Job {
@@ -58,6 +60,7 @@ class ProgramBuilds {
   std::deque<Job> queue_;
   std::map<std::string, std::optional<ProgramBuild>> builds_;  // empty optional: queued or building
   bool stopping_ = false;
+  int running_ = 0;  // background builds under way
   std::vector<std::thread> workers_;
 };
 

@@ -4,6 +4,7 @@
 #include <functional>
 #include <sstream>
 
+#include "analyzer/counters/counters.hpp"
 #include "analyzer/support/atomic_file.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/manifest/kernel_source.hpp"
@@ -233,7 +234,10 @@ cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedP
   for (const std::string& k : pad_kernels) program_key += "\npad:" + k;
   if (auto it = programs_.find(program_key); it != programs_.end()) return it->second;
   std::optional<ProgramBuild> built = builds_->take(program_key);
-  if (!built) built = buildProgramNow(context_, device_.device, programText(point, automatic, pad_kernels), options);
+  if (!built) {
+    counters::disableKeptProfiler();  // no OpenCL build while the range profiler is enabled
+    built = buildProgramNow(context_, device_.device, programText(point, automatic, pad_kernels), options);
+  }
   if (!built->ok) {
     record.build_log = built->log;
     throw VariantError("OpenCL build of " + point.variant->source.filename().string() + " failed" + built->failure);

@@ -50,6 +50,7 @@ class VariantPrograms {
   // need. Optional: build() builds whatever was not queued itself.
   void queue(const std::vector<PlannedPoint>& points);
   int backgroundThreads() const { return builds_->threads(); }
+  bool backgroundIdle() { return builds_->idle(); }
 
   // The point's variant built with `options`, a compute-only mutant's launched kernels taking the
   // key (mutators/mutant_key.hpp), with the occupancy pad parameter added to the kernels in
