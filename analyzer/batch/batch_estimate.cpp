@@ -22,14 +22,24 @@ constexpr double kGpuBuildSecondsPerPoint = 0.06;
 constexpr double kFillBytesPerCoreSecond = 0.18e9;
 constexpr double kReferenceFlopsPerCoreSecond = 1.5e9;
 // Moving a point's bytes between host and device (pageable memory: 671 MB in 0.12 s on the H100),
-// and an original's outputs read back and compared (235 MB of vecadd's in 0.3-0.5 s).
+// an original's outputs read back and compared (235 MB of vecadd's in 0.3-0.5 s), and the bridge's
+// own copy of the buffers a launch writes, made, uploaded and kept pristine on the device (vecadd's
+// mutants: 0.2 s for 235 MB).
 constexpr double kUploadBytesPerSecond = 6e9;
 constexpr double kVerifyBytesPerSecond = 0.6e9;
-// Counters through the PTX bridge on NVIDIA, per record beside its bytes (H100, 2026-11-27: the
-// first pass of a range 0.16-0.2 s whatever the kernel, a mutant's second pass and an original's
-// bridged timing and other passes the rest).
-constexpr double kCountersSecondsPerOriginal = 0.5;
-constexpr double kCountersSecondsPerMutant = 0.3;
+constexpr double kBridgeWrittenBytesPerSecond = 1.2e9;
+// Counters through the PTX bridge on NVIDIA, per record beside its bytes (H100, 2026-11-28, the
+// medians of small points: 0.29 s an original, 0.21 s a mutant, most of it the first pass of a
+// range), and the SASS-patched passes, which grow with the instructions a kernel runs: seconds per
+// second of the kernel's time on the compute roof (n-body's originals 0.7 s more at 2.2 ms on the
+// roof, its compute-only mutants 0.33 s more).
+constexpr double kCountersSecondsPerOriginal = 0.29;
+constexpr double kCountersSecondsPerMutant = 0.21;
+constexpr double kCountersPerComputeRoofSecondOriginal = 300;
+constexpr double kCountersPerComputeRoofSecondComputeOnly = 150;
+// A GPU's timed runs: its repetitions converge at the floor on a quiet device, and a kernel runs
+// at about a tenth of its roof (the default config's 84 points: 11 s measured on the H100).
+constexpr double kGpuKernelSecondsPerRoofSecond = 10;
 // Analysis, the results file and the reports: a fixed part and a share per point.
 constexpr double kTailSeconds = 0.1;
 constexpr double kTailSecondsPerPoint = 0.01;
@@ -64,7 +74,8 @@ class DataCostModel {
  public:
   DataCostModel(bool counters) : counters_(counters), cores_(std::max(1u, std::thread::hardware_concurrency())) {}
 
-  double secondsFor(const PlannedPoint& planned) {
+  // compute_roof_s: the point's flops on the device's compute roof.
+  double secondsFor(const PlannedPoint& planned, double compute_roof_s) {
     if (!planned.resolved) return 0;
     const ResolvedPoint& point = *planned.resolved;
     const RunMode mode = point.run_point.mode;
@@ -86,7 +97,9 @@ class DataCostModel {
     }
     if (counters_) {
       seconds += original ? kCountersSecondsPerOriginal : kCountersSecondsPerMutant;
-      seconds += bytes.written / kUploadBytesPerSecond;
+      if (original) seconds += kCountersPerComputeRoofSecondOriginal * compute_roof_s;
+      if (mode == RunMode::compute_only) seconds += kCountersPerComputeRoofSecondComputeOnly * compute_roof_s;
+      seconds += bytes.written / kBridgeWrittenBytesPerSecond;
       if (original) seconds += bytes.outputs / kVerifyBytesPerSecond;  // bridged outputs against OpenCL's
     }
     return seconds;
@@ -129,18 +142,22 @@ BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const std::vector<
     const RunMode mode = p.run_point.mode;
     prior.mode = modeName(mode);
     prior.kind = p.run_point.family->name + " " + prior.mode;
-    prior.fixed_seconds = kFixedSecondsPerPoint + (device.type == "CPU" ? kCpuBuildSecondsPerPoint : kGpuBuildSecondsPerPoint);
-    prior.fixed_seconds += data.secondsFor(p);
+    const bool cpu = device.type == "CPU";
+    prior.fixed_seconds = kFixedSecondsPerPoint + (cpu ? kCpuBuildSecondsPerPoint : kGpuBuildSecondsPerPoint);
+    double compute_roof_s = 0, roof_s = 0;
     if (p.resolved) {
       const WorkEstimate& work = p.resolved->work;
-      double roof_s = 0;
-      if (model.peak_gflops > 0) roof_s = std::max(roof_s, work.flops / (model.peak_gflops * 1e9));
+      if (model.peak_gflops > 0) compute_roof_s = work.flops / (model.peak_gflops * 1e9);
+      roof_s = compute_roof_s;
       if (model.dram_gbps > 0) roof_s = std::max(roof_s, work.bytes / (model.dram_gbps * 1e9));
-      // The noise target repeats a point until it converges or max_time is spent: when is not known
-      // before, so half the budget stands in for it.
-      const double timed_s = std::max({runs * roof_s, settings.min_time_s, 0.5 * settings.max_time_s});
+      // The noise target repeats a point until it converges or max_time is spent. A CPU's runs
+      // rarely converge early (other processes share its cores): half the budget stands in for
+      // them. A GPU's converge at the floor of repetitions.
+      const double timed_s = cpu ? std::max({runs * roof_s, settings.min_time_s, 0.5 * settings.max_time_s})
+                                 : std::max(runs * kGpuKernelSecondsPerRoofSecond * roof_s, settings.min_time_s);
       prior.timed_seconds = std::min(timed_s, settings.variant_time_limit_s);
     }
+    prior.fixed_seconds += data.secondsFor(p, compute_roof_s);
     priors.push_back(std::move(prior));
   }
   return BatchEstimator(std::move(priors), kTailSeconds + kTailSecondsPerPoint * double(slots.size()), parallel);

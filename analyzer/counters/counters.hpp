@@ -105,9 +105,9 @@ struct BridgeOptions {
   // What read_only_inputs hold (the runner's name for a point's host inputs): while later calls give
   // the same key, their device copies stay uploaded from the first (empty: uploaded every call).
   std::string read_only_inputs_key;
-  // Leave the range profiler enabled after this record's range, for the next record's (it saves the
-  // first pass's start, 0.1-0.2 s a record on the H100). Only while nothing else compiles in the
-  // process: see disableKeptProfiler.
+  // Leave the range profiler enabled after this record's range, for the next record's if it collects
+  // the same metric set (it saves the first pass's start, 0.1-0.2 s a record on the H100). Only while
+  // nothing else compiles in the process: see disableKeptProfiler.
   bool keep_profiler_enabled = false;
 };
 

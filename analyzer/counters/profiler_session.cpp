@@ -32,11 +32,13 @@ void ProfilerSession::reset() noexcept {
   if (backend_) backend_->reset();
   sets_.clear();
   enabled_ = false;
+  active_set_ = -1;
 }
 
 void ProfilerSession::disableProfiler() noexcept {
   if (backend_ && enabled_) backend_->disable();
   enabled_ = false;
+  active_set_ = -1;
 }
 
 RangeProfile ProfilerSession::profile(const std::vector<std::string>& metrics, const std::function<void()>& prepare_pass,
@@ -66,11 +68,17 @@ RangeProfile ProfilerSession::profileOnce(const std::string& key, const std::vec
     const int id = next_id_++;
     found = sets_.emplace(key, ConfiguredSet{id, backend_->configure(id, metrics)}).first;
   }
-  const ConfiguredSet& configured = found->second;
+  ConfiguredSet& configured = found->second;
+  // An enabled range profiler keeps the pass schedule of the first set it was configured with: given
+  // another set's config, the H100's ran 2 of the 5 passes the full table needs, and left the
+  // counters of the other 3 empty. It is enabled afresh for a new set.
+  if (enabled_ && active_set_ != configured.id) backend_->disable(), enabled_ = false;
+  const bool fresh = !enabled_;
   if (!enabled_) {
     backend_->enable();
     enabled_ = true;
   }
+  active_set_ = configured.id;
   backend_->setConfig(configured.id);
   profile.config_seconds = secondsSince(config_started);
   profile.missing = configured.set.missing;
@@ -92,6 +100,11 @@ RangeProfile ProfilerSession::profileOnce(const std::string& key, const std::vec
     profile.pass_seconds.push_back(secondsSince(pass_started));
     ++profile.passes;
   }
+  // The same set on a profiler left enabled must take the passes it took on a fresh one.
+  if (fresh) configured.fresh_passes = profile.passes;
+  else if (profile.passes < configured.fresh_passes)
+    throw std::runtime_error("CUPTI submitted every pass after " + std::to_string(profile.passes) + " of the " +
+                             std::to_string(configured.fresh_passes) + " the metric set took on a fresh profiler");
   const Clock::time_point decode_started = Clock::now();
   profile.values = backend_->decode(configured.id);
   profile.decode_seconds = secondsSince(decode_started);

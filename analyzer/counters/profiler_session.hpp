@@ -78,9 +78,11 @@ class ProfilerSession {
   struct ConfiguredSet {
     int id = 0;
     ProfilerBackend::MetricSet set;
+    int fresh_passes = 0;  // the passes its last range on a freshly enabled profiler took
   };
   std::map<std::string, ConfiguredSet> sets_;
   bool enabled_ = false;
+  int active_set_ = -1;  // the set the enabled profiler was configured with
   int next_id_ = 0;
 };
 

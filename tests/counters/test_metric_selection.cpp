@@ -51,6 +51,8 @@ struct FakeBackend : rc::ProfilerBackend {
   int fail_next_set_configs = 0;  // setConfig throws this many times
   std::map<int, std::vector<std::string>> sets;
   int pass_in_range = 0, passes_needed = 0;
+  int schedule_passes = 0;     // as CUPTI's enabled profiler: the pass count of the first set configured
+  int short_next_ranges = 0;   // ranges that end after one pass, whatever the set needs
 
   MetricSet configure(int id, const std::vector<std::string>& metrics) override {
     ++configures;
@@ -64,7 +66,10 @@ struct FakeBackend : rc::ProfilerBackend {
     sets[id] = set.collected;
     return set;
   }
-  void enable() override { ++enables; }
+  void enable() override {
+    ++enables;
+    schedule_passes = 0;
+  }
   void disable() noexcept override { ++disables; }
   void setConfig(int id) override {
     ++set_configs;
@@ -73,7 +78,9 @@ struct FakeBackend : rc::ProfilerBackend {
       throw std::runtime_error("cuptiRangeProfilerSetConfig: CUPTI_ERROR_INVALID_OPERATION");
     }
     pass_in_range = 0;
-    passes_needed = static_cast<int>(sets.at(id).size());
+    if (schedule_passes == 0) schedule_passes = static_cast<int>(sets.at(id).size());
+    passes_needed = schedule_passes;
+    if (short_next_ranges > 0) --short_next_ranges, passes_needed = 1;
   }
   bool runPass(const std::function<void()>& work) override {
     ++passes_run;
@@ -93,7 +100,7 @@ struct FakeBackend : rc::ProfilerBackend {
 
 }  // namespace
 
-TEST(ProfilerSession, ASetIsConfiguredOnceAndTheProfilerEnabledOnceAcrossRecords) {
+TEST(ProfilerSession, ASetIsConfiguredOnceAndTheProfilerEnabledAfreshOnlyForANewSet) {
   auto backend = std::make_unique<FakeBackend>();
   FakeBackend& fake = *backend;
   rc::ProfilerSession session(std::move(backend));
@@ -105,14 +112,19 @@ TEST(ProfilerSession, ASetIsConfiguredOnceAndTheProfilerEnabledOnceAcrossRecords
   EXPECT_EQ(first.values.at("a"), 42);
   const auto second = session.profile({"b", "a"}, [&] { ++prepared; }, [&] { ++ran; });
   EXPECT_TRUE(second.session_reused);
-  // A mutant's smaller set: configured once, then reused too; the profiler stays enabled.
+  // A mutant's smaller set: configured once, then reused too; the profiler is enabled afresh for it
+  // (an enabled one keeps the first set's pass schedule), then stays enabled.
   session.profile({"a"}, [&] {}, [&] {});
   const auto again = session.profile({"a"}, [&] {}, [&] {});
   EXPECT_TRUE(again.session_reused);
   EXPECT_EQ(again.passes, 1);
+  // Back to the first set: enabled afresh again, and all of its passes run.
+  const auto full = session.profile({"a", "b"}, [] {}, [] {});
+  EXPECT_EQ(full.passes, 2);
   EXPECT_EQ(fake.configures, 2);
-  EXPECT_EQ(fake.enables, 1);
-  EXPECT_EQ(fake.set_configs, 4);  // one per range
+  EXPECT_EQ(fake.enables, 3);
+  EXPECT_EQ(fake.disables, 2);
+  EXPECT_EQ(fake.set_configs, 5);  // one per range
   EXPECT_EQ(prepared, 4);          // before every pass of the first two ranges
   EXPECT_EQ(ran, 4);
 }
@@ -133,6 +145,18 @@ TEST(ProfilerSession, DisabledBetweenRecordsTheProfilerKeepsItsConfigurations) {
   EXPECT_EQ(fake.enables, 2);
   EXPECT_EQ(fake.disables, 2);
   EXPECT_EQ(fake.resets, 0);
+}
+
+TEST(ProfilerSession, AKeptRangeThatEndsBeforeItsSetsPassesIsProfiledAgainFromAFreshSession) {
+  auto backend = std::make_unique<FakeBackend>();
+  FakeBackend& fake = *backend;
+  rc::ProfilerSession session(std::move(backend));
+  EXPECT_EQ(session.profile({"a", "b", "c"}, [] {}, [] {}).passes, 3);
+  fake.short_next_ranges = 1;
+  const auto retried = session.profile({"a", "b", "c"}, [] {}, [] {});
+  EXPECT_EQ(retried.passes, 3);
+  EXPECT_FALSE(retried.session_reused);
+  EXPECT_EQ(fake.resets, 1);
 }
 
 TEST(ProfilerSession, AMetricTheChipLacksIsMissingNotAFailure) {

@@ -21,9 +21,11 @@ TEST(ProgramBuilds, BackgroundBuildsComeBackInAnyOrderWithTheirFailures) {
   cl::Context context(device.device);
   ProgramBuilds builds(context, device.device, 2);
   ASSERT_EQ(builds.threads(), 2);
+  EXPECT_TRUE(builds.idle());
   for (int i = 1; i <= 4; ++i) builds.enqueue("p" + std::to_string(i), kSource, "-D FACTOR=" + std::to_string(i));
   builds.enqueue("broken", "kernel void scale(global float* x) { not C }\n", "");
   builds.enqueue("p1", "this second source is ignored", "");  // queued once per key
+  EXPECT_FALSE(builds.idle());  // five builds cannot all be done yet: "broken" is queued behind four
 
   const auto broken = builds.take("broken");
   ASSERT_TRUE(broken.has_value());
@@ -37,6 +39,7 @@ TEST(ProgramBuilds, BackgroundBuildsComeBackInAnyOrderWithTheirFailures) {
     EXPECT_GT(built->seconds, 0);
     cl::Kernel kernel(built->program, "scale");  // a usable program
   }
+  EXPECT_TRUE(builds.idle());  // every build done: the range profiler may stay enabled between records
   EXPECT_FALSE(builds.take("p1").has_value());       // taken already
   EXPECT_FALSE(builds.take("unknown").has_value());  // never queued
 
