@@ -72,7 +72,10 @@ RangeProfile ProfilerSession::profileOnce(const std::string& key, const std::vec
   // An enabled range profiler keeps the pass schedule of the first set it was configured with: given
   // another set's config, the H100's ran 2 of the 5 passes the full table needs, and left the
   // counters of the other 3 empty. It is enabled afresh for a new set.
-  if (enabled_ && active_set_ != configured.id) backend_->disable(), enabled_ = false;
+  if (enabled_ && active_set_ != configured.id) {
+    backend_->disable();
+    enabled_ = false;
+  }
   const bool fresh = !enabled_;
   if (!enabled_) {
     backend_->enable();

@@ -80,7 +80,10 @@ struct FakeBackend : rc::ProfilerBackend {
     pass_in_range = 0;
     if (schedule_passes == 0) schedule_passes = static_cast<int>(sets.at(id).size());
     passes_needed = schedule_passes;
-    if (short_next_ranges > 0) --short_next_ranges, passes_needed = 1;
+    if (short_next_ranges > 0) {
+      --short_next_ranges;
+      passes_needed = 1;
+    }
   }
   bool runPass(const std::function<void()>& work) override {
     ++passes_run;
