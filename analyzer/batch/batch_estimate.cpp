@@ -37,9 +37,12 @@ constexpr double kCountersSecondsPerOriginal = 0.29;
 constexpr double kCountersSecondsPerMutant = 0.21;
 constexpr double kCountersPerComputeRoofSecondOriginal = 300;
 constexpr double kCountersPerComputeRoofSecondComputeOnly = 150;
-// A GPU's timed runs: its repetitions converge at the floor on a quiet device, and a kernel runs
-// at about a tenth of its roof (the default config's 84 points: 11 s measured on the H100).
+// A kernel's time against its time on the roofs measured at the start: about 10x on a GPU (the
+// default config's 84 points, 11 s of timed runs on the H100), about 20x on PoCL (the default's
+// points on 2 cores: matmul 80x, reductions 27x, vecadd 4x, 32.5 s of timed runs in all). A GPU's
+// repetitions converge at the floor on a quiet device; a CPU's take at least half the noise budget.
 constexpr double kGpuKernelSecondsPerRoofSecond = 10;
+constexpr double kCpuKernelSecondsPerRoofSecond = 20;
 // Analysis, the results file and the reports: a fixed part and a share per point.
 constexpr double kTailSeconds = 0.1;
 constexpr double kTailSecondsPerPoint = 0.01;
@@ -153,8 +156,9 @@ BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const std::vector<
       // The noise target repeats a point until it converges or max_time is spent. A CPU's runs
       // rarely converge early (other processes share its cores): half the budget stands in for
       // them. A GPU's converge at the floor of repetitions.
-      const double timed_s = cpu ? std::max({runs * roof_s, settings.min_time_s, 0.5 * settings.max_time_s})
-                                 : std::max(runs * kGpuKernelSecondsPerRoofSecond * roof_s, settings.min_time_s);
+      const double timed_s =
+          cpu ? std::max({runs * kCpuKernelSecondsPerRoofSecond * roof_s, settings.min_time_s, 0.5 * settings.max_time_s})
+              : std::max(runs * kGpuKernelSecondsPerRoofSecond * roof_s, settings.min_time_s);
       prior.timed_seconds = std::min(timed_s, settings.variant_time_limit_s);
     }
     prior.fixed_seconds += data.secondsFor(p, compute_roof_s);
