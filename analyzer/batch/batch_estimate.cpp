@@ -52,21 +52,17 @@ struct PointBytes {
   double inputs = 0;         // made by the host (random, a file) and uploaded
   double outputs = 0;        // read back and compared, for an original
   double written = 0;        // restored before each bridged pass
-  std::string inputs_key;    // points with the same key share their inputs (the runner keeps them)
+  std::string inputs_key;    // ResolvedPoint::inputsKey: points with one key share their inputs
 };
 
 PointBytes pointBytes(const ResolvedPoint& point) {
   PointBytes b;
-  b.inputs_key = point.run_point.family->path.string() + ";" + point.run_point.family->name;
+  b.inputs_key = point.inputsKey();
   for (const ResolvedBuffer& buffer : point.buffers) {
     const double bytes = static_cast<double>(buffer.bytes);
-    const bool host_input = buffer.spec->init_file || (!buffer.scratch && buffer.spec->access != BufferAccess::write);
-    if (host_input) {
-      b.inputs += bytes;
-      b.inputs_key += ";" + buffer.spec->name + ":" + std::to_string(buffer.bytes);
-    }
+    if (buffer.hasHostInput()) b.inputs += bytes;
     if (!buffer.scratch && buffer.spec->isOutput()) b.outputs += bytes;
-    if (buffer.scratch || buffer.spec->access != BufferAccess::read) b.written += bytes;
+    if (buffer.writtenByLaunches()) b.written += bytes;
   }
   return b;
 }
@@ -93,7 +89,7 @@ class DataCostModel {
     if (mode == RunMode::normal) {
       seconds += bytes.outputs / kVerifyBytesPerSecond;
       const ReferenceSpec& reference = point.run_point.family->reference;
-      std::string reference_key = bytes.inputs_key;
+      std::string reference_key = point.run_point.family->path.string() + ";" + bytes.inputs_key;
       for (const auto& [name, value] : point.run_point.params) reference_key += ";" + name + "=" + formatNumber(value);
       if (reference.kind == ReferenceSpec::Kind::cpu && references_.insert(reference_key).second)
         seconds += point.work.flops / (kReferenceFlopsPerCoreSecond * cores_);

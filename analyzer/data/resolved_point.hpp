@@ -31,6 +31,12 @@ struct ResolvedBuffer {
   std::uint64_t count = 0;  // elements of spec->type
   // count x the element's size; UINT64_MAX when that does not fit 64 bits (no device takes it).
   std::uint64_t bytes = 0;
+
+  // Its starting contents are made by the host: a family input, or any buffer read from a file (a
+  // scratch buffer too: a captured application's intermediate data).
+  bool hasHostInput() const { return spec->init_file || (!scratch && spec->access != BufferAccess::write); }
+  // Some launch may write it: a scratch buffer, or a family buffer not declared read-only.
+  bool writtenByLaunches() const { return scratch || spec->access != BufferAccess::read; }
 };
 
 // A kernel argument resolved for one point: what the OpenCL launch and the PTX bridge both need.
@@ -86,6 +92,10 @@ struct ResolvedPoint {
   std::optional<EndToEndRequest> end_to_end;  // a normal point of a study asking for end-to-end runs
 
   const ResolvedBuffer* findBuffer(const std::string& name) const;
+  // What its host inputs are made of: each input buffer's name, type, count and contents rule. Points
+  // with the same key share their inputs (every mode and variant of a family at one size, a tuned
+  // work-group size): the runner makes and uploads them once.
+  std::string inputsKey() const;
 };
 
 // A point of a batch: resolved once when the batch is planned, or why it could not be (the

@@ -51,19 +51,12 @@ std::vector<ResolvedLaunch> everyRepetition(const ResolvedPoint& point, const st
   return expanded;
 }
 
-namespace {
-
-// A buffer some launch may write: the bridge keeps its own copy and restores it before each run.
-bool writtenByLaunches(const ResolvedBuffer& buffer) { return buffer.scratch || buffer.spec->access != BufferAccess::read; }
-
-}  // namespace
-
 std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& inputs) {
   std::map<std::string, HostBuffer> buffers;
   for (const ResolvedBuffer& b : point.buffers) {
     const std::string& name = b.spec->name;
     const auto in = inputs.find(name);
-    if (in != inputs.end() && !writtenByLaunches(b)) continue;
+    if (in != inputs.end() && !b.writtenByLaunches()) continue;
     if (in != inputs.end()) {
       buffers.emplace(name, in->second);
     } else {
@@ -97,7 +90,7 @@ BridgeOptions bridgeOptionsFor(const ResolvedPoint& point, const MetricSelection
   bridge.read_back = selection.read_back;
   if (!selection.timing) bridge.warmup_runs = 0;
   for (const ResolvedBuffer& b : point.buffers)
-    if (writtenByLaunches(b)) bridge.written_buffers.push_back(b.spec->name);
+    if (b.writtenByLaunches()) bridge.written_buffers.push_back(b.spec->name);
   return bridge;
 }
 

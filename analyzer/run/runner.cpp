@@ -30,24 +30,6 @@ std::string pointKey(const RunPoint& point) {
   return key;
 }
 
-// A buffer whose starting contents the host makes: a family input, or any buffer read from a file
-// (a scratch buffer too: a captured application's intermediate data).
-bool hasHostInput(const ResolvedBuffer& b) {
-  return b.spec->init_file || (!b.scratch && b.spec->access != BufferAccess::write);
-}
-
-// What a point's host inputs are made of: each input buffer's name, type, count and contents rule.
-// Points that differ only in params the buffers do not depend on (a tuned work-group size) share
-// them: generating a gigabyte of random numbers again would cost seconds per point.
-std::string inputsKey(const ResolvedPoint& point) {
-  std::string key = point.run_point.family->name;
-  for (const ResolvedBuffer& b : point.buffers)
-    if (hasHostInput(b))
-      key += ";" + b.spec->name + ":" + b.spec->type.name() + "x" + std::to_string(b.count) + ":" +
-             std::to_string(static_cast<int>(b.spec->init)) + (b.spec->init_file ? ":" + b.spec->init_file->path.string() : "");
-  return key;
-}
-
 // Each launch of the mutant in `prepared`, beside the same kernel of the original program. Both
 // kernels' local memory is read from kernels with no argument set: CL_KERNEL_LOCAL_MEM_SIZE then
 // holds what the kernel declares, without the launch's __local arguments (which it counts once they
@@ -110,12 +92,12 @@ std::string VariantRunner::contextProblem() const {
 }
 
 const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const ResolvedPoint& point) {
-  const std::string key = inputsKey(point);
+  const std::string key = point.inputsKey();
   if (key == inputs_key_) return inputs_;
   inputs_.clear();
   references_.clear();
   for (const ResolvedBuffer& b : point.buffers) {
-    if (!hasHostInput(b)) continue;
+    if (!b.hasHostInput()) continue;
     HostBuffer buffer(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
     if (b.spec->init_file) {
       try {
@@ -181,7 +163,7 @@ std::unique_ptr<PreparedPoint> VariantRunner::prepare(const ResolvedPoint& point
   // Large inputs take seconds to generate and upload: a limit running out now is not the compiler's.
   if (progress) progress("inputs", 0, 1);
   prepared->inputs = &hostInputs(point);
-  launcher_.createBuffers(*prepared, inputsKey(point));
+  launcher_.createBuffers(*prepared, inputs_key_);  // hostInputs just made it the point's
   launcher_.setUpLaunches(*prepared, record.geometry);
   if (isMutantMode(point.run_point.mode)) record.occupancy_padding = padForOccupancy(*prepared, record);
   return prepared;
@@ -284,7 +266,7 @@ VariantRunner::CounterPlan VariantRunner::counterPlan(const PreparedPoint& prepa
   plan.options.timing_repetitions = settings_.repetitions;
   plan.options.opencl_registers = programs_.openclRegisters(plan.ptx);
   plan.options.extra_metrics = settings_.environment.extra_metrics;
-  plan.options.inputs_key = inputsKey(*prepared.resolved);
+  plan.options.inputs_key = inputs_key_;  // the point's, since its prepare
   // Kept for the next record only once no OpenCL build runs in the background (disableKeptProfiler).
   plan.options.keep_profiler_enabled = settings_.environment.keep_profiler_enabled && programs_.backgroundIdle();
   const std::string group = record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order);
