@@ -15,9 +15,9 @@ struct RecordPhase {
   const char* name;  // the table's
 };
 constexpr RecordPhase kRecordPhases[] = {
-    {"build", "records: build (waiting)"}, {"prepare", "records: prepare"}, {"run", "records: timed runs"},
-    {"drift_control", "records: drift control"}, {"verify", "records: verify"}, {"counters", "records: counters"},
-    {"end-to-end", "records: end to end"},
+    {"build", "records: build (waiting)"}, {"prepare", "records: prepare"}, {"warmup", "records: warm-up runs"},
+    {"run", "records: timed runs"}, {"drift_control", "records: drift control"}, {"verify", "records: verify"},
+    {"counters", "records: counters"}, {"end-to-end", "records: end to end"}, {"release", "records: release"},
 };
 
 std::string seconds(double s) { return formatFixed(s, 1) + " s"; }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 
 #include "analyzer/run/bridge_arguments.hpp"
 #include "analyzer/run/end_to_end_runner.hpp"
@@ -303,7 +304,7 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   // The batch's time limit restarts with each phase it hears of: a long compile is named as one, not
   // taken for a hanging kernel.
   if (progress) progress("build", 0, 1);
-  auto prepared = prepare(point, record, progress);
+  std::unique_ptr<PreparedPoint> prepared = prepare(point, record, progress);
   // The bridge's JIT compiles (host work) start now, to run beside the OpenCL runs (device work).
   if (const CounterPlan plan = counterPlan(*prepared, record); plan.not_attempted.empty())
     counters::prefetchPointCounters(plan.ptx, point, prepared->launches, plan.options);
@@ -314,7 +315,15 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   double control_seconds = 0;
   // Beside the first `repetitions` timed runs only: a point the noise target repeats a hundred times
   // needs no hundred controls.
-  record.timings = launcher_.timeRepetitions(*prepared, settings_, started, progress, [&] {
+  // The warm-up launches apart from the timed ones: a driver that compiles a program at its first
+  // launch (NVIDIA's JIT to the device's code) spends seconds there, not in the repetitions.
+  std::optional<Clock::time_point> timed_from;
+  const RepetitionProgress timed_progress = [&](const char* phase, int index, int count) {
+    if (!timed_from && std::strcmp(phase, "timed") == 0) timed_from = Clock::now();
+    if (progress) progress(phase, index, count);
+  };
+  const Clock::time_point warmup_from = phase_started;
+  record.timings = launcher_.timeRepetitions(*prepared, settings_, started, timed_progress, [&] {
     // Below 4 repetitions a side, diff's test can never be significant: no control is worth its time.
     if (settings_.repetitions < 4 || control.repetitions_ns.size() >= static_cast<std::size_t>(settings_.repetitions))
       return;
@@ -328,6 +337,11 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   endPhase("run");
   record.phase_seconds["run"] -= control_seconds;
   record.phase_seconds["drift_control"] = control_seconds;
+  if (timed_from) {
+    const double warmup_seconds = std::chrono::duration<double>(*timed_from - warmup_from).count();
+    record.phase_seconds["run"] = std::max(0.0, record.phase_seconds["run"] - warmup_seconds);
+    record.phase_seconds["warmup"] = warmup_seconds;
+  }
   if (!control_failed && !control.repetitions_ns.empty()) {
     control.median_ns = summarize(control.repetitions_ns).median;
     record.drift_control = std::move(control);
@@ -335,7 +349,7 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   // A mutant's outputs are no results: nothing compares them, so they stay on the device (the
   // default's vecadd mutants spent 0.2-0.4 s each reading 235 MB back for nothing).
   const bool outputs_needed = !isMutantMode(point.run_point.mode) || point.end_to_end;
-  const Buffers outputs = outputs_needed ? launcher_.readOutputs(*prepared) : Buffers{};
+  Buffers outputs = outputs_needed ? launcher_.readOutputs(*prepared) : Buffers{};
   if (progress) progress("verify", 0, 1);
   verify(point, outputs, record);
   endPhase("verify");
@@ -347,6 +361,10 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
     record.end_to_end = runEndToEnd(*prepared, outputs, progress);
     endPhase("end-to-end");
   }
+  // Device buffers, host copies and kernels go now, timed: freeing hundreds of megabytes is not free.
+  prepared.reset();
+  outputs.clear();
+  endPhase("release");
 }
 
 EndToEndResult VariantRunner::runEndToEnd(const PreparedPoint& prepared, const Buffers& kernel_outputs,

@@ -61,7 +61,7 @@ TEST(BatchCost, ThePhaseTableSumsTheBatchsStepsAndTheRecordsPhases) {
   times.finish_seconds = 0.125;
   std::vector<RunRecord> records(2);
   records[0].phase_seconds = {{"build", 1}, {"run", 2}, {"counters", 3}};
-  records[1].phase_seconds = {{"prepare", 0.5}, {"run", 2}, {"drift_control", 0.25}};
+  records[1].phase_seconds = {{"prepare", 0.5}, {"warmup", 0.75}, {"run", 1.25}, {"drift_control", 0.25}, {"release", 0.5}};
   records[0].build_seconds = 4;
   records[0].counters.cost.emplace().pass_seconds = {0.1, 0.2};
   BatchCost cost = batchCost(times, records, 8);
@@ -73,10 +73,12 @@ TEST(BatchCost, ThePhaseTableSumsTheBatchsStepsAndTheRecordsPhases) {
       if (p.name == name) return p;
     throw std::runtime_error("no phase " + name);
   };
-  EXPECT_DOUBLE_EQ(phase("records: timed runs").seconds, 4);
+  EXPECT_DOUBLE_EQ(phase("records: timed runs").seconds, 3.25);
+  EXPECT_DOUBLE_EQ(phase("records: warm-up runs").seconds, 0.75);
+  EXPECT_DOUBLE_EQ(phase("records: release").seconds, 0.5);
   EXPECT_DOUBLE_EQ(phase("records: counters").seconds, 3);
   // What the worker did beside the records' own phases: the loop, less the worker's start and the phases.
-  EXPECT_DOUBLE_EQ(phase("records: bookkeeping").seconds, 10 - 0.25 - 8.75);
+  EXPECT_DOUBLE_EQ(phase("records: bookkeeping").seconds, 10 - 0.25 - 9.25);
   EXPECT_NE(phase("records: build (waiting)").detail.find("8 background threads"), std::string::npos);
   EXPECT_NE(phase("records: counters").detail.find("2.0 profiling passes a record"), std::string::npos);
 
