@@ -50,7 +50,7 @@ EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
   EnvironmentSettings env;
   if (const char* threads = std::getenv("ROOFLAB_BUILD_THREADS")) env.build_threads = parseBuildThreads(threads);
   if (const char* metrics = std::getenv("ROOFLAB_EXTRA_METRICS")) env.extra_metrics = counters::parseExtraMetrics(metrics);
-  if (const char* keep = std::getenv("ROOFLAB_PROFILER_KEEP_ENABLED")) env.keep_profiler_enabled = std::string(keep) == "1";
+  if (const char* keep = std::getenv("ROOFLAB_PROFILER_KEEP_ENABLED")) env.keep_profiler_enabled = std::string(keep) != "0";
   // NVIDIA's JIT cache outlives the process: a program compiled by an earlier run builds without the
   // ptxas log the PTX bridge reads registers from. With counters possible, this run gets a cache of
   // its own (duplicates within the run still hit it), unless the user chose one.

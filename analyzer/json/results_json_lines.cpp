@@ -42,7 +42,7 @@ WorkerSetup decodeWorkerSetup(const std::string& line) {
   run.binaries_dir = j.value("binaries_dir", std::string());
   run.environment.extra_metrics = j.value("extra_metrics", std::vector<std::string>());
   run.environment.private_jit_cache_dir = j.value("private_jit_cache_dir", std::string());
-  run.environment.keep_profiler_enabled = j.value("keep_profiler_enabled", false);
+  run.environment.keep_profiler_enabled = j.value("keep_profiler_enabled", true);
   if (j.contains("build_threads")) run.environment.build_threads = j["build_threads"].get<int>();
   setup.first_point = j.value("first_point", std::size_t{0});
   setup.points = j.value("points", std::vector<std::size_t>());

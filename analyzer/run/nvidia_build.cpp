@@ -1,6 +1,7 @@
 #include "analyzer/run/nvidia_build.hpp"
 
 #include <functional>
+#include <sstream>
 #include <string_view>
 
 #include "analyzer/counters/counters.hpp"
@@ -33,14 +34,19 @@ std::optional<ReadableBinary> readableBinary(const cl::Program& program, const D
   return ReadableBinary{".bin", std::string(binary)};
 }
 
-void RegisterLog::add(const cl::Program& program, const SelectedDevice& device) {
-  if (!device.info.isNvidia()) return;
+bool RegisterLog::add(const cl::Program& program, const SelectedDevice& device) {
+  if (!device.info.isNvidia()) return true;
   try {
     const std::size_t hash = ptxHash(programPtx(program));
     auto registers = counters::ptxasRegistersFromBuildLog(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device));
+    std::istringstream kernels(program.getInfo<CL_PROGRAM_KERNEL_NAMES>());
+    bool every_kernel = true;
+    for (std::string kernel; std::getline(kernels, kernel, ';');)
+      if (!kernel.empty() && registers.count(kernel) == 0) every_kernel = false;
     if (!registers.empty()) by_ptx_hash_[hash] = std::move(registers);
+    return every_kernel;
   } catch (const cl::Error&) {
-    // No log or binary: the bridge then compiles whole-program.
+    return true;  // no log or binary to be had: the bridge then compiles whole-program
   }
 }
 

@@ -33,8 +33,9 @@ std::optional<ReadableBinary> readableBinary(const cl::Program& program, const D
 class RegisterLog {
  public:
   // Reads the build log of a program just built; does nothing on other vendors, and keeps nothing
-  // when the log or binary cannot be read (the bridge then compiles whole-program).
-  void add(const cl::Program& program, const SelectedDevice& device);
+  // when the log or binary cannot be read (the bridge then compiles whole-program). False when an
+  // NVIDIA log names no registers for one of the program's kernels.
+  bool add(const cl::Program& program, const SelectedDevice& device);
   // The registers per kernel of OpenCL's compile of `ptx`, or nullptr when no log gave them.
   const std::map<std::string, int>* find(const std::string& ptx) const;
 
