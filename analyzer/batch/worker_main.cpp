@@ -159,18 +159,17 @@ bool servePoints(const BatchPlan& plan, VariantRunner& runner, LineReader& comma
   return true;
 }
 
-// The points this worker will run from its first on, in order: their programs are built in the
-// background while earlier points run.
-std::vector<PlannedPoint> pointsToBuild(const BatchPlan& plan, const WorkerSetup& setup) {
-  std::vector<PlannedPoint> points;
+// The points this worker will run from its first on, in order (the plan's own): their programs are
+// built, and their data made, in the background while earlier points run.
+std::vector<const PlannedPoint*> pointsAhead(const BatchPlan& plan, const WorkerSetup& setup) {
+  std::vector<const PlannedPoint*> points;
   if (setup.points.empty()) {
-    if (setup.first_point < plan.points.size())
-      points.assign(plan.points.begin() + static_cast<long>(setup.first_point), plan.points.end());
+    for (std::size_t i = setup.first_point; i < plan.points.size(); ++i) points.push_back(&plan.points[i]);
     return points;
   }
   const auto first = std::find(setup.points.begin(), setup.points.end(), setup.first_point);
   for (auto index = first; index != setup.points.end(); ++index)
-    if (*index < plan.points.size()) points.push_back(plan.points[*index]);
+    if (*index < plan.points.size()) points.push_back(&plan.points[*index]);
   return points;
 }
 
@@ -194,7 +193,9 @@ int runPointWorker(int commands_fd, int messages_fd) {
     const SelectedDevice device = selectDevice(setup.config.run.device);
     VariantRunner runner(device, setup.config.run);
     runner.prepareDriftControl();
-    runner.queueBuilds(pointsToBuild(plan, setup));
+    const std::vector<const PlannedPoint*> ahead = pointsAhead(plan, setup);
+    runner.queueBuilds(ahead);
+    runner.prepareDataAhead(ahead);
     WorkerMessage ready;
     ready.kind = WorkerMessage::Kind::ready;
     ready.build_threads = runner.buildThreads();

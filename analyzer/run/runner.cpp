@@ -24,13 +24,6 @@ using Clock = std::chrono::steady_clock;
 // the original with one define, so it keeps the original's resources as they come.
 bool isMutantMode(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
 
-// The family's folder too: an A/B run may hold two families of one name from two kernel folders.
-std::string pointKey(const RunPoint& point) {
-  std::string key = point.family->path.string() + ";" + point.family->name;
-  for (const auto& [name, value] : point.params) key += ";" + name + "=" + formatNumber(value);
-  return key;
-}
-
 // Each launch of the mutant in `prepared`, beside the same kernel of the original program. Both
 // kernels' local memory is read from kernels with no argument set: CL_KERNEL_LOCAL_MEM_SIZE then
 // holds what the kernel declares, without the launch's __local arguments (which it counts once they
@@ -97,22 +90,31 @@ const std::map<std::string, HostBuffer>& VariantRunner::hostInputs(const Resolve
   if (key == inputs_key_) return inputs_;
   inputs_.clear();
   references_.clear();
-  for (const ResolvedBuffer& b : point.buffers) {
-    if (!b.hasHostInput()) continue;
-    HostBuffer buffer(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
-    if (b.spec->init_file) {
-      try {
-        readBufferFile(buffer, b.spec->init_file->path.string());
-      } catch (const std::runtime_error& e) {
-        throw VariantError(b.spec->init_file->key + ": " + e.what());  // changed since the plan checked it
-      }
-    } else {
-      fillBuffer(buffer, b.spec->init, settings_.seed);
-    }
-    inputs_.emplace(b.spec->name, std::move(buffer));
+  inputs_key_.clear();
+  if (std::optional<PointData> made = ahead_.take(key)) {
+    inputs_ = std::move(made->inputs);
+    references_ = std::move(made->references);
+  } else {
+    inputs_ = makeHostInputs(point, settings_.seed);
   }
   inputs_key_ = key;
+  ahead_.startAfter(key);
   return inputs_;
+}
+
+void VariantRunner::prepareDataAhead(const std::vector<const PlannedPoint*>& points, std::optional<bool> enabled) {
+  // On a CPU device the host's cores run the kernels: a reference beside them would be timed too.
+  bool on = enabled.value_or(device().type != "CPU");
+  std::vector<const ResolvedPoint*> order;
+  for (const PlannedPoint* p : points) {
+    if (!p->resolved) continue;
+    // End-to-end runs time the host's copies: nothing beside them.
+    if (p->resolved->end_to_end && !enabled) on = false;
+    order.push_back(&*p->resolved);
+  }
+  if (!on) return;
+  ahead_ = DataAhead(std::move(order), settings_.seed);
+  ahead_.startAfter("");
 }
 
 // A mutant must keep its original's parallelism: the policy (mutators/occupancy_match)
@@ -174,7 +176,7 @@ const std::map<std::string, HostBuffer>& VariantRunner::referenceOutputs(const R
   const ReferenceSpec& reference = point.run_point.family->reference;
   // The same inputs, but a reference may read any param: one per reference and params.
   const auto& inputs = hostInputs(point);
-  const std::string key = reference.text() + "|" + pointKey(point.run_point);
+  const std::string key = referenceKey(point);
   if (auto it = references_.find(key); it != references_.end()) return it->second;
   Buffers outputs;
   if (reference.kind == ReferenceSpec::Kind::outputs) {
@@ -189,16 +191,7 @@ const std::map<std::string, HostBuffer>& VariantRunner::referenceOutputs(const R
       outputs.emplace(b.spec->name, std::move(expected));
     }
   } else if (reference.kind == ReferenceSpec::Kind::cpu) {
-    const ReferenceFunction* fn = ReferenceRegistry::builtin().find(reference.name);
-    if (!fn) throw VariantError("no C++ reference named '" + reference.name + "'");
-    for (const ResolvedBuffer& b : point.buffers) {
-      if (b.scratch || !b.spec->isOutput()) continue;
-      HostBuffer out(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
-      if (auto in = inputs.find(b.spec->name); in != inputs.end()) out.bytes = in->second.bytes;  // in-place references
-      outputs.emplace(b.spec->name, std::move(out));
-    }
-    ReferenceContext ctx{point.run_point.params, inputs, outputs};
-    (*fn)(ctx);
+    outputs = cpuReferenceOutputs(point, inputs);
   } else {
     if (!point.reference_point) throw VariantError(point.reference_error);
     RunRecord scratch_record;

@@ -2,6 +2,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "analyzer/support/host_buffer.hpp"
 #include "analyzer/run/drift_control.hpp"
 #include "analyzer/run/launch_timing.hpp"
+#include "analyzer/run/point_data.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/data/run_record.hpp"
 #include "analyzer/run/variant_programs.hpp"
@@ -50,7 +52,12 @@ class VariantRunner {
 
   // Starts building, in the background and in this order, the programs that run() will need for
   // these points (see ProgramBuilds). Optional: run() builds whatever was not queued itself.
-  void queueBuilds(const std::vector<PlannedPoint>& points) { programs_.queue(points); }
+  void queueBuilds(const std::vector<const PlannedPoint*>& points) { programs_.queue(points); }
+  // Makes each inputs key's host data (inputs, C++ reference outputs) on a background thread while
+  // the key before it runs (DataAhead), for these points in this order. `enabled` unset: on a GPU,
+  // unless a point runs end to end. Optional: run() makes whatever was not made ahead itself.
+  // The points outlive the runner.
+  void prepareDataAhead(const std::vector<const PlannedPoint*>& points, std::optional<bool> enabled = std::nullopt);
   int buildThreads() const { return programs_.backgroundThreads(); }
 
  private:
@@ -85,7 +92,8 @@ class VariantRunner {
   std::map<std::string, std::vector<counters::KernelOccupancy>> original_occupancy_;
   std::string inputs_key_;
   Buffers inputs_;
-  std::map<std::string, Buffers> references_;
+  std::map<std::string, Buffers> references_;  // by referenceKey
+  DataAhead ahead_;  // the next key's data, made on its own thread (destroyed first: waits for it)
   // How each original's bridged PTX was compiled, by "family/variant params": its mutants are
   // compiled the same way.
   std::map<std::string, std::string> original_jit_modes_;

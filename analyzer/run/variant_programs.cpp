@@ -154,10 +154,11 @@ std::string VariantPrograms::key(const RunPoint& point, const std::string& optio
   return key;
 }
 
-void VariantPrograms::queue(const std::vector<PlannedPoint>& points) {
+void VariantPrograms::queue(const std::vector<const PlannedPoint*>& planned) {
   if (backgroundThreads() == 0) return;
   std::map<std::string, std::string> sources;  // by sourcesKey
-  for (const PlannedPoint& p : points) {
+  for (const PlannedPoint* planned_point : planned) {
+    const PlannedPoint& p = *planned_point;
     if (!p.resolved) continue;  // run() records why
     const RunPoint& point = p.run_point;
     if (isAutomaticMutant(point)) continue;  // build() rewrites it first

@@ -48,7 +48,7 @@ class VariantPrograms {
 
   // Starts building, in the background and in this order, the programs that these points will
   // need. Optional: build() builds whatever was not queued itself.
-  void queue(const std::vector<PlannedPoint>& points);
+  void queue(const std::vector<const PlannedPoint*>& points);
   int backgroundThreads() const { return builds_->threads(); }
   bool backgroundIdle() { return builds_->idle(); }
 
