@@ -35,6 +35,9 @@ constexpr double kBridgeWrittenBytesPerSecond = 1.2e9;
 // roof, its compute-only mutants 0.33 s more).
 constexpr double kCountersSecondsPerOriginal = 0.29;
 constexpr double kCountersSecondsPerMutant = 0.21;
+// A memory-only mutant right after its compute-only twin finds the range profiler still enabled for
+// their metric set (H100, the default: 0.055 s a record against 0.21 s).
+constexpr double kCountersSecondsPerKeptMutant = 0.055;
 constexpr double kCountersPerComputeRoofSecondOriginal = 300;
 constexpr double kCountersPerComputeRoofSecondComputeOnly = 150;
 // A kernel's time against its time on the roofs measured at the start: about 10x on a GPU (the
@@ -71,7 +74,11 @@ PointBytes pointBytes(const ResolvedPoint& point) {
 // C++ reference once per family and params, an original's outputs verified, the bridge's copies.
 class DataCostModel {
  public:
-  DataCostModel(bool counters) : counters_(counters), cores_(std::max(1u, std::thread::hardware_concurrency())) {}
+  // keep_profiler: the range profiler stays enabled between records of one metric set; data_ahead:
+  // each input set after the first is made, its C++ reference computed, while the set before it runs.
+  DataCostModel(bool counters, bool keep_profiler, bool data_ahead)
+      : counters_(counters), keep_profiler_(keep_profiler), data_ahead_(data_ahead),
+        cores_(std::max(1u, std::thread::hardware_concurrency())) {}
 
   // compute_roof_s: the point's flops on the device's compute roof.
   double secondsFor(const PlannedPoint& planned, double compute_roof_s) {
@@ -81,9 +88,12 @@ class DataCostModel {
     const bool original = mode == RunMode::normal || mode == RunMode::what_if;
     const PointBytes bytes = pointBytes(point);
     double seconds = 0;
+    // Made beside the records of the set before: the first set only is made in the records' time.
+    const bool made_ahead = data_ahead_ && !inputs_key_.empty();
     if (bytes.inputs_key != inputs_key_) {
       inputs_key_ = bytes.inputs_key;
-      seconds += bytes.inputs / (kFillBytesPerCoreSecond * cores_) + bytes.inputs / kUploadBytesPerSecond;
+      if (!made_ahead) seconds += bytes.inputs / (kFillBytesPerCoreSecond * cores_);
+      seconds += bytes.inputs / kUploadBytesPerSecond;
       if (counters_) seconds += bytes.inputs / kUploadBytesPerSecond;  // the bridge's copy
     }
     if (mode == RunMode::normal) {
@@ -91,11 +101,13 @@ class DataCostModel {
       const ReferenceSpec& reference = point.run_point.family->reference;
       std::string reference_key = point.run_point.family->path.string() + ";" + bytes.inputs_key;
       for (const auto& [name, value] : point.run_point.params) reference_key += ";" + name + "=" + formatNumber(value);
-      if (reference.kind == ReferenceSpec::Kind::cpu && references_.insert(reference_key).second)
+      if (reference.kind == ReferenceSpec::Kind::cpu && references_.insert(reference_key).second && !made_ahead)
         seconds += point.work.flops / (kReferenceFlopsPerCoreSecond * cores_);
     }
     if (counters_) {
-      seconds += original ? kCountersSecondsPerOriginal : kCountersSecondsPerMutant;
+      seconds += original                                           ? kCountersSecondsPerOriginal
+                 : keep_profiler_ && mode == RunMode::memory_only ? kCountersSecondsPerKeptMutant
+                                                                  : kCountersSecondsPerMutant;
       if (original) seconds += kCountersPerComputeRoofSecondOriginal * compute_roof_s;
       if (mode == RunMode::compute_only) seconds += kCountersPerComputeRoofSecondComputeOnly * compute_roof_s;
       seconds += bytes.written / kBridgeWrittenBytesPerSecond;
@@ -106,6 +118,8 @@ class DataCostModel {
 
  private:
   bool counters_;
+  bool keep_profiler_;
+  bool data_ahead_;
   double cores_;
   std::string inputs_key_;
   std::set<std::string> references_;
@@ -134,7 +148,11 @@ BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const std::vector<
   const int runs = settings.warmup + settings.repetitions;
   const bool counters = device.isNvidia() && settings.counters != CountersSetting::off;
   std::vector<PointCostPrior> priors;
-  DataCostModel data(counters);
+  bool end_to_end = false;
+  for (const std::size_t index : slots)
+    if (plan.points.at(index).resolved && plan.points.at(index).resolved->end_to_end) end_to_end = true;
+  // As VariantRunner::prepareDataAhead decides.
+  DataCostModel data(counters, settings.environment.keep_profiler_enabled, device.type != "CPU" && !end_to_end);
   for (const std::size_t index : slots) {
     const PlannedPoint& p = plan.points.at(index);
     PointCostPrior prior;
