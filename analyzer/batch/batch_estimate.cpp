@@ -74,11 +74,9 @@ PointBytes pointBytes(const ResolvedPoint& point) {
 // C++ reference once per family and params, an original's outputs verified, the bridge's copies.
 class DataCostModel {
  public:
-  // keep_profiler: the range profiler stays enabled between records of one metric set; data_ahead:
-  // each input set after the first is made, its C++ reference computed, while the set before it runs.
-  DataCostModel(bool counters, bool keep_profiler, bool data_ahead)
-      : counters_(counters), keep_profiler_(keep_profiler), data_ahead_(data_ahead),
-        cores_(std::max(1u, std::thread::hardware_concurrency())) {}
+  // keep_profiler: the range profiler stays enabled between records of one metric set.
+  DataCostModel(bool counters, bool keep_profiler)
+      : counters_(counters), keep_profiler_(keep_profiler), cores_(std::max(1u, std::thread::hardware_concurrency())) {}
 
   // compute_roof_s: the point's flops on the device's compute roof.
   double secondsFor(const PlannedPoint& planned, double compute_roof_s) {
@@ -88,12 +86,11 @@ class DataCostModel {
     const bool original = mode == RunMode::normal || mode == RunMode::what_if;
     const PointBytes bytes = pointBytes(point);
     double seconds = 0;
-    // Made beside the records of the set before: the first set only is made in the records' time.
-    const bool made_ahead = data_ahead_ && !inputs_key_.empty();
+    // On a GPU the input sets made once the builds are over are made beside the records (DataAhead):
+    // which ones the plan cannot tell, so every set is charged, an estimate on the long side.
     if (bytes.inputs_key != inputs_key_) {
       inputs_key_ = bytes.inputs_key;
-      if (!made_ahead) seconds += bytes.inputs / (kFillBytesPerCoreSecond * cores_);
-      seconds += bytes.inputs / kUploadBytesPerSecond;
+      seconds += bytes.inputs / (kFillBytesPerCoreSecond * cores_) + bytes.inputs / kUploadBytesPerSecond;
       if (counters_) seconds += bytes.inputs / kUploadBytesPerSecond;  // the bridge's copy
     }
     if (mode == RunMode::normal) {
@@ -101,7 +98,7 @@ class DataCostModel {
       const ReferenceSpec& reference = point.run_point.family->reference;
       std::string reference_key = point.run_point.family->path.string() + ";" + bytes.inputs_key;
       for (const auto& [name, value] : point.run_point.params) reference_key += ";" + name + "=" + formatNumber(value);
-      if (reference.kind == ReferenceSpec::Kind::cpu && references_.insert(reference_key).second && !made_ahead)
+      if (reference.kind == ReferenceSpec::Kind::cpu && references_.insert(reference_key).second)
         seconds += point.work.flops / (kReferenceFlopsPerCoreSecond * cores_);
     }
     if (counters_) {
@@ -119,7 +116,6 @@ class DataCostModel {
  private:
   bool counters_;
   bool keep_profiler_;
-  bool data_ahead_;
   double cores_;
   std::string inputs_key_;
   std::set<std::string> references_;
@@ -148,11 +144,7 @@ BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const std::vector<
   const int runs = settings.warmup + settings.repetitions;
   const bool counters = device.isNvidia() && settings.counters != CountersSetting::off;
   std::vector<PointCostPrior> priors;
-  bool end_to_end = false;
-  for (const std::size_t index : slots)
-    if (plan.points.at(index).resolved && plan.points.at(index).resolved->end_to_end) end_to_end = true;
-  // As VariantRunner::prepareDataAhead decides.
-  DataCostModel data(counters, settings.environment.keep_profiler_enabled, device.type != "CPU" && !end_to_end);
+  DataCostModel data(counters, settings.environment.keep_profiler_enabled);
   for (const std::size_t index : slots) {
     const PlannedPoint& p = plan.points.at(index);
     PointCostPrior prior;

@@ -1,6 +1,7 @@
 #include "analyzer/run/point_data.hpp"
 
 #include <stdexcept>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "analyzer/support/errors.hpp"
@@ -122,7 +123,11 @@ void DataAhead::startAfter(const std::string& key) {
   for (std::size_t i = next; i < order_.size() && order_[i]->inputsKey() == next_key; ++i) points.push_back(order_[i]);
   if (!fitsBeside(dataBytes(*points.front()))) return;
   key_ = next_key;
-  future_ = std::async(std::launch::async, [points = std::move(points), seed = seed_] { return makeData(points, seed); });
+  future_ = std::async(std::launch::async, [points = std::move(points), seed = seed_] {
+    // The least priority, inherited by the threads it starts: the records' own host work comes first.
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19);
+    return makeData(points, seed);
+  });
 }
 
 std::optional<PointData> DataAhead::take(const std::string& key) {

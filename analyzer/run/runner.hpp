@@ -54,8 +54,9 @@ class VariantRunner {
   // these points (see ProgramBuilds). Optional: run() builds whatever was not queued itself.
   void queueBuilds(const std::vector<const PlannedPoint*>& points) { programs_.queue(points); }
   // Makes each inputs key's host data (inputs, C++ reference outputs) on a background thread while
-  // the key before it runs (DataAhead), for these points in this order. `enabled` unset: on a GPU,
-  // unless a point runs end to end. Optional: run() makes whatever was not made ahead itself.
+  // the key before it runs, once the background builds are over (DataAhead), for these points in
+  // this order. `enabled` unset: on a GPU, unless a point runs end to end. Optional: run() makes
+  // whatever was not made ahead itself.
   // The points outlive the runner.
   void prepareDataAhead(const std::vector<const PlannedPoint*>& points, std::optional<bool> enabled = std::nullopt);
   int buildThreads() const { return programs_.backgroundThreads(); }
@@ -68,6 +69,7 @@ class VariantRunner {
   void measure(const ResolvedPoint& point, RunRecord& record, std::chrono::steady_clock::time_point started,
                const RepetitionProgress& progress);
   const Buffers& hostInputs(const ResolvedPoint& point);
+  void startDataAhead();  // the next input set's data, once no build runs in the background
   const Buffers& referenceOutputs(const ResolvedPoint& point);
   void verify(const ResolvedPoint& point, const Buffers& outputs, RunRecord& record);
   OccupancyMatch padForOccupancy(PreparedPoint& prepared, RunRecord& record);
