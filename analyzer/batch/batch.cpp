@@ -259,10 +259,10 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
       const std::size_t place = static_cast<std::size_t>(std::find(points.begin(), points.end(), index) - points.begin());
       share.slots.push_back((devices.mode == DeviceMode::compare ? i * points.size() : 0) + place);
     }
-    // The worker opens the very device the batch selected: by its indices, whatever the list said
-    // (`all`, `cpu,gpu`).
+    // The worker opens the very device the batch selected, whatever the list said (`all`, `cpu,gpu`):
+    // by its PCI location where it has one of its own, else by its indices.
     WorkerSetup device_setup = setup;
-    device_setup.config.run.device = deviceKey(info);
+    device_setup.config.run.device = workerDeviceSelector(info);
     if (devices.mode) share.key = deviceKey(info);
     loops.push_back(std::make_unique<DeviceLoop>(plan, std::move(share), std::move(device_setup), records));
   }

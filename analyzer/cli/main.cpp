@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   RunCommand run;
   auto* run_cmd = app.add_subcommand("run", "Run a batch config (default: the embedded configs/default.toml)");
   run_cmd->add_option("config", run.config_path, "Batch config TOML");
-  auto* run_device = run_cmd->add_option("--device", run.device, "auto | gpu | cpu | P:D | name substring | all, or several joined by commas");
+  auto* run_device = run_cmd->add_option("--device", run.device, "auto | gpu | cpu | P:D | pci:BUS | name substring | all, or several joined by commas");
   run_cmd->add_option("--device-mode", run.device_mode,
                       "With several devices: compare (every point on each) or shard (the points split over them)");
   auto* run_shard = run_cmd->add_option("--shard", run.shard,
@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--time-budget", tune.time_budget_s, "Seconds per search");
   tune_cmd->add_option("--seed", tune.seed, "Seed of the random and guided searchers (default: [run] seed)");
   tune_cmd->add_flag("--fresh", tune.fresh, "Start the journal anew instead of resuming from it");
-  auto* tune_device = tune_cmd->add_option("--device", tune.run.device, "auto | gpu | cpu | P:D | name substring");
+  auto* tune_device = tune_cmd->add_option("--device", tune.run.device, "auto | gpu | cpu | P:D | pci:BUS | name substring");
   tune_cmd->add_option("--out", tune.run.out, "Output folder (default: the config's [run].out)");
   tune_cmd->add_option("--formats", tune.run.formats, "Report formats: html,png,json,csv")->delimiter(',');
   tune_cmd->add_option("--set", tune.run.set_params, "Override a study parameter: NAME=VALUE; repeatable")->allow_extra_args(false);
@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
   ab_cmd->add_option("candidate", ab.candidate_path, "The candidate's batch config (default: the baseline's)");
   ab_cmd->add_option("--baseline-kernels", ab.baseline_kernels, "The baseline's kernel folder, in place of its config's");
   ab_cmd->add_option("--candidate-kernels", ab.candidate_kernels, "The candidate's kernel folder, in place of its config's");
-  auto* ab_device = ab_cmd->add_option("--device", ab.run.device, "auto | gpu | cpu | P:D | name substring");
+  auto* ab_device = ab_cmd->add_option("--device", ab.run.device, "auto | gpu | cpu | P:D | pci:BUS | name substring");
   ab_cmd->add_option("--out", ab.run.out, "Output folder (default: the baseline's [run].out)");
   ab_cmd->add_flag("--no-counters", ab.run.no_counters, "Do not read hardware counters");
   ab_cmd->add_option("--formats", ab.run.formats, "Report formats of each side: html,png,json,csv")->delimiter(',');

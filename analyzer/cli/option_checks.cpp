@@ -9,7 +9,7 @@
 namespace rooflab {
 namespace {
 
-constexpr const char* kSelectors = "auto, gpu, cpu, P:D (see `rooflab devices`), a part of a device's or platform's name";
+constexpr const char* kSelectors = "auto, gpu, cpu, P:D or pci:BUS (see `rooflab devices`), a part of a device's or platform's name";
 
 std::string trimmed(const std::string& text) {
   const std::size_t first = text.find_first_not_of(" \t");

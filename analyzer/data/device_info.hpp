@@ -16,6 +16,9 @@ struct PciLocation {
   bool operator==(const PciLocation& o) const { return domain == o.domain && bus == o.bus && device == o.device; }
 };
 std::string toString(const PciLocation& location);  // "0000:1b:00", as nvidia-smi writes a bus id
+// "0000:1b:00", "1b:00" (domain 0) or nvidia-smi's "00000000:1B:00.0" (hexadecimal, any case; the
+// function after the dot is ignored); nullopt for anything else.
+std::optional<PciLocation> parsePciLocation(const std::string& text);
 
 // What rooflab records about an OpenCL device (also written to results JSON).
 struct DeviceInfo {

@@ -77,6 +77,24 @@ std::string toString(const PciLocation& location) {
   return text;
 }
 
+std::optional<PciLocation> parsePciLocation(const std::string& text) {
+  std::vector<std::uint32_t> fields;
+  const std::string location = text.substr(0, text.find('.'));
+  for (std::size_t start = 0;;) {
+    const std::size_t colon = location.find(':', start);
+    const std::string field = location.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    std::uint32_t value = 0;
+    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value, 16);
+    if (field.empty() || field.size() > 8 || error != std::errc() || end != field.data() + field.size()) return std::nullopt;
+    fields.push_back(value);
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  if (fields.size() == 2) fields.insert(fields.begin(), 0);
+  if (fields.size() != 3) return std::nullopt;
+  return PciLocation{fields[0], fields[1], fields[2]};
+}
+
 bool DeviceInfo::isNvidia() const {
   return lower(vendor).find("nvidia") != std::string::npos ||
          lower(platform).find("nvidia") != std::string::npos;
@@ -182,6 +200,16 @@ SelectedDevice selectDevice(const std::string& selector) {
     throw DeviceError("device selector '" + selector + "': no device " + std::to_string(d) + " on platform " +
                       std::to_string(p) + " (see `rooflab devices`)");
   }
+  if (sel.rfind("pci:", 0) == 0) {
+    const std::optional<PciLocation> location = parsePciLocation(sel.substr(4));
+    if (!location)
+      throw DeviceError("device selector '" + selector +
+                        "': expected pci: and a PCI location such as 0000:1b:00 (see `rooflab devices`)");
+    for (const auto& dev : all)
+      if (dev.info.pci_location && *dev.info.pci_location == *location) return dev;
+    throw DeviceError("device selector '" + selector + "': no device at PCI " + toString(*location) +
+                      " (see `rooflab devices`, which gives each GPU's)");
+  }
   for (const auto& dev : all)
     if (lower(dev.info.name).find(sel) != std::string::npos || lower(dev.info.platform).find(sel) != std::string::npos)
       return dev;
@@ -212,6 +240,14 @@ std::vector<SelectedDevice> selectDevices(const std::string& selectors) {
 
 std::string deviceKey(const DeviceInfo& info) {
   return std::to_string(info.platform_index) + ":" + std::to_string(info.device_index);
+}
+
+std::string workerDeviceSelector(const DeviceInfo& info) {
+  if (!info.pci_location) return deviceKey(info);
+  std::size_t at_location = 0;
+  for (const SelectedDevice& dev : discoverDevices())
+    if (dev.info.pci_location && *dev.info.pci_location == *info.pci_location) ++at_location;
+  return at_location == 1 ? "pci:" + toString(*info.pci_location) : deviceKey(info);
 }
 
 }  // namespace rooflab

@@ -71,6 +71,22 @@ TEST(ReliabilityCli, DeviceIndexThatDoesNotExistExits3) {
       << show(o);
 }
 
+// A GPU's PCI location as `rooflab devices` and nvidia-smi write it: PoCL's CPU device has none.
+TEST(ReliabilityCli, DevicePciLocationThatNamesNoDeviceExits3) {
+  Workspace w;
+  for (const char* location : {"0000:1b:00", "00000000:1B:00.0"}) {
+    const Outcome o = w.run(std::string("--device pci:") + location);
+    EXPECT_EQ(o.exit_code, 3) << show(o);
+    EXPECT_TRUE(contains(o.err, std::string("rooflab: device selector 'pci:") + location +
+                                    "': no device at PCI 0000:1b:00 (see `rooflab devices`, which gives each GPU's)"))
+        << show(o);
+  }
+  const Outcome o = w.run("--device pci:1b");
+  EXPECT_EQ(o.exit_code, 3) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: device selector 'pci:1b': expected pci: and a PCI location such as 0000:1b:00"))
+      << show(o);
+}
+
 TEST(ReliabilityCli, DeviceNameThatMatchesNothingExits3) {
   Workspace w;
   const Outcome o = w.run("--device nosuchgpu");
