@@ -5,6 +5,7 @@
 #include <set>
 #include <thread>
 
+#include "analyzer/run/point_data.hpp"
 #include "analyzer/support/format.hpp"
 
 namespace rooflab {
@@ -96,9 +97,8 @@ class DataCostModel {
     if (mode == RunMode::normal) {
       seconds += bytes.outputs / kVerifyBytesPerSecond;
       const ReferenceSpec& reference = point.run_point.family->reference;
-      std::string reference_key = point.run_point.family->path.string() + ";" + bytes.inputs_key;
-      for (const auto& [name, value] : point.run_point.params) reference_key += ";" + name + "=" + formatNumber(value);
-      if (reference.kind == ReferenceSpec::Kind::cpu && references_.insert(reference_key).second)
+      // As the runner keeps them: one per reference and params, while the input set holds.
+      if (reference.kind == ReferenceSpec::Kind::cpu && references_.insert(referenceKey(point) + "|" + bytes.inputs_key).second)
         seconds += point.work.flops / (kReferenceFlopsPerCoreSecond * cores_);
     }
     if (counters_) {

@@ -1,5 +1,6 @@
 #include "analyzer/run/point_data.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -14,9 +15,10 @@ namespace {
 
 // The host bytes a key's data holds: its inputs, and the outputs of its first C++ reference.
 std::uint64_t dataBytes(const ResolvedPoint& point) {
+  const bool reference = hasCpuReference(point);
   std::uint64_t bytes = 0;
   for (const ResolvedBuffer& b : point.buffers)
-    if (b.hasHostInput() || (hasCpuReference(point) && !b.scratch && b.spec->isOutput())) bytes += b.bytes;
+    if (b.hasHostInput() || (reference && !b.scratch && b.spec->isOutput())) bytes += b.bytes;
   return bytes;
 }
 
@@ -30,16 +32,13 @@ bool fitsBeside(std::uint64_t bytes) {
 PointData makeData(const std::vector<const ResolvedPoint*>& points, std::uint64_t seed) {
   PointData data;
   data.inputs = makeHostInputs(*points.front(), seed);
-  for (const ResolvedPoint* point : points) {
-    if (!hasCpuReference(*point)) continue;
-    const std::string key = referenceKey(*point);
-    if (data.references.count(key)) continue;
-    try {
-      data.references.emplace(key, cpuReferenceOutputs(*point, data.inputs));
-    } catch (const std::exception&) {
-      // The record that needs it computes it again and reports the error with its context.
-    }
-    break;  // the first reference only: the others of the key are rare (a param only the reference reads)
+  // The first reference only: the others of the key are rare (a param only the reference reads).
+  const auto first = std::find_if(points.begin(), points.end(), [](const ResolvedPoint* p) { return hasCpuReference(*p); });
+  if (first == points.end()) return data;
+  try {
+    data.references.emplace(referenceKey(**first), cpuReferenceOutputs(**first, data.inputs));
+  } catch (const std::exception&) {
+    // The record that needs it computes it again and reports the error with its context.
   }
   return data;
 }
@@ -93,11 +92,15 @@ std::string referenceKey(const ResolvedPoint& point) {
   return key;
 }
 
-DataAhead::DataAhead(std::vector<const ResolvedPoint*> order, std::uint64_t seed) : order_(std::move(order)), seed_(seed) {}
+DataAhead::DataAhead(std::vector<const ResolvedPoint*> order, std::uint64_t seed) : order_(std::move(order)), seed_(seed) {
+  for (const ResolvedPoint* point : order_) keys_.push_back(point->inputsKey());
+}
 
 DataAhead& DataAhead::operator=(DataAhead&& other) {
   wait();
   order_ = std::move(other.order_);
+  keys_ = std::move(other.keys_);
+  nothing_after_ = std::move(other.nothing_after_);
   seed_ = other.seed_;
   key_ = std::move(other.key_);
   future_ = std::move(other.future_);
@@ -111,17 +114,21 @@ void DataAhead::wait() noexcept {
 }
 
 void DataAhead::startAfter(const std::string& key) {
-  if (future_.valid()) return;  // one key ahead at most
+  // One key ahead at most; and the runner asks at every record: a key found to have nothing to make
+  // after it is not looked up again.
+  if (future_.valid() || (nothing_after_ && *nothing_after_ == key)) return;
+  nothing_after_ = key;
   std::size_t next = 0;
-  for (std::size_t i = 0; i < order_.size(); ++i)
-    if (order_[i]->inputsKey() == key) next = i + 1;
-  while (next < order_.size() && order_[next]->inputsKey() == key) ++next;
-  if (next >= order_.size()) return;
-  const std::string next_key = order_[next]->inputsKey();
+  for (std::size_t i = 0; i < keys_.size(); ++i)
+    if (keys_[i] == key) next = i + 1;
+  while (next < keys_.size() && keys_[next] == key) ++next;
+  if (next >= keys_.size()) return;
+  const std::string& next_key = keys_[next];
   // Every point of that key, in order: the first with a C++ reference gives it.
   std::vector<const ResolvedPoint*> points;
-  for (std::size_t i = next; i < order_.size() && order_[i]->inputsKey() == next_key; ++i) points.push_back(order_[i]);
+  for (std::size_t i = next; i < keys_.size() && keys_[i] == next_key; ++i) points.push_back(order_[i]);
   if (!fitsBeside(dataBytes(*points.front()))) return;
+  nothing_after_.reset();
   key_ = next_key;
   future_ = std::async(std::launch::async, [points = std::move(points), seed = seed_] {
     // The least priority, inherited by the threads it starts: the records' own host work comes first.

@@ -62,6 +62,8 @@ class DataAhead {
   void wait() noexcept;
 
   std::vector<const ResolvedPoint*> order_;
+  std::vector<std::string> keys_;             // each point's inputsKey, in order
+  std::optional<std::string> nothing_after_;  // the last key startAfter found nothing to start for
   std::uint64_t seed_ = 0;
   std::string key_;  // whose data future_ makes
   std::future<PointData> future_;

@@ -248,8 +248,8 @@ cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedP
   requireBuiltKernels(program, *point.variant);
   if (!registers_.add(program, device_)) {
     // Now and then (the vecadd program in 1 of 7 defaults on an H100) NVIDIA's build log lacks ptxas'
-    // register report: the bridge would then JIT another binary than OpenCL's (5% more instructions
-    // for vecadd's local_staged) and count that. One more build here, in the foreground, may say it.
+    // register report: the bridge would then JIT another binary than OpenCL's (5% fewer
+    // instructions for vecadd's local_staged) and count that. One more build here, in the foreground, may say it.
     counters::disableKeptProfiler();  // no OpenCL build while the range profiler is enabled
     const ProgramBuild again = buildProgramNow(context_, device_.device, programText(point, automatic, pad_kernels), options);
     record.build_seconds += again.seconds;
