@@ -115,7 +115,7 @@ int backgroundBuildThreads(bool device_is_cpu, std::optional<int> requested) {
   if (requested) return *requested;
   if (device_is_cpu) return 0;
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  return std::clamp(cores - 2, 1, 16);
+  return std::clamp(cores - 2, 1, 3);
 }
 
 }  // namespace rooflab

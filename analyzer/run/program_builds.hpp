@@ -64,10 +64,13 @@ class ProgramBuilds {
   std::vector<std::thread> workers_;
 };
 
-// Threads for background builds: `requested` when set (ROOFLAB_BUILD_THREADS; 0 turns them off),
-// else two fewer than the host's cores (the worker's thread and the PTX bridge's JIT compiles need one),
-// at most 16, for GPUs: on an H100 host the default config's builds were its critical path. CPU devices build lazily on the batch's
-// thread, so that no compile competes with the kernels being timed on the same cores.
+// Threads for background builds: `requested` when set (ROOFLAB_BUILD_THREADS; 0 turns them off), else
+// for GPUs two fewer than the host's cores (the worker's thread and the PTX bridge's JIT compiles need
+// one), at most 3. NVIDIA's OpenCL compiler gains little from more builds at once: on the H100's host
+// the default config's 59 programs took 56 s of compiler time on 3 threads, 105 s on 6 and 215 s on
+// 14, and with 14 the first records waited 14 s for programs that 3 threads built in 1-2 s. CPU
+// devices build lazily on the batch's thread, so that no compile competes with the kernels being
+// timed on the same cores.
 int backgroundBuildThreads(bool device_is_cpu, std::optional<int> requested);
 
 // ROOFLAB_BUILD_THREADS's value as a thread count, at most 64; nullopt unless a whole number >= 0.
