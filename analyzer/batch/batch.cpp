@@ -19,6 +19,7 @@
 #include "analyzer/batch/host_watch.hpp"
 #include "analyzer/batch/point_loop.hpp"
 #include "analyzer/batch/results_writer.hpp"
+#include "analyzer/batch/shard_queue.hpp"
 #include "analyzer/ceilings/device_roofs.hpp"
 #include "analyzer/ceilings/launch_floor.hpp"
 #include "analyzer/counters/counters.hpp"
@@ -241,23 +242,38 @@ std::vector<std::size_t> estimateSlots(const std::vector<std::size_t>& points, c
   return slots;
 }
 
+// `point_seconds`: each of `points`' estimate, by which shard balances the devices' shares.
 std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, const std::vector<std::size_t>& points,
+                                                     const std::vector<double>& point_seconds,
                                                      const BatchDevices& devices,
                                                      const std::vector<MeasuredModels>& models,
                                                      const WorkerSetup& setup, BatchRecords& records,
                                                      const std::vector<AbSide>& sides) {
   const bool shard = devices.mode == DeviceMode::shard;
-  const std::vector<std::vector<std::size_t>> shares =
-      shard ? dealPoints(plan, points, devices.devices.size()) : std::vector<std::vector<std::size_t>>{};
+  std::vector<ShardGroups> shares;
+  std::shared_ptr<ShardQueue> queue;
+  if (shard) {
+    shares = shardPoints(plan, points, devices.devices.size(), point_seconds);
+    std::map<std::size_t, double> seconds;
+    for (std::size_t place = 0; place < points.size() && place < point_seconds.size(); ++place)
+      seconds[points[place]] = point_seconds[place];
+    queue = std::make_shared<ShardQueue>(shares, std::move(seconds));
+  }
   std::vector<std::unique_ptr<DeviceLoop>> loops;
   for (std::size_t i = 0; i < devices.devices.size(); ++i) {
     const DeviceInfo& info = devices.devices[i].info;
-    DeviceShare share{shard ? shares[i] : points, &models[shard ? 0 : i].models, info, std::nullopt, {},
+    DeviceShare share{points, &models[shard ? 0 : i].models, info, std::nullopt, {},
                       sides.empty() ? nullptr : &sides};
-    // Slots as estimateSlots lays them out: compare, device i's copy; else a point's place in `points`.
-    for (const std::size_t index : share.points) {
-      const std::size_t place = static_cast<std::size_t>(std::find(points.begin(), points.end(), index) - points.begin());
-      share.slots.push_back((devices.mode == DeviceMode::compare ? i * points.size() : 0) + place);
+    // Slots as estimateSlots lays them out: compare, device i's copy; else a point's place in `points`
+    // (a sharded device may take any point from another's queue).
+    for (std::size_t place = 0; place < points.size(); ++place)
+      share.slots[points[place]] = (devices.mode == DeviceMode::compare ? i * points.size() : 0) + place;
+    if (shard) {
+      share.points.clear();
+      for (const std::vector<std::size_t>& group : shares[i]) share.points.insert(share.points.end(), group.begin(), group.end());
+      share.queue = queue;
+      share.queue_device = i;
+      share.prepared = queue->preparationOrder(i);
     }
     // The worker opens the very device the batch selected, whatever the list said (`all`, `cpu,gpu`):
     // by its PCI location where it has one of its own, else by its indices.
@@ -324,7 +340,7 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
   // After the ceilings, so that no compile runs while they are measured: a worker starts its
   // background builds when it starts.
   std::vector<std::unique_ptr<DeviceLoop>> loops =
-      deviceLoops(plan, points, devices, models, WorkerSetup{config, planned, 0, {}}, records, sides);
+      deviceLoops(plan, points, estimator.priorSeconds(), devices, models, WorkerSetup{config, planned, 0, {}}, records, sides);
   const Clock::time_point points_started = Clock::now();
   const bool stopped = runLoops(loops, devices.mode == DeviceMode::shard);
   times.points_seconds = secondsSince(points_started);

@@ -173,6 +173,12 @@ BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const std::vector<
   return BatchEstimator(std::move(priors), kTailSeconds + kTailSecondsPerPoint * double(slots.size()), parallel);
 }
 
+std::vector<double> BatchEstimator::priorSeconds() const {
+  std::vector<double> seconds;
+  for (const PointCostPrior& p : points_) seconds.push_back(p.fixed_seconds + p.timed_seconds);
+  return seconds;
+}
+
 void BatchEstimator::pointDone(std::size_t index, double wall_seconds, double timed_seconds, double elapsed_seconds) {
   if (index >= points_.size() || done_[index]) return;
   done_[index] = true;

@@ -42,6 +42,8 @@ class BatchEstimator {
                                 int parallel = 1);
 
   double initialSeconds() const { return trace_.initial_seconds; }
+  // Each slot's prior, fixed part and timed runs, in slot order.
+  std::vector<double> priorSeconds() const;
   // Point `index` ran: its wall seconds on the batch's side (worker start excluded) and its timed
   // runs' seconds (the record's "run" phase). Adds an update to the trace.
   void pointDone(std::size_t index, double wall_seconds, double timed_seconds, double elapsed_seconds);

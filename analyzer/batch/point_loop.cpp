@@ -136,7 +136,9 @@ WorkerSetup withPoints(WorkerSetup setup, const std::vector<std::size_t>& points
 DeviceLoop::DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup setup, BatchRecords& records)
     : plan_(plan),
       share_(std::move(share)),
-      worker_(withPoints(std::move(setup), share_.points), share_.device.name),
+      points_total_(share_.points.size()),
+      worker_(withPoints(std::move(setup), share_.prepared.empty() ? share_.points : share_.prepared),
+              share_.device.name),
       records_(records),
       analysis_(static_cast<double>(share_.device.timer_resolution_ns),
                 share_.models->device ? share_.models->device : share_.models->datasheet) {
@@ -146,9 +148,18 @@ DeviceLoop::DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup set
 }
 
 bool DeviceLoop::run() {
+  auto stop = [&](std::size_t i) { return stopRequests() > 0 || records_.stopping() || !runPoint(i); };
   try {
-    for (std::size_t position = 0; position < share_.points.size(); ++position)
-      if (stopRequests() > 0 || records_.stopping() || !runPoint(position)) return true;
+    if (!share_.queue) {
+      for (const std::size_t i : share_.points)
+        if (stop(i)) return true;
+      return false;
+    }
+    while (std::optional<ShardQueue::Taken> taken = share_.queue->next(share_.queue_device)) {
+      if (!taken->own) points_total_ += taken->points.size();
+      for (const std::size_t i : taken->points)
+        if (stop(i)) return true;
+    }
     return false;
   } catch (...) {
     records_.failed(std::current_exception());
@@ -157,10 +168,9 @@ bool DeviceLoop::run() {
 }
 
 // False when the user asked to stop now: the point has no record.
-bool DeviceLoop::runPoint(std::size_t position) {
-  const std::size_t i = share_.points[position];
+bool DeviceLoop::runPoint(std::size_t i) {
   const RunPoint& point = plan_.points[i].run_point;
-  const std::string prefix = "[" + std::to_string(position + 1) + "/" + std::to_string(share_.points.size()) + "] " +
+  const std::string prefix = "[" + std::to_string(++points_run_) + "/" + std::to_string(points_total_) + "] " +
                              (share_.sides ? toString(share_.sides->at(i)) + ": " : std::string()) +
                              point.family->name + "/" + point.variant->name + " " +
                              paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode) +
@@ -179,7 +189,7 @@ bool DeviceLoop::runPoint(std::size_t position) {
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
                               (worker_.startSeconds() - worker_start_before);
   records_.add(std::move(*record), plan_.closesGroup(i), *share_.models, analysis_, worker_.buildThreads(),
-               share_.slots.at(position), wall_seconds);
+               share_.slots.at(i), wall_seconds);
   return true;
 }
 

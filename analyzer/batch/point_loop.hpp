@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstddef>
 #include <exception>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -18,6 +20,7 @@
 #include "analyzer/batch/point_worker.hpp"
 #include "analyzer/batch/progress_line.hpp"
 #include "analyzer/batch/results_writer.hpp"
+#include "analyzer/batch/shard_queue.hpp"
 #include "analyzer/diagnose/analysis.hpp"
 #include "analyzer/roofline/roofline_models.hpp"
 
@@ -71,26 +74,34 @@ struct DeviceShare {
   const RooflineModels* models = nullptr;
   DeviceInfo device;
   std::optional<std::string> key;    // on several devices: what its records carry in `device`
-  std::vector<std::size_t> slots;    // one per point: its slot in the batch's estimate
+  std::map<std::size_t, std::size_t> slots;  // plan index -> its slot in the batch's estimate
   const std::vector<AbSide>* sides = nullptr;  // an A/B run's, by plan index: what its records carry
+  // A sharded batch's: where its points come from (`points` are its own groups'), and the device's
+  // number there; the worker prepares `prepared` (ShardQueue::preparationOrder).
+  std::shared_ptr<ShardQueue> queue;
+  std::size_t queue_device = 0;
+  std::vector<std::size_t> prepared;
 };
 
 class DeviceLoop {
  public:
   // `setup`: the worker's, for this device; its points become the share's.
   DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup setup, BatchRecords& records);
-  // Runs the share's points until they are done, the user asks to stop or another loop failed;
-  // whether it stopped before the end. Never throws: a failure goes to BatchRecords.
+  // Runs the share's points (with a queue, the groups it gives) until they are done, the user asks to
+  // stop or another loop failed; whether it stopped before the end. Never throws: a failure goes to
+  // BatchRecords.
   bool run();
   // Wall seconds its worker processes took to start, and how many started.
   double workerStartSeconds() const { return worker_.startSeconds(); }
   std::size_t workerStarts() const { return worker_.starts(); }
 
  private:
-  bool runPoint(std::size_t position);
+  bool runPoint(std::size_t i);
 
   const BatchPlan& plan_;
   DeviceShare share_;
+  std::size_t points_run_ = 0;
+  std::size_t points_total_ = 0;  // its own, and those it took from other devices
   PointWorker worker_;
   BatchRecords& records_;
   RecordAnalysis analysis_;

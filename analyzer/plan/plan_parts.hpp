@@ -15,6 +15,16 @@ namespace rooflab {
 std::vector<std::vector<std::size_t>> dealPoints(const BatchPlan& plan, const std::vector<std::size_t>& points,
                                                  std::size_t count);
 
+// `points` (in plan order) split over `count` devices of one batch: each part's groups (a variant at
+// its params, its modes together), in plan order, each group its plan indices. Each input set (a
+// family's consecutive groups whose points share their inputs) stays on one device, where it is
+// generated, referenced and built for once. `seconds[i]` is the estimated cost of points[i]. Input
+// sets go, costliest first, to the least loaded part; while that leaves a part more than 10% above
+// an even share, the costliest input set still whole is dealt by its groups instead.
+using ShardGroups = std::vector<std::vector<std::size_t>>;
+std::vector<ShardGroups> shardPoints(const BatchPlan& plan, const std::vector<std::size_t>& points, std::size_t count,
+                                     const std::vector<double>& seconds);
+
 // Every point of the plan, in order.
 std::vector<std::size_t> allPoints(const BatchPlan& plan);
 

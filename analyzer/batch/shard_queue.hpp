@@ -1,0 +1,43 @@
+#pragma once
+// The points of a batch sharded over identical devices, as the devices' loops take them: each device
+// runs its own groups (plan/plan_parts.hpp, shardPoints) in order, and a device whose groups are done
+// takes the last group still waiting on the device with the most estimated seconds left, so that no
+// device idles while another has work queued: the estimates that dealt the groups may be wrong.
+#include <cstddef>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "analyzer/plan/plan_parts.hpp"
+
+namespace rooflab {
+
+class ShardQueue {
+ public:
+  // `groups`: each device's, in the order it runs them; `seconds`: each point's estimate, by plan index.
+  ShardQueue(std::vector<ShardGroups> groups, std::map<std::size_t, double> seconds);
+
+  struct Taken {
+    std::vector<std::size_t> points;  // plan indices: one group, its modes in plan order
+    bool own = true;                  // false: taken from another device's queue
+  };
+  // The next group for `device`, or none once no device has a group waiting. Thread-safe.
+  std::optional<Taken> next(std::size_t device);
+  // The points `device`'s worker prepares (builds, input data) in order: its own, then the last third
+  // of the others', from their last groups on, the ones it would take first. Not thread-safe: before
+  // the loops run.
+  std::vector<std::size_t> preparationOrder(std::size_t device) const;
+  // How many points `device` still has waiting.
+  std::size_t pointsWaiting(std::size_t device) const;
+
+ private:
+  double secondsWaiting(std::size_t device) const;  // lock held
+
+  mutable std::mutex lock_;
+  std::vector<std::deque<std::vector<std::size_t>>> waiting_;
+  std::map<std::size_t, double> seconds_;
+};
+
+}  // namespace rooflab
