@@ -47,6 +47,10 @@ constexpr double kCountersPerComputeRoofSecondComputeOnly = 150;
 // repetitions converge at the floor on a quiet device; a CPU's take at least half the noise budget.
 constexpr double kGpuKernelSecondsPerRoofSecond = 10;
 constexpr double kCpuKernelSecondsPerRoofSecond = 20;
+// A GPU's record costs its host more when several workers run at once, one per device of a sharded
+// batch: on two H200s of one host, the default's counters took 42.2 s summed over both against 35.3 s
+// on one GPU, preparing its points 6.6 s against 4.4 s; the timed runs, each on its own GPU, did not.
+constexpr double kShardedGpuFixedFactor = 1.2;
 // Analysis, the results file and the reports: a fixed part and a share per point.
 constexpr double kTailSeconds = 0.1;
 constexpr double kTailSecondsPerPoint = 0.01;
@@ -168,6 +172,7 @@ BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const std::vector<
       prior.timed_seconds = std::min(timed_s, settings.variant_time_limit_s);
     }
     prior.fixed_seconds += data.secondsFor(p, compute_roof_s);
+    if (parallel > 1 && !cpu) prior.fixed_seconds *= kShardedGpuFixedFactor;
     priors.push_back(std::move(prior));
   }
   return BatchEstimator(std::move(priors), kTailSeconds + kTailSecondsPerPoint * double(slots.size()), parallel);

@@ -36,7 +36,8 @@ class BatchEstimator {
   // The priors of the plan's points `slots` (plan indices, one per point the batch will run, a point
   // run on several devices once each) on a device: each point's timed runs at the roofline time of
   // its analytic work on the device's model (or half its noise-target budget, whichever is longer)
-  // and a fixed part whose constants were measured on the default config (batch_estimate.cpp).
+  // and a fixed part whose constants were measured on the default config (batch_estimate.cpp), a
+  // fifth more for GPUs sharing their host with the workers of a sharded batch (`parallel` > 1).
   static BatchEstimator forPlan(const BatchPlan& plan, const std::vector<std::size_t>& slots,
                                 const RooflineModels& models, const RunSettings& settings, const DeviceInfo& device,
                                 int parallel = 1);

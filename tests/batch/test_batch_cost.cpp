@@ -6,7 +6,10 @@
 
 #include "analyzer/batch/batch_cost.hpp"
 #include "analyzer/batch/batch_estimate.hpp"
+#include "analyzer/config/config.hpp"
+#include "analyzer/plan/batch_plan.hpp"
 #include "reports/text/cost_text.hpp"
+#include "test_support.hpp"
 
 using namespace rooflab;
 
@@ -101,4 +104,32 @@ TEST(BatchCost, AResultsFileWithoutCostsSaysSo) {
   std::ostringstream table;
   reports::printPhaseTable(ResultsDocument{}, table);
   EXPECT_NE(table.str().find("not recorded"), std::string::npos);
+}
+
+// A sharded batch's GPUs share their host with one worker each: the fixed part of a point costs a
+// fifth more before any point has run; the timed runs, each on its own GPU, do not. PoCL's points,
+// whose kernels share the host's cores, are left as they are.
+TEST(BatchEstimate, ShardedGpusPriceTheirPointsFixedPartAFifthHigher) {
+  const BatchPlan plan = planBatch(parseBatchConfig(
+      std::string(rooflab::testing::kQuickCpuRun) + "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\n", "estimate.toml",
+      ROOFLAB_SOURCE_DIR));
+  ASSERT_TRUE(plan.input_errors.empty());
+  const std::vector<std::size_t> slots = {0};
+  RooflineModels models;
+  models.reference.peak_gflops = 1000;
+  models.reference.dram_gbps = 100;
+  RunSettings settings;
+  DeviceInfo gpu;
+  gpu.type = "GPU";
+  gpu.vendor = "Advanced Micro Devices, Inc.";
+  const auto one = BatchEstimator::forPlan(plan, slots, models, settings, gpu, 1).priorSeconds();
+  const auto two = BatchEstimator::forPlan(plan, slots, models, settings, gpu, 2).priorSeconds();
+  ASSERT_EQ(one.size(), 1u);
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_GT(two[0], one[0]);
+  EXPECT_LT(two[0], 1.2 * one[0]);  // the timed runs are not scaled
+  DeviceInfo cpu = gpu;
+  cpu.type = "CPU";
+  EXPECT_DOUBLE_EQ(BatchEstimator::forPlan(plan, slots, models, settings, cpu, 2).priorSeconds()[0],
+                   BatchEstimator::forPlan(plan, slots, models, settings, cpu, 1).priorSeconds()[0]);
 }
