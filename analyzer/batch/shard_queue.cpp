@@ -2,16 +2,20 @@
 
 namespace rooflab {
 
-ShardQueue::ShardQueue(std::vector<ShardGroups> groups, std::map<std::size_t, double> seconds)
-    : seconds_(std::move(seconds)) {
-  for (ShardGroups& part : groups) waiting_.emplace_back(std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+ShardQueue::ShardQueue(std::vector<ShardGroups> groups, std::map<std::size_t, double> seconds) {
+  for (ShardGroups& part : groups) {
+    std::deque<Group>& waiting = waiting_.emplace_back();
+    for (std::vector<std::size_t>& points : part) {
+      Group& group = waiting.emplace_back(Group{std::move(points), 0});
+      for (const std::size_t i : group.points)
+        if (const auto found = seconds.find(i); found != seconds.end()) group.seconds += found->second;
+    }
+  }
 }
 
 double ShardQueue::secondsWaiting(std::size_t device) const {
   double seconds = 0;
-  for (const std::vector<std::size_t>& group : waiting_[device])
-    for (const std::size_t i : group)
-      if (const auto found = seconds_.find(i); found != seconds_.end()) seconds += found->second;
+  for (const Group& group : waiting_[device]) seconds += group.seconds;
   return seconds;
 }
 
@@ -19,18 +23,18 @@ std::optional<ShardQueue::Taken> ShardQueue::next(std::size_t device) {
   const std::lock_guard<std::mutex> hold(lock_);
   if (device >= waiting_.size()) return std::nullopt;
   if (!waiting_[device].empty()) {
-    Taken taken{std::move(waiting_[device].front()), true};
+    Taken taken{std::move(waiting_[device].front().points), true};
     waiting_[device].pop_front();
     return taken;
   }
-  // The device with the most left, by estimate; a tie, by points.
+  // The device with the most left, by estimate; of a tie, the first.
   std::optional<std::size_t> from;
   for (std::size_t other = 0; other < waiting_.size(); ++other) {
     if (waiting_[other].empty()) continue;
     if (!from || secondsWaiting(other) > secondsWaiting(*from)) from = other;
   }
   if (!from) return std::nullopt;
-  Taken taken{std::move(waiting_[*from].back()), false};
+  Taken taken{std::move(waiting_[*from].back().points), false};
   waiting_[*from].pop_back();
   return taken;
 }
@@ -38,7 +42,7 @@ std::optional<ShardQueue::Taken> ShardQueue::next(std::size_t device) {
 std::vector<std::size_t> ShardQueue::preparationOrder(std::size_t device) const {
   std::vector<std::size_t> order;
   if (device >= waiting_.size()) return order;
-  for (const std::vector<std::size_t>& group : waiting_[device]) order.insert(order.end(), group.begin(), group.end());
+  for (const Group& group : waiting_[device]) order.insert(order.end(), group.points.begin(), group.points.end());
   // The last third of each other's groups, from their ends, in turn: what a device is likely to take
   // once its own are done. Not all of them: while any build runs in its background, a worker disables
   // the range profiler after every record, which then costs its start again.
@@ -47,8 +51,8 @@ std::vector<std::size_t> ShardQueue::preparationOrder(std::size_t device) const 
     more = false;
     for (std::size_t other = 0; other < waiting_.size(); ++other) {
       if (other == device || 3 * taken_from[other] >= waiting_[other].size()) continue;
-      const std::vector<std::size_t>& group = waiting_[other][waiting_[other].size() - 1 - taken_from[other]++];
-      order.insert(order.end(), group.begin(), group.end());
+      const Group& group = waiting_[other][waiting_[other].size() - 1 - taken_from[other]++];
+      order.insert(order.end(), group.points.begin(), group.points.end());
       more = true;
     }
   }
@@ -59,7 +63,7 @@ std::size_t ShardQueue::pointsWaiting(std::size_t device) const {
   const std::lock_guard<std::mutex> hold(lock_);
   std::size_t points = 0;
   if (device < waiting_.size())
-    for (const std::vector<std::size_t>& group : waiting_[device]) points += group.size();
+    for (const Group& group : waiting_[device]) points += group.points.size();
   return points;
 }
 

@@ -33,11 +33,14 @@ class ShardQueue {
   std::size_t pointsWaiting(std::size_t device) const;
 
  private:
+  struct Group {
+    std::vector<std::size_t> points;
+    double seconds = 0;  // its points' estimates, summed
+  };
   double secondsWaiting(std::size_t device) const;  // lock held
 
   mutable std::mutex lock_;
-  std::vector<std::deque<std::vector<std::size_t>>> waiting_;
-  std::map<std::size_t, double> seconds_;
+  std::vector<std::deque<Group>> waiting_;
 };
 
 }  // namespace rooflab

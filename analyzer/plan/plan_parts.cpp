@@ -7,7 +7,8 @@
 namespace rooflab {
 namespace {
 
-// Positions in `points` of one group (a variant at its params, its modes together), in order.
+// Positions in `points` of each group (a variant at its params, its modes together), in order. A
+// group ends where the plan's does, or where the points skip to another group.
 std::vector<std::vector<std::size_t>> groupsOf(const BatchPlan& plan, const std::vector<std::size_t>& points) {
   std::vector<std::vector<std::size_t>> groups;
   bool open = false;
@@ -103,12 +104,9 @@ std::vector<std::vector<std::size_t>> dealPoints(const BatchPlan& plan, const st
   std::vector<std::vector<std::size_t>> parts(count);
   if (count == 0) return parts;
   std::size_t group = 0;
-  for (std::size_t position = 0; position < points.size(); ++position) {
-    const std::size_t i = points[position];
-    parts[group % count].push_back(i);
-    // A group ends where the plan's does, or where the points skip to another group.
-    const bool last = position + 1 == points.size();
-    if (plan.closesGroup(i) || (!last && points[position + 1] != i + 1)) ++group;
+  for (const std::vector<std::size_t>& positions : groupsOf(plan, points)) {
+    for (const std::size_t position : positions) parts[group % count].push_back(points[position]);
+    ++group;
   }
   return parts;
 }
