@@ -250,6 +250,12 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
                                                      const WorkerSetup& setup, BatchRecords& records,
                                                      const std::vector<AbSide>& sides) {
   const bool shard = devices.mode == DeviceMode::shard;
+  // Records that read counters with the profiler kept run by metric set; an A/B run keeps its sides
+  // interleaved, and a shard's devices are identical.
+  auto byMetricSet = [&](const DeviceInfo& info) {
+    return sides.empty() && setup.config.run.environment.keep_profiler_enabled &&
+           countersPossible(setup.config.run, info);
+  };
   std::vector<ShardGroups> shares;
   std::shared_ptr<ShardQueue> queue;
   if (shard) {
@@ -257,7 +263,10 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
     std::map<std::size_t, double> seconds;
     for (std::size_t place = 0; place < points.size() && place < point_seconds.size(); ++place)
       seconds[points[place]] = point_seconds[place];
-    queue = std::make_shared<ShardQueue>(shares, std::move(seconds));
+    ShardQueue::SameInputSet same_set;
+    if (byMetricSet(devices.devices.front().info))
+      same_set = [&plan](std::size_t a, std::size_t b) { return sameInputSet(plan, a, b); };
+    queue = std::make_shared<ShardQueue>(shares, std::move(seconds), std::move(same_set));
   }
   std::vector<std::unique_ptr<DeviceLoop>> loops;
   for (std::size_t i = 0; i < devices.devices.size(); ++i) {
@@ -268,12 +277,19 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
     // (a sharded device may take any point from another's queue).
     for (std::size_t place = 0; place < points.size(); ++place)
       share.slots[points[place]] = (devices.mode == DeviceMode::compare ? i * points.size() : 0) + place;
+    share.by_metric_set = byMetricSet(info);
     if (shard) {
       share.points.clear();
       for (const std::vector<std::size_t>& group : shares[i]) share.points.insert(share.points.end(), group.begin(), group.end());
       share.queue = queue;
       share.queue_device = i;
       share.prepared = queue->preparationOrder(i);
+    }
+    if (share.by_metric_set) {
+      // preparationOrder starts with the device's own points: the worker prepares them in the order
+      // it runs them, then what it may take.
+      share.points = orderByMetricSet(plan, share.points);
+      if (shard) std::copy(share.points.begin(), share.points.end(), share.prepared.begin());
     }
     // The worker opens the very device the batch selected, whatever the list said (`all`, `cpu,gpu`):
     // by its PCI location where it has one of its own, else by its indices.

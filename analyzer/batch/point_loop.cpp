@@ -1,9 +1,12 @@
 #include "analyzer/batch/point_loop.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
 
 #include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/place/place_record.hpp"
+#include "analyzer/plan/plan_parts.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/stop_flag.hpp"
 
@@ -41,6 +44,7 @@ void BatchRecords::add(RunRecord record, bool closes_group, const RooflineModels
   if (record.status == RecordStatus::ok) placeRecord(record, models);
   report(record, tally_.count(record));
   const std::size_t index = results_.append(std::move(record));
+  record_slots_.push_back(slot);
   const std::optional<std::size_t> concluded = analysis.recordAdded(document_.records, index, closes_group);
   results_.journal(index);
   if (concluded && *concluded != index) results_.journal(*concluded);
@@ -74,6 +78,7 @@ bool BatchRecords::finish(bool interrupted, std::size_t points, BatchTimes& time
   interrupted = interrupted || stopRequests() > 0;
   results_.setHost(host_.condition());
   host_.reportAtEnd();
+  inSlotOrder();
   RecordAnalysis::batchOver(document_.records);
   results_.finish(interrupted, tally_.finalSummary(results_.records()));
   // Interrupted before its first record, the batch has nothing to put in the place of the earlier
@@ -95,6 +100,23 @@ bool BatchRecords::finish(bool interrupted, std::size_t points, BatchTimes& time
                  results_.records(), points, points - results_.records(), results_.path().c_str(),
                  results_.journalPath().c_str());
   return interrupted;
+}
+
+// The records as the plan lists them (the journal keeps the order they came in): the loops may run
+// their points in another order (a queue's groups, orderByMetricSet) and several loops at once.
+void BatchRecords::inSlotOrder() {
+  if (record_slots_.size() != document_.records.size() ||
+      std::is_sorted(record_slots_.begin(), record_slots_.end()))
+    return;
+  std::vector<std::size_t> order(record_slots_.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return record_slots_[a] < record_slots_[b]; });
+  std::vector<RunRecord> sorted;
+  sorted.reserve(order.size());
+  for (const std::size_t i : order) sorted.push_back(std::move(document_.records[i]));
+  document_.records = std::move(sorted);
+  std::sort(record_slots_.begin(), record_slots_.end());
 }
 
 void BatchRecords::failed(std::exception_ptr error) {
@@ -143,6 +165,9 @@ DeviceLoop::DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup set
       analysis_(static_cast<double>(share_.device.timer_resolution_ns),
                 share_.models->device ? share_.models->device : share_.models->datasheet) {
   analysis_.setCpuDevice(share_.device.type == "CPU");
+  group_of_.resize(plan_.points.size());
+  for (std::size_t i = 0; i < plan_.points.size(); ++i)
+    group_of_[i] = i > 0 && !plan_.closesGroup(i - 1) ? group_of_[i - 1] : i;
   if (share_.models->ceilings && share_.models->ceilings->link)
     analysis_.setLinkCeilings(&*share_.models->ceilings->link, share_.models->ceilings->launch);
 }
@@ -151,13 +176,17 @@ bool DeviceLoop::run() {
   auto stop = [&](std::size_t i) { return stopRequests() > 0 || records_.stopping() || !runPoint(i); };
   try {
     if (!share_.queue) {
+      expect(share_.points);
       for (const std::size_t i : share_.points)
         if (stop(i)) return true;
       return false;
     }
     while (std::optional<ShardQueue::Taken> taken = share_.queue->next(share_.queue_device)) {
       if (!taken->own) points_total_ += taken->points.size();
-      for (const std::size_t i : taken->points)
+      const std::vector<std::size_t> points =
+          share_.by_metric_set ? orderByMetricSet(plan_, taken->points) : std::move(taken->points);
+      expect(points);
+      for (const std::size_t i : points)
         if (stop(i)) return true;
     }
     return false;
@@ -165,6 +194,10 @@ bool DeviceLoop::run() {
     records_.failed(std::current_exception());
     return true;
   }
+}
+
+void DeviceLoop::expect(const std::vector<std::size_t>& points) {
+  for (const std::size_t i : points) ++group_left_[group_of_[i]];
 }
 
 // False when the user asked to stop now: the point has no record.
@@ -188,7 +221,8 @@ bool DeviceLoop::runPoint(std::size_t i) {
   // The point's cost as the batch saw it, less a worker's start (a cost of the batch, not of the point).
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
                               (worker_.startSeconds() - worker_start_before);
-  records_.add(std::move(*record), plan_.closesGroup(i), *share_.models, analysis_, worker_.buildThreads(),
+  const bool closes_group = --group_left_[group_of_[i]] == 0;
+  records_.add(std::move(*record), closes_group, *share_.models, analysis_, worker_.buildThreads(),
                share_.slots.at(i), wall_seconds);
   return true;
 }

@@ -56,6 +56,7 @@ class BatchRecords {
 
  private:
   void report(const RunRecord& record, RecordOutcome outcome);
+  void inSlotOrder();  // lock held
 
   mutable std::mutex lock_;
   ResultsDocument& document_;
@@ -66,9 +67,11 @@ class BatchRecords {
   std::exception_ptr failure_;
   BatchEstimator& estimator_;
   std::chrono::steady_clock::time_point estimated_from_;  // when the first estimate was printed
+  std::vector<std::size_t> record_slots_;  // each appended record's slot, in the order they came
 };
 
-// One device's share of a batch: its points, run in order in its own worker process.
+// One device's share of a batch: its points, run in order in its own worker process. A group's
+// verdict waits for its last point here, whatever order the points run in.
 struct DeviceShare {
   std::vector<std::size_t> points;   // indices into the plan
   const RooflineModels* models = nullptr;
@@ -81,6 +84,8 @@ struct DeviceShare {
   std::shared_ptr<ShardQueue> queue;
   std::size_t queue_device = 0;
   std::vector<std::size_t> prepared;
+  // The points a queue gives are run in orderByMetricSet's order (`points` and `prepared` come so).
+  bool by_metric_set = false;
 };
 
 class DeviceLoop {
@@ -97,11 +102,15 @@ class DeviceLoop {
 
  private:
   bool runPoint(std::size_t i);
+  // `points` are to run here: their groups close once their last point has run, in any order.
+  void expect(const std::vector<std::size_t>& points);
 
   const BatchPlan& plan_;
   DeviceShare share_;
   std::size_t points_run_ = 0;
   std::size_t points_total_ = 0;  // its own, and those it took from other devices
+  std::vector<std::size_t> group_of_;            // plan index -> its group's first plan index
+  std::map<std::size_t, std::size_t> group_left_;  // group -> its points expected here and not yet run
   PointWorker worker_;
   BatchRecords& records_;
   RecordAnalysis analysis_;

@@ -1,8 +1,11 @@
 #include "analyzer/batch/shard_queue.hpp"
 
+#include <utility>
+
 namespace rooflab {
 
-ShardQueue::ShardQueue(std::vector<ShardGroups> groups, std::map<std::size_t, double> seconds) {
+ShardQueue::ShardQueue(std::vector<ShardGroups> groups, std::map<std::size_t, double> seconds, SameInputSet same_set)
+    : same_set_(std::move(same_set)) {
   for (ShardGroups& part : groups) {
     std::deque<Group>& waiting = waiting_.emplace_back();
     for (std::vector<std::size_t>& points : part) {
@@ -22,9 +25,14 @@ double ShardQueue::secondsWaiting(std::size_t device) const {
 std::optional<ShardQueue::Taken> ShardQueue::next(std::size_t device) {
   const std::lock_guard<std::mutex> hold(lock_);
   if (device >= waiting_.size()) return std::nullopt;
-  if (!waiting_[device].empty()) {
-    Taken taken{std::move(waiting_[device].front().points), true};
-    waiting_[device].pop_front();
+  std::deque<Group>& own = waiting_[device];
+  if (!own.empty()) {
+    Taken taken{std::move(own.front().points), true};
+    own.pop_front();
+    while (same_set_ && !own.empty() && same_set_(taken.points.front(), own.front().points.front())) {
+      taken.points.insert(taken.points.end(), own.front().points.begin(), own.front().points.end());
+      own.pop_front();
+    }
     return taken;
   }
   // The device with the most left, by estimate; of a tie, the first.

@@ -5,6 +5,7 @@
 // device idles while another has work queued: the estimates that dealt the groups may be wrong.
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -16,12 +17,18 @@ namespace rooflab {
 
 class ShardQueue {
  public:
-  // `groups`: each device's, in the order it runs them; `seconds`: each point's estimate, by plan index.
-  ShardQueue(std::vector<ShardGroups> groups, std::map<std::size_t, double> seconds);
+  // Whether two plan points share their input set (plan/plan_parts.hpp, sameInputSet).
+  using SameInputSet = std::function<bool(std::size_t, std::size_t)>;
+  // `groups`: each device's, in the order it runs them; `seconds`: each point's estimate, by plan
+  // index. With `same_set`, a device takes its own groups an input set at a time (a run that orders
+  // each set's records by metric set, orderByMetricSet); without, a group at a time.
+  ShardQueue(std::vector<ShardGroups> groups, std::map<std::size_t, double> seconds, SameInputSet same_set = {});
 
   struct Taken {
-    std::vector<std::size_t> points;  // plan indices: one group, its modes in plan order
-    bool own = true;                  // false: taken from another device's queue
+    // plan indices: one group, its modes in plan order; of its own, the device's groups of one input
+    // set when the queue was given `same_set`
+    std::vector<std::size_t> points;
+    bool own = true;  // false: taken from another device's queue
   };
   // The next group for `device`, or none once no device has a group waiting. Thread-safe.
   std::optional<Taken> next(std::size_t device);
@@ -41,6 +48,7 @@ class ShardQueue {
 
   mutable std::mutex lock_;
   std::vector<std::deque<Group>> waiting_;
+  SameInputSet same_set_;
 };
 
 }  // namespace rooflab

@@ -111,6 +111,31 @@ std::vector<std::vector<std::size_t>> dealPoints(const BatchPlan& plan, const st
   return parts;
 }
 
+std::vector<std::size_t> orderByMetricSet(const BatchPlan& plan, const std::vector<std::size_t>& points) {
+  std::vector<std::size_t> ordered, mutants;
+  auto closeSet = [&] {
+    ordered.insert(ordered.end(), mutants.begin(), mutants.end());
+    mutants.clear();
+  };
+  std::string last_set;
+  for (const std::vector<std::size_t>& group : groupsOf(plan, points)) {
+    const std::size_t first = points[group.front()];
+    const std::string set = inputSetOf(plan.points[first], first);
+    if (set != last_set) closeSet();
+    last_set = set;
+    for (const std::size_t position : group) {
+      const RunMode mode = plan.points[points[position]].run_point.mode;
+      (mode == RunMode::compute_only || mode == RunMode::memory_only ? mutants : ordered).push_back(points[position]);
+    }
+  }
+  closeSet();
+  return ordered;
+}
+
+bool sameInputSet(const BatchPlan& plan, std::size_t a, std::size_t b) {
+  return inputSetOf(plan.points[a], a) == inputSetOf(plan.points[b], b);
+}
+
 std::vector<std::size_t> allPoints(const BatchPlan& plan) {
   std::vector<std::size_t> points(plan.points.size());
   std::iota(points.begin(), points.end(), std::size_t{0});

@@ -25,6 +25,17 @@ using ShardGroups = std::vector<std::vector<std::size_t>>;
 std::vector<ShardGroups> shardPoints(const BatchPlan& plan, const std::vector<std::size_t>& points, std::size_t count,
                                      const std::vector<double>& seconds);
 
+// `points` (in plan order) in the order that collects counters at least cost: within each input set
+// (a family's consecutive groups whose points share their inputs), its originals and what-ifs first,
+// then its mutants, each in plan order. The range profiler stays enabled from one record to the next
+// of the same metric set and starts afresh when the set changes: in plan order it changes twice a
+// variant, in this order twice an input set. A mutant still comes after its own original, whose
+// compile it follows.
+std::vector<std::size_t> orderByMetricSet(const BatchPlan& plan, const std::vector<std::size_t>& points);
+
+// Whether plan points `a` and `b` share their input set (family and inputs).
+bool sameInputSet(const BatchPlan& plan, std::size_t a, std::size_t b);
+
 // Every point of the plan, in order.
 std::vector<std::size_t> allPoints(const BatchPlan& plan);
 

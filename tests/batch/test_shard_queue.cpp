@@ -50,3 +50,16 @@ TEST(ShardQueue, AWorkerPreparesItsOwnPointsThenTheLastThirdOfTheOthersFromTheir
   EXPECT_EQ(queue.preparationOrder(0), (std::vector<std::size_t>{0, 1, 2, 3, 9, 8}));
   EXPECT_EQ(queue.preparationOrder(1), (std::vector<std::size_t>{4, 5, 6, 7, 8, 9, 2, 3}));
 }
+
+// A run ordered by metric set takes its own groups an input set at a time (here, points below 4 and
+// the rest are two sets); what it takes from another device is still one group.
+TEST(ShardQueue, WithInputSetsADeviceTakesItsOwnGroupsOfOneSetTogether) {
+  ShardQueue queue({{{0, 1}, {2, 3}, {4, 5}}, {{6, 7}, {8, 9}}}, {},
+                   [](std::size_t a, std::size_t b) { return (a < 4) == (b < 4); });
+  EXPECT_EQ(nextPoints(queue, 0), (std::vector<std::size_t>{0, 1, 2, 3}));
+  EXPECT_EQ(nextPoints(queue, 0), (std::vector<std::size_t>{4, 5}));
+  bool own = true;
+  EXPECT_EQ(nextPoints(queue, 0, &own), (std::vector<std::size_t>{8, 9}));
+  EXPECT_FALSE(own);
+  EXPECT_EQ(nextPoints(queue, 1), (std::vector<std::size_t>{6, 7}));
+}

@@ -110,4 +110,26 @@ variants = ["step1_interleaved_divergent", "step2_interleaved_strided", "step3_s
   EXPECT_EQ(std::count_if(many.begin(), many.end(), [](const auto& part) { return part.empty(); }), 1);
 }
 
+// A run that reads counters with the profiler kept: each input set's originals first, then its
+// mutants, every one after its own original; a second input set only after the first is done.
+TEST(OrderByMetricSet, EachInputSetRunsItsOriginalsThenItsMutants) {
+  const BatchPlan plan = planOf(kTwoFamilies);
+  ASSERT_EQ(plan.points.size(), 8u);
+  const std::vector<std::size_t> ordered = orderByMetricSet(plan, allPoints(plan));
+  std::vector<std::string> labels;
+  for (const std::size_t i : ordered) {
+    const RunPoint& point = plan.points[i].run_point;
+    labels.push_back(point.variant->name + " " + modeName(point.mode));
+  }
+  EXPECT_EQ(labels, (std::vector<std::string>{
+                        "global normal", "local_staged normal", "global memory-only", "local_staged memory-only",
+                        "step1_interleaved_divergent normal", "step2_interleaved_strided normal",
+                        "step1_interleaved_divergent memory-only", "step2_interleaved_strided memory-only"}));
+  EXPECT_TRUE(sameInputSet(plan, ordered[0], ordered[3]));
+  EXPECT_FALSE(sameInputSet(plan, ordered[0], ordered[4]));
+  // A part of the plan keeps to its own points.
+  const std::vector<std::size_t> part{4, 5, 6, 7};
+  EXPECT_EQ(orderByMetricSet(plan, part), (std::vector<std::size_t>{4, 6, 5, 7}));
+}
+
 }  // namespace rooflab::testing
