@@ -56,7 +56,11 @@ std::pair<ModuleFuture, bool> entryFor(const std::string& key, const ModuleFutur
   cache.modules.emplace(key, pending);
   cache.order.push_back(key);
   while (cache.order.size() > kKeptModules) {
-    cache.modules.erase(cache.order.front());
+    // Unloaded once no range profiler is enabled (retainWhileProfiling).
+    if (const auto evicted = cache.modules.find(cache.order.front()); evicted != cache.modules.end()) {
+      retainWhileProfiling(std::make_shared<ModuleFuture>(std::move(evicted->second)));
+      cache.modules.erase(evicted);
+    }
     cache.order.pop_front();
   }
   return {pending, true};

@@ -3,13 +3,51 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "analyzer/counters/cuda_driver.hpp"
 #include "analyzer/counters/cupti_library.hpp"
 
 namespace rooflab::counters {
+namespace {
+
+// What must outlive every enabled range profiler (retainWhileProfiling): the contexts whose profiler
+// is enabled, and what waits for them to be disabled.
+struct Retired {
+  std::mutex mutex;
+  int enabled_profilers = 0;
+  std::vector<std::shared_ptr<void>> objects;
+};
+Retired& retired() {
+  static auto* kept = new Retired;  // leaked, as the sessions are
+  return *kept;
+}
+
+// A range profiler enabled or disabled; once none is enabled, what waited is released, outside the lock.
+[[maybe_unused]] void profilerSwitched(bool enabled) noexcept {
+  std::vector<std::shared_ptr<void>> released;
+  {
+    Retired& r = retired();
+    const std::lock_guard<std::mutex> hold(r.mutex);
+    r.enabled_profilers += enabled ? 1 : -1;
+    if (r.enabled_profilers == 0) released.swap(r.objects);
+  }
+}
+
+}  // namespace
+
+void retainWhileProfiling(std::shared_ptr<void> object) {
+  Retired& r = retired();
+  std::unique_lock<std::mutex> hold(r.mutex);
+  if (r.enabled_profilers > 0) r.objects.push_back(std::move(object));
+  else {
+    hold.unlock();
+    object.reset();
+  }
+}
 
 #ifdef ROOFLAB_HAVE_CUPTI_RANGE_PROFILER
 namespace {
@@ -176,6 +214,7 @@ class CuptiBackend : public ProfilerBackend {
     enable.ctx = context_;
     checkCupti(cupti_.rangeEnable(&enable), "cuptiRangeProfilerEnable");
     profiler_ = enable.pRangeProfilerObject;
+    profilerSwitched(true);
   }
 
   void setConfig(int id) override {
@@ -280,6 +319,7 @@ class CuptiBackend : public ProfilerBackend {
       p.pRangeProfilerObject = profiler_;
       cupti_.rangeDisable(&p);
       profiler_ = nullptr;
+      profilerSwitched(false);
     }
     for (auto& [id, set] : sets_) set.counter_data.clear();  // sized for the profiler object just gone
   }

@@ -5,6 +5,7 @@
 #include <cuda.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,11 @@ RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::v
 
 // Disables the range profiler of every context where a range left it enabled. Never throws.
 void disableKeptProfilers() noexcept;
+
+// Keeps `object` (a CUDA module the batch no longer needs) until no range profiler is enabled, then
+// releases it; at once when none is. A module unloaded while a kept profiler is enabled is a suspect
+// in the crashes of a kept profiler (docs/cost.md, "Counters"). Thread-safe.
+void retainWhileProfiling(std::shared_ptr<void> object);
 
 // Drops every context's session; before a context is reset, whose profiler would go with it.
 void dropProfilerSessions() noexcept;
