@@ -102,6 +102,15 @@ bool BatchRecords::finish(bool interrupted, std::size_t points, BatchTimes& time
   return interrupted;
 }
 
+void BatchRecords::concludeOpenGroups(RecordAnalysis& analysis) noexcept {
+  const std::lock_guard<std::mutex> hold(lock_);
+  try {
+    for (const std::size_t index : analysis.concludeOpenGroups(document_.records)) results_.journal(index);
+  } catch (...) {
+    // A full disk: the run already stops on it (failed), and its results file is written at the end.
+  }
+}
+
 // The records as the plan lists them (the journal keeps the order they came in): the loops may run
 // their points in another order (a queue's groups, orderByMetricSet) and several loops at once.
 void BatchRecords::inSlotOrder() {
@@ -173,27 +182,35 @@ DeviceLoop::DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup set
 }
 
 bool DeviceLoop::run() {
-  auto stop = [&](std::size_t i) { return stopRequests() > 0 || records_.stopping() || !runPoint(i); };
+  bool stopped = true;
   try {
-    if (!share_.queue) {
-      expect(share_.points);
-      for (const std::size_t i : share_.points)
-        if (stop(i)) return true;
-      return false;
-    }
-    while (std::optional<ShardQueue::Taken> taken = share_.queue->next(share_.queue_device)) {
-      if (!taken->own) points_total_ += taken->points.size();
-      const std::vector<std::size_t> points =
-          share_.by_metric_set ? orderByMetricSet(plan_, taken->points) : std::move(taken->points);
-      expect(points);
-      for (const std::size_t i : points)
-        if (stop(i)) return true;
-    }
-    return false;
+    stopped = runPoints();
   } catch (...) {
     records_.failed(std::current_exception());
-    return true;
   }
+  // Stopped early, a group may lack its last records (its mutants, run after the set's originals):
+  // its original gets what the modes that ran can say.
+  if (stopped) records_.concludeOpenGroups(analysis_);
+  return stopped;
+}
+
+bool DeviceLoop::runPoints() {
+  auto stop = [&](std::size_t i) { return stopRequests() > 0 || records_.stopping() || !runPoint(i); };
+  if (!share_.queue) {
+    expect(share_.points);
+    for (const std::size_t i : share_.points)
+      if (stop(i)) return true;
+    return false;
+  }
+  while (std::optional<ShardQueue::Taken> taken = share_.queue->next(share_.queue_device)) {
+    if (!taken->own) points_total_ += taken->points.size();
+    const std::vector<std::size_t> points =
+        share_.by_metric_set ? orderByMetricSet(plan_, taken->points) : std::move(taken->points);
+    expect(points);
+    for (const std::size_t i : points)
+      if (stop(i)) return true;
+  }
+  return false;
 }
 
 void DeviceLoop::expect(const std::vector<std::size_t>& points) {

@@ -44,6 +44,9 @@ class BatchRecords {
   // written.
   void add(RunRecord record, bool closes_group, const RooflineModels& models, RecordAnalysis& analysis,
            std::optional<int> build_threads, std::size_t slot, double wall_seconds);
+  // A loop stopped before its end: the groups it began and did not finish are concluded from the
+  // records they have (RecordAnalysis::concludeOpenGroups) and journalled.
+  void concludeOpenGroups(RecordAnalysis& analysis) noexcept;
   // Once every loop has ended: the what-ifs, the final summary, the phase table (`times`, its finish
   // measured here) and results.json. Whether the batch was interrupted.
   bool finish(bool interrupted, std::size_t points, BatchTimes& times);
@@ -101,6 +104,7 @@ class DeviceLoop {
   std::size_t workerStarts() const { return worker_.starts(); }
 
  private:
+  bool runPoints();  // whether it stopped before the end; throws what a point's bookkeeping threw
   bool runPoint(std::size_t i);
   // `points` are to run here: their groups close once their last point has run, in any order.
   void expect(const std::vector<std::size_t>& points);

@@ -16,6 +16,19 @@ std::optional<std::size_t> RecordAnalysis::recordAdded(std::vector<RunRecord>& r
                             added.variant + " " + paramsLabel(added.params, added.param_order);
   mode_records_[group][added.mode] = index;
   if (!closes_group) return std::nullopt;
+  return conclude(records, group);
+}
+
+std::vector<std::size_t> RecordAnalysis::concludeOpenGroups(std::vector<RunRecord>& records) {
+  std::vector<std::size_t> concluded;
+  for (const auto& [group, modes] : mode_records_)
+    if (!concluded_.count(group))
+      if (const std::optional<std::size_t> index = conclude(records, group)) concluded.push_back(*index);
+  return concluded;
+}
+
+std::optional<std::size_t> RecordAnalysis::conclude(std::vector<RunRecord>& records, const std::string& group) {
+  concluded_.insert(group);
   const auto& modes = mode_records_[group];
   auto recordAt = [&](RunMode mode) -> RunRecord* {
     auto it = modes.find(mode);

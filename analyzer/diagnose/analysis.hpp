@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,11 @@ class RecordAnalysis {
   // records[index] has just been added. When it closes its group, the group's normal record gets its
   // verdict and diagnosis: returns that record's index when it got either.
   std::optional<std::size_t> recordAdded(std::vector<RunRecord>& records, std::size_t index, bool closes_group);
+
+  // The groups that got a record but never their last (the run stopped before it): each normal record
+  // among them gets its verdict from the modes that ran and its diagnosis. Returns the indices of
+  // the records that got either.
+  std::vector<std::size_t> concludeOpenGroups(std::vector<RunRecord>& records);
 
   // Once the batch is over (complete or interrupted).
   static void batchOver(std::vector<RunRecord>& records);
@@ -56,7 +62,11 @@ class RecordAnalysis {
   double timer_resolution_ns_;
   bool cpu_device_ = false;
   std::optional<DeviceModel> device_roofs_;
+  // The group's normal record concluded (verdict, diagnosis) from its modes; its index when it got either.
+  std::optional<std::size_t> conclude(std::vector<RunRecord>& records, const std::string& group);
+
   std::map<std::string, std::map<RunMode, std::size_t>> mode_records_;  // group -> mode -> record index
+  std::set<std::string> concluded_;                                      // groups whose last record came
 };
 
 // A results file read back: every normal record saved without a diagnosis gets one, marked as derived

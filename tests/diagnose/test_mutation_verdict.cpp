@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "analyzer/diagnose/analysis.hpp"
 #include "analyzer/diagnose/mutation_verdict.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "analyzer/batch/batch.hpp"
@@ -281,4 +282,24 @@ TEST(MutationVerdict, AnAutomaticComputeOnlyMutantReadsOnlyTheLoadsItKeeps) {
                                              "hold, each element counted once a launch), whose values decide"),
             std::string::npos)
       << by_source.note.value_or("");
+}
+
+// A run stopped between a group's original and its last mutant (records run by metric set put every
+// original of an input set first): the group is concluded from the modes that ran, once.
+TEST(RecordAnalysis, AGroupStoppedBeforeItsLastModeIsConcludedFromWhatRan) {
+  std::vector<RunRecord> records{record(1e6), record(0.98e6, RunMode::memory_only)};
+  for (RunRecord& r : records) {
+    r.family = "vecadd";
+    r.variant = "global";
+    r.params = {{"N", 1024}};
+    r.param_order = {"N"};
+  }
+  RecordAnalysis analysis(1000);
+  EXPECT_FALSE(analysis.recordAdded(records, 0, false));
+  EXPECT_FALSE(analysis.recordAdded(records, 1, false));  // its compute-only mutant never came
+  EXPECT_FALSE(records[0].mutation);
+  EXPECT_EQ(analysis.concludeOpenGroups(records), (std::vector<std::size_t>{0}));
+  ASSERT_TRUE(records[0].mutation);
+  EXPECT_TRUE(records[0].mutation->validation.memory_only.has_value());
+  EXPECT_TRUE(analysis.concludeOpenGroups(records).empty());  // concluded once
 }
