@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The kept profiler's stress run (docs/cost.md, "Counters"): the embedded default config RUNS times
 # and bench/configs/estimate-h100.toml once, with the range profiler kept enabled from one record to
-# the next as rooflab keeps it by default (once no OpenCL build runs; set ROOFLAB_PROFILER_KEEP_ENABLED
-# to "0" beforehand to compare), counting the records whose worker crashed. Writes
+# the next as rooflab keeps it by default (set ROOFLAB_PROFILER_KEEP_ENABLED to "0" beforehand to
+# compare), counting the records whose worker crashed. Writes
 # $OUT/stress.tgz (logs and results). Usage (GPU machine, repository root, `.deps` carried):
 #   bash bench/profiler-stress.sh RUNS SECONDS_LIMIT
 set -uo pipefail

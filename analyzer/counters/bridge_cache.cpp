@@ -161,10 +161,10 @@ void dropBridgeCaches() noexcept {
   }
   for (auto& [key, module] : modules)
     if (module.valid()) module.wait();  // a prefetch still compiling finishes before the context goes
+  dropProfilerSessions();  // first: no module is unloaded under an enabled range profiler
   modules.clear();
   flushers().clear();
   keptInputs() = KeptInputs{};
-  dropProfilerSessions();
 }
 
 }  // namespace rooflab::counters::bridge_detail
@@ -173,6 +173,5 @@ namespace rooflab::counters {
 
 void releaseKeptBridge() noexcept { bridge_detail::dropBridgeCaches(); }
 
-void disableKeptProfiler() noexcept { disableKeptProfilers(); }
 
 }  // namespace rooflab::counters

@@ -106,8 +106,8 @@ struct BridgeOptions {
   // the same key, their device copies stay uploaded from the first (empty: uploaded every call).
   std::string read_only_inputs_key;
   // Leave the range profiler enabled after this record's range, for the next record's if it collects
-  // the same metric set (it saves the first pass's start, 0.1-0.2 s a record on the H100). Only while
-  // nothing else compiles in the process: see disableKeptProfiler.
+  // the same metric set (it saves the first pass's start, 0.1-0.2 s a record on the H100). No module
+  // is unloaded while it is enabled (retainWhileProfiling).
   bool keep_profiler_enabled = false;
 };
 
@@ -139,12 +139,6 @@ void prefetchBridged(const std::string& opencl_ptx, const std::vector<BridgeLaun
 // What the bridge keeps between measurements (docs/cost.md, "Counters": modules, the L2 flusher, the
 // profiler session) released, while the contexts still live: a worker calls it before it exits.
 void releaseKeptBridge() noexcept;
-
-// Disables a range profiler that a record left enabled (BridgeOptions::keep_profiler_enabled): before
-// an OpenCL build in this process. On the H100 the worker crashed (SIGSEGV in a profiling pass's
-// cuLaunchKernel) about once in its first 25-35 records while its background builds still ran with
-// the profiler kept enabled, and never once they had ended. Never throws.
-void disableKeptProfiler() noexcept;
 
 // Loads the program's PTX through the bridge (nothing is launched) and answers each query. Throws
 // (with the reason) when the bridge cannot load it. device: as BridgeOptions::device.

@@ -24,8 +24,6 @@ CounterSet measureBridged(const std::string&, std::map<std::string, HostBuffer>&
 
 void releaseKeptBridge() noexcept {}
 
-void disableKeptProfiler() noexcept {}
-
 void prefetchBridged(const std::string&, const std::vector<BridgeLaunch>&, const BridgeOptions&) {}
 
 std::vector<KernelOccupancy> bridgedOccupancy(const std::string&, const std::vector<OccupancyQuery>&, const BridgeDevice&) {

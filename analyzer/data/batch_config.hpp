@@ -45,9 +45,8 @@ std::optional<DeviceMode> parseDeviceMode(std::string_view text);
 struct EnvironmentSettings {
   std::optional<int> build_threads;        // ROOFLAB_BUILD_THREADS (0 to 64); unset: by device type
   std::vector<std::string> extra_metrics;  // ROOFLAB_EXTRA_METRICS, parsed: raw metrics beyond the table
-  // The range profiler left enabled from one record's range to the next of the same metric set, once
-  // no OpenCL build runs (docs/cost.md, "Counters"); ROOFLAB_PROFILER_KEEP_ENABLED=0 disables it
-  // after every range.
+  // The range profiler left enabled from one record's range to the next of the same metric set
+  // (docs/cost.md, "Counters"); ROOFLAB_PROFILER_KEEP_ENABLED=0 disables it after every range.
   bool keep_profiler_enabled = true;
   // NVIDIA's JIT cache of this run's own, when rooflab made one (CUDA_CACHE_PATH unset and counters
   // possible); empty: the user's CUDA_CACHE_PATH or the driver's default.

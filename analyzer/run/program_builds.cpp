@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "analyzer/counters/counters.hpp"
 #include "analyzer/support/cl_error.hpp"
 
 namespace rooflab {
@@ -67,7 +66,6 @@ std::optional<ProgramBuild> ProgramBuilds::take(const std::string& key) {
     queue_.erase(queued);
     builds_.erase(it);
     lock.unlock();
-    counters::disableKeptProfiler();  // no OpenCL build while the range profiler is enabled
     return buildProgramNow(context_, device_, job.source, job.options);
   }
   changed_.wait(lock, [&] { return it->second.has_value(); });

@@ -270,8 +270,7 @@ VariantRunner::CounterPlan VariantRunner::counterPlan(const PreparedPoint& prepa
   plan.options.opencl_registers = programs_.openclRegisters(plan.ptx);
   plan.options.extra_metrics = settings_.environment.extra_metrics;
   plan.options.inputs_key = inputs_key_;  // the point's, since its prepare
-  // Kept for the next record only once no OpenCL build runs in the background (disableKeptProfiler).
-  plan.options.keep_profiler_enabled = settings_.environment.keep_profiler_enabled && programs_.backgroundIdle();
+  plan.options.keep_profiler_enabled = settings_.environment.keep_profiler_enabled;
   const std::string group = record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order);
   if (isMutantMode(record.mode))
     if (const auto it = original_jit_modes_.find(group); it != original_jit_modes_.end())

@@ -4,7 +4,6 @@
 #include <functional>
 #include <sstream>
 
-#include "analyzer/counters/counters.hpp"
 #include "analyzer/support/atomic_file.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/manifest/kernel_source.hpp"
@@ -236,7 +235,6 @@ cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedP
   if (auto it = programs_.find(program_key); it != programs_.end()) return it->second;
   std::optional<ProgramBuild> built = builds_->take(program_key);
   if (!built) {
-    counters::disableKeptProfiler();  // no OpenCL build while the range profiler is enabled
     built = buildProgramNow(context_, device_.device, programText(point, automatic, pad_kernels), options);
   }
   if (!built->ok) {
@@ -250,7 +248,6 @@ cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedP
     // Now and then (the vecadd program in 1 of 7 defaults on an H100) NVIDIA's build log lacks ptxas'
     // register report: the bridge would then JIT another binary than OpenCL's (5% fewer
     // instructions for vecadd's local_staged) and count that. One more build here, in the foreground, may say it.
-    counters::disableKeptProfiler();  // no OpenCL build while the range profiler is enabled
     const ProgramBuild again = buildProgramNow(context_, device_.device, programText(point, automatic, pad_kernels), options);
     record.build_seconds += again.seconds;
     if (again.ok && registers_.add(again.program, device_)) program = again.program;
