@@ -52,8 +52,8 @@ std::vector<std::size_t> ShardQueue::preparationOrder(std::size_t device) const 
   if (device >= waiting_.size()) return order;
   for (const Group& group : waiting_[device]) order.insert(order.end(), group.points.begin(), group.points.end());
   // The last third of each other's groups, from their ends, in turn: what a device is likely to take
-  // once its own are done. Not all of them: while any build runs in its background, a worker disables
-  // the range profiler after every record, which then costs its start again.
+  // once its own are done. Not all of them: builds beside the records share the host with them, and
+  // NVIDIA's compiler gains little from more at once (docs/cost.md, "Few compiles at once").
   std::vector<std::size_t> taken_from(waiting_.size(), 0);
   for (bool more = true; more;) {
     more = false;
