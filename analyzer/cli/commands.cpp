@@ -44,7 +44,7 @@ namespace fs = std::filesystem;
 namespace rooflab {
 namespace {
 
-// The environment variables of README, read here once, so that nothing below the command line
+// The environment variables (docs/using.md), read here once, so that nothing below the command line
 // reads the environment.
 EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
   EnvironmentSettings env;

@@ -1,4 +1,4 @@
-// rooflab command line: parses arguments, calls the analyzer, maps failures to the exit codes (README.md).
+// rooflab command line: parses arguments, calls the analyzer, maps failures to the exit codes (docs/using.md).
 #include <CLI/CLI.hpp>
 
 #include <csignal>

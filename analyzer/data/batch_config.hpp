@@ -40,7 +40,7 @@ enum class DeviceMode {
 std::string toString(DeviceMode mode);  // "compare" | "shard"
 std::optional<DeviceMode> parseDeviceMode(std::string_view text);
 
-// What a user sets through environment variables (README). The command line reads them, once, into
+// What a user sets through environment variables (docs/using.md). The command line reads them, once, into
 // the run's settings (analyzer/cli/commands.cpp), so that nothing below it reads the environment.
 struct EnvironmentSettings {
   std::optional<int> build_threads;        // ROOFLAB_BUILD_THREADS (0 to 64); unset: by device type

@@ -4,7 +4,7 @@
 
 namespace rooflab {
 
-// The exit codes every command uses (README.md, "Using it").
+// The exit codes every command uses (docs/using.md, "Commands").
 // io_error: rooflab could not write its output (a full disk, a file it cannot write).
 enum class ExitCode : int { ok = 0, variant_failed = 1, bad_input = 2, no_device = 3, io_error = 4, interrupted = 130 };
 

@@ -136,7 +136,7 @@ TEST(Cli, BadCommandLinesExitWithCodeTwo) {
   EXPECT_EQ(runRooflab("run /nonexistent/config.toml", dir).exit_code, 2);
 }
 
-// The environment variables of README are read by the command line, and reach the run.
+// The environment variables (docs/using.md) are read by the command line, and reach the run.
 TEST(Cli, EnvironmentVariablesReachTheRun) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;

@@ -1,5 +1,5 @@
 // Reliability: every kind of bad input a user can hand rooflab, run through the real binary, with
-// the exact exit code (README.md, "Using it") and the message the user reads. Faults inside a batch (a kernel
+// the exact exit code (docs/using.md, "Commands") and the message the user reads. Faults inside a batch (a kernel
 // that does not build, an allocation the device refuses, wrong results) are recorded and the batch
 // goes on; an interrupt keeps the results so far. Inputs found by the fuzzers (tests/fuzz/) are
 // kept here as regression tests.
