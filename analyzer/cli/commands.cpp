@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <tuple>
 
 #include <cstdio>
@@ -76,6 +77,34 @@ void checkFormats(const std::vector<std::string>& formats) {
       throw InputError("--formats: unknown format '" + f + "' (expected html, png, json, csv)");
 }
 
+namespace {
+
+// The measurement flags over the config's keys, checked as the config's are; every mistake at once.
+void applyMeasurementFlags(const RunCommand& cmd, RunSettings& run, InputErrorList& errors) {
+  if (cmd.repetitions) {
+    if (*cmd.repetitions < 1 || *cmd.repetitions > 100000)
+      errors.add("--repetitions " + std::to_string(*cmd.repetitions) + ": must be 1 to 100000");
+    else
+      run.repetitions = *cmd.repetitions;
+  }
+  auto bounded = [&](const std::optional<double>& flag, const char* name, double& value, bool zero_allowed) {
+    if (!flag) return;
+    if (!std::isfinite(*flag) || *flag < 0 || (*flag == 0 && !zero_allowed))
+      errors.add(std::string(name) + " " + formatNumber(*flag) + ": " +
+                 (zero_allowed ? "must be a finite number, 0 or above" : "must be a finite number above 0"));
+    else
+      value = *flag;
+  };
+  bounded(cmd.max_noise, "--max-noise", run.max_noise, false);
+  bounded(cmd.min_time_s, "--min-time", run.min_time_s, true);
+  bounded(cmd.max_time_s, "--max-time", run.max_time_s, false);
+  if ((cmd.min_time_s || cmd.max_time_s) && run.min_time_s > run.max_time_s)
+    errors.add("--min-time (" + formatNumber(run.min_time_s) + " s) must not exceed --max-time or the config's max_time (" +
+               formatNumber(run.max_time_s) + " s)");
+}
+
+}  // namespace
+
 BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   BatchOptions options;
   InputErrorList errors;
@@ -88,6 +117,7 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   }
   if (cmd.shard_given || !cmd.shard.empty())
     errors.attempt([&] { options.part = parseShardOption(cmd.shard, [](const char* name) { return std::getenv(name); }); });
+  applyMeasurementFlags(cmd, config.run, errors);
   errors.throwIfAny();
   options.out_override = cmd.out;
   if (cmd.no_counters) options.counters_override = CountersSetting::off;
@@ -180,6 +210,7 @@ int tuneCommand(const TuneCommand& cmd) {
     if (const std::string problem = deviceOptionProblem(config.run.device, false); !problem.empty())
       errors.add("[run] device = '" + config.run.device + "': " + problem.substr(problem.find("': ") + 3) +
                  " (or give one with --device)");
+  applyMeasurementFlags(cmd.run, config.run, errors);
   errors.throwIfAny();
   TuneOptions options;
   options.batch.device_override = cmd.run.device;

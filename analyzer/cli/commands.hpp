@@ -23,6 +23,12 @@ struct RunCommand {
   std::vector<std::string> set_params;  // --set NAME=VALUE[,VALUE...], repeatable
   bool show_mutants = false;             // the charts draw the mutants' markers
   bool phases = false;                   // print the phase table at the end (docs/cost.md)
+  // The measurement, over the config's [run] keys of the same names (docs/using.md, "Measuring to a
+  // noise target"): --repetitions, --max-noise, --min-time, --max-time.
+  std::optional<int> repetitions;
+  std::optional<double> max_noise;
+  std::optional<double> min_time_s;
+  std::optional<double> max_time_s;
 };
 // `rooflab ab`: a baseline and a candidate interleaved in one batch (docs/cost.md, "A/B runs").
 struct AbCommand {

@@ -13,6 +13,20 @@
 #include "mutators/auto_mutation.hpp"
 #include "analyzer/batch/worker_main.hpp"
 
+namespace {
+
+// The measurement flags, alike in every command that runs points: they override the config's [run]
+// keys of the same names.
+void addMeasurementOptions(CLI::App* command, rooflab::RunCommand& run) {
+  command->add_option("--repetitions", run.repetitions, "Timed runs of every point, at least (the config's repetitions)");
+  command->add_option("--max-noise", run.max_noise,
+                      "Repeat until the median's 95% interval is within this fraction of it (max_noise)");
+  command->add_option("--min-time", run.min_time_s, "Seconds of timed runs a point takes at least (min_time)");
+  command->add_option("--max-time", run.max_time_s, "Seconds of timed runs a point takes at most (max_time)");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace rooflab;
   // The batch's worker process (analyzer/batch/point_worker.cpp): not a command for users.
@@ -60,6 +74,7 @@ int main(int argc, char** argv) {
                     "Draw each variant's compute-only and memory-only mutants on the roofline charts");
   run_cmd->add_flag("--keep-binaries", run.keep_binaries, "Write each program binary (PTX on NVIDIA) to <out>/binaries");
   run_cmd->add_flag("--phases", run.phases, "Print where the run's time went at the end (docs/cost.md)");
+  addMeasurementOptions(run_cmd, run);
 
   TuneCommand tune;
   auto* tune_cmd = app.add_subcommand("tune", "Search the tuning spaces of a config's studied variants (docs/tuning.md)");
@@ -74,6 +89,7 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--formats", tune.run.formats, "Report formats: html,png,json,csv")->delimiter(',');
   tune_cmd->add_option("--set", tune.run.set_params, "Override a study parameter: NAME=VALUE; repeatable")->allow_extra_args(false);
   tune_cmd->add_flag("--quiet", tune.run.quiet, "No progress lines");
+  addMeasurementOptions(tune_cmd, tune.run);
 
   std::string kernels_dir;
   auto* list_cmd = app.add_subcommand("list", "List kernel families, variants and parameters");
@@ -130,6 +146,7 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   ab_cmd->add_flag("--quiet", ab.run.quiet, "No progress line");
   ab_cmd->add_flag("--phases", ab.run.phases, "Print where the run's time went at the end");
+  addMeasurementOptions(ab_cmd, ab.run);
   ab_cmd->add_option("--min-effect", ab.diff.min_effect, "Smallest change of a median that counts, a fraction")
       ->capture_default_str();
   ab_cmd->add_option("--alpha", ab.diff.alpha, "Significance level of the test on the repetitions")->capture_default_str();

@@ -139,6 +139,10 @@ TEST(OptionChecks, EmptyOrWrongSelectorsShardsAndSeedsAreInputErrorsBeforeAnythi
       {"tune tune.toml --device cpu,cpu", "--device 'cpu,cpu': this command runs on one device"},
       {"tune tune.toml --device all", "--device 'all': this command runs on one device, and all names every device"},
       {"tune tune.toml --seed -1", "--seed '-1': expected a whole number from 0 to 18446744073709551615"},
+      {"run run.toml --repetitions 0", "--repetitions 0: must be 1 to 100000"},
+      {"run run.toml --max-noise 0", "--max-noise 0: must be a finite number above 0"},
+      {"tune tune.toml --min-time -1", "--min-time -1: must be a finite number, 0 or above"},
+      {"run run.toml --min-time 2 --max-time 1", "--min-time (2 s) must not exceed --max-time or the config's max_time (1 s)"},
   };
   for (const Case& c : cases) {
     const BinaryOutcome o = runRooflab(c.args, dir.path(), kTimeLimit);
@@ -151,6 +155,28 @@ TEST(OptionChecks, EmptyOrWrongSelectorsShardsAndSeedsAreInputErrorsBeforeAnythi
   EXPECT_EQ(both.exit_code, 2) << show(both);
   EXPECT_TRUE(contains(both.err, "--seed '-1'") && contains(both.err, "--device 'all'") && contains(both.err, "--budget"))
       << show(both);
+}
+
+// The measurement flags override the config's keys of the same names, for the run and its records.
+TEST(OptionChecks, MeasurementFlagsOverTheConfigsRunKeys) {
+  TempDir dir;
+  writeTunableFamily(dir);
+  dir.write("run.toml", std::string(kQuickCpuRun) + "[[study]]\nfamily = \"tadd\"\nvariants = [\"add\"]\n");
+  const BinaryOutcome o = runRooflab("run run.toml --quiet --formats json --repetitions 3 --max-noise 0.5 --min-time 0 "
+                                     "--max-time 0.05",
+                                     dir.path(), kTimeLimit);
+  ASSERT_EQ(o.exit_code, 0) << show(o);
+  EXPECT_TRUE(contains(o.err, "at least 3 timed runs each, to ±50% noise within 0.05 s")) << show(o);
+  const ResultsDocument results = readResultsFile(dir.path() / "out" / "results.json");
+  ASSERT_TRUE(results.config);
+  EXPECT_EQ(results.config->run.repetitions, 3);
+  EXPECT_DOUBLE_EQ(results.config->run.max_noise, 0.5);
+  EXPECT_DOUBLE_EQ(results.config->run.max_time_s, 0.05);
+  ASSERT_FALSE(results.records.empty());
+  for (const RunRecord& record : results.records) {
+    ASSERT_TRUE(record.timings) << record.label();
+    EXPECT_GE(record.timings->repetitions.size(), 3u) << record.label();
+  }
 }
 
 TEST(OptionChecks, SlurmsVariablesThatNameNoPartAreRefusedSayingWhich) {
