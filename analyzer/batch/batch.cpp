@@ -21,6 +21,7 @@
 #include "analyzer/batch/results_writer.hpp"
 #include "analyzer/batch/shard_queue.hpp"
 #include "analyzer/ceilings/device_roofs.hpp"
+#include "analyzer/config/config.hpp"
 #include "analyzer/ceilings/launch_floor.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/manifest/resolve_point.hpp"
@@ -375,19 +376,49 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
   return outcome;
 }
 
+// The points of the variants `only` names (--only); each pattern must name one of the batch's.
+void keepOnly(BatchPlan& plan, const std::vector<std::string>& only) {
+  if (only.empty()) return;
+  auto nameOf = [](const PlannedPoint& p) { return p.run_point.family->name + "/" + p.run_point.variant->name; };
+  std::vector<std::string> unmatched, names;
+  for (const std::string& pattern : only) {
+    const bool matched = std::any_of(plan.points.begin(), plan.points.end(),
+                                     [&](const PlannedPoint& p) { return globMatch(pattern, nameOf(p)); });
+    if (!matched) unmatched.push_back((unmatched.empty() ? "'" : ", '") + pattern + "'");
+  }
+  if (!unmatched.empty()) {
+    for (const PlannedPoint& p : plan.points)
+      if (std::find(names.begin(), names.end(), nameOf(p)) == names.end()) names.push_back(nameOf(p));
+    std::string list;
+    for (std::size_t i = 0; i < names.size() && i < 12; ++i) list += (i ? ", " : "") + names[i];
+    std::string patterns;
+    for (const std::string& text : unmatched) patterns += text;
+    throw InputError("--only " + patterns + ": no variant of the batch matches (FAMILY/VARIANT, with * and ?; " +
+                     "the batch's: " + list + (names.size() > 12 ? ", ..." : "") + ")");
+  }
+  plan.points.erase(std::remove_if(plan.points.begin(), plan.points.end(),
+                                   [&](const PlannedPoint& p) {
+                                     return std::none_of(only.begin(), only.end(), [&](const std::string& pattern) {
+                                       return globMatch(pattern, nameOf(p));
+                                     });
+                                   }),
+                    plan.points.end());
+}
+
 // The plan of a config, refused whole on any input error: a bad input costs no device work.
-std::shared_ptr<const BatchPlan> checkedPlan(const BatchConfig& config) {
-  auto planned = std::make_shared<const BatchPlan>(planBatch(config));
-  for (const auto& w : planned->warnings) std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(w, true).c_str());
-  if (!planned->input_errors.empty()) throw InputError(joinedInputErrors(planned->input_errors));
-  return planned;
+std::shared_ptr<const BatchPlan> checkedPlan(const BatchConfig& config, const std::vector<std::string>& only) {
+  BatchPlan plan = planBatch(config);
+  for (const auto& w : plan.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(w, true).c_str());
+  if (!plan.input_errors.empty()) throw InputError(joinedInputErrors(plan.input_errors));
+  keepOnly(plan, only);
+  return std::make_shared<const BatchPlan>(std::move(plan));
 }
 
 }  // namespace
 
 BatchOutcome runBatch(const BatchConfig& config_in, const BatchOptions& options) {
   const BatchConfig config = withBatchOptions(config_in, options);
-  return runPlanned(config, checkedPlan(config), {}, std::nullopt, options);
+  return runPlanned(config, checkedPlan(config, options.only), {}, std::nullopt, options);
 }
 
 BatchOutcome runAbBatch(const AbConfigs& configs, const BatchOptions& options) {
@@ -396,7 +427,7 @@ BatchOutcome runAbBatch(const AbConfigs& configs, const BatchOptions& options) {
   if (hasSizeRules(baseline) || hasSizeRules(candidate))
     throw InputError("ab: size rules choose each side's sizes on the device; an A/B run compares sizes given as "
                      "params (set them in both configs, or with --set)");
-  const auto baseline_plan = checkedPlan(baseline), candidate_plan = checkedPlan(candidate);
+  const auto baseline_plan = checkedPlan(baseline, options.only), candidate_plan = checkedPlan(candidate, options.only);
   const AbSchedule schedule = interleaveAbPlans(*baseline_plan, *candidate_plan);
   for (const std::string& unmatched : schedule.unmatched)
     std::fprintf(stderr, "rooflab: warning: not compared, so not run: %s\n", unmatched.c_str());

@@ -30,6 +30,9 @@ struct BatchOptions {
   std::vector<std::string> formats_override;
   bool progress = true;           // the progress line on stderr
   bool keep_binaries = false;     // write each program binary (PTX on NVIDIA) to <out>/binaries
+  // --only: `family/variant` patterns (`*` and `?`); the batch runs only the points of the variants
+  // that match one. Empty: every point.
+  std::vector<std::string> only;
   // When the command started: the phase table's start-up counts from here.
   std::chrono::steady_clock::time_point command_started = std::chrono::steady_clock::now();
 };

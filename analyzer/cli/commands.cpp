@@ -124,6 +124,7 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   options.formats_override = cmd.formats;
   options.progress = !cmd.quiet;
   options.keep_binaries = cmd.keep_binaries;
+  options.only = cmd.only;
   const CountersSetting counters = options.counters_override.value_or(config.run.counters);
   config.run.environment = readEnvironmentSettings(counters != CountersSetting::off);
   return options;

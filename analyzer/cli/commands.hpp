@@ -21,6 +21,7 @@ struct RunCommand {
   bool keep_binaries = false;
   std::vector<std::string> formats;
   std::vector<std::string> set_params;  // --set NAME=VALUE[,VALUE...], repeatable
+  std::vector<std::string> only;        // --only FAMILY/VARIANT patterns, repeatable or joined by commas
   bool show_mutants = false;             // the charts draw the mutants' markers
   bool phases = false;                   // print the phase table at the end (docs/cost.md)
   // The measurement, over the config's [run] keys of the same names (docs/using.md, "Measuring to a

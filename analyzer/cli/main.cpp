@@ -17,6 +17,15 @@ namespace {
 
 // The measurement flags, alike in every command that runs points: they override the config's [run]
 // keys of the same names.
+// Which of the batch's points run, alike in run and ab.
+void addSelectionOptions(CLI::App* command, rooflab::RunCommand& run) {
+  command->add_option("--only", run.only,
+                      "Run only the variants FAMILY/VARIANT names, with * and ? (matmul/tiled*); repeatable or "
+                      "joined by commas")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+}
+
 void addMeasurementOptions(CLI::App* command, rooflab::RunCommand& run) {
   command->add_option("--repetitions", run.repetitions, "Timed runs of every point, at least (the config's repetitions)");
   command->add_option("--max-noise", run.max_noise,
@@ -75,6 +84,7 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--keep-binaries", run.keep_binaries, "Write each program binary (PTX on NVIDIA) to <out>/binaries");
   run_cmd->add_flag("--phases", run.phases, "Print where the run's time went at the end (docs/cost.md)");
   addMeasurementOptions(run_cmd, run);
+  addSelectionOptions(run_cmd, run);
 
   TuneCommand tune;
   auto* tune_cmd = app.add_subcommand("tune", "Search the tuning spaces of a config's studied variants (docs/tuning.md)");
@@ -147,6 +157,7 @@ int main(int argc, char** argv) {
   ab_cmd->add_flag("--quiet", ab.run.quiet, "No progress line");
   ab_cmd->add_flag("--phases", ab.run.phases, "Print where the run's time went at the end");
   addMeasurementOptions(ab_cmd, ab.run);
+  addSelectionOptions(ab_cmd, ab.run);
   ab_cmd->add_option("--min-effect", ab.diff.min_effect, "Smallest change of a median that counts, a fraction")
       ->capture_default_str();
   ab_cmd->add_option("--alpha", ab.diff.alpha, "Significance level of the test on the repetitions")->capture_default_str();

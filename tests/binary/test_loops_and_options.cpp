@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include "analyzer/json/json_file_io.hpp"
@@ -177,6 +178,28 @@ TEST(OptionChecks, MeasurementFlagsOverTheConfigsRunKeys) {
     ASSERT_TRUE(record.timings) << record.label();
     EXPECT_GE(record.timings->repetitions.size(), 3u) << record.label();
   }
+}
+
+// --only runs the variants it names, out of every study of the config; a pattern that names none of
+// them is an input error listing the batch's variants.
+TEST(OptionChecks, OnlyRunsTheVariantsItNames) {
+  TempDir dir;
+  fs::create_directories(dir.path() / "kernels");  // the quick run's folder: the built-in families suffice
+  dir.write("run.toml", std::string(kQuickCpuRun) + "[[study]]\nfamily = \"vecadd\"\nparams = { N = 4096 }\n"
+                        "[[study]]\nfamily = \"reduce\"\nparams = { N = 65536 }\n");
+  const BinaryOutcome o = runRooflab("run run.toml --quiet --formats json --only 'vecadd/g*,reduce/step1*'", dir.path(),
+                                     kTimeLimit);
+  ASSERT_EQ(o.exit_code, 0) << show(o);
+  std::set<std::string> ran;
+  for (const RunRecord& record : readResultsFile(dir.path() / "out" / "results.json").records)
+    ran.insert(record.family + "/" + record.variant);
+  EXPECT_EQ(ran, (std::set<std::string>{"vecadd/global", "reduce/step1_interleaved_divergent"}));
+  const BinaryOutcome none = runRooflab("run run.toml --quiet --only 'vecadd/g*' --only 'matmul/*' --out other",
+                                        dir.path(), kTimeLimit);
+  EXPECT_EQ(none.exit_code, 2) << show(none);
+  EXPECT_TRUE(contains(none.err, "--only 'matmul/*': no variant of the batch matches")) << show(none);
+  EXPECT_TRUE(contains(none.err, "vecadd/global")) << show(none);
+  EXPECT_FALSE(fs::exists(dir.path() / "other")) << show(none);
 }
 
 TEST(OptionChecks, SlurmsVariablesThatNameNoPartAreRefusedSayingWhich) {
