@@ -19,6 +19,8 @@ namespace rooflab {
 // each: the kernel as written (RL_MODE 0) plus the mutation's define.
 enum class RunMode { normal, compute_only, memory_only, what_if };
 std::string modeName(RunMode mode);                   // "normal", "compute-only", "memory-only", "what-if"
+// Compute-only and memory-only: the mutants (a what-if is the original with one define).
+inline bool isMutantMode(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
 std::optional<RunMode> parseMode(const std::string& name);
 
 // [run] counters: auto reads them where the device allows (NVIDIA, CUDA built in), on stops the run

@@ -123,10 +123,8 @@ std::vector<std::size_t> orderByMetricSet(const BatchPlan& plan, const std::vect
     const std::string set = inputSetOf(plan.points[first], first);
     if (set != last_set) closeSet();
     last_set = set;
-    for (const std::size_t position : group) {
-      const RunMode mode = plan.points[points[position]].run_point.mode;
-      (mode == RunMode::compute_only || mode == RunMode::memory_only ? mutants : ordered).push_back(points[position]);
-    }
+    for (const std::size_t position : group)
+      (isMutantMode(plan.points[points[position]].run_point.mode) ? mutants : ordered).push_back(points[position]);
   }
   closeSet();
   return ordered;

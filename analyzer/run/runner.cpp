@@ -20,10 +20,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Compute-only and memory-only: the mutants that must keep the original's occupancy. A what-if is
-// the original with one define, so it keeps the original's resources as they come.
-bool isMutantMode(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
-
 // Each launch of the mutant in `prepared`, beside the same kernel of the original program. Both
 // kernels' local memory is read from kernels with no argument set: CL_KERNEL_LOCAL_MEM_SIZE then
 // holds what the kernel declares, without the launch's __local arguments (which it counts once they

@@ -41,8 +41,7 @@ void requireBuiltKernels(const cl::Program& program, const VariantSpec& variant)
                          (names.empty() ? std::string("none") : names) + "); is it inside an #if the defines turn off?");
 }
 
-bool isMutant(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
-bool isAutomaticMutant(const RunPoint& point) { return isMutant(point.mode) && !point.variant->annotated; }
+bool isAutomaticMutant(const RunPoint& point) { return isMutantMode(point.mode) && !point.variant->annotated; }
 
 std::set<std::string> launchedKernels(const VariantSpec& variant) {
   std::set<std::string> kernels;
@@ -116,7 +115,7 @@ VariantPrograms::VariantPrograms(const cl::Context& context, const SelectedDevic
 std::string programOptions(const ResolvedPoint& point, RunMode mode) {
   // The family's folder is on the include path, so `#include "common.h"` beside the manifest works.
   // A what-if is the kernel as written (RL_MODE 0, normal) with its own define among the options.
-  const int rl_mode = isMutant(mode) ? static_cast<int>(mode) : 0;
+  const int rl_mode = isMutantMode(mode) ? static_cast<int>(mode) : 0;
   return "-D RL_MODE=" + std::to_string(rl_mode) + point.program_options + " " +
          includeOption(point.run_point.variant->include_dir);
 }
@@ -177,7 +176,7 @@ void VariantPrograms::queue(const std::vector<const PlannedPoint*>& planned) {
       // kernels (mutators/occupancy_padding.hpp); the pad's size is a launch argument, so that program
       // can be built before the padding is known, here on the NVIDIA path, where it is usual, for every
       // launched kernel (the key build() asks for when they all need it).
-      if ((point.mode == RunMode::compute_only || point.mode == RunMode::memory_only) &&
+      if (isMutantMode(point.mode) &&
           nvidia::occupancyThroughBridge(device_.info)) {
         std::set<std::string> launched;
         for (const LaunchSpec& launch : point.variant->launches) launched.insert(launch.kernel);
