@@ -20,7 +20,7 @@ namespace rooflab::reports {
 
 std::vector<std::string> knownReportFormats() { return {"html", "png", "json", "csv"}; }
 
-void writeReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
+void writeReports(const ResultsDocument& document, const std::filesystem::path& out_dir,
                   const std::vector<std::string>& formats, const ChartOptions& chart_options) {
   const std::vector<std::string> known = knownReportFormats();
   for (const std::string& format : formats) {
@@ -31,13 +31,14 @@ void writeReports(const ResultsDocument& results, const std::filesystem::path& o
     }
   }
   std::filesystem::create_directories(out_dir);
+  const AnalysedResults results = analysedResults(document);
   for (const std::string& format : formats) {
     if (format == "html") writeHtmlReport(results, out_dir / "report.html", chart_options);
     if (format == "png") {
 #ifdef ROOFLAB_HAVE_CAIRO
       if (comparesDevices(results)) {
         // Each device's charts against its own roofs: roofline-<family>-<device>.png.
-        const std::vector<ResultsDocument> documents = documentsPerDevice(results);
+        const std::vector<AnalysedResults> documents = documentsPerDevice(results);
         for (std::size_t d = 0; d < documents.size(); ++d)
           writePngReports(documents[d], out_dir, {}, chart_options, "-" + deviceShortName(results, results.device_runs[d]));
       } else {
@@ -50,7 +51,7 @@ void writeReports(const ResultsDocument& results, const std::filesystem::path& o
       std::fprintf(stderr, "rooflab: PNG reports skipped: this rooflab was built without cairo\n");
 #endif
     }
-    if (format == "json") writeResultsFile(out_dir / "results.json", results);
+    if (format == "json") writeResultsFile(out_dir / "results.json", document);
     if (format == "csv") {
       writeCsvReport(results, out_dir / "results.csv");
       writeTuningCsvReports(results, out_dir);

@@ -11,7 +11,7 @@ namespace rooflab::reports {
 // The formats writeReports knows: "html", "png", "json", "csv".
 std::vector<std::string> knownReportFormats();
 
-// Renders `results` (docs/results-schema.md) into `out_dir`, creating it:
+// Renders `results` (docs/results-schema.md), each record beside its conclusions, into `out_dir`, creating it:
 //   html -> report.html, png -> roofline-<family>.png per family, json -> results.json (the
 //   results file, written atomically: rewriting the file a report was read from is safe),
 //   csv -> results.csv.

@@ -120,14 +120,21 @@ class Merger {
     header(base, merged);
     MergeSummary& summary = merged.merge.emplace();
     summary.parts = partCount(base);
-    std::vector<std::tuple<std::size_t, std::size_t, RunRecord>> sorted;
+    std::vector<std::tuple<std::size_t, std::size_t, AnalysedRecord>> sorted;
     for (std::size_t which : order_) takeRecords(which, summary, sorted);
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
       return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
     });
-    for (auto& entry : sorted) merged.records.push_back(std::move(std::get<2>(entry)));
+    Analysis saved;
+    for (auto& entry : sorted) {
+      RecordConclusions& conclusions = std::get<2>(entry);
+      // A what-if compares records that another part may hold: merged, it is compared afresh.
+      conclusions.what_if_outcome.reset();
+      saved.records.push_back(std::move(conclusions));
+      merged.records.push_back(std::move(static_cast<RunRecord&>(std::get<2>(entry))));
+    }
     findMissing(base, merged, summary, outcome.messages);
-    RecordAnalysis::batchOver(merged.records);
+    merged.analysis = analyse(merged.records, merged, std::move(saved));
     BatchTally tally(base.batch->points * recordDevices(base).size());
     for (const RunRecord& record : merged.records) tally.count(record);
     merged.summary = tally.finalSummary(merged.records.size());
@@ -170,7 +177,8 @@ class Merger {
     }
   }
 
-  void takeRecords(std::size_t which, MergeSummary& summary, std::vector<std::tuple<std::size_t, std::size_t, RunRecord>>& sorted) {
+  void takeRecords(std::size_t which, MergeSummary& summary,
+                   std::vector<std::tuple<std::size_t, std::size_t, AnalysedRecord>>& sorted) {
     const PartDocument& part = parts_[which];
     const ResultsDocument& d = part.document;
     const std::size_t index = partIndex(d);
@@ -194,7 +202,8 @@ class Merger {
                          std::to_string(plan_index.size()) + " points): the file was edited or mixes batches");
       const std::size_t device = static_cast<std::size_t>(
           std::find(devices.begin(), devices.end(), record.device) - devices.begin());
-      sorted.emplace_back(at == plan_index.end() ? i : at->second, device, record);
+      sorted.emplace_back(at == plan_index.end() ? i : at->second, device,
+                          AnalysedRecord(record, i < d.analysis.records.size() ? d.analysis.records[i] : RecordConclusions{}));
     }
   }
 

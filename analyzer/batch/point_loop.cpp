@@ -5,7 +5,6 @@
 #include <numeric>
 
 #include "analyzer/manifest/resolve_point.hpp"
-#include "analyzer/place/place_record.hpp"
 #include "analyzer/plan/plan_parts.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/stop_flag.hpp"
@@ -35,17 +34,17 @@ void BatchRecords::show(const std::string& line, bool phase) {
   if (!phase || progress_.tty()) progress_.show(line);
 }
 
-void BatchRecords::add(RunRecord record, bool closes_group, const RooflineModels& models, RecordAnalysis& analysis,
-                       std::optional<int> build_threads, std::size_t slot, double wall_seconds) {
+void BatchRecords::add(RunRecord record, bool closes_group, RecordAnalysis& analysis, std::optional<int> build_threads,
+                       std::size_t slot, double wall_seconds) {
   const std::lock_guard<std::mutex> hold(lock_);
   const double timed_seconds = record.phase_seconds.count("run") ? record.phase_seconds.at("run") : 0;
   host_.sample();
   if (build_threads) results_.setBuildThreads(*build_threads);
-  if (record.status == RecordStatus::ok) placeRecord(record, models);
   report(record, tally_.count(record));
   const std::size_t index = results_.append(std::move(record));
   record_slots_.push_back(slot);
-  const std::optional<std::size_t> concluded = analysis.recordAdded(document_.records, index, closes_group);
+  const std::optional<std::size_t> concluded =
+      analysis.recordAdded(document_.records, document_.analysis, index, closes_group);
   results_.journal(index);
   if (concluded && *concluded != index) results_.journal(*concluded);
   results_.setSummary(tally_.summary());
@@ -79,7 +78,7 @@ bool BatchRecords::finish(bool interrupted, std::size_t points, BatchTimes& time
   results_.setHost(host_.condition());
   host_.reportAtEnd();
   inSlotOrder();
-  RecordAnalysis::batchOver(document_.records);
+  RecordAnalysis::batchOver(document_.records, document_.analysis);
   results_.finish(interrupted, tally_.finalSummary(results_.records()));
   // Interrupted before its first record, the batch has nothing to put in the place of the earlier
   // run's results: the folder gives them back their names (OutputFolder) and nothing is written.
@@ -105,7 +104,8 @@ bool BatchRecords::finish(bool interrupted, std::size_t points, BatchTimes& time
 void BatchRecords::concludeOpenGroups(RecordAnalysis& analysis) noexcept {
   const std::lock_guard<std::mutex> hold(lock_);
   try {
-    for (const std::size_t index : analysis.concludeOpenGroups(document_.records)) results_.journal(index);
+    for (const std::size_t index : analysis.concludeOpenGroups(document_.records, document_.analysis))
+      results_.journal(index);
   } catch (...) {
     // A full disk: the run already stops on it (failed), and its results file is written at the end.
   }
@@ -122,9 +122,16 @@ void BatchRecords::inSlotOrder() {
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return record_slots_[a] < record_slots_[b]; });
   std::vector<RunRecord> sorted;
+  std::vector<RecordConclusions> sorted_conclusions;
   sorted.reserve(order.size());
-  for (const std::size_t i : order) sorted.push_back(std::move(document_.records[i]));
+  sorted_conclusions.reserve(order.size());
+  document_.analysis.records.resize(document_.records.size());
+  for (const std::size_t i : order) {
+    sorted.push_back(std::move(document_.records[i]));
+    sorted_conclusions.push_back(std::move(document_.analysis.records[i]));
+  }
   document_.records = std::move(sorted);
+  document_.analysis.records = std::move(sorted_conclusions);
   std::sort(record_slots_.begin(), record_slots_.end());
 }
 
@@ -171,14 +178,10 @@ DeviceLoop::DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup set
       worker_(withPoints(std::move(setup), share_.prepared.empty() ? share_.points : share_.prepared),
               share_.device.name),
       records_(records),
-      analysis_(static_cast<double>(share_.device.timer_resolution_ns),
-                share_.models->device ? share_.models->device : share_.models->datasheet) {
-  analysis_.setCpuDevice(share_.device.type == "CPU");
+      analysis_(DeviceAnalysisInputs{*share_.models, share_.device.type == "CPU"}) {
   group_of_.resize(plan_.points.size());
   for (std::size_t i = 0; i < plan_.points.size(); ++i)
     group_of_[i] = i > 0 && !plan_.closesGroup(i - 1) ? group_of_[i - 1] : i;
-  if (share_.models->ceilings && share_.models->ceilings->link)
-    analysis_.setLinkCeilings(&*share_.models->ceilings->link, share_.models->ceilings->launch);
 }
 
 bool DeviceLoop::run() {
@@ -239,8 +242,7 @@ bool DeviceLoop::runPoint(std::size_t i) {
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
                               (worker_.startSeconds() - worker_start_before);
   const bool closes_group = --group_left_[group_of_[i]] == 0;
-  records_.add(std::move(*record), closes_group, *share_.models, analysis_, worker_.buildThreads(),
-               share_.slots.at(i), wall_seconds);
+  records_.add(std::move(*record), closes_group, analysis_, worker_.buildThreads(), share_.slots.at(i), wall_seconds);
   return true;
 }
 

@@ -38,12 +38,12 @@ class BatchRecords {
   void show(const std::string& line, bool phase = false);
   // What is left of the batch, for the progress line: " (about 25 s left)".
   std::string remainingText() const;
-  // Places an ok record on `models`, counts it, appends it, lets `analysis` conclude its group and
-  // journals and checkpoints what changed; then tells the estimate what the point cost (`slot`, its
-  // wall seconds on the batch's side, a worker's start left out). Throws IoError when a file cannot be
-  // written.
-  void add(RunRecord record, bool closes_group, const RooflineModels& models, RecordAnalysis& analysis,
-           std::optional<int> build_threads, std::size_t slot, double wall_seconds);
+  // Counts a record as its worker returned it, appends it, lets `analysis` (its device's) add its
+  // conclusions and conclude its group, and journals and checkpoints what changed; then tells the
+  // estimate what the point cost (`slot`, its wall seconds on the batch's side, a worker's start left
+  // out). Throws IoError when a file cannot be written.
+  void add(RunRecord record, bool closes_group, RecordAnalysis& analysis, std::optional<int> build_threads,
+           std::size_t slot, double wall_seconds);
   // A loop stopped before its end: the groups it began and did not finish are concluded from the
   // records they have (RecordAnalysis::concludeOpenGroups) and journalled.
   void concludeOpenGroups(RecordAnalysis& analysis) noexcept;

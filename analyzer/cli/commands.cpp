@@ -165,7 +165,7 @@ int runCommand(const RunCommand& cmd) {
   const ResultsDocument& results = outcome.results;
   // Nothing measured, nothing written: the folder keeps the earlier run's results and report.
   if (outcome.exit_code == ExitCode::interrupted && results.records.empty()) return static_cast<int>(outcome.exit_code);
-  reports::printTerminalSummary(results, std::cout);
+  reports::printTerminalSummary(analysedResults(results), std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   int exit_code = static_cast<int>(outcome.exit_code);
   const auto reports_started = std::chrono::steady_clock::now();
@@ -227,7 +227,7 @@ int tuneCommand(const TuneCommand& cmd) {
   config.run.environment = readEnvironmentSettings(false);
   TuneOutcome outcome = runTune(config, options);
   const ResultsDocument& results = outcome.results;
-  reports::printTerminalSummary(results, std::cout);
+  reports::printTerminalSummary(analysedResults(results), std::cout);
   for (const TuningResult& tuning : results.tuning) reports::printTuningSummary(tuning, std::cout);
   const std::vector<std::string> formats = cmd.run.formats.empty() ? config.run.formats : cmd.run.formats;
   int exit_code = static_cast<int>(outcome.exit_code);
@@ -367,7 +367,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
 int reportCommand(const ReportCommand& cmd) {
   ResultsDocument results = readResults(cmd.results_path);
   // Files saved before diagnoses existed still get one in the reports (not in the JSON written back).
-  analyseSavedResults(results);
+  results.analysis = analyse(results.records, results, std::move(results.analysis));
   const fs::path out = cmd.out.empty() ? fs::absolute(cmd.results_path).parent_path() : fs::path(cmd.out);
   std::vector<std::string> formats = cmd.formats;
   if (formats.empty()) formats = {"html", "png", "csv"};
@@ -380,7 +380,7 @@ int reportCommand(const ReportCommand& cmd) {
     throw InputError(cmd.results_path + ": " + e.what());
   }
   folder.listWrittenFiles();
-  reports::printTerminalSummary(results, std::cout);
+  reports::printTerminalSummary(analysedResults(results), std::cout);
   if (cmd.phases) reports::printPhaseTable(results, std::cout);
   for (const TuningResult& tuning : results.tuning) reports::printTuningSummary(tuning, std::cout);
   std::printf("reports written to %s\n", out.c_str());

@@ -75,8 +75,12 @@ struct EndToEndRun {
   int warmup = 0;
   VerificationResult verification;    // the host arrays after the run against the reference
   std::optional<std::string> error;   // the run failed: no timings, the others still ran
-  // From the ceilings (analysis): each part as the link and launch ceilings predict it, the kernel as
-  // the point's own kernel-alone median, host copies at the host's memcpy speed (in gaps_ns).
+};
+
+// What the analysis concludes of one end-to-end run (EndToEndAnalysis::runs, in the order of the
+// measured runs): each part as the link and launch ceilings predict it, the kernel as the point's
+// own kernel-alone median, host copies at the host's memcpy speed (in gaps_ns); and what bounds it.
+struct EndToEndRunPrediction {
   std::optional<EndToEndParts> predicted;
   std::string predicted_from;  // the ceilings each part came from, with their figures
   EndToEndBound bound = EndToEndBound::undetermined;
@@ -112,12 +116,19 @@ struct EndToEndVerdict {
   std::string summary;  // "overlap (4 chunks) 12.3 ms, 2.10x faster than copy (25.8 ms)"
 };
 
+// What a point's end-to-end runs measured.
 struct EndToEndResult {
   std::vector<EndToEndRun> runs;
-  std::vector<OverlapWhatIf> overlap;  // one per overlap run of more than one chunk
-  std::optional<EndToEndVerdict> verdict;
   // Whether a run failed or computed wrong results (the point then counts as failed).
   bool failed() const;
+};
+
+// What the analysis concludes of a point's end-to-end runs. Results files write it inside the
+// measured "end_to_end" object, as they always have.
+struct EndToEndAnalysis {
+  std::vector<EndToEndRunPrediction> runs;  // runs[i] is of EndToEndResult::runs[i]
+  std::vector<OverlapWhatIf> overlap;       // one per overlap run of more than one chunk
+  std::optional<EndToEndVerdict> verdict;
 };
 
 }  // namespace rooflab

@@ -15,6 +15,7 @@
 #include "analyzer/data/device_info.hpp"
 #include "analyzer/data/device_model.hpp"
 #include "analyzer/data/run_cost.hpp"
+#include "analyzer/data/analysis.hpp"
 #include "analyzer/data/run_record.hpp"
 #include "analyzer/data/size_choice.hpp"
 #include "analyzer/data/tuning.hpp"
@@ -81,7 +82,8 @@ struct DeviceRun {
   std::optional<double> ceilings_seconds;
 };
 
-struct ResultsDocument {
+// Everything a results file says besides its records.
+struct ResultsHeader {
   int schema = kResultsSchema;
   ToolStamp tool;
   BatchStatus status = BatchStatus::running;
@@ -94,7 +96,6 @@ struct ResultsDocument {
   // Written by older runs, whose batch ran beside its input errors; a batch with any is now refused
   // before it runs.
   std::vector<std::string> input_errors;
-  std::vector<RunRecord> records;
   std::optional<BatchSummary> summary;  // nullopt until the first record
   std::optional<double> ceilings_seconds;  // wall time of the ceilings measured at the start
   std::optional<int> build_threads;        // programs built in the background; 0: each record builds its own
@@ -124,5 +125,22 @@ struct ResultsDocument {
   // A config with `[capture] folder`: where the captured application's time went; absent otherwise.
   std::optional<CaptureTimeline> capture_timeline;
 };
+
+// A run as measured and, beside it, the analysis of its records: what a batch keeps and writes, and
+// what reading a results file gives back (the analysis as it was saved).
+struct ResultsDocument : ResultsHeader {
+  std::vector<RunRecord> records;
+  // analysis.records[i] concludes about records[i]; fewer while a run has not analysed them all.
+  Analysis analysis;
+};
+
+// A run with each record beside its conclusions: what the reports read.
+struct AnalysedResults : ResultsHeader {
+  std::vector<AnalysedRecord> records;
+};
+
+// Each record joined to its conclusions (none for a record the analysis has not reached).
+AnalysedResults analysedResults(const ResultsDocument& document);
+
 
 }  // namespace rooflab

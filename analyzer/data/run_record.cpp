@@ -1,5 +1,7 @@
 #include "analyzer/data/run_record.hpp"
 
+#include "analyzer/data/analysis.hpp"
+
 #include <limits>
 
 #include "analyzer/support/enum_names.hpp"
@@ -84,6 +86,17 @@ std::optional<double> RunRecord::achievedGflops() const {
 
 std::optional<double> RunRecord::achievedGbps() const {
   return timings ? achievedRate(work.bytes, *timings) : std::nullopt;
+}
+
+const EndToEndAnalysis& AnalysedRecord::endToEnd() const {
+  static const EndToEndAnalysis none;
+  return end_to_end_analysis ? *end_to_end_analysis : none;
+}
+
+const EndToEndRunPrediction& AnalysedRecord::endToEndPrediction(std::size_t run) const {
+  static const EndToEndRunPrediction none;
+  const EndToEndAnalysis& analysis = endToEnd();
+  return run < analysis.runs.size() ? analysis.runs[run] : none;
 }
 
 }  // namespace rooflab

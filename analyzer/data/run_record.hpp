@@ -8,7 +8,6 @@
 
 #include "analyzer/data/batch_config.hpp"
 #include "analyzer/data/counter_set.hpp"
-#include "analyzer/data/diagnosis.hpp"
 #include "analyzer/support/expression.hpp"
 #include "analyzer/data/roofline.hpp"
 #include "analyzer/data/run_cost.hpp"
@@ -103,7 +102,9 @@ struct WorkEstimate {
   std::optional<double> globalBytes() const;
 };
 
-// Everything measured for one (family, variant, params, mode) point. JSON only at the edges
+// Everything measured for one (family, variant, params, mode) point, as the worker returned it: no
+// step after the run changes it, and nothing in it is derived. What rooflab concludes from it is the
+// analysis step's (AnalysedRecord, data/analysis.hpp). JSON only at the edges
 // (analyzer/json/results_json.hpp): when a results file is written or read.
 struct RunRecord {
   std::string family;
@@ -121,15 +122,10 @@ struct RunRecord {
   std::optional<EventTimings> timings;
   VerificationResult verification;
   counters::CounterSet counters = counters::CounterSet::notAttempted("not measured");
-  // Placement on each roofline model, by model key ("gtx670", "device", "device_counters", ...).
-  std::map<std::string, RooflinePlacement> roofline;
-  std::optional<MutationVerdict> mutation;  // normal records, once their mutants ran
-  // Normal records, once placed and their verdict attached (analyzer/diagnose/diagnosis.hpp).
-  std::optional<Diagnosis> diagnosis;
   std::optional<OccupancyMatch> occupancy_padding;  // mutants only
   std::optional<MutantOrigin> mutant_origin;        // mutants only: annotated or automatic
   std::optional<MutantSourceCheck> mutant_source_check;  // automatic mutants only
-  std::optional<WhatIfResult> what_if;  // what-if records only: the mutation, its check and gains
+  std::optional<WhatIfRun> what_if;  // what-if records only: the mutation it ran
   // Wall-clock seconds of the run's phases: build (waiting for the program's build, the padded
   // mutant's rebuild included), prepare (inputs, uploads, occupancy padding), run (warm-up and timed
   // repetitions), drift_control, verify (read-back, reference, comparison), counters (bridge and
@@ -141,7 +137,7 @@ struct RunRecord {
   // A batch on several devices: the key of the device that ran it (ResultsDocument::device_runs).
   std::optional<std::string> device;
   // Normal records of a study that asks for end-to-end runs ([[study]] end_to_end): each strategy's
-  // run from host arrays to host arrays, its prediction and what bounds the whole.
+  // run from host arrays to host arrays.
   std::optional<EndToEndResult> end_to_end;
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)", "... (what-if no-bank-conflicts)"

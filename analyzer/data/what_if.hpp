@@ -1,5 +1,5 @@
 #pragma once
-// A what-if mutation's expectation and result, as typed values; diagnose/what_if.hpp fills results.
+// A what-if mutation: what a record ran, and what the analysis concludes of it (diagnose/what_if.hpp).
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,12 +29,18 @@ enum class WhatIfCheck {
 std::string toString(WhatIfCheck check);  // "met" | "failed" | "not_checked"
 std::optional<WhatIfCheck> parseWhatIfCheck(std::string_view text);
 
-// The "what_if" object of a what-if record: what the manifest declared, and what its run showed.
-struct WhatIfResult {
+// What a what-if record ran: the mutation its manifest declares. Its run is the record's measurement.
+struct WhatIfRun {
   std::string name;    // "no-bank-conflicts"
   std::string define;  // "RL_WHATIF_NO_BANK_CONFLICTS", passed as -D <define>=1
   std::optional<WhatIfExpectation> expectation;
   std::string realised_by;  // the variant that makes the optimisation for real; empty: none named
+};
+
+// What the analysis concludes of a what-if record against its original (and its realisation):
+// whether the counters show the expected change, and the gains. Results files write it with the
+// WhatIfRun in one "what_if" object.
+struct WhatIfOutcome {
   WhatIfCheck check = WhatIfCheck::not_checked;
   std::string check_detail;  // the figures, or why the expectation was not checked
   std::optional<double> counter_original;  // the expectation's counter on the original

@@ -8,7 +8,7 @@
 #include "analyzer/diagnose/mutation_verdict.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/data/results_document.hpp"
-#include "analyzer/data/run_record.hpp"
+#include "analyzer/data/analysis.hpp"
 
 namespace rooflab {
 
@@ -59,7 +59,7 @@ std::optional<double> finiteValue(const std::optional<double>& value) {
 
 // The placements of one signal on the device model, level by level; the conclusion is the bound of
 // the roof the kernel comes closest to (below kRoofBoundFraction of every roof: latency).
-Reading readPlacements(const RunRecord& record, DiagnosisSignal signal, std::vector<DiagnosisEvidence>& evidence) {
+Reading readPlacements(const AnalysedRecord& record, DiagnosisSignal signal, std::vector<DiagnosisEvidence>& evidence) {
   const IntensitySource source = signal == DiagnosisSignal::counters ? IntensitySource::counters : IntensitySource::analytic;
   const std::pair<MemoryLevel, std::string> keys[] = {
       {MemoryLevel::dram, signal == DiagnosisSignal::counters ? "device_counters" : "device"},
@@ -110,7 +110,7 @@ struct RidgeSide {
   DiagnosedBound bound;
   std::string text;
 };
-std::optional<RidgeSide> ridgeSide(const RunRecord& record) {
+std::optional<RidgeSide> ridgeSide(const AnalysedRecord& record) {
   const auto found = record.roofline.find("device");
   if (found == record.roofline.end() || found->second.intensity_source != IntensitySource::analytic) return std::nullopt;
   const RooflinePlacement& placement = found->second;
@@ -273,15 +273,15 @@ DiagnosisConfidence confidenceOf(const Diagnosis& d, int agreeing, int disagreei
 
 }  // namespace
 
-Diagnosis diagnoseSignals(const RunRecord& original);
+Diagnosis diagnoseSignals(const AnalysedRecord& original);
 
-Diagnosis diagnose(const RunRecord& original, std::optional<double> launch_latency_ns) {
+Diagnosis diagnose(const AnalysedRecord& original, std::optional<double> launch_latency_ns) {
   Diagnosis d = diagnoseSignals(original);
   if (launch_latency_ns) applyLaunchFloor(original, *launch_latency_ns, d);
   return d;
 }
 
-Diagnosis diagnoseSignals(const RunRecord& original) {
+Diagnosis diagnoseSignals(const AnalysedRecord& original) {
   Diagnosis d;
   if (original.verification.status == VerificationStatus::failed) {
     d.failed_verification = true;
@@ -344,25 +344,6 @@ Diagnosis diagnoseSignals(const RunRecord& original) {
                                    (d.decided_by == DiagnosisSignal::roofline ? " is" : " are") + " trusted"});
   d.confidence = confidenceOf(d, agreeing, disagreeing, trusted->weak);
   return d;
-}
-
-void diagnoseRecordsWithout(ResultsDocument& document) {
-  std::optional<double> launch_latency_ns;
-  if (const auto device = document.models.roofline_models.find("device"); device != document.models.roofline_models.end())
-    launch_latency_ns = device->second.model.launch_latency_ns;
-  // Files written before a verdict recorded its device's kind: the document's device tells it.
-  const bool cpu_device = document.device && document.device->type == "CPU";
-  for (RunRecord& record : document.records) {
-    if (record.mode != RunMode::normal || record.diagnosis) continue;
-    if (cpu_device && record.mutation && !record.mutation->cpu_device) {
-      RunRecord seen = record;
-      seen.mutation->cpu_device = true;
-      record.diagnosis = diagnose(seen, launch_latency_ns);
-    } else {
-      record.diagnosis = diagnose(record, launch_latency_ns);
-    }
-    record.diagnosis->derived_when_read = true;
-  }
 }
 
 }  // namespace rooflab

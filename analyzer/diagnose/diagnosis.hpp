@@ -2,7 +2,7 @@
 // One diagnosis per original variant: what bounds it, read from every signal rooflab has (the
 // roofline position at each memory level, the mutants' times, the hardware counters), with the
 // evidence listed and, where two signals point to different bounds, which one is trusted and why.
-// A pure function of a placed record whose mutation verdict is attached (docs/results-schema.md,
+// A pure function of a record with its placements and mutation verdict (docs/results-schema.md,
 // "Diagnosis").
 #include <optional>
 
@@ -10,18 +10,14 @@
 
 namespace rooflab {
 
-struct RunRecord;
-struct ResultsDocument;
+struct AnalysedRecord;
 
 // The placements read are those on the device model ("device", "device_<level>",
 // "device_counters"): placements on the reference model are decided by intensity alone. With the
 // device's launch latency (measured by the ceilings), a kernel that runs within 2x of its launches'
 // cost is diagnosed launch-bound.
-Diagnosis diagnose(const RunRecord& original, std::optional<double> launch_latency_ns = std::nullopt);
+Diagnosis diagnose(const AnalysedRecord& original, std::optional<double> launch_latency_ns = std::nullopt);
 // The diagnosis from the roofline, counters and mutants alone, without the launch floor.
-Diagnosis diagnoseSignals(const RunRecord& original);
-
-// Gives every normal record of `document` that has none a diagnosis marked derived_when_read.
-void diagnoseRecordsWithout(ResultsDocument& document);
+Diagnosis diagnoseSignals(const AnalysedRecord& original);
 
 }  // namespace rooflab

@@ -24,7 +24,7 @@ bool usable(const EndToEndRun& run) {
 }
 
 // The largest measured part names what bounds the run.
-void judgeBound(EndToEndRun& run) {
+void judgeBound(const EndToEndRun& run, EndToEndRunPrediction& judged) {
   const EndToEndParts& m = run.median;
   struct Part {
     double ns;
@@ -37,35 +37,42 @@ void judgeBound(EndToEndRun& run) {
                         {m.gaps_ns, EndToEndBound::host}};
   const Part& largest = *std::max_element(std::begin(parts), std::end(parts), [](const Part& a, const Part& b) { return a.ns < b.ns; });
   if (!(largest.ns > 0) || !(m.total_ns > 0)) return;
-  run.bound = largest.bound;
+  judged.bound = largest.bound;
   const std::string share = formatFixed(100 * std::min(1.0, largest.ns / m.total_ns), 0) + "% of the time";
   switch (largest.bound) {
     case EndToEndBound::link_up:
-      run.bound_text = "link-bound at " + formatFixed(double(run.upload_bytes) / m.upload_ns, 2) + " GB/s host-to-device (" +
+      judged.bound_text = "link-bound at " + formatFixed(double(run.upload_bytes) / m.upload_ns, 2) + " GB/s host-to-device (" +
                        share + ")";
       break;
     case EndToEndBound::link_down:
-      run.bound_text = "link-bound at " + formatFixed(double(run.download_bytes) / m.download_ns, 2) +
+      judged.bound_text = "link-bound at " + formatFixed(double(run.download_bytes) / m.download_ns, 2) +
                        " GB/s device-to-host (" + share + ")";
       break;
     case EndToEndBound::launch:
-      run.bound_text = "launch-bound (" + std::to_string(run.launches) + " launch" + (run.launches == 1 ? "" : "es") +
+      judged.bound_text = "launch-bound (" + std::to_string(run.launches) + " launch" + (run.launches == 1 ? "" : "es") +
                        ", " + timeText(m.launch_ns) + ", " + share + ")";
       break;
-    case EndToEndBound::kernel: run.bound_text = "kernel-bound (" + share + ")"; break;
+    case EndToEndBound::kernel: judged.bound_text = "kernel-bound (" + share + ")"; break;
     case EndToEndBound::host:
-      run.bound_text = "host-bound: " + share + " is between commands (host copies, driver work)";
+      judged.bound_text = "host-bound: " + share + " is between commands (host copies, driver work)";
       break;
     case EndToEndBound::undetermined: break;
   }
 }
 
-void analyseOverlap(EndToEndResult& result, double kernel_ns, const EndToEndCeilings& ceilings) {
-  const EndToEndRun* serial = nullptr;
-  for (const EndToEndRun& run : result.runs)
-    if (run.strategy == EndToEndStrategy::overlap && run.chunks == 1) serial = &run;
-  result.overlap.clear();
-  for (const EndToEndRun& run : result.runs) {
+std::vector<OverlapWhatIf> overlapWhatIfs(const EndToEndResult& result, const std::vector<EndToEndRunPrediction>& runs,
+                                          double kernel_ns, const EndToEndCeilings& ceilings) {
+  const EndToEndRunPrediction* serial = nullptr;
+  const EndToEndRun* serial_run = nullptr;
+  for (std::size_t i = 0; i < result.runs.size(); ++i)
+    if (result.runs[i].strategy == EndToEndStrategy::overlap && result.runs[i].chunks == 1) {
+      serial = &runs[i];
+      serial_run = &result.runs[i];
+    }
+  std::vector<OverlapWhatIf> overlap;
+  for (std::size_t i = 0; i < result.runs.size(); ++i) {
+    const EndToEndRun& run = result.runs[i];
+    const EndToEndRunPrediction& prediction = runs[i];
     if (run.strategy != EndToEndStrategy::overlap || run.chunks == 1) continue;
     OverlapWhatIf w;
     w.chunks = run.chunks;
@@ -74,35 +81,41 @@ void analyseOverlap(EndToEndResult& result, double kernel_ns, const EndToEndCeil
       w.kernel_stage_ns = stages->kernel_ns;
       w.download_stage_ns = stages->download_ns;
     }
-    if (serial && serial->predicted && run.predicted) {
+    if (serial && serial->predicted && prediction.predicted) {
       w.predicted_serial_ns = serial->predicted->total_ns;
-      w.predicted_overlapped_ns = run.predicted->total_ns;
+      w.predicted_overlapped_ns = prediction.predicted->total_ns;
       if (w.predicted_overlapped_ns > 0) w.predicted_gain = w.predicted_serial_ns / w.predicted_overlapped_ns;
     }
-    if (serial && usable(*serial) && usable(run)) {
-      w.measured_serial_ns = serial->median.total_ns;
+    if (serial_run && usable(*serial_run) && usable(run)) {
+      w.measured_serial_ns = serial_run->median.total_ns;
       w.measured_overlapped_ns = run.median.total_ns;
       if (*w.measured_overlapped_ns > 0) w.measured_gain = *w.measured_serial_ns / *w.measured_overlapped_ns;
     }
-    result.overlap.push_back(w);
+    overlap.push_back(w);
   }
+  return overlap;
 }
 
-EndToEndVerdict verdictOf(const EndToEndResult& result) {
+EndToEndVerdict verdictOf(const EndToEndResult& result, const std::vector<EndToEndRunPrediction>& runs) {
   EndToEndVerdict verdict;
   const EndToEndRun* best = nullptr;
+  const EndToEndRunPrediction* best_judged = nullptr;
   const EndToEndRun* worst = nullptr;
-  for (const EndToEndRun& run : result.runs) {
+  for (std::size_t i = 0; i < result.runs.size(); ++i) {
+    const EndToEndRun& run = result.runs[i];
     if (!usable(run)) continue;
-    if (!best || run.median.total_ns < best->median.total_ns) best = &run;
+    if (!best || run.median.total_ns < best->median.total_ns) {
+      best = &run;
+      best_judged = &runs[i];
+    }
     if (run.strategy != EndToEndStrategy::overlap && (!worst || run.median.total_ns > worst->median.total_ns)) worst = &run;
   }
   if (!best) {
     verdict.summary = "no end-to-end run was verified";
     return verdict;
   }
-  verdict.bound = best->bound;
-  verdict.bound_text = best->bound_text;
+  verdict.bound = best_judged->bound;
+  verdict.bound_text = best_judged->bound_text;
   verdict.best = best->strategy;
   verdict.best_chunks = best->chunks;
   verdict.best_ns = best->median.total_ns;
@@ -120,23 +133,25 @@ EndToEndVerdict verdictOf(const EndToEndResult& result) {
 
 }  // namespace
 
-void analyseEndToEnd(RunRecord& record, const EndToEndCeilings& ceilings) {
-  if (!record.end_to_end) return;
-  EndToEndResult& result = *record.end_to_end;
+EndToEndAnalysis analyseEndToEnd(const RunRecord& record, const EndToEndCeilings& ceilings) {
+  const EndToEndResult& result = *record.end_to_end;
+  EndToEndAnalysis analysis;
   const std::optional<double> kernel_ns = record.medianKernelNs();
-  for (EndToEndRun& run : result.runs) {
+  for (const EndToEndRun& run : result.runs) {
+    EndToEndRunPrediction& judged = analysis.runs.emplace_back();
     if (!usable(run)) continue;
-    judgeBound(run);
+    judgeBound(run, judged);
     std::string from;
-    if (kernel_ns) run.predicted = predictRun(run, *kernel_ns, ceilings, from);
-    run.predicted_from = run.predicted ? from
-                         : kernel_ns   ? "no prediction: the run measured no " +
-                                           std::string(ceilings.link ? "launch or link ceiling this strategy needs"
-                                                                     : "link ceilings ([run] ceilings = \"datasheet\")")
-                                       : "no prediction: the kernel run has no median time";
+    if (kernel_ns) judged.predicted = predictRun(run, *kernel_ns, ceilings, from);
+    judged.predicted_from = judged.predicted ? from
+                            : kernel_ns      ? "no prediction: the run measured no " +
+                                              std::string(ceilings.link ? "launch or link ceiling this strategy needs"
+                                                                        : "link ceilings ([run] ceilings = \"datasheet\")")
+                                             : "no prediction: the kernel run has no median time";
   }
-  analyseOverlap(result, kernel_ns.value_or(0), ceilings);
-  result.verdict = verdictOf(result);
+  analysis.overlap = overlapWhatIfs(result, analysis.runs, kernel_ns.value_or(0), ceilings);
+  analysis.verdict = verdictOf(result, analysis.runs);
+  return analysis;
 }
 
 }  // namespace rooflab

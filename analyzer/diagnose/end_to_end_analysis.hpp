@@ -7,8 +7,8 @@
 
 namespace rooflab {
 
-// Fills record.end_to_end's predictions, bounds, overlap what-ifs and verdict; nothing without end-to-end
-// runs. Runs whose ceilings are missing get no prediction and say so in predicted_from.
-void analyseEndToEnd(RunRecord& record, const EndToEndCeilings& ceilings);
+// The predictions, bounds, overlap what-ifs and verdict of a record's end-to-end runs (`record` has
+// end_to_end). Runs whose ceilings are missing get no prediction and say so in predicted_from.
+EndToEndAnalysis analyseEndToEnd(const RunRecord& record, const EndToEndCeilings& ceilings);
 
 }  // namespace rooflab

@@ -26,12 +26,12 @@ std::string counterUnavailable(const RunRecord& record, const std::string& key, 
          (reason == record.counters.derived_reasons.end() ? std::string() : ": " + reason->second);
 }
 
-void checkExpectation(const RunRecord& original, const RunRecord& what_if, WhatIfResult& w) {
-  if (!w.expectation) {
+void checkExpectation(const RunRecord& original, const RunRecord& what_if, const WhatIfRun& run, WhatIfOutcome& w) {
+  if (!run.expectation) {
     w.check_detail = "the manifest states no expected counter change";
     return;
   }
-  const WhatIfExpectation& e = *w.expectation;
+  const WhatIfExpectation& e = *run.expectation;
   w.counter_original = derivedCounter(original, e.counter);
   w.counter_what_if = derivedCounter(what_if, e.counter);
   if (!w.counter_what_if) {
@@ -116,37 +116,35 @@ std::optional<double> gain(const std::optional<double>& t_ns, const std::optiona
 
 }  // namespace
 
-void analyseWhatIfs(std::vector<RunRecord>& records) {
-  for (RunRecord& record : records) {
-    if (record.mode != RunMode::what_if || !record.what_if) continue;
-    WhatIfResult& w = *record.what_if;
-    w.check = WhatIfCheck::not_checked;
-    const RunRecord* original = normalRecord(records, record, record.variant);
-    // A gain compares two times, and is shown only when both records ran and (normal ones) verified:
-    // a wrong result's time says nothing of what an optimisation wins.
-    const std::string original_unusable = unusableBecause(original, "the original (" + record.variant + ")");
-    std::string what_if_unusable;
-    if (record.status != RecordStatus::ok || !record.medianKernelNs())
-      what_if_unusable = "the what-if " + statusText(record.status) +
-                         (record.status_reason.empty() ? "" : ": " + reasonOf(record));
-    w.t_what_if_ns = what_if_unusable.empty() ? record.medianKernelNs() : std::nullopt;
-    w.t_ns = original_unusable.empty() ? original->medianKernelNs() : std::nullopt;
-    w.predicted_gain = gain(w.t_ns, w.t_what_if_ns);
-    w.predicted_gain_unavailable = !original_unusable.empty() ? original_unusable : what_if_unusable;
-    if (record.status != RecordStatus::ok) {
-      w.check_detail = "the what-if did not run: " + record.status_reason;
-    } else if (!original) {
-      w.check_detail = "the original (normal mode) did not run at these parameters";
-    } else {
-      checkExpectation(*original, record, w);
-    }
-    if (w.realised_by.empty()) continue;
-    const RunRecord* realised = normalRecord(records, record, w.realised_by);
-    const std::string realised_unusable = unusableBecause(realised, w.realised_by);
-    w.t_realised_ns = realised_unusable.empty() ? realised->medianKernelNs() : std::nullopt;
-    w.realised_gain = gain(w.t_ns, w.t_realised_ns);
-    w.realised_gain_unavailable = !original_unusable.empty() ? original_unusable : realised_unusable;
+WhatIfOutcome whatIfOutcome(const std::vector<RunRecord>& records, const RunRecord& record) {
+  const WhatIfRun& run = *record.what_if;
+  WhatIfOutcome w;
+  const RunRecord* original = normalRecord(records, record, record.variant);
+  // A gain compares two times, and is shown only when both records ran and (normal ones) verified:
+  // a wrong result's time says nothing of what an optimisation wins.
+  const std::string original_unusable = unusableBecause(original, "the original (" + record.variant + ")");
+  std::string what_if_unusable;
+  if (record.status != RecordStatus::ok || !record.medianKernelNs())
+    what_if_unusable = "the what-if " + statusText(record.status) +
+                       (record.status_reason.empty() ? "" : ": " + reasonOf(record));
+  w.t_what_if_ns = what_if_unusable.empty() ? record.medianKernelNs() : std::nullopt;
+  w.t_ns = original_unusable.empty() ? original->medianKernelNs() : std::nullopt;
+  w.predicted_gain = gain(w.t_ns, w.t_what_if_ns);
+  w.predicted_gain_unavailable = !original_unusable.empty() ? original_unusable : what_if_unusable;
+  if (record.status != RecordStatus::ok) {
+    w.check_detail = "the what-if did not run: " + record.status_reason;
+  } else if (!original) {
+    w.check_detail = "the original (normal mode) did not run at these parameters";
+  } else {
+    checkExpectation(*original, record, run, w);
   }
+  if (run.realised_by.empty()) return w;
+  const RunRecord* realised = normalRecord(records, record, run.realised_by);
+  const std::string realised_unusable = unusableBecause(realised, run.realised_by);
+  w.t_realised_ns = realised_unusable.empty() ? realised->medianKernelNs() : std::nullopt;
+  w.realised_gain = gain(w.t_ns, w.t_realised_ns);
+  w.realised_gain_unavailable = !original_unusable.empty() ? original_unusable : realised_unusable;
+  return w;
 }
 
 }  // namespace rooflab

@@ -11,8 +11,8 @@ namespace rooflab {
 
 struct RunRecord;
 
-// Fills every what-if record's result from the normal records of the same parameters: its own
-// variant's (the original) and its realised_by variant's. Records without a what-if are untouched.
-void analyseWhatIfs(std::vector<RunRecord>& records);
+// A what-if record's outcome (`record` has a what_if), from the normal records among `records` of the
+// same parameters: its own variant's (the original) and its realised_by variant's.
+WhatIfOutcome whatIfOutcome(const std::vector<RunRecord>& records, const RunRecord& record);
 
 }  // namespace rooflab

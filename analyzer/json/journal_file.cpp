@@ -60,7 +60,7 @@ class JournalReader {
       throw InputError(at(number) + "a record before the journal's header line: a journal of an older rooflab, "
                                     "which cannot be read back (its run's results.json holds the records of its last "
                                     "checkpoint)");
-    records_.insert_or_assign(index->get<std::size_t>(), runRecordFromJson(*record));
+    records_.insert_or_assign(index->get<std::size_t>(), analysedRecordFromJson(*record));
   }
 
   ReadResults finish() {
@@ -71,7 +71,10 @@ class JournalReader {
     if (!document_)
       throw InputError(path_.string() + ": a journal without its header line: its run put no record on disk");
     read.document = std::move(*document_);
-    for (auto& [index, record] : records_) read.document.records.push_back(std::move(record));
+    for (auto& [index, record] : records_) {
+      read.document.analysis.records.push_back(std::move(static_cast<RecordConclusions&>(record)));
+      read.document.records.push_back(std::move(static_cast<RunRecord&>(record)));
+    }
     return read;
   }
 
@@ -80,7 +83,7 @@ class JournalReader {
 
   fs::path path_;
   std::optional<ResultsDocument> document_;
-  std::map<std::size_t, RunRecord> records_;  // the last line of each index wins
+  std::map<std::size_t, AnalysedRecord> records_;  // the last line of each index wins
   std::optional<std::pair<int, std::string>> torn_;
 };
 

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/data/analysis.hpp"
 #include "analyzer/data/results_document.hpp"
 
 namespace rooflab {
@@ -33,8 +34,11 @@ ResultsDocument readResultsFile(const std::filesystem::path& path);
 // mode) another has already. `read` is resultsDocumentFromJson(document).
 std::vector<std::string> resultsProblems(const nlohmann::json& document, const ResultsDocument& read);
 
-nlohmann::json toJson(const RunRecord& record);
+// A record with its conclusions at their places in it (none: as a worker sends it).
+nlohmann::json toJson(const RunRecord& record, const RecordConclusions& conclusions = {});
+// A record as measured, and with what the file concluded of it.
 RunRecord runRecordFromJson(const nlohmann::json& json);
+AnalysedRecord analysedRecordFromJson(const nlohmann::json& json);
 
 // The record.roofline.<key> object. Never NaN or Infinity.
 nlohmann::json toJson(const RooflinePlacement& placement);
@@ -47,9 +51,10 @@ MutationVerdict mutationVerdictFromJson(const nlohmann::json& json);
 nlohmann::json toJson(const MutantSourceCheck& check);
 MutantSourceCheck mutantSourceCheckFromJson(const nlohmann::json& json);
 
-// The record.what_if object (what-if records only).
-nlohmann::json toJson(const WhatIfResult& result);
-WhatIfResult whatIfResultFromJson(const nlohmann::json& json);
+// The record.what_if object (what-if records only): what ran, and its outcome.
+nlohmann::json toJson(const WhatIfRun& run, const WhatIfOutcome& outcome);
+WhatIfRun whatIfRunFromJson(const nlohmann::json& json);
+WhatIfOutcome whatIfOutcomeFromJson(const nlohmann::json& json);
 // The record.diagnosis object (normal records; not written for one derived when read).
 nlohmann::json toJson(const Diagnosis& diagnosis);
 Diagnosis diagnosisFromJson(const nlohmann::json& json);
@@ -58,9 +63,11 @@ Diagnosis diagnosisFromJson(const nlohmann::json& json);
 nlohmann::json verificationJson(const VerificationResult& verification);
 VerificationResult verificationFromJson(const nlohmann::json& json);
 
-// The record.end_to_end object (results_json_link.cpp).
-nlohmann::json toJson(const EndToEndResult& result);
+// The record.end_to_end object (results_json_link.cpp): the runs, each with its prediction, then
+// what they conclude.
+nlohmann::json toJson(const EndToEndResult& result, const std::optional<EndToEndAnalysis>& analysis);
 EndToEndResult endToEndResultFromJson(const nlohmann::json& json);
+EndToEndAnalysis endToEndAnalysisFromJson(const nlohmann::json& json);
 
 // The ceilings' "link" and "launch" objects (results_json_link.cpp).
 nlohmann::json toJson(const LinkCeilings& link);

@@ -299,7 +299,8 @@ BatchSummary batchSummaryFromJson(const json& j) {
 
 json toJson(const ResultsDocument& d) {
   json records = json::array();
-  for (const RunRecord& record : d.records) records.push_back(toJson(record));
+  for (std::size_t i = 0; i < d.records.size(); ++i)
+    records.push_back(toJson(d.records[i], i < d.analysis.records.size() ? d.analysis.records[i] : RecordConclusions{}));
   json j = {{"schema", d.schema},
             {"tool", {{"name", d.tool.name}, {"version", d.tool.version}}},
             {"status", toString(d.status)},
@@ -362,7 +363,9 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
     const json& record = (*records)[index];
     if (!record.is_object())
       throw std::invalid_argument("results: records[" + std::to_string(index) + "] is not an object");
-    d.records.push_back(runRecordFromJson(record));
+    AnalysedRecord read = analysedRecordFromJson(record);
+    d.analysis.records.push_back(std::move(static_cast<RecordConclusions&>(read)));
+    d.records.push_back(std::move(static_cast<RunRecord&>(read)));
   }
   if (const json* summary = member(j, "summary"); summary != nullptr && summary->is_object())
     d.summary = batchSummaryFromJson(*summary);

@@ -95,8 +95,8 @@ std::string journalHeaderLine(const ResultsDocument& document) {
   return json{{"document", j}}.dump() + "\n";
 }
 
-std::string journalLine(std::size_t index, const RunRecord& record) {
-  return json{{"index", index}, {"record", toJson(record)}}.dump() + "\n";
+std::string journalLine(std::size_t index, const RunRecord& record, const RecordConclusions& conclusions) {
+  return json{{"index", index}, {"record", toJson(record, conclusions)}}.dump() + "\n";
 }
 
 }  // namespace rooflab

@@ -23,6 +23,6 @@ WorkerMessage decodeWorkerMessage(const std::string& line);
 std::string journalHeaderLine(const ResultsDocument& document);
 // {"index": <record's index in results.json's records>, "record": {...}}: a later line with the same
 // index replaces an earlier one (a normal record gains its mutation verdict once its mutants ran).
-std::string journalLine(std::size_t index, const RunRecord& record);
+std::string journalLine(std::size_t index, const RunRecord& record, const RecordConclusions& conclusions);
 
 }  // namespace rooflab

@@ -90,7 +90,7 @@ EndToEndParts partsFromJson(const json& j) {
   return parts;
 }
 
-json toJson(const EndToEndRun& run) {
+json toJson(const EndToEndRun& run, const EndToEndRunPrediction& judged) {
   json repetitions = json::array();
   for (const EndToEndParts& parts : run.repetitions) repetitions.push_back(toJson(parts));
   return {{"strategy", toString(run.strategy)},
@@ -110,10 +110,10 @@ json toJson(const EndToEndRun& run) {
           {"converged", run.converged},
           {"verification", verificationJson(run.verification)},
           {"error", textOrNull(run.error)},
-          {"predicted", run.predicted ? toJson(*run.predicted) : json(nullptr)},
-          {"predicted_from", textOrNull(run.predicted_from)},
-          {"bound", toString(run.bound)},
-          {"bound_text", textOrNull(run.bound_text)}};
+          {"predicted", judged.predicted ? toJson(*judged.predicted) : json(nullptr)},
+          {"predicted_from", textOrNull(judged.predicted_from)},
+          {"bound", toString(judged.bound)},
+          {"bound_text", textOrNull(judged.bound_text)}};
 }
 
 EndToEndRun runFromJson(const json& j) {
@@ -139,12 +139,17 @@ EndToEndRun runFromJson(const json& j) {
   run.converged = boolOr(j, "converged", false);
   run.verification = verificationFromJson(objectOrEmpty(j, "verification"));
   run.error = optionalText(j, "error");
-  if (const json* predicted = member(j, "predicted"); predicted != nullptr && predicted->is_object())
-    run.predicted = partsFromJson(*predicted);
-  run.predicted_from = textOr(j, "predicted_from");
-  run.bound = parseEndToEndBound(textOr(j, "bound")).value_or(EndToEndBound::undetermined);
-  run.bound_text = textOr(j, "bound_text");
   return run;
+}
+
+EndToEndRunPrediction runPredictionFromJson(const json& j) {
+  EndToEndRunPrediction judged;
+  if (const json* predicted = member(j, "predicted"); predicted != nullptr && predicted->is_object())
+    judged.predicted = partsFromJson(*predicted);
+  judged.predicted_from = textOr(j, "predicted_from");
+  judged.bound = parseEndToEndBound(textOr(j, "bound")).value_or(EndToEndBound::undetermined);
+  judged.bound_text = textOr(j, "bound_text");
+  return judged;
 }
 
 json toJson(const OverlapWhatIf& w) {
@@ -235,11 +240,16 @@ LaunchCeilings launchCeilingsFromJson(const json& j) {
   return launch;
 }
 
-json toJson(const EndToEndResult& result) {
+json toJson(const EndToEndResult& result, const std::optional<EndToEndAnalysis>& analysis) {
   json runs = json::array(), overlap = json::array();
-  for (const EndToEndRun& run : result.runs) runs.push_back(toJson(run));
-  for (const OverlapWhatIf& w : result.overlap) overlap.push_back(toJson(w));
-  return {{"runs", runs}, {"overlap", overlap}, {"verdict", result.verdict ? toJson(*result.verdict) : json(nullptr)}};
+  for (std::size_t i = 0; i < result.runs.size(); ++i)
+    runs.push_back(toJson(result.runs[i], analysis && i < analysis->runs.size() ? analysis->runs[i]
+                                                                               : EndToEndRunPrediction{}));
+  if (analysis)
+    for (const OverlapWhatIf& w : analysis->overlap) overlap.push_back(toJson(w));
+  return {{"runs", runs},
+          {"overlap", overlap},
+          {"verdict", analysis && analysis->verdict ? toJson(*analysis->verdict) : json(nullptr)}};
 }
 
 EndToEndResult endToEndResultFromJson(const json& j) {
@@ -247,12 +257,20 @@ EndToEndResult endToEndResultFromJson(const json& j) {
   if (const json* runs = member(j, "runs"); runs != nullptr && runs->is_array())
     for (const json& run : *runs)
       if (run.is_object()) result.runs.push_back(runFromJson(run));
+  return result;
+}
+
+EndToEndAnalysis endToEndAnalysisFromJson(const json& j) {
+  EndToEndAnalysis analysis;
+  if (const json* runs = member(j, "runs"); runs != nullptr && runs->is_array())
+    for (const json& run : *runs)
+      if (run.is_object()) analysis.runs.push_back(runPredictionFromJson(run));
   if (const json* overlap = member(j, "overlap"); overlap != nullptr && overlap->is_array())
     for (const json& w : *overlap)
-      if (w.is_object()) result.overlap.push_back(overlapFromJson(w));
+      if (w.is_object()) analysis.overlap.push_back(overlapFromJson(w));
   if (const json* verdict = member(j, "verdict"); verdict != nullptr && verdict->is_object())
-    result.verdict = verdictFromJson(*verdict);
-  return result;
+    analysis.verdict = verdictFromJson(*verdict);
+  return analysis;
 }
 
 }  // namespace rooflab

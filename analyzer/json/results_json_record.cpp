@@ -170,11 +170,11 @@ RooflinePlacement rooflinePlacementFromJson(const json& j) {
   return p;
 }
 
-json toJson(const RunRecord& r) {
+json toJson(const RunRecord& r, const RecordConclusions& c) {
   json geometry = json::array();
   for (const auto& g : r.geometry) geometry.push_back({{"kernel", g.kernel}, {"global", g.global}, {"local", g.local}});
   json roofline = json::object();
-  for (const auto& [key, placement] : r.roofline) roofline[key] = toJson(placement);
+  for (const auto& [key, placement] : c.roofline) roofline[key] = toJson(placement);
   json work = {{"flops", finiteOrNull(r.work.flops)},
                {"bytes", finiteOrNull(r.work.bytes)},
                {"global_accesses", finiteOrNull(r.work.global_accesses)},
@@ -206,20 +206,20 @@ json toJson(const RunRecord& r) {
       {"verification", verificationJson(r.verification)},
       {"counters", counters::toJson(r.counters)},
       {"roofline", roofline},
-      {"mutation", r.mutation ? toJson(*r.mutation) : json(nullptr)},
+      {"mutation", c.mutation ? toJson(*c.mutation) : json(nullptr)},
       {"occupancy_padding", r.occupancy_padding ? toJson(*r.occupancy_padding) : json(nullptr)},
       {"phase_seconds", phase_seconds},
   };
   // Only when diagnosed, and never one `rooflab report` derived: older results re-render byte for byte.
-  if (r.diagnosis && !r.diagnosis->derived_when_read) j["diagnosis"] = toJson(*r.diagnosis);
+  if (c.diagnosis && !c.diagnosis->derived_when_read) j["diagnosis"] = toJson(*c.diagnosis);
   // Mutants only, so that older results re-render byte for byte.
   if (r.mutant_origin) j["mutant_origin"] = toString(*r.mutant_origin);
   if (const auto& check = r.mutant_source_check) j["mutant_source_check"] = toJson(*check);
-  if (r.what_if) j["what_if"] = toJson(*r.what_if);  // what-if records only
+  if (r.what_if) j["what_if"] = toJson(*r.what_if, c.what_if_outcome.value_or(WhatIfOutcome{}));  // what-if records only
   // Only when measured, so that older results re-render byte for byte.
   if (r.drift_control) j["drift_control"] = toJson(*r.drift_control);
   if (r.ab_side) j["ab_side"] = toString(*r.ab_side);
-  if (r.end_to_end) j["end_to_end"] = toJson(*r.end_to_end);  // studies that ask for end-to-end runs
+  if (r.end_to_end) j["end_to_end"] = toJson(*r.end_to_end, c.end_to_end_analysis);  // studies that ask for end-to-end runs
   if (r.device) j["device"] = *r.device;                // batches on several devices only
   return j;
 }
@@ -265,12 +265,6 @@ RunRecord runRecordFromJson(const json& j) {
   r.verification = verificationFromJson(objectOrEmpty(j, "verification"));
   if (const json* counters = member(j, "counters"); counters != nullptr && counters->is_object())
     r.counters = counters::counterSetFromJson(*counters);
-  for (const auto& [key, placement] : objectOrEmpty(j, "roofline").items())
-    if (placement.is_object()) r.roofline[key] = rooflinePlacementFromJson(placement);
-  if (const json* mutation = member(j, "mutation"); mutation != nullptr && mutation->is_object())
-    r.mutation = mutationVerdictFromJson(*mutation);
-  if (const json* diagnosis = member(j, "diagnosis"); diagnosis != nullptr && diagnosis->is_object())
-    r.diagnosis = diagnosisFromJson(*diagnosis);
   if (const json* padding = member(j, "occupancy_padding"); padding != nullptr && padding->is_object())
     r.occupancy_padding = occupancyMatchFromJson(*padding);
   for (const auto& [phase, seconds] : objectOrEmpty(j, "phase_seconds").items())
@@ -279,7 +273,7 @@ RunRecord runRecordFromJson(const json& j) {
   if (const json* check = member(j, "mutant_source_check"); check != nullptr && check->is_object())
     r.mutant_source_check = mutantSourceCheckFromJson(*check);
   if (const json* what_if = member(j, "what_if"); what_if != nullptr && what_if->is_object())
-    r.what_if = whatIfResultFromJson(*what_if);
+    r.what_if = whatIfRunFromJson(*what_if);
   if (const json* drift = member(j, "drift_control"); drift != nullptr && drift->is_object())
     r.drift_control = driftControlSampleFromJson(*drift);
   r.ab_side = parseAbSide(textOr(j, "ab_side"));
@@ -287,6 +281,21 @@ RunRecord runRecordFromJson(const json& j) {
     r.end_to_end = endToEndResultFromJson(*end_to_end);
   r.device = optionalText(j, "device");
   return r;
+}
+
+AnalysedRecord analysedRecordFromJson(const json& j) {
+  RecordConclusions c;
+  for (const auto& [key, placement] : objectOrEmpty(j, "roofline").items())
+    if (placement.is_object()) c.roofline[key] = rooflinePlacementFromJson(placement);
+  if (const json* mutation = member(j, "mutation"); mutation != nullptr && mutation->is_object())
+    c.mutation = mutationVerdictFromJson(*mutation);
+  if (const json* diagnosis = member(j, "diagnosis"); diagnosis != nullptr && diagnosis->is_object())
+    c.diagnosis = diagnosisFromJson(*diagnosis);
+  if (const json* what_if = member(j, "what_if"); what_if != nullptr && what_if->is_object())
+    c.what_if_outcome = whatIfOutcomeFromJson(*what_if);
+  if (const json* end_to_end = member(j, "end_to_end"); end_to_end != nullptr && end_to_end->is_object())
+    c.end_to_end_analysis = endToEndAnalysisFromJson(*end_to_end);
+  return AnalysedRecord(runRecordFromJson(j), std::move(c));
 }
 
 }  // namespace rooflab

@@ -6,11 +6,11 @@ namespace rooflab {
 
 using namespace json_fields;
 
-json toJson(const WhatIfResult& w) {
-  json j = {{"name", w.name},
-            {"define", w.define},
+json toJson(const WhatIfRun& run, const WhatIfOutcome& w) {
+  json j = {{"name", run.name},
+            {"define", run.define},
             {"expect", nullptr},
-            {"realised_by", textOrNull(w.realised_by)},
+            {"realised_by", textOrNull(run.realised_by)},
             {"check", toString(w.check)},
             {"check_detail", w.check_detail},
             {"counter_original", finiteOrNull(w.counter_original)},
@@ -23,13 +23,13 @@ json toJson(const WhatIfResult& w) {
   // Only when a gain is withheld, so that older results re-write unchanged.
   if (!w.predicted_gain_unavailable.empty()) j["predicted_gain_unavailable"] = w.predicted_gain_unavailable;
   if (!w.realised_gain_unavailable.empty()) j["realised_gain_unavailable"] = w.realised_gain_unavailable;
-  if (const auto& e = w.expectation)
+  if (const auto& e = run.expectation)
     j["expect"] = {{"counter", e->counter}, {"comparison", toString(e->comparison)}, {"value", finiteOrNull(e->value)}};
   return j;
 }
 
-WhatIfResult whatIfResultFromJson(const json& j) {
-  WhatIfResult w;
+WhatIfRun whatIfRunFromJson(const json& j) {
+  WhatIfRun w;
   w.name = textOr(j, "name");
   w.define = textOr(j, "define");
   if (const json* e = member(j, "expect"); e != nullptr && e->is_object()) {
@@ -37,6 +37,11 @@ WhatIfResult whatIfResultFromJson(const json& j) {
       w.expectation = WhatIfExpectation{textOr(*e, "counter"), *comparison, numberOrNaN(*e, "value")};
   }
   w.realised_by = textOr(j, "realised_by");
+  return w;
+}
+
+WhatIfOutcome whatIfOutcomeFromJson(const json& j) {
+  WhatIfOutcome w;
   w.check = parseWhatIfCheck(textOr(j, "check")).value_or(WhatIfCheck::not_checked);
   w.check_detail = textOr(j, "check_detail");
   w.counter_original = optionalNumber(j, "counter_original");

@@ -298,7 +298,7 @@ RunRecord recordFor(const RunPoint& point) {
   record.params = point.params;
   record.param_order = point.family->param_order;
   if (point.what_if) {
-    WhatIfResult& w = record.what_if.emplace();
+    WhatIfRun& w = record.what_if.emplace();
     w.name = point.what_if->name;
     w.define = point.what_if->define;
     w.expectation = point.what_if->expect;

@@ -47,14 +47,17 @@ RooflinePlacement unplaced(const DeviceModel& model, MemoryLevel level) {
   return placement;
 }
 
-void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key, bool timed_on_model_device) {
+using Placements = std::map<std::string, RooflinePlacement>;
+
+void placeOn(const RunRecord& record, Placements& placements, const DeviceModel& model, const std::string& key,
+             bool timed_on_model_device) {
   const WorkEstimate& declared_work = record.work;
   if (declared_work.flops_unmeasured || declared_work.bytes_unmeasured)
-    record.roofline[key] = unplaced(model, MemoryLevel::dram);
+    placements[key] = unplaced(model, MemoryLevel::dram);
   if (declared_work.global_accesses_unmeasured || (declared_work.flops_unmeasured && declared_work.global_accesses))
-    record.roofline[levelPlacementKey(key, MemoryLevel::global)] = unplaced(model, MemoryLevel::global);
+    placements[levelPlacementKey(key, MemoryLevel::global)] = unplaced(model, MemoryLevel::global);
   if (declared_work.flops_unmeasured && declared_work.local_accesses)
-    record.roofline[levelPlacementKey(key, MemoryLevel::local)] = unplaced(model, MemoryLevel::local);
+    placements[levelPlacementKey(key, MemoryLevel::local)] = unplaced(model, MemoryLevel::local);
   RooflineInput input;
   input.flops = record.work.flops;
   input.dram_bytes = record.work.bytes;
@@ -62,7 +65,7 @@ void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key
   if (record.work.local_accesses) input.local_bytes = *record.work.local_accesses * 4.0;
   input.timed_on_model_device = timed_on_model_device;
   input.arithmetic = record.work.arithmetic;
-  if (!record.roofline.count(key)) record.roofline[key] = placeOnRoofline(model, input);
+  if (!placements.count(key)) placements[key] = placeOnRoofline(model, input);
 
   // One placement per further memory level, each against that level's roof: the hierarchical
   // roofline. `bytes` are the level's traffic; the flops stay the same work.
@@ -80,7 +83,7 @@ void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key
     at_level.level = level;
     at_level.intensity_source = source;
     at_level.arithmetic = arithmetic;
-    record.roofline[levelPlacementKey(key, level)] = underCountedRoof(placeOnRoofline(model, at_level), arithmetic);
+    placements[levelPlacementKey(key, level)] = underCountedRoof(placeOnRoofline(model, at_level), arithmetic);
   };
   // The course's CGMA placement: the traffic the variant's code asks of global memory, which moves
   // right rung by rung as tiling reuses data, where the compulsory bytes stay the family's.
@@ -113,16 +116,17 @@ void placeOn(RunRecord& record, const DeviceModel& model, const std::string& key
   counted.dram_bytes = *dram_bytes;
   counted.intensity_source = IntensitySource::counters;
   counted.arithmetic = work->arithmetic;
-  record.roofline[key + "_counters"] = underCountedRoof(placeOnRoofline(model, counted), work->arithmetic);
+  placements[key + "_counters"] = underCountedRoof(placeOnRoofline(model, counted), work->arithmetic);
 }
 }  // namespace
 
-void placeRecord(RunRecord& record, const RooflineModels& models) {
+std::map<std::string, RooflinePlacement> placeRecord(const RunRecord& record, const RooflineModels& models) {
+  Placements placements;
   const bool reference_is_device = models.datasheet && models.datasheet->key == models.reference.key;
-  placeOn(record, models.reference, models.reference.key, reference_is_device);
-  if (models.device) placeOn(record, *models.device, "device", true);
-  if (models.datasheet) placeOn(record, *models.datasheet, "datasheet", true);
-  for (auto& [key, placement] : record.roofline) {
+  placeOn(record, placements, models.reference, models.reference.key, reference_is_device);
+  if (models.device) placeOn(record, placements, *models.device, "device", true);
+  if (models.datasheet) placeOn(record, placements, *models.datasheet, "datasheet", true);
+  for (auto& [key, placement] : placements) {
     const bool on_reference = key.rfind(models.reference.key, 0) == 0 && key.rfind("device", 0) != 0 &&
                               key.rfind("datasheet", 0) != 0;
     const DeviceModel& model = on_reference ? models.reference
@@ -132,6 +136,7 @@ void placeRecord(RunRecord& record, const RooflineModels& models) {
                               !on_reference || reference_is_device};
     placement.above_roof = explainAboveRoof(record, placement, context);
   }
+  return placements;
 }
 
 }  // namespace rooflab

@@ -11,7 +11,6 @@
 #include "analyzer/batch/batch_summary.hpp"
 #include "analyzer/batch/point_worker.hpp"
 #include "analyzer/diagnose/analysis.hpp"
-#include "analyzer/place/place_record.hpp"
 #include "analyzer/support/atomic_file.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/support/stop_flag.hpp"
@@ -256,17 +255,14 @@ class TuneRecords {
   // `planned`: the records it will hold when nothing is cut short.
   TuneRecords(ResultsDocument& document, ResultsWriter& results, const RooflineModels& models, const DeviceInfo& device,
               std::size_t planned)
-      : document_(document), results_(results), models_(models), tally_(planned),
-        analysis_(static_cast<double>(device.timer_resolution_ns), models.device ? models.device : models.datasheet) {
-    analysis_.setCpuDevice(device.type == "CPU");
-  }
+      : document_(document), results_(results), tally_(planned),
+        analysis_(DeviceAnalysisInputs{models, device.type == "CPU"}) {}
 
   void add(RunRecord record, const std::string& variant_name = "") {
     if (!variant_name.empty()) record.variant = variant_name;
-    if (record.status == RecordStatus::ok) placeRecord(record, models_);
     tally_.count(record);
     const std::size_t index = results_.append(std::move(record));
-    analysis_.recordAdded(document_.records, index, true);
+    analysis_.recordAdded(document_.records, document_.analysis, index, true);
     results_.journal(index);
     results_.setSummary(tally_.summary());
   }
@@ -275,7 +271,6 @@ class TuneRecords {
  private:
   ResultsDocument& document_;
   ResultsWriter& results_;
-  const RooflineModels& models_;
   BatchTally tally_;
   RecordAnalysis analysis_;
 };

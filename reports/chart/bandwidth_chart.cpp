@@ -16,7 +16,7 @@ namespace {
 // Room above the highest dot, so that its marker stays inside the frame.
 constexpr double kHeadroom = 1.1;
 
-std::optional<double> derived(const RunRecord& record, const char* key) {
+std::optional<double> derived(const AnalysedRecord& record, const char* key) {
   const counters::CounterSet& c = record.counters;
   if (!c.available || c.not_attempted) return std::nullopt;
   const auto found = c.derived.find(key);
@@ -39,7 +39,7 @@ const LevelSpec kLevels[] = {{MemoryLevel::global, "global (declared)"},
                              {MemoryLevel::l1, "L1"},
                              {MemoryLevel::local, "local"}};
 
-std::optional<LevelBytes> bytesAt(const RunRecord& record, MemoryLevel level) {
+std::optional<LevelBytes> bytesAt(const AnalysedRecord& record, MemoryLevel level) {
   auto some = [](std::optional<double> bytes, const char* source) -> std::optional<LevelBytes> {
     if (!bytes || !(*bytes > 0)) return std::nullopt;
     return LevelBytes{*bytes, source};
@@ -73,28 +73,28 @@ std::optional<double> roofOf(const DeviceModel& model, MemoryLevel level) {
   return gbps && *gbps > 0 ? gbps : std::nullopt;
 }
 
-std::string roofModelKey(const ResultsDocument& results) {
+std::string roofModelKey(const AnalysedResults& results) {
   for (const char* key : {"device", "datasheet"})
     if (results.models.roofline_models.count(key) != 0) return key;
   return referenceModelKey(results);
 }
 
 // The records in the variants table's order: grouped by params, in ladder order within each group.
-std::vector<const RunRecord*> ladderOrder(const std::vector<const RunRecord*>& records) {
+std::vector<const AnalysedRecord*> ladderOrder(const std::vector<const AnalysedRecord*>& records) {
   std::vector<std::string> params_order;
-  for (const RunRecord* record : records) {
+  for (const AnalysedRecord* record : records) {
     const std::string params = recordParamsText(*record);
     if (std::find(params_order.begin(), params_order.end(), params) == params_order.end()) params_order.push_back(params);
   }
-  std::vector<const RunRecord*> ordered;
+  std::vector<const AnalysedRecord*> ordered;
   for (const std::string& params : params_order)
-    for (const RunRecord* record : records)
+    for (const AnalysedRecord* record : records)
       if (recordParamsText(*record) == params) ordered.push_back(record);
   return ordered;
 }
 
 // Why a dot stands above its roof, as the level's placement says (analyzer/place/roof_excess.hpp).
-std::optional<std::string> aboveRoof(const RunRecord& record, const std::string& model_key, MemoryLevel level,
+std::optional<std::string> aboveRoof(const AnalysedRecord& record, const std::string& model_key, MemoryLevel level,
                                      const LevelBytes& bytes) {
   const bool counted_dram = level == MemoryLevel::dram && std::string(bytes.source) == "counters";
   const RooflinePlacement* placement =
@@ -102,7 +102,7 @@ std::optional<std::string> aboveRoof(const RunRecord& record, const std::string&
   return placement != nullptr ? placement->above_roof : std::nullopt;
 }
 
-std::vector<std::string> dotDetails(const RunRecord& record, const BandwidthColumn& column, const LevelBytes& bytes,
+std::vector<std::string> dotDetails(const AnalysedRecord& record, const BandwidthColumn& column, const LevelBytes& bytes,
                                     double gbps, double fraction, double median_ns, const std::string& model_key) {
   std::vector<std::string> lines{record.family + " / " + record.variant};
   if (const std::string params = recordParamsText(record); !params.empty()) lines.push_back(params);
@@ -119,9 +119,9 @@ std::vector<std::string> dotDetails(const RunRecord& record, const BandwidthColu
 
 }  // namespace
 
-std::optional<BandwidthChart> buildBandwidthChart(const ResultsDocument& results, std::string_view family) {
-  std::vector<const RunRecord*> moving;  // normal records that declare no arithmetic work
-  for (const RunRecord* record : recordsOfFamily(results, family))
+std::optional<BandwidthChart> buildBandwidthChart(const AnalysedResults& results, std::string_view family) {
+  std::vector<const AnalysedRecord*> moving;  // normal records that declare no arithmetic work
+  for (const AnalysedRecord* record : recordsOfFamily(results, family))
     if (record->mode == RunMode::normal && known(record->work.flops) == 0.0) moving.push_back(record);
   if (moving.empty()) return std::nullopt;
 
@@ -136,12 +136,12 @@ std::optional<BandwidthChart> buildBandwidthChart(const ResultsDocument& results
     if (model == results.models.roofline_models.end()) break;
     const std::optional<double> roof = roofOf(model->second.model, spec.level);
     const bool used = std::any_of(moving.begin(), moving.end(),
-                                  [&](const RunRecord* r) { return bytesAt(*r, spec.level).has_value(); });
+                                  [&](const AnalysedRecord* r) { return bytesAt(*r, spec.level).has_value(); });
     if (roof && used) chart.columns.push_back(BandwidthColumn{spec.level, spec.name, *roof, chart_detail::compactValueText(*roof) + " GB/s"});
   }
 
   const std::vector<std::string> varying_names = chart_detail::varyingParamNames(moving);
-  for (const RunRecord* record : ladderOrder(moving)) {
+  for (const AnalysedRecord* record : ladderOrder(moving)) {
     const std::optional<double> median_ns = record->medianKernelNs();
     std::string reason;
     if (record->status != RecordStatus::ok)

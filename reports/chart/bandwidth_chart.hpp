@@ -48,7 +48,7 @@ struct BandwidthChart {
 
 // The family's records that declare no arithmetic work (flops 0), on the device's roofs; nullopt
 // when none of its normal records is such a record.
-std::optional<BandwidthChart> buildBandwidthChart(const ResultsDocument& results, std::string_view family);
+std::optional<BandwidthChart> buildBandwidthChart(const AnalysedResults& results, std::string_view family);
 
 ChartScene layoutBandwidthChart(const BandwidthChart& chart, const ChartStyle& style = {});
 

@@ -23,9 +23,9 @@ double partNs(const EndToEndParts& parts, int part) {
   return std::isfinite(values[part]) && values[part] > 0 ? values[part] : 0;
 }
 
-std::vector<const RunRecord*> recordsWithRuns(const ResultsDocument& results, const std::string& family) {
-  std::vector<const RunRecord*> out;
-  for (const RunRecord* record : recordsOfFamily(results, family))
+std::vector<const AnalysedRecord*> recordsWithRuns(const AnalysedResults& results, const std::string& family) {
+  std::vector<const AnalysedRecord*> out;
+  for (const AnalysedRecord* record : recordsOfFamily(results, family))
     if (record->end_to_end && !record->end_to_end->runs.empty()) out.push_back(record);
   return out;
 }
@@ -51,17 +51,18 @@ const char* endToEndPartName(int part) {
   return kNames[std::clamp(part, 0, kEndToEndParts - 1)];
 }
 
-std::optional<ChartScene> layoutEndToEndChart(const ResultsDocument& results, const std::string& family,
+std::optional<ChartScene> layoutEndToEndChart(const AnalysedResults& results, const std::string& family,
                                               const ChartStyle& style) {
-  const std::vector<const RunRecord*> records = recordsWithRuns(results, family);
+  const std::vector<const AnalysedRecord*> records = recordsWithRuns(results, family);
   if (records.empty()) return std::nullopt;
   double longest_ns = 0;
   std::size_t rows = 0;
-  for (const RunRecord* record : records) {
+  for (const AnalysedRecord* record : records) {
     rows += 1 + record->end_to_end->runs.size();
-    for (const EndToEndRun& run : record->end_to_end->runs) {
-      longest_ns = std::max(longest_ns, run.median.total_ns);
-      if (run.predicted) longest_ns = std::max(longest_ns, run.predicted->total_ns);
+    for (std::size_t i = 0; i < record->end_to_end->runs.size(); ++i) {
+      longest_ns = std::max(longest_ns, record->end_to_end->runs[i].median.total_ns);
+      if (const auto& predicted = record->endToEndPrediction(i).predicted)
+        longest_ns = std::max(longest_ns, predicted->total_ns);
     }
   }
   if (!(longest_ns > 0)) longest_ns = 1;
@@ -87,10 +88,12 @@ std::optional<ChartScene> layoutEndToEndChart(const ResultsDocument& results, co
 
   const double scale = width / longest_ns;
   double y = top;
-  for (const RunRecord* record : records) {
+  for (const AnalysedRecord* record : records) {
     text(record->variant + " " + recordParamsText(*record), {20, y + kRowPx * 0.6}, font, TextAlign::start, kBlack, true);
     y += kRowPx;
-    for (const EndToEndRun& run : record->end_to_end->runs) {
+    for (std::size_t i = 0; i < record->end_to_end->runs.size(); ++i) {
+      const EndToEndRun& run = record->end_to_end->runs[i];
+      const std::optional<EndToEndParts>& predicted = record->endToEndPrediction(i).predicted;
       text(endToEndRunName(run), {left - 14, y + kBarPx * 0.8}, font, TextAlign::end, kBlack);
       if (run.error || run.repetitions.empty()) {
         text("error: " + run.error.value_or("not run"), {left, y + kBarPx * 0.8}, font * 0.9, TextAlign::start, kMuted);
@@ -109,10 +112,10 @@ std::optional<ChartScene> layoutEndToEndChart(const ResultsDocument& results, co
       }
       scene.items.push_back(SceneRect{{left, y}, bar_px, kBarPx, std::nullopt, kBlack, 1});
       std::string figure = formatDurationNs(run.median.total_ns);
-      if (run.predicted) {
-        const double px = left + run.predicted->total_ns * scale;
+      if (predicted) {
+        const double px = left + predicted->total_ns * scale;
         scene.items.push_back(SceneLine{{px, y - 6}, {px, y + kBarPx + 6}, kBlack, 3, StrokeDash::solid, std::nullopt});
-        figure += ", predicted " + formatDurationNs(run.predicted->total_ns);
+        figure += ", predicted " + formatDurationNs(predicted->total_ns);
       }
       if (run.verification.status == VerificationStatus::failed) figure += ", WRONG RESULTS";
       text(figure, {left + width + 16, y + kBarPx * 0.8}, font * 0.9, TextAlign::start, kBlack);

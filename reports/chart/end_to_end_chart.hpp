@@ -16,7 +16,7 @@ const char* endToEndPartName(int part);
 inline constexpr int kEndToEndParts = 5;
 
 // nullopt when no record of `family` has end-to-end runs.
-std::optional<ChartScene> layoutEndToEndChart(const ResultsDocument& results, const std::string& family,
+std::optional<ChartScene> layoutEndToEndChart(const AnalysedResults& results, const std::string& family,
                                               const ChartStyle& style = {});
 
 }  // namespace rooflab::reports

@@ -5,7 +5,7 @@
 
 namespace rooflab::reports {
 
-FamilyCharts buildFamilyCharts(const ResultsDocument& results, std::string_view family, const ChartOptions& options) {
+FamilyCharts buildFamilyCharts(const AnalysedResults& results, std::string_view family, const ChartOptions& options) {
   FamilyCharts charts;
   charts.bandwidth = buildBandwidthChart(results, family);
   charts.instructions = buildInstructionRoofline(results, family);

@@ -21,7 +21,7 @@ using namespace chart_detail;
 constexpr double kMaximumSpanDecades = 8.0;
 constexpr double kRidgeRoomFactor = 4.0;  // each level's ridge and some of its flat part stay in view
 
-std::optional<double> derived(const RunRecord& record, const char* key) {
+std::optional<double> derived(const AnalysedRecord& record, const char* key) {
   const counters::CounterSet& c = record.counters;
   if (!c.available || c.not_attempted) return std::nullopt;
   const auto found = c.derived.find(key);
@@ -84,13 +84,13 @@ const ChartWall kWalls[] = {
 };
 
 // The model the chart's roofs come from: the device that ran, else its datasheet.
-std::optional<std::string> roofModelKey(const ResultsDocument& results) {
+std::optional<std::string> roofModelKey(const AnalysedResults& results) {
   for (const char* key : {"device", "datasheet"})
     if (results.models.roofline_models.count(key) != 0) return std::string(key);
   return std::nullopt;
 }
 
-VariantPoint pointOf(const RunRecord& record, double warp_gips, std::size_t series_index, const std::string& label) {
+VariantPoint pointOf(const AnalysedRecord& record, double warp_gips, std::size_t series_index, const std::string& label) {
   VariantPoint point;
   point.series_index = series_index;
   point.short_label = label;
@@ -125,7 +125,7 @@ VariantPoint pointOf(const RunRecord& record, double warp_gips, std::size_t seri
   return point;
 }
 
-std::vector<std::string> pointLines(const RunRecord& record, double warp_gips, const VariantPoint& point) {
+std::vector<std::string> pointLines(const AnalysedRecord& record, double warp_gips, const VariantPoint& point) {
   std::vector<std::string> lines{record.family + " / " + record.variant};
   if (const std::string params = recordParamsText(record); !params.empty()) lines.push_back(params);
   lines.push_back(formatSignificant(warp_gips, 4) + " warp GIPS (counters, bridged time)");
@@ -152,12 +152,12 @@ std::string accessDisplayName(AccessKind kind) {
   return "";
 }
 
-std::optional<RooflineChart> buildInstructionRoofline(const ResultsDocument& results, std::string_view family) {
-  std::vector<const RunRecord*> normal_records;
-  for (const RunRecord* record : recordsOfFamily(results, family))
+std::optional<RooflineChart> buildInstructionRoofline(const AnalysedResults& results, std::string_view family) {
+  std::vector<const AnalysedRecord*> normal_records;
+  for (const AnalysedRecord* record : recordsOfFamily(results, family))
     if (record->mode == RunMode::normal) normal_records.push_back(record);
   if (std::none_of(normal_records.begin(), normal_records.end(),
-                   [](const RunRecord* r) { return derived(*r, "warp_gips").has_value(); }))
+                   [](const AnalysedRecord* r) { return derived(*r, "warp_gips").has_value(); }))
     return std::nullopt;
 
   RooflineChart chart;
@@ -178,7 +178,7 @@ std::optional<RooflineChart> buildInstructionRoofline(const ResultsDocument& res
     low = std::min(low, std::log10(value));
     high = std::max(high, std::log10(value));
   };
-  for (const RunRecord* record : normal_records) {
+  for (const AnalysedRecord* record : normal_records) {
     const std::optional<double> gips = derived(*record, "warp_gips");
     if (record->status != RecordStatus::ok || !gips || !(*gips > 0)) {
       const std::string why = record->status != RecordStatus::ok ? toString(record->status) + ": " + firstLine(record->status_reason)

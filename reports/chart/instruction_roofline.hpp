@@ -16,6 +16,6 @@ namespace rooflab::reports {
 
 // nullopt when no normal record of the family has instruction counts (no counters, or results
 // written before these readings): the report then shows no instruction roofline.
-std::optional<RooflineChart> buildInstructionRoofline(const ResultsDocument& results, std::string_view family);
+std::optional<RooflineChart> buildInstructionRoofline(const AnalysedResults& results, std::string_view family);
 
 }  // namespace rooflab::reports

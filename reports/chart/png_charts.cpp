@@ -12,7 +12,7 @@
 
 namespace rooflab::reports {
 
-std::vector<std::filesystem::path> writeExtraPngReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
+std::vector<std::filesystem::path> writeExtraPngReports(const AnalysedResults& results, const std::filesystem::path& out_dir,
                                                         const ChartStyle& style) {
   std::vector<std::filesystem::path> written;
   for (const TuningResult& result : results.tuning) {
@@ -21,7 +21,7 @@ std::vector<std::filesystem::path> writeExtraPngReports(const ResultsDocument& r
     written.push_back(file);
   }
   // A batch that compared devices: a chart per device, each of its own records and roofs.
-  const std::vector<ResultsDocument> documents = documentsPerDevice(results);
+  const std::vector<AnalysedResults> documents = documentsPerDevice(results);
   for (std::size_t d = 0; d < documents.size(); ++d)
     for (const std::string& family : familiesInRunOrder(documents[d])) {
       const std::optional<SizeResponse> response = sizeResponse(documents[d], family);

@@ -150,7 +150,7 @@ std::string rooflinePngFileName(const std::string& family, const std::string& su
   return chartPngFileName("roofline", family, suffix);
 }
 
-std::vector<std::filesystem::path> writePngReports(const ResultsDocument& results, const std::filesystem::path& out_dir,
+std::vector<std::filesystem::path> writePngReports(const AnalysedResults& results, const std::filesystem::path& out_dir,
                                                    const ChartStyle& style, const ChartOptions& chart_options,
                                                    const std::string& name_suffix) {
   std::vector<std::filesystem::path> written;

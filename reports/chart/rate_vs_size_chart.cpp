@@ -49,7 +49,7 @@ void addPolyline(RooflineChart& chart, std::size_t model, CeilingKind kind, cons
   }
 }
 
-void addModels(RooflineChart& chart, const ResultsDocument& results, const SizeResponse& response,
+void addModels(RooflineChart& chart, const AnalysedResults& results, const SizeResponse& response,
                const std::map<double, Work>& work) {
   const std::string reference = referenceModelKey(results);
   for (const std::string& key : {reference, std::string("device")}) {
@@ -145,7 +145,7 @@ void setAxis(LogAxis& axis, double low, double high) {
 
 }  // namespace
 
-RooflineChart buildRateVsSizeChart(const ResultsDocument& results, const SizeResponse& response) {
+RooflineChart buildRateVsSizeChart(const AnalysedResults& results, const SizeResponse& response) {
   RooflineChart chart;
   chart.family = response.family;
   chart.title = "Rate against size: " + response.family;

@@ -13,6 +13,6 @@
 
 namespace rooflab::reports {
 
-RooflineChart buildRateVsSizeChart(const ResultsDocument& results, const SizeResponse& response);
+RooflineChart buildRateVsSizeChart(const AnalysedResults& results, const SizeResponse& response);
 
 }  // namespace rooflab::reports

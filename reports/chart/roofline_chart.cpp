@@ -77,8 +77,8 @@ std::optional<ModelCeilings> ceilingsOf(const DeviceModel& model, Arithmetic ari
   return ceilings;
 }
 
-bool familyDeclaresLocalAccesses(const std::vector<const RunRecord*>& records) {
-  for (const RunRecord* record : records) {
+bool familyDeclaresLocalAccesses(const std::vector<const AnalysedRecord*>& records) {
+  for (const AnalysedRecord* record : records) {
     for (const auto& [key, placement] : record->roofline) {
       if (known(placement.local_roof_gflops)) return true;
     }
@@ -108,7 +108,7 @@ void addPeak(RooflineChart& chart, std::size_t model_index, const ModelCeilings&
 }
 
 // The reference model and the device's; without a "device" model, the first other one.
-std::vector<std::string> chartModelKeys(const ResultsDocument& results) {
+std::vector<std::string> chartModelKeys(const AnalysedResults& results) {
   const std::vector<std::string> all = modelKeysInOrder(results);
   const std::string reference = referenceModelKey(results);
   std::vector<std::string> keys;
@@ -126,7 +126,7 @@ std::vector<std::string> chartModelKeys(const ResultsDocument& results) {
   return keys;
 }
 
-std::string roleText(const ResultsDocument& results, const std::string& key, ModelRole role) {
+std::string roleText(const AnalysedResults& results, const std::string& key, ModelRole role) {
   const std::string recorded_role = modelRoleText(results, key);
   switch (role) {
     case ModelRole::reference: return "reference model";
@@ -188,12 +188,12 @@ std::string decadeTickLabel(double decade_value) {
   return label;
 }
 
-RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_view family, const ChartOptions& options) {
+RooflineChart buildRooflineChart(const AnalysedResults& results, std::string_view family, const ChartOptions& options) {
   RooflineChart chart;
   chart.family = std::string(family);
   chart.title = "Roofline: " + chart.family;
-  std::vector<const RunRecord*> normal_records;
-  for (const RunRecord* record : recordsOfFamily(results, family)) {
+  std::vector<const AnalysedRecord*> normal_records;
+  for (const AnalysedRecord* record : recordsOfFamily(results, family)) {
     if (record->mode == RunMode::normal) normal_records.push_back(record);
   }
   const std::vector<std::string> varying_names = varyingParamNames(normal_records);
@@ -226,7 +226,7 @@ RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_vie
   };
 
   bool draw_l2_roofs = false, draw_level_local_roofs = false;
-  for (const RunRecord* record : normal_records) {
+  for (const AnalysedRecord* record : normal_records) {
     std::string reason, model_key;
     std::optional<std::string> above_roof;
     const auto at = placeOnChart(results, *record, work, reason, model_key, above_roof);

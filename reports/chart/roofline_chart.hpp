@@ -165,7 +165,7 @@ struct ChartOptions {
   bool show_mutants = false;
 };
 
-RooflineChart buildRooflineChart(const ResultsDocument& results, std::string_view family,
+RooflineChart buildRooflineChart(const AnalysedResults& results, std::string_view family,
                                  const ChartOptions& options = {});
 
 // Text for a decade tick: "0.001", "1", "100000", "10⁶".

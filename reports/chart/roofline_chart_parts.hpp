@@ -22,9 +22,9 @@ void setLogRange(LogAxis& axis, double min_log10, double max_log10);
 std::string compactValueText(double value);
 
 // The params that take more than one value among the family's records: what tells points apart.
-std::vector<std::string> varyingParamNames(const std::vector<const RunRecord*>& records);
+std::vector<std::string> varyingParamNames(const std::vector<const AnalysedRecord*>& records);
 // "N=1024" for the varying params, or "".
-std::string shortLabelFor(const RunRecord& record, const std::vector<std::string>& varying_names);
+std::string shortLabelFor(const AnalysedRecord& record, const std::vector<std::string>& varying_names);
 
 // What the chart's y counts and where its points come from. A family declaring FP32 work of which
 // none of its records does any (a transpose, a data-movement or integer kernel), but whose counters
@@ -33,23 +33,23 @@ struct ChartWork {
   Arithmetic arithmetic = Arithmetic::fp32;
   bool counted = false;
 };
-ChartWork chartWorkOf(const std::vector<const RunRecord*>& normal_records);
+ChartWork chartWorkOf(const std::vector<const AnalysedRecord*>& normal_records);
 // "GFLOP/s" or, for integer work, "GOP/s".
 std::string rateUnit(Arithmetic arithmetic);
 
 // Where a record goes on the chart, and the model key of its placement; nullopt with the reason
 // when it has no place on log-log axes.
-std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunRecord& record, const ChartWork& work,
+std::optional<DataPoint> placeOnChart(const AnalysedResults& results, const AnalysedRecord& record, const ChartWork& work,
                                       std::string& reason, std::string& model_key, std::optional<std::string>& above_roof);
 // The point's tooltip lines.
-std::vector<std::string> pointDetails(const ResultsDocument& results, const RunRecord& record, const DataPoint& at,
+std::vector<std::string> pointDetails(const AnalysedResults& results, const AnalysedRecord& record, const DataPoint& at,
                                       const ChartWork& work);
 // The median's interval and the fastest to slowest run, for records measured to a noise target.
-void addPerformanceBars(VariantPoint& point, const RunRecord& record);
+void addPerformanceBars(VariantPoint& point, const AnalysedRecord& record);
 // The record's other memory levels on the model its point was placed with, at the point's rate.
-std::vector<LevelMarker> levelMarkers(const RunRecord& record, const std::string& model_key, const DataPoint& at,
+std::vector<LevelMarker> levelMarkers(const AnalysedRecord& record, const std::string& model_key, const DataPoint& at,
                                       const ChartWork& work);
 // The record's ok mutants, each at the rate the original would reach in the mutant's time.
-std::vector<MutantMarker> mutantMarkers(const ResultsDocument& results, const RunRecord& original, const DataPoint& at);
+std::vector<MutantMarker> mutantMarkers(const AnalysedResults& results, const AnalysedRecord& original, const DataPoint& at);
 
 }  // namespace rooflab::reports::chart_detail

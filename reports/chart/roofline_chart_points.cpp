@@ -15,7 +15,7 @@ namespace rooflab::reports::chart_detail {
 namespace {
 
 // A counters' derived value the results hold as a number.
-std::optional<double> derived(const RunRecord& record, const char* key) {
+std::optional<double> derived(const AnalysedRecord& record, const char* key) {
   const counters::CounterSet& c = record.counters;
   if (!c.available || c.not_attempted) return std::nullopt;
   const auto found = c.derived.find(key);
@@ -23,7 +23,7 @@ std::optional<double> derived(const RunRecord& record, const char* key) {
 }
 
 // The counted-integer placements of a record: under the int32 roof, from the counters.
-bool countedInteger(const RooflinePlacement& placement, const RunRecord& record) {
+bool countedInteger(const RooflinePlacement& placement, const AnalysedRecord& record) {
   return placement.intensity_source == IntensitySource::counters &&
          placement.arithmetic.value_or(record.work.arithmetic) == Arithmetic::int32;
 }
@@ -36,9 +36,9 @@ std::optional<GflopsRange> gflopsOf(const DataPoint& at, double median_ns, doubl
 
 }  // namespace
 
-std::vector<std::string> varyingParamNames(const std::vector<const RunRecord*>& records) {
+std::vector<std::string> varyingParamNames(const std::vector<const AnalysedRecord*>& records) {
   std::map<std::string, std::vector<std::string>> values_by_name;
-  for (const RunRecord* record : records) {
+  for (const AnalysedRecord* record : records) {
     for (const auto& [name, value] : record->params) {
       auto& values = values_by_name[name];
       const std::string text = paramValueText(value);
@@ -52,7 +52,7 @@ std::vector<std::string> varyingParamNames(const std::vector<const RunRecord*>& 
   return names;
 }
 
-std::string shortLabelFor(const RunRecord& record, const std::vector<std::string>& varying_names) {
+std::string shortLabelFor(const AnalysedRecord& record, const std::vector<std::string>& varying_names) {
   std::string label;
   for (const std::string& name : varying_names) {
     const auto value = record.params.find(name);
@@ -63,12 +63,12 @@ std::string shortLabelFor(const RunRecord& record, const std::vector<std::string
   return label;
 }
 
-ChartWork chartWorkOf(const std::vector<const RunRecord*>& normal_records) {
+ChartWork chartWorkOf(const std::vector<const AnalysedRecord*>& normal_records) {
   // A family computes in one type (its manifest's [work]): its records stand under that peak.
   ChartWork work{normal_records.empty() ? Arithmetic::fp32 : normal_records.front()->work.arithmetic, false};
   if (work.arithmetic != Arithmetic::fp32) return work;
   bool counted_integer = false;
-  for (const RunRecord* record : normal_records) {
+  for (const AnalysedRecord* record : normal_records) {
     if (known(record->work.flops).value_or(0.0) > 0) return work;
     const RooflinePlacement* counted = placementOn(*record, "device_counters");
     counted_integer = counted_integer || (counted != nullptr && countedInteger(*counted, *record));
@@ -81,7 +81,7 @@ std::string rateUnit(Arithmetic arithmetic) { return arithmetic == Arithmetic::i
 // The global level (the course's CGMA) first: it tells the rungs of a ladder apart, where the
 // compulsory DRAM level puts a whole family on one vertical line. Counted work: the counters' DRAM
 // placement. All models share the analytic intensity; the device's may come from counters.
-std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunRecord& record, const ChartWork& work,
+std::optional<DataPoint> placeOnChart(const AnalysedResults& results, const AnalysedRecord& record, const ChartWork& work,
                                       std::string& reason, std::string& model_key, std::optional<std::string>& above_roof) {
   if (record.status != RecordStatus::ok) {
     reason = toString(record.status) + ": " +
@@ -125,7 +125,7 @@ std::optional<DataPoint> placeOnChart(const ResultsDocument& results, const RunR
   return DataPoint{*intensity, gflops, placement->level};
 }
 
-std::vector<std::string> pointDetails(const ResultsDocument& results, const RunRecord& record, const DataPoint& at,
+std::vector<std::string> pointDetails(const AnalysedResults& results, const AnalysedRecord& record, const DataPoint& at,
                                       const ChartWork& work) {
   const std::string per_byte = work.arithmetic == Arithmetic::int32 ? " op/byte" : " FLOP/byte";
   std::vector<std::string> lines;
@@ -169,7 +169,7 @@ std::vector<std::string> pointDetails(const ResultsDocument& results, const RunR
 }
 
 // Bars only for records measured to a noise target, so that older results draw as they did.
-void addPerformanceBars(VariantPoint& point, const RunRecord& record) {
+void addPerformanceBars(VariantPoint& point, const AnalysedRecord& record) {
   if (!record.timings || !record.timings->kernel_ns_interval) return;
   const EventTimings& timings = *record.timings;
   const KernelTimeInterval& interval = *timings.kernel_ns_interval;
@@ -181,7 +181,7 @@ void addPerformanceBars(VariantPoint& point, const RunRecord& record) {
 
 // DRAM (the counters' bytes when measured, else the compulsory ones), L1, L2, local memory; for counted
 // work the point is the DRAM level and the others are the counters' levels.
-std::vector<LevelMarker> levelMarkers(const RunRecord& record, const std::string& model_key, const DataPoint& at,
+std::vector<LevelMarker> levelMarkers(const AnalysedRecord& record, const std::string& model_key, const DataPoint& at,
                                       const ChartWork& work) {
   std::vector<LevelMarker> markers;
   if (at.level != MemoryLevel::global && !work.counted) return markers;
@@ -209,11 +209,11 @@ std::vector<LevelMarker> levelMarkers(const RunRecord& record, const std::string
   return markers;
 }
 
-std::vector<MutantMarker> mutantMarkers(const ResultsDocument& results, const RunRecord& original, const DataPoint& at) {
+std::vector<MutantMarker> mutantMarkers(const AnalysedResults& results, const AnalysedRecord& original, const DataPoint& at) {
   std::vector<MutantMarker> markers;
   const std::optional<double> original_ns = original.medianKernelNs();
   if (!original_ns || !(*original_ns > 0)) return markers;
-  for (const RunRecord& record : results.records) {
+  for (const AnalysedRecord& record : results.records) {
     if (record.mode != RunMode::compute_only && record.mode != RunMode::memory_only) continue;
     if (record.status != RecordStatus::ok || record.family != original.family || record.variant != original.variant ||
         record.params != original.params)

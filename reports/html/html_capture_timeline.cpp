@@ -51,7 +51,7 @@ std::string hotspotsTableHtml(const CaptureTimeline& t) {
 
 }  // namespace
 
-std::string captureTimelineSectionHtml(const ResultsDocument& results, const ChartStyle& style) {
+std::string captureTimelineSectionHtml(const AnalysedResults& results, const ChartStyle& style) {
   if (!results.capture_timeline) return "";
   const CaptureTimeline& t = *results.capture_timeline;
   std::string html = "<section class=\"capture\" id=\"capture-timeline\">\n<h2>" + escapeHtml(captureHeadline(t)) +

@@ -10,6 +10,6 @@
 namespace rooflab::reports {
 
 // "" when the document has no capture timeline.
-std::string captureTimelineSectionHtml(const ResultsDocument& results, const ChartStyle& style);
+std::string captureTimelineSectionHtml(const AnalysedResults& results, const ChartStyle& style);
 
 }  // namespace rooflab::reports

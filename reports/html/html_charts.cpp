@@ -44,7 +44,7 @@ std::string bandwidthFigure(const BandwidthChart& chart, const std::string& fami
   return html + unplacedHtml(chart.unplaced) + "</figcaption>\n</figure>\n";
 }
 
-std::optional<double> derived(const RunRecord& record, const char* key) {
+std::optional<double> derived(const AnalysedRecord& record, const char* key) {
   const auto found = record.counters.derived.find(key);
   if (!record.counters.available || found == record.counters.derived.end()) return std::nullopt;
   return known(found->second);
@@ -53,7 +53,7 @@ std::optional<double> derived(const RunRecord& record, const char* key) {
 std::string significant(double value) { return formatSignificant(value, 3); }
 
 // Each variant's coordinates, so that the figures can be read without hovering.
-std::string instructionTable(const ResultsDocument& results, const std::string& family) {
+std::string instructionTable(const AnalysedResults& results, const std::string& family) {
   const char* const columns[][2] = {{"warp_gips", "Warp GIPS"},
                                     {"warp_instructions_per_l1_transaction", "L1 inst/sector"},
                                     {"warp_instructions_per_l2_transaction", "L2 inst/sector"},
@@ -66,7 +66,7 @@ std::string instructionTable(const ResultsDocument& results, const std::string& 
   std::string html = "<table class=\"instruction-roofline\">\n<thead><tr>" + th("Variant") + th("Params");
   for (const auto& column : columns) html += th(column[1]);
   html += "</tr></thead>\n<tbody>\n";
-  for (const RunRecord* record : recordsOfFamily(results, family)) {
+  for (const AnalysedRecord* record : recordsOfFamily(results, family)) {
     if (record->mode != RunMode::normal || !derived(*record, "warp_gips")) continue;
     html += "<tr>" + tdText(record->variant) + tdText(recordParamsText(*record));
     for (const auto& column : columns) html += tdNumber(derived(*record, column[0]), &significant);
@@ -75,7 +75,7 @@ std::string instructionTable(const ResultsDocument& results, const std::string& 
   return html + "</tbody>\n</table>\n";
 }
 
-std::string instructionFigure(const ResultsDocument& results, const RooflineChart& chart, const std::string& family,
+std::string instructionFigure(const AnalysedResults& results, const RooflineChart& chart, const std::string& family,
                               const ChartStyle& style) {
   std::string html = "<figure class=\"instructions\">\n" +
                      renderSvgChart(layoutRooflineChart(chart, style), family, "instructions");
@@ -94,7 +94,7 @@ std::string instructionFigure(const ResultsDocument& results, const RooflineChar
 
 }  // namespace
 
-std::string familyChartsHtml(const ResultsDocument& results, const std::string& family, const ChartStyle& style,
+std::string familyChartsHtml(const AnalysedResults& results, const std::string& family, const ChartStyle& style,
                              const ChartOptions& options) {
   const FamilyCharts charts = buildFamilyCharts(results, family, options);
   std::string html;

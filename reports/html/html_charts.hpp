@@ -10,7 +10,7 @@
 // the instruction roofline with its readings in a table.
 namespace rooflab::reports {
 
-std::string familyChartsHtml(const ResultsDocument& results, const std::string& family, const ChartStyle& style,
+std::string familyChartsHtml(const AnalysedResults& results, const std::string& family, const ChartStyle& style,
                              const ChartOptions& options);
 
 }  // namespace rooflab::reports

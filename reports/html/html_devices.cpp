@@ -31,7 +31,7 @@ std::string cellsHtml(const DeviceCell& cell, bool rate_is_flops) {
   return html + td(diagnosis);
 }
 
-std::string sideBySideHtml(const ResultsDocument& results) {
+std::string sideBySideHtml(const AnalysedResults& results) {
   const DeviceComparison comparison = compareDevices(results);
   std::string html = "<section id=\"devices-side-by-side\">\n<h2>Devices side by side</h2>\n";
   html += "<p class=\"muted\">Every point on each device: its median time, its rate, the fraction of its own "
@@ -60,15 +60,15 @@ std::string sideBySideHtml(const ResultsDocument& results) {
 
 }  // namespace
 
-std::string comparedDevicesTitle(const ResultsDocument& results) {
+std::string comparedDevicesTitle(const AnalysedResults& results) {
   std::string title;
   for (const DeviceRun& run : results.device_runs) title += (title.empty() ? "" : " vs ") + run.info.name;
   return title;
 }
 
-std::string devicesComparedHtml(const ResultsDocument& results, const ChartStyle& chart_style,
+std::string devicesComparedHtml(const AnalysedResults& results, const ChartStyle& chart_style,
                                 const ChartOptions& chart_options) {
-  const std::vector<ResultsDocument> documents = documentsPerDevice(results);
+  const std::vector<AnalysedResults> documents = documentsPerDevice(results);
   std::string html = "<nav><p><a href=\"#devices-side-by-side\">devices side by side</a>";
   for (std::size_t d = 0; d < results.device_runs.size(); ++d)
     html += "<a href=\"#device-run-" + std::to_string(d) + "\">on " +

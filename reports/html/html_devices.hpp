@@ -11,10 +11,10 @@
 namespace rooflab::reports {
 
 // "Intel Xeon vs NVIDIA H100": the page's title.
-std::string comparedDevicesTitle(const ResultsDocument& results);
+std::string comparedDevicesTitle(const AnalysedResults& results);
 
 // The navigation, the side-by-side table and each device's part of the page.
-std::string devicesComparedHtml(const ResultsDocument& results, const ChartStyle& chart_style,
+std::string devicesComparedHtml(const AnalysedResults& results, const ChartStyle& chart_style,
                                 const ChartOptions& chart_options);
 
 }  // namespace rooflab::reports

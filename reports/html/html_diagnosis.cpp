@@ -12,7 +12,7 @@ std::string diagnosisDetailsText(const Diagnosis& diagnosis) {
   return text;
 }
 
-std::string diagnosisCellHtml(const RunRecord& record) {
+std::string diagnosisCellHtml(const AnalysedRecord& record) {
   if (!record.diagnosis) return td("–", "muted");
   const Diagnosis& diagnosis = *record.diagnosis;
   // The evidence names what each signal says, other bounds included: it stays in the tooltip, so

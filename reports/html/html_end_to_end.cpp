@@ -23,7 +23,7 @@ double partNs(const EndToEndParts& parts, int part) {
 
 // The run's parts as a bar whose length is its total against the longest of the table, each part's
 // share of the parts' sum filling it (overlapped parts add up to more than the total).
-std::string barHtml(const EndToEndRun& run, double longest_ns) {
+std::string barHtml(const EndToEndRun& run, const EndToEndRunPrediction& judged, double longest_ns) {
   double sum = 0;
   for (int part = 0; part < kEndToEndParts; ++part) sum += partNs(run.median, part);
   const double length = longest_ns > 0 ? 100 * run.median.total_ns / longest_ns : 0;
@@ -38,9 +38,9 @@ std::string barHtml(const EndToEndRun& run, double longest_ns) {
               "\"></span>";
   }
   html += "</div>";
-  if (run.predicted && longest_ns > 0)
+  if (judged.predicted && longest_ns > 0)
     html += "<span title=\"predicted\" style=\"position:absolute;top:-0.2em;bottom:-0.2em;width:3px;background:#1a1a1a;left:" +
-            formatFixed(100 * run.predicted->total_ns / longest_ns, 2) + "%\"></span>";
+            formatFixed(100 * judged.predicted->total_ns / longest_ns, 2) + "%\"></span>";
   return "<td title=\"" + escapeHtml(title) + "\">" + html + "</div></td>";
 }
 
@@ -53,34 +53,39 @@ std::string legendHtml() {
                 "profiling events; gaps are the time no command covers (host copies, driver work).</p>\n";
 }
 
-std::string recordHtml(const RunRecord& record) {
+std::string recordHtml(const AnalysedRecord& record) {
   const EndToEndResult& e = *record.end_to_end;
+  const EndToEndAnalysis& concluded = record.endToEnd();
   double longest_ns = 0;
-  for (const EndToEndRun& run : e.runs) {
+  for (std::size_t i = 0; i < e.runs.size(); ++i) {
+    const EndToEndRun& run = e.runs[i];
     longest_ns = std::max(longest_ns, std::isfinite(run.median.total_ns) ? run.median.total_ns : 0.0);
-    if (run.predicted) longest_ns = std::max(longest_ns, run.predicted->total_ns);
+    if (const auto& predicted = record.endToEndPrediction(i).predicted) longest_ns = std::max(longest_ns, predicted->total_ns);
   }
   std::string html = "<h4>" + escapeHtml(record.variant + " " + recordParamsText(record)) + "</h4>\n";
   html += "<table class=\"end-to-end\">\n<thead><tr>" + th("Strategy") + th("Where the time goes") + th("Measured") +
           th("Predicted") + th("Verification") + th("Bound of the whole") + "</tr></thead>\n<tbody>\n";
-  for (const EndToEndRun& run : e.runs) {
+  for (std::size_t i = 0; i < e.runs.size(); ++i) {
+    const EndToEndRun& run = e.runs[i];
+    const EndToEndRunPrediction& judged = record.endToEndPrediction(i);
     html += "<tr>" + tdText(endToEndRunName(run));
     if (run.error || run.repetitions.empty()) {
       html += td("<span class=\"bad\">" + escapeHtml(run.error.value_or("not run")) + "</span>") + "<td></td><td></td><td></td><td></td></tr>\n";
       continue;
     }
-    html += barHtml(run, longest_ns) + tdText(formatDurationNs(run.median.total_ns), "num");
-    html += run.predicted ? td("<span title=\"" + escapeHtml(run.predicted_from) + "\">" +
-                                   escapeHtml(formatDurationNs(run.predicted->total_ns)) + "</span>", "num")
-                          : td("<span class=\"muted\" title=\"" + escapeHtml(run.predicted_from) + "\">–</span>", "num");
+    html += barHtml(run, judged, longest_ns) + tdText(formatDurationNs(run.median.total_ns), "num");
+    html += judged.predicted ? td("<span title=\"" + escapeHtml(judged.predicted_from) + "\">" +
+                                      escapeHtml(formatDurationNs(judged.predicted->total_ns)) + "</span>", "num")
+                             : td("<span class=\"muted\" title=\"" + escapeHtml(judged.predicted_from) + "\">–</span>", "num");
     const bool wrong = run.verification.status == VerificationStatus::failed;
     html += td(wrong ? "<span class=\"bad\">failed: " + escapeHtml(run.verification.detail) + "</span>"
                      : escapeHtml(toString(run.verification.status)));
-    html += tdText(run.bound_text) + "</tr>\n";
+    html += tdText(judged.bound_text) + "</tr>\n";
   }
   html += "</tbody>\n</table>\n";
-  if (e.verdict) html += "<p><strong>Best:</strong> " + escapeHtml(e.verdict->summary) + ". " + escapeHtml(e.verdict->bound_text) + "</p>\n";
-  for (const OverlapWhatIf& w : e.overlap) html += "<p><strong>Overlap what-if</strong>, " + escapeHtml(overlapWhatIfText(w)) + ".</p>\n";
+  if (const auto& verdict = concluded.verdict)
+    html += "<p><strong>Best:</strong> " + escapeHtml(verdict->summary) + ". " + escapeHtml(verdict->bound_text) + "</p>\n";
+  for (const OverlapWhatIf& w : concluded.overlap) html += "<p><strong>Overlap what-if</strong>, " + escapeHtml(overlapWhatIfText(w)) + ".</p>\n";
   return html;
 }
 
@@ -91,15 +96,15 @@ std::string figureText(const LatencyFigure& figure) {
 
 }  // namespace
 
-std::string endToEndSectionHtml(const std::vector<const RunRecord*>& normal_records) {
+std::string endToEndSectionHtml(const std::vector<const AnalysedRecord*>& normal_records) {
   std::string html;
-  for (const RunRecord* record : normal_records)
+  for (const AnalysedRecord* record : normal_records)
     if (record->end_to_end && !record->end_to_end->runs.empty()) html += recordHtml(*record);
   if (html.empty()) return "";
   return "<section class=\"end-to-end\">\n<h3>End to end</h3>\n" + legendHtml() + html + "</section>\n";
 }
 
-std::string linkCeilingsHtml(const ResultsDocument& results) {
+std::string linkCeilingsHtml(const AnalysedResults& results) {
   if (!results.models.ceilings || (!results.models.ceilings->link && !results.models.ceilings->launch)) return "";
   const CeilingsReport& ceilings = *results.models.ceilings;
   std::string html = "<section id=\"link-ceilings\">\n<h3>Host link and launch</h3>\n";

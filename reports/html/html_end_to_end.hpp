@@ -10,9 +10,9 @@
 namespace rooflab::reports {
 
 // "" when no record has end-to-end runs.
-std::string endToEndSectionHtml(const std::vector<const RunRecord*>& normal_records);
+std::string endToEndSectionHtml(const std::vector<const AnalysedRecord*>& normal_records);
 
 // The host link and launch ceilings measured at the start of the run; "" when none were.
-std::string linkCeilingsHtml(const ResultsDocument& results);
+std::string linkCeilingsHtml(const AnalysedResults& results);
 
 }  // namespace rooflab::reports

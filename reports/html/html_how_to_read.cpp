@@ -27,12 +27,12 @@ bool ReadingGuide::cardStatesMargins(const VerdictMargins& margins) const {
   return !common_margins || !sameMargins(*common_margins, margins);
 }
 
-ReadingGuide readingGuideOf(const ResultsDocument& results) {
+ReadingGuide readingGuideOf(const AnalysedResults& results) {
   ReadingGuide guide;
   std::vector<std::string> notes_in_order;
   std::map<std::string, std::size_t> note_counts;
   bool margins_agree = true;
-  for (const RunRecord& record : results.records) {
+  for (const AnalysedRecord& record : results.records) {
     if (record.mode != RunMode::normal) guide.has_mutants = true;
     if (!record.mutation) continue;
     const MutationVerdict& mutation = *record.mutation;

@@ -24,7 +24,7 @@ struct ReadingGuide {
   bool cardStatesMargins(const VerdictMargins& margins) const;
 };
 
-ReadingGuide readingGuideOf(const ResultsDocument& results);
+ReadingGuide readingGuideOf(const AnalysedResults& results);
 
 // The "How to read this" section (id "how-to-read"); empty when there is nothing to explain.
 std::string readingSectionHtml(const ReadingGuide& guide);

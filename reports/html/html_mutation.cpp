@@ -48,7 +48,7 @@ std::string validationHtml(const std::string& mode, const MutantValidation& chec
 
 }  // namespace
 
-std::string mutationCardHtml(const RunRecord& record, const MutationVerdict& mutation, const ReadingGuide& guide) {
+std::string mutationCardHtml(const AnalysedRecord& record, const MutationVerdict& mutation, const ReadingGuide& guide) {
   const std::string verdict = toString(mutation.verdict);
   // Folded: the verdict is on the summary line, the evidence a click away.
   std::string html = "<details class=\"mutation\">\n<summary><h4>" + escapeHtml(record.variant) +
@@ -102,17 +102,18 @@ std::string mutationCardHtml(const RunRecord& record, const MutationVerdict& mut
   return html;
 }
 
-std::string whatIfSectionHtml(const std::vector<const RunRecord*>& what_if_records) {
+std::string whatIfSectionHtml(const std::vector<const AnalysedRecord*>& what_if_records) {
   std::string html =
       "<h3>What-if mutations</h3>\n<p class=\"muted\">Each what-if is the kernel made deliberately incorrect with "
       "one inefficiency removed; it is not verified. Its time against the original's is the most that removing "
       "the inefficiency can win; counters, where there are any, confirm that it was removed.</p>\n";
-  for (const RunRecord* record : what_if_records) {
+  for (const AnalysedRecord* record : what_if_records) {
     if (!record->what_if) continue;
-    const WhatIfResult& w = *record->what_if;
+    const WhatIfRun& run = *record->what_if;
+    const WhatIfOutcome w = record->what_if_outcome.value_or(WhatIfOutcome{});
     const std::string check = toString(w.check);
-    html += "<div class=\"mutation what-if\">\n<h4>" + escapeHtml(record->variant) + " · " + escapeHtml(w.name) +
-            " <span class=\"muted\">" + escapeHtml(recordParamsText(*record)) + " · -D " + escapeHtml(w.define) +
+    html += "<div class=\"mutation what-if\">\n<h4>" + escapeHtml(record->variant) + " · " + escapeHtml(run.name) +
+            " <span class=\"muted\">" + escapeHtml(recordParamsText(*record)) + " · -D " + escapeHtml(run.define) +
             "</span> <span class=\"verdict what-if-" + cssToken(check) + "\">" + escapeHtml(w.check == WhatIfCheck::not_checked ? "not checked" : check) + "</span></h4>\n";
     if (record->status != RecordStatus::ok) {
       html += "<p class=\"bad\">" + escapeHtml(toString(record->status) + ": " + firstLine(record->status_reason)) +
@@ -124,11 +125,11 @@ std::string whatIfSectionHtml(const std::vector<const RunRecord*>& what_if_recor
     const auto t_realised_ns = known(w.t_realised_ns);
     const double longest_ns = std::max({t_ns.value_or(0.0), t_what_if_ns.value_or(0.0), t_realised_ns.value_or(0.0)});
     html += barHtml("t (original)", t_ns, longest_ns, "fill-total");
-    html += barHtml("t (what-if " + w.name + ")", t_what_if_ns, longest_ns, "fill-compute");
-    if (!w.realised_by.empty()) html += barHtml("t (" + w.realised_by + ")", t_realised_ns, longest_ns, "fill-memory");
+    html += barHtml("t (what-if " + run.name + ")", t_what_if_ns, longest_ns, "fill-compute");
+    if (!run.realised_by.empty()) html += barHtml("t (" + run.realised_by + ")", t_realised_ns, longest_ns, "fill-memory");
     html += "<p class=\"impact\">" + escapeHtml(whatIfPredictedText(w));
-    if (!w.realised_by.empty()) html += "; " + escapeHtml(whatIfRealisedText(w));
-    html += "</p>\n<ul class=\"validation\"><li>" + escapeHtml(whatIfCheckText(w)) + "</li></ul>\n</div>\n";
+    if (!run.realised_by.empty()) html += "; " + escapeHtml(whatIfRealisedText(run, w));
+    html += "</p>\n<ul class=\"validation\"><li>" + escapeHtml(whatIfCheckText(run, w)) + "</li></ul>\n</div>\n";
   }
   return html;
 }

@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/data/run_record.hpp"
+#include "analyzer/data/analysis.hpp"
 
 namespace rooflab::reports {
 
@@ -12,11 +12,11 @@ struct ReadingGuide;
 // and t_comp as bars, what removing memory traffic or arithmetic could win, the margins (unless
 // `guide` states them for the whole report), how each mutant was validated (a note the guide states
 // once linked to it), and the notes.
-std::string mutationCardHtml(const RunRecord& record, const MutationVerdict& mutation, const ReadingGuide& guide);
+std::string mutationCardHtml(const AnalysedRecord& record, const MutationVerdict& mutation, const ReadingGuide& guide);
 
 // A family's what-if records (mode "what-if"): per what-if, the original's and the what-if's time as
 // bars, whether the counters show the expected change, the predicted gain and, beside it, the measured
 // gain of the variant the manifest names as the real optimisation.
-std::string whatIfSectionHtml(const std::vector<const RunRecord*>& what_if_records);
+std::string whatIfSectionHtml(const std::vector<const AnalysedRecord*>& what_if_records);
 
 }  // namespace rooflab::reports

@@ -6,9 +6,9 @@
 
 namespace rooflab::reports {
 
-std::string profilerReadingsTableHtml(const std::vector<const RunRecord*>& normal_records) {
-  std::vector<const RunRecord*> with_readings;
-  for (const RunRecord* record : normal_records)
+std::string profilerReadingsTableHtml(const std::vector<const AnalysedRecord*>& normal_records) {
+  std::vector<const AnalysedRecord*> with_readings;
+  for (const AnalysedRecord* record : normal_records)
     if (hasProfilerReadings(*record)) with_readings.push_back(record);
   if (with_readings.empty()) return "";
 
@@ -19,7 +19,7 @@ std::string profilerReadingsTableHtml(const std::vector<const RunRecord*>& norma
     html += "<th title=\"" + escapeHtml(reading.description) + "\">" + escapeHtml(reading.display_name) + "</th>";
   }
   html += "</tr></thead>\n<tbody>\n";
-  for (const RunRecord* record : with_readings) {
+  for (const AnalysedRecord* record : with_readings) {
     html += "<tr>" + tdText(record->variant) + tdText(recordParamsText(*record));
     for (const ProfilerReading& reading : profilerReadings(*record)) {
       if (reading.value) {
@@ -33,12 +33,12 @@ std::string profilerReadingsTableHtml(const std::vector<const RunRecord*>& norma
   return html + "</tbody>\n</table>\n";
 }
 
-std::string profilerReadingsLegendHtml(const ResultsDocument& results) {
+std::string profilerReadingsLegendHtml(const AnalysedResults& results) {
   if (!anyProfilerReadings(results)) return "";
   std::string html = "<section id=\"profiler-readings\">\n<h2>Profiler readings</h2>\n"
                      "<p class=\"muted\">NVIDIA counters of each original, collected through the PTX bridge; "
                      "a dash means the reading could not be taken (hover it for the reason).</p>\n<dl>\n";
-  for (const ProfilerReading& reading : profilerReadings(RunRecord{})) {
+  for (const ProfilerReading& reading : profilerReadings(AnalysedRecord{})) {
     html += "<dt>" + escapeHtml(reading.display_name) + " <span class=\"muted\">(" + escapeHtml(reading.key) + ", " +
             escapeHtml(reading.unit) + ")</span></dt><dd>" + escapeHtml(reading.description) + "</dd>\n";
   }

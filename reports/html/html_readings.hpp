@@ -9,9 +9,9 @@
 namespace rooflab::reports {
 
 // "" when no record of `normal_records` carries readings.
-std::string profilerReadingsTableHtml(const std::vector<const RunRecord*>& normal_records);
+std::string profilerReadingsTableHtml(const std::vector<const AnalysedRecord*>& normal_records);
 
 // The section that explains each reading (id "profiler-readings"); "" when no record carries readings.
-std::string profilerReadingsLegendHtml(const ResultsDocument& results);
+std::string profilerReadingsLegendHtml(const AnalysedResults& results);
 
 }  // namespace rooflab::reports

@@ -101,12 +101,12 @@ std::string counterValueText(double value) {
 // The variants of a family in ladder order, grouped by params: the table's rungs.
 struct ParamsGroup {
   std::string params_text;
-  std::vector<const RunRecord*> records;
+  std::vector<const AnalysedRecord*> records;
 };
 
-std::vector<ParamsGroup> groupByParams(const std::vector<const RunRecord*>& records) {
+std::vector<ParamsGroup> groupByParams(const std::vector<const AnalysedRecord*>& records) {
   std::vector<ParamsGroup> groups;
-  for (const RunRecord* record : records) {
+  for (const AnalysedRecord* record : records) {
     const std::string params = recordParamsText(*record);
     auto group = std::find_if(groups.begin(), groups.end(), [&](const ParamsGroup& g) { return g.params_text == params; });
     if (group == groups.end()) group = groups.insert(groups.end(), ParamsGroup{params, {}});
@@ -115,14 +115,14 @@ std::vector<ParamsGroup> groupByParams(const std::vector<const RunRecord*>& reco
   return groups;
 }
 
-bool familyDoesFloatingPointWork(const std::vector<const RunRecord*>& records) {
+bool familyDoesFloatingPointWork(const std::vector<const AnalysedRecord*>& records) {
   return std::any_of(records.begin(), records.end(),
-                     [](const RunRecord* record) { return known(record->work.flops).value_or(0.0) > 0; });
+                     [](const AnalysedRecord* record) { return known(record->work.flops).value_or(0.0) > 0; });
 }
 
 class HtmlReport {
  public:
-  HtmlReport(const ResultsDocument& results, const ChartStyle& chart_style, const ChartOptions& chart_options)
+  HtmlReport(const AnalysedResults& results, const ChartStyle& chart_style, const ChartOptions& chart_options)
       : results_(results),
         chart_style_(chart_style),
         chart_options_(chart_options),
@@ -204,7 +204,7 @@ class HtmlReport {
   // Once per report, for runs measured to a noise target: what the ± and the "noisy" marks mean.
   void renderNoiseNote() {
     std::size_t measured = 0, missed = 0;
-    for (const RunRecord& record : results_.records) {
+    for (const AnalysedRecord& record : results_.records) {
       if (!record.timings || !record.timings->kernel_ns_interval) continue;
       ++measured;
       if (missedNoiseTarget(record)) ++missed;
@@ -231,7 +231,7 @@ class HtmlReport {
   }
 
   // The median time, with its interval's half-width and a mark when it missed the noise target.
-  static std::string medianTimeCell(const RunRecord& record, const std::optional<double>& median_ns) {
+  static std::string medianTimeCell(const AnalysedRecord& record, const std::optional<double>& median_ns) {
     if (!median_ns || !record.timings || !record.timings->kernel_ns_interval) return tdNumber(median_ns, &formatDurationNs);
     const KernelTimeInterval& interval = *record.timings->kernel_ns_interval;
     std::string cell = "<span title=\"" + escaped(noiseText(record)) + "\">" + escaped(formatDurationNs(*median_ns));
@@ -251,9 +251,9 @@ class HtmlReport {
   }
 
   void renderFamily(const std::string& family, std::size_t index) {
-    const std::vector<const RunRecord*> records = recordsOfFamily(results_, family);
-    std::vector<const RunRecord*> normal_records, mutant_records, what_if_records;
-    for (const RunRecord* record : records) {
+    const std::vector<const AnalysedRecord*> records = recordsOfFamily(results_, family);
+    std::vector<const AnalysedRecord*> normal_records, mutant_records, what_if_records;
+    for (const AnalysedRecord* record : records) {
       (record->mode == RunMode::normal    ? normal_records
        : record->mode == RunMode::what_if ? what_if_records
                                           : mutant_records)
@@ -277,7 +277,7 @@ class HtmlReport {
   void renderChart(const std::string& family) { html_ += familyChartsHtml(results_, family, chart_style_, chart_options_); }
 
   // The course's table: each row a rung of the optimisation ladder for one problem size.
-  void renderVariantsTable(const std::vector<const RunRecord*>& records) {
+  void renderVariantsTable(const std::vector<const AnalysedRecord*>& records) {
     html_ += "<h3>Variants</h3>\n";
     if (records.empty()) {
       html_ += "<p class=\"muted\">No normal-mode record.</p>\n";
@@ -294,7 +294,7 @@ class HtmlReport {
     for (const ParamsGroup& group : groupByParams(records)) {
       std::optional<double> first_ns, previous_ns;
       bool first_row = true;
-      for (const RunRecord* record : group.records) {
+      for (const AnalysedRecord* record : group.records) {
         const std::string row_class = std::string(first_row ? "group-start " : "") + rowClass(*record);
         first_row = false;
         html_ += "<tr class=\"" + row_class + "\">" + tdText(record->variant) + tdText(group.params_text);
@@ -333,15 +333,15 @@ class HtmlReport {
     html_ += "</tbody>\n</table>\n";
   }
 
-  void renderMutantsTable(const std::vector<const RunRecord*>& mutants,
-                          const std::vector<const RunRecord*>& normal_records) {
+  void renderMutantsTable(const std::vector<const AnalysedRecord*>& mutants,
+                          const std::vector<const AnalysedRecord*>& normal_records) {
     // What they are is in "How to read this"; their figures, one row per run, are folded: the cards
     // below read them.
     html_ += "<h3>Mutants</h3>\n<details class=\"mutants\"><summary>" + std::to_string(mutants.size()) +
              " compute-only and memory-only runs: time against the original's, rates, status</summary>\n";
     html_ += "<table class=\"mutants\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") + th("Time (median)") +
              th("vs. original") + th("GFLOP/s") + th("GB/s") + th("Status") + "</tr></thead>\n<tbody>\n";
-    for (const RunRecord* record : mutants) {
+    for (const AnalysedRecord* record : mutants) {
       html_ += "<tr class=\"" + rowClass(*record) + "\">" + tdText(record->variant) + tdText(recordParamsText(*record)) +
                tdText(modeName(record->mode));
       if (record->status != RecordStatus::ok) {
@@ -359,21 +359,21 @@ class HtmlReport {
     html_ += "</tbody>\n</table>\n</details>\n";
   }
 
-  void renderMutations(const std::vector<const RunRecord*>& records) {
-    std::vector<const RunRecord*> with_mutation;
-    for (const RunRecord* record : records) {
+  void renderMutations(const std::vector<const AnalysedRecord*>& records) {
+    std::vector<const AnalysedRecord*> with_mutation;
+    for (const AnalysedRecord* record : records) {
       if (record->mutation) with_mutation.push_back(record);
     }
     if (with_mutation.empty()) return;
     html_ += "<h3>The mutants' evidence</h3>\n";
-    for (const RunRecord* record : with_mutation) html_ += mutationCardHtml(*record, *record->mutation, reading_guide_);
+    for (const AnalysedRecord* record : with_mutation) html_ += mutationCardHtml(*record, *record->mutation, reading_guide_);
   }
 
-  void renderCounters(const std::vector<const RunRecord*>& records) {
+  void renderCounters(const std::vector<const AnalysedRecord*>& records) {
     html_ += "<h3>Hardware counters</h3>\n";
-    std::vector<const RunRecord*> available;
-    std::vector<std::pair<std::string, std::vector<const RunRecord*>>> unavailable_by_reason;
-    for (const RunRecord* record : records) {
+    std::vector<const AnalysedRecord*> available;
+    std::vector<std::pair<std::string, std::vector<const AnalysedRecord*>>> unavailable_by_reason;
+    for (const AnalysedRecord* record : records) {
       if (record->counters.available) {
         available.push_back(record);
         continue;
@@ -398,18 +398,18 @@ class HtmlReport {
     }
   }
 
-  void renderCountersTable(const std::vector<const RunRecord*>& records) {
+  void renderCountersTable(const std::vector<const AnalysedRecord*>& records) {
     html_ += "<details class=\"counters\"><summary>" + std::to_string(records.size()) +
              " runs with counters: FLOPs and DRAM bytes counted against the analytic ones, raw metrics</summary>\n";
     // Integer work counted beside the manifest's, as FLOPs are, where the counters counted it.
-    const bool integer_ops = std::any_of(records.begin(), records.end(), [](const RunRecord* r) {
+    const bool integer_ops = std::any_of(records.begin(), records.end(), [](const AnalysedRecord* r) {
       return !r->counters.not_attempted && r->counters.derived.count("integer_ops") != 0;
     });
     html_ += "<table class=\"counters\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") +
              th("FP32 FLOPs (counted)") + th("FLOPs (analytic)") + (integer_ops ? th("Integer ops (counted)") : "") +
              th("DRAM read") + th("DRAM write") +
              th("DRAM bytes vs. analytic") + th("Bridged kernel time") + th("Raw metrics") + "</tr></thead>\n<tbody>\n";
-    for (const RunRecord* record : records) {
+    for (const AnalysedRecord* record : records) {
       const counters::CounterSet& counters = record->counters;
       // A set the bridge was never asked for holds no metric, whatever its flag says.
       auto derived = [&](const char* name) -> std::optional<double> {
@@ -443,14 +443,14 @@ class HtmlReport {
     html_ += "</tbody>\n</table>\n</details>\n";
   }
 
-  static std::string rowClass(const RunRecord& record) {
+  static std::string rowClass(const AnalysedRecord& record) {
     if (record.status != RecordStatus::ok) return cssToken(toString(record.status));
     if (record.verification.status == VerificationStatus::failed) return "failed";
     return "ok";
   }
 
   // "error: <message>" for a record that did not run, with its whole text (build logs included).
-  static std::string statusHtml(const RunRecord& record) {
+  static std::string statusHtml(const AnalysedRecord& record) {
     const std::string status = toString(record.status);
     std::string html = "<span class=\"" + std::string(isFault(record.status) ? "bad" : "muted") + "\">" +
                        escaped(status) + "</span>";
@@ -459,9 +459,9 @@ class HtmlReport {
   }
 
   // The normal-mode run of the same variant and params, which a mutant is compared with.
-  static std::optional<double> originalMedianNs(const RunRecord& mutant,
-                                                const std::vector<const RunRecord*>& normal_records) {
-    for (const RunRecord* record : normal_records) {
+  static std::optional<double> originalMedianNs(const AnalysedRecord& mutant,
+                                                const std::vector<const AnalysedRecord*>& normal_records) {
+    for (const AnalysedRecord* record : normal_records) {
       if (record->variant == mutant.variant && recordParamsText(*record) == recordParamsText(mutant)) {
         return record->medianKernelNs();
       }
@@ -469,7 +469,7 @@ class HtmlReport {
     return std::nullopt;
   }
 
-  const ResultsDocument& results_;
+  const AnalysedResults& results_;
   const ChartStyle& chart_style_;
   const ChartOptions& chart_options_;
   std::vector<std::string> model_keys_;
@@ -479,17 +479,17 @@ class HtmlReport {
 
 }  // namespace
 
-std::string renderHtmlReport(const ResultsDocument& results, const ChartStyle& chart_style,
+std::string renderHtmlReport(const AnalysedResults& results, const ChartStyle& chart_style,
                              const ChartOptions& chart_options) {
   return HtmlReport(results, chart_style, chart_options).render();
 }
 
-std::string renderHtmlReportBody(const ResultsDocument& results, const ChartStyle& chart_style,
+std::string renderHtmlReportBody(const AnalysedResults& results, const ChartStyle& chart_style,
                                  const ChartOptions& chart_options) {
   return HtmlReport(results, chart_style, chart_options).renderBody();
 }
 
-void writeHtmlReport(const ResultsDocument& results, const std::filesystem::path& file,
+void writeHtmlReport(const AnalysedResults& results, const std::filesystem::path& file,
                      const ChartOptions& chart_options) {
   writeFileAtomically(file, renderHtmlReport(results, {}, chart_options));
 }

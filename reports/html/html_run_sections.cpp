@@ -46,7 +46,7 @@ std::vector<std::pair<std::string, std::string>> deviceFields(const DeviceInfo& 
 
 }  // namespace
 
-std::string deviceSectionHtml(const ResultsDocument& results) {
+std::string deviceSectionHtml(const AnalysedResults& results) {
   std::string html = "<section id=\"device\">\n<h2>Device</h2>\n";
   if (!results.device) {
     return html + "<p class=\"muted\">Not recorded.</p>\n</section>\n";
@@ -56,7 +56,7 @@ std::string deviceSectionHtml(const ResultsDocument& results) {
   return html + "</tbody>\n</table>\n</section>\n";
 }
 
-std::string modelsSectionHtml(const ResultsDocument& results) {
+std::string modelsSectionHtml(const AnalysedResults& results) {
   const std::vector<std::string> model_keys = modelKeysInOrder(results);
   std::string html = "<section id=\"models\">\n<h2>Roofline models</h2>\n";
   if (model_keys.empty()) {
@@ -83,7 +83,7 @@ std::string modelsSectionHtml(const ResultsDocument& results) {
 
 // The benchmarks `rooflab ceilings` ran at the start of the batch: where the device model's
 // numbers come from.
-std::string measuredCeilingsHtml(const ResultsDocument& results) {
+std::string measuredCeilingsHtml(const AnalysedResults& results) {
   if (!results.models.ceilings) return "";
   const CeilingsReport& ceilings = *results.models.ceilings;
   if (ceilings.dram_copy.name.empty() && ceilings.fp32_fma.name.empty()) return "";  // the link and launch alone
@@ -109,7 +109,7 @@ std::string measuredCeilingsHtml(const ResultsDocument& results) {
   return html + "</tbody>\n</table>\n</section>\n";
 }
 
-std::string configSectionHtml(const ResultsDocument& results) {
+std::string configSectionHtml(const AnalysedResults& results) {
   std::string html = "<section id=\"config\">\n<h2>Configuration</h2>\n";
   if (!results.config) {
     return html + "<p class=\"muted\">Not recorded.</p>\n</section>\n";

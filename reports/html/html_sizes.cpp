@@ -10,7 +10,7 @@
 
 namespace rooflab::reports {
 
-std::string sizeChoicesHtml(const ResultsDocument& results, const std::string& family) {
+std::string sizeChoicesHtml(const AnalysedResults& results, const std::string& family) {
   std::string html;
   for (const SizeChoice& choice : results.size_choices) {
     if (choice.family != family) continue;
@@ -21,7 +21,7 @@ std::string sizeChoicesHtml(const ResultsDocument& results, const std::string& f
          "</ul></div>\n";
 }
 
-std::string rateVsSizeHtml(const ResultsDocument& results, const std::string& family, const ChartStyle& style) {
+std::string rateVsSizeHtml(const AnalysedResults& results, const std::string& family, const ChartStyle& style) {
   const std::optional<SizeResponse> response = sizeResponse(results, family);
   if (!response) return "";
   const RooflineChart chart = buildRateVsSizeChart(results, *response);

@@ -9,10 +9,10 @@
 namespace rooflab::reports {
 
 // "" when no rule of the run sized the family.
-std::string sizeChoicesHtml(const ResultsDocument& results, const std::string& family);
+std::string sizeChoicesHtml(const AnalysedResults& results, const std::string& family);
 
 // The family's rate against its size (with the roofline's zoom and filter), and each variant's
 // half-plateau size; "" unless a variant ran at three sizes or more.
-std::string rateVsSizeHtml(const ResultsDocument& results, const std::string& family, const ChartStyle& style);
+std::string rateVsSizeHtml(const AnalysedResults& results, const std::string& family, const ChartStyle& style);
 
 }  // namespace rooflab::reports

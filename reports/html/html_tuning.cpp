@@ -67,7 +67,7 @@ std::string failuresList(const TuningResult& result) {
 
 }  // namespace
 
-std::string tuningSectionHtml(const ResultsDocument& results, const std::string& family, const ChartStyle& style) {
+std::string tuningSectionHtml(const AnalysedResults& results, const std::string& family, const ChartStyle& style) {
   std::string html;
   for (const TuningResult& result : results.tuning) {
     if (result.family != family) continue;

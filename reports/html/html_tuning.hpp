@@ -9,6 +9,6 @@
 namespace rooflab::reports {
 
 // "" when no search of the run tuned a variant of the family.
-std::string tuningSectionHtml(const ResultsDocument& results, const std::string& family, const ChartStyle& style);
+std::string tuningSectionHtml(const AnalysedResults& results, const std::string& family, const ChartStyle& style);
 
 }  // namespace rooflab::reports

@@ -10,15 +10,19 @@ std::pair<ResultsDocument, ResultsDocument> splitAbRun(const ResultsDocument& ab
   for (ResultsDocument& side : sides) {
     side = ab_run;
     side.records.clear();
+    side.analysis.records.clear();
     side.ab.reset();
     side.summary.reset();
     side.cost.reset();
   }
-  for (const RunRecord& record : ab_run.records) {
+  for (std::size_t i = 0; i < ab_run.records.size(); ++i) {
+    const RunRecord& record = ab_run.records[i];
     if (!record.ab_side) continue;
     RunRecord copy = record;
     copy.ab_side.reset();
-    sides[*record.ab_side == AbSide::baseline ? 0 : 1].records.push_back(std::move(copy));
+    ResultsDocument& side = sides[*record.ab_side == AbSide::baseline ? 0 : 1];
+    side.records.push_back(std::move(copy));
+    side.analysis.records.push_back(i < ab_run.analysis.records.size() ? ab_run.analysis.records[i] : RecordConclusions{});
   }
   if (ab_run.ab->candidate_config) sides[1].config = ab_run.ab->candidate_config;
   for (const ResultsDocument& side : sides)

@@ -27,20 +27,20 @@ void writeRow(std::ostream& out, const std::vector<std::string>& fields) {
 
 // The interval columns appear when a record was measured to a noise target, so that older results
 // keep their columns' meaning.
-bool hasIntervals(const ResultsDocument& results) {
-  for (const RunRecord& record : results.records)
+bool hasIntervals(const AnalysedResults& results) {
+  for (const AnalysedRecord& record : results.records)
     if (record.timings && record.timings->kernel_ns_interval) return true;
   return false;
 }
 
 // Every param any record has, in the order the records name them (each record's param_order, then
 // its other params alphabetically, as the params column writes them): a stable column per param.
-std::vector<std::string> paramNames(const ResultsDocument& results) {
+std::vector<std::string> paramNames(const AnalysedResults& results) {
   std::vector<std::string> names;
   auto add = [&](const std::string& name) {
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   };
-  for (const RunRecord& record : results.records) {
+  for (const AnalysedRecord& record : results.records) {
     for (const std::string& name : record.param_order)
       if (record.params.count(name) != 0) add(name);
     for (const auto& [name, value] : record.params) add(name);
@@ -51,13 +51,13 @@ std::vector<std::string> paramNames(const ResultsDocument& results) {
 // The columns of one results document, resolved once for the header and every row.
 // The diagnosis columns appear when a record has a diagnosis (normal records: the bound with its
 // memory level, the confidence, the evidence and disagreements joined by " | ").
-bool hasDiagnoses(const ResultsDocument& results) {
-  for (const RunRecord& record : results.records)
+bool hasDiagnoses(const AnalysedResults& results) {
+  for (const AnalysedRecord& record : results.records)
     if (record.diagnosis) return true;
   return false;
 }
 
-void appendDiagnosisFields(const RunRecord& record, std::vector<std::string>& row) {
+void appendDiagnosisFields(const AnalysedRecord& record, std::vector<std::string>& row) {
   if (!record.diagnosis) {
     row.insert(row.end(), 3, "");
     return;
@@ -79,12 +79,12 @@ struct CsvColumns {
   bool devices = false;  // a batch on several devices: the key of the device each record ran on
 };
 
-CsvColumns csvColumns(const ResultsDocument& results) {
-  const bool devices = std::any_of(results.records.begin(), results.records.end(), [](const RunRecord& r) { return r.device.has_value(); });
+CsvColumns csvColumns(const AnalysedResults& results) {
+  const bool devices = std::any_of(results.records.begin(), results.records.end(), [](const AnalysedRecord& r) { return r.device.has_value(); });
   return {paramNames(results), hasIntervals(results), placementKeysInOrder(results), anyProfilerReadings(results), hasDiagnoses(results), devices};
 }
 
-void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row) {
+void appendIntervalFields(const AnalysedRecord& record, std::vector<std::string>& row) {
   if (!record.timings || !record.timings->kernel_ns_interval) {
     row.insert(row.end(), 4, "");
     return;
@@ -98,7 +98,7 @@ void appendIntervalFields(const RunRecord& record, std::vector<std::string>& row
 
 
 // The fastest and the slowest timed run: the spread a median hides.
-void appendSpreadFields(const RunRecord& record, std::vector<std::string>& row) {
+void appendSpreadFields(const AnalysedRecord& record, std::vector<std::string>& row) {
   if (!record.timings || record.timings->kernel_ns.count == 0) {
     row.insert(row.end(), 2, "");
     return;
@@ -118,7 +118,7 @@ void appendPlacementFields(const RooflinePlacement* placement, std::vector<std::
   row.push_back(toString(placement->bound));
 }
 
-std::vector<std::string> csvRow(const RunRecord& record, const CsvColumns& columns) {
+std::vector<std::string> csvRow(const AnalysedRecord& record, const CsvColumns& columns) {
   std::vector<std::string> row = {record.family, record.variant, modeName(record.mode), recordParamsText(record, ";")};
   for (const std::string& name : columns.params) {
     const auto value = record.params.find(name);
@@ -153,7 +153,7 @@ std::vector<std::string> csvHeader(const CsvColumns& columns) {
     }
   }
   if (columns.readings)
-    for (const ProfilerReading& reading : profilerReadings(RunRecord{})) header.push_back(reading.key);
+    for (const ProfilerReading& reading : profilerReadings(AnalysedRecord{})) header.push_back(reading.key);
   header.push_back("error");
   if (columns.diagnoses) header.insert(header.end(), {"diagnosis_bound", "diagnosis_confidence", "diagnosis_evidence"});
   if (columns.devices) header.push_back("device");
@@ -172,15 +172,15 @@ std::string csvField(const std::string& text) {
   return quoted + "\"";
 }
 
-std::vector<std::string> csvHeader(const ResultsDocument& results) { return csvHeader(csvColumns(results)); }
+std::vector<std::string> csvHeader(const AnalysedResults& results) { return csvHeader(csvColumns(results)); }
 
-void writeCsv(const ResultsDocument& results, std::ostream& out) {
+void writeCsv(const AnalysedResults& results, std::ostream& out) {
   const CsvColumns columns = csvColumns(results);
   writeRow(out, csvHeader(columns));
-  for (const RunRecord& record : results.records) writeRow(out, csvRow(record, columns));
+  for (const AnalysedRecord& record : results.records) writeRow(out, csvRow(record, columns));
 }
 
-void writeCsvReport(const ResultsDocument& results, const std::filesystem::path& file) {
+void writeCsvReport(const AnalysedResults& results, const std::filesystem::path& file) {
   std::ostringstream csv;
   writeCsv(results, csv);
   writeFileAtomically(file, csv.str());

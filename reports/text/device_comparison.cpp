@@ -10,13 +10,13 @@
 namespace rooflab::reports {
 namespace {
 
-bool familyDoesFlops(const ResultsDocument& results, const std::string& family) {
-  for (const RunRecord* record : recordsOfFamily(results, family))
+bool familyDoesFlops(const AnalysedResults& results, const std::string& family) {
+  for (const AnalysedRecord* record : recordsOfFamily(results, family))
     if (known(record->work.flops).value_or(0.0) > 0) return true;
   return false;
 }
 
-DeviceCell cellOf(const RunRecord& record, bool rate_is_flops) {
+DeviceCell cellOf(const AnalysedRecord& record, bool rate_is_flops) {
   DeviceCell cell;
   if (record.status != RecordStatus::ok) {
     cell.status = toString(record.status);
@@ -52,41 +52,41 @@ std::string padded(const std::string& text, std::size_t width, bool right) {
 
 }  // namespace
 
-bool comparesDevices(const ResultsDocument& results) {
+bool comparesDevices(const AnalysedResults& results) {
   return results.device_mode == DeviceMode::compare && results.device_runs.size() > 1;
 }
 
-std::string deviceShortName(const ResultsDocument& results, const DeviceRun& run) {
+std::string deviceShortName(const AnalysedResults& results, const DeviceRun& run) {
   const std::size_t same_type = static_cast<std::size_t>(std::count_if(
       results.device_runs.begin(), results.device_runs.end(), [&](const DeviceRun& other) { return other.info.type == run.info.type; }));
   const std::string type = run.info.type.empty() ? "device" : run.info.type;
   return same_type == 1 ? type : type + " " + run.key;
 }
 
-std::vector<ResultsDocument> documentsPerDevice(const ResultsDocument& results) {
+std::vector<AnalysedResults> documentsPerDevice(const AnalysedResults& results) {
   if (!comparesDevices(results)) return {results};
-  std::vector<ResultsDocument> documents;
+  std::vector<AnalysedResults> documents;
   for (const DeviceRun& run : results.device_runs) {
-    ResultsDocument one = results;
+    AnalysedResults one = results;
     one.records.clear();
     one.device_runs.clear();
     one.device_mode.reset();
     one.device = run.info;
     one.models = run.models;
     one.ceilings_seconds = run.ceilings_seconds;
-    for (const RunRecord& record : results.records)
+    for (const AnalysedRecord& record : results.records)
       if (record.device == run.key) one.records.push_back(record);
     documents.push_back(std::move(one));
   }
   return documents;
 }
 
-DeviceComparison compareDevices(const ResultsDocument& results) {
+DeviceComparison compareDevices(const AnalysedResults& results) {
   DeviceComparison comparison;
   for (const DeviceRun& run : results.device_runs) comparison.devices.push_back(deviceShortName(results, run));
   for (const std::string& family : familiesInRunOrder(results)) {
     const bool flops = familyDoesFlops(results, family);
-    for (const RunRecord* record : recordsOfFamily(results, family)) {
+    for (const AnalysedRecord* record : recordsOfFamily(results, family)) {
       if (record->mode != RunMode::normal) continue;
       const std::string params = recordParamsText(*record);
       auto row = std::find_if(comparison.rows.begin(), comparison.rows.end(), [&](const DeviceComparisonRow& r) {
@@ -111,7 +111,7 @@ DeviceComparison compareDevices(const ResultsDocument& results) {
   return comparison;
 }
 
-void printDeviceComparison(const ResultsDocument& results, std::ostream& out) {
+void printDeviceComparison(const AnalysedResults& results, std::ostream& out) {
   const DeviceComparison comparison = compareDevices(results);
   std::vector<std::string> header = {"family/variant", "params"};
   for (const std::string& device : comparison.devices)

@@ -12,15 +12,15 @@
 namespace rooflab::reports {
 
 // Whether the document compares devices: compare mode, with more than one device.
-bool comparesDevices(const ResultsDocument& results);
+bool comparesDevices(const AnalysedResults& results);
 
 // A device's name in tables: its type ("CPU", "GPU") where no other device has that type, else its
 // type and key ("GPU 0:1").
-std::string deviceShortName(const ResultsDocument& results, const DeviceRun& run);
+std::string deviceShortName(const AnalysedResults& results, const DeviceRun& run);
 
 // Each device's records as a document of their own: the device, its models and ceilings, its
 // records; the header (config, times, host, batch) shared. One document unless it compares devices.
-std::vector<ResultsDocument> documentsPerDevice(const ResultsDocument& results);
+std::vector<AnalysedResults> documentsPerDevice(const AnalysedResults& results);
 
 // One point (family, variant, params) across the devices, in device order.
 struct DeviceCell {
@@ -45,10 +45,10 @@ struct DeviceComparison {
 };
 
 // Every normal-mode point of a comparing document, in run order, family by family.
-DeviceComparison compareDevices(const ResultsDocument& results);
+DeviceComparison compareDevices(const AnalysedResults& results);
 
 // The table on the terminal: per point each device's time, rate, fraction of its roof and
 // diagnosis, then the speedup of each device over the first.
-void printDeviceComparison(const ResultsDocument& results, std::ostream& out);
+void printDeviceComparison(const AnalysedResults& results, std::ostream& out);
 
 }  // namespace rooflab::reports

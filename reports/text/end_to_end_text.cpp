@@ -52,11 +52,11 @@ std::string endToEndTextBar(const EndToEndParts& parts, std::size_t width) {
   return bar;
 }
 
-std::string predictionText(const EndToEndRun& run) {
-  if (!run.predicted) return run.predicted_from.empty() ? "no prediction" : run.predicted_from;
-  std::string text = "predicted " + formatDurationNs(run.predicted->total_ns);
-  if (run.median.total_ns > 0 && run.predicted->total_ns > 0) {
-    const double off = run.median.total_ns / run.predicted->total_ns - 1;
+std::string predictionText(const EndToEndRun& run, const EndToEndRunPrediction& judged) {
+  if (!judged.predicted) return judged.predicted_from.empty() ? "no prediction" : judged.predicted_from;
+  std::string text = "predicted " + formatDurationNs(judged.predicted->total_ns);
+  if (run.median.total_ns > 0 && judged.predicted->total_ns > 0) {
+    const double off = run.median.total_ns / judged.predicted->total_ns - 1;
     text += " (measured " + std::string(off >= 0 ? "+" : "") + formatPercent(off) + ")";
   }
   return text;
@@ -77,19 +77,22 @@ std::string overlapWhatIfText(const OverlapWhatIf& w) {
   return text;
 }
 
-bool hasEndToEnd(const ResultsDocument& results) {
-  for (const RunRecord& record : results.records)
+bool hasEndToEnd(const AnalysedResults& results) {
+  for (const AnalysedRecord& record : results.records)
     if (record.end_to_end && !record.end_to_end->runs.empty()) return true;
   return false;
 }
 
-void printEndToEnd(const ResultsDocument& results, std::ostream& out) {
-  for (const RunRecord& record : results.records) {
+void printEndToEnd(const AnalysedResults& results, std::ostream& out) {
+  for (const AnalysedRecord& record : results.records) {
     if (!record.end_to_end || record.end_to_end->runs.empty()) continue;
     const EndToEndResult& e = *record.end_to_end;
+    const EndToEndAnalysis& concluded = record.endToEnd();
     out << "end-to-end " + record.family + "/" + record.variant + " " + recordParamsText(record) +
                " (bar: U upload, L launch, K kernel, D download, . gaps):\n";
-    for (const EndToEndRun& run : e.runs) {
+    for (std::size_t i = 0; i < e.runs.size(); ++i) {
+      const EndToEndRun& run = e.runs[i];
+      const EndToEndRunPrediction& judged = record.endToEndPrediction(i);
       std::string line = "  " + endToEndRunName(run);
       line.resize(std::max<std::size_t>(line.size(), 22), ' ');
       if (run.error) {
@@ -97,16 +100,17 @@ void printEndToEnd(const ResultsDocument& results, std::ostream& out) {
         continue;
       }
       line += "[" + endToEndTextBar(run.median, kBarWidth) + "] " + formatDurationNs(run.median.total_ns);
-      line += ", " + predictionText(run) + "; " + verificationWord(run);
-      if (!run.bound_text.empty()) line += "; " + run.bound_text;
+      line += ", " + predictionText(run, judged) + "; " + verificationWord(run);
+      if (!judged.bound_text.empty()) line += "; " + judged.bound_text;
       out << line << '\n';
     }
-    if (e.verdict) out << "  best: " << e.verdict->summary << (e.verdict->bound_text.empty() ? "" : "; " + e.verdict->bound_text) << '\n';
-    for (const OverlapWhatIf& w : e.overlap) out << "  overlap what-if, " << overlapWhatIfText(w) << '\n';
+    if (const auto& verdict = concluded.verdict)
+      out << "  best: " << verdict->summary << (verdict->bound_text.empty() ? "" : "; " + verdict->bound_text) << '\n';
+    for (const OverlapWhatIf& w : concluded.overlap) out << "  overlap what-if, " << overlapWhatIfText(w) << '\n';
   }
 }
 
-void writeEndToEndCsv(const ResultsDocument& results, std::ostream& out) {
+void writeEndToEndCsv(const AnalysedResults& results, std::ostream& out) {
   const std::vector<std::string> header = {
       "family", "variant", "params", "strategy", "chunks", "queues", "verification", "error", "total_ns", "upload_ns",
       "launch_ns", "kernel_ns", "download_ns", "gaps_ns", "total_noise", "repetitions", "predicted_total_ns",
@@ -119,16 +123,20 @@ void writeEndToEndCsv(const ResultsDocument& results, std::ostream& out) {
     out << line << kLineEnd;
   };
   writeRow(header);
-  for (const RunRecord& record : results.records) {
+  for (const AnalysedRecord& record : results.records) {
     if (!record.end_to_end) continue;
     const EndToEndResult& e = *record.end_to_end;
-    for (const EndToEndRun& run : e.runs) {
+    const EndToEndAnalysis& concluded = record.endToEnd();
+    for (std::size_t i = 0; i < e.runs.size(); ++i) {
+      const EndToEndRun& run = e.runs[i];
+      const EndToEndRunPrediction& judged = record.endToEndPrediction(i);
       const OverlapWhatIf* w = nullptr;
-      for (const OverlapWhatIf& candidate : e.overlap)
+      for (const OverlapWhatIf& candidate : concluded.overlap)
         if (run.strategy == EndToEndStrategy::overlap && candidate.chunks == run.chunks) w = &candidate;
-      const bool best = e.verdict && e.verdict->best == run.strategy && e.verdict->best_chunks == run.chunks;
+      const std::optional<EndToEndVerdict>& verdict = concluded.verdict;
+      const bool best = verdict && verdict->best == run.strategy && verdict->best_chunks == run.chunks;
       const EndToEndParts& m = run.median;
-      const std::optional<EndToEndParts>& p = run.predicted;
+      const std::optional<EndToEndParts>& p = judged.predicted;
       auto predicted = [&](double EndToEndParts::*part) { return p ? number((*p).*part) : std::string(); };
       const bool timed = !run.repetitions.empty();
       writeRow({record.family, record.variant, recordParamsText(record, ";"), toString(run.strategy),
@@ -139,14 +147,14 @@ void writeEndToEndCsv(const ResultsDocument& results, std::ostream& out) {
                 predicted(&EndToEndParts::upload_ns), predicted(&EndToEndParts::launch_ns),
                 predicted(&EndToEndParts::kernel_ns), predicted(&EndToEndParts::download_ns),
                 predicted(&EndToEndParts::gaps_ns), std::to_string(run.upload_bytes), std::to_string(run.download_bytes),
-                std::to_string(run.host_copy_bytes), std::to_string(run.launches), toString(run.bound), run.bound_text,
+                std::to_string(run.host_copy_bytes), std::to_string(run.launches), toString(judged.bound), judged.bound_text,
                 w ? number(w->predicted_gain) : "", w ? number(w->measured_gain) : "", best ? "yes" : "",
-                run.predicted_from});
+                judged.predicted_from});
     }
   }
 }
 
-void writeEndToEndCsvReport(const ResultsDocument& results, const std::filesystem::path& file) {
+void writeEndToEndCsvReport(const AnalysedResults& results, const std::filesystem::path& file) {
   std::ostringstream out;
   writeEndToEndCsv(results, out);
   writeFileAtomically(file, out.str());

@@ -19,20 +19,20 @@ std::string endToEndRunName(const EndToEndRun& run);
 std::string endToEndTextBar(const EndToEndParts& parts, std::size_t width);
 
 // "predicted 2.31 ms beside 2.40 ms measured (+4%)", or why there is no prediction.
-std::string predictionText(const EndToEndRun& run);
+std::string predictionText(const EndToEndRun& run, const EndToEndRunPrediction& prediction);
 
 // "4 chunks: the pipeline predicted 12.0 ms (2.10x the one-chunk run's 25.2 ms) beside 12.6 ms measured (2.00x)".
 std::string overlapWhatIfText(const OverlapWhatIf& what_if);
 
 // Whether any record has end-to-end runs.
-bool hasEndToEnd(const ResultsDocument& results);
+bool hasEndToEnd(const AnalysedResults& results);
 
 // Under the terminal table: per record with end-to-end runs, a line per run and its verdict.
-void printEndToEnd(const ResultsDocument& results, std::ostream& out);
+void printEndToEnd(const AnalysedResults& results, std::ostream& out);
 
 // end-to-end.csv: one row per end-to-end run (docs/results-schema.md, "end-to-end.csv"); written only
 // when some record has runs.
-void writeEndToEndCsv(const ResultsDocument& results, std::ostream& out);
-void writeEndToEndCsvReport(const ResultsDocument& results, const std::filesystem::path& file);
+void writeEndToEndCsv(const AnalysedResults& results, std::ostream& out);
+void writeEndToEndCsvReport(const AnalysedResults& results, const std::filesystem::path& file);
 
 }  // namespace rooflab::reports

@@ -29,7 +29,7 @@ std::string mergedText(const MergeSummary& merge, const std::string& batch) {
 
 }  // namespace
 
-std::string batchPartText(const ResultsDocument& results) {
+std::string batchPartText(const AnalysedResults& results) {
   const std::string batch = results.batch ? " of batch " + results.batch->id : "";
   if (results.merge) return mergedText(*results.merge, batch);
   if (!results.batch || !results.batch->part) return "";

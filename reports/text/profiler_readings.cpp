@@ -9,19 +9,19 @@
 
 namespace rooflab::reports {
 
-bool hasProfilerReadings(const RunRecord& record) {
+bool hasProfilerReadings(const AnalysedRecord& record) {
   const counters::CounterSet& set = record.counters;
   if (set.not_attempted) return false;
   const auto& keys = counters::profilerReadingKeys();
   return std::any_of(keys.begin(), keys.end(), [&](const std::string& key) { return set.derived.count(key) > 0; });
 }
 
-bool anyProfilerReadings(const ResultsDocument& results) {
+bool anyProfilerReadings(const AnalysedResults& results) {
   return std::any_of(results.records.begin(), results.records.end(),
-                     [](const RunRecord& record) { return hasProfilerReadings(record); });
+                     [](const AnalysedRecord& record) { return hasProfilerReadings(record); });
 }
 
-std::vector<ProfilerReading> profilerReadings(const RunRecord& record) {
+std::vector<ProfilerReading> profilerReadings(const AnalysedRecord& record) {
   const auto& table = counters::derivedCounterTable();
   const bool readable = hasProfilerReadings(record);
   std::vector<ProfilerReading> readings;

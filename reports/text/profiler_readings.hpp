@@ -22,12 +22,12 @@ struct ProfilerReading {
 
 // True when the record's counters carry at least one reading key (a record of a run before the
 // readings existed, or a mutant with its validation subset, carries none).
-bool hasProfilerReadings(const RunRecord& record);
-bool anyProfilerReadings(const ResultsDocument& results);
+bool hasProfilerReadings(const AnalysedRecord& record);
+bool anyProfilerReadings(const AnalysedResults& results);
 
 // Every reading, in counters::profilerReadingKeys() order, of a record (values and reasons empty
 // for a record without counters).
-std::vector<ProfilerReading> profilerReadings(const RunRecord& record);
+std::vector<ProfilerReading> profilerReadings(const AnalysedRecord& record);
 
 // A reading's value for people: "12.5%" for percentages, 3 significant digits otherwise.
 std::string formatProfilerReading(const ProfilerReading& reading);

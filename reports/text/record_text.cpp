@@ -43,7 +43,7 @@ std::string verificationText(const RunRecord& record) {
   return toString(verification.status);  // reference | skipped
 }
 
-std::optional<std::string> unplacedText(const RunRecord& record) {
+std::optional<std::string> unplacedText(const AnalysedRecord& record) {
   for (const auto& [key, placement] : record.roofline)
     if (placement.unplaced && placement.level == MemoryLevel::dram) return "unplaced: " + toString(*placement.unplaced);
   return std::nullopt;

@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "analyzer/data/run_record.hpp"
+#include "analyzer/data/analysis.hpp"
 
 // How parts of a record read in every report.
 namespace rooflab::reports {
@@ -23,7 +23,7 @@ std::string noiseText(const RunRecord& record);
 bool missedNoiseTarget(const RunRecord& record);
 // "unplaced: work not measured" when the record has no position on the roofline (its DRAM
 // placement on a model is unplaced: docs/manifest.md, "Work that is not known"); nullopt otherwise.
-std::optional<std::string> unplacedText(const RunRecord& record);
+std::optional<std::string> unplacedText(const AnalysedRecord& record);
 // The first line of an error, for places with room for one line only.
 std::string firstLine(std::string_view text);
 

@@ -7,35 +7,35 @@ namespace {
 
 constexpr std::string_view kCountersSuffix = "_counters";
 
-const RooflineModelEntry* modelAt(const ResultsDocument& results, const std::string& key) {
+const RooflineModelEntry* modelAt(const AnalysedResults& results, const std::string& key) {
   const auto found = results.models.roofline_models.find(key);
   return found != results.models.roofline_models.end() ? &found->second : nullptr;
 }
 
 }  // namespace
 
-std::vector<std::string> familiesInRunOrder(const ResultsDocument& results) {
+std::vector<std::string> familiesInRunOrder(const AnalysedResults& results) {
   std::vector<std::string> families;
-  for (const RunRecord& record : results.records) {
+  for (const AnalysedRecord& record : results.records) {
     if (std::find(families.begin(), families.end(), record.family) == families.end()) families.push_back(record.family);
   }
   return families;
 }
 
-std::vector<const RunRecord*> recordsOfFamily(const ResultsDocument& results, std::string_view family) {
-  std::vector<const RunRecord*> records;
-  for (const RunRecord& record : results.records) {
+std::vector<const AnalysedRecord*> recordsOfFamily(const AnalysedResults& results, std::string_view family) {
+  std::vector<const AnalysedRecord*> records;
+  for (const AnalysedRecord& record : results.records) {
     if (record.family == family) records.push_back(&record);
   }
   return records;
 }
 
-std::string referenceModelKey(const ResultsDocument& results) {
+std::string referenceModelKey(const AnalysedResults& results) {
   if (results.config && !results.config->run.reference_model.empty()) return results.config->run.reference_model;
   return "gtx670";
 }
 
-std::vector<std::string> modelKeysInOrder(const ResultsDocument& results) {
+std::vector<std::string> modelKeysInOrder(const AnalysedResults& results) {
   std::vector<std::string> keys;
   auto addIfModel = [&](const std::string& key) {
     if (modelAt(results, key) != nullptr && std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
@@ -46,9 +46,9 @@ std::vector<std::string> modelKeysInOrder(const ResultsDocument& results) {
   return keys;
 }
 
-std::vector<std::string> placementKeysInOrder(const ResultsDocument& results) {
+std::vector<std::string> placementKeysInOrder(const AnalysedResults& results) {
   std::vector<std::string> seen;
-  for (const RunRecord& record : results.records) {
+  for (const AnalysedRecord& record : results.records) {
     for (const auto& [key, placement] : record.roofline) {
       if (std::find(seen.begin(), seen.end(), key) == seen.end()) seen.push_back(key);
     }
@@ -74,7 +74,7 @@ std::vector<std::string> placementKeysInOrder(const ResultsDocument& results) {
   return keys;
 }
 
-std::string modelShortName(const ResultsDocument& results, const std::string& key) {
+std::string modelShortName(const AnalysedResults& results, const std::string& key) {
   const RooflineModelEntry* model = modelAt(results, key);
   if (model == nullptr && key.size() > kCountersSuffix.size() &&
       key.compare(key.size() - kCountersSuffix.size(), kCountersSuffix.size(), kCountersSuffix) == 0) {
@@ -88,12 +88,12 @@ std::string modelShortName(const ResultsDocument& results, const std::string& ke
   return name;
 }
 
-std::string modelRoleText(const ResultsDocument& results, const std::string& key) {
+std::string modelRoleText(const AnalysedResults& results, const std::string& key) {
   const RooflineModelEntry* model = modelAt(results, key);
   return model != nullptr && model->role ? toString(*model->role) : "";
 }
 
-const RooflinePlacement* placementOn(const RunRecord& record, const std::string& key) {
+const RooflinePlacement* placementOn(const AnalysedRecord& record, const std::string& key) {
   const auto found = record.roofline.find(key);
   return found != record.roofline.end() ? &found->second : nullptr;
 }

@@ -20,15 +20,15 @@ namespace {
 
 constexpr double kStillRising = 1.10;  // the last step's gain above which the plateau is not reached
 
-std::vector<const RunRecord*> measured(const ResultsDocument& results, const std::string& family) {
-  std::vector<const RunRecord*> records;
-  for (const RunRecord* r : recordsOfFamily(results, family))
+std::vector<const AnalysedRecord*> measured(const AnalysedResults& results, const std::string& family) {
+  std::vector<const AnalysedRecord*> records;
+  for (const AnalysedRecord* r : recordsOfFamily(results, family))
     if (r->mode == RunMode::normal && r->status == RecordStatus::ok && r->medianKernelNs() && *r->medianKernelNs() > 0)
       records.push_back(r);
   return records;
 }
 
-std::string othersLabel(const RunRecord& record, const std::string& size_param, const std::set<std::string>& varying) {
+std::string othersLabel(const AnalysedRecord& record, const std::string& size_param, const std::set<std::string>& varying) {
   std::string label;
   for (const std::string& name : record.param_order)
     if (name != size_param && varying.count(name) && record.params.count(name))
@@ -38,9 +38,9 @@ std::string othersLabel(const RunRecord& record, const std::string& size_param, 
 
 // The first param (in the family's order) with three values or more in one variant's records whose
 // values change the family's work: what the chart's x axis is.
-std::optional<std::string> sizeParam(const std::vector<const RunRecord*>& records, std::set<std::string>& varying) {
+std::optional<std::string> sizeParam(const std::vector<const AnalysedRecord*>& records, std::set<std::string>& varying) {
   std::map<std::string, std::set<double>> values;
-  for (const RunRecord* r : records)
+  for (const AnalysedRecord* r : records)
     for (const auto& [name, value] : r->params) values[name].insert(value);
   for (const auto& [name, set] : values)
     if (set.size() > 1) varying.insert(name);
@@ -49,7 +49,7 @@ std::optional<std::string> sizeParam(const std::vector<const RunRecord*>& record
     if (!varying.count(name)) continue;
     std::map<std::string, std::set<double>> per_variant;
     std::map<double, std::set<double>> bytes_at;
-    for (const RunRecord* r : records)
+    for (const AnalysedRecord* r : records)
       if (r->params.count(name)) {
         per_variant[r->variant].insert(r->params.at(name));
         bytes_at[r->params.at(name)].insert(r->work.bytes + r->work.flops);
@@ -63,8 +63,8 @@ std::optional<std::string> sizeParam(const std::vector<const RunRecord*>& record
 }
 
 // GB/s when the family's work at its largest size is below the device's ridge (memory by nature).
-std::string rateUnit(const ResultsDocument& results, const std::vector<const RunRecord*>& records, const std::string& param) {
-  const RunRecord* largest = *std::max_element(records.begin(), records.end(), [&](const RunRecord* a, const RunRecord* b) {
+std::string rateUnit(const AnalysedResults& results, const std::vector<const AnalysedRecord*>& records, const std::string& param) {
+  const AnalysedRecord* largest = *std::max_element(records.begin(), records.end(), [&](const AnalysedRecord* a, const AnalysedRecord* b) {
     return a->params.at(param) < b->params.at(param);
   });
   if (largest->work.flops <= 0) return "GB/s";
@@ -106,13 +106,13 @@ std::string fileSafe(const std::string& text) {
 
 }  // namespace
 
-std::optional<SizeResponse> sizeResponse(const ResultsDocument& results, const std::string& family) {
-  const std::vector<const RunRecord*> records = measured(results, family);
+std::optional<SizeResponse> sizeResponse(const AnalysedResults& results, const std::string& family) {
+  const std::vector<const AnalysedRecord*> records = measured(results, family);
   std::set<std::string> varying;
   const std::optional<std::string> param = sizeParam(records, varying);
   if (!param) return std::nullopt;
   SizeResponse response{family, *param, rateUnit(results, records, *param), {}};
-  for (const RunRecord* r : records) {
+  for (const AnalysedRecord* r : records) {
     if (!r->params.count(*param)) continue;
     const std::string others = othersLabel(*r, *param, varying);
     auto series = std::find_if(response.series.begin(), response.series.end(),
@@ -151,10 +151,10 @@ void writeSizeResponseCsv(const SizeResponse& response, std::ostream& out) {
            s.still_rising ? "1" : "0"});
 }
 
-std::vector<std::filesystem::path> writeSizeResponseCsvReports(const ResultsDocument& results, const std::filesystem::path& out_dir) {
+std::vector<std::filesystem::path> writeSizeResponseCsvReports(const AnalysedResults& results, const std::filesystem::path& out_dir) {
   std::vector<std::filesystem::path> files;
   // A batch that compared devices: a file per device, each of its own records.
-  const std::vector<ResultsDocument> documents = documentsPerDevice(results);
+  const std::vector<AnalysedResults> documents = documentsPerDevice(results);
   for (std::size_t d = 0; d < documents.size(); ++d)
     for (const std::string& family : familiesInRunOrder(documents[d])) {
       const std::optional<SizeResponse> response = sizeResponse(documents[d], family);

@@ -16,7 +16,7 @@ namespace rooflab::reports {
 struct SizePoint {
   double size = 0;
   double rate = 0;  // in SizeResponse::unit, at the median time
-  const RunRecord* record = nullptr;
+  const AnalysedRecord* record = nullptr;
 };
 
 struct SizeSeries {
@@ -41,7 +41,7 @@ struct SizeResponse {
 
 // Nullopt unless some variant's normal, ok records take three values or more of a param that changes
 // the family's work (bytes or flops).
-std::optional<SizeResponse> sizeResponse(const ResultsDocument& results, const std::string& family);
+std::optional<SizeResponse> sizeResponse(const AnalysedResults& results, const std::string& family);
 
 // "rate-vs-size-<family>", safe as a file name.
 std::string sizeResponseFileStem(const std::string& family);
@@ -49,6 +49,6 @@ std::string sizeResponseFileStem(const std::string& family);
 // variant, others, param, size, rate, unit, median_ns, plateau_rate, half_plateau_size,
 // half_below_range, still_rising: a row per point.
 void writeSizeResponseCsv(const SizeResponse& response, std::ostream& out);
-std::vector<std::filesystem::path> writeSizeResponseCsvReports(const ResultsDocument& results, const std::filesystem::path& out_dir);
+std::vector<std::filesystem::path> writeSizeResponseCsvReports(const AnalysedResults& results, const std::filesystem::path& out_dir);
 
 }  // namespace rooflab::reports

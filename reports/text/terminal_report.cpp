@@ -53,24 +53,25 @@ std::string optionalText(const std::optional<double>& value, std::string (*forma
 
 // One line per what-if record, under the table: its check, its predicted gain and the real
 // optimisation's measured gain.
-void printWhatIfs(const ResultsDocument& results, std::ostream& out) {
-  for (const RunRecord& record : results.records) {
+void printWhatIfs(const AnalysedResults& results, std::ostream& out) {
+  for (const AnalysedRecord& record : results.records) {
     if (record.mode != RunMode::what_if || !record.what_if) continue;
-    const WhatIfResult& w = *record.what_if;
-    std::string line = "what-if " + record.family + "/" + record.variant + " " + w.name + " " + recordParamsText(record) + ": ";
+    const WhatIfRun& run = *record.what_if;
+    const WhatIfOutcome w = record.what_if_outcome.value_or(WhatIfOutcome{});
+    std::string line = "what-if " + record.family + "/" + record.variant + " " + run.name + " " + recordParamsText(record) + ": ";
     if (record.status != RecordStatus::ok) {
       line += toString(record.status) + ": " + firstLine(record.status_reason);
     } else {
       line += whatIfPredictedText(w);
-      if (!w.realised_by.empty()) line += "; " + whatIfRealisedText(w);
-      line += "; " + whatIfCheckText(w);
+      if (!run.realised_by.empty()) line += "; " + whatIfRealisedText(run, w);
+      line += "; " + whatIfCheckText(run, w);
     }
     out << terminalText(line) << '\n';
   }
 }
 
 // A record with no position on the roofline says so first: its diagnosis cannot name a roof.
-std::string diagnosisCell(const RunRecord& record) {
+std::string diagnosisCell(const AnalysedRecord& record) {
   const std::string diagnosis = record.diagnosis ? summaryText(*record.diagnosis) : "-";
   if (const auto unplaced = unplacedText(record)) return *unplaced + (record.diagnosis ? "; " + diagnosis : "");
   return diagnosis;
@@ -78,14 +79,14 @@ std::string diagnosisCell(const RunRecord& record) {
 
 }  // namespace
 
-void printTerminalSummary(const ResultsDocument& results, std::ostream& out) {
+void printTerminalSummary(const AnalysedResults& results, std::ostream& out) {
   const std::vector<Column> columns = {{"family/variant", Align::left}, {"params", Align::left},
                                        {"mode", Align::left},           {"median", Align::right},
                                        {"GFLOP/s", Align::right},       {"GB/s", Align::right},
                                        {"verification", Align::left},   {"diagnosis", Align::left}};
   std::vector<std::vector<std::string>> rows;
   std::size_t ok = 0, errors = 0, skipped = 0, verification_failed = 0;
-  for (const RunRecord& record : results.records) {
+  for (const AnalysedRecord& record : results.records) {
     std::vector<std::string> row = {record.family + "/" + record.variant, recordParamsText(record),
                                     modeName(record.mode)};
     if (record.device) row.front() += " @" + *record.device;  // a batch on several devices

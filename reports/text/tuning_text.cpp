@@ -88,7 +88,7 @@ void writeTuningCsv(const TuningResult& result, std::ostream& out) {
   }
 }
 
-std::vector<std::filesystem::path> writeTuningCsvReports(const ResultsDocument& results, const std::filesystem::path& out_dir) {
+std::vector<std::filesystem::path> writeTuningCsvReports(const AnalysedResults& results, const std::filesystem::path& out_dir) {
   std::vector<std::filesystem::path> files;
   for (const TuningResult& result : results.tuning) {
     std::ostringstream text;

@@ -18,32 +18,32 @@ std::string countText(const std::optional<double>& value) {
 
 }  // namespace
 
-std::string whatIfCheckText(const WhatIfResult& w) {
+std::string whatIfCheckText(const WhatIfRun& run, const WhatIfOutcome& w) {
   if (w.check == WhatIfCheck::not_checked) return "expectation not checked: " + w.check_detail;
   std::string text = std::string("expectation ") + (w.check == WhatIfCheck::met ? "met" : "FAILED") + ": ";
-  if (w.expectation) {
-    text += w.expectation->counter + " " + countText(w.counter_original) + " (original) -> " +
-            countText(w.counter_what_if) + " (what-if), expected " + describe(*w.expectation);
+  if (run.expectation) {
+    text += run.expectation->counter + " " + countText(w.counter_original) + " (original) -> " +
+            countText(w.counter_what_if) + " (what-if), expected " + describe(*run.expectation);
   }
   if (w.check == WhatIfCheck::failed) text += "; the mutation may not remove what it claims, so its gain is suspect";
   return text;
 }
 
-std::string whatIfPredictedText(const WhatIfResult& w) {
+std::string whatIfPredictedText(const WhatIfOutcome& w) {
   const auto gain = known(w.predicted_gain);
   if (gain) return "predicted gain: " + gainText(*gain);
   if (!w.predicted_gain_unavailable.empty()) return "predicted gain: none shown: " + w.predicted_gain_unavailable;
   return "predicted gain: not measured";
 }
 
-std::string whatIfRealisedText(const WhatIfResult& w) {
-  if (w.realised_by.empty()) return "";
+std::string whatIfRealisedText(const WhatIfRun& run, const WhatIfOutcome& w) {
+  if (run.realised_by.empty()) return "";
   const auto gain = known(w.realised_gain);
   if (!gain && !w.realised_gain_unavailable.empty())
-    return w.realised_by + " (the real optimisation): no gain shown: " + w.realised_gain_unavailable;
+    return run.realised_by + " (the real optimisation): no gain shown: " + w.realised_gain_unavailable;
   // Files written before the reasons: a missing gain was a record missing at these parameters.
-  if (!gain) return w.realised_by + " (the real optimisation): not measured at these parameters (study it in normal mode)";
-  return w.realised_by + " (the real optimisation) measured: " +
+  if (!gain) return run.realised_by + " (the real optimisation): not measured at these parameters (study it in normal mode)";
+  return run.realised_by + " (the real optimisation) measured: " +
          (*gain < 1.0 ? "slower (" + formatSpeedup(*gain) + ")" : formatSpeedup(*gain) + " faster");
 }
 
