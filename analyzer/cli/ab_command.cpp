@@ -10,11 +10,13 @@
 #include "analyzer/cli/run_finish.hpp"
 #include "analyzer/json/results_file.hpp"
 #include "analyzer/batch/batch_identity.hpp"
+#include "analyzer/diagnose/run_comparison.hpp"
 #include "analyzer/support/atomic_file.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/stop_flag.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/text/ab_split.hpp"
+#include "reports/text/diff_report.hpp"
 
 namespace fs = std::filesystem;
 
@@ -119,9 +121,9 @@ int abCommand(const AbCommand& cmd) {
                  (outcome.out_dir / "results.json").c_str());
     exit_code = static_cast<int>(ExitCode::io_error);
   }
-  const reports::DiffResult diff = reports::diffResults(baseline, candidate, cmd.diff);
+  const RunComparison comparison = compareRuns(baseline, candidate, cmd.diff);
   std::ostringstream text;
-  reports::printDiff(diff, text);
+  reports::printDiff(comparison, text);
   std::cout << "baseline:  " << configs.baseline_label << "\ncandidate: " << configs.candidate_label << "\n" << text.str();
   writeFileAtomically(outcome.out_dir / "ab-diff.txt", text.str());
   closeRunCost(outcome, std::chrono::duration<double>(std::chrono::steady_clock::now() - reports_started).count(),
@@ -131,8 +133,7 @@ int abCommand(const AbCommand& cmd) {
               (outcome.out_dir / "baseline").c_str(), (outcome.out_dir / "candidate").c_str());
   if (exit_code == static_cast<int>(ExitCode::interrupted) || exit_code == static_cast<int>(ExitCode::io_error))
     return exit_code;
-  if (diff.refusal) return static_cast<int>(ExitCode::bad_input);
-  const int diff_code = diffExitCode(diff);
+  const int diff_code = diffExitCode(comparison);
   return diff_code != 0 ? diff_code : exit_code;
 }
 

@@ -23,6 +23,7 @@
 #include "analyzer/roofline/device_models.hpp"
 #include "analyzer/device/device.hpp"
 #include "analyzer/diagnose/analysis.hpp"
+#include "analyzer/diagnose/run_comparison.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/support/terminal_text.hpp"
 #include "analyzer/support/input_errors.hpp"
@@ -36,6 +37,7 @@
 #include "reports/text/ab_split.hpp"
 #include "reports/text/cost_text.hpp"
 #include "reports/text/diff_report.hpp"
+#include "reports/text/diff_text.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/text/terminal_report.hpp"
 #include "reports/text/tuning_text.hpp"
@@ -402,24 +404,29 @@ int diffCommand(const DiffCommand& cmd) {
     old_run = readResults(cmd.old_path);
     new_run = readResults(cmd.new_path);
   }
-  reports::DiffResult diff;
+  RunComparison comparison;
   try {
-    diff = reports::diffResults(old_run, new_run, cmd.options);
+    comparison = compareRuns(old_run, new_run, cmd.options);
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }
   // Other devices, or no record in common: there is nothing a CI gate could read as "no regression".
-  if (diff.refusal) throw InputError("diff " + what + ": " + *diff.refusal);
-  reports::printDiff(diff, std::cout);
-  return diffExitCode(diff);
+  if (comparison.refusal) throw InputError("diff " + what + ": " + reports::refusalText(*comparison.refusal));
+  reports::printDiff(comparison, std::cout);
+  return diffExitCode(comparison);
 }
 
-int diffExitCode(const reports::DiffResult& diff) {
+int diffExitCode(const RunComparison& comparison) {
   // Non-zero only for regressions (significant, larger than the minimum effect and than the drift,
   // or new errors and verification failures), so CI can gate on it; 3 when the drift hides what the
   // runs would show.
-  if (diff.regressed) return static_cast<int>(ExitCode::variant_failed);
-  return diff.inconclusive ? kDiffInconclusive : 0;
+  switch (comparison.outcome) {
+    case ComparisonOutcome::no_regression: return 0;
+    case ComparisonOutcome::regressed: return static_cast<int>(ExitCode::variant_failed);
+    case ComparisonOutcome::inconclusive: return kDiffInconclusive;
+    case ComparisonOutcome::refused: break;
+  }
+  return static_cast<int>(ExitCode::bad_input);
 }
 
 }  // namespace rooflab

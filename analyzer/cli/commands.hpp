@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/text/diff_report.hpp"
+#include "analyzer/data/run_comparison.hpp"
 
 namespace rooflab {
 
@@ -37,7 +37,7 @@ struct AbCommand {
   std::string candidate_path;     // the candidate's config; empty: the baseline's
   std::string baseline_kernels;   // the baseline's kernel folder, in place of its config's
   std::string candidate_kernels;  // the candidate's
-  reports::DiffOptions diff;      // --min-effect, --alpha
+  RunComparisonOptions diff;      // --min-effect, --alpha
 };
 // `rooflab tune [CONFIG]`: the run's options, and the search's.
 struct TuneCommand {
@@ -67,7 +67,7 @@ struct MergeCommand {
 struct DiffCommand {
   std::string old_path;
   std::string new_path;  // empty: old_path is an A/B run's results, whose two sides are compared
-  reports::DiffOptions options;  // --min-effect (or its old name --threshold), --alpha, --allow-other-device
+  RunComparisonOptions options;  // --min-effect (or its old name --threshold), --alpha, --allow-other-device
 };
 
 // `rooflab capture`: a program run unchanged under the capture library (docs/capture.md).

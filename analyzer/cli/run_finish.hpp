@@ -9,7 +9,7 @@
 
 #include "analyzer/batch/batch.hpp"
 #include "analyzer/cli/commands.hpp"
-#include "reports/text/diff_report.hpp"
+#include "analyzer/data/run_comparison.hpp"
 
 namespace rooflab {
 
@@ -27,8 +27,9 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config);
 void closeRunCost(BatchOutcome& outcome, double reports_seconds, std::chrono::steady_clock::time_point command_started,
                   bool print_phases);
 
-// 0 no regression, 1 a regression, kDiffInconclusive when the drift hides what the runs would show.
-int diffExitCode(const reports::DiffResult& diff);
+// 0 no regression, 1 a regression, kDiffInconclusive when the drift hides what the runs would show,
+// 2 (bad input) when they were not compared.
+int diffExitCode(const RunComparison& comparison);
 
 // The run's own JIT cache, for as long as the run lasts. This is the one place rooflab writes the
 // environment: NVIDIA's OpenCL and CUDA drivers take their JIT cache folder only from

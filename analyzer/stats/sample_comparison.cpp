@@ -151,6 +151,13 @@ MannWhitneyResult mannWhitneyU(const std::vector<double>& a, const std::vector<d
   return result;
 }
 
+double smallestExactPValue(std::size_t m, std::size_t n) {
+  if (m > 20 || n > 20) return 0;
+  double orderings = 1;
+  for (std::size_t i = 1; i <= std::min(m, n); ++i) orderings = orderings * double(m + n - std::min(m, n) + i) / double(i);
+  return std::min(1.0, 2 / orderings);
+}
+
 RatioInterval medianRatioInterval(const std::vector<double>& old_samples, const std::vector<double>& new_samples,
                                   double confidence, std::size_t resamples, std::uint64_t seed) {
   if (old_samples.empty() || new_samples.empty()) throw std::invalid_argument("median ratio: a sample is empty");

@@ -23,6 +23,12 @@ struct MannWhitneyResult {
 };
 MannWhitneyResult mannWhitneyU(const std::vector<double>& a, const std::vector<double>& b);  // throws on an empty sample
 
+// The smallest two-sided p-value the exact test can give m + n values: every value of one sample
+// below every value of the other, 2 / C(m + n, m). 0 above 20 a side, where the normal
+// approximation has no such floor worth telling. Whether any change of so few repetitions can be
+// significant at all.
+double smallestExactPValue(std::size_t m, std::size_t n);
+
 // median(new) / median(old) with a percentile bootstrap interval (Efron and Tibshirani, "An
 // Introduction to the Bootstrap", chapter 13): each resample draws both samples anew with
 // replacement. The generator is seeded, and its draws are mapped to indices without

@@ -13,17 +13,21 @@ namespace rooflab::reports {
 std::string paramValueText(double value) { return std::isfinite(value) ? formatNumber(value) : ""; }
 
 std::string recordParamsText(const RunRecord& record, std::string_view separator) {
+  return paramsText(record.params, record.param_order, separator);
+}
+
+std::string paramsText(const ParamValues& params, const std::vector<std::string>& order, std::string_view separator) {
   std::vector<std::string> names;
-  for (const std::string& name : record.param_order) {
-    if (record.params.count(name) != 0) names.push_back(name);
+  for (const std::string& name : order) {
+    if (params.count(name) != 0) names.push_back(name);
   }
-  for (const auto& [name, value] : record.params) {
+  for (const auto& [name, value] : params) {
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
   std::string text;
   for (const std::string& name : names) {
     if (!text.empty()) text += separator;
-    text += name + "=" + paramValueText(record.params.at(name));
+    text += name + "=" + paramValueText(params.at(name));
   }
   return text;
 }

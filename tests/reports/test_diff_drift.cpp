@@ -1,4 +1,4 @@
-// `rooflab diff` against the drift of whole runs (reports/text/diff_report.hpp, analyzer/stats/drift.hpp):
+// `rooflab diff` against the drift of whole runs (analyzer/diagnose/run_comparison.hpp, analyzer/stats/drift.hpp):
 // each run timed a control kernel beside every record; a change counts only beyond the repetitions'
 // noise and beyond that drift. And the two sides of an A/B run (reports/text/ab_split.hpp).
 #include <gtest/gtest.h>
@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "reports/text/ab_split.hpp"
+#include "analyzer/diagnose/run_comparison.hpp"
 #include "reports/text/diff_report.hpp"
+#include "reports/text/diff_text.hpp"
 
 using namespace rooflab;
 
@@ -42,7 +44,7 @@ ResultsDocument run(std::vector<RunRecord> records) {
   return d;
 }
 
-std::string text(const reports::DiffResult& diff) {
+std::string text(const rooflab::RunComparison& diff) {
   std::ostringstream out;
   reports::printDiff(diff, out);
   return out.str();
@@ -54,12 +56,12 @@ TEST(DiffDrift, ARunWhoseHostRanSlowerThroughoutRegressesNothing) {
   const ResultsDocument old_run = run({record("work", 2.4e6, 1e6), record("other", 1e6, 1e6)});
   // The new run's host was loaded: every record and the control 45% slower.
   const ResultsDocument new_run = run({record("work", 2.4e6 * 1.45, 1.45e6), record("other", 1.45e6, 1.45e6)});
-  const reports::DiffResult diff = reports::diffResults(old_run, new_run);
-  EXPECT_FALSE(diff.regressed);
-  EXPECT_FALSE(diff.inconclusive);
+  const rooflab::RunComparison diff = rooflab::compareRuns(old_run, new_run);
+  EXPECT_FALSE(diff.outcome == rooflab::ComparisonOutcome::regressed);
+  EXPECT_FALSE(diff.outcome == rooflab::ComparisonOutcome::inconclusive);
   ASSERT_TRUE(diff.drift.has_value());
   EXPECT_NEAR(diff.drift->ratio, 1.45, 1e-9);
-  EXPECT_EQ(diff.count(reports::RecordVerdict::unchanged_within_drift), 2u);
+  EXPECT_EQ(diff.count(rooflab::PointVerdict::unchanged_within_drift), 2u);
   const std::string out = text(diff);
   EXPECT_EQ(out.find("REGRESSED"), std::string::npos) << out;
   EXPECT_NE(out.find("unchanged within drift: the control kernel beside it moved +45"), std::string::npos) << out;
@@ -71,12 +73,12 @@ TEST(DiffDrift, ARecordSlowedBeyondTheDriftRegresses) {
   const ResultsDocument old_run = run({record("work", 2.4e6, 1e6), record("other", 1e6, 1e6)});
   // 1.5 times the work, on a host 30% slower throughout.
   const ResultsDocument new_run = run({record("work", 2.4e6 * 1.5 * 1.3, 1.3e6), record("other", 1.3e6, 1.3e6)});
-  const reports::DiffResult diff = reports::diffResults(old_run, new_run);
-  EXPECT_TRUE(diff.regressed);
-  ASSERT_EQ(diff.count(reports::RecordVerdict::regressed), 1u);
-  EXPECT_EQ(diff.matched[0].verdict, reports::RecordVerdict::regressed);
+  const rooflab::RunComparison diff = rooflab::compareRuns(old_run, new_run);
+  EXPECT_TRUE(diff.outcome == rooflab::ComparisonOutcome::regressed);
+  ASSERT_EQ(diff.count(rooflab::PointVerdict::regressed), 1u);
+  EXPECT_EQ(diff.matched[0].verdict, rooflab::PointVerdict::regressed);
   EXPECT_NEAR(diff.matched[0].drift->corrected_ratio, 1.5, 0.02);
-  EXPECT_EQ(diff.matched[1].verdict, reports::RecordVerdict::unchanged_within_drift);
+  EXPECT_EQ(diff.matched[1].verdict, rooflab::PointVerdict::unchanged_within_drift);
   const std::string out = text(diff);
   EXPECT_NE(out.find("drift"), std::string::npos) << out;  // the column
   EXPECT_NE(out.find("REGRESSED: 1 of 2 matched records"), std::string::npos) << out;
@@ -86,10 +88,10 @@ TEST(DiffDrift, ARegressionTheDriftHidesIsInconclusiveNotClean) {
   // The old run's host was 35% slower; the record now does 1.5 times the work and measures the same.
   const ResultsDocument old_run = run({record("work", 2.4e6, 1.35e6)});
   const ResultsDocument new_run = run({record("work", 2.4e6 * 1.01, 1e6)});
-  const reports::DiffResult diff = reports::diffResults(old_run, new_run);
-  EXPECT_FALSE(diff.regressed);
-  EXPECT_TRUE(diff.inconclusive);
-  EXPECT_EQ(diff.matched[0].verdict, reports::RecordVerdict::inconclusive_drift);
+  const rooflab::RunComparison diff = rooflab::compareRuns(old_run, new_run);
+  EXPECT_FALSE(diff.outcome == rooflab::ComparisonOutcome::regressed);
+  EXPECT_TRUE(diff.outcome == rooflab::ComparisonOutcome::inconclusive);
+  EXPECT_EQ(diff.matched[0].verdict, rooflab::PointVerdict::inconclusive_drift);
   const std::string out = text(diff);
   EXPECT_NE(out.find("INCONCLUSIVE: no regression shown among 1 matched records"), std::string::npos) << out;
   EXPECT_NE(out.find("rooflab ab"), std::string::npos) << out;
@@ -98,9 +100,9 @@ TEST(DiffDrift, ARegressionTheDriftHidesIsInconclusiveNotClean) {
 TEST(DiffDrift, RunsWithoutControlsAreComparedAsBefore) {
   ResultsDocument old_run = run({record("work", 2.4e6, 1e6)}), new_run = run({record("work", 2.4e6 * 1.5, 1.5e6)});
   old_run.drift_control.reset();
-  const reports::DiffResult diff = reports::diffResults(old_run, new_run);
+  const rooflab::RunComparison diff = rooflab::compareRuns(old_run, new_run);
   EXPECT_FALSE(diff.drift.has_value());
-  EXPECT_TRUE(diff.regressed);
+  EXPECT_TRUE(diff.outcome == rooflab::ComparisonOutcome::regressed);
   EXPECT_EQ(text(diff).find("drift"), std::string::npos) << text(diff);
 }
 
@@ -116,7 +118,7 @@ TEST(DiffDrift, AnABRunsSidesAreTwoRuns) {
   ASSERT_EQ(new_run.records.size(), 1u);
   EXPECT_FALSE(old_run.ab.has_value());
   EXPECT_FALSE(new_run.records[0].ab_side.has_value());
-  const reports::DiffResult diff = reports::diffResults(old_run, new_run);
-  EXPECT_TRUE(diff.regressed);
+  const rooflab::RunComparison diff = rooflab::compareRuns(old_run, new_run);
+  EXPECT_TRUE(diff.outcome == rooflab::ComparisonOutcome::regressed);
   EXPECT_NEAR(*diff.matched[0].time_change, 0.5, 0.01);
 }

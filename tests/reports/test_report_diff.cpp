@@ -22,13 +22,13 @@ void slowDown(json& record, double factor) {
     if (timings.contains(key) && timings[key].is_number()) timings[key] = timings[key].get<double>() / factor;
 }
 
-const reports::RecordChange* changeOf(const reports::DiffResult& diff, const std::string& text) {
-  for (const reports::RecordChange& change : diff.matched)
-    if (change.key.text() == text) return &change;
+const rooflab::PointComparison* changeOf(const rooflab::RunComparison& diff, const std::string& text) {
+  for (const rooflab::PointComparison& change : diff.matched)
+    if (reports::pointKeyText(change.key) == text) return &change;
   return nullptr;
 }
 
-std::string diffText(const reports::DiffResult& diff) {
+std::string diffText(const rooflab::RunComparison& diff) {
   std::ostringstream out;
   reports::printDiff(diff, out);
   return out.str();
@@ -41,8 +41,8 @@ std::string lineWith(const std::string& text, const std::string& needle) {
   return text.substr(begin, text.find('\n', at) - begin);
 }
 
-reports::DiffOptions minEffect(double min_effect) {
-  reports::DiffOptions options;
+rooflab::RunComparisonOptions minEffect(double min_effect) {
+  rooflab::RunComparisonOptions options;
   options.min_effect = min_effect;
   return options;
 }
@@ -51,14 +51,14 @@ reports::DiffOptions minEffect(double min_effect) {
 
 TEST(ReportDiff, IdenticalRunsDoNotRegress) {
   const json results = loadFixture(kGpuFixture);
-  const reports::DiffResult diff = reports::diffResults(typed(results), typed(results));
-  EXPECT_FALSE(diff.regressed);
+  const rooflab::RunComparison diff = rooflab::compareRuns(typed(results), typed(results));
+  EXPECT_FALSE(diff.outcome == rooflab::ComparisonOutcome::regressed);
   EXPECT_FALSE(diff.refusal.has_value());
   EXPECT_EQ(diff.matched.size(), results["records"].size());
   EXPECT_TRUE(diff.added.empty());
   EXPECT_TRUE(diff.removed.empty());
   EXPECT_TRUE(diff.warnings.empty());
-  EXPECT_EQ(diff.count(reports::RecordVerdict::regressed) + diff.count(reports::RecordVerdict::improved), 0u);
+  EXPECT_EQ(diff.count(rooflab::PointVerdict::regressed) + diff.count(rooflab::PointVerdict::improved), 0u);
 }
 
 // The rule changed from "median slower by more than 10%" to a test on the repetitions and a
@@ -78,26 +78,26 @@ TEST(ReportDiff, FindsARegressionInADoctoredCopy) {
   new_run["records"].erase(new_run["records"].begin() + 1);
   new_run["records"].push_back(added);
 
-  const reports::DiffResult diff = reports::diffResults(typed(old_run), typed(new_run));
-  EXPECT_TRUE(diff.regressed);
+  const rooflab::RunComparison diff = rooflab::compareRuns(typed(old_run), typed(new_run));
+  EXPECT_TRUE(diff.outcome == rooflab::ComparisonOutcome::regressed);
   std::vector<std::string> regressed;
-  for (const reports::RecordChange& change : diff.matched)
-    if (change.regressed) regressed.push_back(change.key.text());
+  for (const rooflab::PointComparison& change : diff.matched)
+    if (change.verdict == rooflab::PointVerdict::regressed) regressed.push_back(reports::pointKeyText(change.key));
   EXPECT_EQ(regressed, std::vector<std::string>{"matmul/tiled16 N=1024 (normal)"});
-  const reports::RecordChange* tiled_change = changeOf(diff, "matmul/tiled16 N=1024 (normal)");
+  const rooflab::PointComparison* tiled_change = changeOf(diff, "matmul/tiled16 N=1024 (normal)");
   ASSERT_NE(tiled_change, nullptr);
   ASSERT_TRUE(tiled_change->time_change.has_value());
   EXPECT_NEAR(*tiled_change->time_change, 0.25, 1e-5);
   ASSERT_TRUE(tiled_change->comparison.has_value());
   EXPECT_NEAR(tiled_change->comparison->p_value, 2.0 / 252, 1e-12);  // 5 + 5 that do not overlap: exact
-  const reports::RecordChange* naive_change = changeOf(diff, "matmul/naive N=1024 (normal)");
+  const rooflab::PointComparison* naive_change = changeOf(diff, "matmul/naive N=1024 (normal)");
   ASSERT_NE(naive_change, nullptr);
-  EXPECT_EQ(naive_change->verdict, reports::RecordVerdict::unchanged_within_noise);
+  EXPECT_EQ(naive_change->verdict, rooflab::PointVerdict::unchanged_within_noise);
   EXPECT_LT(naive_change->comparison->p_value, 0.05);
   ASSERT_EQ(diff.added.size(), 1u);
-  EXPECT_EQ(diff.added[0].params, "N=33554432, WG=256");
+  EXPECT_EQ(reports::pointParamsText(diff.added[0]), "N=33554432, WG=256");
   ASSERT_EQ(diff.removed.size(), 1u);
-  EXPECT_EQ(diff.removed[0].text(), "vecadd/global N=16777216, WG=256 (compute-only)");
+  EXPECT_EQ(reports::pointKeyText(diff.removed[0]), "vecadd/global N=16777216, WG=256 (compute-only)");
 
   const std::string text = diffText(diff);
   // Each record shows its p-value and the ratio's interval beside the verdict.
@@ -113,8 +113,9 @@ TEST(ReportDiff, FindsARegressionInADoctoredCopy) {
   EXPECT_NE(text.find("added:   vecadd/global N=33554432, WG=256 (normal)"), std::string::npos);
 
   // A larger minimum effect lets the same change pass; a smaller one catches the 5% too.
-  EXPECT_FALSE(reports::diffResults(typed(old_run), typed(new_run), minEffect(0.30)).regressed);
-  EXPECT_EQ(reports::diffResults(typed(old_run), typed(new_run), minEffect(0.04)).count(reports::RecordVerdict::regressed), 2u);
+  EXPECT_NE(rooflab::compareRuns(typed(old_run), typed(new_run), minEffect(0.30)).outcome,
+            rooflab::ComparisonOutcome::regressed);
+  EXPECT_EQ(rooflab::compareRuns(typed(old_run), typed(new_run), minEffect(0.04)).count(rooflab::PointVerdict::regressed), 2u);
 }
 
 TEST(ReportDiff, NewErrorsAndVerificationFailuresRegress) {
@@ -126,31 +127,31 @@ TEST(ReportDiff, NewErrorsAndVerificationFailuresRegress) {
   (*global)["timings"] = nullptr;
   json* vec4 = findRecord(new_run, "vecadd", "vec4", "normal", 1048576);
   (*vec4)["verification"]["status"] = "failed";
-  const reports::DiffResult diff = reports::diffResults(typed(old_run), typed(new_run));
-  EXPECT_TRUE(diff.regressed);
+  const rooflab::RunComparison diff = rooflab::compareRuns(typed(old_run), typed(new_run));
+  EXPECT_TRUE(diff.outcome == rooflab::ComparisonOutcome::regressed);
   std::size_t regressions = 0;
-  for (const auto& change : diff.matched) regressions += change.regressed;
+  for (const auto& change : diff.matched) regressions += (change.verdict == rooflab::PointVerdict::regressed);
   EXPECT_EQ(regressions, 2u);
   const std::string text = diffText(diff);
   EXPECT_NE(text.find("REGRESSED: ran before, now errors"), std::string::npos) << text;
   EXPECT_NE(text.find("REGRESSED: now fails verification"), std::string::npos) << text;
   // The record that already failed verification in the old run is no news.
-  EXPECT_FALSE(reports::diffResults(typed(old_run), typed(old_run)).regressed);
+  EXPECT_NE(rooflab::compareRuns(typed(old_run), typed(old_run)).outcome, rooflab::ComparisonOutcome::regressed);
 }
 
 TEST(ReportDiff, FasterRepetitionsImprove) {
   const json old_run = loadFixture(kGpuFixture);
   json new_run = old_run;
   slowDown(*findRecord(new_run, "matmul", "tiled16", "normal", 1024), 0.5);
-  const reports::DiffResult diff = reports::diffResults(typed(old_run), typed(new_run));
-  EXPECT_FALSE(diff.regressed);
-  EXPECT_EQ(diff.count(reports::RecordVerdict::improved), 1u);
-  EXPECT_EQ(changeOf(diff, "matmul/tiled16 N=1024 (normal)")->verdict, reports::RecordVerdict::improved);
+  const rooflab::RunComparison diff = rooflab::compareRuns(typed(old_run), typed(new_run));
+  EXPECT_FALSE(diff.outcome == rooflab::ComparisonOutcome::regressed);
+  EXPECT_EQ(diff.count(rooflab::PointVerdict::improved), 1u);
+  EXPECT_EQ(changeOf(diff, "matmul/tiled16 N=1024 (normal)")->verdict, rooflab::PointVerdict::improved);
   const std::string text = diffText(diff);
   EXPECT_NE(lineWith(text, "matmul/tiled16 N=1024 (normal)").find("IMPROVED"), std::string::npos) << text;
   EXPECT_NE(lineWith(text, "matmul/tiled16 N=1024 (normal)").find("  0.0079  "), std::string::npos) << text;
   // The fixture's skipped and failed mutants are not compared.
-  ASSERT_EQ(diff.count(reports::RecordVerdict::not_compared), 3u);
+  ASSERT_EQ(diff.count(rooflab::PointVerdict::not_compared), 3u);
   EXPECT_NE(text.find("no regression among 42 matched records: 1 improved, 38 unchanged within noise, 3 not compared"),
             std::string::npos)
       << text;
@@ -164,14 +165,15 @@ TEST(ReportDiff, ARunThatMovedLessThanTheMinimumEffectIsUnchanged) {
   json new_run = old_run;
   for (json& record : new_run["records"])
     if (record["timings"].is_object()) slowDown(record, 1.15);
-  const reports::DiffResult diff = reports::diffResults(typed(old_run), typed(new_run));
-  EXPECT_FALSE(diff.regressed) << diffText(diff);
+  const rooflab::RunComparison diff = rooflab::compareRuns(typed(old_run), typed(new_run));
+  EXPECT_FALSE(diff.outcome == rooflab::ComparisonOutcome::regressed) << diffText(diff);
   std::size_t significant = 0;
   for (const auto& change : diff.matched) significant += change.comparison && change.comparison->p_value < 0.05;
   EXPECT_GT(significant, 0u);
-  EXPECT_EQ(diff.count(reports::RecordVerdict::regressed), 0u);
+  EXPECT_EQ(diff.count(rooflab::PointVerdict::regressed), 0u);
   // The same shift beyond the minimum effect is a regression of every record that ran.
-  EXPECT_TRUE(reports::diffResults(typed(old_run), typed(new_run), minEffect(0.10)).regressed);
+  EXPECT_EQ(rooflab::compareRuns(typed(old_run), typed(new_run), minEffect(0.10)).outcome,
+            rooflab::ComparisonOutcome::regressed);
 }
 
 TEST(ReportDiff, TooFewRepetitionsCannotBeSignificant) {
@@ -186,10 +188,10 @@ TEST(ReportDiff, TooFewRepetitionsCannotBeSignificant) {
   }
   ASSERT_EQ((*tiled)["timings"]["repetitions"].size(), 3u);
   slowDown(*tiled, 2.0);
-  const reports::DiffResult diff = reports::diffResults(typed(trimmed_old), typed(new_run));
-  const reports::RecordChange* change = changeOf(diff, "matmul/tiled16 N=1024 (normal)");
+  const rooflab::RunComparison diff = rooflab::compareRuns(typed(trimmed_old), typed(new_run));
+  const rooflab::PointComparison* change = changeOf(diff, "matmul/tiled16 N=1024 (normal)");
   ASSERT_NE(change, nullptr);
-  EXPECT_EQ(change->verdict, reports::RecordVerdict::unchanged_within_noise);
+  EXPECT_EQ(change->verdict, rooflab::PointVerdict::unchanged_within_noise);
   EXPECT_NEAR(change->comparison->p_value, 0.1, 1e-12);  // 2 / C(6, 3): the smallest there is
   EXPECT_NE(diffText(diff).find("unchanged within noise: 3 + 3 repetitions cannot reach p < 0.05"), std::string::npos)
       << diffText(diff);
@@ -198,34 +200,34 @@ TEST(ReportDiff, TooFewRepetitionsCannotBeSignificant) {
 TEST(ReportDiff, RefusesOtherDevicesUnlessAllowedAndRejectsBadSettings) {
   const json cpu = loadFixture(kCpuFixture);
   const json gpu = loadFixture(kGpuFixture);
-  const reports::DiffResult refused = reports::diffResults(typed(cpu), typed(gpu));
+  const rooflab::RunComparison refused = rooflab::compareRuns(typed(cpu), typed(gpu));
   ASSERT_TRUE(refused.refusal.has_value());
-  EXPECT_NE(refused.refusal->find("OLD ran on \"cpu-haswell-Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz\" "
+  EXPECT_NE(reports::refusalText(*refused.refusal).find("OLD ran on \"cpu-haswell-Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz\" "
                                   "(Portable Computing Language), NEW on \"NVIDIA H100 80GB HBM3\" (NVIDIA CUDA)"),
             std::string::npos)
-      << *refused.refusal;
-  EXPECT_NE(refused.refusal->find("--allow-other-device"), std::string::npos);
+      << reports::refusalText(*refused.refusal);
+  EXPECT_NE(reports::refusalText(*refused.refusal).find("--allow-other-device"), std::string::npos);
   EXPECT_TRUE(refused.matched.empty());
-  EXPECT_FALSE(refused.regressed);
+  EXPECT_FALSE(refused.outcome == rooflab::ComparisonOutcome::regressed);
 
   // The same device on another platform is another device too.
   json other_platform = cpu;
   other_platform["device"]["platform"] = "Intel(R) OpenCL";
-  EXPECT_TRUE(reports::diffResults(typed(cpu), typed(other_platform)).refusal.has_value());
+  EXPECT_TRUE(rooflab::compareRuns(typed(cpu), typed(other_platform)).refusal.has_value());
 
-  reports::DiffOptions allow;
+  rooflab::RunComparisonOptions allow;
   allow.allow_other_device = true;
-  const reports::DiffResult allowed = reports::diffResults(typed(cpu), typed(other_platform), allow);
+  const rooflab::RunComparison allowed = rooflab::compareRuns(typed(cpu), typed(other_platform), allow);
   EXPECT_FALSE(allowed.refusal.has_value());
   ASSERT_EQ(allowed.warnings.size(), 1u);
-  EXPECT_NE(allowed.warnings[0].find("different devices"), std::string::npos);
+  EXPECT_NE(reports::warningText(allowed.warnings[0]).find("different devices"), std::string::npos);
   EXPECT_EQ(allowed.matched.size(), cpu["records"].size());
 
-  EXPECT_THROW(reports::diffResults(typed(cpu), typed(cpu), minEffect(-0.1)), std::invalid_argument);
+  EXPECT_THROW(rooflab::compareRuns(typed(cpu), typed(cpu), minEffect(-0.1)), std::invalid_argument);
   for (double alpha : {0.0, 1.0, -0.5}) {
-    reports::DiffOptions bad;
+    rooflab::RunComparisonOptions bad;
     bad.alpha = alpha;
-    EXPECT_THROW(reports::diffResults(typed(cpu), typed(cpu), bad), std::invalid_argument) << alpha;
+    EXPECT_THROW(rooflab::compareRuns(typed(cpu), typed(cpu), bad), std::invalid_argument) << alpha;
   }
 }
 
@@ -235,24 +237,24 @@ TEST(ReportDiff, NothingMatchedSaysWhy) {
   running["records"] = json::array();
   running["status"] = "running";
   running.erase("summary");
-  const reports::DiffResult empty = reports::diffResults(typed(cpu), typed(running));
+  const rooflab::RunComparison empty = rooflab::compareRuns(typed(cpu), typed(running));
   ASSERT_TRUE(empty.refusal.has_value());
-  EXPECT_EQ(*empty.refusal, "nothing to compare: NEW has 0 records (status: running)");
+  EXPECT_EQ(reports::refusalText(*empty.refusal), "nothing to compare: NEW has 0 records (status: running)");
 
   json other_family = cpu;
   for (json& record : other_family["records"]) record["family"] = "transpose";
-  const reports::DiffResult families = reports::diffResults(typed(cpu), typed(other_family));
+  const rooflab::RunComparison families = rooflab::compareRuns(typed(cpu), typed(other_family));
   ASSERT_TRUE(families.refusal.has_value());
-  EXPECT_EQ(*families.refusal, "nothing to compare: no family in common: OLD holds matmul, vecadd, NEW holds transpose")
-      << *families.refusal;
+  EXPECT_EQ(reports::refusalText(*families.refusal), "nothing to compare: no family in common: OLD holds matmul, vecadd, NEW holds transpose")
+      << reports::refusalText(*families.refusal);
 
   json other_size = cpu;
   for (json& record : other_size["records"]) record["params"]["N"] = 12345;
-  const reports::DiffResult sizes = reports::diffResults(typed(cpu), typed(other_size));
+  const rooflab::RunComparison sizes = rooflab::compareRuns(typed(cpu), typed(other_size));
   ASSERT_TRUE(sizes.refusal.has_value());
-  EXPECT_NE(sizes.refusal->find("no record of OLD has the (family, variant, params, mode) of one in NEW"), std::string::npos)
-      << *sizes.refusal;
-  EXPECT_NE(sizes.refusal->find("N=12345"), std::string::npos) << *sizes.refusal;
+  EXPECT_NE(reports::refusalText(*sizes.refusal).find("no record of OLD has the (family, variant, params, mode) of one in NEW"), std::string::npos)
+      << reports::refusalText(*sizes.refusal);
+  EXPECT_NE(reports::refusalText(*sizes.refusal).find("N=12345"), std::string::npos) << reports::refusalText(*sizes.refusal);
 }
 
 // ---- Noise target: intervals, convergence and the host ----
@@ -363,8 +365,8 @@ TEST(ReportNoise, CsvHasTheIntervalColumnsWhenMeasuredToATarget) {
 
 TEST(ReportNoise, DiffWarnsOfNoisyHostsAndRecordsThatMissedTheTarget) {
   const rooflab::ResultsDocument noisy = typed(withIntervals());
-  const reports::DiffResult diff = reports::diffResults(typed(loadFixture(kCpuFixture)), noisy);
+  const rooflab::RunComparison diff = rooflab::compareRuns(typed(loadFixture(kCpuFixture)), noisy);
   ASSERT_EQ(diff.warnings.size(), 2u);
-  EXPECT_EQ(diff.warnings[0], "NEW ran on a noisy host: load average 3.50 on 2 cores");
-  EXPECT_EQ(diff.warnings[1], "1 record of NEW did not meet the noise target: its median is less certain than the others'");
+  EXPECT_EQ(reports::warningText(diff.warnings[0]), "NEW ran on a noisy host: load average 3.50 on 2 cores");
+  EXPECT_EQ(reports::warningText(diff.warnings[1]), "1 record of NEW did not meet the noise target: its median is less certain than the others'");
 }

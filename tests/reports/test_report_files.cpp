@@ -225,7 +225,7 @@ TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
   auto renderAll = [&] {
     std::vector<std::string> outputs = {reports::renderHtmlReport(typed(results)), csvText(results), terminalText(results)};
     std::ostringstream diff;
-    reports::printDiff(reports::diffResults(typed(results), typed(slower)), diff);
+    reports::printDiff(rooflab::compareRuns(typed(results), typed(slower)), diff);
     outputs.push_back(diff.str());
 #ifdef ROOFLAB_HAVE_CAIRO
     outputs.push_back(reports::renderPng(reports::layoutRooflineChart(reports::buildRooflineChart(typed(results), "matmul"))));

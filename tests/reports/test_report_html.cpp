@@ -233,7 +233,7 @@ TEST(ReportHtml, SparseDocumentsStillRender) {
   EXPECT_EQ(countOccurrences(html, "<svg class=\"roofline\""), 2u);
   EXPECT_EQ(parseCsv(csvText(sparse)).size(), 4u);
   EXPECT_NE(terminalText(sparse).find("3 records"), std::string::npos);
-  EXPECT_NO_THROW(reports::diffResults(typed(sparse), typed(sparse)));
+  EXPECT_NO_THROW(rooflab::compareRuns(typed(sparse), typed(sparse)));
   EXPECT_THROW(reports::writeReports(typed(json{{"schema", 1}, {"records", {1, 2}}}), out.path(), {"csv"}),
                std::invalid_argument);
 }

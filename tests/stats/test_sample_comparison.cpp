@@ -50,6 +50,15 @@ TEST(StatsComparison, ExactPValuesOfSeparatedSamples) {
   EXPECT_DOUBLE_EQ(r.p_value, 2.0 / 252);
 }
 
+// The floor of the exact test: what separated samples give, and nothing below 0.05 for 3 + 3.
+TEST(StatsComparison, SmallestExactPValueIsThatOfSeparatedSamples) {
+  EXPECT_DOUBLE_EQ(smallestExactPValue(3, 3), mannWhitneyU({1, 2, 3}, {4, 5, 6}).p_value);
+  EXPECT_DOUBLE_EQ(smallestExactPValue(5, 5), 2.0 / 252);
+  EXPECT_DOUBLE_EQ(smallestExactPValue(4, 4), 2.0 / 70);
+  EXPECT_DOUBLE_EQ(smallestExactPValue(1, 1), 1.0);
+  EXPECT_EQ(smallestExactPValue(21, 5), 0.0);  // the normal approximation: no floor
+}
+
 TEST(StatsComparison, ExactPValueMatchesEnumeration) {
   const std::vector<double> a = {1.1, 3.5, 2.2, 7.0, 4.4};
   const std::vector<double> b = {2.5, 5.1, 6.3, 8.8, 9.9, 0.4};
