@@ -140,20 +140,6 @@ std::vector<std::string> pointLines(const RunRecord& record, double warp_gips, c
   return lines;
 }
 
-// Where the chart's points and roofs lie, in decades, to fit the axes to.
-struct LogExtent {
-  double min_x = std::numeric_limits<double>::infinity(), max_x = -std::numeric_limits<double>::infinity();
-  double min_y = std::numeric_limits<double>::infinity(), max_y = -std::numeric_limits<double>::infinity();
-  void includeX(double value) {
-    min_x = std::min(min_x, std::log10(value));
-    max_x = std::max(max_x, std::log10(value));
-  }
-  void includeY(double value) {
-    min_y = std::min(min_y, std::log10(value));
-    max_y = std::max(max_y, std::log10(value));
-  }
-};
-
 // The records' points, with what they span; a record without instruction counts is listed as unplaced.
 void placeInstructionPoints(RooflineChart& chart, const std::vector<const RunRecord*>& normal_records,
                             LogExtent& extent) {
