@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "analyzer/data/counter_metrics.hpp"
 #include "reports/chart/roofline_chart_parts.hpp"
