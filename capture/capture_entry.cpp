@@ -10,6 +10,9 @@
 
 #include <CL/cl_layer.h>
 
+// clang-format 14 takes X(a) X(b) for a call of a call's result, indents each line deeper than the
+// one before, and gives another layout on every run: these lists keep the layout written here.
+// clang-format off
 // The functions the capture records (their definitions are in capture_*.cpp).
 #define ROOFLAB_CAPTURED_CALLS(X)                                                                                \
   X(clCreateContext) X(clCreateContextFromType) X(clCreateCommandQueue) X(clCreateCommandQueueWithProperties) \
@@ -26,6 +29,7 @@
   X(clGetDeviceInfo) X(clGetPlatformInfo) X(clGetContextInfo) X(clGetProgramInfo) X(clGetProgramBuildInfo) \
   X(clGetKernelInfo) X(clGetKernelArgInfo) X(clGetEventInfo) X(clGetEventProfilingInfo) X(clRetainEvent)   \
   X(clReleaseEvent)
+// clang-format on
 
 namespace rooflab_capture {
 namespace {

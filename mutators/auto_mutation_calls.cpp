@@ -21,36 +21,8 @@ void Walk::call(CXCursor c, Role role, bool seed) {
   for (CXCursor a : args) any_global = any_global || isGlobalPointer(lc().clang_getCursorType(a));
   static const std::regex vload("vload(2|3|4|8|16)"), vstore("vstore(2|3|4|8|16)");
   std::smatch lanes;
-  if (std::regex_match(name, lanes, vload) && n == 2 && any_global) {
-    visit(args[0], Role::value, true);
-    visit(args[1], Role::value, true);
-    tally(c, &SourceCensus::global_loads);
-    traffic(c, args[1], true, seed, false);
-    if (seed) {
-      structureLoad(c);
-      if (const auto root = rootOf(args[1])) addContents(*root);
-      return;
-    }
-    if (!computeOnly()) return;
-    const std::string type = openclTypeName(lc().clang_getCursorType(c));
-    if (!hasFake(type)) return problem(c, "a vload of type '" + type + "' has no register stand-in");
-    // The address computed in the prelude: no operation of the mutant's own that the original lacks.
-    return edit(c, fakeLoad(type, {literal("rl_auto_seed_vector((ulong)("), piece(args[1]), literal("), (ulong)("),
-                                   piece(args[0]), literal("), " + lanes[1].str() + "u, (uint)sizeof(*("),
-                                   piece(args[1]), literal(")))")}));
-  }
-  if (std::regex_match(name, lanes, vstore) && n == 3 && any_global) {
-    const auto root = rootOf(args[2]);
-    visit(args[0], Role::value, seed || (root && contentsInSlice(*root)));
-    visit(args[1], Role::value, true);
-    visit(args[2], Role::value, true);
-    tally(c, &SourceCensus::global_stores);
-    traffic(c, args[2], false, false, true);
-    if (!computeOnly()) return;
-    const std::string type = openclTypeName(lc().clang_getCursorType(args[0]));
-    return guardedStore(c, role, type, {piece(args[0])},
-                        {literal(name + "(rl_auto_v, "), piece(args[1]), literal(", "), piece(args[2]), literal(")")});
-  }
+  if (std::regex_match(name, lanes, vload) && n == 2 && any_global) return vectorLoad(c, seed, lanes[1].str(), args);
+  if (std::regex_match(name, lanes, vstore) && n == 3 && any_global) return vectorStore(c, role, seed, name, args);
   if ((name.rfind("atomic_", 0) == 0 || name.rfind("atom_", 0) == 0) && any_global) return atomic(c, role, seed, name, args);
   if (name == "async_work_group_copy" && n == 4) return asyncCopy(c, role, seed, args);
   if (name == "async_work_group_strided_copy" && any_global) {
@@ -79,45 +51,84 @@ void Walk::call(CXCursor c, Role role, bool seed) {
   for (int i = 0; i < n; ++i) visit(args[i], Role::value, seed || synchronises || (select_call && i == 2));
   if (!isFloating(lc().clang_getCursorType(c)) && name != "dot" && name != "length" && name != "distance") return;
   const std::string type = openclTypeName(lc().clang_getCursorType(c));
-  if (mathBuiltins().count(name)) {
-    tally(c, &SourceCensus::float_ops);
-    if (seed) {
-      structureOperation(c, true);
-      return;
-    }
-    if (!memoryOnly()) return;
+  if (mathBuiltins().count(name)) return mathBuiltin(c, seed, name, type, args);
+  if (name == "dot" || name == "length" || name == "distance" || name == "normalize" || name == "cross")
+    return geometricBuiltin(c, seed, name, type, args);
+}
+
+void Walk::vectorLoad(CXCursor c, bool seed, const std::string& lanes, const std::vector<CXCursor>& args) {
+  visit(args[0], Role::value, true);
+  visit(args[1], Role::value, true);
+  tally(c, &SourceCensus::global_loads);
+  traffic(c, args[1], true, seed, false);
+  if (seed) {
+    structureLoad(c);
+    if (const auto root = rootOf(args[1])) addContents(*root);
+    return;
+  }
+  if (!computeOnly()) return;
+  const std::string type = openclTypeName(lc().clang_getCursorType(c));
+  if (!hasFake(type)) return problem(c, "a vload of type '" + type + "' has no register stand-in");
+  // The address computed in the prelude: no operation of the mutant's own that the original lacks.
+  return edit(c, fakeLoad(type, {literal("rl_auto_seed_vector((ulong)("), piece(args[1]), literal("), (ulong)("),
+                                 piece(args[0]), literal("), " + lanes + "u, (uint)sizeof(*("), piece(args[1]),
+                                 literal(")))")}));
+}
+
+void Walk::vectorStore(CXCursor c, Role role, bool seed, const std::string& name, const std::vector<CXCursor>& args) {
+  const auto root = rootOf(args[2]);
+  visit(args[0], Role::value, seed || (root && contentsInSlice(*root)));
+  visit(args[1], Role::value, true);
+  visit(args[2], Role::value, true);
+  tally(c, &SourceCensus::global_stores);
+  traffic(c, args[2], false, false, true);
+  if (!computeOnly()) return;
+  const std::string type = openclTypeName(lc().clang_getCursorType(args[0]));
+  return guardedStore(c, role, type, {piece(args[0])},
+                      {literal(name + "(rl_auto_v, "), piece(args[1]), literal(", "), piece(args[2]), literal(")")});
+}
+
+void Walk::mathBuiltin(CXCursor c, bool seed, const std::string& name, const std::string& type,
+                       const std::vector<CXCursor>& args) {
+  tally(c, &SourceCensus::float_ops);
+  if (seed) {
+    structureOperation(c, true);
+    return;
+  }
+  if (!memoryOnly()) return;
+  std::vector<FoldOperand> operands;
+  for (CXCursor a : args) {
+    if (!isFloating(lc().clang_getCursorType(a))) return problem(c, "'" + name + "' with a non-floating argument is not folded");
+    operands.push_back(operand(a));
+  }
+  return fold(c, type, operands);
+}
+
+void Walk::geometricBuiltin(CXCursor c, bool seed, const std::string& name, const std::string& type,
+                            const std::vector<CXCursor>& args) {
+  tally(c, &SourceCensus::float_ops);
+  if (seed) {
+    structureOperation(c, true);
+    return;
+  }
+  if (!memoryOnly()) return;
+  // Vector to scalar: the lanes of each operand folded together first.
+  if (name == "normalize" || name == "cross") {
     std::vector<FoldOperand> operands;
-    for (CXCursor a : args) {
-      if (!isFloating(lc().clang_getCursorType(a))) return problem(c, "'" + name + "' with a non-floating argument is not folded");
+    for (CXCursor a : args) operands.push_back(operand(a));
+    return fold(c, type, operands);
+  }
+  std::vector<FoldOperand> operands;
+  for (CXCursor a : args) {
+    const std::string arg_type = openclTypeName(lc().clang_getCursorType(a));
+    if (arg_type == type) {
       operands.push_back(operand(a));
+    } else {
+      if (!hasFold(arg_type)) return problem(c, "'" + name + "' of '" + arg_type + "' is not folded");
+      operands.push_back(operand(a, {literal("rl_auto_lanes_" + arg_type + "("), piece(a), literal(")")}));
     }
-    return fold(c, type, operands);
   }
-  if (name == "dot" || name == "length" || name == "distance" || name == "normalize" || name == "cross") {
-    tally(c, &SourceCensus::float_ops);
-    if (seed) {
-      structureOperation(c, true);
-      return;
-    }
-    if (!memoryOnly()) return;
-    // Vector to scalar: the lanes of each operand folded together first.
-    if (name == "normalize" || name == "cross") {
-      std::vector<FoldOperand> operands;
-      for (CXCursor a : args) operands.push_back(operand(a));
-      return fold(c, type, operands);
-    }
-    std::vector<FoldOperand> operands;
-    for (CXCursor a : args) {
-      const std::string arg_type = openclTypeName(lc().clang_getCursorType(a));
-      if (arg_type == type) {
-        operands.push_back(operand(a));
-      } else {
-        if (!hasFold(arg_type)) return problem(c, "'" + name + "' of '" + arg_type + "' is not folded");
-        operands.push_back(operand(a, {literal("rl_auto_lanes_" + arg_type + "("), piece(a), literal(")")}));
-      }
-    }
-    return fold(c, type, operands);
-  }
+  return fold(c, type, operands);
 }
 
   // An atomic read-modify-write of global memory: memory-only keeps it; compute-only computes its

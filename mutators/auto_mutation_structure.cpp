@@ -42,6 +42,21 @@ void Walk::visit(CXCursor c, Role role, bool seed) {
         addValue(*declared);
       return;
     }
+    case CXCursor_ConditionalOperator: {
+      const auto parts = children(c);
+      bool steering = false;
+      for (std::size_t i = 1; i < parts.size() && !steering; ++i) steering = steers(parts[i]);
+      for (std::size_t i = 0; i < parts.size(); ++i) visit(parts[i], Role::value, seed || (i == 0 && steering));
+      return;
+    }
+    case CXCursor_UnaryExpr: return;  // sizeof, alignof, vec_step: their operand is not evaluated
+    default: return visitStatement(c, seed);
+  }
+}
+
+// Statements, and the declarations they hold; visit takes the expressions.
+void Walk::visitStatement(CXCursor c, bool seed) {
+  switch (kindOf(c)) {
     case CXCursor_VarDecl: {
       // Only the initializer: an array's size is a constant the rewrite must leave alone.
       const CXCursor init = lc().clang_Cursor_getVarDeclInitializer(c);
@@ -59,7 +74,6 @@ void Walk::visit(CXCursor c, Role role, bool seed) {
     }
     case CXCursor_ReturnStmt: return visitChildren(c, Role::value, seed || slice_.returning.count(function_) > 0);
     case CXCursor_CompoundStmt: return visitChildren(c, Role::statement, false);
-    case CXCursor_UnaryExpr: return;  // sizeof, alignof, vec_step: their operand is not evaluated
     case CXCursor_WhileStmt: {
       const auto parts = children(c);
       for (std::size_t i = 0; i < parts.size(); ++i) visit(parts[i], i == 0 ? Role::value : Role::statement, i == 0);
@@ -89,13 +103,6 @@ void Walk::visit(CXCursor c, Role role, bool seed) {
     case CXCursor_DoStmt: {
       const auto parts = children(c);
       for (std::size_t i = 0; i < parts.size(); ++i) visit(parts[i], i == 0 ? Role::statement : Role::value, i != 0);
-      return;
-    }
-    case CXCursor_ConditionalOperator: {
-      const auto parts = children(c);
-      bool steering = false;
-      for (std::size_t i = 1; i < parts.size() && !steering; ++i) steering = steers(parts[i]);
-      for (std::size_t i = 0; i < parts.size(); ++i) visit(parts[i], Role::value, seed || (i == 0 && steering));
       return;
     }
     case CXCursor_DeclStmt:

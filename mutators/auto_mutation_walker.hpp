@@ -159,6 +159,7 @@ class Walk {
   void visitChildren(CXCursor c, Role role, bool seed);
 
   void visit(CXCursor c, Role role, bool seed);
+  void visitStatement(CXCursor c, bool seed);
 
   // Whether a branch arm decides how much work or memory traffic the kernel does, so that its
   // condition must be computed from real values: it loops, synchronises, leaves, calls one of the
@@ -238,6 +239,15 @@ class Walk {
   void userCall(CXCursor c, const std::string& name, const std::vector<CXCursor>& args, bool seed);
 
   void call(CXCursor c, Role role, bool seed);
+  // vloadN(offset, p) and vstoreN(value, offset, p) of global memory; `lanes` is vload's N.
+  void vectorLoad(CXCursor c, bool seed, const std::string& lanes, const std::vector<CXCursor>& args);
+  void vectorStore(CXCursor c, Role role, bool seed, const std::string& name, const std::vector<CXCursor>& args);
+  // Floating built-ins: memory-only folds their operands into one value. The geometric ones (dot,
+  // length, distance, normalize, cross) fold a vector's lanes first where the result is narrower.
+  void mathBuiltin(CXCursor c, bool seed, const std::string& name, const std::string& type,
+                   const std::vector<CXCursor>& args);
+  void geometricBuiltin(CXCursor c, bool seed, const std::string& name, const std::string& type,
+                        const std::vector<CXCursor>& args);
 
   // An atomic read-modify-write of global memory: memory-only keeps it; compute-only computes its
   // operand and keeps the atomic behind the run-time false condition.

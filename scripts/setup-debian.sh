@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what rooflab needs on Debian 12 (also Ubuntu): compiler, CMake, the libraries it
 # builds on (toml++, nlohmann-json, CLI11, muParser, cairo, libclang), GoogleTest, PoCL (the CPU OpenCL device) and oclgrind (which counts a launch's
-# work). Idempotent; uses sudo when not root.
+# work), and clang-format-14, which scripts/check-format.sh runs. Idempotent; uses sudo when not root.
 set -euo pipefail
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -10,7 +10,7 @@ packages=(
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libtomlplusplus-dev libmuparser-dev libcairo2-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libpng-dev
-  libclang-dev clang-14
+  libclang-dev clang-14 clang-format-14
   gcc python3-pyopencl python-pyopencl-doc clpeak oclgrind
 )
 missing=()

@@ -184,46 +184,73 @@ struct ProgramsInFlight {
   }
 };
 
+// One pair of buffers (and a sink) for every DRAM kernel: the largest allocations of the ceilings are
+// made once, whatever the number of candidates.
+struct DramSetup {
+  std::map<int, cl::Program> programs;  // by vector width
+  std::size_t local = 0, resident_global = 0;
+  std::uint64_t buffer_bytes = 0;
+  cl::Buffer src, dst, sink;
+};
+
+DramSetup setUpDram(Bench& bench, const ProgramsInFlight& builds, const std::vector<int>& widths,
+                    std::uint64_t wanted_buffer_bytes) {
+  const DeviceInfo& info = bench.device.info;
+  DramSetup dram;
+  const LaunchShape shape = dramShape(bench.cpu);
+  dram.local = std::min(shape.local_size, info.max_work_group_size);
+  for (int width : widths) {
+    dram.programs[width] = builds.dram.at(width).get();
+    for (const char* kind : {"read", "copy", "write"})
+      dram.local = fitGroupSize(
+          cl::Kernel(dram.programs[width], ("dram_" + std::string(kind) + "_" + floatType(width)).c_str()),
+          bench.device.device, dram.local);
+  }
+  dram.resident_global = dram.local * shape.groups_per_cu * std::max<std::uint32_t>(1, info.compute_units);
+  // Whole 64-byte chunks (a float16), the same count for every work-item of the resident grid, so
+  // that every width divides the buffer evenly.
+  const std::uint64_t chunks_per_item = std::max<std::uint64_t>(1, wanted_buffer_bytes / 64 / dram.resident_global);
+  dram.buffer_bytes = chunks_per_item * dram.resident_global * 64;
+  dram.src = cl::Buffer(bench.context, CL_MEM_READ_WRITE, dram.buffer_bytes);
+  dram.dst = cl::Buffer(bench.context, CL_MEM_READ_WRITE, dram.buffer_bytes);
+  dram.sink = cl::Buffer(bench.context, CL_MEM_READ_WRITE, sizeof(float));
+  bench.queue.enqueueFillBuffer(dram.src, 1.0f, 0, dram.buffer_bytes);
+  bench.queue.enqueueFillBuffer(dram.dst, 0.0f, 0, dram.buffer_bytes);
+  bench.queue.finish();
+  return dram;
+}
+
+void setDramArgs(cl::Kernel& kernel, const std::string& name, const DramSetup& dram, std::uint32_t per_item) {
+  if (name == "dram_read") {
+    kernel.setArg(0, dram.src);
+    kernel.setArg(1, dram.sink);
+    kernel.setArg(2, static_cast<cl_uint>(per_item));
+    kernel.setArg(3, -1.0f);  // a sum of 1.0s never equals it: the sink is never written
+  } else if (name == "dram_copy") {
+    kernel.setArg(0, dram.src);
+    kernel.setArg(1, dram.dst);
+    kernel.setArg(2, static_cast<cl_uint>(per_item));
+  } else {
+    kernel.setArg(0, dram.dst);
+    kernel.setArg(1, 2.0f);
+    kernel.setArg(2, static_cast<cl_uint>(per_item));
+  }
+}
+
 // DRAM: read, copy and write kernels over float, float2, float4 (and the native width on a CPU:
 // AVX-512 loads 64 bytes at once). On a GPU each also runs in two geometries: a resident grid whose
 // work-items loop over the buffer, and one element per work-item over a grid of many waves (the way
 // most kernels, and torch's copy, are launched). Every kernel moves the whole buffer.
 void measureDram(Bench& bench, const ProgramsInFlight& builds, const CeilingsOptions& options,
                  std::uint64_t last_level_cache_bytes, CeilingsReport& report) {
-  const DeviceInfo& info = bench.device.info;
   report.dram_copy = namedBenchmark("dram_copy", "GB/s");
   report.dram_read = namedBenchmark("dram_read", "GB/s");
   CeilingBenchmark dram_write = namedBenchmark("dram_write", "GB/s");
   const std::vector<int> widths = dramWidths(bench);
-  std::map<int, cl::Program> programs;  // by vector width
-  std::size_t local = 0, resident_global = 0;
-  std::uint64_t buffer_bytes = 0;
-  // One pair of buffers (and a sink) for every DRAM kernel: the largest allocations of the
-  // ceilings are made once, whatever the number of candidates.
-  cl::Buffer src, dst, sink;
+  DramSetup dram;
   CeilingBenchmark setup;
   runGuarded(bench, setup, [&] {
-    const LaunchShape shape = dramShape(bench.cpu);
-    local = std::min(shape.local_size, info.max_work_group_size);
-    for (int width : widths) {
-      programs[width] = builds.dram.at(width).get();
-      for (const char* kind : {"read", "copy", "write"})
-        local = fitGroupSize(
-            cl::Kernel(programs[width], ("dram_" + std::string(kind) + "_" + floatType(width)).c_str()),
-            bench.device.device, local);
-    }
-    resident_global = local * shape.groups_per_cu * std::max<std::uint32_t>(1, info.compute_units);
-    // Whole 64-byte chunks (a float16), the same count for every work-item of the resident grid, so
-    // that every width divides the buffer evenly.
-    const std::uint64_t chunks_per_item =
-        std::max<std::uint64_t>(1, dramBufferBytes(info, last_level_cache_bytes, options) / 64 / resident_global);
-    buffer_bytes = chunks_per_item * resident_global * 64;
-    src = cl::Buffer(bench.context, CL_MEM_READ_WRITE, buffer_bytes);
-    dst = cl::Buffer(bench.context, CL_MEM_READ_WRITE, buffer_bytes);
-    sink = cl::Buffer(bench.context, CL_MEM_READ_WRITE, sizeof(float));
-    bench.queue.enqueueFillBuffer(src, 1.0f, 0, buffer_bytes);
-    bench.queue.enqueueFillBuffer(dst, 0.0f, 0, buffer_bytes);
-    bench.queue.finish();
+    dram = setUpDram(bench, builds, widths, dramBufferBytes(bench.device.info, last_level_cache_bytes, options));
   });
   if (setup.error) {
     report.dram_copy.error = report.dram_read.error = dram_write.error = setup.error;
@@ -235,16 +262,16 @@ void measureDram(Bench& bench, const ProgramsInFlight& builds, const CeilingsOpt
   for (bool resident : geometries) {
     if (!resident && bench.cpu) continue;
     for (int width : widths) {
-      const std::uint64_t elements = buffer_bytes / (sizeof(float) * std::uint64_t(width));
-      const std::size_t global = resident ? resident_global : static_cast<std::size_t>(elements);
+      const std::uint64_t elements = dram.buffer_bytes / (sizeof(float) * std::uint64_t(width));
+      const std::size_t global = resident ? dram.resident_global : static_cast<std::size_t>(elements);
       const auto per_item = static_cast<std::uint32_t>(elements / global);
       const std::string type = floatType(width);
       const std::string geometry =
-          "global " + std::to_string(global) + " x local " + std::to_string(local) + ", " +
+          "global " + std::to_string(global) + " x local " + std::to_string(dram.local) + ", " +
           (resident ? std::to_string(per_item) + " " + type + " per work-item" +
                           (bench.cpu ? " (contiguous chunks)" : " (interleaved)")
                     : "one " + type + " per work-item") +
-          ", buffers of " + mibText(buffer_bytes);
+          ", buffers of " + mibText(dram.buffer_bytes);
       for (const char* kind : {"read", "copy", "write"}) {
         CeilingBenchmark candidate = namedBenchmark(("dram_" + std::string(kind)).c_str(), "GB/s");
         const std::string function = candidate.name + "_" + type;
@@ -254,22 +281,9 @@ void measureDram(Bench& bench, const ProgramsInFlight& builds, const CeilingsOpt
         const bool copy = candidate.name == "dram_copy";
         candidate.geometry = (copy ? "2 buffers; " : "") + geometry;
         runGuarded(bench, candidate, [&] {
-          cl::Kernel kernel(programs.at(width), function.c_str());
-          if (candidate.name == "dram_read") {
-            kernel.setArg(0, src);
-            kernel.setArg(1, sink);
-            kernel.setArg(2, static_cast<cl_uint>(per_item));
-            kernel.setArg(3, -1.0f);  // a sum of 1.0s never equals it: the sink is never written
-          } else if (copy) {
-            kernel.setArg(0, src);
-            kernel.setArg(1, dst);
-            kernel.setArg(2, static_cast<cl_uint>(per_item));
-          } else {
-            kernel.setArg(0, dst);
-            kernel.setArg(1, 2.0f);
-            kernel.setArg(2, static_cast<cl_uint>(per_item));
-          }
-          timeRepetitions(bench, kernel, global, local, (copy ? 2.0 : 1.0) * double(buffer_bytes), candidate);
+          cl::Kernel kernel(dram.programs.at(width), function.c_str());
+          setDramArgs(kernel, candidate.name, dram, per_item);
+          timeRepetitions(bench, kernel, global, dram.local, (copy ? 2.0 : 1.0) * double(dram.buffer_bytes), candidate);
         });
         report.candidates.push_back(candidate);
         keepBest(candidate.name == "dram_read" ? report.dram_read : copy ? report.dram_copy : dram_write, candidate);
@@ -364,73 +378,6 @@ void measureLocal(Bench& bench, const ProgramsInFlight& builds, const LocalPlan&
                       std::to_string(width) + " reads";
     timeRepetitions(bench, kernel, global, local, bytes, result, Warmed::by_calibration);
   });
-}
-
-std::string benchmarkSource(const std::string& at, const CeilingBenchmark& benchmark) {
-  std::string noise;
-  if (benchmark.spread && benchmark.spread->noise)
-    noise = ", median known to +-" + formatFixed(100 * *benchmark.spread->noise, 1) + "% (95%)";
-  return "rooflab ceilings " + at + ": " + benchmark.name +
-         (benchmark.kernel.empty() ? "" : " (" + benchmark.kernel + ")") + ", best of " +
-         std::to_string(benchmark.repetitions) + noise + " (OpenCL profiling events); " + benchmark.geometry;
-}
-
-std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet) {
-  const CeilingBenchmark* dram = report.dramCeiling();
-  if (!report.fp32_fma.best_rate || !dram) return std::nullopt;
-  const DeviceInfo& info = report.device;
-  const std::string at = report.measured_at;
-  DeviceModel model;
-  model.key = "measured";
-  model.display_name = info.name + " (measured)";
-  model.match_names = {info.name};
-  model.measured = MeasurementStamp{at, info.name, info.driver_version};
-  model.peak_gflops = *report.fp32_fma.best_rate;
-  model.sources["peak_gflops"] = benchmarkSource(at, report.fp32_fma) +
-                                 "; the best of 8, 16 and 32 chains at two vector widths; 2 flops per multiply-add";
-  model.dram_gbps = *dram->best_rate;
-  model.sources["dram_gbps"] = benchmarkSource(at, *dram) +
-                               "; the best of dram_copy (read + write bytes), dram_read and dram_write over "
-                               "vector widths and geometries";
-  if (report.local_read.best_rate) {
-    model.local_gbps = *report.local_read.best_rate;
-    model.sources["local_gbps"] = benchmarkSource(at, report.local_read);
-  }
-  struct OptionalRoof {
-    const std::optional<CeilingBenchmark>& benchmark;
-    std::optional<double> DeviceModel::*roof;
-    const char* key;
-  };
-  for (const OptionalRoof& optional : {OptionalRoof{report.l2_read, &DeviceModel::l2_gbps, "l2_gbps"},
-                                       OptionalRoof{report.fp64_fma, &DeviceModel::fp64_gflops, "fp64_gflops"},
-                                       OptionalRoof{report.int32_mad, &DeviceModel::int32_gops, "int32_gops"},
-                                       OptionalRoof{report.warp_issue, &DeviceModel::warp_issue_gips, "warp_issue_gips"}})
-    if (optional.benchmark && optional.benchmark->best_rate) {
-      model.*optional.roof = *optional.benchmark->best_rate;
-      model.sources[optional.key] = benchmarkSource(at, *optional.benchmark);
-    }
-  addLinkRoofs(report, model);
-  if (info.local_mem_bytes > 0) {
-    model.local_mem_bytes = info.local_mem_bytes;
-    model.sources["local_mem_bytes"] = "CL_DEVICE_LOCAL_MEM_SIZE (what one work-group may use)";
-  }
-  if (info.compute_units > 0) {
-    model.compute_units = info.compute_units;
-    model.sources["compute_units"] = "CL_DEVICE_MAX_COMPUTE_UNITS";
-  }
-  if (info.clock_mhz > 0) {
-    model.clock_mhz = info.clock_mhz;
-    model.sources["clock_mhz"] = "CL_DEVICE_MAX_CLOCK_FREQUENCY";
-  }
-  if (datasheet && datasheet->last_level_cache_bytes) {
-    model.last_level_cache_bytes = datasheet->last_level_cache_bytes;
-    auto source = datasheet->sources.find("last_level_cache_bytes");
-    model.sources["last_level_cache_bytes"] =
-        "datasheet model " + datasheet->key + (source != datasheet->sources.end() ? ": " + source->second : "");
-  }
-  model.notes = "Measured by `rooflab ceilings` on " + info.name + " (" + info.platform + ", driver " +
-                info.driver_version + ").";
-  return model;
 }
 
 }  // namespace

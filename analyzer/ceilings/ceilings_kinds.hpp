@@ -30,6 +30,10 @@ void measureLink(Bench& bench, std::uint64_t max_bytes, CeilingsReport& report);
 // launch_latency_ns) from report.link and report.launch, with their sources.
 void addLinkRoofs(const CeilingsReport& report, DeviceModel& model);
 
+// The device model the report's roofs make (nullopt without an FP32 and a DRAM roof); the datasheet
+// model, if any, gives what no benchmark measures (the last-level cache).
+std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet);
+
 // Sets report.launch: an empty kernel's queued -> start, submitted -> end and back-to-back launch
 // time (analyzer/ceilings/ceilings_launch.cpp).
 void measureLaunch(Bench& bench, CeilingsReport& report);

@@ -47,22 +47,13 @@ bool stoppedNoisy(const CeilingBenchmark& benchmark) {
   return benchmark.spread && benchmark.spread->stopped == StopDecision::budget_exhausted;
 }
 
-}  // namespace
+struct Row {
+  const CeilingBenchmark& benchmark;
+  const char* label;
+  std::optional<double> datasheet_rate;
+};
 
-std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet) {
-  // The link and launch alone (datasheet roofs): no roof table to show.
-  if (report.dram_copy.name.empty() && report.fp32_fma.name.empty()) return formatLinkCeilings(report);
-  std::ostringstream out;
-  const DeviceInfo& info = report.device;
-  out << "Ceilings of " << info.name << " (" << info.platform << ", driver " << info.driver_version << "), measured "
-      << report.measured_at << "\n";
-  out << repetitionText(report) << ", timed with OpenCL profiling events\n\n";
-
-  struct Row {
-    const CeilingBenchmark& benchmark;
-    const char* label;
-    std::optional<double> datasheet_rate;
-  };
+std::vector<Row> ceilingRows(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet) {
   std::optional<double> sheet_dram, sheet_peak, sheet_local;
   if (datasheet) {
     sheet_dram = datasheet->dram_gbps;
@@ -81,7 +72,12 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
     rows.push_back({*report.int32_mad, "int32 multiply-add", datasheet ? datasheet->int32_gops : std::nullopt});
   if (report.warp_issue)
     rows.push_back({*report.warp_issue, "warp instruction issue", datasheet ? datasheet->warp_issue_gips : std::nullopt});
+  return rows;
+}
 
+// The table of roofs, then each one's geometry and median. Returns whether a roof beat its datasheet
+// figure, which the closing lines then explain.
+bool writeRoofTable(std::ostringstream& out, const std::vector<Row>& rows, const std::optional<DeviceModel>& datasheet) {
   const std::string sheet_header = datasheet ? "datasheet (" + datasheet->key + ")" : "datasheet";
   out << padRight("benchmark", 24) << padRight("measured", 20) << padRight("±noise", 9) << padRight(sheet_header, 24)
       << padRight("measured/datasheet", 24) << "kernel\n";
@@ -114,26 +110,45 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
     }
     out << "\n";
   }
+  return above_datasheet;
+}
+
+void writeCandidates(std::ostringstream& out, const CeilingsReport& report, const std::vector<Row>& rows) {
+  if (report.candidates.empty()) return;
+  out << "\nEvery kernel measured (* set its row's figure):\n";
+  for (const CeilingBenchmark& candidate : report.candidates) {
+    bool winner = false;
+    for (const Row& row : rows)
+      winner = winner || (row.benchmark.name == candidate.name && row.benchmark.kernel == candidate.kernel);
+    out << (winner ? " * " : "   ") << padRight(candidate.kernel, 38);
+    if (candidate.error)
+      out << "FAILED: " << *candidate.error << "\n";
+    else
+      out << padRight(rateText(candidate.best_rate, candidate.unit), 20) << padRight(noiseText(candidate), 9)
+          << candidate.repetitions << " runs\n";
+  }
+}
+
+}  // namespace
+
+std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet) {
+  // The link and launch alone (datasheet roofs): no roof table to show.
+  if (report.dram_copy.name.empty() && report.fp32_fma.name.empty()) return formatLinkCeilings(report);
+  std::ostringstream out;
+  const DeviceInfo& info = report.device;
+  out << "Ceilings of " << info.name << " (" << info.platform << ", driver " << info.driver_version << "), measured "
+      << report.measured_at << "\n";
+  out << repetitionText(report) << ", timed with OpenCL profiling events\n\n";
+
+  const std::vector<Row> rows = ceilingRows(report, datasheet);
+  const bool above_datasheet = writeRoofTable(out, rows, datasheet);
   if (const CeilingBenchmark* dram = report.dramCeiling(); dram && report.dram_write)
     out << "\nDRAM roof: " << dram->name << (dram->kernel.empty() ? "" : " (" + dram->kernel + ")")
         << ", the best of copy, read and write.\n";
 
   if (report.l2_not_measured) out << "\nL2 not measured: " << *report.l2_not_measured << ".\n";
 
-  if (!report.candidates.empty()) {
-    out << "\nEvery kernel measured (* set its row's figure):\n";
-    for (const CeilingBenchmark& candidate : report.candidates) {
-      bool winner = false;
-      for (const Row& row : rows)
-        winner = winner || (row.benchmark.name == candidate.name && row.benchmark.kernel == candidate.kernel);
-      out << (winner ? " * " : "   ") << padRight(candidate.kernel, 38);
-      if (candidate.error)
-        out << "FAILED: " << *candidate.error << "\n";
-      else
-        out << padRight(rateText(candidate.best_rate, candidate.unit), 20) << padRight(noiseText(candidate), 9)
-            << candidate.repetitions << " runs\n";
-    }
-  }
+  writeCandidates(out, report, rows);
 
   std::string noisy;
   for (const Row& row : rows)

@@ -13,6 +13,7 @@
 #include "analyzer/counters/bridge_cache.hpp"
 #include "analyzer/counters/bridge_context.hpp"
 #include "analyzer/counters/bridge_device_memory.hpp"
+#include "analyzer/counters/bridge_inputs.hpp"
 #include "analyzer/counters/bridge_module.hpp"
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/counters/cuda_driver.hpp"
@@ -218,7 +219,7 @@ void timeSequence(int warmup_runs, int repetitions, const std::function<void()>&
 
 // One run from the caller's inputs, copied back for verification.
 void readBack(const std::function<void()>& restore, const std::function<void()>& run_sequence,
-              const std::map<std::string, std::shared_ptr<DeviceBuffer>>& device_buffers, const BridgeOptions& options,
+              const DeviceBuffers& device_buffers, const BridgeOptions& options,
               std::map<std::string, HostBuffer>& buffers, CounterSet& m) {
   restore();
   run_sequence();
@@ -280,6 +281,53 @@ void profile(CUcontext context, int ordinal, CUdevice device, const BridgeOption
   }
 }
 
+// The limits are checked here because cuLaunchKernel's refusal would not say which one was passed.
+PreparedLaunch prepareLaunch(std::size_t index, const BridgeLaunch& launch, const LaunchPlan& plan,
+                             const LoadedModule& module, CUdevice device, int shared_optin_bytes,
+                             const DeviceBuffers& device_buffers,
+                             CounterSet& m) {
+  const std::string where = launchContext(index, launch);
+  PreparedLaunch p;
+  p.plan = plan;
+  checkCuda(driver().moduleGetFunction(&p.function, module.get(), launch.kernel.c_str()),
+            "cuModuleGetFunction (" + where + ")");
+  const PtxKernelSignature& kernel = *p.plan.signature;
+  std::size_t dynamic_bytes = 0;
+  if (!p.plan.local_arg_bytes.empty()) dynamic_bytes = layoutDynamicLocal(kernel, p.plan.local_arg_bytes).total_bytes;
+  p.dynamic_shared_bytes = static_cast<unsigned>(dynamic_bytes);
+
+  const BridgedKernelResources resources = kernelResources(p.function, dynamic_bytes);
+  m.kernels[launch.kernel] = resources;
+
+  checkCudaGridLimits(device, p.plan, where);
+  const std::size_t threads = std::size_t{p.plan.block[0]} * p.plan.block[1] * p.plan.block[2];
+  if (threads > static_cast<std::size_t>(resources.max_threads_per_block))
+    throw BridgeError(where + ": " + std::to_string(threads) + " work-items per work-group, the bridged kernel "
+                      "allows " + std::to_string(resources.max_threads_per_block));
+  const std::int64_t shared_total = resources.static_shared_bytes + resources.dynamic_shared_bytes;
+  if (shared_total > shared_optin_bytes)
+    throw BridgeError(where + ": " + std::to_string(shared_total) + " bytes of local memory, the device allows " +
+                      std::to_string(shared_optin_bytes));
+  if (shared_total > 48 * 1024)
+    optInToAllDynamicShared(p.function, shared_optin_bytes, resources.static_shared_bytes, where);
+
+  for (std::size_t a = 0; a < launch.args.size(); ++a) {
+    const BridgeArg& arg = launch.args[a];
+    if (kernel.params[a].kind == PtxParamKind::local_pointer) continue;  // removed by the rewrite
+    if (arg.kind == BridgeArg::Kind::buffer) {
+      const CUdeviceptr pointer = device_buffers.at(arg.buffer_name)->pointer();
+      std::vector<std::byte> bytes(sizeof pointer);
+      std::memcpy(bytes.data(), &pointer, sizeof pointer);
+      p.values.push_back(std::move(bytes));
+    } else {
+      p.values.push_back(arg.scalar_bytes);
+    }
+  }
+  for (std::vector<std::byte>& v : p.values) p.params.push_back(v.data());
+  p.call = launchCall(index, launch, p);
+  return p;
+}
+
 void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
              const std::vector<BridgeLaunch>& launches, int timing_repetitions, const BridgeOptions& options,
              CounterSet& m) {
@@ -292,7 +340,6 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   for (const auto& [name, host] : buffers) hosts[name] = &host;
   // Check the PTX and the launches first: their errors say more than "no GPU here", and need none.
   const BridgedProgram program = bridgedProgram(opencl_ptx, launches, &hosts);
-  const std::vector<LaunchPlan>& plans = program.plans;
   if (!driver().usable()) throw BridgeError(driver().unavailable_reason);
 
   const int ordinal = chooseDeviceOrdinal(options.device);
@@ -312,113 +359,27 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   cost.module_seconds = secondsSince(module_started);
   const Clock::time_point setup_started = Clock::now();
 
-  // Device copies of every buffer a launch names, uploaded once. Every later run (the read-back, each
-  // profiling pass) must start from the same inputs as the timed runs, and only the buffers a launch
-  // may write change: each keeps a pristine copy on the device, restored device to device (about a
-  // hundred times the host link's rate), or on the host where the device has no room for it.
-  // The caller's read-only inputs stay uploaded from an earlier record with the same inputs key (on
-  // the same device: the copies belong to its context).
   const std::string inputs_key =
       options.read_only_inputs_key.empty() ? "" : std::to_string(ordinal) + "|" + options.read_only_inputs_key;
-  std::map<std::string, std::shared_ptr<DeviceBuffer>> device_buffers;
-  for (const BridgeLaunch& launch : launches)
-    for (const BridgeArg& arg : launch.args) {
-      const std::string& name = arg.buffer_name;
-      if (arg.kind != BridgeArg::Kind::buffer || device_buffers.count(name)) continue;
-      const HostBuffer& host = *hosts.at(name);
-      const bool keepable = !inputs_key.empty() && buffers.count(name) == 0;
-      if (keepable)
-        if (auto kept = keptInput(inputs_key, name, host.sizeBytes())) {
-          device_buffers[name] = std::move(kept);
-          continue;
-        }
-      auto device_buffer = std::make_shared<DeviceBuffer>(host.sizeBytes());
-      if (host.sizeBytes() > 0)
-        checkCuda(driver().memcpyHtoD(device_buffer->pointer(), host.bytes.data(), host.sizeBytes()),
-                  "cuMemcpyHtoD (buffer " + name + ")");
-      if (keepable) keepInput(inputs_key, name, device_buffer);
-      device_buffers[name] = std::move(device_buffer);
-    }
-  const std::set<std::string> written(options.written_buffers.begin(), options.written_buffers.end());
-  std::map<std::string, std::unique_ptr<DeviceBuffer>> pristine_on_device;
-  std::map<std::string, std::vector<std::byte>> pristine_on_host;
-  for (const auto& [name, device_buffer] : device_buffers) {
-    if ((!written.empty() && written.count(name) == 0) || device_buffer->bytes() == 0) continue;
-    if (auto copy = DeviceBuffer::tryAllocate(device_buffer->bytes())) {
-      checkCuda(driver().memcpyDtoD(copy->pointer(), device_buffer->pointer(), device_buffer->bytes()),
-                "cuMemcpyDtoD (pristine copy of buffer " + name + ")");
-      pristine_on_device[name] = std::move(copy);
-    } else {
-      pristine_on_host[name] = hosts.at(name)->bytes;
-    }
-  }
-  auto restore = [&] {
-    for (const auto& [name, copy] : pristine_on_device)
-      checkCuda(driver().memcpyDtoD(device_buffers.at(name)->pointer(), copy->pointer(), copy->bytes()),
-                "cuMemcpyDtoD (restoring buffer " + name + ")");
-    for (const auto& [name, bytes] : pristine_on_host)
-      checkCuda(driver().memcpyHtoD(device_buffers.at(name)->pointer(), bytes.data(), bytes.size()),
-                "cuMemcpyHtoD (restoring buffer " + name + ")");
-    // A copy between device buffers returns before it ends: one still running when a profiling range
-    // opens adds its L2 traffic to the kernel's (an L2 hit rate of 104% on the H100).
-    checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after restoring the inputs)");
-  };
+  const auto device_buffers = uploadBuffers(launches, hosts, buffers, inputs_key);
+  const PristineInputs pristine = keepPristineInputs(device_buffers, hosts, options.written_buffers);
+  auto restore = [&] { restorePristineInputs(pristine, device_buffers); };
 
   std::vector<PreparedLaunch> prepared;
   for (std::size_t i = 0; i < launches.size(); ++i) {
-    const BridgeLaunch& launch = launches[i];
-    const std::string where = launchContext(i, launch);
-    PreparedLaunch p;
-    p.plan = plans[i];
-    checkCuda(driver().moduleGetFunction(&p.function, modules[p.plan.module_index]->get(), launch.kernel.c_str()),
-              "cuModuleGetFunction (" + where + ")");
-    const PtxKernelSignature& kernel = *p.plan.signature;
-    std::size_t dynamic_bytes = 0;
-    if (!p.plan.local_arg_bytes.empty()) dynamic_bytes = layoutDynamicLocal(kernel, p.plan.local_arg_bytes).total_bytes;
-    p.dynamic_shared_bytes = static_cast<unsigned>(dynamic_bytes);
-
-    const BridgedKernelResources resources = kernelResources(p.function, dynamic_bytes);
-    m.kernels[launch.kernel] = resources;
-
-    checkCudaGridLimits(device, p.plan, where);
-    const std::size_t threads = std::size_t{p.plan.block[0]} * p.plan.block[1] * p.plan.block[2];
-    if (threads > static_cast<std::size_t>(resources.max_threads_per_block))
-      throw BridgeError(where + ": " + std::to_string(threads) + " work-items per work-group, the bridged kernel "
-                        "allows " + std::to_string(resources.max_threads_per_block));
-    const std::int64_t shared_total = resources.static_shared_bytes + resources.dynamic_shared_bytes;
-    if (shared_total > shared_optin_bytes)
-      throw BridgeError(where + ": " + std::to_string(shared_total) + " bytes of local memory, the device allows " +
-                        std::to_string(shared_optin_bytes));
-    if (shared_total > 48 * 1024)
-      optInToAllDynamicShared(p.function, shared_optin_bytes, resources.static_shared_bytes, where);
-
-    for (std::size_t a = 0; a < launch.args.size(); ++a) {
-      const BridgeArg& arg = launch.args[a];
-      if (kernel.params[a].kind == PtxParamKind::local_pointer) continue;  // removed by the rewrite
-      if (arg.kind == BridgeArg::Kind::buffer) {
-        const CUdeviceptr pointer = device_buffers.at(arg.buffer_name)->pointer();
-        std::vector<std::byte> bytes(sizeof pointer);
-        std::memcpy(bytes.data(), &pointer, sizeof pointer);
-        p.values.push_back(std::move(bytes));
-      } else {
-        p.values.push_back(arg.scalar_bytes);
-      }
-    }
-    for (std::vector<std::byte>& v : p.values) p.params.push_back(v.data());
-    p.call = launchCall(i, launch, p);
-    prepared.push_back(std::move(p));
+    const LaunchPlan& plan = program.plans[i];
+    prepared.push_back(prepareLaunch(i, launches[i], plan, *modules[plan.module_index], device, shared_optin_bytes,
+                                     device_buffers, m));
   }
   checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the uploads)");
   cost.setup_seconds = secondsSince(setup_started);
 
   auto runSequence = [&] {
-    for (std::size_t i = 0; i < prepared.size(); ++i) {
-      PreparedLaunch& p = prepared[i];
+    for (PreparedLaunch& p : prepared)
       checkCuda(driver().launchKernel(p.function, p.plan.grid[0], p.plan.grid[1], p.plan.grid[2], p.plan.block[0],
                                       p.plan.block[1], p.plan.block[2], p.dynamic_shared_bytes, nullptr,
                                       p.params.empty() ? nullptr : p.params.data(), nullptr),
                 p.call);
-    }
   };
 
   // A mutant's counters validate it: it needs neither the bridged time nor the bridged results.

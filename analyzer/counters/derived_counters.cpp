@@ -60,111 +60,138 @@ void deriveInstructionRoofline(CounterSet& m, const Value& value, std::optional<
   ratio("shared_store_gips", value(kSharedStoreInstructions), ns, no_time);
 }
 
+// The bookkeeping every derived value shares: each is set with the reason it is null, when it is.
+class Deriver {
+ public:
+  explicit Deriver(CounterSet& m) : m_(m) {}
+
+  std::optional<double> value(const char* raw) const {
+    const auto it = m_.values.find(raw);
+    if (it == m_.values.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // Sets `key` when every input exists, else null with the first missing input as the reason.
+  void set(const std::string& key, std::optional<double> result, const std::string& missing_reason) {
+    m_.derived[key] = result;
+    if (!result) m_.derived_reasons[key] = missing_reason;
+  }
+
+  // The profiler's own reason when it refused the metric (CounterSet::missing), so a reading that a
+  // device lacks says which metric and why.
+  std::string notCollected(const char* raw) const {
+    const auto why = m_.missing.find(raw);
+    return std::string(raw) + " was not collected" + (why != m_.missing.end() ? ": " + why->second : "");
+  }
+
+  // The reason names the first input missing.
+  std::string firstNotCollected(const char* a, const char* b) const { return notCollected(value(a) ? b : a); }
+
+  std::optional<double> sum(const char* a, const char* b) const {
+    if (!value(a) || !value(b)) return std::nullopt;
+    return *value(a) + *value(b);
+  }
+
+  void ratio(const std::string& key, std::optional<double> num, std::optional<double> den,
+             const std::string& missing_reason, const std::string& zero_reason) {
+    if (!num || !den) return set(key, std::nullopt, missing_reason);
+    if (*den == 0) return set(key, std::nullopt, zero_reason);
+    set(key, *num / *den, "");
+  }
+
+  // A percentage the profiler computed is null when the access it measures never happened (CUPTI
+  // then divides 0 by 0).
+  void percentage(const std::string& key, const char* raw, std::optional<double> accesses,
+                  const std::string& no_access_reason) {
+    if (!value(raw)) return set(key, std::nullopt, notCollected(raw));
+    if ((accesses && *accesses == 0) || !std::isfinite(*value(raw))) return set(key, std::nullopt, no_access_reason);
+    set(key, value(raw), "");
+  }
+
+ private:
+  CounterSet& m_;
+};
+
+// The work and traffic the roofline places a kernel by, with the rates over the bridged time `ns`.
+void deriveWorkAndTraffic(Deriver& d, std::optional<double> ns) {
+  std::optional<double> flops;
+  if (d.value(kFadd) && d.value(kFmul) && d.value(kFfma))
+    flops = *d.value(kFadd) + *d.value(kFmul) + 2 * *d.value(kFfma);
+  d.set("fp32_flops", flops, "an FP32 instruction counter was not collected");
+  d.set("dram_bytes_read", d.value(kDramRead), d.notCollected(kDramRead));
+  d.set("dram_bytes_write", d.value(kDramWrite), d.notCollected(kDramWrite));
+  const std::optional<double> dram_bytes = d.sum(kDramRead, kDramWrite);
+  d.set("dram_bytes", dram_bytes, "a DRAM byte counter was not collected");
+  d.set("l2_bytes", d.value(kL2Bytes), d.notCollected(kL2Bytes));
+  d.ratio("fp32_flops_per_dram_byte", flops, dram_bytes, "FP32 FLOPs or DRAM bytes were not collected",
+          "no DRAM traffic: the data stayed in cache");
+  d.ratio("warp_instructions_per_dram_byte", d.value(kWarpInstructions), dram_bytes,
+          "instructions or DRAM bytes were not collected", "no DRAM traffic: the data stayed in cache");
+  d.ratio("global_load_sectors_per_request", d.value(kGlobalLoadSectors), d.value(kGlobalLoadRequests),
+          "global load sectors or requests were not collected", "no global loads");
+  d.ratio("global_store_sectors_per_request", d.value(kGlobalStoreSectors), d.value(kGlobalStoreRequests),
+          "global store sectors or requests were not collected", "no global stores");
+  d.set("shared_wavefronts", d.sum(kSharedLoadWavefronts, kSharedStoreWavefronts),
+        "a shared-memory wavefront counter was not collected");
+  // A sector is 32 bytes; a shared-memory wavefront one pass of the 32 four-byte banks (128 bytes):
+  // the bytes each data path carried, for the L1 and local levels of the hierarchical roofline.
+  const std::optional<double> global_sectors = d.sum(kGlobalLoadSectors, kGlobalStoreSectors);
+  d.set("l1_global_bytes", global_sectors ? std::optional<double>(*global_sectors * 32) : std::nullopt,
+        "global load or store sectors were not collected");
+  const std::optional<double> shared_wavefronts = d.sum(kSharedLoadWavefronts, kSharedStoreWavefronts);
+  d.set("shared_bytes", shared_wavefronts ? std::optional<double>(*shared_wavefronts * kSharedWavefrontBytes) : std::nullopt,
+        "a shared-memory wavefront counter was not collected");
+  d.set("shared_bank_conflicts", d.sum(kSharedLoadConflicts, kSharedStoreConflicts),
+        "a shared-memory bank conflict counter was not collected");
+  d.set("achieved_occupancy_pct", d.value(kAchievedOccupancy), d.notCollected(kAchievedOccupancy));
+  d.set("issue_slots_busy_pct", d.value(kIssueActive), d.notCollected(kIssueActive));
+  std::optional<double> clock_mhz;
+  if (d.value(kSmClock)) clock_mhz = *d.value(kSmClock) / 1e6;
+  d.set("sm_clock_mhz", clock_mhz, d.notCollected(kSmClock));
+
+  // FLOP per ns is GFLOP/s; byte per ns is GB/s.
+  d.ratio("fp32_gflops", flops, ns, "FP32 FLOPs or the bridged time are missing", "the bridged time was 0 ns");
+  d.ratio("dram_gbps", dram_bytes, ns, "DRAM bytes or the bridged time are missing", "the bridged time was 0 ns");
+}
+
+// The course's profiler readings.
+void deriveProfilerReadings(Deriver& d) {
+  std::optional<double> divergent_pct;
+  if (d.value(kDivergentBranchTargets)) divergent_pct = 100 * *d.value(kDivergentBranchTargets);
+  d.ratio("branch_divergence_pct", divergent_pct, d.value(kBranchTargets),
+          d.firstNotCollected(kBranchTargets, kDivergentBranchTargets), "no branches");
+  std::optional<double> replays;  // issued - executed
+  if (d.value(kWarpInstructionsIssued) && d.value(kWarpInstructions))
+    replays = *d.value(kWarpInstructionsIssued) - *d.value(kWarpInstructions);
+  d.ratio("instruction_replay_overhead", replays, d.value(kWarpInstructions),
+          d.firstNotCollected(kWarpInstructions, kWarpInstructionsIssued), "no instructions executed");
+  d.percentage("global_load_efficiency_pct", kGlobalLoadEfficiency, d.value(kGlobalLoadRequests), "no global loads");
+  d.percentage("global_store_efficiency_pct", kGlobalStoreEfficiency, d.value(kGlobalStoreRequests), "no global stores");
+  d.percentage("l1_hit_rate_pct", kL1HitRate, std::nullopt, "no L1/TEX sector lookups");
+  d.percentage("l2_hit_rate_pct", kL2HitRate, d.value(kL2Bytes), "no L2 traffic");
+  const std::optional<double> shared_instructions = d.sum(kSharedLoadInstructions, kSharedStoreInstructions);
+  d.ratio("shared_bank_conflicts_per_access", d.sum(kSharedLoadConflicts, kSharedStoreConflicts), shared_instructions,
+          shared_instructions ? "a shared-memory bank conflict counter was not collected"
+                              : "a shared-memory instruction counter was not collected",
+          "no shared-memory accesses");
+  const std::optional<double> dram_bytes = d.sum(kDramRead, kDramWrite);
+  d.ratio("warp_instructions_per_dram_transaction", d.value(kWarpInstructions),
+          dram_bytes ? std::optional<double>(*dram_bytes / kDramSectorBytes) : std::nullopt,
+          d.value(kWarpInstructions) ? "a DRAM byte counter was not collected" : d.notCollected(kWarpInstructions),
+          "no DRAM traffic: the data stayed in cache");
+}
+
 }  // namespace
 
 void deriveCounterValues(CounterSet& m) {
   m.derived.clear();
   m.derived_reasons.clear();
-  auto value = [&](const char* raw) -> std::optional<double> {
-    const auto it = m.values.find(raw);
-    if (it == m.values.end()) return std::nullopt;
-    return it->second;
-  };
-  // Sets `key` when every input exists, else null with the first missing input as the reason.
-  auto set = [&](const std::string& key, std::optional<double> result, const std::string& missing_reason) {
-    m.derived[key] = result;
-    if (!result) m.derived_reasons[key] = missing_reason;
-  };
-  // The profiler's own reason when it refused the metric (CounterSet::missing), so a reading that a
-  // device lacks says which metric and why.
-  auto notCollected = [&](const char* raw) {
-    const auto why = m.missing.find(raw);
-    return std::string(raw) + " was not collected" + (why != m.missing.end() ? ": " + why->second : "");
-  };
-  auto sum = [&](const char* a, const char* b) -> std::optional<double> {
-    if (!value(a) || !value(b)) return std::nullopt;
-    return *value(a) + *value(b);
-  };
-  auto ratio = [&](const std::string& key, std::optional<double> num, std::optional<double> den,
-                   const std::string& missing_reason, const std::string& zero_reason) {
-    if (!num || !den) return set(key, std::nullopt, missing_reason);
-    if (*den == 0) return set(key, std::nullopt, zero_reason);
-    set(key, *num / *den, "");
-  };
-
-  std::optional<double> flops;
-  if (value(kFadd) && value(kFmul) && value(kFfma)) flops = *value(kFadd) + *value(kFmul) + 2 * *value(kFfma);
-  set("fp32_flops", flops, "an FP32 instruction counter was not collected");
-  set("dram_bytes_read", value(kDramRead), notCollected(kDramRead));
-  set("dram_bytes_write", value(kDramWrite), notCollected(kDramWrite));
-  const std::optional<double> dram_bytes = sum(kDramRead, kDramWrite);
-  set("dram_bytes", dram_bytes, "a DRAM byte counter was not collected");
-  set("l2_bytes", value(kL2Bytes), notCollected(kL2Bytes));
-  ratio("fp32_flops_per_dram_byte", flops, dram_bytes, "FP32 FLOPs or DRAM bytes were not collected",
-        "no DRAM traffic: the data stayed in cache");
-  ratio("warp_instructions_per_dram_byte", value(kWarpInstructions), dram_bytes,
-        "instructions or DRAM bytes were not collected", "no DRAM traffic: the data stayed in cache");
-  ratio("global_load_sectors_per_request", value(kGlobalLoadSectors), value(kGlobalLoadRequests),
-        "global load sectors or requests were not collected", "no global loads");
-  ratio("global_store_sectors_per_request", value(kGlobalStoreSectors), value(kGlobalStoreRequests),
-        "global store sectors or requests were not collected", "no global stores");
-  set("shared_wavefronts", sum(kSharedLoadWavefronts, kSharedStoreWavefronts),
-      "a shared-memory wavefront counter was not collected");
-  // A sector is 32 bytes; a shared-memory wavefront one pass of the 32 four-byte banks (128 bytes):
-  // the bytes each data path carried, for the L1 and local levels of the hierarchical roofline.
-  const std::optional<double> global_sectors = sum(kGlobalLoadSectors, kGlobalStoreSectors);
-  set("l1_global_bytes", global_sectors ? std::optional<double>(*global_sectors * 32) : std::nullopt,
-      "global load or store sectors were not collected");
-  const std::optional<double> shared_wavefronts = sum(kSharedLoadWavefronts, kSharedStoreWavefronts);
-  set("shared_bytes", shared_wavefronts ? std::optional<double>(*shared_wavefronts * kSharedWavefrontBytes) : std::nullopt,
-      "a shared-memory wavefront counter was not collected");
-  set("shared_bank_conflicts", sum(kSharedLoadConflicts, kSharedStoreConflicts),
-      "a shared-memory bank conflict counter was not collected");
-  set("achieved_occupancy_pct", value(kAchievedOccupancy), notCollected(kAchievedOccupancy));
-  set("issue_slots_busy_pct", value(kIssueActive), notCollected(kIssueActive));
-  std::optional<double> clock_mhz;
-  if (value(kSmClock)) clock_mhz = *value(kSmClock) / 1e6;
-  set("sm_clock_mhz", clock_mhz, notCollected(kSmClock));
-
+  Deriver d(m);
   std::optional<double> ns;
   if (m.bridged_kernel_ns) ns = static_cast<double>(*m.bridged_kernel_ns);
-  // FLOP per ns is GFLOP/s; byte per ns is GB/s.
-  ratio("fp32_gflops", flops, ns, "FP32 FLOPs or the bridged time are missing", "the bridged time was 0 ns");
-  ratio("dram_gbps", dram_bytes, ns, "DRAM bytes or the bridged time are missing", "the bridged time was 0 ns");
-
-  // The course's profiler readings. A percentage the profiler computed is null when the access it
-  // measures never happened (CUPTI then divides 0 by 0).
-  auto percentage = [&](const std::string& key, const char* raw, std::optional<double> accesses,
-                        const std::string& no_access_reason) {
-    if (!value(raw)) return set(key, std::nullopt, notCollected(raw));
-    if ((accesses && *accesses == 0) || !std::isfinite(*value(raw))) return set(key, std::nullopt, no_access_reason);
-    set(key, value(raw), "");
-  };
-  // The reason names the first input missing.
-  auto firstNotCollected = [&](const char* a, const char* b) { return notCollected(value(a) ? b : a); };
-  std::optional<double> divergent_pct;
-  if (value(kDivergentBranchTargets)) divergent_pct = 100 * *value(kDivergentBranchTargets);
-  ratio("branch_divergence_pct", divergent_pct, value(kBranchTargets),
-        firstNotCollected(kBranchTargets, kDivergentBranchTargets), "no branches");
-  std::optional<double> replays;  // issued - executed
-  if (value(kWarpInstructionsIssued) && value(kWarpInstructions))
-    replays = *value(kWarpInstructionsIssued) - *value(kWarpInstructions);
-  ratio("instruction_replay_overhead", replays, value(kWarpInstructions),
-        firstNotCollected(kWarpInstructions, kWarpInstructionsIssued), "no instructions executed");
-  percentage("global_load_efficiency_pct", kGlobalLoadEfficiency, value(kGlobalLoadRequests), "no global loads");
-  percentage("global_store_efficiency_pct", kGlobalStoreEfficiency, value(kGlobalStoreRequests), "no global stores");
-  percentage("l1_hit_rate_pct", kL1HitRate, std::nullopt, "no L1/TEX sector lookups");
-  percentage("l2_hit_rate_pct", kL2HitRate, value(kL2Bytes), "no L2 traffic");
-  const std::optional<double> shared_instructions = sum(kSharedLoadInstructions, kSharedStoreInstructions);
-  ratio("shared_bank_conflicts_per_access", sum(kSharedLoadConflicts, kSharedStoreConflicts), shared_instructions,
-        shared_instructions ? "a shared-memory bank conflict counter was not collected"
-                            : "a shared-memory instruction counter was not collected",
-        "no shared-memory accesses");
-  ratio("warp_instructions_per_dram_transaction", value(kWarpInstructions),
-        dram_bytes ? std::optional<double>(*dram_bytes / kDramSectorBytes) : std::nullopt,
-        value(kWarpInstructions) ? "a DRAM byte counter was not collected" : notCollected(kWarpInstructions),
-        "no DRAM traffic: the data stayed in cache");
-  deriveInstructionRoofline(m, value, ns);
+  deriveWorkAndTraffic(d, ns);
+  deriveProfilerReadings(d);
+  deriveInstructionRoofline(m, [&](const char* raw) { return d.value(raw); }, ns);
 }
 
 CounterSet unavailableMeasurement(std::string reason) {

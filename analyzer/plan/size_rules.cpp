@@ -277,6 +277,42 @@ std::vector<double> sweepValues(const SizeRuleStudy& study, const std::vector<do
   return values;
 }
 
+// The first candidate (up to top + 1: none) where the kernel time, and a memory-bound family's
+// buffers, reach their goals; cache_decides when the buffers' goal is the later one.
+struct GoalsMet {
+  std::size_t from = 0;
+  bool cache_decides = false;
+};
+
+GoalsMet firstMeetingGoals(const SizeRuleStudy& study, const SizeDevice& device, const std::vector<double>& candidates,
+                           std::size_t top, const WorkRoofs& roofs) {
+  const SizeRuleSpec& rule = *study.rule;
+  GoalsMet goals;
+  goals.from = firstMeeting(top + 1, [&](std::size_t i) {
+    return estimatedKernelSeconds(study, candidates[i], roofs) * 1e6 >= rule.min_kernel_us;
+  });
+  const std::uint64_t cache = device.info.global_mem_cache_bytes;
+  const std::size_t cache_from =
+      cache == 0 ? 0 : firstMeeting(top + 1, [&](std::size_t i) { return pastCache(study, candidates[i], roofs, cache); });
+  goals.cache_decides = cache_from > goals.from;
+  goals.from = std::max(goals.from, cache_from);
+  return goals;
+}
+
+// The first accepted candidate in [from, top] where every variant has the work-groups it needs, or
+// as many as it has at top; top when none has.
+std::size_t firstWithWaves(const SizeRuleStudy& study, const std::vector<double>& candidates, std::size_t from,
+                           std::size_t top, std::size_t max_wg, double work_groups_needed, const SizeEvaluation& at_top) {
+  for (std::size_t i = from; i <= top; ++i) {
+    const SizeEvaluation e = evaluateSize(study, candidates[i], max_wg);
+    bool waves = e.accepted;
+    for (std::size_t v = 0; waves && v < study.variants.size(); ++v)
+      waves = e.work_groups[v] >= std::min(work_groups_needed, at_top.work_groups[v]);
+    if (waves) return i;
+  }
+  return top;
+}
+
 }  // namespace
 
 std::vector<double> sizeCandidates(double low, double high) {
@@ -347,32 +383,15 @@ SizeChoice chooseRuleSize(const SizeRuleStudy& study, const SizeDevice& device) 
   // The kernel time and a memory-bound family's buffers grow with the size: the first candidate
   // where each reaches its goal.
   const std::optional<WorkRoofs> roofs = workRoofs(study, device);
-  std::size_t time_from = 0;
-  bool cache_decides = false;
-  if (roofs) {
-    time_from = firstMeeting(top + 1, [&](std::size_t i) {
-      return estimatedKernelSeconds(study, candidates[i], *roofs) * 1e6 >= rule.min_kernel_us;
-    });
-    const std::uint64_t cache = device.info.global_mem_cache_bytes;
-    const std::size_t cache_from =
-        cache == 0 ? 0 : firstMeeting(top + 1, [&](std::size_t i) { return pastCache(study, candidates[i], *roofs, cache); });
-    cache_decides = cache_from > time_from;
-    time_from = std::max(time_from, cache_from);
-  }
+  const GoalsMet goals = roofs ? firstMeetingGoals(study, device, candidates, top, *roofs) : GoalsMet{};
+  const std::size_t time_from = goals.from;
+  const bool cache_decides = goals.cache_decides;
   const bool time_reached = time_from <= top;
   const std::size_t first = firstAccepted(study, candidates, 0, top, max_wg);
   std::size_t chosen = top;
   if (time_reached) {
     const std::size_t from = std::max(time_from, first);
-    chosen = std::string::npos;
-    for (std::size_t i = from; i <= top && chosen == std::string::npos; ++i) {
-      const SizeEvaluation e = evaluateSize(study, candidates[i], max_wg);
-      bool waves = e.accepted;
-      for (std::size_t v = 0; waves && v < study.variants.size(); ++v)
-        waves = e.work_groups[v] >= std::min(c.work_groups_needed, at_top.work_groups[v]);
-      if (waves) chosen = i;
-    }
-    if (chosen == std::string::npos) chosen = top;
+    chosen = firstWithWaves(study, candidates, from, top, max_wg, c.work_groups_needed, at_top);
     const std::size_t first_from = firstAccepted(study, candidates, from, top, max_wg);
     c.limited_by = chosen != first_from ? SizeLimit::waves
                    : time_from > first  ? (cache_decides ? SizeLimit::cache : SizeLimit::kernel_time)

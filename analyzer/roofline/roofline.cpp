@@ -34,6 +34,43 @@ std::string joinReasons(const std::vector<std::string>& reasons) {
   return joined;
 }
 
+// The local-memory roof: the rate at which the kernel's local traffic alone would take its time.
+void placeLocalRoof(const DeviceModel& model, double flops, double local_bytes, RooflinePlacement& placement,
+                    std::vector<std::string>& reasons) {
+  if (!model.local_gbps) {
+    reasons.push_back("local roof: model '" + model.key + "' has no local_gbps");
+  } else if (flops == 0) {
+    reasons.push_back("local roof: no flops to place under it");
+  } else {
+    placement.local_roof_gflops = finiteOrNull(flops / (local_bytes / *model.local_gbps));
+  }
+}
+
+// What bounds a timed kernel: `roof_side` when it reaches the roof (or was timed on another device,
+// where only its intensity says anything), local memory when the local roof is below the roofline
+// and reached, else latency.
+RooflineBound timedBound(const DeviceModel& model, bool timed_on_model_device, RooflineBound roof_side,
+                         const RooflinePlacement& placement, std::vector<std::string>& reasons) {
+  const double fraction = placement.fraction_of_roof.value_or(0);
+  const bool local_roof_limits = placement.local_roof_gflops && *placement.attainable_gflops > 0 &&
+                                 *placement.local_roof_gflops < *placement.attainable_gflops;
+  if (!timed_on_model_device) {
+    reasons.push_back("timed on another device: bound is the roof that limits this work on '" + model.key +
+                      "', by intensity");
+    return roof_side;
+  }
+  if (local_roof_limits && *placement.achieved_gflops >= kRoofBoundFraction * *placement.local_roof_gflops) {
+    reasons.push_back("local-memory bandwidth: the local roof (" + gflopsText(*placement.local_roof_gflops) +
+                      ") is below the DRAM roofline and the kernel reaches " +
+                      percent(*placement.achieved_gflops / *placement.local_roof_gflops) + " of it");
+    return RooflineBound::memory;
+  }
+  if (fraction >= kRoofBoundFraction) return roof_side;
+  reasons.push_back("reaches " + percent(fraction) + " of the roof, under the " + percent(kRoofBoundFraction) +
+                    " that marks a saturated resource: latency, too little parallelism or launch overhead");
+  return RooflineBound::latency;
+}
+
 }  // namespace
 
 std::optional<double> levelBandwidthGbps(const DeviceModel& model, MemoryLevel level) {
@@ -98,15 +135,8 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   const double time_at_roof_ns = std::max(flops / peak_gflops, bytes / bandwidth_gbps);
   placement.time_at_roof_ns = static_cast<std::int64_t>(std::llround(time_at_roof_ns));
 
-  if (input.local_bytes && *input.local_bytes > 0) {
-    if (!model.local_gbps) {
-      reasons.push_back("local roof: model '" + model.key + "' has no local_gbps");
-    } else if (flops == 0) {
-      reasons.push_back("local roof: no flops to place under it");
-    } else {
-      placement.local_roof_gflops = finiteOrNull(flops / (*input.local_bytes / *model.local_gbps));
-    }
-  }
+  if (input.local_bytes && *input.local_bytes > 0)
+    placeLocalRoof(model, flops, *input.local_bytes, placement, reasons);
 
   const bool timed = input.kernel_ns && std::isfinite(*input.kernel_ns) && *input.kernel_ns > 0;
   if (!timed) {
@@ -123,25 +153,7 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
     reasons.push_back("no flops: fraction_of_roof is achieved DRAM bandwidth over the model's");
   }
 
-  const double fraction = placement.fraction_of_roof.value_or(0);
-  const bool local_roof_limits = placement.local_roof_gflops && *placement.attainable_gflops > 0 &&
-                                 *placement.local_roof_gflops < *placement.attainable_gflops;
-  if (!input.timed_on_model_device) {
-    placement.bound = roof_side;
-    reasons.push_back("timed on another device: bound is the roof that limits this work on '" + model.key +
-                      "', by intensity");
-  } else if (local_roof_limits && *placement.achieved_gflops >= kRoofBoundFraction * *placement.local_roof_gflops) {
-    placement.bound = RooflineBound::memory;
-    reasons.push_back("local-memory bandwidth: the local roof (" + gflopsText(*placement.local_roof_gflops) +
-                      ") is below the DRAM roofline and the kernel reaches " +
-                      percent(*placement.achieved_gflops / *placement.local_roof_gflops) + " of it");
-  } else if (fraction >= kRoofBoundFraction) {
-    placement.bound = roof_side;
-  } else {
-    placement.bound = RooflineBound::latency;
-    reasons.push_back("reaches " + percent(fraction) + " of the roof, under the " + percent(kRoofBoundFraction) +
-                      " that marks a saturated resource: latency, too little parallelism or launch overhead");
-  }
+  placement.bound = timedBound(model, input.timed_on_model_device, roof_side, placement, reasons);
   if (!reasons.empty()) placement.reason = joinReasons(reasons);
   return placement;
 }

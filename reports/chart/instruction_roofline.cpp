@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "analyzer/data/counter_metrics.hpp"
 #include "reports/chart/roofline_chart_parts.hpp"
@@ -140,6 +139,66 @@ std::vector<std::string> pointLines(const AnalysedRecord& record, double warp_gi
   return lines;
 }
 
+// The records' points, with what they span; a record without instruction counts is listed as unplaced.
+void placeInstructionPoints(RooflineChart& chart, const std::vector<const AnalysedRecord*>& normal_records,
+                            LogExtent& extent) {
+  const std::vector<std::string> varying_names = varyingParamNames(normal_records);
+  for (const AnalysedRecord* record : normal_records) {
+    const std::optional<double> gips = derived(*record, "warp_gips");
+    if (record->status != RecordStatus::ok || !gips || !(*gips > 0)) {
+      const std::string why = record->status != RecordStatus::ok ? toString(record->status) + ": " + firstLine(record->status_reason)
+                              : !record->counters.available ? "no counters: " + firstLine(record->counters.reason)
+                                                            : "no instruction counts in its counters";
+      chart.unplaced.push_back(UnplacedRecord{record->variant, recordParamsText(*record), why});
+      continue;
+    }
+    auto series = std::find_if(chart.series.begin(), chart.series.end(),
+                               [&](const VariantSeries& s) { return s.variant == record->variant; });
+    if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), VariantSeries{record->variant});
+    VariantPoint point = pointOf(*record, *gips, static_cast<std::size_t>(series - chart.series.begin()),
+                                 shortLabelFor(*record, varying_names));
+    if (point.at.intensity_flop_per_byte <= 0) {
+      chart.unplaced.push_back(UnplacedRecord{record->variant, recordParamsText(*record), "no memory transactions counted"});
+      continue;
+    }
+    point.details = pointLines(*record, *gips, point);
+    extent.includeX(point.at.intensity_flop_per_byte);
+    extent.includeX(point.at.intensity_flop_per_byte * std::pow(10.0, kPointLabelRoomDecades));
+    extent.includeY(*gips);
+    for (const LevelMarker& level : point.levels) extent.includeX(level.at.intensity_flop_per_byte);
+    for (const AccessMarker& access : point.accesses) {
+      extent.includeX(access.at.intensity_flop_per_byte);
+      extent.includeY(access.at.gflops);
+    }
+    chart.points.push_back(std::move(point));
+  }
+}
+
+// The roofs: each level's transaction rate, a slope up to the issue rate, and the issue rate, flat.
+void addInstructionRoofs(RooflineChart& chart, const std::vector<std::pair<const LevelRoof*, double>>& rates,
+                         std::optional<double> issue_gips) {
+  const double top = issue_gips.value_or(chart.y_axis.max_value);
+  for (const auto& [roof, rate] : rates) {
+    const double x_start = std::max(chart.x_axis.min_value, chart.y_axis.min_value / rate);
+    const double x_end = std::min(chart.x_axis.max_value, top / rate);
+    if (x_start >= x_end) continue;
+    const std::string value = compactValueText(rate) + " GTXN/s";
+    chart.ceilings.push_back(Ceiling{0, roof->kind, rate, {x_start, rate * x_start}, {x_end, rate * x_end},
+                                     std::string(roof->name) + " " + value + " · " + chart.models[0].short_name,
+                                     std::string(roof->name) + " " + value});
+  }
+  if (issue_gips) {
+    // Flat from the first ridge on: left of it every level's slope is below the issue rate.
+    double x_start = chart.x_axis.max_value;
+    for (const auto& [roof, rate] : rates) x_start = std::min(x_start, *issue_gips / rate);
+    x_start = rates.empty() ? chart.x_axis.min_value : std::max(x_start, chart.x_axis.min_value);
+    const std::string label = "issue " + compactValueText(*issue_gips) + " warp GIPS";
+    chart.ceilings.push_back(Ceiling{0, CeilingKind::fp32_peak, *issue_gips, {x_start, *issue_gips},
+                                     {chart.x_axis.max_value, *issue_gips}, label + " · " + chart.models[0].short_name,
+                                     label});
+  }
+}
+
 }  // namespace
 
 std::string accessDisplayName(AccessKind kind) {
@@ -172,41 +231,8 @@ std::optional<RooflineChart> buildInstructionRoofline(const AnalysedResults& res
   chart.unplaced_note = "(no instruction counts): see below";
   chart.dotted_roof_note = "L1, L2, shared roofs";
 
-  const std::vector<std::string> varying_names = varyingParamNames(normal_records);
-  double min_x = std::numeric_limits<double>::infinity(), max_x = -min_x, min_y = min_x, max_y = -min_x;
-  auto include = [](double value, double& low, double& high) {
-    low = std::min(low, std::log10(value));
-    high = std::max(high, std::log10(value));
-  };
-  for (const AnalysedRecord* record : normal_records) {
-    const std::optional<double> gips = derived(*record, "warp_gips");
-    if (record->status != RecordStatus::ok || !gips || !(*gips > 0)) {
-      const std::string why = record->status != RecordStatus::ok ? toString(record->status) + ": " + firstLine(record->status_reason)
-                              : !record->counters.available ? "no counters: " + firstLine(record->counters.reason)
-                                                            : "no instruction counts in its counters";
-      chart.unplaced.push_back(UnplacedRecord{record->variant, recordParamsText(*record), why});
-      continue;
-    }
-    auto series = std::find_if(chart.series.begin(), chart.series.end(),
-                               [&](const VariantSeries& s) { return s.variant == record->variant; });
-    if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), VariantSeries{record->variant});
-    VariantPoint point = pointOf(*record, *gips, static_cast<std::size_t>(series - chart.series.begin()),
-                                 shortLabelFor(*record, varying_names));
-    if (point.at.intensity_flop_per_byte <= 0) {
-      chart.unplaced.push_back(UnplacedRecord{record->variant, recordParamsText(*record), "no memory transactions counted"});
-      continue;
-    }
-    point.details = pointLines(*record, *gips, point);
-    include(point.at.intensity_flop_per_byte, min_x, max_x);
-    include(point.at.intensity_flop_per_byte * std::pow(10.0, kPointLabelRoomDecades), min_x, max_x);
-    include(*gips, min_y, max_y);
-    for (const LevelMarker& level : point.levels) include(level.at.intensity_flop_per_byte, min_x, max_x);
-    for (const AccessMarker& access : point.accesses) {
-      include(access.at.intensity_flop_per_byte, min_x, max_x);
-      include(access.at.gflops, min_y, max_y);
-    }
-    chart.points.push_back(std::move(point));
-  }
+  LogExtent extent;
+  placeInstructionPoints(chart, normal_records, extent);
 
   // The roofs: the model's issue rate, flat, and each level's transaction rate, a slope up to it.
   std::optional<double> issue_gips;
@@ -220,36 +246,17 @@ std::optional<RooflineChart> buildInstructionRoofline(const AnalysedResults& res
     for (const LevelRoof& roof : kLevels)
       if (const auto rate = transactionRate(model, roof)) rates.emplace_back(&roof, *rate);
   }
-  for (const ChartWall& wall : chart.walls) include(wall.x, min_x, max_x);
+  for (const ChartWall& wall : chart.walls) extent.includeX(wall.x);
   if (issue_gips) {
-    include(*issue_gips, min_y, max_y);
-    for (const auto& [roof, rate] : rates) include(*issue_gips / rate * kRidgeRoomFactor, min_x, max_x);
+    extent.includeY(*issue_gips);
+    for (const auto& [roof, rate] : rates) extent.includeX(*issue_gips / rate * kRidgeRoomFactor);
   }
-  if (!std::isfinite(min_y)) min_y = 0, max_y = 3;
-  setLogRange(chart.x_axis, min_x - kAxisPaddingDecades, max_x + kAxisPaddingDecades);
-  min_y = std::max(min_y, max_y - kMaximumSpanDecades);
-  setLogRange(chart.y_axis, min_y - kAxisPaddingDecades, max_y + kAxisPaddingDecades);
+  if (!std::isfinite(extent.min_y)) extent.min_y = 0, extent.max_y = 3;
+  setLogRange(chart.x_axis, extent.min_x - kAxisPaddingDecades, extent.max_x + kAxisPaddingDecades);
+  extent.min_y = std::max(extent.min_y, extent.max_y - kMaximumSpanDecades);
+  setLogRange(chart.y_axis, extent.min_y - kAxisPaddingDecades, extent.max_y + kAxisPaddingDecades);
 
-  const double top = issue_gips.value_or(chart.y_axis.max_value);
-  for (const auto& [roof, rate] : rates) {
-    const double x_start = std::max(chart.x_axis.min_value, chart.y_axis.min_value / rate);
-    const double x_end = std::min(chart.x_axis.max_value, top / rate);
-    if (x_start >= x_end) continue;
-    const std::string value = compactValueText(rate) + " GTXN/s";
-    chart.ceilings.push_back(Ceiling{0, roof->kind, rate, {x_start, rate * x_start}, {x_end, rate * x_end},
-                                     std::string(roof->name) + " " + value + " · " + chart.models[0].short_name,
-                                     std::string(roof->name) + " " + value});
-  }
-  if (issue_gips) {
-    // Flat from the first ridge on: left of it every level's slope is below the issue rate.
-    double x_start = chart.x_axis.max_value;
-    for (const auto& [roof, rate] : rates) x_start = std::min(x_start, *issue_gips / rate);
-    x_start = rates.empty() ? chart.x_axis.min_value : std::max(x_start, chart.x_axis.min_value);
-    const std::string label = "issue " + compactValueText(*issue_gips) + " warp GIPS";
-    chart.ceilings.push_back(Ceiling{0, CeilingKind::fp32_peak, *issue_gips, {x_start, *issue_gips},
-                                     {chart.x_axis.max_value, *issue_gips}, label + " · " + chart.models[0].short_name,
-                                     label});
-  }
+  addInstructionRoofs(chart, rates, issue_gips);
   return chart;
 }
 

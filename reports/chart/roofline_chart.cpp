@@ -137,6 +137,77 @@ std::string roleText(const AnalysedResults& results, const std::string& key, Mod
   return "";
 }
 
+// The models whose roofs the chart draws, each with its ceilings for the family's arithmetic.
+std::vector<ModelCeilings> chartModels(const AnalysedResults& results, Arithmetic arithmetic, RooflineChart& chart) {
+  std::vector<ModelCeilings> model_ceilings;
+  for (const std::string& key : chartModelKeys(results)) {
+    const auto ceilings = ceilingsOf(results.models.roofline_models.at(key).model, arithmetic);
+    if (!ceilings) continue;
+    const ModelRole role = key == referenceModelKey(results) ? ModelRole::reference
+                           : key == "device"                ? ModelRole::measured_device
+                                                            : ModelRole::other;
+    chart.models.push_back(ChartModel{key, modelShortName(results, key), role, roleText(results, key, role)});
+    model_ceilings.push_back(*ceilings);
+  }
+  return model_ceilings;
+}
+
+// Which levels the points were placed at beyond DRAM: their roofs are drawn too.
+struct LevelRoofsShown {
+  bool l2 = false, local = false;
+};
+
+// Each normal record's point, with its bars, mutants and level markers, or the reason it has none.
+LevelRoofsShown placeRooflinePoints(RooflineChart& chart, const AnalysedResults& results,
+                                    const std::vector<const AnalysedRecord*>& normal_records, const ChartWork& work,
+                                    const ChartOptions& options, LogExtent& extent) {
+  const std::vector<std::string> varying_names = varyingParamNames(normal_records);
+  LevelRoofsShown shown;
+  for (const AnalysedRecord* record : normal_records) {
+    std::string reason, model_key;
+    std::optional<std::string> above_roof;
+    const auto at = placeOnChart(results, *record, work, reason, model_key, above_roof);
+    const std::string& variant = record->variant;
+    if (!at) {
+      chart.unplaced.push_back(UnplacedRecord{variant, recordParamsText(*record), reason});
+      continue;
+    }
+    auto series = std::find_if(chart.series.begin(), chart.series.end(),
+                               [&](const VariantSeries& s) { return s.variant == variant; });
+    if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), VariantSeries{variant});
+    VariantPoint& point = chart.points.emplace_back(VariantPoint{*at, static_cast<std::size_t>(series - chart.series.begin()),
+                                                                 shortLabelFor(*record, varying_names),
+                                                                 pointDetails(results, *record, *at, work)});
+    point.levels = levelMarkers(*record, model_key, *at, work);
+    point.above_roof = above_roof;
+    if (above_roof) point.details.insert(point.details.begin() + 1, "⚠ " + *above_roof);
+    addPerformanceBars(point, *record);
+    if (record->diagnosis && record->diagnosis->bound == DiagnosedBound::launch && record->diagnosis->launch_floor_ns &&
+        *record->diagnosis->launch_floor_ns > 0 && record->work.flops > 0) {
+      point.launch_floor_gflops = record->work.flops / *record->diagnosis->launch_floor_ns;
+      extent.includeY(*point.launch_floor_gflops);
+    }
+    if (options.show_mutants) point.mutants = mutantMarkers(results, *record, *at);
+    for (const MutantMarker& mutant : point.mutants) extent.includeY(mutant.gflops);
+    for (const LevelMarker& level : point.levels) {
+      extent.includeX(level.at.intensity_flop_per_byte);
+      chart.hierarchical = true;
+      if (level.at.level == MemoryLevel::l2) shown.l2 = true;
+      if (level.at.level == MemoryLevel::local || level.at.level == MemoryLevel::l1) shown.local = true;
+    }
+    extent.includeX(at->intensity_flop_per_byte);
+    extent.includeX(at->intensity_flop_per_byte * std::pow(10.0, kPointLabelRoomDecades));
+    extent.includeY(at->gflops);
+    for (const auto& bar : {point.median_interval, point.min_max})
+      if (bar) {
+        extent.includeY(bar->low);
+        extent.includeY(bar->high);
+      }
+    if (at->level == MemoryLevel::global) chart.x_axis.title = kGlobalIntensityTitle;
+  }
+  return shown;
+}
+
 }  // namespace
 
 namespace chart_detail {
@@ -196,7 +267,6 @@ RooflineChart buildRooflineChart(const AnalysedResults& results, std::string_vie
   for (const AnalysedRecord* record : recordsOfFamily(results, family)) {
     if (record->mode == RunMode::normal) normal_records.push_back(record);
   }
-  const std::vector<std::string> varying_names = varyingParamNames(normal_records);
   const ChartWork work = chartWorkOf(normal_records);
   const Arithmetic arithmetic = work.arithmetic;
   chart.x_axis.title = work.counted ? kCountedIntegerTitle
@@ -206,88 +276,30 @@ RooflineChart buildRooflineChart(const AnalysedResults& results, std::string_vie
   if (work.counted)
     chart.caption_note = "This family declares no floating-point work and its counters counted none: its points are "
                          "the integer instructions the counters counted, under the measured int32 roof, per DRAM byte counted.";
-  std::vector<ModelCeilings> model_ceilings;
-  for (const std::string& key : chartModelKeys(results)) {
-    const auto ceilings = ceilingsOf(results.models.roofline_models.at(key).model, arithmetic);
-    if (!ceilings) continue;
-    const ModelRole role = key == referenceModelKey(results) ? ModelRole::reference
-                           : key == "device"                ? ModelRole::measured_device
-                                                            : ModelRole::other;
-    chart.models.push_back(ChartModel{key, modelShortName(results, key), role, roleText(results, key, role)});
-    model_ceilings.push_back(*ceilings);
-  }
+  const std::vector<ModelCeilings> model_ceilings = chartModels(results, arithmetic, chart);
 
-  double min_x_log = std::numeric_limits<double>::infinity(), max_x_log = -min_x_log;
-  double min_y_log = min_x_log, max_y_log = -min_x_log;
-  auto include = [](double value, double& low, double& high) {
-    const double log_value = std::log10(value);
-    low = std::min(low, log_value);
-    high = std::max(high, log_value);
-  };
-
-  bool draw_l2_roofs = false, draw_level_local_roofs = false;
-  for (const AnalysedRecord* record : normal_records) {
-    std::string reason, model_key;
-    std::optional<std::string> above_roof;
-    const auto at = placeOnChart(results, *record, work, reason, model_key, above_roof);
-    const std::string& variant = record->variant;
-    if (!at) {
-      chart.unplaced.push_back(UnplacedRecord{variant, recordParamsText(*record), reason});
-      continue;
-    }
-    auto series = std::find_if(chart.series.begin(), chart.series.end(),
-                               [&](const VariantSeries& s) { return s.variant == variant; });
-    if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), VariantSeries{variant});
-    VariantPoint& point = chart.points.emplace_back(VariantPoint{*at, static_cast<std::size_t>(series - chart.series.begin()),
-                                                                 shortLabelFor(*record, varying_names),
-                                                                 pointDetails(results, *record, *at, work)});
-    point.levels = levelMarkers(*record, model_key, *at, work);
-    point.above_roof = above_roof;
-    if (above_roof) point.details.insert(point.details.begin() + 1, "⚠ " + *above_roof);
-    addPerformanceBars(point, *record);
-    if (record->diagnosis && record->diagnosis->bound == DiagnosedBound::launch && record->diagnosis->launch_floor_ns &&
-        *record->diagnosis->launch_floor_ns > 0 && record->work.flops > 0) {
-      point.launch_floor_gflops = record->work.flops / *record->diagnosis->launch_floor_ns;
-      include(*point.launch_floor_gflops, min_y_log, max_y_log);
-    }
-    if (options.show_mutants) point.mutants = mutantMarkers(results, *record, *at);
-    for (const MutantMarker& mutant : point.mutants) include(mutant.gflops, min_y_log, max_y_log);
-    for (const LevelMarker& level : point.levels) {
-      include(level.at.intensity_flop_per_byte, min_x_log, max_x_log);
-      chart.hierarchical = true;
-      if (level.at.level == MemoryLevel::l2) draw_l2_roofs = true;
-      if (level.at.level == MemoryLevel::local || level.at.level == MemoryLevel::l1) draw_level_local_roofs = true;
-    }
-    include(at->intensity_flop_per_byte, min_x_log, max_x_log);
-    include(at->intensity_flop_per_byte * std::pow(10.0, kPointLabelRoomDecades), min_x_log, max_x_log);
-    include(at->gflops, min_y_log, max_y_log);
-    for (const auto& bar : {point.median_interval, point.min_max})
-      if (bar) {
-        include(bar->low, min_y_log, max_y_log);
-        include(bar->high, min_y_log, max_y_log);
-      }
-    if (at->level == MemoryLevel::global) chart.x_axis.title = kGlobalIntensityTitle;
-  }
-  const bool draw_local_roofs = familyDeclaresLocalAccesses(normal_records) || draw_level_local_roofs;
+  LogExtent extent;
+  const LevelRoofsShown shown = placeRooflinePoints(chart, results, normal_records, work, options, extent);
+  const bool draw_local_roofs = familyDeclaresLocalAccesses(normal_records) || shown.local;
   for (const ModelCeilings& ceilings : model_ceilings) {
     const double ridge = ceilings.peak_gflops / ceilings.dram_gbps;
-    include(ridge / kRidgeVisibilityFactor, min_x_log, max_x_log);
-    include(ridge * kRidgeVisibilityFactor, min_x_log, max_x_log);
+    extent.includeX(ridge / kRidgeVisibilityFactor);
+    extent.includeX(ridge * kRidgeVisibilityFactor);
     if (draw_local_roofs && ceilings.local_gbps) {
-      include(ceilings.peak_gflops / *ceilings.local_gbps / kRidgeVisibilityFactor, min_x_log, max_x_log);
+      extent.includeX(ceilings.peak_gflops / *ceilings.local_gbps / kRidgeVisibilityFactor);
     }
-    include(ceilings.peak_gflops, min_y_log, max_y_log);
+    extent.includeY(ceilings.peak_gflops);
   }
-  if (!std::isfinite(min_x_log)) {  // no model and no point: an empty frame still says so
-    min_x_log = -1, max_x_log = 2, min_y_log = 0, max_y_log = 3;
+  if (!std::isfinite(extent.min_x)) {  // no model and no point: an empty frame still says so
+    extent.min_x = -1, extent.max_x = 2, extent.min_y = 0, extent.max_y = 3;
   }
-  setLogRange(chart.x_axis, min_x_log - kAxisPaddingDecades, max_x_log + kAxisPaddingDecades);
+  setLogRange(chart.x_axis, extent.min_x - kAxisPaddingDecades, extent.max_x + kAxisPaddingDecades);
   // The lowest DRAM slope must enter the frame at its left edge, or the roofs would float.
   for (const ModelCeilings& ceilings : model_ceilings) {
-    include(ceilings.dram_gbps * chart.x_axis.min_value, min_y_log, max_y_log);
+    extent.includeY(ceilings.dram_gbps * chart.x_axis.min_value);
   }
-  min_y_log = std::max(min_y_log, max_y_log - kMaximumSpanDecades);
-  setLogRange(chart.y_axis, min_y_log - kAxisPaddingDecades, max_y_log + kAxisPaddingDecades);
+  extent.min_y = std::max(extent.min_y, extent.max_y - kMaximumSpanDecades);
+  setLogRange(chart.y_axis, extent.min_y - kAxisPaddingDecades, extent.max_y + kAxisPaddingDecades);
 
   for (std::size_t index = 0; index < chart.models.size(); ++index) {
     const ModelCeilings& ceilings = model_ceilings[index];
@@ -295,7 +307,7 @@ RooflineChart buildRooflineChart(const AnalysedResults& results, std::string_vie
     if (draw_local_roofs && ceilings.local_gbps) {
       addSlope(chart, index, CeilingKind::local_bandwidth, *ceilings.local_gbps, ceilings.peak_gflops);
     }
-    if (draw_l2_roofs && ceilings.l2_gbps) {
+    if (shown.l2 && ceilings.l2_gbps) {
       addSlope(chart, index, CeilingKind::l2_bandwidth, *ceilings.l2_gbps, ceilings.peak_gflops);
     }
     addPeak(chart, index, ceilings);

@@ -2,6 +2,9 @@
 // file that places its points (roofline_chart_points.cpp) and with the other charts' builders
 // (instruction_roofline.cpp): axes, labels, the params that tell points apart, and the points.
 #pragma once
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +18,20 @@ namespace rooflab::reports::chart_detail {
 inline constexpr double kAxisPaddingDecades = 0.3;
 // Points get extra room on the right for their params label.
 inline constexpr double kPointLabelRoomDecades = 0.25;
+
+// Where a chart's points and roofs lie, in decades (log10), to fit the axes to.
+struct LogExtent {
+  double min_x = std::numeric_limits<double>::infinity(), max_x = -std::numeric_limits<double>::infinity();
+  double min_y = std::numeric_limits<double>::infinity(), max_y = -std::numeric_limits<double>::infinity();
+  void includeX(double value) {
+    min_x = std::min(min_x, std::log10(value));
+    max_x = std::max(max_x, std::log10(value));
+  }
+  void includeY(double value) {
+    min_y = std::min(min_y, std::log10(value));
+    max_y = std::max(max_y, std::log10(value));
+  }
+};
 
 // Sets the axis range (widened to at least two decades) and its decade ticks.
 void setLogRange(LogAxis& axis, double min_log10, double max_log10);

@@ -1,7 +1,6 @@
 // The shape the typed-results rework gave the code, kept by a test so that it does not drift back:
-// small files in analyzer/, mutators/ and reports/, short functions where a point is run and a batch
-// is driven, and results that are typed data (JSON only at the edge in analyzer/json/ and its readers
-// and writers).
+// small files and short functions in analyzer/, mutators/ and reports/, and results that are typed
+// data (JSON only at the edge in analyzer/json/ and its readers and writers).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,6 +8,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -39,19 +39,26 @@ struct FunctionSpan {
 };
 
 // Function definitions at namespace level, in the project's clang-format layout: the signature starts
-// in column 0 and the body closes with a '}' alone in column 0.
+// in column 0 and the body closes with a '}' alone in column 0. A definition on one line ends with its
+// '}' and is short; a ` = ` before the first '(' makes a variable (a constant, a raw string), whose
+// '(' may be in a comment or the string.
 std::vector<FunctionSpan> functionsIn(const std::vector<std::string>& lines) {
   static const std::regex start(R"(^[A-Za-z~].*\()");
   static const std::regex not_function(R"(^(namespace|struct|class|enum|union|extern|using|typedef|return)\b)");
+  static const std::regex initialised(R"(^[^(]*\s=\s)");
   auto endsWith = [](const std::string& s, char c) {
     const auto last = s.find_last_not_of(" \t");
     return last != std::string::npos && s[last] == c;
   };
   std::vector<FunctionSpan> spans;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (!std::regex_search(lines[i], start) || std::regex_search(lines[i], not_function) || endsWith(lines[i], ';')) continue;
+    if (!std::regex_search(lines[i], start) || std::regex_search(lines[i], not_function) || endsWith(lines[i], ';') ||
+        std::regex_search(lines[i], initialised))
+      continue;
     std::size_t open = i;
-    while (open < lines.size() && !endsWith(lines[open], '{') && !endsWith(lines[open], ';')) ++open;
+    while (open < lines.size() && !endsWith(lines[open], '{') && !endsWith(lines[open], ';') &&
+           !endsWith(lines[open], '}'))
+      ++open;
     if (open == lines.size() || !endsWith(lines[open], '{')) continue;
     std::size_t close = open;
     while (close < lines.size() && lines[close] != "}") ++close;
@@ -72,18 +79,31 @@ TEST(CodeShape, NoSourceFileOfAnalyzerMutatorsOrReportsIsOver500Lines) {
   }
 }
 
-TEST(CodeShape, NoFunctionOfTheRunnerOrTheBatchIsOver80Lines) {
-  const std::regex runner_or_batch(
-      R"((runner|batch|batch_plan|batch_summary|results_writer|launch_timing|variant_programs|resolved_point|progress_line)\.cpp$)");
+// Being split on other branches; each leaves this list when its split is merged.
+const std::pair<const char*, const char*> kLongFunctionsBeingSplit[] = {
+    {"analyzer/cli/main.cpp", "int main("},
+    {"analyzer/diagnose/mutation_verdict.cpp", "MutationVerdict analyseMutation("},
+    {"reports/text/diff_report.cpp", "DiffResult diffResults("},
+};
+
+bool beingSplit(const std::string& file, const std::string& signature) {
+  for (const auto& [split_file, function] : kLongFunctionsBeingSplit)
+    if (file == split_file && signature.rfind(function, 0) == 0) return true;
+  return false;
+}
+
+TEST(CodeShape, NoFunctionOfAnalyzerMutatorsOrReportsIsOver80Lines) {
   std::size_t checked = 0;
-  for (const fs::path& file : sourcesUnder(kSource / "analyzer")) {
-    if (!std::regex_search(file.filename().string(), runner_or_batch)) continue;
-    for (const FunctionSpan& f : functionsIn(linesOf(file))) {
-      ++checked;
-      EXPECT_LE(f.lines, 80u) << fs::relative(file, kSource).string() << ":" << f.first_line << ": " << f.signature;
+  for (const char* folder : {"analyzer", "mutators", "reports"})
+    for (const fs::path& file : sourcesUnder(kSource / folder)) {
+      const std::string name = fs::relative(file, kSource).generic_string();
+      for (const FunctionSpan& f : functionsIn(linesOf(file))) {
+        ++checked;
+        if (beingSplit(name, f.signature)) continue;
+        EXPECT_LE(f.lines, 80u) << name << ":" << f.first_line << ": " << f.signature;
+      }
     }
-  }
-  EXPECT_GT(checked, 20u) << "the function finder no longer recognises the code's layout";
+  EXPECT_GT(checked, 1000u) << "the function finder no longer recognises the code's layout";
 }
 
 TEST(CodeShape, TheFunctionFinderSeesMultiLineSignatures) {
@@ -94,6 +114,27 @@ TEST(CodeShape, TheFunctionFinderSeesMultiLineSignatures) {
   ASSERT_EQ(spans.size(), 2u);
   EXPECT_EQ(spans[0].lines, 4u);
   EXPECT_EQ(spans[1].lines, 2u);
+}
+
+// A one-line definition or a constant must not open a span that runs on to the next function's end.
+TEST(CodeShape, TheFunctionFinderSkipsOneLineFunctionsAndConstants) {
+  const std::vector<std::string> code = {"inline int one() { return 1; }",
+                                         "constexpr double kRate = 0.5;  // per (log time)^2",
+                                         "constexpr std::string_view kScript = R\"js(",
+                                         "  function f() {",
+                                         "  }",
+                                         ")js\";",
+                                         "Foo& operator=(const Foo& other) {",
+                                         "  return *this;",
+                                         "}",
+                                         "int two(int a = 2) {",
+                                         "  return a;",
+                                         "}"};
+  const auto spans = functionsIn(code);
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_EQ(spans[0].first_line, 7u);
+  EXPECT_EQ(spans[1].first_line, 10u);
+  EXPECT_EQ(spans[1].lines, 3u);
 }
 
 // Records and results are typed; reporters never see a JSON node.

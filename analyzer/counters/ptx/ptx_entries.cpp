@@ -91,6 +91,82 @@ ParsedParam parseParam(const std::string& text, const std::string& kernel, int l
   return parsed;
 }
 
+// The parameter list, from the '(' at loc.open_col on the .entry line to ')' over as many lines as
+// it takes: each parameter parsed, no name twice.
+void readParameters(const std::vector<SourceLine>& lines, std::size_t entry_line, EntryLocation& loc) {
+  const std::string& kernel = loc.signature.name;
+  std::size_t line = entry_line;
+  std::size_t col = loc.open_col + 1;
+  std::string param_text;
+  int param_line = lines[entry_line].number;
+  std::vector<std::pair<std::string, int>> raw_params;  // text, line
+  for (bool closed = false; !closed;) {
+    if (col >= lines[line].code.size()) {
+      if (++line >= lines.size()) fail(kernel, loc.signature.line, "parameter list never closes");
+      col = 0;
+      param_text += ' ';
+      continue;
+    }
+    const char c = lines[line].code[col++];
+    if (c != ',' && c != ')') {
+      if (trim(param_text).empty()) param_line = lines[line].number;
+      param_text += c;
+      continue;
+    }
+    if (!trim(param_text).empty()) raw_params.emplace_back(trim(param_text), param_line);
+    else if (c == ',' || !raw_params.empty()) fail(kernel, lines[line].number, "empty parameter in the list");
+    param_text.clear();
+    if (c == ')') {
+      loc.close_line = line;
+      loc.close_col = col - 1;
+      closed = true;
+    }
+  }
+  for (const auto& [text, number] : raw_params) {
+    loc.params.push_back(parseParam(text, kernel, number));
+    loc.signature.params.push_back(loc.params.back().param);
+  }
+  for (std::size_t a = 0; a < loc.params.size(); ++a)
+    for (std::size_t b = a + 1; b < loc.params.size(); ++b)
+      if (loc.params[a].param.name == loc.params[b].param.name)
+        fail(kernel, loc.signature.line, "parameter " + loc.params[a].param.name + " declared twice");
+}
+
+// The body: the first '{' after ')' (performance directives such as .reqntid may come between), to
+// its matching '}'. A ';' first means a declaration without a body. Returns the line the scan ended on.
+std::size_t findBody(const std::vector<SourceLine>& lines, EntryLocation& loc) {
+  const std::string& kernel = loc.signature.name;
+  std::size_t line = loc.close_line;
+  std::size_t col = loc.close_col + 1;
+  int depth = 0;
+  bool done = false;
+  while (!done) {
+    if (line >= lines.size()) fail(kernel, loc.signature.line, "body of '.entry " + kernel + "' never closes");
+    const std::string& body_code = lines[line].code;
+    for (; col < body_code.size() && !done; ++col) {
+      const char c = body_code[col];
+      if (!loc.body_open_line) {
+        if (c == ';') done = true;
+        if (c == '{') {
+          loc.body_open_line = line;
+          depth = 1;
+        }
+        continue;
+      }
+      if (c == '{') ++depth;
+      if (c == '}' && --depth == 0) {
+        loc.body_close_line = line;
+        done = true;
+      }
+    }
+    if (!done) {
+      ++line;
+      col = 0;
+    }
+  }
+  return line;
+}
+
 }  // namespace
 
 std::vector<EntryLocation> locateEntries(const std::vector<SourceLine>& lines) {
@@ -111,79 +187,14 @@ std::vector<EntryLocation> locateEntries(const std::vector<SourceLine>& lines) {
     const std::string& kernel = loc.signature.name;
     if (kernel.empty()) fail("", lines[i].number, "'.entry' without a kernel name");
 
-    // The parameter list: '(' on the .entry line (as NVVM writes it), then to ')' over as many lines
-    // as it takes.
+    // '(' on the .entry line, as NVVM writes it.
     while (pos < code.size() && std::isspace(static_cast<unsigned char>(code[pos]))) ++pos;
     if (pos >= code.size() || code[pos] != '(')
       fail(kernel, lines[i].number, "expected '(' after '.entry " + kernel + "' on the same line");
     loc.open_col = pos;
-    std::size_t line = i;
-    std::size_t col = pos + 1;
-    std::string param_text;
-    int param_line = lines[i].number;
-    std::vector<std::pair<std::string, int>> raw_params;  // text, line
-    for (bool closed = false; !closed;) {
-      if (col >= lines[line].code.size()) {
-        if (++line >= lines.size()) fail(kernel, loc.signature.line, "parameter list never closes");
-        col = 0;
-        param_text += ' ';
-        continue;
-      }
-      const char c = lines[line].code[col++];
-      if (c != ',' && c != ')') {
-        if (trim(param_text).empty()) param_line = lines[line].number;
-        param_text += c;
-        continue;
-      }
-      if (!trim(param_text).empty()) raw_params.emplace_back(trim(param_text), param_line);
-      else if (c == ',' || !raw_params.empty()) fail(kernel, lines[line].number, "empty parameter in the list");
-      param_text.clear();
-      if (c == ')') {
-        loc.close_line = line;
-        loc.close_col = col - 1;
-        closed = true;
-      }
-    }
-    for (const auto& [text, number] : raw_params) {
-      loc.params.push_back(parseParam(text, kernel, number));
-      loc.signature.params.push_back(loc.params.back().param);
-    }
-    for (std::size_t a = 0; a < loc.params.size(); ++a)
-      for (std::size_t b = a + 1; b < loc.params.size(); ++b)
-        if (loc.params[a].param.name == loc.params[b].param.name)
-          fail(kernel, loc.signature.line, "parameter " + loc.params[a].param.name + " declared twice");
-
-    // The body: the first '{' after ')' (performance directives such as .reqntid may come between), to
-    // its matching '}'. A ';' first means a declaration without a body.
-    line = loc.close_line;
-    col = loc.close_col + 1;
-    int depth = 0;
-    bool done = false;
-    while (!done) {
-      if (line >= lines.size()) fail(kernel, loc.signature.line, "body of '.entry " + kernel + "' never closes");
-      const std::string& body_code = lines[line].code;
-      for (; col < body_code.size() && !done; ++col) {
-        const char c = body_code[col];
-        if (!loc.body_open_line) {
-          if (c == ';') done = true;
-          if (c == '{') {
-            loc.body_open_line = line;
-            depth = 1;
-          }
-          continue;
-        }
-        if (c == '{') ++depth;
-        if (c == '}' && --depth == 0) {
-          loc.body_close_line = line;
-          done = true;
-        }
-      }
-      if (!done) {
-        ++line;
-        col = 0;
-      }
-    }
-    i = loc.body_open_line ? loc.body_close_line : line;
+    readParameters(lines, i, loc);
+    const std::size_t last_line = findBody(lines, loc);
+    i = loc.body_open_line ? loc.body_close_line : last_line;
     entries.push_back(std::move(loc));
   }
   return entries;

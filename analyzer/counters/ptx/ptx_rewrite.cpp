@@ -72,6 +72,71 @@ std::string replaceEnvRegisters(const std::string& text, const std::string& code
   return out;
 }
 
+// The parameter list, rewritten in NVVM's layout: one parameter a line.
+void writeParameterList(std::ostringstream& out, const std::vector<SourceLine>& lines, const EntryLocation& entry) {
+  out << lines[entry.entry_line].text.substr(0, entry.open_col) << '(';
+  bool first = true;
+  for (const ParsedParam& p : entry.params) {
+    if (p.param.kind == PtxParamKind::local_pointer) continue;
+    out << (first ? "\n" : ",\n") << '\t';
+    if (p.param.kind == PtxParamKind::global_pointer || p.param.kind == PtxParamKind::constant_pointer) {
+      out << ".param " << p.type << ' ' << p.param.name;
+    } else {
+      out << p.text;
+    }
+    first = false;
+  }
+  if (!first) out << '\n';
+  out << ')' << replaceEnvRegisters(lines[entry.close_line].text.substr(entry.close_col + 1),
+                                 lines[entry.close_line].code.substr(entry.close_col + 1))
+      << '\n';
+}
+
+// The lines between ')' and the end of the body: the kernel's __local arrays in OpenCL's layout,
+// the loads of __local arguments' addresses, and __constant accesses in their global form.
+void writeBody(std::ostringstream& out, const std::vector<SourceLine>& lines, const EntryLocation& entry,
+               const LocalArgOffsets& local_offsets, const std::string& static_local_symbol, CudaReadyPtx& result) {
+  const std::string& kernel = entry.signature.name;
+  const auto offsets = local_offsets.find(kernel);
+  const auto static_local =
+      planOpenClStaticLocal(lines, entry.close_line + 1, entry.body_close_line, static_local_symbol);
+  if (static_local) result.opencl_static_local_bytes[kernel] = static_local->first.total_bytes;
+  std::set<std::string> constant_params;
+  for (const ParsedParam& p : entry.params)
+    if (p.param.kind == PtxParamKind::constant_pointer) constant_params.insert(p.param.name);
+  const std::set<std::string> constant_registers =
+      constant_params.empty() ? std::set<std::string>{}
+                              : constantAddressRegisters(lines, entry.close_line + 1, entry.body_close_line,
+                                                         constant_params, kernel);
+  for (std::size_t b = entry.close_line + 1; b <= entry.body_close_line; ++b) {
+    const SourceLine& body = lines[b];
+    if (static_local) {
+      const StaticLocalLayout& layout = static_local->first;
+      if (layout.declaration_lines.count(b)) {
+        if (b == *layout.declaration_lines.begin())
+          out << leadingWhitespace(body.text) << ".shared .align " << layout.align_bytes << " .b8 " << static_local_symbol << '['
+              << layout.total_bytes << "];  // rooflab: OpenCL's layout of the kernel's __local arrays\n";
+        continue;
+      }
+      if (const auto it = static_local->second.find(b); it != static_local->second.end()) {
+        out << replaceEnvRegisters(it->second, it->second) << '\n';
+        continue;
+      }
+    }
+    std::optional<std::string> load;
+    if (offsets != local_offsets.end())
+      load = replaceLocalPointerLoad(body, kernel, offsets->second, result.dynamic_local_symbol);
+    if (load) {
+      out << *load;
+      continue;
+    }
+    // The code (comments blanked) rewritten alike, so that its columns stay the text's.
+    out << replaceEnvRegisters(globalFormOfConstantAccess(body, constant_registers),
+                               globalFormOfConstantAccess(SourceLine{body.code, body.code, body.number}, constant_registers))
+        << '\n';
+  }
+}
+
 }  // namespace
 
 CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKernel& local_arg_bytes,
@@ -116,67 +181,13 @@ CudaReadyPtx rewriteForCuda(std::string_view opencl_ptx, const LocalArgBytesByKe
       }
       declareExtern();  // a module without .target would reach here first; PTX requires it anyway
 
-      // The parameter list, rewritten in NVVM's layout: one parameter a line.
-      out << line.text.substr(0, entry.open_col) << '(';
-      bool first = true;
-      for (const ParsedParam& p : entry.params) {
-        if (p.param.kind == PtxParamKind::local_pointer) continue;
-        out << (first ? "\n" : ",\n") << '\t';
-        if (p.param.kind == PtxParamKind::global_pointer || p.param.kind == PtxParamKind::constant_pointer) {
-          out << ".param " << p.type << ' ' << p.param.name;
-        } else {
-          out << p.text;
-        }
-        first = false;
-      }
-      if (!first) out << '\n';
-      out << ')' << replaceEnvRegisters(lines[entry.close_line].text.substr(entry.close_col + 1),
-                                     lines[entry.close_line].code.substr(entry.close_col + 1))
-          << '\n';
+      writeParameterList(out, lines, entry);
       if (!entry.body_open_line) {
         i = entry.close_line;
         continue;
       }
 
-      // Lines between ')' and the end of the body.
-      const auto offsets = local_offsets.find(kernel);
-      const auto static_local =
-          planOpenClStaticLocal(lines, entry.close_line + 1, entry.body_close_line, static_local_symbol);
-      if (static_local) result.opencl_static_local_bytes[kernel] = static_local->first.total_bytes;
-      std::set<std::string> constant_params;
-      for (const ParsedParam& p : entry.params)
-        if (p.param.kind == PtxParamKind::constant_pointer) constant_params.insert(p.param.name);
-      const std::set<std::string> constant_registers =
-          constant_params.empty() ? std::set<std::string>{}
-                                  : constantAddressRegisters(lines, entry.close_line + 1, entry.body_close_line,
-                                                             constant_params, kernel);
-      for (std::size_t b = entry.close_line + 1; b <= entry.body_close_line; ++b) {
-        const SourceLine& body = lines[b];
-        if (static_local) {
-          const StaticLocalLayout& layout = static_local->first;
-          if (layout.declaration_lines.count(b)) {
-            if (b == *layout.declaration_lines.begin())
-              out << leadingWhitespace(body.text) << ".shared .align " << layout.align_bytes << " .b8 " << static_local_symbol << '['
-                  << layout.total_bytes << "];  // rooflab: OpenCL's layout of the kernel's __local arrays\n";
-            continue;
-          }
-          if (const auto it = static_local->second.find(b); it != static_local->second.end()) {
-            out << replaceEnvRegisters(it->second, it->second) << '\n';
-            continue;
-          }
-        }
-        std::optional<std::string> load;
-        if (offsets != local_offsets.end())
-          load = replaceLocalPointerLoad(body, kernel, offsets->second, result.dynamic_local_symbol);
-        if (load) {
-          out << *load;
-          continue;
-        }
-        // The code (comments blanked) rewritten alike, so that its columns stay the text's.
-        out << replaceEnvRegisters(globalFormOfConstantAccess(body, constant_registers),
-                                   globalFormOfConstantAccess(SourceLine{body.code, body.code, body.number}, constant_registers))
-            << '\n';
-      }
+      writeBody(out, lines, entry, local_offsets, static_local_symbol, result);
       i = entry.body_close_line;
       continue;
     }
