@@ -31,7 +31,7 @@ void writeReports(const ResultsDocument& document, const std::filesystem::path& 
     }
   }
   std::filesystem::create_directories(out_dir);
-  const AnalysedResults results = analysedResults(document);
+  const AnalysedResults results(document);
   for (const std::string& format : formats) {
     if (format == "html") writeHtmlReport(results, out_dir / "report.html", chart_options);
     if (format == "png") {

@@ -14,9 +14,21 @@
 
 #include <sys/wait.h>
 
+#include "analyzer/data/results_document.hpp"
 #include "analyzer/device/device.hpp"
 
 namespace rooflab::testing {
+
+// And back: the records as measured and the analysis apart, as a batch keeps them and writes them.
+inline ResultsDocument asDocument(const AnalysedResults& results) {
+  ResultsDocument document;
+  static_cast<ResultsHeader&>(document) = results;
+  for (const AnalysedRecord& record : results.records) {
+    document.records.push_back(static_cast<const RunRecord&>(record));
+    document.analysis.records.push_back(static_cast<const RecordConclusions&>(record));
+  }
+  return document;
+}
 
 // A file's bytes as text ("" when it cannot be read).
 inline std::string fileText(const std::filesystem::path& path) {

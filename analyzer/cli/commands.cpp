@@ -167,7 +167,7 @@ int runCommand(const RunCommand& cmd) {
   const ResultsDocument& results = outcome.results;
   // Nothing measured, nothing written: the folder keeps the earlier run's results and report.
   if (outcome.exit_code == ExitCode::interrupted && results.records.empty()) return static_cast<int>(outcome.exit_code);
-  reports::printTerminalSummary(analysedResults(results), std::cout);
+  reports::printTerminalSummary(AnalysedResults(results), std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   int exit_code = static_cast<int>(outcome.exit_code);
   const auto reports_started = std::chrono::steady_clock::now();
@@ -229,7 +229,7 @@ int tuneCommand(const TuneCommand& cmd) {
   config.run.environment = readEnvironmentSettings(false);
   TuneOutcome outcome = runTune(config, options);
   const ResultsDocument& results = outcome.results;
-  reports::printTerminalSummary(analysedResults(results), std::cout);
+  reports::printTerminalSummary(AnalysedResults(results), std::cout);
   for (const TuningResult& tuning : results.tuning) reports::printTuningSummary(tuning, std::cout);
   const std::vector<std::string> formats = cmd.run.formats.empty() ? config.run.formats : cmd.run.formats;
   int exit_code = static_cast<int>(outcome.exit_code);
@@ -382,7 +382,7 @@ int reportCommand(const ReportCommand& cmd) {
     throw InputError(cmd.results_path + ": " + e.what());
   }
   folder.listWrittenFiles();
-  reports::printTerminalSummary(analysedResults(results), std::cout);
+  reports::printTerminalSummary(AnalysedResults(results), std::cout);
   if (cmd.phases) reports::printPhaseTable(results, std::cout);
   for (const TuningResult& tuning : results.tuning) reports::printTuningSummary(tuning, std::cout);
   std::printf("reports written to %s\n", out.c_str());

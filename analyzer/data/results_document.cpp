@@ -26,15 +26,11 @@ std::string toString(RooflineModelRole role) { return nameOf(kRooflineModelRoleN
 
 std::optional<RooflineModelRole> parseRooflineModelRole(std::string_view text) { return valueOf(kRooflineModelRoleNames, text); }
 
-AnalysedResults analysedResults(const ResultsDocument& document) {
-  AnalysedResults results;
-  static_cast<ResultsHeader&>(results) = document;
-  results.records.reserve(document.records.size());
+AnalysedResults::AnalysedResults(const ResultsDocument& document) : ResultsHeader(document) {
+  records.reserve(document.records.size());
   for (std::size_t i = 0; i < document.records.size(); ++i)
-    results.records.emplace_back(document.records[i], i < document.analysis.records.size()
-                                                          ? document.analysis.records[i]
-                                                          : RecordConclusions{});
-  return results;
+    records.emplace_back(document.records[i],
+                         i < document.analysis.records.size() ? document.analysis.records[i] : RecordConclusions{});
 }
 
 }  // namespace rooflab

@@ -134,13 +134,14 @@ struct ResultsDocument : ResultsHeader {
   Analysis analysis;
 };
 
-// A run with each record beside its conclusions: what the reports read.
+// A run with each record beside its conclusions: what the reports read. Made from a document by
+// joining each record to its conclusions (none for a record the analysis has not reached).
 struct AnalysedResults : ResultsHeader {
+  AnalysedResults() = default;
+  // Implicit: wherever a report takes a run, a document is read as its analysed records.
+  AnalysedResults(const ResultsDocument& document);
   std::vector<AnalysedRecord> records;
 };
-
-// Each record joined to its conclusions (none for a record the analysis has not reached).
-AnalysedResults analysedResults(const ResultsDocument& document);
 
 
 }  // namespace rooflab

@@ -20,6 +20,7 @@
 #include <set>
 #include <sstream>
 
+#include "test_support.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "reports/chart/chart_scene.hpp"
