@@ -20,6 +20,7 @@
 #include "analyzer/tune/tune.hpp"
 #include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/counters/counters.hpp"
+#include "analyzer/counters/cupti_choice.hpp"
 #include "analyzer/roofline/device_models.hpp"
 #include "analyzer/device/device.hpp"
 #include "analyzer/diagnose/analysis.hpp"
@@ -51,6 +52,7 @@ EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
   EnvironmentSettings env;
   if (const char* threads = std::getenv("ROOFLAB_BUILD_THREADS")) env.build_threads = parseBuildThreads(threads);
   if (const char* metrics = std::getenv("ROOFLAB_EXTRA_METRICS")) env.extra_metrics = counters::parseExtraMetrics(metrics);
+  if (const char* library = std::getenv("ROOFLAB_CUPTI_LIBRARY")) env.cupti_library = library;
   if (const char* keep = std::getenv("ROOFLAB_PROFILER_KEEP_ENABLED")) env.keep_profiler_enabled = std::string(keep) != "0";
   // NVIDIA's JIT cache outlives the process: a program compiled by an earlier run builds without the
   // ptxas log the PTX bridge reads registers from. With counters possible, this run gets a cache of
@@ -58,6 +60,29 @@ EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
   if (counters_possible && std::getenv("CUDA_CACHE_PATH") == nullptr)
     env.private_jit_cache_dir = (fs::temp_directory_path() / ("rooflab-jit-cache-" + std::to_string(::getpid()))).string();
   return env;
+}
+
+// The counters' sources, each from the first that gives it: the flag, the config's [run] key, the
+// environment variable (already in `run.environment`). The libcupti chosen is handed to the counters
+// here, before anything loads it; the point workers get it with the run's settings.
+void settleCountersSources(const RunCommand& cmd, RunSettings& run) {
+  EnvironmentSettings& env = run.environment;
+  if (cmd.extra_metrics) {
+    env.extra_metrics = counters::parseExtraMetrics(*cmd.extra_metrics);
+  } else if (run.extra_metrics) {
+    std::string names;
+    for (const std::string& metric : *run.extra_metrics) names += (names.empty() ? "" : ",") + metric;
+    env.extra_metrics = counters::parseExtraMetrics(names);
+  }
+  if (cmd.cupti_library) env.cupti_library = *cmd.cupti_library;
+  else if (run.cupti_library) env.cupti_library = *run.cupti_library;
+  counters::chooseCuptiLibrary(env.cupti_library);
+}
+
+// What is wrong with the counters' flags as given, into `errors`.
+void checkCountersFlags(const RunCommand& cmd, InputErrorList& errors) {
+  if (cmd.cupti_library && cmd.cupti_library->empty())
+    errors.add("--cupti-library '': names no file: give libcupti's path, or a name the loader finds");
 }
 
 // A results file or a journal (a run killed outright leaves its records there); a torn last line of
@@ -118,6 +143,7 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   if (cmd.shard_given || !cmd.shard.empty())
     errors.attempt([&] { options.part = parseShardOption(cmd.shard, [](const char* name) { return std::getenv(name); }); });
   applyMeasurementFlags(cmd, config.run, errors);
+  checkCountersFlags(cmd, errors);
   errors.throwIfAny();
   options.out_override = cmd.out;
   if (cmd.no_counters) options.counters_override = CountersSetting::off;
@@ -127,6 +153,7 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   options.only = cmd.only;
   const CountersSetting counters = options.counters_override.value_or(config.run.counters);
   config.run.environment = readEnvironmentSettings(counters != CountersSetting::off);
+  settleCountersSources(cmd, config.run);
   return options;
 }
 
@@ -212,6 +239,7 @@ int tuneCommand(const TuneCommand& cmd) {
       errors.add("[run] device = '" + config.run.device + "': " + problem.substr(problem.find("': ") + 3) +
                  " (or give one with --device)");
   applyMeasurementFlags(cmd.run, config.run, errors);
+  checkCountersFlags(cmd.run, errors);
   errors.throwIfAny();
   TuneOptions options;
   options.batch.device_override = cmd.run.device;
@@ -225,6 +253,7 @@ int tuneCommand(const TuneCommand& cmd) {
   options.fresh = cmd.fresh;
   installStopSignalHandlers();
   config.run.environment = readEnvironmentSettings(false);
+  settleCountersSources(cmd.run, config.run);
   TuneOutcome outcome = runTune(config, options);
   const ResultsDocument& results = outcome.results;
   reports::printTerminalSummary(results, std::cout);

@@ -30,6 +30,10 @@ struct RunCommand {
   std::optional<double> max_noise;
   std::optional<double> min_time_s;
   std::optional<double> max_time_s;
+  // The counters' sources, over the config's [run] keys of the same names and the environment's
+  // ROOFLAB_EXTRA_METRICS and ROOFLAB_CUPTI_LIBRARY.
+  std::optional<std::string> extra_metrics;  // --extra-metrics, as ROOFLAB_EXTRA_METRICS is written
+  std::optional<std::string> cupti_library;  // --cupti-library
 };
 // `rooflab ab`: a baseline and a candidate interleaved in one batch (docs/cost.md, "A/B runs").
 struct AbCommand {
