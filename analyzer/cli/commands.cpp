@@ -244,6 +244,7 @@ int tuneCommand(const TuneCommand& cmd) {
   TuneOptions options;
   options.batch.device_override = cmd.run.device;
   options.batch.out_override = cmd.run.out;
+  if (cmd.run.no_counters) options.batch.counters_override = CountersSetting::off;
   options.batch.formats_override = cmd.run.formats;
   options.batch.progress = !cmd.run.quiet;
   options.searcher = *searcher;
@@ -274,6 +275,13 @@ int tuneCommand(const TuneCommand& cmd) {
   for (const fs::path& snippet : outcome.snippets) std::printf("tuned variant: %s\n", snippet.c_str());
   if (std::find(formats.begin(), formats.end(), "html") != formats.end())
     std::printf("report:  %s\n", (outcome.out_dir / "report.html").c_str());
+  // As run prints it: the results' phase table, when the command recorded one.
+  if (cmd.run.phases) {
+    if (results.cost)
+      reports::printPhaseTable(results, std::cout);
+    else
+      std::printf("phases: not recorded: tune does not measure its own phases\n");
+  }
   return exit_code;
 }
 
@@ -365,7 +373,20 @@ int devicesCommand() {
   return 0;
 }
 
+// Where `ceilings --out DIR` writes the model: DIR/kCeilingsModelFile, DIR made when missing. Checked
+// before the measurement, so that a mistaken --out costs no minutes of benchmarks.
+fs::path ceilingsModelPath(const std::string& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw InputError("ceilings --out " + out + ": not a folder (--out names a folder, as in every command; the model "
+                     "is written to DIR/" + kCeilingsModelFile + ")");
+  fs::create_directories(out, ec);
+  if (ec) throw IoError("ceilings --out " + out + ": cannot create the folder: " + ec.message());
+  return fs::path(out) / kCeilingsModelFile;
+}
+
 int ceilingsCommand(const CeilingsCommand& cmd) {
+  const std::optional<fs::path> model_path = cmd.out.empty() ? std::nullopt : std::optional(ceilingsModelPath(cmd.out));
   const SelectedDevice device = selectDevice(cmd.device);
   const std::vector<DeviceModel> models = loadDeviceModels();
   CeilingsOptions options;
@@ -383,12 +404,12 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
     return static_cast<int>(ExitCode::variant_failed);
   }
   const std::string toml = toToml(*report.model);
-  if (cmd.out.empty()) {
+  if (!model_path) {
     std::cout << "\n" << toml;
   } else {
-    std::ofstream out(cmd.out, std::ios::binary);
-    if (!(out << toml)) throw InputError("cannot write " + cmd.out);
-    std::printf("device model: %s\n", cmd.out.c_str());
+    std::ofstream out(*model_path, std::ios::binary);
+    if (!(out << toml)) throw IoError("cannot write the device model to " + model_path->string());
+    std::printf("device model: %s\n", model_path->c_str());
   }
   return report.complete() ? 0 : static_cast<int>(ExitCode::variant_failed);
 }
@@ -409,8 +430,10 @@ int reportCommand(const ReportCommand& cmd) {
     throw InputError(cmd.results_path + ": " + e.what());
   }
   folder.listWrittenFiles();
-  reports::printTerminalSummary(results, std::cout);
+  // --phases is asked for by name: --quiet leaves it.
+  if (!cmd.quiet) reports::printTerminalSummary(results, std::cout);
   if (cmd.phases) reports::printPhaseTable(results, std::cout);
+  if (cmd.quiet) return 0;
   for (const TuningResult& tuning : results.tuning) reports::printTuningSummary(tuning, std::cout);
   std::printf("reports written to %s\n", out.c_str());
   return 0;
