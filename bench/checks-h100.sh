@@ -118,8 +118,9 @@ for step in "$@"; do
         -lms 20 > "$W/clocks-ceilings.csv" 2>/dev/null &
       sampler=$!
       for i in 1 2 3 4 5; do
-        ./build-gpu/rooflab ceilings --device gpu --out "$W/ceilings-$i.toml" > "$W/ceilings-$i.log" 2>&1
+        ./build-gpu/rooflab ceilings --device gpu --out "$W/ceilings-$i" > "$W/ceilings-$i.log" 2>&1
         echo "ceilings $i: rc=$?" | tee -a "$W/summary.txt"
+        cp "$W/ceilings-$i/device-model.toml" "$W/ceilings-$i.toml" 2>/dev/null
       done
       kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null ;;
     figures)
@@ -336,8 +337,9 @@ for r in json.load(open(sys.argv[1]))["records"]:
 PY
       ;;
     roofs16)
-      ./build-gpu/rooflab ceilings --device gpu --out "$W/roofs16.toml" > "$W/roofs16.log" 2>&1
+      ./build-gpu/rooflab ceilings --device gpu --out "$W/roofs16" > "$W/roofs16.log" 2>&1
       echo "roofs16 ceilings: rc=$?" | tee -a "$W/summary.txt"
+      cp "$W/roofs16/device-model.toml" "$W/roofs16.toml" 2>/dev/null
       mkdir -p "$W/roofs16-kernels" && cp -r tests/fixtures/kernels/daxpy "$W/roofs16-kernels/"
       printf '[run]\ndevice = "gpu"\nmodes = ["normal"]\nformats = ["json", "html"]\nkernels = ["%s"]\n[[study]]\nfamily = "daxpy"\nparams = { N = [16777216] }\n' \
         "$W/roofs16-kernels" > "$W/roofs16-daxpy.toml"

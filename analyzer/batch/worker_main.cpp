@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analyzer/counters/counters.hpp"
+#include "analyzer/counters/cupti_choice.hpp"
 #include "analyzer/device/device.hpp"
 #include "analyzer/support/line_pipe.hpp"
 #include "analyzer/json/results_json_lines.hpp"
@@ -188,6 +189,7 @@ int runPointWorker(int commands_fd, int messages_fd) {
   if (commands.next(line, -1) != LineReader::Result::line) return 1;
   try {
     const WorkerSetup setup = decodeWorkerSetup(line);
+    counters::chooseCuptiLibrary(setup.config.run.environment.cupti_library);
     if (!setup.plan) return sendFatal(messages_fd, "the batch sent no plan"), 3;
     const BatchPlan& plan = *setup.plan;
     const SelectedDevice device = selectDevice(setup.config.run.device);

@@ -20,6 +20,7 @@
 #include "analyzer/tune/tune.hpp"
 #include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/counters/counters.hpp"
+#include "analyzer/counters/cupti_choice.hpp"
 #include "analyzer/roofline/device_models.hpp"
 #include "analyzer/device/device.hpp"
 #include "analyzer/diagnose/analysis.hpp"
@@ -53,6 +54,7 @@ EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
   EnvironmentSettings env;
   if (const char* threads = std::getenv("ROOFLAB_BUILD_THREADS")) env.build_threads = parseBuildThreads(threads);
   if (const char* metrics = std::getenv("ROOFLAB_EXTRA_METRICS")) env.extra_metrics = counters::parseExtraMetrics(metrics);
+  if (const char* library = std::getenv("ROOFLAB_CUPTI_LIBRARY")) env.cupti_library = library;
   if (const char* keep = std::getenv("ROOFLAB_PROFILER_KEEP_ENABLED")) env.keep_profiler_enabled = std::string(keep) != "0";
   // NVIDIA's JIT cache outlives the process: a program compiled by an earlier run builds without the
   // ptxas log the PTX bridge reads registers from. With counters possible, this run gets a cache of
@@ -60,6 +62,29 @@ EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
   if (counters_possible && std::getenv("CUDA_CACHE_PATH") == nullptr)
     env.private_jit_cache_dir = (fs::temp_directory_path() / ("rooflab-jit-cache-" + std::to_string(::getpid()))).string();
   return env;
+}
+
+// The counters' sources, each from the first that gives it: the flag, the config's [run] key, the
+// environment variable (already in `run.environment`). The libcupti chosen is handed to the counters
+// here, before anything loads it; the point workers get it with the run's settings.
+void settleCountersSources(const RunCommand& cmd, RunSettings& run) {
+  EnvironmentSettings& env = run.environment;
+  if (cmd.extra_metrics) {
+    env.extra_metrics = counters::parseExtraMetrics(*cmd.extra_metrics);
+  } else if (run.extra_metrics) {
+    std::string names;
+    for (const std::string& metric : *run.extra_metrics) names += (names.empty() ? "" : ",") + metric;
+    env.extra_metrics = counters::parseExtraMetrics(names);
+  }
+  if (cmd.cupti_library) env.cupti_library = *cmd.cupti_library;
+  else if (run.cupti_library) env.cupti_library = *run.cupti_library;
+  counters::chooseCuptiLibrary(env.cupti_library);
+}
+
+// What is wrong with the counters' flags as given, into `errors`.
+void checkCountersFlags(const RunCommand& cmd, InputErrorList& errors) {
+  if (cmd.cupti_library && cmd.cupti_library->empty())
+    errors.add("--cupti-library '': names no file: give libcupti's path, or a name the loader finds");
 }
 
 // A results file or a journal (a run killed outright leaves its records there); a torn last line of
@@ -120,6 +145,7 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   if (cmd.shard_given || !cmd.shard.empty())
     errors.attempt([&] { options.part = parseShardOption(cmd.shard, [](const char* name) { return std::getenv(name); }); });
   applyMeasurementFlags(cmd, config.run, errors);
+  checkCountersFlags(cmd, errors);
   errors.throwIfAny();
   options.out_override = cmd.out;
   if (cmd.no_counters) options.counters_override = CountersSetting::off;
@@ -129,6 +155,7 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   options.only = cmd.only;
   const CountersSetting counters = options.counters_override.value_or(config.run.counters);
   config.run.environment = readEnvironmentSettings(counters != CountersSetting::off);
+  settleCountersSources(cmd, config.run);
   return options;
 }
 
@@ -167,7 +194,7 @@ int runCommand(const RunCommand& cmd) {
   const ResultsDocument& results = outcome.results;
   // Nothing measured, nothing written: the folder keeps the earlier run's results and report.
   if (outcome.exit_code == ExitCode::interrupted && results.records.empty()) return static_cast<int>(outcome.exit_code);
-  reports::printTerminalSummary(AnalysedResults(results), std::cout);
+  reports::printTerminalSummary(results, std::cout);
   const std::vector<std::string> formats = cmd.formats.empty() ? config.run.formats : cmd.formats;
   int exit_code = static_cast<int>(outcome.exit_code);
   const auto reports_started = std::chrono::steady_clock::now();
@@ -214,10 +241,12 @@ int tuneCommand(const TuneCommand& cmd) {
       errors.add("[run] device = '" + config.run.device + "': " + problem.substr(problem.find("': ") + 3) +
                  " (or give one with --device)");
   applyMeasurementFlags(cmd.run, config.run, errors);
+  checkCountersFlags(cmd.run, errors);
   errors.throwIfAny();
   TuneOptions options;
   options.batch.device_override = cmd.run.device;
   options.batch.out_override = cmd.run.out;
+  if (cmd.run.no_counters) options.batch.counters_override = CountersSetting::off;
   options.batch.formats_override = cmd.run.formats;
   options.batch.progress = !cmd.run.quiet;
   options.searcher = *searcher;
@@ -227,9 +256,10 @@ int tuneCommand(const TuneCommand& cmd) {
   options.fresh = cmd.fresh;
   installStopSignalHandlers();
   config.run.environment = readEnvironmentSettings(false);
+  settleCountersSources(cmd.run, config.run);
   TuneOutcome outcome = runTune(config, options);
   const ResultsDocument& results = outcome.results;
-  reports::printTerminalSummary(AnalysedResults(results), std::cout);
+  reports::printTerminalSummary(results, std::cout);
   for (const TuningResult& tuning : results.tuning) reports::printTuningSummary(tuning, std::cout);
   const std::vector<std::string> formats = cmd.run.formats.empty() ? config.run.formats : cmd.run.formats;
   int exit_code = static_cast<int>(outcome.exit_code);
@@ -247,6 +277,13 @@ int tuneCommand(const TuneCommand& cmd) {
   for (const fs::path& snippet : outcome.snippets) std::printf("tuned variant: %s\n", snippet.c_str());
   if (std::find(formats.begin(), formats.end(), "html") != formats.end())
     std::printf("report:  %s\n", (outcome.out_dir / "report.html").c_str());
+  // As run prints it: the results' phase table, when the command recorded one.
+  if (cmd.run.phases) {
+    if (results.cost)
+      reports::printPhaseTable(results, std::cout);
+    else
+      std::printf("phases: not recorded: tune does not measure its own phases\n");
+  }
   return exit_code;
 }
 
@@ -338,7 +375,20 @@ int devicesCommand() {
   return 0;
 }
 
+// Where `ceilings --out DIR` writes the model: DIR/kCeilingsModelFile, DIR made when missing. Checked
+// before the measurement, so that a mistaken --out costs no minutes of benchmarks.
+fs::path ceilingsModelPath(const std::string& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw InputError("ceilings --out " + out + ": not a folder (--out names a folder, as in every command; the model "
+                     "is written to DIR/" + kCeilingsModelFile + ")");
+  fs::create_directories(out, ec);
+  if (ec) throw IoError("ceilings --out " + out + ": cannot create the folder: " + ec.message());
+  return fs::path(out) / kCeilingsModelFile;
+}
+
 int ceilingsCommand(const CeilingsCommand& cmd) {
+  const std::optional<fs::path> model_path = cmd.out.empty() ? std::nullopt : std::optional(ceilingsModelPath(cmd.out));
   const SelectedDevice device = selectDevice(cmd.device);
   const std::vector<DeviceModel> models = loadDeviceModels();
   CeilingsOptions options;
@@ -356,12 +406,12 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
     return static_cast<int>(ExitCode::variant_failed);
   }
   const std::string toml = toToml(*report.model);
-  if (cmd.out.empty()) {
+  if (!model_path) {
     std::cout << "\n" << toml;
   } else {
-    std::ofstream out(cmd.out, std::ios::binary);
-    if (!(out << toml)) throw InputError("cannot write " + cmd.out);
-    std::printf("device model: %s\n", cmd.out.c_str());
+    std::ofstream out(*model_path, std::ios::binary);
+    if (!(out << toml)) throw IoError("cannot write the device model to " + model_path->string());
+    std::printf("device model: %s\n", model_path->c_str());
   }
   return report.complete() ? 0 : static_cast<int>(ExitCode::variant_failed);
 }
@@ -382,8 +432,10 @@ int reportCommand(const ReportCommand& cmd) {
     throw InputError(cmd.results_path + ": " + e.what());
   }
   folder.listWrittenFiles();
-  reports::printTerminalSummary(AnalysedResults(results), std::cout);
+  // --phases is asked for by name: --quiet leaves it.
+  if (!cmd.quiet) reports::printTerminalSummary(results, std::cout);
   if (cmd.phases) reports::printPhaseTable(results, std::cout);
+  if (cmd.quiet) return 0;
   for (const TuningResult& tuning : results.tuning) reports::printTuningSummary(tuning, std::cout);
   std::printf("reports written to %s\n", out.c_str());
   return 0;

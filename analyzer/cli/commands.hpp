@@ -30,6 +30,10 @@ struct RunCommand {
   std::optional<double> max_noise;
   std::optional<double> min_time_s;
   std::optional<double> max_time_s;
+  // The counters' sources, over the config's [run] keys of the same names and the environment's
+  // ROOFLAB_EXTRA_METRICS and ROOFLAB_CUPTI_LIBRARY.
+  std::optional<std::string> extra_metrics;  // --extra-metrics, as ROOFLAB_EXTRA_METRICS is written
+  std::optional<std::string> cupti_library;  // --cupti-library
 };
 // `rooflab ab`: a baseline and a candidate interleaved in one batch (docs/cost.md, "A/B runs").
 struct AbCommand {
@@ -48,9 +52,11 @@ struct TuneCommand {
   std::optional<std::string> seed;  // checked by parseSeedOption: a minus sign must not wrap
   bool fresh = false;
 };
+// `rooflab ceilings`: the model goes to <out>/kCeilingsModelFile, or to the terminal without --out.
+inline constexpr const char* kCeilingsModelFile = "device-model.toml";
 struct CeilingsCommand {
   std::string device = "auto";
-  std::string out;
+  std::string out;  // a folder, as every command's --out
 };
 struct ReportCommand {
   std::string results_path;
@@ -58,11 +64,13 @@ struct ReportCommand {
   std::vector<std::string> formats;
   bool show_mutants = false;  // the charts draw the mutants' markers
   bool phases = false;        // print the saved run's phase table
+  bool quiet = false;         // no summary or info lines; the reports are still written
 };
 struct MergeCommand {
   std::vector<std::string> parts;  // output folders (their results.json, else journal.jsonl) or files
   std::string out;
   std::vector<std::string> formats;
+  bool quiet = false;  // no summary or info lines; the merged results and report are still written
 };
 struct DiffCommand {
   std::string old_path;

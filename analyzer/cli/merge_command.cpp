@@ -62,7 +62,9 @@ int mergeCommand(const MergeCommand& cmd) {
     throw InputError(std::string("merge: ") + e.what());
   }
   folder.resultsWritten();
-  reports::printTerminalSummary(AnalysedResults(outcome.merged), std::cout);
+  // The parts' problems (outcome.messages, above) are warnings: --quiet leaves them.
+  if (cmd.quiet) return static_cast<int>(outcome.exit_code);
+  reports::printTerminalSummary(outcome.merged, std::cout);
   std::printf("merged %zu %s (%zu records) into %s\n", parts.size(), parts.size() == 1 ? "part" : "parts", outcome.merged.records.size(),
               (folder.dir() / "results.json").c_str());
   return static_cast<int>(outcome.exit_code);

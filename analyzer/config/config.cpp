@@ -99,12 +99,32 @@ void readDeviceMode(const TomlReader& r, RunSettings& run) {
   }
 }
 
+// Beside `counters`, as the counters' other settings: their flags and environment variables are the
+// fallbacks and overrides of these keys (the command line settles which wins).
+void parseCountersSources(const TomlReader& r, RunSettings& run, InputErrorList& errors) {
+  errors.attempt([&] {
+    if (auto metrics = r.optionalTextArray("extra_metrics")) {
+      for (const std::string& metric : *metrics)
+        if (metric.empty() || metric.find_first_of(" \t,") != std::string::npos)
+          r.fail("extra_metrics", "'" + metric + "' is not a metric name: one raw CUPTI metric per element (e.g. "
+                                  "\"smsp__inst_executed.sum\")");
+      run.extra_metrics = *metrics;
+    }
+  });
+  errors.attempt([&] {
+    if (auto library = r.optionalString("cupti_library")) {
+      if (library->empty()) r.fail("cupti_library", "must name a libcupti file (a path, or a name the loader finds)");
+      run.cupti_library = *library;
+    }
+  });
+}
+
 // Every key is read on its own: a config with three mistakes says all three.
 void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir, InputErrorList& errors) {
   errors.attempt([&] {
     r.rejectUnknownKeys({"device", "repetitions", "warmup", "modes", "counters", "reference_model", "out", "formats",
                          "kernels", "variant_time_limit_s", "seed", "ceilings", "max_noise", "min_time", "max_time",
-                         "max_points", "device_mode"});
+                         "max_points", "device_mode", "extra_metrics", "cupti_library"});
   });
   errors.attempt([&] { readDevices(r, run); });
   // What a batch on several devices does with them.
@@ -132,6 +152,7 @@ void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir, I
       run.counters = *setting;
     }
   });
+  parseCountersSources(r, run, errors);
   errors.attempt([&] { run.reference_model = r.optionalString("reference_model").value_or(run.reference_model); });
   errors.attempt([&] {
     if (const auto ceilings = r.optionalString("ceilings")) {

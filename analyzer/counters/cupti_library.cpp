@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/counters/cuda_driver.hpp"
+#include "analyzer/counters/cupti_choice.hpp"
 
 namespace rooflab::counters {
 
@@ -27,7 +28,7 @@ void loadSymbol(void* library, Fn& fn, const char* name, std::string& missing) {
 std::vector<std::string> candidatePaths() {
   const std::string versioned = "libcupti.so." + std::to_string(CUDA_VERSION / 1000);
   std::vector<std::string> paths;
-  if (const char* explicit_path = std::getenv("ROOFLAB_CUPTI_LIBRARY")) paths.emplace_back(explicit_path);
+  if (!chosenCuptiLibrary().empty()) paths.push_back(chosenCuptiLibrary());
 #ifdef ROOFLAB_CUPTI_LIBRARY_PATH
   paths.emplace_back(ROOFLAB_CUPTI_LIBRARY_PATH);  // the libcupti CMake found at build time
 #endif
@@ -82,8 +83,8 @@ CuptiLibrary load() {
     }
   }
   if (!library) {
-    c.unavailable_reason = "cannot load libcupti (install the CUDA Toolkit's CUPTI, or set ROOFLAB_CUPTI_LIBRARY "
-                           "to its path): " + first_error;
+    c.unavailable_reason = "cannot load libcupti (install the CUDA Toolkit's CUPTI, or name its path with "
+                           "--cupti-library, [run] cupti_library or ROOFLAB_CUPTI_LIBRARY): " + first_error;
     return c;
   }
   preloadPerfworksBeside(library);

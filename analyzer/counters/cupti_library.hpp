@@ -54,7 +54,8 @@ struct CuptiLibrary {
   std::string errorText(CUptiResult result) const;
 };
 
-// Loaded once, on first use (libcuda first); never unloaded. Looks for $ROOFLAB_CUPTI_LIBRARY, then the
+// Loaded once, on first use (libcuda first); never unloaded. Looks for the library the user chose
+// (cupti_choice.hpp: --cupti-library, [run] cupti_library or $ROOFLAB_CUPTI_LIBRARY), then the
 // libcupti CMake found (ROOFLAB_CUPTI_LIBRARY_PATH), then libcupti.so.<CUDA major> and libcupti.so on the
 // loader's path, then the CUDA Toolkit's library folders (ROOFLAB_CUDA_LIBRARY_DIR, $CUDA_HOME,
 // $CUDA_PATH, /usr/local/cuda, including extras/CUPTI/lib64).

@@ -42,11 +42,17 @@ enum class DeviceMode {
 std::string toString(DeviceMode mode);  // "compare" | "shard"
 std::optional<DeviceMode> parseDeviceMode(std::string_view text);
 
-// What a user sets through environment variables (docs/using.md). The command line reads them, once, into
-// the run's settings (analyzer/cli/commands.cpp), so that nothing below it reads the environment.
+// What a user sets through environment variables (docs/using.md), or through the flags and [run] keys
+// that take their place. The command line settles them, once, into the run's settings
+// (analyzer/cli/commands.cpp), so that nothing below it reads the environment.
 struct EnvironmentSettings {
   std::optional<int> build_threads;        // ROOFLAB_BUILD_THREADS (0 to 64); unset: by device type
-  std::vector<std::string> extra_metrics;  // ROOFLAB_EXTRA_METRICS, parsed: raw metrics beyond the table
+  // Raw metrics beyond the table, parsed: --extra-metrics, else [run] extra_metrics, else
+  // ROOFLAB_EXTRA_METRICS.
+  std::vector<std::string> extra_metrics;
+  // The libcupti loaded first: --cupti-library, else [run] cupti_library, else ROOFLAB_CUPTI_LIBRARY;
+  // empty: the search of analyzer/counters/cupti_library.hpp alone.
+  std::string cupti_library;
   // The range profiler left enabled from one record's range to the next of the same metric set
   // (docs/cost.md, "Counters"); ROOFLAB_PROFILER_KEEP_ENABLED=0 disables it after every range.
   bool keep_profiler_enabled = true;
@@ -83,6 +89,10 @@ struct RunSettings {
   std::size_t max_points = 10000;              // a batch planning more points is refused (exit 2)
   std::uint64_t seed = 20121;                  // buffer contents are a function of this seed
   std::string binaries_dir;                    // when set, each built program's binary (PTX on NVIDIA) is kept here
+  // [run] extra_metrics and cupti_library as the config gives them; unset: the environment's. The
+  // command line settles them into `environment`, which the run reads.
+  std::optional<std::vector<std::string>> extra_metrics;
+  std::optional<std::string> cupti_library;
   EnvironmentSettings environment;             // not part of the config file
 };
 

@@ -25,6 +25,7 @@ std::string encodeWorkerSetup(const WorkerSetup& setup) {
   json setup_json = {{"config", toJson(setup.config)},
                      {"binaries_dir", run.binaries_dir},
                      {"extra_metrics", run.environment.extra_metrics},
+                     {"cupti_library", run.environment.cupti_library},
                      {"private_jit_cache_dir", run.environment.private_jit_cache_dir},
                      {"keep_profiler_enabled", run.environment.keep_profiler_enabled},
                      {"first_point", setup.first_point},
@@ -41,6 +42,7 @@ WorkerSetup decodeWorkerSetup(const std::string& line) {
   RunSettings& run = setup.config.run;
   run.binaries_dir = j.value("binaries_dir", std::string());
   run.environment.extra_metrics = j.value("extra_metrics", std::vector<std::string>());
+  run.environment.cupti_library = j.value("cupti_library", std::string());
   run.environment.private_jit_cache_dir = j.value("private_jit_cache_dir", std::string());
   run.environment.keep_profiler_enabled = j.value("keep_profiler_enabled", true);
   if (j.contains("build_threads")) run.environment.build_threads = j["build_threads"].get<int>();

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "analyzer/cli/commands.hpp"
 #include "analyzer/roofline/device_models.hpp"
 #include "analyzer/json/json_file_io.hpp"
 #include "test_support.hpp"
@@ -38,12 +39,14 @@ TEST(Cli, ListShowsEveryFamilyAndVariant) {
     EXPECT_NE(r.output.find(name), std::string::npos) << name;
 }
 
+// --out is a folder, as in every command: the model is DIR/device-model.toml, DIR made when missing.
 TEST(Cli, CeilingsOnTheCpuWriteALoadableDeviceModel) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
-  const auto model_path = dir.path() / "measured.toml";
-  const CommandResult r = runRooflab("ceilings --device cpu --out " + model_path.string(), dir);
+  const auto model_path = dir.path() / "measured" / rooflab::kCeilingsModelFile;
+  const CommandResult r = runRooflab("ceilings --device cpu --out " + (dir.path() / "measured").string(), dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("device model: " + model_path.string()), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("DRAM copy"), std::string::npos) << r.output;
   const rooflab::DeviceModel model = rooflab::loadDeviceModel(model_path);
   EXPECT_GT(model.peak_gflops, 0);

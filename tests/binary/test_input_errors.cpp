@@ -92,7 +92,8 @@ TEST(InputErrorsAtOnce, AConfigWithThreeErrorsReportsAllThree) {
                        at("modes =") + "run.modes: unknown mode 'fast' (expected normal, compute-only, memory-only or what-if)",
                        at("colour =") + "run.colour: unknown key (expected one of: device, repetitions, warmup, modes, "
                                         "counters, reference_model, out, formats, kernels, variant_time_limit_s, seed, "
-                                        "ceilings, max_noise, min_time, max_time, max_points, device_mode)"});
+                                        "ceilings, max_noise, min_time, max_time, max_points, device_mode, extra_metrics, "
+                                        "cupti_library)"});
 }
 
 // A FIFO (or a device) would block the run or never end: a listed source and an included header

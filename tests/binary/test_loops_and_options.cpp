@@ -202,6 +202,41 @@ TEST(OptionChecks, OnlyRunsTheVariantsItNames) {
   EXPECT_FALSE(fs::exists(dir.path() / "other")) << show(none);
 }
 
+// --quiet in report and merge means what it means in run: nothing on the terminal but warnings and
+// errors, and every file still written.
+TEST(OptionChecks, ReportAndMergeQuietPrintNothingButStillWrite) {
+  TempDir dir;
+  const std::string saved = std::string(ROOFLAB_SOURCE_DIR) + "/bench/results/2026-11-22-h100-catalogue/default-config.json";
+  const BinaryOutcome report = runRooflab("report " + saved + " --out quiet --formats html,csv --quiet", dir.path());
+  ASSERT_EQ(report.exit_code, 0) << show(report);
+  EXPECT_EQ(report.out, "") << show(report);
+  EXPECT_EQ(report.err, "") << show(report);
+  EXPECT_TRUE(fs::exists(dir.path() / "quiet" / "report.html"));
+  EXPECT_TRUE(fs::exists(dir.path() / "quiet" / "results.csv"));
+  const BinaryOutcome loud = runRooflab("report " + saved + " --out loud --formats csv", dir.path());
+  EXPECT_TRUE(contains(loud.out, "reports written to")) << show(loud);
+
+  const std::string part = std::string(ROOFLAB_SOURCE_DIR) + "/tests/fuzz/seeds/merge_parts/finished-part.json";
+  const BinaryOutcome merge = runRooflab("merge " + part + " --out merged --formats json --quiet", dir.path());
+  EXPECT_EQ(merge.out, "") << show(merge);
+  EXPECT_TRUE(fs::exists(dir.path() / "merged" / "results.json")) << show(merge);
+  const BinaryOutcome merge_loud = runRooflab("merge " + part + " --out merged-loud --formats json", dir.path());
+  EXPECT_EQ(merge_loud.exit_code, merge.exit_code) << show(merge_loud);
+  EXPECT_TRUE(contains(merge_loud.out, "merged 1 part")) << show(merge_loud);
+}
+
+// `ceilings --out` names a folder, as in every other command; a file there is refused before any
+// benchmark runs, naming it.
+TEST(OptionChecks, CeilingsOutThatIsAFileIsAnInputErrorNamingIt) {
+  TempDir dir;
+  const fs::path file = dir.write("measured.toml", "earlier model\n");
+  const BinaryOutcome o = runRooflab("ceilings --device cpu --out " + file.string(), dir.path(), kTimeLimit);
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, "ceilings --out " + file.string() + ": not a folder")) << show(o);
+  EXPECT_FALSE(contains(o.err, "measuring ceilings")) << show(o);
+  EXPECT_EQ(fileText(file), "earlier model\n");
+}
+
 TEST(OptionChecks, SlurmsVariablesThatNameNoPartAreRefusedSayingWhich) {
   TempDir dir;
   writeTunableFamily(dir);
