@@ -208,20 +208,12 @@ std::optional<MemoryRoof> fastestMemoryRoof(const DeviceModel& model) {
   return fastest;
 }
 
-MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
-                                double timer_resolution_ns, const VerdictMargins& m,
-                                std::optional<double> compute_roof_gflops, std::optional<MemoryRoof> memory_roof,
-                                bool cpu_device) {
-  MutationVerdict out;
-  out.margins = m;
-  out.cpu_device = cpu_device;
+namespace {
+
+// What the mutants' own runs say beside their times: the parallelism they ran at, why one did not run,
+// and an automatic memory-only mutant that came out the same as its original.
+void noteMutantRuns(MutationVerdict& out, const RunRecord* memory_only, const RunRecord* compute_only) {
   auto& notes = out.notes;
-  const auto t = medianNs(&normal);
-  if (!t || *t <= 0) {
-    notes.push_back("the original did not run, so there is nothing to compare");
-    return out;
-  }
-  out.t_ns = *t;
   // A mutant left at another parallelism than the original's is still used, with the reason in the notes.
   PerMutant<MutantOccupancy>& occupancy = out.occupancy.emplace();
   for (const auto& [name, mutant, summary] :
@@ -239,6 +231,16 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
       notes.push_back(std::string("the ") + name + " mutant did not run: " + mutant->status_reason);
   if (memory_only && memory_only->mutant_source_check && !memory_only->mutant_source_check->same_as_original.empty())
     notes.push_back("the memory-only mutant: " + memory_only->mutant_source_check->same_as_original);
+}
+
+// The mutants' times that can stand in the verdict: each mutant checked against its original's work
+// (counters or declared work) and against the device's roofs; a time that fails either is dropped,
+// with the reason in the notes.
+std::pair<std::optional<double>, std::optional<double>> usableMutantTimes(
+    MutationVerdict& out, const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
+    double t, std::optional<double> compute_roof_gflops, std::optional<MemoryRoof> memory_roof) {
+  const VerdictMargins& m = out.margins;
+  auto& notes = out.notes;
   std::optional<double> t_mem = medianNs(memory_only), t_comp = medianNs(compute_only);
   if (memory_only && t_mem) {
     out.validation.memory_only = validate(normal, *memory_only, true, m);
@@ -271,11 +273,32 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
     }
   }
   if (t_mem && memory_roof)
-    if (const auto collapse = memoryCollapse(normal, *memory_only, *t, *t_mem, *memory_roof)) {
+    if (const auto collapse = memoryCollapse(normal, *memory_only, t, *t_mem, *memory_roof)) {
       notes.push_back(*collapse);
       out.validation.memory_only->valid = false;
       t_mem.reset();
     }
+  return {t_mem, t_comp};
+}
+
+}  // namespace
+
+MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
+                                double timer_resolution_ns, const VerdictMargins& m,
+                                std::optional<double> compute_roof_gflops, std::optional<MemoryRoof> memory_roof,
+                                bool cpu_device) {
+  MutationVerdict out;
+  out.margins = m;
+  out.cpu_device = cpu_device;
+  auto& notes = out.notes;
+  const auto t = medianNs(&normal);
+  if (!t || *t <= 0) {
+    notes.push_back("the original did not run, so there is nothing to compare");
+    return out;
+  }
+  out.t_ns = *t;
+  noteMutantRuns(out, memory_only, compute_only);
+  auto [t_mem, t_comp] = usableMutantTimes(out, normal, memory_only, compute_only, *t, compute_roof_gflops, memory_roof);
   out.t_mem_ns = t_mem;
   out.t_comp_ns = t_comp;
   if (!t_mem || !t_comp) {

@@ -39,6 +39,18 @@ double tickStep(double span) {
   return 10 * decade;
 }
 
+// The longest time a bar or a prediction's tick reaches: the chart's full width (1 ns when none is timed).
+double longestTimeNs(const std::vector<const AnalysedRecord*>& records) {
+  double longest_ns = 0;
+  for (const AnalysedRecord* record : records)
+    for (std::size_t i = 0; i < record->end_to_end->runs.size(); ++i) {
+      longest_ns = std::max(longest_ns, record->end_to_end->runs[i].median.total_ns);
+      if (const auto& predicted = record->endToEndPrediction(i).predicted)
+        longest_ns = std::max(longest_ns, predicted->total_ns);
+    }
+  return longest_ns > 0 ? longest_ns : 1;
+}
+
 }  // namespace
 
 Rgb endToEndPartColor(int part) {
@@ -55,17 +67,9 @@ std::optional<ChartScene> layoutEndToEndChart(const AnalysedResults& results, co
                                               const ChartStyle& style) {
   const std::vector<const AnalysedRecord*> records = recordsWithRuns(results, family);
   if (records.empty()) return std::nullopt;
-  double longest_ns = 0;
+  const double longest_ns = longestTimeNs(records);
   std::size_t rows = 0;
-  for (const AnalysedRecord* record : records) {
-    rows += 1 + record->end_to_end->runs.size();
-    for (std::size_t i = 0; i < record->end_to_end->runs.size(); ++i) {
-      longest_ns = std::max(longest_ns, record->end_to_end->runs[i].median.total_ns);
-      if (const auto& predicted = record->endToEndPrediction(i).predicted)
-        longest_ns = std::max(longest_ns, predicted->total_ns);
-    }
-  }
-  if (!(longest_ns > 0)) longest_ns = 1;
+  for (const AnalysedRecord* record : records) rows += 1 + record->end_to_end->runs.size();
   const double font = style.legend_font_px;
   const double top = 130, left = kLabelPx, width = style.width_px - kLabelPx - kFigurePx;
   ChartScene scene;

@@ -12,6 +12,9 @@ namespace rooflab::reports {
 // Families in the order their first record appears (the batch's order, not alphabetical).
 std::vector<std::string> familiesInRunOrder(const AnalysedResults& results);
 std::vector<const AnalysedRecord*> recordsOfFamily(const AnalysedResults& results, std::string_view family);
+// The pointers point into `results`: a temporary one (a document read as its analysed records) would
+// leave them dangling.
+std::vector<const AnalysedRecord*> recordsOfFamily(AnalysedResults&& results, std::string_view family) = delete;
 
 // config.run.reference_model, else "gtx670".
 std::string referenceModelKey(const AnalysedResults& results);

@@ -42,6 +42,8 @@ struct SizeResponse {
 // Nullopt unless some variant's normal, ok records take three values or more of a param that changes
 // the family's work (bytes or flops).
 std::optional<SizeResponse> sizeResponse(const AnalysedResults& results, const std::string& family);
+// Its records point into `results`: not to be made of a temporary.
+std::optional<SizeResponse> sizeResponse(AnalysedResults&& results, const std::string& family) = delete;
 
 // "rate-vs-size-<family>", safe as a file name.
 std::string sizeResponseFileStem(const std::string& family);

@@ -60,7 +60,8 @@ TEST(Devices, CompareRunsEveryPointOnEachDeviceAgainstItsOwnRoofs) {
     ASSERT_TRUE(run.models.roofline_models.count("device")) << run.key;
     EXPECT_EQ(run.models.roofline_models.at("device").role, RooflineModelRole::measured) << run.key;
   }
-  for (const RunRecord& record : both.records) {
+  const AnalysedResults analysed(both);
+  for (const AnalysedRecord& record : analysed.records) {
     if (record.mode != RunMode::normal) continue;
     const DeviceRun& run = record.device == "0:0" ? both.device_runs[0] : both.device_runs[1];
     ASSERT_TRUE(record.roofline.count("device")) << record.label();

@@ -62,7 +62,7 @@ rooflab::ResultsDocument runDefaultStudyOnPocl(const TempDir& dir, const std::st
 TEST(LevelRoofline, DefaultMatmulChartPlacesEveryRungAtItsOwnGlobalIntensity) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
-  const rooflab::ResultsDocument results = runDefaultStudyOnPocl(dir, "matmul");
+  const rooflab::AnalysedResults results = runDefaultStudyOnPocl(dir, "matmul");
   const rooflab::reports::RooflineChart chart = rooflab::reports::buildRooflineChart(results, "matmul");
   const rooflab::reports::ChartScene scene = rooflab::reports::layoutRooflineChart(chart);
   EXPECT_NE(chart.x_axis.title.find("global"), std::string::npos) << chart.x_axis.title;
@@ -79,7 +79,7 @@ TEST(LevelRoofline, DefaultMatmulChartPlacesEveryRungAtItsOwnGlobalIntensity) {
   std::vector<std::pair<std::string, double>> ladder;  // variant, CGMA
   for (const rooflab::VariantSpec& variant : family.variants) {
     const auto record = std::find_if(results.records.begin(), results.records.end(),
-                                     [&](const rooflab::RunRecord& r) { return r.variant == variant.name; });
+                                     [&](const rooflab::AnalysedRecord& r) { return r.variant == variant.name; });
     if (record == results.records.end()) continue;
     SCOPED_TRACE(variant.name);
     ASSERT_TRUE(record->work.cgma());
@@ -122,11 +122,12 @@ rooflab::ResultsDocument h100RunPlacedAgain() {
   const auto& saved = d.models.roofline_models;
   rooflab::RooflineModels models{saved.at("gtx670").model, saved.at("device").model, std::nullopt, d.models.ceilings};
   if (saved.count("datasheet")) models.datasheet = saved.at("datasheet").model;
-  for (rooflab::RunRecord& record : d.records) {
+  d.analysis.records.resize(d.records.size());
+  for (std::size_t i = 0; i < d.records.size(); ++i) {
+    rooflab::RunRecord& record = d.records[i];
     record.work.access_element_bytes = record.family == "nbody" ? 16.0 : 4.0;
     if (record.counters.available) rooflab::counters::deriveCounterValues(record.counters);
-    record.roofline.clear();
-    rooflab::placeRecord(record, models);
+    d.analysis.records[i].roofline = rooflab::placeRecord(record, models);
   }
   return d;
 }
@@ -285,9 +286,9 @@ TEST(LevelRoofline, APointAboveItsRoofSaysWhy) {
 TEST(LevelRoofline, PoclVecaddHasNoUnflaggedPointAboveARoof) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
-  const rooflab::ResultsDocument results = runDefaultStudyOnPocl(dir, "vecadd", "measure");
+  const rooflab::AnalysedResults results = runDefaultStudyOnPocl(dir, "vecadd", "measure");
   ASSERT_FALSE(results.records.empty());
-  for (const rooflab::RunRecord& record : results.records) {
+  for (const rooflab::AnalysedRecord& record : results.records) {
     for (const auto& [key, placement] : record.roofline) {
       SCOPED_TRACE(record.variant + " " + key);
       const bool above = placement.fraction_of_roof && *placement.fraction_of_roof > 1.0;

@@ -41,7 +41,7 @@ std::vector<std::string> splitCsvLine(const std::string& line) {
   return fields;
 }
 
-std::vector<std::vector<std::string>> csvRows(const rooflab::ResultsDocument& results) {
+std::vector<std::vector<std::string>> csvRows(const rooflab::AnalysedResults& results) {
   std::ostringstream out;
   reports::writeCsv(results, out);
   std::vector<std::vector<std::string>> rows;
@@ -71,9 +71,9 @@ rooflab::RooflinePlacement placementAt(double intensity, rooflab::MemoryLevel le
 
 // Two matmul records with different params (one has COL_MAJOR, one does not), placed on the device
 // model at every memory level, with timings whose fastest and slowest runs differ.
-rooflab::ResultsDocument twoRecordsWithLevels() {
-  rooflab::ResultsDocument results;
-  rooflab::RunRecord naive;
+rooflab::AnalysedResults twoRecordsWithLevels() {
+  rooflab::AnalysedResults results;
+  rooflab::AnalysedRecord naive;
   naive.family = "matmul";
   naive.variant = "naive";
   naive.params = {{"N", 256}};
@@ -88,7 +88,7 @@ rooflab::ResultsDocument twoRecordsWithLevels() {
   naive.roofline["device_l1"] = placementAt(0.5, rooflab::MemoryLevel::l1);
   naive.roofline["device_l2"] = placementAt(2.5, rooflab::MemoryLevel::l2);
   naive.roofline["device_local"] = placementAt(8.25, rooflab::MemoryLevel::local);
-  rooflab::RunRecord transposed = naive;
+  rooflab::AnalysedRecord transposed = naive;
   transposed.variant = "naive_transposed";
   transposed.params = {{"N", 512}, {"COL_MAJOR", 1}};
   transposed.param_order = {"N", "COL_MAJOR"};
@@ -313,8 +313,8 @@ TEST(ReportPage, H100ReportIsNoLongerAWallOfRepeats) {
 // Verdicts read with different margins (two runs' records in one file) each state their own, and a
 // note only one mutant carries stays on its card.
 TEST(ReportPage, MarginsThatDifferStayOnTheirCards) {
-  rooflab::ResultsDocument results = twoRecordsWithLevels();
-  for (rooflab::RunRecord& record : results.records) record.mutation = rooflab::MutationVerdict{};
+  rooflab::AnalysedResults results = twoRecordsWithLevels();
+  for (rooflab::AnalysedRecord& record : results.records) record.mutation = rooflab::MutationVerdict{};
   results.records[1].mutation->margins.near = 0.9;
   rooflab::MutantValidation by_construction;
   by_construction.note = "a note of its own";

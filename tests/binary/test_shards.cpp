@@ -46,7 +46,7 @@ TEST(Shards, PartsMergedEqualOneRun) {
   EXPECT_TRUE(joined.merge->missing_parts.empty());
   // Each part holds whole groups (a variant at a size, with its modes): its verdict is there.
   std::size_t with_verdict = 0;
-  for (const RunRecord& record : joined.records) with_verdict += record.mutation.has_value();
+  for (const RecordConclusions& concluded : joined.analysis.records) with_verdict += concluded.mutation.has_value();
   EXPECT_EQ(with_verdict, 6u);
   // Parts split the batch: their sizes add up to it, and each says where I/N came from.
   std::size_t part_points = 0;

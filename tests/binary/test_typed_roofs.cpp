@@ -38,20 +38,17 @@ RunRecord recordOf(Arithmetic arithmetic, double flops, double bytes) {
 TEST(TypedRoofs, DoubleWorkStandsUnderTheFp64RoofOfTheCourseModel) {
   rooflab::RooflineModels models{gtx670(), std::nullopt, std::nullopt, std::nullopt};
   // 10 FLOP/B: right of the FP64 ridge (102.5 / 192.3 = 0.53), far left of the FP32 one (12.8).
-  RunRecord dgemm_like = recordOf(Arithmetic::fp64, 10e6, 1e6);
-  rooflab::placeRecord(dgemm_like, models);
-  const auto& placement = dgemm_like.roofline.at("gtx670");
+  const auto dgemm_like = rooflab::placeRecord(recordOf(Arithmetic::fp64, 10e6, 1e6), models);
+  const auto& placement = dgemm_like.at("gtx670");
   ASSERT_TRUE(placement.attainable_gflops.has_value()) << placement.reason.value_or("");
   EXPECT_DOUBLE_EQ(*placement.attainable_gflops, 102.5);
   EXPECT_NEAR(placement.ridge_intensity, 102.5 / 192.3, 1e-12);
 
-  RunRecord in_float = recordOf(Arithmetic::fp32, 10e6, 1e6);
-  rooflab::placeRecord(in_float, models);
-  EXPECT_NEAR(*in_float.roofline.at("gtx670").attainable_gflops, 1923.0, 1e-9);  // 10 x 192.3, under 2460
+  const auto in_float = rooflab::placeRecord(recordOf(Arithmetic::fp32, 10e6, 1e6), models);
+  EXPECT_NEAR(*in_float.at("gtx670").attainable_gflops, 1923.0, 1e-9);  // 10 x 192.3, under 2460
 
-  RunRecord integer = recordOf(Arithmetic::int32, 10e6, 1e6);
-  rooflab::placeRecord(integer, models);
-  EXPECT_NEAR(*integer.roofline.at("gtx670").attainable_gflops, 409.92, 1e-9);
+  const auto integer = rooflab::placeRecord(recordOf(Arithmetic::int32, 10e6, 1e6), models);
+  EXPECT_NEAR(*integer.at("gtx670").attainable_gflops, 409.92, 1e-9);
 }
 
 TEST(TypedRoofs, AModelWithoutTheTypesPeakSaysSo) {

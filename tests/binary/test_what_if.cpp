@@ -157,7 +157,7 @@ void setCounter(RunRecord& r, const std::string& key, double value) {
 
 RunRecord whatIfRecord(double median_ns, WhatIfComparison comparison, double value) {
   RunRecord r = timedRecord("tiled", RunMode::what_if, median_ns);
-  WhatIfResult& w = r.what_if.emplace();
+  WhatIfRun& w = r.what_if.emplace();
   w.name = "no-bank-conflicts";
   w.define = "RL_WHATIF_NO_BANK_CONFLICTS";
   w.expectation = WhatIfExpectation{"shared_bank_conflicts", comparison, value};
@@ -173,8 +173,7 @@ TEST(WhatIfAnalysis, CountersShowTheConflictsGoneAndBothGainsStandSideBySide) {
                                     timedRecord("tiled_padded", RunMode::normal, 1250)};
   setCounter(records[0], "shared_bank_conflicts", 1e6);
   setCounter(records[1], "shared_bank_conflicts", 120);  // within 1% of the original's 1 M: "to 0"
-  analyseWhatIfs(records);
-  const WhatIfResult& w = *records[1].what_if;
+  const WhatIfOutcome w = whatIfOutcome(records, records[1]);
   EXPECT_EQ(w.check, WhatIfCheck::met) << w.check_detail;
   EXPECT_EQ(*w.counter_original, 1e6);
   EXPECT_EQ(*w.counter_what_if, 120);
@@ -188,8 +187,7 @@ TEST(WhatIfAnalysis, AnExpectationTheCountersContradictFails) {
                                     whatIfRecord(1900, WhatIfComparison::ratio_below, 0.1)};
   setCounter(records[0], "shared_bank_conflicts", 1e6);
   setCounter(records[1], "shared_bank_conflicts", 5e5);
-  analyseWhatIfs(records);
-  const WhatIfResult& w = *records[1].what_if;
+  const WhatIfOutcome w = whatIfOutcome(records, records[1]);
   EXPECT_EQ(w.check, WhatIfCheck::failed);
   EXPECT_TRUE(contains(w.check_detail, "expected shared_bank_conflicts below 0.1 x the original's")) << w.check_detail;
 }
@@ -198,8 +196,7 @@ TEST(WhatIfAnalysis, WithoutCountersTheExpectationIsNotCheckedAndSaysWhy) {
   std::vector<RunRecord> records = {timedRecord("tiled", RunMode::normal, 2000),
                                     whatIfRecord(2500, WhatIfComparison::to, 0)};
   records[1].counters = counters::CounterSet::notAttempted("counters unavailable: not an NVIDIA device");
-  analyseWhatIfs(records);
-  const WhatIfResult& w = *records[1].what_if;
+  const WhatIfOutcome w = whatIfOutcome(records, records[1]);
   EXPECT_EQ(w.check, WhatIfCheck::not_checked);
   EXPECT_EQ(w.check_detail, "no counters on the what-if: counters unavailable: not an NVIDIA device");
   EXPECT_DOUBLE_EQ(*w.predicted_gain, 0.8);  // slower: the report says "none"
@@ -210,16 +207,17 @@ TEST(WhatIfJson, TheResultRoundTripsThroughTheResultsFile) {
   std::vector<RunRecord> records = {timedRecord("tiled", RunMode::normal, 2000),
                                     whatIfRecord(1000, WhatIfComparison::ratio_below, 0.1),
                                     timedRecord("tiled_padded", RunMode::normal, 1250)};
-  analyseWhatIfs(records);
-  const nlohmann::json j = toJson(records[1]);
+  RecordConclusions concluded;
+  concluded.what_if_outcome = whatIfOutcome(records, records[1]);
+  const nlohmann::json j = toJson(records[1], concluded);
   EXPECT_EQ(j["mode"], "what-if");
   EXPECT_EQ(j["what_if"]["expect"]["comparison"], "ratio_below");
   EXPECT_FALSE(toJson(records[0]).contains("what_if"));  // old records re-render byte for byte
-  const RunRecord back = runRecordFromJson(j);
+  const AnalysedRecord back = analysedRecordFromJson(j);
   ASSERT_TRUE(back.what_if);
   EXPECT_EQ(back.mode, RunMode::what_if);
   EXPECT_EQ(back.label(), "transpose/tiled N=1024 (what-if no-bank-conflicts)");
-  EXPECT_EQ(toJson(back), j);
+  EXPECT_EQ(toJson(back, back), j);
 }
 
 // As a user runs it: the transpose family with its what-ifs on PoCL, where there are no counters.

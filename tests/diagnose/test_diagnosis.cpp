@@ -30,8 +30,8 @@ MutationVerdict verdict(MutationReading reading, double t_ns, double t_mem_ns, d
   return m;
 }
 
-RunRecord original() {
-  RunRecord r;
+AnalysedRecord original() {
+  AnalysedRecord r;
   r.status = RecordStatus::ok;
   r.timings.emplace().kernel_ns.median = 1e6;
   return r;
@@ -53,7 +53,7 @@ std::string describe(const Diagnosis& d) {
 }  // namespace
 
 TEST(Diagnosis, SignalsThatAgreeGiveHighConfidenceAndTheirEvidence) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.8, RooflineBound::memory);
   r.mutation = verdict(MutationReading::memory_bound, 1e6, 0.95e6, 0.3e6);
   const Diagnosis d = diagnose(r);
@@ -70,7 +70,7 @@ TEST(Diagnosis, SignalsThatAgreeGiveHighConfidenceAndTheirEvidence) {
 
 // The roofline cannot tell latency from a bound when the point is below half of every roof.
 TEST(Diagnosis, MutantsOverTheRooflineBelowHalfOfEveryRoof) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.2, RooflineBound::latency);
   r.roofline["device_global"] = placed(0.1, RooflineBound::latency, MemoryLevel::global);
   r.mutation = verdict(MutationReading::compute_bound, 1e6, 0.4e6, 0.95e6);
@@ -87,7 +87,7 @@ TEST(Diagnosis, MutantsOverTheRooflineBelowHalfOfEveryRoof) {
 // A compute-only mutant much slower than the whole kernel (lost vectorisation on a CPU) measures
 // another program: the counters, which saw this kernel's traffic, are trusted, with the level.
 TEST(Diagnosis, CountersOverMutantsWhoseCodeChanged) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.3, RooflineBound::latency);
   r.roofline["device_counters"] = placed(0.6, RooflineBound::memory, MemoryLevel::dram, IntensitySource::counters);
   r.roofline["device_l2"] = placed(0.85, RooflineBound::memory, MemoryLevel::l2, IntensitySource::counters);
@@ -108,7 +108,7 @@ TEST(Diagnosis, CountersOverMutantsWhoseCodeChanged) {
 
 // The same mutants on a GPU: the reason given is a GPU's, not a CPU's vectorisation.
 TEST(Diagnosis, AGpusSlowerMutantIsExplainedInAGpusTerms) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device_counters"] = placed(0.6, RooflineBound::memory, MemoryLevel::dram, IntensitySource::counters);
   r.mutation = verdict(MutationReading::compute_bound, 1e6, 0.5e6, 1.3e6);
   const Diagnosis d = diagnose(r);
@@ -119,7 +119,7 @@ TEST(Diagnosis, AGpusSlowerMutantIsExplainedInAGpusTerms) {
 
 // Without counters, a doubtful mutant reading leaves the roofline to decide.
 TEST(Diagnosis, RooflineOverMutantsWhoseCodeChangedWithoutCounters) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.74, RooflineBound::memory);
   r.mutation = verdict(MutationReading::balanced, 1e6, 0.92e6, 1.98e6);
   const Diagnosis d = diagnose(r);
@@ -130,7 +130,7 @@ TEST(Diagnosis, RooflineOverMutantsWhoseCodeChangedWithoutCounters) {
 }
 
 TEST(Diagnosis, RooflineOverMutantsThatFailedValidation) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.7, RooflineBound::memory);
   MutationVerdict m;
   m.verdict = MutationReading::unknown;
@@ -158,7 +158,7 @@ TEST(Diagnosis, RooflineOverMutantsThatFailedValidation) {
 // Valid mutants over a roofline that reaches a roof: the roof is the device's peak, the mutants
 // time this kernel.
 TEST(Diagnosis, MutantsOverARooflineThatReachesARoof) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.6, RooflineBound::memory);
   r.mutation = verdict(MutationReading::compute_bound, 1e6, 0.5e6, 0.9e6);
   const Diagnosis d = diagnose(r);
@@ -167,7 +167,7 @@ TEST(Diagnosis, MutantsOverARooflineThatReachesARoof) {
 }
 
 TEST(Diagnosis, IssueSlotsBusyPointToCompute) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.2, RooflineBound::latency);
   r.counters.available = true;
   r.counters.not_attempted = false;
@@ -179,7 +179,7 @@ TEST(Diagnosis, IssueSlotsBusyPointToCompute) {
 }
 
 TEST(Diagnosis, LatencyFromTheRooflineAloneIsLowConfidence) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.2, RooflineBound::latency);
   r.roofline["gtx670"] = placed(3.0, RooflineBound::compute);  // the reference model: not read
   const Diagnosis d = diagnose(r);
@@ -196,23 +196,23 @@ TEST(Diagnosis, NoSignalIsUndetermined) {
 }
 
 TEST(Diagnosis, RoundTripsThroughTheResultsJsonAndADerivedOneIsNotWritten) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.2, RooflineBound::latency);
   r.mutation = verdict(MutationReading::compute_bound, 1e6, 0.4e6, 0.95e6);
   r.diagnosis = diagnose(r);
-  const RunRecord back = runRecordFromJson(toJson(r));
+  const AnalysedRecord back = analysedRecordFromJson(toJson(r, r));
   ASSERT_TRUE(back.diagnosis);
   EXPECT_EQ(toJson(*back.diagnosis), toJson(*r.diagnosis));
   EXPECT_EQ(back.diagnosis->memory_level, r.diagnosis->memory_level);
   EXPECT_EQ(back.diagnosis->disagreements.size(), 1u);
   r.diagnosis->derived_when_read = true;
-  EXPECT_FALSE(toJson(r).contains("diagnosis"));
+  EXPECT_FALSE(toJson(r, r).contains("diagnosis"));
 }
 
 // vecadd on an H100 at a small size: under half of every roof, analytic and counted, and too short
 // for the mutants: three signals say latency, none disagrees.
 TEST(Diagnosis, AWeakMutantReadingWithBothOtherSignalsBehindItIsHighConfidence) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.46, RooflineBound::latency);
   r.roofline["device_counters"] = placed(0.31, RooflineBound::latency, MemoryLevel::dram, IntensitySource::counters);
   r.mutation = verdict(MutationReading::overhead_dominated, 9200, 8200, 8600);
@@ -226,7 +226,7 @@ TEST(Diagnosis, AWeakMutantReadingWithBothOtherSignalsBehindItIsHighConfidence) 
 // Counters that put the kernel under half of every roof against an analytic roofline that reaches one:
 // the counters count what each level served, the roofline the bytes the code asks for.
 TEST(Diagnosis, CountersOverTheAnalyticRoofline) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.7, RooflineBound::memory);
   r.roofline["device_l2"] = placed(0.2, RooflineBound::latency, MemoryLevel::l2, IntensitySource::counters);
   const Diagnosis d = diagnose(r);
@@ -238,7 +238,7 @@ TEST(Diagnosis, CountersOverTheAnalyticRoofline) {
 // Mutants decide "memory"; the counters, below half of every roof, still say which level the kernel
 // comes closest to: the diagnosis names that level (an H100 matmul at N=2048 read "memory" with no level).
 TEST(Diagnosis, MutantsDecideMemoryAndTheCountersGiveTheLevel) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.3, RooflineBound::latency);
   r.counters.available = true;
   r.roofline["device_counters"] = placed(0.05, RooflineBound::latency, MemoryLevel::dram, IntensitySource::counters);
@@ -257,7 +257,7 @@ TEST(Diagnosis, MutantsDecideMemoryAndTheCountersGiveTheLevel) {
 // nothing, so the roof that is lower at the kernel's intensity names the bound (vecadd on a CPU, whose
 // bounds check keeps every mode in the same scalar loop).
 TEST(Diagnosis, BalancedMutantsInATieFollowTheLowerRoofAtTheKernelsIntensity) {
-  RunRecord r = original();
+  AnalysedRecord r = original();
   r.roofline["device"] = placed(0.41, RooflineBound::latency);
   r.roofline["device"].ridge_intensity = 7.2;
   r.roofline["device"].intensity = 0.0833;

@@ -147,27 +147,27 @@ TEST(EndToEndAnalysis, TheLargestPartNamesTheBoundAndTheFastestVerifiedRunIsTheB
   wrong.verification.status = VerificationStatus::failed;
   e.runs = {copy, wrong, serial, overlapped};
   const LinkCeilings l = link();
-  analyseEndToEnd(record, EndToEndCeilings{&l, 7'000, 2'000});
+  const EndToEndAnalysis a = analyseEndToEnd(record, EndToEndCeilings{&l, 7'000, 2'000});
 
-  EXPECT_EQ(e.runs[0].bound, EndToEndBound::link_up);
-  EXPECT_NE(e.runs[0].bound_text.find("link-bound at 7.67 GB/s host-to-device"), std::string::npos) << e.runs[0].bound_text;
-  EXPECT_TRUE(e.runs[0].predicted);
-  EXPECT_FALSE(e.runs[1].predicted);  // failed verification: not judged
-  ASSERT_TRUE(e.verdict);
-  EXPECT_EQ(e.verdict->best, EndToEndStrategy::overlap);
-  EXPECT_EQ(e.verdict->best_chunks, 4);
-  EXPECT_EQ(e.verdict->worst, EndToEndStrategy::copy);
-  EXPECT_NE(e.verdict->summary.find("4.27x faster than copy"), std::string::npos) << e.verdict->summary;
-  ASSERT_EQ(e.overlap.size(), 1u);
-  EXPECT_EQ(e.overlap[0].chunks, 4);
-  ASSERT_TRUE(e.overlap[0].measured_gain && e.overlap[0].predicted_gain);
-  EXPECT_NEAR(*e.overlap[0].measured_gain, 33.3 / 23, 1e-9);
-  EXPECT_NEAR(*e.overlap[0].predicted_gain, e.overlap[0].predicted_serial_ns / e.overlap[0].predicted_overlapped_ns, 1e-12);
+  EXPECT_EQ(a.runs[0].bound, EndToEndBound::link_up);
+  EXPECT_NE(a.runs[0].bound_text.find("link-bound at 7.67 GB/s host-to-device"), std::string::npos) << a.runs[0].bound_text;
+  EXPECT_TRUE(a.runs[0].predicted);
+  EXPECT_FALSE(a.runs[1].predicted);  // failed verification: not judged
+  ASSERT_TRUE(a.verdict);
+  EXPECT_EQ(a.verdict->best, EndToEndStrategy::overlap);
+  EXPECT_EQ(a.verdict->best_chunks, 4);
+  EXPECT_EQ(a.verdict->worst, EndToEndStrategy::copy);
+  EXPECT_NE(a.verdict->summary.find("4.27x faster than copy"), std::string::npos) << a.verdict->summary;
+  ASSERT_EQ(a.overlap.size(), 1u);
+  EXPECT_EQ(a.overlap[0].chunks, 4);
+  ASSERT_TRUE(a.overlap[0].measured_gain && a.overlap[0].predicted_gain);
+  EXPECT_NEAR(*a.overlap[0].measured_gain, 33.3 / 23, 1e-9);
+  EXPECT_NEAR(*a.overlap[0].predicted_gain, a.overlap[0].predicted_serial_ns / a.overlap[0].predicted_overlapped_ns, 1e-12);
   EXPECT_TRUE(e.failed());  // the wrong run fails the record
 }
 
 TEST(LaunchBound, AKernelWithinTwiceItsLaunchLatencyIsLaunchBound) {
-  RunRecord r;
+  AnalysedRecord r;
   r.status = RecordStatus::ok;
   r.timings.emplace().kernel_ns.median = 9'000;
   r.geometry.resize(1);

@@ -101,14 +101,14 @@ TEST(MutationVerdict, NoOriginalNoVerdict) {
 TEST(MutationVerdict, ReproducesTheVerdictsSavedInTheGoldenRuns) {
   for (const char* run : {"pocl-default", "h100-default"}) {
     SCOPED_TRACE(run);
-    const ResultsDocument d = readResultsFile(std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/report-golden/" + run +
+    const AnalysedResults d = readResultsFile(std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/report-golden/" + run +
                                               "/input.json");
     ASSERT_TRUE(d.device.has_value());
     int compared = 0, far_slower = 0;
-    for (const RunRecord& normal : d.records) {
+    for (const AnalysedRecord& normal : d.records) {
       if (normal.mode != RunMode::normal || !normal.mutation) continue;
       const RunRecord* mutants[2] = {nullptr, nullptr};
-      for (const RunRecord& r : d.records)
+      for (const AnalysedRecord& r : d.records)
         if (r.family == normal.family && r.variant == normal.variant && r.params == normal.params &&
             r.mode != RunMode::normal)
           mutants[r.mode == RunMode::memory_only ? 0 : 1] = &r;
@@ -294,12 +294,15 @@ TEST(RecordAnalysis, AGroupStoppedBeforeItsLastModeIsConcludedFromWhatRan) {
     r.params = {{"N", 1024}};
     r.param_order = {"N"};
   }
-  RecordAnalysis analysis(1000);
-  EXPECT_FALSE(analysis.recordAdded(records, 0, false));
-  EXPECT_FALSE(analysis.recordAdded(records, 1, false));  // its compute-only mutant never came
-  EXPECT_FALSE(records[0].mutation);
-  EXPECT_EQ(analysis.concludeOpenGroups(records), (std::vector<std::size_t>{0}));
-  ASSERT_TRUE(records[0].mutation);
-  EXPECT_TRUE(records[0].mutation->validation.memory_only.has_value());
-  EXPECT_TRUE(analysis.concludeOpenGroups(records).empty());  // concluded once
+  RooflineModels models{DeviceModel{}, std::nullopt, std::nullopt, std::nullopt};
+  models.timer_resolution_ns = 1000;
+  RecordAnalysis analysis(DeviceAnalysisInputs{models, false});
+  Analysis concluded;
+  EXPECT_FALSE(analysis.recordAdded(records, concluded, 0, false));
+  EXPECT_FALSE(analysis.recordAdded(records, concluded, 1, false));  // its compute-only mutant never came
+  EXPECT_FALSE(concluded.records[0].mutation);
+  EXPECT_EQ(analysis.concludeOpenGroups(records, concluded), (std::vector<std::size_t>{0}));
+  ASSERT_TRUE(concluded.records[0].mutation);
+  EXPECT_TRUE(concluded.records[0].mutation->validation.memory_only.has_value());
+  EXPECT_TRUE(analysis.concludeOpenGroups(records, concluded).empty());  // concluded once
 }

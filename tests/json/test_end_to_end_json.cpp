@@ -8,10 +8,12 @@ using nlohmann::json;
 using namespace rooflab;
 
 TEST(EndToEndJson, ARecordsRunsRoundTrip) {
-  RunRecord record;
+  AnalysedRecord record;
   record.family = "vecadd";
   record.variant = "global";
   EndToEndResult& e = record.end_to_end.emplace();
+  EndToEndAnalysis& concluded = record.end_to_end_analysis.emplace();
+  EndToEndRunPrediction judged;
   EndToEndRun run;
   run.strategy = EndToEndStrategy::overlap;
   run.chunks = 3;
@@ -28,26 +30,27 @@ TEST(EndToEndJson, ARecordsRunsRoundTrip) {
   run.total_noise = 0.02;
   run.converged = true;
   run.verification.status = VerificationStatus::passed;
-  run.predicted = EndToEndParts{1, 2, 3, 4, 0, 9};
-  run.predicted_from = "upload: copy-async ...";
-  run.bound = EndToEndBound::link_up;
-  run.bound_text = "link-bound at 1.00 GB/s host-to-device";
+  judged.predicted = EndToEndParts{1, 2, 3, 4, 0, 9};
+  judged.predicted_from = "upload: copy-async ...";
+  judged.bound = EndToEndBound::link_up;
+  judged.bound_text = "link-bound at 1.00 GB/s host-to-device";
   e.runs = {run};
+  concluded.runs = {judged};
   OverlapWhatIf w;
   w.chunks = 3;
   w.predicted_serial_ns = 20;
   w.predicted_overlapped_ns = 10;
   w.predicted_gain = 2;
   w.measured_gain = 1.8;
-  e.overlap = {w};
-  e.verdict = EndToEndVerdict{EndToEndBound::link_up, "link-bound", EndToEndStrategy::overlap, 3, 15.0, EndToEndStrategy::copy, 30.0, "s"};
+  concluded.overlap = {w};
+  concluded.verdict = EndToEndVerdict{EndToEndBound::link_up, "link-bound", EndToEndStrategy::overlap, 3, 15.0, EndToEndStrategy::copy, 30.0, "s"};
 
-  const json written = toJson(record);
-  const RunRecord back = runRecordFromJson(written);
+  const json written = toJson(record, record);
+  const AnalysedRecord back = analysedRecordFromJson(written);
   ASSERT_TRUE(back.end_to_end);
-  EXPECT_EQ(toJson(back), written);
+  EXPECT_EQ(toJson(back, back), written);
   EXPECT_EQ(back.end_to_end->runs[0].chunk_elements, run.chunk_elements);
-  EXPECT_EQ(back.end_to_end->verdict->best, EndToEndStrategy::overlap);
+  EXPECT_EQ(back.endToEnd().verdict->best, EndToEndStrategy::overlap);
   // A record without runs writes no key: older files re-write unchanged.
   record.end_to_end.reset();
   EXPECT_FALSE(toJson(record).contains("end_to_end"));

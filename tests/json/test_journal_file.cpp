@@ -24,7 +24,8 @@ const fs::path kGoldenPocl = fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/repo
 // The golden run as its batch would have journaled it: the header, then one line per record.
 std::string journalOf(const ResultsDocument& document) {
   std::string text = journalHeaderLine(document);
-  for (std::size_t i = 0; i < document.records.size(); ++i) text += journalLine(i, document.records[i]);
+  for (std::size_t i = 0; i < document.records.size(); ++i)
+    text += journalLine(i, document.records[i], document.analysis.records[i]);
   return text;
 }
 
@@ -56,7 +57,7 @@ TEST(JournalFile, TheLastLineOfAnIndexWins) {
   RunRecord concluded = document.records[0];
   concluded.status_reason = "concluded later";
   rooflab::testing::TempDir dir;
-  const fs::path journal = dir.write("journal.jsonl", journalOf(document) + journalLine(0, concluded));
+  const fs::path journal = dir.write("journal.jsonl", journalOf(document) + journalLine(0, concluded, document.analysis.records[0]));
   const ReadResults read = readResultsOrJournal(journal);
   ASSERT_EQ(read.document.records.size(), document.records.size());
   EXPECT_EQ(read.document.records[0].status_reason, "concluded later");
@@ -65,7 +66,7 @@ TEST(JournalFile, TheLastLineOfAnIndexWins) {
 TEST(JournalFile, ATornLastLineIsSkippedWithAWarningAtItsLine) {
   const ResultsDocument document = golden();
   const std::string text = journalOf(document);
-  const std::string torn = journalLine(document.records.size(), document.records[0]).substr(0, 100);
+  const std::string torn = journalLine(document.records.size(), document.records[0], document.analysis.records[0]).substr(0, 100);
   rooflab::testing::TempDir dir;
   const fs::path journal = dir.write("run.log", text + torn);  // told apart by its first line, not its name
   const ReadResults read = readResultsOrJournal(journal);
@@ -79,7 +80,7 @@ TEST(JournalFile, ABadLineBeforeTheLastIsAnErrorAtItsLine) {
   const ResultsDocument document = golden();
   rooflab::testing::TempDir dir;
   const fs::path journal = dir.write("journal.jsonl", journalHeaderLine(document) + "{\"index\":0,\"rec\n" +
-                                                          journalLine(0, document.records[0]));
+                                                          journalLine(0, document.records[0], document.analysis.records[0]));
   EXPECT_TRUE(contains(inputError(journal), journal.string() + ":2: not valid JSON, and not the last line"))
       << inputError(journal);
 }
@@ -87,7 +88,7 @@ TEST(JournalFile, ABadLineBeforeTheLastIsAnErrorAtItsLine) {
 TEST(JournalFile, AJournalWithoutItsHeaderIsRefusedSayingWhy) {
   const ResultsDocument document = golden();
   rooflab::testing::TempDir dir;
-  const fs::path old = dir.write("journal.jsonl", journalLine(0, document.records[0]));
+  const fs::path old = dir.write("journal.jsonl", journalLine(0, document.records[0], document.analysis.records[0]));
   EXPECT_TRUE(contains(inputError(old), old.string() + ":1: a record before the journal's header line")) << inputError(old);
   const fs::path empty = dir.write("empty.jsonl", "");
   EXPECT_TRUE(contains(inputError(empty), empty.string() + ": a journal without its header line")) << inputError(empty);

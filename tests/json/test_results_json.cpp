@@ -58,7 +58,8 @@ TEST(ResultsJson, TypedFieldsOfAGoldenRecord) {
   ASSERT_TRUE(d.summary.has_value());
   EXPECT_EQ(d.summary->not_run, std::optional<std::size_t>(0));
 
-  const RunRecord& normal = d.records.front();
+  const AnalysedResults analysed(d);
+  const AnalysedRecord& normal = analysed.records.front();
   EXPECT_EQ(normal.mode, RunMode::normal);
   EXPECT_EQ(normal.status, RecordStatus::ok);
   EXPECT_TRUE(normal.counters.available);
@@ -75,7 +76,7 @@ TEST(ResultsJson, TypedFieldsOfAGoldenRecord) {
   EXPECT_TRUE(normal.mutation->occupancy.has_value());
   EXPECT_FALSE(normal.occupancy_padding.has_value());
 
-  const RunRecord& mutant = d.records.at(1);
+  const AnalysedRecord& mutant = analysed.records.at(1);
   EXPECT_NE(mutant.mode, RunMode::normal);
   EXPECT_FALSE(mutant.mutation.has_value());
   ASSERT_TRUE(mutant.occupancy_padding.has_value());
@@ -139,7 +140,7 @@ TEST(ResultsJson, MissingKeysAndNullsTakeDefaults) {
   EXPECT_EQ(d.records[2].status, RecordStatus::error);
   EXPECT_NE(d.records[2].status_reason.find("no status"), std::string::npos);
   EXPECT_FALSE(d.records[2].timings.has_value());
-  EXPECT_TRUE(d.records[2].roofline.empty());
+  EXPECT_TRUE(d.analysis.records[2].roofline.empty());
   EXPECT_TRUE(d.records[2].counters.not_attempted);
   EXPECT_EQ(d.records[2].params.at("N"), 1024);
 

@@ -183,14 +183,14 @@ TEST(FamilyCharts, IntegerWorkTheCountersCountedPutsATransposeOnItsRoofline) {
   const auto& saved = results.models.roofline_models;
   const rooflab::RooflineModels models{saved.at("gtx670").model, saved.at("device").model, std::nullopt,
                                        results.models.ceilings};
-  for (rooflab::RunRecord& record : results.records) {
+  for (std::size_t i = 0; i < results.records.size(); ++i) {
+    rooflab::RunRecord& record = results.records[i];
     if (!record.counters.available) continue;
     // 16 integer instructions per thread of each warp instruction's 32: what the addressing costs.
     record.counters.values[rooflab::counters::kIntegerInstructions] =
         16 * record.counters.values.at(rooflab::counters::kWarpInstructions);
     rooflab::counters::deriveCounterValues(record.counters);
-    record.roofline.clear();
-    rooflab::placeRecord(record, models);
+    results.analysis.records.at(i).roofline = rooflab::placeRecord(record, models);
   }
   const reports::RooflineChart chart = reports::buildRooflineChart(results, "transpose");
   ASSERT_EQ(chart.series.size(), 3u);

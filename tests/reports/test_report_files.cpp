@@ -111,7 +111,7 @@ TEST(ReportCsv, OneRowPerRecordThatParsesBack) {
 // holds null for each.
 TEST(ReportCsv, UnknownValuesOfATypedRecordAreEmptyFields) {
   rooflab::ResultsDocument results;
-  rooflab::RunRecord record;
+  rooflab::AnalysedRecord record;
   record.family = "f";
   record.variant = "v";
   record.params = {{"N", 1024}};
@@ -125,6 +125,7 @@ TEST(ReportCsv, UnknownValuesOfATypedRecordAreEmptyFields) {
   placement.fraction_of_roof = std::nan("");
   record.roofline["device"] = placement;
   results.records.push_back(record);
+  results.analysis.records.push_back(record);
 
   const auto rows = parseCsv(csvText(rooflab::toJson(results)));
   ASSERT_EQ(rows.size(), 2u);

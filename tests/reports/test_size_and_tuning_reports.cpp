@@ -52,7 +52,7 @@ ResultsDocument sweep() {
 }
 
 TEST(RateVsSize, EachVariantsHalfPlateauSizeIsInterpolatedOnLogLogAxes) {
-  const ResultsDocument results = sweep();  // the response points into its records
+  const AnalysedResults results = sweep();  // the response points into its records
   const std::optional<reports::SizeResponse> response = reports::sizeResponse(results, "f");
   ASSERT_TRUE(response);
   EXPECT_EQ(response->param, "N");
@@ -92,7 +92,8 @@ TEST(RateVsSize, EachVariantsHalfPlateauSizeIsInterpolatedOnLogLogAxes) {
 TEST(RateVsSize, OneSizePerVariantDrawsNoChart) {
   ResultsDocument d = sweep();
   d.records.resize(1);
-  EXPECT_FALSE(reports::sizeResponse(d, "f"));
+  const AnalysedResults analysed(d);
+  EXPECT_FALSE(reports::sizeResponse(analysed, "f"));
   EXPECT_FALSE(contains(reports::renderHtmlReport(d), "Rate against size"));
 }
 

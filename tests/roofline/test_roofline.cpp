@@ -20,6 +20,13 @@ using rooflab::RooflinePlacement;
 
 namespace {
 
+// A record beside its placements on `models`, as the analysis step makes them.
+rooflab::AnalysedRecord placed(const rooflab::RunRecord& record, const rooflab::RooflineModels& models) {
+  rooflab::RecordConclusions concluded;
+  concluded.roofline = rooflab::placeRecord(record, models);
+  return rooflab::AnalysedRecord(record, concluded);
+}
+
 const DeviceModel& model(const std::string& key) {
   static const std::vector<DeviceModel> models = rooflab::loadDeviceModels();
   for (const DeviceModel& m : models)
@@ -292,10 +299,9 @@ TEST(Roofline, PlacementReproducesTheGoldenRuns) {
     rooflab::RooflineModels models{saved.at("gtx670").model, saved.at("device").model, std::nullopt, d.models.ceilings};
     if (saved.count("datasheet")) models.datasheet = saved.at("datasheet").model;
     std::size_t placements = 0;
-    for (rooflab::RunRecord& record : d.records) {
-      const auto before = record.roofline;
-      record.roofline.clear();
-      rooflab::placeRecord(record, models);
+    for (std::size_t i = 0; i < d.records.size(); ++i) {
+      const auto& before = d.analysis.records[i].roofline;
+      const rooflab::AnalysedRecord record = placed(d.records[i], models);
       // Placements at further memory levels are new; every placement the file has is
       // reproduced exactly.
       ASSERT_GE(record.roofline.size(), before.size()) << record.label();
@@ -315,7 +321,7 @@ TEST(Roofline, PlacementReproducesTheGoldenRuns) {
 namespace {
 
 // A shipped matmul rung resolved at size N and placed on the GTX 670 course model alone.
-rooflab::RunRecord placedMatmulRung(const std::string& variant, double n) {
+rooflab::AnalysedRecord placedMatmulRung(const std::string& variant, double n) {
   static const rooflab::FamilyManifest family =
       rooflab::loadFamilyManifest(std::string(ROOFLAB_SOURCE_DIR) + "/kernels/matmul/family.toml");
   rooflab::ParamValues params = family.params;
@@ -324,8 +330,7 @@ rooflab::RunRecord placedMatmulRung(const std::string& variant, double n) {
       rooflab::resolvePoint(rooflab::RunPoint{&family, family.findVariant(variant), params, rooflab::RunMode::normal});
   rooflab::RunRecord record;
   record.work = resolved.work;
-  rooflab::placeRecord(record, rooflab::RooflineModels{model("gtx670"), std::nullopt, std::nullopt, std::nullopt});
-  return record;
+  return placed(record, rooflab::RooflineModels{model("gtx670"), std::nullopt, std::nullopt, std::nullopt});
 }
 
 }  // namespace
@@ -335,7 +340,7 @@ rooflab::RunRecord placedMatmulRung(const std::string& variant, double n) {
 // reuse each loaded value 16 times (CGMA 16). At N = 4096 the N*N stores of C shift the CGMA by
 // less than 0.2%.
 TEST(Roofline, Gtx670PlacesTheCourseMatmulRungsAtTheirCgma) {
-  const rooflab::RunRecord naive = placedMatmulRung("naive_coalesced", 4096);
+  const rooflab::AnalysedRecord naive = placedMatmulRung("naive_coalesced", 4096);
   ASSERT_TRUE(naive.roofline.count("gtx670_global"));
   const RooflinePlacement& naive_global = naive.roofline.at("gtx670_global");
   EXPECT_EQ(naive_global.level, rooflab::MemoryLevel::global);
@@ -347,7 +352,7 @@ TEST(Roofline, Gtx670PlacesTheCourseMatmulRungsAtTheirCgma) {
   EXPECT_NEAR(*naive_global.attainable_gflops, 48.0, 0.2);
   EXPECT_LT(*naive_global.intensity, naive_global.ridge_intensity);  // on the DRAM slope, far left of the ridge
 
-  const rooflab::RunRecord tiled = placedMatmulRung("tiled16", 4096);
+  const rooflab::AnalysedRecord tiled = placedMatmulRung("tiled16", 4096);
   const RooflinePlacement& tiled_global = tiled.roofline.at("gtx670_global");
   ASSERT_TRUE(tiled_global.intensity && tiled.work.cgma());
   EXPECT_NEAR(*tiled.work.cgma(), 16.0, 0.05);
@@ -404,8 +409,7 @@ TEST(Roofline, IntegerWorkTheCountersCountedStandsUnderTheInt32Roof) {
   const double int32_ridge = *h100.int32_gops / h100.dram_gbps;
 
   // Declared FP32 work, none counted: a user's integer kernel without `[work] type`.
-  rooflab::RunRecord undeclared = countedRecord(rooflab::Arithmetic::fp32, 5e6, 0, 4e7);
-  rooflab::placeRecord(undeclared, models);
+  const rooflab::AnalysedRecord undeclared = placed(countedRecord(rooflab::Arithmetic::fp32, 5e6, 0, 4e7), models);
   const RooflinePlacement& counted = undeclared.roofline.at("h100-sxm_counters");
   EXPECT_EQ(counted.arithmetic, rooflab::Arithmetic::int32);
   EXPECT_DOUBLE_EQ(*counted.intensity, 40.0);  // integer operations per counted DRAM byte
@@ -419,16 +423,14 @@ TEST(Roofline, IntegerWorkTheCountersCountedStandsUnderTheInt32Roof) {
   EXPECT_FALSE(undeclared.roofline.at("h100-sxm").arithmetic.has_value());
 
   // Declared in integers: the counted operations, the roof the manifest already names.
-  rooflab::RunRecord declared = countedRecord(rooflab::Arithmetic::int32, 5e6, 0, 4e7);
-  rooflab::placeRecord(declared, models);
+  const rooflab::AnalysedRecord declared = placed(countedRecord(rooflab::Arithmetic::int32, 5e6, 0, 4e7), models);
   EXPECT_FALSE(declared.roofline.at("h100-sxm_counters").arithmetic.has_value());
   EXPECT_FALSE(rooflab::toJson(declared.roofline.at("h100-sxm_counters")).contains("arithmetic"));
   EXPECT_DOUBLE_EQ(*declared.roofline.at("h100-sxm_counters").intensity, 40.0);
   EXPECT_DOUBLE_EQ(declared.roofline.at("h100-sxm_counters").ridge_intensity, int32_ridge);
 
   // Floating-point work counted: its FLOPs, under the FP32 roof, as before.
-  rooflab::RunRecord floating = countedRecord(rooflab::Arithmetic::fp32, 5e6, 6e6, 4e7);
-  rooflab::placeRecord(floating, models);
+  const rooflab::AnalysedRecord floating = placed(countedRecord(rooflab::Arithmetic::fp32, 5e6, 6e6, 4e7), models);
   EXPECT_FALSE(floating.roofline.at("h100-sxm_counters").arithmetic.has_value());
   EXPECT_DOUBLE_EQ(*floating.roofline.at("h100-sxm_counters").intensity, 6.0);
 }

@@ -50,9 +50,14 @@ std::vector<FunctionSpan> functionsIn(const std::vector<std::string>& lines) {
     const auto last = s.find_last_not_of(" \t");
     return last != std::string::npos && s[last] == c;
   };
+  // A declaration's trailing comment ("int f();  // why") would hide its ';'.
+  auto code = [](const std::string& line) {
+    const auto comment = line.find("  //");
+    return comment == std::string::npos ? line : line.substr(0, comment);
+  };
   std::vector<FunctionSpan> spans;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (!std::regex_search(lines[i], start) || std::regex_search(lines[i], not_function) || endsWith(lines[i], ';') ||
+    if (!std::regex_search(lines[i], start) || std::regex_search(lines[i], not_function) || endsWith(code(lines[i]), ';') ||
         std::regex_search(lines[i], initialised))
       continue;
     std::size_t open = i;
@@ -79,19 +84,6 @@ TEST(CodeShape, NoSourceFileOfAnalyzerMutatorsOrReportsIsOver500Lines) {
   }
 }
 
-// Being split on other branches; each leaves this list when its split is merged.
-const std::pair<const char*, const char*> kLongFunctionsBeingSplit[] = {
-    {"analyzer/cli/main.cpp", "int main("},
-    {"analyzer/diagnose/mutation_verdict.cpp", "MutationVerdict analyseMutation("},
-    {"reports/text/diff_report.cpp", "DiffResult diffResults("},
-};
-
-bool beingSplit(const std::string& file, const std::string& signature) {
-  for (const auto& [split_file, function] : kLongFunctionsBeingSplit)
-    if (file == split_file && signature.rfind(function, 0) == 0) return true;
-  return false;
-}
-
 TEST(CodeShape, NoFunctionOfAnalyzerMutatorsOrReportsIsOver80Lines) {
   std::size_t checked = 0;
   for (const char* folder : {"analyzer", "mutators", "reports"})
@@ -99,7 +91,6 @@ TEST(CodeShape, NoFunctionOfAnalyzerMutatorsOrReportsIsOver80Lines) {
       const std::string name = fs::relative(file, kSource).generic_string();
       for (const FunctionSpan& f : functionsIn(linesOf(file))) {
         ++checked;
-        if (beingSplit(name, f.signature)) continue;
         EXPECT_LE(f.lines, 80u) << name << ":" << f.first_line << ": " << f.signature;
       }
     }
