@@ -232,12 +232,13 @@ bool DeviceLoop::runPoint(std::size_t i) {
   records_.show(prefix + eta);
   const auto started = std::chrono::steady_clock::now();
   const double worker_start_before = worker_.startSeconds();
-  std::optional<RunRecord> record = worker_.run(i, recordFor(point), [&](const char* phase, int index, int count) {
+  RunRecord stub = recordFor(point);
+  stub.device = share_.key;
+  if (share_.sides) stub.ab_side = share_.sides->at(i);
+  std::optional<RunRecord> record = worker_.run(i, std::move(stub), [&](const char* phase, int index, int count) {
     records_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count) + eta, true);
   });
   if (!record) return false;
-  record->device = share_.key;
-  if (share_.sides) record->ab_side = share_.sides->at(i);
   // The point's cost as the batch saw it, less a worker's start (a cost of the batch, not of the point).
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
                               (worker_.startSeconds() - worker_start_before);

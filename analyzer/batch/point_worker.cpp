@@ -217,6 +217,9 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
                              "): its plan of the batch differs from the batch's; a fresh worker runs the next point";
         return stub;
       }
+      // Where it ran, which the worker process does not know: a device of several, an A/B run's side.
+      message.record->device = stub.device;
+      message.record->ab_side = stub.ab_side;
       return std::move(*message.record);
     }
     if (wait == Wait::stop_now) {

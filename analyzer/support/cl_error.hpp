@@ -1,5 +1,5 @@
 #pragma once
-// One description for every failed OpenCL call (CLBlast's CheckError, STYLE.md): the call, the status
+// One description for every failed OpenCL call (as CLBlast's CheckError does): the call, the status
 // code's name and value, and the variant and device when the caller knows them.
 #include <string>
 
