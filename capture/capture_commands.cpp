@@ -51,7 +51,8 @@ CAPTURE_EXPORT cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue, cl
                                                       size_t offset, size_t size, void* ptr, cl_uint num_events,
                                                       const cl_event* wait_list, cl_event* event) {
   if (!ensureNext()) return CL_INVALID_COMMAND_QUEUE;
-  const CommandFacts facts{"clEnqueueReadBuffer", "read", queue, blocking == CL_TRUE, num_events, buffer, nullptr, size};
+  const CommandFacts facts{
+      "clEnqueueReadBuffer", "read", queue, blocking == CL_TRUE, num_events, buffer, nullptr, size};
   return runCommand(facts, event, [&](cl_event* e) {
     return next.clEnqueueReadBuffer(queue, buffer, blocking, offset, size, ptr, num_events, wait_list, e);
   });
@@ -61,7 +62,8 @@ CAPTURE_EXPORT cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue, c
                                                        size_t offset, size_t size, const void* ptr, cl_uint num_events,
                                                        const cl_event* wait_list, cl_event* event) {
   if (!ensureNext()) return CL_INVALID_COMMAND_QUEUE;
-  const CommandFacts facts{"clEnqueueWriteBuffer", "write", queue, blocking == CL_TRUE, num_events, buffer, nullptr, size};
+  const CommandFacts facts{
+      "clEnqueueWriteBuffer", "write", queue, blocking == CL_TRUE, num_events, buffer, nullptr, size};
   return runCommand(facts, event, [&](cl_event* e) {
     return next.clEnqueueWriteBuffer(queue, buffer, blocking, offset, size, ptr, num_events, wait_list, e);
   });
@@ -96,7 +98,8 @@ CAPTURE_EXPORT void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_m
     return nullptr;
   }
   void* mapped = nullptr;
-  const CommandFacts facts{"clEnqueueMapBuffer", "map", queue, blocking == CL_TRUE, num_events, buffer, nullptr, size, flags};
+  const CommandFacts facts{
+      "clEnqueueMapBuffer", "map", queue, blocking == CL_TRUE, num_events, buffer, nullptr, size, flags};
   const cl_int status = runCommand(facts, event, [&](cl_event* e) {
     cl_int code = CL_SUCCESS;
     mapped = next.clEnqueueMapBuffer(queue, buffer, blocking, flags, offset, size, num_events, wait_list, e, &code);
@@ -107,7 +110,8 @@ CAPTURE_EXPORT void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_m
 }
 
 CAPTURE_EXPORT cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem memory, void* mapped,
-                                                          cl_uint num_events, const cl_event* wait_list, cl_event* event) {
+                                                          cl_uint num_events, const cl_event* wait_list,
+                                                          cl_event* event) {
   if (!ensureNext()) return CL_INVALID_COMMAND_QUEUE;
   const CommandFacts facts{"clEnqueueUnmapMemObject", "unmap", queue, false, num_events, memory};
   return runCommand(facts, event, [&](cl_event* e) {

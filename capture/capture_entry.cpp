@@ -46,7 +46,8 @@ void* realFunction(void* loader, const char* name) {
 bool fillFromLoader() {
   // A program that links libOpenCL has it next in the search order; one that dlopen()s it later
   // gets the system loader.
-  void* loader = ::dlsym(RTLD_NEXT, "clGetPlatformIDs") == nullptr ? ::dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL) : nullptr;
+  void* loader =
+      ::dlsym(RTLD_NEXT, "clGetPlatformIDs") == nullptr ? ::dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL) : nullptr;
 #define ROOFLAB_FILL(name) next.name = reinterpret_cast<decltype(next.name)>(realFunction(loader, #name));
   ROOFLAB_CAPTURED_CALLS(ROOFLAB_FILL)
   ROOFLAB_CAPTURE_HELPERS(ROOFLAB_FILL)
@@ -87,8 +88,8 @@ CAPTURE_EXPORT cl_int CL_API_CALL clGetLayerInfo(cl_layer_info name, size_t size
   return CL_SUCCESS;
 }
 
-CAPTURE_EXPORT cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch* target, cl_uint* num_entries_ret,
-                                              const cl_icd_dispatch** layer_dispatch_ret) {
+CAPTURE_EXPORT cl_int CL_API_CALL clInitLayer(cl_uint num_entries, const cl_icd_dispatch* target,
+                                              cl_uint* num_entries_ret, const cl_icd_dispatch** layer_dispatch_ret) {
   const std::size_t table_entries = sizeof(cl_icd_dispatch) / sizeof(void*);
   if (target == nullptr || num_entries_ret == nullptr || layer_dispatch_ret == nullptr) return CL_INVALID_VALUE;
   // An older loader's table is shorter: the entries it lacks stay null, and the capture forwards

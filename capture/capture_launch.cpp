@@ -29,8 +29,9 @@ std::string argumentsJson(const KernelState& kernel) {
 // The configuration's identity: what makes two launches the same to the replay.
 std::string launchKey(const KernelState& kernel, const ProgramState* program, const LaunchShape& shape) {
   std::string key = program != nullptr ? program->source_blob + "\n" + program->options : "?";
-  key += "\n" + kernel.name + "\n" + std::to_string(shape.work_dim) + jsonNumbers(shape.global.data(), shape.global.size()) +
-         jsonNumbers(shape.offset.data(), shape.offset.size()) + jsonNumbers(shape.local.data(), shape.local.size());
+  key += "\n" + kernel.name + "\n" + std::to_string(shape.work_dim) +
+         jsonNumbers(shape.global.data(), shape.global.size()) + jsonNumbers(shape.offset.data(), shape.offset.size()) +
+         jsonNumbers(shape.local.data(), shape.local.size());
   for (const ArgumentValue& a : kernel.args) {
     key += "|" + a.kind + ":" + std::to_string(a.size_bytes) + ":" + hexBytes(a.bytes.data(), a.bytes.size());
     if (a.mem != nullptr) key += ":" + std::to_string(state().buffers[a.mem].bytes);
@@ -46,7 +47,8 @@ std::string notReplayable(const KernelState& kernel, const ProgramState* program
   for (std::size_t i = 0; i < kernel.args.size(); ++i) {
     const ArgumentValue& a = kernel.args[i];
     if (a.kind == "unset") return "argument " + std::to_string(i) + " was never set";
-    if (a.kind == "buffer" && a.mem == nullptr) return "argument " + std::to_string(i) + " is a buffer the capture did not see made";
+    if (a.kind == "buffer" && a.mem == nullptr)
+      return "argument " + std::to_string(i) + " is a buffer the capture did not see made";
     if (a.kind != "buffer" && a.kind != "local" && a.kind != "scalar" && a.kind != "null-buffer")
       return "argument " + std::to_string(i) + " is a " + a.kind;
   }
@@ -77,15 +79,15 @@ void saveBuffers(const KernelState& kernel, std::uint64_t launch_id, const char*
     saved.push_back(a.mem);
     const std::size_t bytes = state().buffers[a.mem].bytes;
     std::vector<unsigned char> host(bytes);
-    const cl_int status = next.clEnqueueReadBuffer(queue, a.mem, CL_TRUE, 0, bytes, host.data(), wait_count, wait_list, nullptr);
+    const cl_int status =
+        next.clEnqueueReadBuffer(queue, a.mem, CL_TRUE, 0, bytes, host.data(), wait_count, wait_list, nullptr);
     JsonLine line("saved");
     line.number("launch", launch_id).number("buffer", a.buffer_id).text("when", when);
     const std::string name = status == CL_SUCCESS ? saveBlob(host.data(), bytes) : "";
-    if (!name.empty())
-      line.raw("data", "{\"name\":" + jsonQuoted(name) + ",\"bytes\":" + std::to_string(bytes) + "}");
+    if (!name.empty()) line.raw("data", "{\"name\":" + jsonQuoted(name) + ",\"bytes\":" + std::to_string(bytes) + "}");
     else
       line.text("error", status != CL_SUCCESS ? "the read failed with OpenCL error " + std::to_string(status)
-                                               : std::string("the data file could not be written"));
+                                              : std::string("the data file could not be written"));
     writeLine(line.finish());
   }
 }
@@ -96,7 +98,9 @@ std::uint64_t newLaunch(const KernelState& kernel, const ProgramState* program, 
   const std::uint64_t id = state().next_id++;
   const std::string why = notReplayable(kernel, program, queue);
   JsonLine line("launch");
-  line.number("id", id).number("kernel", kernel.id).number("work_dim", shape.work_dim)
+  line.number("id", id)
+      .number("kernel", kernel.id)
+      .number("work_dim", shape.work_dim)
       .raw("global", jsonNumbers(shape.global.data(), shape.global.size()));
   if (!shape.offset.empty()) line.raw("offset", jsonNumbers(shape.offset.data(), shape.offset.size()));
   line.raw("local", shape.local.empty() ? "null" : jsonNumbers(shape.local.data(), shape.local.size()))
@@ -122,8 +126,11 @@ cl_int launch(const char* call, cl_command_queue queue, cl_kernel kernel, const 
     launch_id = entry->second;
     first = inserted;
     if (save && waitsOnUserEvent(num_events, wait_list)) {
-      writeLine(JsonLine("saved").number("launch", launch_id).text("when", "before")
-                    .text("error", "the launch waits on a user event").finish());
+      writeLine(JsonLine("saved")
+                    .number("launch", launch_id)
+                    .text("when", "before")
+                    .text("error", "the launch waits on a user event")
+                    .finish());
       save = false;
     }
     if (save) saveBuffers(k->second, launch_id, "before", queue, num_events, wait_list);
@@ -131,9 +138,9 @@ cl_int launch(const char* call, cl_command_queue queue, cl_kernel kernel, const 
   cl_event own = nullptr;
   cl_event* event = program_event != nullptr ? program_event : &own;
   const std::uint64_t begin = nowNs();
-  const cl_int status = next.clEnqueueNDRangeKernel(queue, kernel, shape.work_dim,
-                                                    shape.offset.empty() ? nullptr : shape.offset.data(), shape.global.data(),
-                                                    shape.local.empty() ? nullptr : shape.local.data(), num_events, wait_list, event);
+  const cl_int status = next.clEnqueueNDRangeKernel(
+      queue, kernel, shape.work_dim, shape.offset.empty() ? nullptr : shape.offset.data(), shape.global.data(),
+      shape.local.empty() ? nullptr : shape.local.data(), num_events, wait_list, event);
   const std::uint64_t end = nowNs();
   if (first && save && status == CL_SUCCESS) saveBuffers(k->second, launch_id, "after", queue, 1, event);
   CommandFacts facts{call, "kernel", queue, false, num_events};
@@ -145,8 +152,9 @@ cl_int launch(const char* call, cl_command_queue queue, cl_kernel kernel, const 
 }  // namespace
 
 CAPTURE_EXPORT cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
-                                                         const size_t* offset, const size_t* global, const size_t* local,
-                                                         cl_uint num_events, const cl_event* wait_list, cl_event* event) {
+                                                         const size_t* offset, const size_t* global,
+                                                         const size_t* local, cl_uint num_events,
+                                                         const cl_event* wait_list, cl_event* event) {
   if (!ensureNext()) return CL_INVALID_COMMAND_QUEUE;
   if (work_dim < 1 || work_dim > 3 || global == nullptr)  // the program's own error, as the device would give it
     return next.clEnqueueNDRangeKernel(queue, kernel, work_dim, offset, global, local, num_events, wait_list, event);

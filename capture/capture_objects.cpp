@@ -9,7 +9,7 @@ using namespace rooflab_capture;
 namespace {
 
 constexpr cl_context_properties kGlContextKeys[] = {0x2008 /*CL_GL_CONTEXT_KHR*/, 0x2009 /*EGL display*/,
-                                                     0x200A /*GLX display*/, 0x200B /*WGL HDC*/, 0x200C /*CGL*/};
+                                                    0x200A /*GLX display*/, 0x200B /*WGL HDC*/, 0x200C /*CGL*/};
 
 void recordContext(cl_context context, const cl_context_properties* properties, cl_uint devices, const char* call) {
   std::lock_guard<std::mutex> lock(state().mutex);
@@ -37,7 +37,8 @@ void nameDevice(cl_device_id device) {
   char platform_name[512] = {};
   if (next.clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr) == CL_SUCCESS)
     next.clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, nullptr);
-  writeLine(JsonLine("device").text("platform", platform_name).text("name", deviceText(device, CL_DEVICE_NAME)).finish());
+  writeLine(
+      JsonLine("device").text("platform", platform_name).text("name", deviceText(device, CL_DEVICE_NAME)).finish());
 }
 
 cl_command_queue recordQueue(cl_command_queue queue, cl_context context, cl_device_id device,
@@ -85,19 +86,18 @@ void failWith(cl_int* errcode_ret, cl_int code) {
 
 }  // namespace
 
-CAPTURE_EXPORT cl_context CL_API_CALL clCreateContext(const cl_context_properties* properties, cl_uint num_devices,
-                                                      const cl_device_id* devices,
-                                                      void(CL_CALLBACK* notify)(const char*, const void*, size_t, void*),
-                                                      void* user_data, cl_int* errcode_ret) {
+CAPTURE_EXPORT cl_context CL_API_CALL clCreateContext(
+    const cl_context_properties* properties, cl_uint num_devices, const cl_device_id* devices,
+    void(CL_CALLBACK* notify)(const char*, const void*, size_t, void*), void* user_data, cl_int* errcode_ret) {
   if (!ensureNext()) return failWith(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
   cl_context context = next.clCreateContext(properties, num_devices, devices, notify, user_data, errcode_ret);
   recordContext(context, properties, num_devices, "clCreateContext");
   return context;
 }
 
-CAPTURE_EXPORT cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties* properties, cl_device_type type,
-                                                              void(CL_CALLBACK* notify)(const char*, const void*, size_t, void*),
-                                                              void* user_data, cl_int* errcode_ret) {
+CAPTURE_EXPORT cl_context CL_API_CALL clCreateContextFromType(
+    const cl_context_properties* properties, cl_device_type type,
+    void(CL_CALLBACK* notify)(const char*, const void*, size_t, void*), void* user_data, cl_int* errcode_ret) {
   if (!ensureNext()) return failWith(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
   cl_context context = next.clCreateContextFromType(properties, type, notify, user_data, errcode_ret);
   cl_uint devices = 0;
@@ -107,7 +107,8 @@ CAPTURE_EXPORT cl_context CL_API_CALL clCreateContextFromType(const cl_context_p
 }
 
 CAPTURE_EXPORT cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
-                                                                 cl_command_queue_properties properties, cl_int* errcode_ret) {
+                                                                 cl_command_queue_properties properties,
+                                                                 cl_int* errcode_ret) {
   if (!ensureNext()) return failWith(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
   // Profiling on, so that every command's event has its times; the program's own flags stay.
   cl_command_queue queue =
@@ -197,8 +198,8 @@ CAPTURE_EXPORT cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_fla
                                                   size_t width, size_t height, size_t depth, size_t row_pitch,
                                                   size_t slice_pitch, void* host_ptr, cl_int* errcode_ret) {
   if (!ensureNext()) return failWith(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
-  cl_mem mem = next.clCreateImage3D(context, flags, format, width, height, depth, row_pitch, slice_pitch, host_ptr,
-                                    errcode_ret);
+  cl_mem mem =
+      next.clCreateImage3D(context, flags, format, width, height, depth, row_pitch, slice_pitch, host_ptr, errcode_ret);
   return recordMemory(mem, 0, flags, host_ptr != nullptr, "image", 0, "clCreateImage3D");
 }
 
@@ -217,7 +218,8 @@ CAPTURE_EXPORT cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context context, cl_me
   return recordMemory(mem, 0, flags, false, "GL sharing", 0, "clCreateFromGLBuffer");
 }
 
-CAPTURE_EXPORT void* CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
+CAPTURE_EXPORT void* CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
+                                            cl_uint alignment) {
   if (!ensureNext() || next.clSVMAlloc == nullptr) return nullptr;
   void* pointer = next.clSVMAlloc(context, flags, size, alignment);
   std::lock_guard<std::mutex> lock(state().mutex);
@@ -228,7 +230,8 @@ CAPTURE_EXPORT void* CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags
 
 // Counted only: a program that stops after asking for platforms or devices still shows its
 // OpenCL calls were seen.
-CAPTURE_EXPORT cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id* platforms, cl_uint* num_platforms) {
+CAPTURE_EXPORT cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id* platforms,
+                                                   cl_uint* num_platforms) {
   if (!ensureNext()) return CL_OUT_OF_HOST_MEMORY;
   const cl_int status = next.clGetPlatformIDs(num_entries, platforms, num_platforms);
   std::lock_guard<std::mutex> lock(state().mutex);

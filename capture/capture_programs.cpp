@@ -73,8 +73,8 @@ std::string kernelArgText(cl_kernel kernel, cl_uint index, cl_kernel_arg_info wh
 
 const char* addressSpaceName(cl_kernel kernel, cl_uint index) {
   cl_kernel_arg_address_qualifier space = 0;
-  if (next.clGetKernelArgInfo == nullptr ||
-      next.clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space, &space, nullptr) != CL_SUCCESS)
+  if (next.clGetKernelArgInfo == nullptr || next.clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                                                                    sizeof space, &space, nullptr) != CL_SUCCESS)
     return "";
   switch (space) {
     case CL_KERNEL_ARG_ADDRESS_GLOBAL: return "global";
@@ -146,7 +146,8 @@ ArgumentValue classifyArgument(const ArgumentInfo& info, std::size_t size, const
     if (memory_space) return arg.kind = "buffer", arg;  // a buffer the capture did not see made
   }
   arg.kind = "scalar";
-  if (value != nullptr) arg.bytes.assign(static_cast<const unsigned char*>(value), static_cast<const unsigned char*>(value) + size);
+  if (value != nullptr)
+    arg.bytes.assign(static_cast<const unsigned char*>(value), static_cast<const unsigned char*>(value) + size);
   return arg;
 }
 
@@ -174,7 +175,8 @@ CAPTURE_EXPORT cl_program CL_API_CALL clCreateProgramWithBinary(cl_context conte
 
 CAPTURE_EXPORT cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void* il, size_t length,
                                                             cl_int* errcode_ret) {
-  if (!ensureNext() || next.clCreateProgramWithIL == nullptr) return failWith(errcode_ret, CL_INVALID_OPERATION), nullptr;
+  if (!ensureNext() || next.clCreateProgramWithIL == nullptr)
+    return failWith(errcode_ret, CL_INVALID_OPERATION), nullptr;
   cl_program program = next.clCreateProgramWithIL(context, il, length, errcode_ret);
   return recordProgram(program, "il", "", "clCreateProgramWithIL");
 }
@@ -183,14 +185,13 @@ CAPTURE_EXPORT cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_conte
                                                                         const cl_device_id* devices,
                                                                         const char* kernel_names, cl_int* errcode_ret) {
   if (!ensureNext()) return failWith(errcode_ret, CL_OUT_OF_HOST_MEMORY), nullptr;
-  cl_program program =
-      next.clCreateProgramWithBuiltInKernels(context, num_devices, devices, kernel_names, errcode_ret);
+  cl_program program = next.clCreateProgramWithBuiltInKernels(context, num_devices, devices, kernel_names, errcode_ret);
   return recordProgram(program, "built-in", "", "clCreateProgramWithBuiltInKernels");
 }
 
 CAPTURE_EXPORT cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id* devices,
-                                                 const char* options,
-                                                 void(CL_CALLBACK* notify)(cl_program, void*), void* user_data) {
+                                                 const char* options, void(CL_CALLBACK* notify)(cl_program, void*),
+                                                 void* user_data) {
   if (!ensureNext()) return CL_INVALID_PROGRAM;
   std::string with_info = options != nullptr ? options : "";
   if (with_info.find("-cl-kernel-arg-info") == std::string::npos) with_info += " -cl-kernel-arg-info";
@@ -204,8 +205,8 @@ CAPTURE_EXPORT cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint n
                                                    const char** header_names,
                                                    void(CL_CALLBACK* notify)(cl_program, void*), void* user_data) {
   if (!ensureNext()) return CL_INVALID_PROGRAM;
-  const cl_int status = next.clCompileProgram(program, num_devices, devices, options, num_headers, headers, header_names,
-                                              notify, user_data);
+  const cl_int status = next.clCompileProgram(program, num_devices, devices, options, num_headers, headers,
+                                              header_names, notify, user_data);
   std::lock_guard<std::mutex> lock(state().mutex);
   countCall();
   noteUnsupported("separate compile and link", "clCompileProgram");

@@ -79,7 +79,8 @@ State& state() {
 
 std::uint64_t nowNs() {
   return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 void countCall() {
@@ -120,7 +121,8 @@ std::string saveBlob(const void* data, std::size_t bytes) {
   const std::string path = g_folder + "/data/" + name;
   struct stat existing;
   if (::stat(path.c_str(), &existing) == 0 && static_cast<std::size_t>(existing.st_size) == bytes) return name;
-  const std::string temp = g_folder + "/data/.tmp-" + std::to_string(::getpid()) + "-" + std::to_string(++g_temp_counter);
+  const std::string temp =
+      g_folder + "/data/.tmp-" + std::to_string(::getpid()) + "-" + std::to_string(++g_temp_counter);
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return "";
   const bool wrote = writeAll(fd, static_cast<const char*>(data), bytes);
@@ -141,7 +143,8 @@ void collectEventTimes(bool all_done) {
   std::size_t kept = 0;
   for (PendingEvent& item : pending) {
     cl_int status = CL_COMPLETE;
-    if (next.clGetEventInfo(item.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS)
+    if (next.clGetEventInfo(item.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) !=
+        CL_SUCCESS)
       status = -1;
     if (status > CL_COMPLETE && !all_done) {
       pending[kept++] = item;
@@ -155,17 +158,18 @@ void collectEventTimes(bool all_done) {
       read = next.clGetEventProfilingInfo(item.event, names[i], sizeof t[i], &t[i], nullptr) == CL_SUCCESS;
     JsonLine line("times");
     line.number("seq", item.sequence);
-    if (read)
-      line.number("queued_ns", t[0]).number("submit_ns", t[1]).number("start_ns", t[2]).number("end_ns", t[3]);
-    else
-      line.integer("status", status);
+    if (read) line.number("queued_ns", t[0]).number("submit_ns", t[1]).number("start_ns", t[2]).number("end_ns", t[3]);
+    else line.integer("status", status);
     writeLine(line.finish());
     next.clReleaseEvent(item.event);
   }
   pending.resize(kept);
 }
 
-JsonLine::JsonLine(const char* type) : line_("{\"t\":\"") { line_ += type; line_ += '"'; }
+JsonLine::JsonLine(const char* type) : line_("{\"t\":\"") {
+  line_ += type;
+  line_ += '"';
+}
 
 JsonLine& JsonLine::number(const char* key, std::uint64_t value) { return raw(key, std::to_string(value)); }
 JsonLine& JsonLine::integer(const char* key, std::int64_t value) { return raw(key, std::to_string(value)); }

@@ -94,8 +94,8 @@ std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& 
                                     const std::vector<std::string>& options, bool with_preludes,
                                     bool double_helpers = false, bool compute_only = false) {
   auto parsed = std::make_unique<ParsedSource>();
-  std::vector<std::string> args = {"-x", "cl", "-Xclang", "-finclude-default-header",
-                                   "-resource-dir", ROOFLAB_LIBCLANG_RESOURCE_DIR};
+  std::vector<std::string> args = {
+      "-x", "cl", "-Xclang", "-finclude-default-header", "-resource-dir", ROOFLAB_LIBCLANG_RESOURCE_DIR};
   args.push_back("-cl-std=" + openclStandard(options));  // the only option a preprocessed program needs
   if (double_helpers) args.push_back("-DRL_AUTO_DOUBLE=1");
   if (compute_only) args.push_back("-DRL_MODE=1");  // prelude.cl's key constant, as the mutant is built
@@ -105,16 +105,17 @@ std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& 
       args.push_back("-include");
       args.push_back(prelude);
     }
-    files.push_back({kPreludePath, embedded::kernel_prelude.data(), static_cast<unsigned long>(embedded::kernel_prelude.size())});
+    files.push_back(
+        {kPreludePath, embedded::kernel_prelude.data(), static_cast<unsigned long>(embedded::kernel_prelude.size())});
     files.push_back({kAutoPreludePath, embedded::auto_mutation_prelude.data(),
                      static_cast<unsigned long>(embedded::auto_mutation_prelude.size())});
   }
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
   parsed->index = lc().clang_createIndex(0, 0);
-  const CXErrorCode code = lc().clang_parseTranslationUnit2(parsed->index, path.c_str(), argv.data(), static_cast<int>(argv.size()),
-                                                       files.data(), static_cast<unsigned>(files.size()),
-                                                       CXTranslationUnit_None, &parsed->unit);
+  const CXErrorCode code = lc().clang_parseTranslationUnit2(
+      parsed->index, path.c_str(), argv.data(), static_cast<int>(argv.size()), files.data(),
+      static_cast<unsigned>(files.size()), CXTranslationUnit_None, &parsed->unit);
   if (code != CXError_Success || !parsed->unit) {
     parsed->error = "libclang could not parse " + path + " (error " + std::to_string(code) + ")";
     return parsed;
@@ -130,7 +131,8 @@ std::unique_ptr<ParsedSource> parse(const std::string& path, const std::string& 
       lc().clang_disposeString(file);
       if (where.empty()) where = "?";
       CXString what = lc().clang_getDiagnosticSpelling(d);
-      parsed->error = where + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + lc().clang_getCString(what);
+      parsed->error =
+          where + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + lc().clang_getCString(what);
       lc().clang_disposeString(what);
     }
     lc().clang_disposeDiagnostic(d);
@@ -153,11 +155,12 @@ SourceCensus required(AutoMutantKind kind, const SourceCensus& original) {
 // "12 integer operations where it must have 8 (4 more)" for each quantity that differs; "" when none does.
 std::string differences(const SourceCensus& must, const SourceCensus& has) {
   std::string out;
-  for (const auto& [quantity, name] : {std::pair<int SourceCensus::*, const char*>{&SourceCensus::global_loads, "global loads"},
-                                       {&SourceCensus::global_stores, "global stores"},
-                                       {&SourceCensus::global_atomics, "global atomics"},
-                                       {&SourceCensus::float_ops, "floating-point operations"},
-                                       {&SourceCensus::int_ops, "integer operations"}}) {
+  for (const auto& [quantity, name] :
+       {std::pair<int SourceCensus::*, const char*>{&SourceCensus::global_loads, "global loads"},
+        {&SourceCensus::global_stores, "global stores"},
+        {&SourceCensus::global_atomics, "global atomics"},
+        {&SourceCensus::float_ops, "floating-point operations"},
+        {&SourceCensus::int_ops, "integer operations"}}) {
     const int n = has.*quantity, m = must.*quantity;
     if (n == m) continue;
     out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + name + " where it must have " + std::to_string(m) +
@@ -177,7 +180,8 @@ std::string censusMismatch(AutoMutantKind kind, const auto_mutation::WalkResult&
   for (const auto& [line, census] : mutant.census_by_line) lines.emplace(line, SourceCensus{});
   for (const auto& [line, census] : lines) {
     const auto found = mutant.census_by_line.find(line);
-    const std::string here = differences(required(kind, census), found == mutant.census_by_line.end() ? SourceCensus{} : found->second);
+    const std::string here =
+        differences(required(kind, census), found == mutant.census_by_line.end() ? SourceCensus{} : found->second);
     if (here.empty()) continue;
     where = line.first + ":" + std::to_string(line.second);
     what = here;
@@ -246,7 +250,8 @@ AutoMutant mutateAutomatically(const AutoMutationRequest& request, const Preproc
   const SourceCensus& c = walk.census;
   if (request.kind == AutoMutantKind::compute_only && c.global_loads > 0 && c.structure_loads == c.global_loads) {
     out.reason = "no compute-only mutant is possible: every global load decides an address, a branch, a loop bound or "
-                 "a divisor (the first at " + walk.first_structure_load +
+                 "a divisor (the first at " +
+                 walk.first_structure_load +
                  "), so none can be made up and the mutant would read all that the kernel reads";
     return out;
   }
@@ -255,7 +260,8 @@ AutoMutant mutateAutomatically(const AutoMutationRequest& request, const Preproc
   if (request.kind == AutoMutantKind::memory_only && c.structure_float_ops > 0 &&
       c.structure_float_ops + c.structure_int_ops == c.float_ops + c.int_ops)
     out.same_as_original = "every operation decides an address, a branch, a loop bound or a divisor (the first "
-                           "floating-point one at " + walk.first_structure_float_op +
+                           "floating-point one at " +
+                           walk.first_structure_float_op +
                            "): there is no arithmetic to remove, so the memory-only mutant is the kernel as written";
   const std::string rewritten = auto_mutation::applyEdits(expanded.text, walk.edits);
   out.double_helpers = walk.double_helpers;

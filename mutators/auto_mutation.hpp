@@ -23,7 +23,8 @@ std::string automaticMutantsOffReason();
 // What the rewriter counts in a program, statically (each access or operation once, however often
 // it runs), over the functions the launched kernels reach: the quantities a mutant must keep or lose.
 struct SourceCensus {
-  int global_loads = 0;    // reads of global or constant memory (subscript, *, ->, a member or lane, vloadN, async copy in)
+  int global_loads =
+      0;  // reads of global or constant memory (subscript, *, ->, a member or lane, vloadN, async copy in)
   int global_stores = 0;   // writes (=, op=, ++/--, vstoreN, async copy out)
   int global_atomics = 0;  // atomic read-modify-writes of global memory
   int float_ops = 0;       // floating-point + - * / (compound too) and math built-ins (fma, sqrt, dot, ...)
@@ -36,10 +37,11 @@ struct SourceCensus {
 };
 
 struct AutoMutationRequest {
-  std::string source_text;                 // the variant's program, as joined for the compiler
-  std::string source_path;                 // its first file's path: names it in messages; its folder is on the include path
-  std::vector<std::string> build_options;  // the point's compiler options; -D, -U, -I and -cl-std reach the preprocessor
-  std::vector<std::string> kernels;        // the kernels the variant launches (empty: every function)
+  std::string source_text;  // the variant's program, as joined for the compiler
+  std::string source_path;  // its first file's path: names it in messages; its folder is on the include path
+  std::vector<std::string>
+      build_options;                 // the point's compiler options; -D, -U, -I and -cl-std reach the preprocessor
+  std::vector<std::string> kernels;  // the kernels the variant launches (empty: every function)
   // For each launch, the buffer each argument is bound to ("" for a scalar or local one): a buffer
   // one launch writes and another reads as an address or a bound joins their kernels' structure.
   std::vector<std::vector<std::string>> kernel_buffers;

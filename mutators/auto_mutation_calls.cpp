@@ -23,7 +23,8 @@ void Walk::call(CXCursor c, Role role, bool seed) {
   std::smatch lanes;
   if (std::regex_match(name, lanes, vload) && n == 2 && any_global) return vectorLoad(c, seed, lanes[1].str(), args);
   if (std::regex_match(name, lanes, vstore) && n == 3 && any_global) return vectorStore(c, role, seed, name, args);
-  if ((name.rfind("atomic_", 0) == 0 || name.rfind("atom_", 0) == 0) && any_global) return atomic(c, role, seed, name, args);
+  if ((name.rfind("atomic_", 0) == 0 || name.rfind("atom_", 0) == 0) && any_global)
+    return atomic(c, role, seed, name, args);
   if (name == "async_work_group_copy" && n == 4) return asyncCopy(c, role, seed, args);
   if (name == "async_work_group_strided_copy" && any_global) {
     for (CXCursor a : args) visit(a, Role::value, true);
@@ -98,7 +99,8 @@ void Walk::mathBuiltin(CXCursor c, bool seed, const std::string& name, const std
   if (!memoryOnly()) return;
   std::vector<FoldOperand> operands;
   for (CXCursor a : args) {
-    if (!isFloating(lc().clang_getCursorType(a))) return problem(c, "'" + name + "' with a non-floating argument is not folded");
+    if (!isFloating(lc().clang_getCursorType(a)))
+      return problem(c, "'" + name + "' with a non-floating argument is not folded");
     operands.push_back(operand(a));
   }
   return fold(c, type, operands);
@@ -131,8 +133,8 @@ void Walk::geometricBuiltin(CXCursor c, bool seed, const std::string& name, cons
   return fold(c, type, operands);
 }
 
-  // An atomic read-modify-write of global memory: memory-only keeps it; compute-only computes its
-  // operand and keeps the atomic behind the run-time false condition.
+// An atomic read-modify-write of global memory: memory-only keeps it; compute-only computes its
+// operand and keeps the atomic behind the run-time false condition.
 void Walk::atomic(CXCursor c, Role role, bool seed, const std::string& name, const std::vector<CXCursor>& args) {
   const auto root = args.empty() ? std::nullopt : rootOf(args[0]);
   for (std::size_t i = 0; i < args.size(); ++i)
@@ -154,11 +156,11 @@ void Walk::atomic(CXCursor c, Role role, bool seed, const std::string& name, con
     return guardedStore(c, role, type, {piece(args.back())}, call);
   }
   // atomic_inc(p): no operand to compute; kept behind a condition the compiler cannot decide.
-  edit(c, {literal(std::string("do { if (rl_auto_bits_uint((uint)get_global_id(0)) == ") + kMutantKeyParameter + ") "), piece(c),
-           literal("; } while (0)")});
+  edit(c, {literal(std::string("do { if (rl_auto_bits_uint((uint)get_global_id(0)) == ") + kMutantKeyParameter + ") "),
+           piece(c), literal("; } while (0)")});
 }
 
-  // async_work_group_copy(dst, src, n, event): global to local is a load, local to global a store.
+// async_work_group_copy(dst, src, n, event): global to local is a load, local to global a store.
 void Walk::asyncCopy(CXCursor c, Role role, bool seed, const std::vector<CXCursor>& args) {
   (void)role;
   for (CXCursor a : args) visit(a, Role::value, true);
@@ -170,11 +172,12 @@ void Walk::asyncCopy(CXCursor c, Role role, bool seed, const std::vector<CXCurso
     // Each work item reads its share of the local data and stores it behind the run-time false
     // condition; an empty copy gives the kernel its event.
     const std::string type = openclTypeName(lc().clang_getPointeeType(lc().clang_getCursorType(args[0])));
-    if (!hasBits(type)) return problem(c, "'async_work_group_copy' of '" + type + "' to global memory is not rewritten");
+    if (!hasBits(type))
+      return problem(c, "'async_work_group_copy' of '" + type + "' to global memory is not rewritten");
     if (type.rfind("double", 0) == 0) result.double_helpers = true;
     return edit(c, {literal("rl_auto_async_out_" + type + "("), piece(args[0]), literal(", "), piece(args[1]),
-                     literal(", (size_t)("), piece(args[2]), literal("), "), piece(args[3]),
-                     literal(std::string(", ") + kMutantKeyParameter + ")")});
+                    literal(", (size_t)("), piece(args[2]), literal("), "), piece(args[3]),
+                    literal(std::string(", ") + kMutantKeyParameter + ")")});
   }
   tally(c, &SourceCensus::global_loads);
   const auto local_root = rootOf(args[0]);

@@ -35,15 +35,13 @@ std::optional<Walk::OnceAddressed> Walk::addressOnce(CXCursor target) {
     }
     const std::string suffix = text_.substr(element_end, target_end - element_end);  // ".s0", ".y"
     out.access += suffix;
-    out.seed = {literal("rl_auto_seed_lane((ulong)(rl_auto_p), " + std::to_string(std::hash<std::string>{}(suffix) & 0xffu) +
-                        "u)")};
+    out.seed = {literal("rl_auto_seed_lane((ulong)(rl_auto_p), " +
+                        std::to_string(std::hash<std::string>{}(suffix)&0xffu) + "u)")};
   }
   return out;
 }
 
-bool Walk::addressedOnce(CXCursor target) const {
-  return computesSomething(target) || hasSideEffects(target);
-}
+bool Walk::addressedOnce(CXCursor target) const { return computesSomething(target) || hasSideEffects(target); }
 
 void Walk::compoundStore(CXCursor c, Role role, CXCursor lhs, CXCursor rhs, const std::string& op) {
   const CXCursor target = stripImplicit(lhs);

@@ -76,11 +76,13 @@ void threadMutantKey(CXTranslationUnit unit, const std::string& main_text, const
         if (main_text[close] == ')' && --depth == 0) break;
       }
       if (open == std::string::npos || close >= main_text.size()) {
-        result.problems.push_back("the parameters of '" + name + "' were not found in the preprocessed program (an internal limit)");
+        result.problems.push_back("the parameters of '" + name +
+                                  "' were not found in the preprocessed program (an internal limit)");
         return;
       }
       std::string inner = main_text.substr(open + 1, close - open - 1);
-      inner.erase(std::remove_if(inner.begin(), inner.end(), [](char ch) { return std::isspace(static_cast<unsigned char>(ch)); }),
+      inner.erase(std::remove_if(inner.begin(), inner.end(),
+                                 [](char ch) { return std::isspace(static_cast<unsigned char>(ch)); }),
                   inner.end());
       if (inner.empty() || inner == "void") {
         SourceEdit e = insertion(static_cast<unsigned>(open + 1), parameter);
@@ -98,8 +100,9 @@ void threadMutantKey(CXTranslationUnit unit, const std::string& main_text, const
         if (kindOf(child) == CXCursor_CallExpr && helpers.count(text(lc().clang_getCursorSpelling(child)))) {
           const unsigned end = fileOffset(lc().clang_getRangeEnd(lc().clang_getCursorExtent(child)));
           if (end == 0 || end > main_text.size() || main_text[end - 1] != ')') {
-            result.problems.push_back("a call of '" + text(lc().clang_getCursorSpelling(child)) +
-                                      "' has no closing parenthesis of its own in the preprocessed program (an internal limit)");
+            result.problems.push_back(
+                "a call of '" + text(lc().clang_getCursorSpelling(child)) +
+                "' has no closing parenthesis of its own in the preprocessed program (an internal limit)");
             return;
           }
           const bool no_arguments = lc().clang_Cursor_getNumArguments(child) == 0;

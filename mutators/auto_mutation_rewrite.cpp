@@ -38,13 +38,14 @@ void Walk::access(CXCursor c, Role role, bool seed) {
   const std::string name = openclTypeName(type);
   if (isPointer(type)) return problem(c, "a pointer loaded from global memory cannot be made up in registers");
   if (!hasFake(name))
-    return problem(c, "a global load of type '" + text(lc().clang_getTypeSpelling(type)) + "' has no register stand-in");
+    return problem(c,
+                   "a global load of type '" + text(lc().clang_getTypeSpelling(type)) + "' has no register stand-in");
   edit(c, fakeLoad(name, seedOf(c)));
 }
 
-  // A compute-only global store: computed, then kept behind a condition that is false at run time.
+// A compute-only global store: computed, then kept behind a condition that is false at run time.
 void Walk::guardedStore(CXCursor c, Role role, const std::string& type, std::vector<SourceEdit::Piece> value,
-                    std::vector<SourceEdit::Piece> store, std::vector<SourceEdit::Piece> before) {
+                        std::vector<SourceEdit::Piece> store, std::vector<SourceEdit::Piece> before) {
   if (role != Role::statement) return problem(c, "a global store used inside an expression is not rewritten");
   if (!hasBits(type)) return problem(c, "a global store of type '" + type + "' is not rewritten");
   if (type.rfind("double", 0) == 0) result.double_helpers = true;
@@ -62,12 +63,12 @@ Walk::FoldOperand Walk::operand(CXCursor c, std::vector<SourceEdit::Piece> piece
   return {std::move(pieces), carriesData(c) || hasSideEffects(c), kindOf(stripImplicit(c)) == CXCursor_DeclRefExpr};
 }
 
-  // A memory-only fold in place of a floating-point operation of type `type`. Arithmetic on values
-  // that never came from memory (a chain of registers, a scalar argument, a literal) is dropped: the
-  // mutant's loads stay live through the values that did, and the mutant never runs longer chains
-  // of operations than the original.
+// A memory-only fold in place of a floating-point operation of type `type`. Arithmetic on values
+// that never came from memory (a chain of registers, a scalar argument, a literal) is dropped: the
+// mutant's loads stay live through the values that did, and the mutant never runs longer chains
+// of operations than the original.
 void Walk::fold(CXCursor c, const std::string& type, std::vector<FoldOperand> operands,
-            std::vector<SourceEdit::Piece> prefix) {
+                std::vector<SourceEdit::Piece> prefix) {
   if (!hasFold(type)) return problem(c, "arithmetic of type '" + type + "' is not folded");
   const bool one_operand = operands.size() == 1;
   std::vector<FoldOperand> kept;
@@ -111,10 +112,10 @@ void Walk::fold(CXCursor c, const std::string& type, std::vector<FoldOperand> op
   edit(c, std::move(p));
 }
 
-  // Whether evaluating `c` twice could differ from once: an assignment, ++/-- or a call inside it.
+// Whether evaluating `c` twice could differ from once: an assignment, ++/-- or a call inside it.
 bool Walk::hasSideEffects(CXCursor c) const {
-  static const std::set<std::string> writes = {"++", "--", "=", "+=", "-=", "*=", "/=", "%=",
-                                               "&=", "|=", "^=", "<<=", ">>="};
+  static const std::set<std::string> writes = {
+      "++", "--", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
   for (const auto& [spelling, offset] : tokens(c))
     if (writes.count(spelling)) return true;
   // OpenCL's built-ins are pure (get_global_id, min, floor) except those that move or order data.
@@ -155,8 +156,8 @@ void Walk::binary(CXCursor c, Role role, bool seed, bool compound) {
   if (operands.size() != 2) return visitChildren(c, Role::value, seed);
   const CXCursor lhs = operands[0], rhs = operands[1];
   const std::string op = binaryOperator(c, lhs);
-  const bool arithmetic = op == "+" || op == "-" || op == "*" || op == "/" || op == "+=" || op == "-=" ||
-                          op == "*=" || op == "/=";
+  const bool arithmetic =
+      op == "+" || op == "-" || op == "*" || op == "/" || op == "+=" || op == "-=" || op == "*=" || op == "/=";
   const bool integer_op = op == "+" || op == "-" || op == "*" || op == "/" || op == "%" || op == "&" || op == "|" ||
                           op == "^" || op == "<<" || op == ">>" || op == "+=" || op == "-=" || op == "*=" ||
                           op == "/=" || op == "%=" || op == "&=" || op == "|=" || op == "^=" || op == "<<=" ||
@@ -205,12 +206,13 @@ void Walk::binary(CXCursor c, Role role, bool seed, bool compound) {
   if (computeOnly() && global_store && !target_in_slice) {
     if (compound) return compoundStore(c, role, lhs, rhs, op);
     const std::string stored = openclTypeName(lc().clang_getCursorType(target));
-    return guardedStore(c, role, stored, {literal("("), piece(rhs), literal(")")}, {piece(lhs), literal(" = rl_auto_v")});
+    return guardedStore(c, role, stored, {literal("("), piece(rhs), literal(")")},
+                        {piece(lhs), literal(" = rl_auto_v")});
   }
   if (memoryOnly() && compound && counted && !target_in_slice) compoundFold(c, role, lhs, rhs, type);
 }
 
-  // Whether an expression holds an operation the census counts (so that writing it twice would count it twice).
+// Whether an expression holds an operation the census counts (so that writing it twice would count it twice).
 bool Walk::computesSomething(CXCursor c) const {
   for (CXCursor child : children(c)) {
     const CXCursorKind k = kindOf(child);

@@ -112,11 +112,11 @@ void Walk::visitStatement(CXCursor c, bool seed) {
   }
 }
 
-  // Whether a branch arm decides how much work or memory traffic the kernel does, so that its
-  // condition must be computed from real values: it loops, synchronises, leaves, calls one of the
-  // user's functions, touches local memory or atomics, or (memory-only, where they all happen)
-  // global memory. Compute-only makes up its global loads and guards its stores, so a condition
-  // choosing between them changes no traffic there.
+// Whether a branch arm decides how much work or memory traffic the kernel does, so that its
+// condition must be computed from real values: it loops, synchronises, leaves, calls one of the
+// user's functions, touches local memory or atomics, or (memory-only, where they all happen)
+// global memory. Compute-only makes up its global loads and guards its stores, so a condition
+// choosing between them changes no traffic there.
 bool Walk::steers(CXCursor arm) const {
   bool found = false;
   std::function<void(CXCursor)> scan = [&](CXCursor x) {
@@ -174,8 +174,8 @@ bool Walk::steers(CXCursor arm) const {
   return found;
 }
 
-  // Whether `op` (an assignment, a compound assignment, ++ or --) writes a variable or array of the
-  // structure through its target `target`.
+// Whether `op` (an assignment, a compound assignment, ++ or --) writes a variable or array of the
+// structure through its target `target`.
 bool Walk::assignsStructure(CXCursor op, CXCursor target) const {
   const CXCursorKind k = kindOf(op);
   if (k == CXCursor_BinaryOperator && binaryOperator(op, target) != "=") return false;
@@ -191,8 +191,8 @@ bool Walk::assignsStructure(CXCursor op, CXCursor target) const {
   return false;
 }
 
-  // A subscript of a private or local array (or pointer): its index is an address; reading it in
-  // the structure puts the array's contents there.
+// A subscript of a private or local array (or pointer): its index is an address; reading it in
+// the structure puts the array's contents there.
 void Walk::localSubscript(CXCursor c, Role role, bool seed) {
   const auto parts = children(c);
   // The base is an address (a[i] of a[i][j] reads nothing); the indices are the structure.
@@ -201,7 +201,7 @@ void Walk::localSubscript(CXCursor c, Role role, bool seed) {
     if (const auto root = rootOf(c)) addContents(*root);
 }
 
-  // A member of a private struct or a lane of a private vector: read in the structure, its variable is.
+// A member of a private struct or a lane of a private vector: read in the structure, its variable is.
 void Walk::member(CXCursor c, Role role, bool seed) {
   const auto parts = children(c);
   for (CXCursor p : parts) visit(p, role == Role::store_target ? Role::store_target : Role::value, seed);
@@ -212,7 +212,7 @@ void Walk::member(CXCursor c, Role role, bool seed) {
     }
 }
 
-  // The address of a global access: the pointer and index (or the element of a member) are the structure.
+// The address of a global access: the pointer and index (or the element of a member) are the structure.
 void Walk::accessOperands(CXCursor c) {
   if (kindOf(c) == CXCursor_MemberRefExpr || isComponent(c)) {
     const CXCursor base = stripImplicit(children(c)[0]);
@@ -222,8 +222,8 @@ void Walk::accessOperands(CXCursor c) {
   for (CXCursor operand : children(c)) visit(operand, Role::value, true);
 }
 
-  // A user function's arguments join the structure where its parameters do; its result where the
-  // call does.
+// A user function's arguments join the structure where its parameters do; its result where the
+// call does.
 void Walk::userCall(CXCursor c, const std::string& name, const std::vector<CXCursor>& args, bool seed) {
   const CXCursor f = functions_.at(name);
   if (seed && slice_.returning.insert(name).second) grew_ = true;

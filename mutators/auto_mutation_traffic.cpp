@@ -59,7 +59,8 @@ void resolveTraffic(const std::vector<Walk::Access>& accesses, const std::map<un
       pending.insert(pending.end(), sources->second.begin(), sources->second.end());
     }
     if (!traced || reached.empty()) {
-      result.traffic_untraced = access.where + ": a global access through a pointer that is not traced to a kernel argument";
+      result.traffic_untraced =
+          access.where + ": a global access through a pointer that is not traced to a kernel argument";
       result.traffic.clear();
       return;
     }

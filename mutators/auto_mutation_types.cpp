@@ -25,7 +25,6 @@ std::vector<CXCursor> children(CXCursor c) {
   return out;
 }
 
-
 bool isFloatingKind(CXTypeKind k) { return k == CXType_Float || k == CXType_Double || k == CXType_Half; }
 
 bool isFloating(CXType t) {
@@ -64,8 +63,10 @@ std::string openclTypeName(CXType t) {
     case CXType_Short: return "short" + lanes;
     case CXType_Half: return "half" + lanes;
     case CXType_UShort: return "ushort" + lanes;
-    case CXType_Char_S: case CXType_SChar: return "char" + lanes;
-    case CXType_Char_U: case CXType_UChar: return "uchar" + lanes;
+    case CXType_Char_S:
+    case CXType_SChar: return "char" + lanes;
+    case CXType_Char_U:
+    case CXType_UChar: return "uchar" + lanes;
     default: return "";
   }
 }
@@ -86,11 +87,11 @@ bool hasFold(const std::string& type) {
 
 const std::set<std::string>& mathBuiltins() {
   static const std::set<std::string> names = [] {
-    std::set<std::string> n = {"fma", "mad", "sqrt", "rsqrt", "cbrt", "exp", "exp2", "exp10", "expm1", "log", "log2",
-                               "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
-                               "tanh", "pow", "powr", "hypot", "fdim", "mix"};
-    for (const char* f : {"sqrt", "rsqrt", "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan",
-                          "powr", "divide", "recip"}) {
+    std::set<std::string> n = {"fma",  "mad",   "sqrt",  "rsqrt", "cbrt", "exp",   "exp2", "exp10", "expm1", "log",
+                               "log2", "log10", "log1p", "sin",   "cos",  "tan",   "asin", "acos",  "atan",  "atan2",
+                               "sinh", "cosh",  "tanh",  "pow",   "powr", "hypot", "fdim", "mix"};
+    for (const char* f : {"sqrt", "rsqrt", "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "powr",
+                          "divide", "recip"}) {
       n.insert(std::string("native_") + f);
       n.insert(std::string("half_") + f);
     }

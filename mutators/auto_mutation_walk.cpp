@@ -16,7 +16,7 @@ void Walk::function(CXCursor f) {
     if (kindOf(c) == CXCursor_CompoundStmt) visit(c, Role::statement, false);
 }
 
-  // file:line of the user's file (the preprocessed program's line directives give it).
+// file:line of the user's file (the preprocessed program's line directives give it).
 std::string Walk::where(CXCursor c) const {
   CXString file;
   unsigned line = 0;
@@ -41,8 +41,8 @@ void Walk::tally(CXCursor c, int SourceCensus::*quantity) {
   ++(result.census_by_line[{name.empty() ? "?" : name, line}].*quantity);
 }
 
-  // The main-file byte range of a cursor. An end inside a macro of OpenCL's own header (FLT_MAX,
-  // CLK_LOCAL_MEM_FENCE: the preprocessed program keeps them) ends after the macro's name.
+// The main-file byte range of a cursor. An end inside a macro of OpenCL's own header (FLT_MAX,
+// CLK_LOCAL_MEM_FENCE: the preprocessed program keeps them) ends after the macro's name.
 bool Walk::range(CXCursor c, unsigned& begin, unsigned& end) const {
   const CXSourceRange extent = lc().clang_getCursorExtent(c);
   const CXSourceLocation b = lc().clang_getRangeStart(extent), e = lc().clang_getRangeEnd(extent);
@@ -106,7 +106,7 @@ std::vector<std::pair<std::string, unsigned>> Walk::tokens(CXCursor c) const {
   return out;
 }
 
-  // A binary operator's spelling: the first token after its left operand.
+// A binary operator's spelling: the first token after its left operand.
 std::string Walk::binaryOperator(CXCursor c, CXCursor lhs) const {
   unsigned lhs_end = 0;
   lc().clang_getExpansionLocation(lc().clang_getRangeEnd(lc().clang_getCursorExtent(lhs)), nullptr, nullptr, nullptr,
@@ -116,7 +116,7 @@ std::string Walk::binaryOperator(CXCursor c, CXCursor lhs) const {
   return "";
 }
 
-  // The declaration a variable reference names (a VarDecl or ParmDecl), or a null cursor.
+// The declaration a variable reference names (a VarDecl or ParmDecl), or a null cursor.
 std::optional<CXCursor> Walk::variable(CXCursor ref) {
   ref = stripImplicit(ref);
   if (kindOf(ref) != CXCursor_DeclRefExpr) return std::nullopt;
@@ -126,7 +126,7 @@ std::optional<CXCursor> Walk::variable(CXCursor ref) {
   return declared;
 }
 
-  // The variable whose elements an access reaches: `a` of a[i], *(a + i), a[i].x, s.f, p->f.
+// The variable whose elements an access reaches: `a` of a[i], *(a + i), a[i].x, s.f, p->f.
 std::optional<CXCursor> Walk::rootOf(CXCursor c) const {
   for (int guard = 0; guard < 64; ++guard) {
     c = stripImplicit(c);
@@ -160,7 +160,7 @@ void Walk::addContents(CXCursor decl) {
   if (slice_.contents.insert(declKey(decl)).second) grew_ = true;
 }
 
-  // A read or write of global (or constant) memory: p[i], *p, p->f, p[i].f.
+// A read or write of global (or constant) memory: p[i], *p, p->f, p[i].f.
 bool Walk::isGlobalAccess(CXCursor c) const {
   const CXCursorKind k = kindOf(c);
   if (k == CXCursor_MemberRefExpr) {
@@ -182,19 +182,20 @@ bool Walk::isGlobalAccess(CXCursor c) const {
   return true;
 }
 
-  // Whether an expression is a vector component of a global element: `v[i].x`.
+// Whether an expression is a vector component of a global element: `v[i].x`.
 bool Walk::isGlobalComponent(CXCursor c) const {
   if (!isComponent(c)) return false;
   return isGlobalAccess(stripImplicit(children(c)[0]));
 }
 
-  // The text of an element's address for a compute-only value: `&(p[i])`, `(p)` for p->f; a member
-  // or lane is set apart from its neighbours by a salt.
+// The text of an element's address for a compute-only value: `&(p[i])`, `(p)` for p->f; a member
+// or lane is set apart from its neighbours by a salt.
 std::vector<SourceEdit::Piece> Walk::seedOf(CXCursor access) const {
   const CXCursorKind k = kindOf(access);
   if (k == CXCursor_MemberRefExpr || isComponent(access)) {
     const CXCursor base = stripImplicit(children(access)[0]);
-    const unsigned salt = static_cast<unsigned>(std::hash<std::string>{}(text(lc().clang_getCursorSpelling(access))) & 0xffu);
+    const unsigned salt =
+        static_cast<unsigned>(std::hash<std::string>{}(text(lc().clang_getCursorSpelling(access))) & 0xffu);
     std::vector<SourceEdit::Piece> p;
     if (isGlobalPointer(lc().clang_getCursorType(base))) {
       p = {literal("rl_auto_seed((ulong)("), piece(base), literal(")) + " + std::to_string(salt) + "u")};
@@ -206,7 +207,7 @@ std::vector<SourceEdit::Piece> Walk::seedOf(CXCursor access) const {
   return {literal("rl_auto_seed((ulong)(&("), piece(access), literal(")))")};
 }
 
-  // The value of a compute-only load: made in registers from the element's address and the run-time key.
+// The value of a compute-only load: made in registers from the element's address and the run-time key.
 std::vector<SourceEdit::Piece> Walk::fakeLoad(const std::string& type, std::vector<SourceEdit::Piece> seed) {
   if (type.rfind("double", 0) == 0) result.double_helpers = true;
   std::vector<SourceEdit::Piece> p = {literal("rl_auto_fake_" + type + "(")};
@@ -302,7 +303,8 @@ WalkResult walkKernelSource(CXTranslationUnit unit, const std::string& main_text
     for (CXCursor f : reached) analysis.function(f);
     bool grew = analysis.grew_;
     for (const auto& [buffer, params] : buffer_params) {
-      const bool any = std::any_of(params.begin(), params.end(), [&](unsigned p) { return slice.contents.count(p) > 0; });
+      const bool any =
+          std::any_of(params.begin(), params.end(), [&](unsigned p) { return slice.contents.count(p) > 0; });
       if (any)
         for (unsigned p : params) grew = slice.contents.insert(p).second || grew;
     }

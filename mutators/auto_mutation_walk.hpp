@@ -29,9 +29,9 @@ struct SourceEdit {
 
 struct WalkResult {
   SourceCensus census;
-  std::vector<SourceEdit> edits;      // empty unless a kind was asked for
-  std::vector<std::string> problems;  // why the asked-for mutant cannot be made ("file:line: ...")
-  bool double_helpers = false;        // the edits call the prelude's double helpers
+  std::vector<SourceEdit> edits;         // empty unless a kind was asked for
+  std::vector<std::string> problems;     // why the asked-for mutant cannot be made ("file:line: ...")
+  bool double_helpers = false;           // the edits call the prelude's double helpers
   std::string first_structure_load;      // file:line of the first global load the structure keeps
   std::string first_structure_float_op;  // and of its first floating-point operation
   // The launched kernels' arguments the accesses reach (auto_mutation_traffic.cpp), or why not.

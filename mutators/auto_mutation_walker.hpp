@@ -76,8 +76,8 @@ inline bool isComponent(CXCursor c) {
   unsigned outer_end = 0, inner_end = 0;
   lc().clang_getExpansionLocation(lc().clang_getRangeEnd(lc().clang_getCursorExtent(c)), nullptr, nullptr, nullptr,
                                   &outer_end);
-  lc().clang_getExpansionLocation(lc().clang_getRangeEnd(lc().clang_getCursorExtent(inner[0])), nullptr, nullptr, nullptr,
-                                  &inner_end);
+  lc().clang_getExpansionLocation(lc().clang_getRangeEnd(lc().clang_getCursorExtent(inner[0])), nullptr, nullptr,
+                                  nullptr, &inner_end);
   return outer_end > inner_end;
 }
 

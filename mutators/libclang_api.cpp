@@ -25,8 +25,8 @@ Loaded load() {
     out.error = "automatic mutants off: libclang could not be loaded (" + tried + ")";
     return out;
   }
-#define ROOFLAB_LIBCLANG_LOAD(f)                                                                  \
-  out.api.f = reinterpret_cast<decltype(&::f)>(dlsym(library, #f));                             \
+#define ROOFLAB_LIBCLANG_LOAD(f) \
+  out.api.f = reinterpret_cast<decltype(&::f)>(dlsym(library, #f)); \
   if (!out.api.f && out.error.empty()) out.error = "automatic mutants off: libclang lacks " #f;
   ROOFLAB_LIBCLANG_FUNCTIONS(ROOFLAB_LIBCLANG_LOAD)
 #undef ROOFLAB_LIBCLANG_LOAD

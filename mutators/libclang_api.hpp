@@ -55,7 +55,7 @@ namespace rooflab::auto_mutation {
   X(clang_isCursorDefinition) \
   X(clang_parseTranslationUnit2) \
   X(clang_tokenize) \
-  X(clang_visitChildren) \
+  X(clang_visitChildren)
 
 struct LibclangApi {
 #define ROOFLAB_LIBCLANG_MEMBER(f) decltype(&::f) f = nullptr;

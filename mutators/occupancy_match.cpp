@@ -25,8 +25,8 @@ std::vector<OccupancyQuery> queriesFor(const std::vector<OccupancyLaunch>& launc
   std::vector<OccupancyQuery> queries;
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const std::size_t extra = i < extra_bytes.size() ? extra_bytes[i] : 0;
-    queries.push_back({launches[i].kernel, launches[i].threads_per_group, launches[i].dynamic_local_bytes + extra,
-                       std::nullopt, 0});
+    queries.push_back(
+        {launches[i].kernel, launches[i].threads_per_group, launches[i].dynamic_local_bytes + extra, std::nullopt, 0});
   }
   return queries;
 }
@@ -60,9 +60,11 @@ void matchByOccupancy(LaunchOccupancyMatch& entry, std::size_t& pad, const Kerne
     if (m.pad_bytes) {
       pad = *m.pad_bytes;
     } else {
-      entry.note = "the mutant fits " + std::to_string(m.blocks_per_sm) + " work-groups per compute unit, the original " +
-                   std::to_string(o.blocks_per_sm) + "; no pad within the " + std::to_string(room) +
-                   " bytes of local memory OpenCL leaves it brings that down, so it runs with more parallelism than the original";
+      entry.note = "the mutant fits " + std::to_string(m.blocks_per_sm) +
+                   " work-groups per compute unit, the original " + std::to_string(o.blocks_per_sm) +
+                   "; no pad within the " + std::to_string(room) +
+                   " bytes of local memory OpenCL leaves it brings that down, so it runs with more parallelism than "
+                   "the original";
     }
   } else if (m.blocks_per_sm < o.blocks_per_sm) {
     entry.note = "the mutant needs more resources than the original (" + std::to_string(m.blocks_per_sm) +
@@ -79,9 +81,9 @@ OccupancyPadPlan matchOccupancy(const std::vector<OccupancyLaunch>& launches, st
   OccupancyPadPlan plan;
   OccupancyMatch& match = plan.match;
   plan.pad_bytes.assign(launches.size(), 0);
-  const bool askable = original && mutant && std::all_of(launches.begin(), launches.end(), [](const OccupancyLaunch& l) {
-                         return l.threads_per_group > 0;
-                       });
+  const bool askable =
+      original && mutant &&
+      std::all_of(launches.begin(), launches.end(), [](const OccupancyLaunch& l) { return l.threads_per_group > 0; });
   std::vector<KernelOccupancy> mutant_occupancy;
   if (askable) {
     try {

@@ -25,7 +25,7 @@ struct OccupancyLaunch {
   // CL_KERNEL_LOCAL_MEM_SIZE with no argument set: what the kernel declares, the arguments not counted
   std::uint64_t original_local_bytes = 0;
   std::uint64_t original_private_bytes = 0;  // CL_KERNEL_PRIVATE_MEM_SIZE
-  std::uint64_t mutant_local_bytes = 0;     // as original_local_bytes
+  std::uint64_t mutant_local_bytes = 0;      // as original_local_bytes
   std::uint64_t mutant_private_bytes = 0;
 };
 
@@ -51,7 +51,7 @@ struct OccupancyPadPlan {
 // on this device) compare local memory instead. device_local_bytes caps what a pad may take: OpenCL
 // limits a work-group's local memory (48 KiB on NVIDIA, whatever the SM could hold).
 OccupancyPadPlan matchOccupancy(const std::vector<OccupancyLaunch>& launches, std::uint64_t device_local_bytes,
-                              const OccupancyOracle& original, const OccupancyOracle& mutant);
+                                const OccupancyOracle& original, const OccupancyOracle& mutant);
 
 // Once the mutant is rebuilt with its pads, records the padded program's occupancy (`padded`
 // answers for it) and whether it now matches the original's. Does nothing unless by_occupancy.

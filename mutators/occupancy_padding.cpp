@@ -5,7 +5,8 @@
 namespace rooflab {
 
 std::string addOccupancyPadParameter(const std::string& source, const std::set<std::string>& kernels) {
-  return appendKernelParameter(source, kernels, std::string("local uchar* ") + kOccupancyPadParameter, "occupancy padding");
+  return appendKernelParameter(source, kernels, std::string("local uchar* ") + kOccupancyPadParameter,
+                               "occupancy padding");
 }
 
 }  // namespace rooflab

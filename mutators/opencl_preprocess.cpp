@@ -58,7 +58,8 @@ std::vector<std::string> clangArguments(const PreprocessRequest& r, const fs::pa
   const std::string standard = openclStandard(r.build_options);
   std::vector<std::string> args = {kClang, "-cc1", "-E", "-x", "cl", "-cl-std=" + standard,
                                    // A target without a host's macros (__x86_64__): what a device sees.
-                                   "-triple", "spir64-unknown-unknown", "-D__OPENCL_VERSION__=" + versionNumber(standard)};
+                                   "-triple", "spir64-unknown-unknown",
+                                   "-D__OPENCL_VERSION__=" + versionNumber(standard)};
   if (!r.device_extensions.empty()) {
     std::string list = "-cl-ext=-all";
     for (const std::string& e : r.device_extensions)
@@ -108,7 +109,8 @@ std::string openclPreprocessorOffReason() {
     return "automatic mutants off: built without clang's preprocessor (Debian: clang-14), which expands a kernel's "
            "macros before it is rewritten";
   if (::access(kClang, X_OK) != 0)
-    return std::string("automatic mutants off: clang's preprocessor ") + kClang + " cannot be run (" + std::strerror(errno) + ")";
+    return std::string("automatic mutants off: clang's preprocessor ") + kClang + " cannot be run (" +
+           std::strerror(errno) + ")";
   return "";
 }
 
@@ -123,7 +125,8 @@ std::string lineMarkersAsLineDirectives(const std::string& preprocessed, const s
       const std::string file = m[2].str();
       if (file == "\"<built-in>\"" || file == "\"<command line>\"") continue;  // clang's own pseudo-files
       // The scratch copy clang read stands for the user's file (blank lines come out as markers too).
-      const std::string shown = !scratch_input.empty() && file == "\"" + scratch_input + "\"" ? "\"" + shown_name + "\"" : file;
+      const std::string shown =
+          !scratch_input.empty() && file == "\"" + scratch_input + "\"" ? "\"" + shown_name + "\"" : file;
       out += "#line " + m[1].str() + " " + shown + "\n";
       continue;
     }

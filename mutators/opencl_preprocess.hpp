@@ -13,7 +13,8 @@ struct PreprocessRequest {
   std::string source_text;                 // the program as joined for the compiler (files behind #line)
   std::string source_path;                 // the first file's path: its folder is on the include path
   std::vector<std::string> build_options;  // the point's options, split into words: -D, -U, -I, -cl-std reach clang
-  std::vector<std::string> device_extensions;  // cl_khr_fp64, ...: what `#ifdef cl_khr_fp64` sees (empty: clang's SPIR set)
+  std::vector<std::string>
+      device_extensions;  // cl_khr_fp64, ...: what `#ifdef cl_khr_fp64` sees (empty: clang's SPIR set)
 };
 
 struct PreprocessedSource {

@@ -40,7 +40,8 @@ void writeReports(const ResultsDocument& document, const std::filesystem::path& 
         // Each device's charts against its own roofs: roofline-<family>-<device>.png.
         const std::vector<AnalysedResults> documents = documentsPerDevice(results);
         for (std::size_t d = 0; d < documents.size(); ++d)
-          writePngReports(documents[d], out_dir, {}, chart_options, "-" + deviceShortName(results, results.device_runs[d]));
+          writePngReports(documents[d], out_dir, {}, chart_options,
+                          "-" + deviceShortName(results, results.device_runs[d]));
       } else {
         writePngReports(results, out_dir, {}, chart_options);
       }

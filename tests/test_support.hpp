@@ -46,7 +46,8 @@ inline std::string firstDifference(const std::string& expected, const std::strin
     const bool more_a = static_cast<bool>(std::getline(a, la)), more_b = static_cast<bool>(std::getline(b, lb));
     if (!more_a && !more_b) return "texts are equal";
     if (la != lb || more_a != more_b)
-      return "line " + std::to_string(line) + ":\n  expected: " + la.substr(0, 300) + "\n  actual:   " + lb.substr(0, 300);
+      return "line " + std::to_string(line) + ":\n  expected: " + la.substr(0, 300) +
+             "\n  actual:   " + lb.substr(0, 300);
   }
 }
 
@@ -142,9 +143,9 @@ inline bool hasOpenclCpuDevice() {
   return false;
 }
 
-#define ROOFLAB_REQUIRE_CPU_DEVICE()                                                   \
-  do {                                                                                 \
-    if (!::rooflab::testing::hasOpenclCpuDevice())                                     \
+#define ROOFLAB_REQUIRE_CPU_DEVICE() \
+  do { \
+    if (!::rooflab::testing::hasOpenclCpuDevice()) \
       GTEST_SKIP() << "no OpenCL CPU device (install pocl-opencl-icd to run this test)"; \
   } while (0)
 
@@ -171,13 +172,14 @@ inline int exitCodeOf(int status) {
 inline BinaryOutcome runRooflab(const std::string& args, const std::filesystem::path& cwd,
                                 const std::string& shell_prefix = "") {
   const std::filesystem::path out = cwd / ".stdout", err = cwd / ".stderr";
-  const std::string command = "cd '" + cwd.string() + "' && " + shell_prefix + "'" + ROOFLAB_BINARY + "' " + args + " >'" + out.string() +
-                              "' 2>'" + err.string() + "' </dev/null";
+  const std::string command = "cd '" + cwd.string() + "' && " + shell_prefix + "'" + ROOFLAB_BINARY + "' " + args +
+                              " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
   BinaryOutcome o;
   o.exit_code = exitCodeOf(std::system(command.c_str()));
   o.out = fileText(out);
   o.err = fileText(err);
-  if (std::getenv("ROOFLAB_TEST_ECHO")) std::printf("$ rooflab %s\n%s[exit %d]\n", args.c_str(), o.err.c_str(), o.exit_code);
+  if (std::getenv("ROOFLAB_TEST_ECHO"))
+    std::printf("$ rooflab %s\n%s[exit %d]\n", args.c_str(), o.err.c_str(), o.exit_code);
   return o;
 }
 

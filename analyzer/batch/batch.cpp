@@ -106,7 +106,8 @@ std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::s
     size_device.roofs_name = !datasheet_roofs && models.ceilings && models.ceilings->model ? "measured" : "datasheet";
   }
   const std::vector<SizeChoice> choices = chooseSizes(config, *plan, size_device);
-  for (const SizeChoice& choice : choices) std::fprintf(stderr, "rooflab: %s: %s\n", terminalText(choice.family).c_str(), choice.why.c_str());
+  for (const SizeChoice& choice : choices)
+    std::fprintf(stderr, "rooflab: %s: %s\n", terminalText(choice.family).c_str(), choice.why.c_str());
   results.setSizeChoices(choices);
   auto sized = std::make_shared<const BatchPlan>(planBatch(withChosenSizes(config, choices)));
   if (!sized->input_errors.empty()) throw InputError(joinedInputErrors(sized->input_errors));
@@ -118,7 +119,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
 
 // Whether a variant runs at three sizes or more of a param (every other param the same): the report
 // then draws its rate against that size, over the launch floor.
@@ -162,8 +162,7 @@ void announce(std::size_t points, const BatchPlan& plan, const BatchConfig& conf
                "within %g s; estimated %s; results in %s\n",
                points, families, families == 1 ? "family" : "families", devices_text.c_str(), config.run.warmup,
                config.run.repetitions, config.run.max_noise * 100, config.run.max_time_s,
-               formatEstimate(estimate_seconds).c_str(),
-               results.path().c_str());
+               formatEstimate(estimate_seconds).c_str(), results.path().c_str());
 }
 
 // The part of the batch this run makes (--shard I/N), with what a merge needs to know of it.
@@ -190,7 +189,8 @@ bool runLoops(std::vector<std::unique_ptr<DeviceLoop>>& loops, bool at_once) {
   }
   std::atomic<bool> stopped{false};
   std::vector<std::thread> threads;
-  for (auto& loop : loops) threads.emplace_back([&stopped, &loop] {
+  for (auto& loop : loops)
+    threads.emplace_back([&stopped, &loop] {
       if (loop->run()) stopped = true;
     });
   for (std::thread& thread : threads) thread.join();
@@ -199,8 +199,8 @@ bool runLoops(std::vector<std::unique_ptr<DeviceLoop>>& loops, bool at_once) {
 
 // Each device's models, measured before any point runs (so the journal's header has them all):
 // compare measures each device's own ceilings; shard (identical devices) and one device, the first's.
-std::vector<MeasuredModels> measureEveryDevice(const BatchConfig& config, const BatchDevices& devices,
-                                               bool show_log, const BatchPlan& plan) {
+std::vector<MeasuredModels> measureEveryDevice(const BatchConfig& config, const BatchDevices& devices, bool show_log,
+                                               const BatchPlan& plan) {
   std::vector<MeasuredModels> measured;
   for (const SelectedDevice& device : devices.devices) {
     if (!measured.empty() && devices.mode != DeviceMode::compare) break;
@@ -228,7 +228,8 @@ std::string devicesText(const BatchDevices& devices, std::size_t points) {
   if (!devices.mode) return devices.devices.front().info.name + " [" + devices.devices.front().info.platform + "]";
   std::string text = std::to_string(devices.devices.size()) + " devices (" + toString(*devices.mode) +
                      (*devices.mode == DeviceMode::compare ? ": " + std::to_string(points) + " on each"
-                                                           : ": split over them, one worker each") + "):";
+                                                           : ": split over them, one worker each") +
+                     "):";
   for (const SelectedDevice& device : devices.devices) text += " " + deviceLine(device.info) + ";";
   text.pop_back();
   return text;
@@ -272,8 +273,7 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
   std::vector<std::unique_ptr<DeviceLoop>> loops;
   for (std::size_t i = 0; i < devices.devices.size(); ++i) {
     const DeviceInfo& info = devices.devices[i].info;
-    DeviceShare share{points, &models[shard ? 0 : i].models, info, std::nullopt, {},
-                      sides.empty() ? nullptr : &sides};
+    DeviceShare share{points, &models[shard ? 0 : i].models, info, std::nullopt, {}, sides.empty() ? nullptr : &sides};
     // Slots as estimateSlots lays them out: compare, device i's copy; else a point's place in `points`
     // (a sharded device may take any point from another's queue).
     for (std::size_t place = 0; place < points.size(); ++place)
@@ -281,7 +281,8 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
     share.by_metric_set = byMetricSet(info);
     if (shard) {
       share.points.clear();
-      for (const std::vector<std::size_t>& group : shares[i]) share.points.insert(share.points.end(), group.begin(), group.end());
+      for (const std::vector<std::size_t>& group : shares[i])
+        share.points.insert(share.points.end(), group.begin(), group.end());
       share.queue = queue;
       share.queue_device = i;
       share.prepared = queue->preparationOrder(i);
@@ -352,12 +353,13 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
                               devices.mode == DeviceMode::shard ? static_cast<int>(devices.devices.size()) : 1);
   announce(points.size(), plan, config, estimator.initialSeconds(), results, devicesText(devices, points.size()));
 
-  const std::size_t records_planned = points.size() * (devices.mode == DeviceMode::compare ? devices.devices.size() : 1);
+  const std::size_t records_planned =
+      points.size() * (devices.mode == DeviceMode::compare ? devices.devices.size() : 1);
   BatchRecords records(records_planned, outcome.results, results, host, options.progress, estimator);
   // After the ceilings, so that no compile runs while they are measured: a worker starts its
   // background builds when it starts.
-  std::vector<std::unique_ptr<DeviceLoop>> loops =
-      deviceLoops(plan, points, estimator.priorSeconds(), devices, models, WorkerSetup{config, planned, 0, {}}, records, sides);
+  std::vector<std::unique_ptr<DeviceLoop>> loops = deviceLoops(plan, points, estimator.priorSeconds(), devices, models,
+                                                               WorkerSetup{config, planned, 0, {}}, records, sides);
   const Clock::time_point points_started = Clock::now();
   const bool stopped = runLoops(loops, devices.mode == DeviceMode::shard);
   times.points_seconds = secondsSince(points_started);

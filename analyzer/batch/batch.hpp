@@ -20,16 +20,16 @@
 namespace rooflab {
 
 struct BatchOptions {
-  std::string device_override;   // --device
+  std::string device_override;                     // --device
   std::optional<DeviceMode> device_mode_override;  // --device-mode
   // --shard I/N: run part I of N of the batch (index, count and where they came from; the points
   // are filled in here).
   std::optional<BatchPart> part;
-  std::string out_override;      // --out
+  std::string out_override;                          // --out
   std::optional<CountersSetting> counters_override;  // --no-counters gives off
   std::vector<std::string> formats_override;
-  bool progress = true;           // the progress line on stderr
-  bool keep_binaries = false;     // write each program binary (PTX on NVIDIA) to <out>/binaries
+  bool progress = true;        // the progress line on stderr
+  bool keep_binaries = false;  // write each program binary (PTX on NVIDIA) to <out>/binaries
   // --only: `family/variant` patterns (`*` and `?`); the batch runs only the points of the variants
   // that match one. Empty: every point.
   std::vector<std::string> only;
@@ -79,7 +79,7 @@ BatchOutcome runBatch(const BatchConfig& config, const BatchOptions& options);
 struct AbConfigs {
   BatchConfig baseline;
   BatchConfig candidate;
-  std::string baseline_label;   // what the results and the diff call each side
+  std::string baseline_label;  // what the results and the diff call each side
   std::string candidate_label;
 };
 

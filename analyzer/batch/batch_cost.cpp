@@ -15,9 +15,15 @@ struct RecordPhase {
   const char* name;  // the table's
 };
 constexpr RecordPhase kRecordPhases[] = {
-    {"build", "records: build (waiting)"}, {"prepare", "records: prepare"}, {"warmup", "records: warm-up runs"},
-    {"run", "records: timed runs"}, {"drift_control", "records: drift control"}, {"verify", "records: verify"},
-    {"counters", "records: counters"}, {"end-to-end", "records: end to end"}, {"release", "records: release"},
+    {"build", "records: build (waiting)"},
+    {"prepare", "records: prepare"},
+    {"warmup", "records: warm-up runs"},
+    {"run", "records: timed runs"},
+    {"drift_control", "records: drift control"},
+    {"verify", "records: verify"},
+    {"counters", "records: counters"},
+    {"end-to-end", "records: end to end"},
+    {"release", "records: release"},
 };
 
 std::string seconds(double s) { return formatFixed(s, 1) + " s"; }
@@ -48,8 +54,8 @@ std::string countersDetail(const std::vector<RunRecord>& records) {
   }
   if (measured == 0) return "";
   return std::to_string(measured) + " records, " + formatFixed(total / double(measured), 3) + " s and " +
-         formatFixed(double(passes) / double(measured), 1) + " profiling passes a record; metric set configuration reused by " +
-         std::to_string(reused);
+         formatFixed(double(passes) / double(measured), 1) +
+         " profiling passes a record; metric set configuration reused by " + std::to_string(reused);
 }
 
 }  // namespace
@@ -59,8 +65,9 @@ BatchCost batchCost(const BatchTimes& times, const std::vector<RunRecord>& recor
   cost.phases.push_back({"start-up", times.startup_seconds, "config, plan, device, output folder"});
   cost.phases.push_back({"ceilings", times.ceilings_seconds,
                          times.ceilings_measured ? "measured at the start" : "from the datasheet: not measured"});
-  cost.phases.push_back({"worker start", times.worker_start_seconds,
-                         std::to_string(times.worker_starts) + (times.worker_starts == 1 ? " worker process" : " worker processes")});
+  cost.phases.push_back(
+      {"worker start", times.worker_start_seconds,
+       std::to_string(times.worker_starts) + (times.worker_starts == 1 ? " worker process" : " worker processes")});
   std::map<std::string, double> sums;
   for (const RunRecord& r : records)
     for (const auto& [key, s] : r.phase_seconds) sums[key] += s;
@@ -73,9 +80,9 @@ BatchCost batchCost(const BatchTimes& times, const std::vector<RunRecord>& recor
     if (std::string(phase.key) == "counters") detail = countersDetail(records);
     cost.phases.push_back({phase.name, s, detail});
   }
-  cost.phases.push_back({"records: bookkeeping",
-                         std::max(0.0, times.points_seconds - times.worker_start_seconds - in_records),
-                         std::to_string(records.size()) + " records: worker messages, placement, journal, checkpoints"});
+  cost.phases.push_back(
+      {"records: bookkeeping", std::max(0.0, times.points_seconds - times.worker_start_seconds - in_records),
+       std::to_string(records.size()) + " records: worker messages, placement, journal, checkpoints"});
   cost.phases.push_back({"finish", times.finish_seconds, "analysis, results file"});
   for (const PhaseCost& phase : cost.phases) cost.wall_seconds += phase.seconds;
   return cost;
@@ -88,8 +95,8 @@ void closeBatchCost(BatchCost& cost, double reports_seconds, double wall_seconds
   double accounted = 0;
   for (const PhaseCost& phase : cost.phases) accounted += phase.seconds;
   cost.phases.push_back({"reports", reports_seconds, "every format asked for"});
-  cost.phases.push_back({"other", std::max(0.0, wall_seconds - accounted - reports_seconds),
-                         "process start and exit, terminal summary"});
+  cost.phases.push_back(
+      {"other", std::max(0.0, wall_seconds - accounted - reports_seconds), "process start and exit, terminal summary"});
   cost.wall_seconds = wall_seconds;
   // The first estimate was printed once the start-up and the ceilings were over.
   if (cost.estimate) {

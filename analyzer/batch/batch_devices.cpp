@@ -15,7 +15,9 @@ bool identical(const DeviceInfo& a, const DeviceInfo& b) {
 
 }  // namespace
 
-std::string deviceLine(const DeviceInfo& info) { return deviceKey(info) + " " + info.name + " [" + info.platform + "]"; }
+std::string deviceLine(const DeviceInfo& info) {
+  return deviceKey(info) + " " + info.name + " [" + info.platform + "]";
+}
 
 BatchDevices selectBatchDevices(const RunSettings& run) {
   BatchDevices selected;
@@ -34,8 +36,8 @@ BatchDevices selectBatchDevices(const RunSettings& run) {
   if (run.device_mode == DeviceMode::shard)
     for (const SelectedDevice& device : selected.devices)
       if (!identical(device.info, selected.devices.front().info))
-        throw InputError(list + ": shard splits the points over identical devices, and " +
-                         deviceLine(device.info) + " (driver " + device.info.driver_version + ") is not " +
+        throw InputError(list + ": shard splits the points over identical devices, and " + deviceLine(device.info) +
+                         " (driver " + device.info.driver_version + ") is not " +
                          deviceLine(selected.devices.front().info) + " (driver " +
                          selected.devices.front().info.driver_version +
                          "); device_mode = \"compare\" runs every point on each device");

@@ -60,10 +60,10 @@ constexpr double kTailSecondsPerPoint = 0.01;
 
 // What a point's data costs the host and the link, by its buffers.
 struct PointBytes {
-  double inputs = 0;         // made by the host (random, a file) and uploaded
-  double outputs = 0;        // read back and compared, for an original
-  double written = 0;        // restored before each bridged pass
-  std::string inputs_key;    // ResolvedPoint::inputsKey: points with one key share their inputs
+  double inputs = 0;       // made by the host (random, a file) and uploaded
+  double outputs = 0;      // read back and compared, for an original
+  double written = 0;      // restored before each bridged pass
+  std::string inputs_key;  // ResolvedPoint::inputsKey: points with one key share their inputs
 };
 
 PointBytes pointBytes(const ResolvedPoint& point) {
@@ -105,14 +105,15 @@ class DataCostModel {
       seconds += bytes.outputs / kVerifyBytesPerSecond;
       const ReferenceSpec& reference = point.run_point.family->reference;
       // As the runner keeps them: one per reference and params, while the input set holds.
-      if (reference.kind == ReferenceSpec::Kind::cpu && references_.insert(referenceKey(point) + "|" + bytes.inputs_key).second)
+      if (reference.kind == ReferenceSpec::Kind::cpu &&
+          references_.insert(referenceKey(point) + "|" + bytes.inputs_key).second)
         seconds += point.work.flops / (kReferenceFlopsPerCoreSecond * cores_);
     }
     if (counters_) {
-      seconds += original                                            ? kCountersSecondsPerOriginal
-                 : !keep_profiler_                                  ? kCountersSecondsPerMutant
-                 : mode == RunMode::memory_only                     ? kCountersSecondsPerKeptMutant
-                                                                    : kCountersSecondsPerKeptComputeOnly;
+      seconds += original                       ? kCountersSecondsPerOriginal
+                 : !keep_profiler_              ? kCountersSecondsPerMutant
+                 : mode == RunMode::memory_only ? kCountersSecondsPerKeptMutant
+                                                : kCountersSecondsPerKeptComputeOnly;
       if (original) seconds += kCountersPerComputeRoofSecondOriginal * compute_roof_s;
       if (mode == RunMode::compute_only) seconds += kCountersPerComputeRoofSecondComputeOnly * compute_roof_s;
       seconds += bytes.written / kBridgeWrittenBytesPerSecond;
@@ -132,7 +133,9 @@ class DataCostModel {
 }  // namespace
 
 BatchEstimator::BatchEstimator(std::vector<PointCostPrior> points, double tail_seconds, int parallel)
-    : points_(std::move(points)), done_(points_.size(), false), tail_seconds_(tail_seconds),
+    : points_(std::move(points)),
+      done_(points_.size(), false),
+      tail_seconds_(tail_seconds),
       parallel_(std::max(1, parallel)) {
   for (const PointCostPrior& p : points_) {
     mode_of_kind_[p.kind] = p.mode;
@@ -170,9 +173,9 @@ BatchEstimator BatchEstimator::forPlan(const BatchPlan& plan, const std::vector<
       // The noise target repeats a point until it converges or max_time is spent. A CPU's runs
       // rarely converge early (other processes share its cores): half the budget stands in for
       // them. A GPU's converge at the floor of repetitions.
-      const double timed_s =
-          cpu ? std::max({runs * kCpuKernelSecondsPerRoofSecond * roof_s, settings.min_time_s, 0.5 * settings.max_time_s})
-              : std::max(runs * kGpuKernelSecondsPerRoofSecond * roof_s, settings.min_time_s);
+      const double timed_s = cpu ? std::max({runs * kCpuKernelSecondsPerRoofSecond * roof_s, settings.min_time_s,
+                                             0.5 * settings.max_time_s})
+                                 : std::max(runs * kGpuKernelSecondsPerRoofSecond * roof_s, settings.min_time_s);
       prior.timed_seconds = std::min(timed_s, settings.variant_time_limit_s);
     }
     prior.fixed_seconds += data.secondsFor(p, compute_roof_s);

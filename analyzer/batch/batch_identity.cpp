@@ -78,8 +78,10 @@ BatchIdentity identifyBatch(const BatchPlan& plan, const RunSettings& run) {
   std::set<const VariantSpec*> variants;
   std::set<const FamilyManifest*> families;
   for (const PlannedPoint& point : plan.points) {
-    if (variants.insert(point.run_point.variant).second) sources = fnv1a(sourcesHash(*point.run_point.variant), sources);
-    if (families.insert(point.run_point.family).second) manifests = fnv1a(fileBytes(point.run_point.family->path), manifests);
+    if (variants.insert(point.run_point.variant).second)
+      sources = fnv1a(sourcesHash(*point.run_point.variant), sources);
+    if (families.insert(point.run_point.family).second)
+      manifests = fnv1a(fileBytes(point.run_point.family->path), manifests);
   }
   std::string settings;
   for (const auto& [name, value] : measurementSettings(run)) settings += name + "=" + value + "\n";

@@ -23,7 +23,8 @@ std::string devicesOf(const ResultsDocument& d) {
   if (d.device_runs.empty()) {
     if (d.device) text = d.device->name + " [" + d.device->platform + "]";
   } else {
-    for (const DeviceRun& run : d.device_runs) text += (text.empty() ? "" : ", ") + run.key + " " + run.info.name + " [" + run.info.platform + "]";
+    for (const DeviceRun& run : d.device_runs)
+      text += (text.empty() ? "" : ", ") + run.key + " " + run.info.name + " [" + run.info.platform + "]";
     text += " (" + toString(d.device_mode.value_or(DeviceMode::compare)) + ")";
   }
   return text.empty() ? "an unnamed device" : text;
@@ -44,13 +45,15 @@ void checkOwnIdentity(const PartDocument& part) {
   const BatchIdentity& batch = *part.document.batch;
   if (!batch.components.empty() && idOfComponents(batch.components) != batch.id)
     throw InputError("merge: " + part.path + ": its batch id " + batch.id + " is not the one its components make (" +
-                     idOfComponents(batch.components) + "): the file was edited; merge only parts as rooflab wrote them");
+                     idOfComponents(batch.components) +
+                     "): the file was edited; merge only parts as rooflab wrote them");
 }
 
 // What makes `part` another batch than `first`, by name: a measurement setting, else the first
 // component that differs.
 std::string batchDifference(const PartDocument& first, const PartDocument& part) {
-  if (std::string setting = settingDifference(first, part); !setting.empty()) return "the measurement settings differ (" + setting + ")";
+  if (std::string setting = settingDifference(first, part); !setting.empty())
+    return "the measurement settings differ (" + setting + ")";
   const auto& mine = first.document.batch->components;
   const auto& theirs = part.document.batch->components;
   for (const auto& [name, value] : mine) {
@@ -68,7 +71,8 @@ void checkParts(const std::vector<PartDocument>& parts) {
   if (parts.empty()) throw InputError("merge: no part given");
   for (const PartDocument& part : parts)
     if (!part.document.batch || part.document.batch->id.empty())
-      throw InputError("merge: " + part.path + " has no batch identity (\"batch\"): it was written by a rooflab "
+      throw InputError("merge: " + part.path +
+                       " has no batch identity (\"batch\"): it was written by a rooflab "
                        "older than parts, or is not a run's results");
   const PartDocument& first = parts.front();
   for (const PartDocument& part : parts) {
@@ -86,7 +90,9 @@ void checkParts(const std::vector<PartDocument>& parts) {
   }
 }
 
-std::string recordKey(const RunRecord& record) { return record.label() + (record.device ? " on " + *record.device : ""); }
+std::string recordKey(const RunRecord& record) {
+  return record.label() + (record.device ? " on " + *record.device : "");
+}
 
 // The devices every planned point has a record on: one unnamed device, or the compare list's keys.
 std::vector<std::optional<std::string>> recordDevices(const ResultsDocument& d) {
@@ -109,8 +115,9 @@ class Merger {
   explicit Merger(const std::vector<PartDocument>& parts) : parts_(parts) {
     for (std::size_t i = 0; i < parts.size(); ++i) order_.push_back(i);
     // Lowest part first; of two with one index, the first named.
-    std::stable_sort(order_.begin(), order_.end(),
-                     [&](std::size_t a, std::size_t b) { return partIndex(parts[a].document) < partIndex(parts[b].document); });
+    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+      return partIndex(parts[a].document) < partIndex(parts[b].document);
+    });
   }
 
   MergeOutcome merge() {
@@ -138,7 +145,8 @@ class Merger {
     BatchTally tally(base.batch->points * recordDevices(base).size());
     for (const RunRecord& record : merged.records) tally.count(record);
     merged.summary = tally.finalSummary(merged.records.size());
-    const bool complete = summary.missing_parts.empty() && summary.missing_points.empty() && merged.summary->not_run == 0;
+    const bool complete =
+        summary.missing_parts.empty() && summary.missing_points.empty() && merged.summary->not_run == 0;
     merged.status = complete ? BatchStatus::complete : BatchStatus::incomplete;
     outcome.exit_code = complete ? tally.exitCode(false, false) : ExitCode::variant_failed;
     if (!summary.duplicates.empty())
@@ -200,10 +208,11 @@ class Merger {
       if (d.batch->part && at == plan_index.end())
         throw InputError("merge: " + part.path + ": record " + recordKey(record) + " is not a point of its part (" +
                          std::to_string(plan_index.size()) + " points): the file was edited or mixes batches");
-      const std::size_t device = static_cast<std::size_t>(
-          std::find(devices.begin(), devices.end(), record.device) - devices.begin());
-      sorted.emplace_back(at == plan_index.end() ? i : at->second, device,
-                          AnalysedRecord(record, i < d.analysis.records.size() ? d.analysis.records[i] : RecordConclusions{}));
+      const std::size_t device =
+          static_cast<std::size_t>(std::find(devices.begin(), devices.end(), record.device) - devices.begin());
+      sorted.emplace_back(
+          at == plan_index.end() ? i : at->second, device,
+          AnalysedRecord(record, i < d.analysis.records.size() ? d.analysis.records[i] : RecordConclusions{}));
     }
   }
 
@@ -213,7 +222,8 @@ class Merger {
     for (std::size_t index : duplicate_parts_)
       messages.push_back("part " + std::to_string(index) + " of " + std::to_string(summary.parts) +
                          " is given twice: the records of the first named are kept");
-    const std::vector<std::size_t> sizes = base.batch->part ? base.batch->part->part_points : std::vector<std::size_t>{};
+    const std::vector<std::size_t> sizes =
+        base.batch->part ? base.batch->part->part_points : std::vector<std::size_t>{};
     for (std::size_t index = 1; index <= summary.parts; ++index) {
       // Completeness is about points: a part the deal gave no point is not missing.
       if (given_.count(index) != 0 || (index <= sizes.size() && sizes[index - 1] == 0)) continue;
@@ -232,7 +242,8 @@ class Merger {
       std::vector<std::string> missing;
       for (const std::string& point : d.batch->part->points)
         for (const std::optional<std::string>& device : recordDevices(d))
-          if (have.count(point + (device ? " on " + *device : "")) == 0) missing.push_back(point + (device ? " on " + *device : ""));
+          if (have.count(point + (device ? " on " + *device : "")) == 0)
+            missing.push_back(point + (device ? " on " + *device : ""));
       if (missing.empty()) continue;
       messages.push_back(missingPointsText(parts_[which], summary.parts, missing));
       summary.missing_points.insert(summary.missing_points.end(), missing.begin(), missing.end());
@@ -241,16 +252,18 @@ class Merger {
 
   // One part's points without a record, and why: a part still running has them to come; one that
   // ended without them was interrupted or killed.
-  static std::string missingPointsText(const PartDocument& part, std::size_t parts, const std::vector<std::string>& missing) {
+  static std::string missingPointsText(const PartDocument& part, std::size_t parts,
+                                       const std::vector<std::string>& missing) {
     const std::string index = std::to_string(partIndex(part.document)), count = std::to_string(parts);
-    const std::string head = "part " + index + " of " + count + " (" + part.path + "): " + std::to_string(missing.size()) +
-                             " of its " + std::to_string(part.document.batch->part->points.size()) + " points " +
+    const std::string head = "part " + index + " of " + count + " (" + part.path +
+                             "): " + std::to_string(missing.size()) + " of its " +
+                             std::to_string(part.document.batch->part->points.size()) + " points " +
                              (missing.size() == 1 ? "has" : "have") + " no record: ";
     if (part.running_pid)
       return head + "it is still running (pid " + *part.running_pid + " holds its folder): merge again when it ends; " +
              listed(missing);
-    return head + "it was interrupted or killed before they ran: run it again (`rooflab run --shard " + index + "/" + count +
-           "`) and merge again; " + listed(missing);
+    return head + "it was interrupted or killed before they ran: run it again (`rooflab run --shard " + index + "/" +
+           count + "`) and merge again; " + listed(missing);
   }
 
   const std::vector<PartDocument>& parts_;

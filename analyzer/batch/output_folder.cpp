@@ -24,7 +24,7 @@ constexpr const char* kLockFile = ".rooflab.lock";
 constexpr const char* kWrittenList = ".rooflab-files";
 // A results document and its journal, each with the name it keeps while the next run has no record.
 const std::pair<const char*, const char*> kGeneration[] = {{"results.json", "results.previous.json"},
-                                                            {"journal.jsonl", "journal.previous.jsonl"}};
+                                                           {"journal.jsonl", "journal.previous.jsonl"}};
 
 std::string lockHolder(int fd) {
   char text[32] = {};
@@ -63,7 +63,8 @@ OutputFolder::OutputFolder(const std::string& out, Use use) : use_(use) {
   const fs::path dir = fs::absolute(out).lexically_normal();
   std::error_code ec;
   if (dir == dir.root_path() || fs::weakly_canonical(dir, ec) == dir.root_path())
-    throw InputError("output folder '" + out + "': rooflab will not write into the root folder /; choose a folder of its own");
+    throw InputError("output folder '" + out +
+                     "': rooflab will not write into the root folder /; choose a folder of its own");
   dir_ = prepareOutputFolder(dir.string());
   lock_fd_ = ::open((dir_ / kLockFile).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lock_fd_ < 0)
@@ -75,7 +76,8 @@ OutputFolder::OutputFolder(const std::string& out, Use use) : use_(use) {
                      "); wait for it to end or choose another --out");
   }
   const std::string pid = std::to_string(::getpid()) + "\n";
-  if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+  if (::ftruncate(lock_fd_, 0) != 0 ||
+      ::pwrite(lock_fd_, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
     const std::string why = std::strerror(errno);
     ::close(lock_fd_);
     throw IoError("cannot write " + (dir_ / kLockFile).string() + ": " + why);
@@ -129,10 +131,8 @@ void OutputFolder::keepPreviousResults() {
   // keeps its previous names.
   if (!results && !journal) return;
   for (const auto& [name, previous] : kGeneration) {
-    if (isRegularFile(dir_ / name))
-      renameOrThrow(dir_ / name, dir_ / previous);
-    else
-      fs::remove(dir_ / previous, ec);  // a pair stays a pair: no journal of an older run beside these results
+    if (isRegularFile(dir_ / name)) renameOrThrow(dir_ / name, dir_ / previous);
+    else fs::remove(dir_ / previous, ec);  // a pair stays a pair: no journal of an older run beside these results
     earlier_.erase(std::remove(earlier_.begin(), earlier_.end(), fs::path(name)), earlier_.end());
     if (isRegularFile(dir_ / previous)) addOnce(earlier_, previous);
   }
@@ -203,8 +203,10 @@ void OutputFolder::refuseForeignFilesUnder(const std::vector<fs::path>& subfolde
   for (std::size_t i = 0; i < foreign.size() && i < 5; ++i) list += (i ? ", " : "") + foreign[i];
   if (foreign.size() > 5) list += " and " + std::to_string(foreign.size() - 5) + " more";
   throw InputError("output folder '" + dir_.string() + "': " + list + (foreign.size() == 1 ? " was" : " were") +
-                   " not written by rooflab (not in " + kWrittenList + "), and this command writes there: rooflab "
-                   "overwrites no file of yours; move " + (foreign.size() == 1 ? "it" : "them") + " or choose another --out");
+                   " not written by rooflab (not in " + kWrittenList +
+                   "), and this command writes there: rooflab "
+                   "overwrites no file of yours; move " +
+                   (foreign.size() == 1 ? "it" : "them") + " or choose another --out");
 }
 
 }  // namespace rooflab

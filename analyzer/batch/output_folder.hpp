@@ -58,7 +58,7 @@ class OutputFolder {
   Use use_;
   int lock_fd_ = -1;
   std::vector<std::filesystem::path> earlier_;  // relative names of an earlier run's files, still there
-  bool moved_previous_ = false;   // this batch renamed the earlier results to their previous names
+  bool moved_previous_ = false;                 // this batch renamed the earlier results to their previous names
   bool records_written_ = false;
   bool replaced_earlier_ = false;
 };

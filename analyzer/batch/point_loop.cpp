@@ -21,7 +21,12 @@ double secondsSince(Clock::time_point start) { return std::chrono::duration<doub
 
 BatchRecords::BatchRecords(std::size_t points, ResultsDocument& document, ResultsWriter& results, HostWatch& host,
                            bool progress, BatchEstimator& estimator)
-    : document_(document), results_(results), host_(host), progress_(progress), tally_(points), estimator_(estimator),
+    : document_(document),
+      results_(results),
+      host_(host),
+      progress_(progress),
+      tally_(points),
+      estimator_(estimator),
       estimated_from_(Clock::now()) {}
 
 std::string BatchRecords::remainingText() const {
@@ -56,7 +61,8 @@ void BatchRecords::report(const RunRecord& record, RecordOutcome outcome) {
   const std::string on = record.device ? " (on " + *record.device + ")" : "";
   if (outcome == RecordOutcome::failed) {
     progress_.finish();
-    std::fprintf(stderr, "rooflab: %s: %s%s\n", toString(record.status).c_str(), record.status_reason.c_str(), on.c_str());
+    std::fprintf(stderr, "rooflab: %s: %s%s\n", toString(record.status).c_str(), record.status_reason.c_str(),
+                 on.c_str());
   } else if (outcome == RecordOutcome::verification_failed) {
     progress_.finish();
     std::fprintf(stderr, "rooflab: verification failed: %s%s: %s\n", record.label().c_str(), on.c_str(),
@@ -66,7 +72,8 @@ void BatchRecords::report(const RunRecord& record, RecordOutcome outcome) {
     for (const EndToEndRun& run : record.end_to_end->runs)
       if (run.error || run.verification.status == VerificationStatus::failed)
         std::fprintf(stderr, "rooflab: end-to-end %s failed: %s%s: %s\n", toString(run.strategy).c_str(),
-                     record.label().c_str(), on.c_str(), run.error ? run.error->c_str() : run.verification.detail.c_str());
+                     record.label().c_str(), on.c_str(),
+                     run.error ? run.error->c_str() : run.verification.detail.c_str());
   }
 }
 
@@ -83,8 +90,10 @@ bool BatchRecords::finish(bool interrupted, std::size_t points, BatchTimes& time
   // Interrupted before its first record, the batch has nothing to put in the place of the earlier
   // run's results: the folder gives them back their names (OutputFolder) and nothing is written.
   if (interrupted && results_.records() == 0) {
-    std::fprintf(stderr, "rooflab: interrupted before the first point ended: nothing written; %s keeps what the "
-                         "earlier run wrote there\n", results_.path().parent_path().c_str());
+    std::fprintf(stderr,
+                 "rooflab: interrupted before the first point ended: nothing written; %s keeps what the "
+                 "earlier run wrote there\n",
+                 results_.path().parent_path().c_str());
     return true;
   }
   times.finish_seconds = secondsSince(finish_started);
@@ -114,8 +123,7 @@ void BatchRecords::concludeOpenGroups(RecordAnalysis& analysis) noexcept {
 // The records as the plan lists them (the journal keeps the order they came in): the loops may run
 // their points in another order (a queue's groups, orderByMetricSet) and several loops at once.
 void BatchRecords::inSlotOrder() {
-  if (record_slots_.size() != document_.records.size() ||
-      std::is_sorted(record_slots_.begin(), record_slots_.end()))
+  if (record_slots_.size() != document_.records.size() || std::is_sorted(record_slots_.begin(), record_slots_.end()))
     return;
   std::vector<std::size_t> order(record_slots_.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -223,11 +231,11 @@ void DeviceLoop::expect(const std::vector<std::size_t>& points) {
 // False when the user asked to stop now: the point has no record.
 bool DeviceLoop::runPoint(std::size_t i) {
   const RunPoint& point = plan_.points[i].run_point;
-  const std::string prefix = "[" + std::to_string(++points_run_) + "/" + std::to_string(points_total_) + "] " +
-                             (share_.sides ? toString(share_.sides->at(i)) + ": " : std::string()) +
-                             point.family->name + "/" + point.variant->name + " " +
-                             paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode) +
-                             (point.what_if ? " " + point.what_if->name : "") + (share_.key ? " on " + *share_.key : "");
+  const std::string prefix =
+      "[" + std::to_string(++points_run_) + "/" + std::to_string(points_total_) + "] " +
+      (share_.sides ? toString(share_.sides->at(i)) + ": " : std::string()) + point.family->name + "/" +
+      point.variant->name + " " + paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode) +
+      (point.what_if ? " " + point.what_if->name : "") + (share_.key ? " on " + *share_.key : "");
   const std::string eta = records_.remainingText();
   records_.show(prefix + eta);
   const auto started = std::chrono::steady_clock::now();

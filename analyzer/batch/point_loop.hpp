@@ -70,17 +70,17 @@ class BatchRecords {
   std::exception_ptr failure_;
   BatchEstimator& estimator_;
   std::chrono::steady_clock::time_point estimated_from_;  // when the first estimate was printed
-  std::vector<std::size_t> record_slots_;  // each appended record's slot, in the order they came
+  std::vector<std::size_t> record_slots_;                 // each appended record's slot, in the order they came
 };
 
 // One device's share of a batch: its points, run in order in its own worker process. A group's
 // verdict waits for its last point here, whatever order the points run in.
 struct DeviceShare {
-  std::vector<std::size_t> points;   // indices into the plan
+  std::vector<std::size_t> points;  // indices into the plan
   const RooflineModels* models = nullptr;
   DeviceInfo device;
-  std::optional<std::string> key;    // on several devices: what its records carry in `device`
-  std::map<std::size_t, std::size_t> slots;  // plan index -> its slot in the batch's estimate
+  std::optional<std::string> key;              // on several devices: what its records carry in `device`
+  std::map<std::size_t, std::size_t> slots;    // plan index -> its slot in the batch's estimate
   const std::vector<AbSide>* sides = nullptr;  // an A/B run's, by plan index: what its records carry
   // A sharded batch's: where its points come from (`points` are its own groups'), and the device's
   // number there; the worker prepares `prepared` (ShardQueue::preparationOrder).
@@ -112,8 +112,8 @@ class DeviceLoop {
   const BatchPlan& plan_;
   DeviceShare share_;
   std::size_t points_run_ = 0;
-  std::size_t points_total_ = 0;  // its own, and those it took from other devices
-  std::vector<std::size_t> group_of_;            // plan index -> its group's first plan index
+  std::size_t points_total_ = 0;                   // its own, and those it took from other devices
+  std::vector<std::size_t> group_of_;              // plan index -> its group's first plan index
   std::map<std::size_t, std::size_t> group_left_;  // group -> its points expected here and not yet run
   PointWorker worker_;
   BatchRecords& records_;

@@ -64,8 +64,9 @@ std::string deathCause(const std::string& ended, const std::string& worker_said)
   if (!worker_said.empty()) return ended + ": " + worker_said;
   if (ended.find("SIGKILL") != std::string::npos) {
     const std::string memory = addressSpaceLimitNote();
-    return ended + (memory.empty() ? "; sent from outside the batch (the system's out-of-memory killer ends processes so)"
-                                   : memory);
+    return ended + (memory.empty()
+                        ? "; sent from outside the batch (the system's out-of-memory killer ends processes so)"
+                        : memory);
   }
   return ended + addressSpaceLimitNote();
 }
@@ -190,7 +191,7 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
   writeLine(commands_fd_, "run " + std::to_string(index));
   const double limit_s = setup_.config.run.variant_time_limit_s;
   std::string phase;
-  int launches_begun = 0;  // warm-up and timed launches the worker said it started
+  int launches_begun = 0;       // warm-up and timed launches the worker said it started
   bool kernel_started = false;  // the driver reported the first launch's kernel running
   for (;;) {
     WorkerMessage message;
@@ -234,17 +235,18 @@ std::optional<RunRecord> PointWorker::run(std::size_t index, RunRecord stub, con
       stub.status_reason =
           where +
           (out_of_memory ? "it ran out of memory: its worker process used " + std::to_string(*used >> 20) + " MiB" +
-                               addressSpaceLimitNote() + ", and stalled until variant_time_limit_s = " +
-                               formatNumber(limit_s) + " s"
+                               addressSpaceLimitNote() +
+                               ", and stalled until variant_time_limit_s = " + formatNumber(limit_s) + " s"
                          : silentDuring(phase, launches_begun <= 1, kernel_started, limit_s)) +
           "; its worker process was killed and a fresh one runs the next point";
       return stub;
     }
     const std::string ended = stop(wait != Wait::closed);
     stub.status = RecordStatus::crashed;
-    stub.status_reason = where + "the worker process running it died (" +
-                         deathCause(ended.empty() ? "exit status 0" : ended, wait == Wait::message ? message.reason : "") +
-                         "); a fresh worker runs the next point";
+    stub.status_reason =
+        where + "the worker process running it died (" +
+        deathCause(ended.empty() ? "exit status 0" : ended, wait == Wait::message ? message.reason : "") +
+        "); a fresh worker runs the next point";
     return stub;
   }
 }

@@ -24,9 +24,9 @@ class PointWorker {
   PointWorker& operator=(const PointWorker&) = delete;
 
   // Runs plan point `index` in the worker, starting one first if none runs. `stub` is the point's
-  // record before it runs (names, params, the device and A/B side it runs for): a crash or a hang turns it into a `crashed` or
-  // `timed_out` record. nullopt when the user asked to stop now (stopRequests() >= 2): the worker
-  // was killed and the point has no record.
+  // record before it runs (names, params, the device and A/B side it runs for): a crash or a hang turns it into a
+  // `crashed` or `timed_out` record. nullopt when the user asked to stop now (stopRequests() >= 2): the worker was
+  // killed and the point has no record.
   std::optional<RunRecord> run(std::size_t index, RunRecord stub, const RepetitionProgress& progress);
 
   // Programs the worker builds in the background; nullopt before a worker started.

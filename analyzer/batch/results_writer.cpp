@@ -83,9 +83,10 @@ std::size_t ResultsWriter::append(RunRecord record) {
 
 void ResultsWriter::journal(std::size_t index) {
   // The header goes with the first record, when the models, the host and the device are known.
-  const std::string line = (journal_header_ ? "" : journalHeaderLine(document_)) + journalLine(index, document_.records[index],
-                                                   index < document_.analysis.records.size() ? document_.analysis.records[index]
-                                                                                             : RecordConclusions{});
+  const std::string line =
+      (journal_header_ ? "" : journalHeaderLine(document_)) +
+      journalLine(index, document_.records[index],
+                  index < document_.analysis.records.size() ? document_.analysis.records[index] : RecordConclusions{});
   if (std::fwrite(line.data(), 1, line.size(), journal_) != line.size() || std::fflush(journal_) != 0)
     throw IoError("cannot write " + journalPath().string() + ": " + std::strerror(errno));
   journal_header_ = true;
@@ -118,16 +119,19 @@ void ResultsWriter::write() {
 
 std::string ResultsWriter::recoveryHint(std::size_t points) const {
   const std::size_t measured = document_.records.size();
-  const std::string stopped = "the batch stopped after " + std::to_string(measured) + " of " + std::to_string(points) + " points";
+  const std::string stopped =
+      "the batch stopped after " + std::to_string(measured) + " of " + std::to_string(points) + " points";
   if (measured == 0) return stopped;
   if (results_written_ && results_records_ == measured) return stopped + "; their records are in " + path_.string();
   const std::string journal = journalPath().string();
-  std::string where = journal + " holds " +
-                      (journaled_records_ == measured ? "their " + std::to_string(measured)
-                                                      : std::to_string(journaled_records_) + " of their " + std::to_string(measured)) +
-                      " records";
+  std::string where =
+      journal + " holds " +
+      (journaled_records_ == measured ? "their " + std::to_string(measured)
+                                      : std::to_string(journaled_records_) + " of their " + std::to_string(measured)) +
+      " records";
   if (results_written_) where += " (" + path_.string() + " the first " + std::to_string(results_records_) + ")";
-  return stopped + ": " + where + "; `rooflab report " + journal + " --out DIR` reads them back into DIR, on a disk with room";
+  return stopped + ": " + where + "; `rooflab report " + journal +
+         " --out DIR` reads them back into DIR, on a disk with room";
 }
 
 }  // namespace rooflab

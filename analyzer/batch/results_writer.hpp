@@ -69,10 +69,10 @@ class ResultsWriter {
   ResultsDocument& document_;
   OutputFolder& folder_;
   std::filesystem::path path_;
-  std::FILE* journal_ = nullptr;  // <out>/journal.jsonl
-  bool journal_header_ = false;         // its header line is written
-  std::size_t journaled_records_ = 0;   // records whose line is complete in the journal
-  std::size_t results_records_ = 0;     // records in results.json as last written
+  std::FILE* journal_ = nullptr;       // <out>/journal.jsonl
+  bool journal_header_ = false;        // its header line is written
+  std::size_t journaled_records_ = 0;  // records whose line is complete in the journal
+  std::size_t results_records_ = 0;    // records in results.json as last written
   bool results_written_ = false;
   std::chrono::steady_clock::time_point last_write_;
   double last_write_seconds_ = 0;

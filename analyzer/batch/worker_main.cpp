@@ -44,7 +44,8 @@ std::size_t appendRaw(char* out, std::size_t used, std::size_t room, const char*
 std::size_t appendNumber(char* out, std::size_t used, std::size_t room, long value) {
   char digits[24];
   int n = 0;
-  do digits[n++] = static_cast<char>('0' + value % 10); while ((value /= 10) > 0 && n < 23);
+  do digits[n++] = static_cast<char>('0' + value % 10);
+  while ((value /= 10) > 0 && n < 23);
   while (n > 0 && used + 1 < room) out[used++] = digits[--n];
   return used;
 }

@@ -87,7 +87,8 @@ CapturedProcess runUnderCapture(const CaptureRunRequest& request) {
   process.command = request.command;
   process.mechanism = toString(request.mechanism);
   // Ctrl-C is the program's: rooflab waits for it to end and keeps what it captured.
-  struct sigaction ignore {}, old_int {}, old_quit {};
+  struct sigaction ignore {
+  }, old_int{}, old_quit{};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGINT, &ignore, &old_int);
   ::sigaction(SIGQUIT, &ignore, &old_quit);

@@ -12,9 +12,9 @@
 namespace rooflab {
 
 struct ReplayGeneration {
-  std::filesystem::path config;         // DIR/capture.toml; empty when no launch could be replayed
-  std::vector<std::string> families;    // the families' folder names, in program order
-  std::vector<std::string> skipped;     // "kernel scale: why", a launch left out
+  std::filesystem::path config;       // DIR/capture.toml; empty when no launch could be replayed
+  std::vector<std::string> families;  // the families' folder names, in program order
+  std::vector<std::string> skipped;   // "kernel scale: why", a launch left out
 };
 
 // Writes the config and the families into `folder` (the capture folder) and returns what it wrote.

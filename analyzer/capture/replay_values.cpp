@@ -18,8 +18,8 @@ struct ScalarType {
   std::uint64_t bytes;
 };
 constexpr ScalarType kScalarTypes[] = {
-    {"int", "", 4},          {"uint", "uint:", 4},   {"unsigned int", "uint:", 4}, {"long", "long:", 8},
-    {"ulong", "ulong:", 8},  {"unsigned long", "ulong:", 8}, {"float", "float:", 4}, {"double", "double:", 8},
+    {"int", "", 4},         {"uint", "uint:", 4},           {"unsigned int", "uint:", 4}, {"long", "long:", 8},
+    {"ulong", "ulong:", 8}, {"unsigned long", "ulong:", 8}, {"float", "float:", 4},       {"double", "double:", 8},
 };
 
 // The decimal with the fewest of `digits_from`..17 significant digits that reads back to `value`.
@@ -44,7 +44,9 @@ std::optional<std::string> manifestScalar(const CapturedArgument& argument, std:
   if (argument.type_name.empty()) return why = "its type is unknown (the build gave no argument info)", std::nullopt;
   if (type == nullptr) return why = "a manifest has no scalar type " + argument.type_name, std::nullopt;
   if (argument.value.size() != type->bytes)
-    return why = "its value has " + std::to_string(argument.value.size()) + " bytes, not " + std::to_string(type->bytes), std::nullopt;
+    return why =
+               "its value has " + std::to_string(argument.value.size()) + " bytes, not " + std::to_string(type->bytes),
+           std::nullopt;
   const std::string prefix = type->prefix;
   const void* bytes = argument.value.data();
   if (prefix == "float:" || prefix == "double:") {
@@ -67,7 +69,8 @@ std::optional<std::string> manifestScalar(const CapturedArgument& argument, std:
   std::memcpy(&i, bytes, 8);
   std::memcpy(&u, bytes, 8);
   const double magnitude = prefix == "ulong:" ? static_cast<double>(u) : std::fabs(static_cast<double>(i));
-  if (magnitude > kExactInDouble) return why = "its value is beyond 2^53, which a manifest expression rounds", std::nullopt;
+  if (magnitude > kExactInDouble)
+    return why = "its value is beyond 2^53, which a manifest expression rounds", std::nullopt;
   return prefix + (prefix == "ulong:" ? std::to_string(u) : std::to_string(i));
 }
 
@@ -88,8 +91,9 @@ BufferElement bufferElement(const std::string& type_name) {
       break;
     }
   }
-  const std::pair<const char*, std::uint64_t> sizes[] = {{"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4},
-                                                         {"uint", 4}, {"long", 8},  {"ulong", 8}, {"float", 4}, {"double", 8}};
+  const std::pair<const char*, std::uint64_t> sizes[] = {{"char", 1},  {"uchar", 1}, {"short", 2}, {"ushort", 2},
+                                                         {"int", 4},   {"uint", 4},  {"long", 8},  {"ulong", 8},
+                                                         {"float", 4}, {"double", 8}};
   for (const auto& [name, bytes] : sizes)
     if (scalar == name) return {base, bytes * lanes};
   return {};

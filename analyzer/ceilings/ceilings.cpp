@@ -72,7 +72,8 @@ std::string utcNow() {
   return text;
 }
 
-std::uint64_t dramBufferBytes(const DeviceInfo& info, std::uint64_t last_level_cache_bytes, const CeilingsOptions& options) {
+std::uint64_t dramBufferBytes(const DeviceInfo& info, std::uint64_t last_level_cache_bytes,
+                              const CeilingsOptions& options) {
   std::uint64_t wanted = options.dram_buffer_bytes;
   if (wanted == 0)
     wanted = std::max(info.type == "CPU" ? kCpuDramBufferBytes : kGpuDramFloorBytes,
@@ -140,9 +141,9 @@ LocalPlan localPlan(const Bench& bench) {
 
 cl::Program buildLocalProgram(Bench& bench, const LocalPlan& plan) {
   return buildProgram(bench, embedded::ceilings_local_bandwidth,
-                      "-D RL_VECTOR_WIDTH=" + std::to_string(plan.width) + " -D RL_TILE_VECTORS=" +
-                          std::to_string(plan.tile_vectors) + " -D RL_GROUP_SIZE=" + std::to_string(plan.group_size) +
-                          "u",
+                      "-D RL_VECTOR_WIDTH=" + std::to_string(plan.width) +
+                          " -D RL_TILE_VECTORS=" + std::to_string(plan.tile_vectors) +
+                          " -D RL_GROUP_SIZE=" + std::to_string(plan.group_size) + "u",
                       "local_bandwidth.cl");
 }
 
@@ -202,9 +203,9 @@ DramSetup setUpDram(Bench& bench, const ProgramsInFlight& builds, const std::vec
   for (int width : widths) {
     dram.programs[width] = builds.dram.at(width).get();
     for (const char* kind : {"read", "copy", "write"})
-      dram.local = fitGroupSize(
-          cl::Kernel(dram.programs[width], ("dram_" + std::string(kind) + "_" + floatType(width)).c_str()),
-          bench.device.device, dram.local);
+      dram.local =
+          fitGroupSize(cl::Kernel(dram.programs[width], ("dram_" + std::string(kind) + "_" + floatType(width)).c_str()),
+                       bench.device.device, dram.local);
   }
   dram.resident_global = dram.local * shape.groups_per_cu * std::max<std::uint32_t>(1, info.compute_units);
   // Whole 64-byte chunks (a float16), the same count for every work-item of the resident grid, so
@@ -266,12 +267,12 @@ void measureDram(Bench& bench, const ProgramsInFlight& builds, const CeilingsOpt
       const std::size_t global = resident ? dram.resident_global : static_cast<std::size_t>(elements);
       const auto per_item = static_cast<std::uint32_t>(elements / global);
       const std::string type = floatType(width);
-      const std::string geometry =
-          "global " + std::to_string(global) + " x local " + std::to_string(dram.local) + ", " +
-          (resident ? std::to_string(per_item) + " " + type + " per work-item" +
-                          (bench.cpu ? " (contiguous chunks)" : " (interleaved)")
-                    : "one " + type + " per work-item") +
-          ", buffers of " + mibText(dram.buffer_bytes);
+      const std::string geometry = "global " + std::to_string(global) + " x local " + std::to_string(dram.local) +
+                                   ", " +
+                                   (resident ? std::to_string(per_item) + " " + type + " per work-item" +
+                                                   (bench.cpu ? " (contiguous chunks)" : " (interleaved)")
+                                             : "one " + type + " per work-item") +
+                                   ", buffers of " + mibText(dram.buffer_bytes);
       for (const char* kind : {"read", "copy", "write"}) {
         CeilingBenchmark candidate = namedBenchmark(("dram_" + std::string(kind)).c_str(), "GB/s");
         const std::string function = candidate.name + "_" + type;
@@ -313,8 +314,7 @@ void measureFp32(Bench& bench, const ProgramsInFlight& builds, CeilingsReport& r
     cl::Program program;
     CeilingBenchmark setup;
     setup.error = allocation.error;
-    if (!setup.error)
-      runGuarded(bench, setup, [&] { program = builds.fp32.at(width).get(); });
+    if (!setup.error) runGuarded(bench, setup, [&] { program = builds.fp32.at(width).get(); });
     for (int chain_groups : {1, 2, 4}) {
       const int chains = chain_groups * kFmaChainsPerGroup;
       CeilingBenchmark result = namedBenchmark("fp32_fma", "GFLOP/s");
@@ -374,14 +374,13 @@ void measureLocal(Bench& bench, const ProgramsInFlight& builds, const LocalPlan&
     const double bytes = double(global) * iterations * kLocalReadsPerIteration * double(vector_bytes);
     result.geometry = "global " + std::to_string(global) + " x local " + std::to_string(local) + ", tile " +
                       std::to_string(tile_vectors * vector_bytes) + " bytes, " + std::to_string(iterations) +
-                      " iterations x " + std::to_string(kLocalReadsPerIteration) + " float" +
-                      std::to_string(width) + " reads";
+                      " iterations x " + std::to_string(kLocalReadsPerIteration) + " float" + std::to_string(width) +
+                      " reads";
     timeRepetitions(bench, kernel, global, local, bytes, result, Warmed::by_calibration);
   });
 }
 
 }  // namespace
-
 
 CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptions& options) {
   CeilingsReport report;
@@ -394,18 +393,16 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
   target.max_repetitions = static_cast<std::size_t>(std::max(repetitions, options.max_repetitions));
   target.max_noise = std::max(0.0, options.max_noise);
   target.max_time_s = std::max(0.0, options.max_seconds_per_benchmark);
-  Bench bench{device,
-              {},
-              {},
-              device.info.type == "CPU",
-              repetitions,
-              options.min_kernel_ns > 0 ? options.min_kernel_ns : kDefaultMinKernelNs,
+  Bench bench{device,      {},
+              {},          device.info.type == "CPU",
+              repetitions, options.min_kernel_ns > 0 ? options.min_kernel_ns : kDefaultMinKernelNs,
               target};
   try {
     bench.context = cl::Context(device.device);
     bench.queue = cl::CommandQueue(bench.context, device.device, CL_QUEUE_PROFILING_ENABLE);
   } catch (const cl::Error& error) {
-    throw DeviceError("ceilings on '" + device.info.name + "': cannot create a profiling queue: " + describeClError(error));
+    throw DeviceError("ceilings on '" + device.info.name +
+                      "': cannot create a profiling queue: " + describeClError(error));
   }
 
   report.repetition_rule = bench.target;

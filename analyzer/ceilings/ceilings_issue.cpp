@@ -26,8 +26,8 @@ void measureWarpIssue(Bench& bench, CeilingsReport& report) {
     const DeviceInfo& info = bench.device.info;
     cl::Program program = buildProgram(bench, embedded::ceilings_issue_rate, "", "issue_rate.cl");
     cl::Kernel kernel(program, "issue_rate");
-    const std::size_t local =
-        fitGroupSize(kernel, bench.device.device, std::min<std::size_t>(bench.cpu ? 16 : 256, info.max_work_group_size));
+    const std::size_t local = fitGroupSize(kernel, bench.device.device,
+                                           std::min<std::size_t>(bench.cpu ? 16 : 256, info.max_work_group_size));
     const std::size_t global = local * (bench.cpu ? 4 : 16) * std::max<std::uint32_t>(1, info.compute_units);
     cl::Buffer out(bench.context, CL_MEM_WRITE_ONLY, global * sizeof(float));
     kernel.setArg(0, out);

@@ -78,10 +78,11 @@ CeilingBenchmark measureWidth(Bench& bench, int width, std::uint64_t buffer_byte
   result.vector_width = width;
   runGuarded(bench, result, [&] {
     const DeviceInfo& info = bench.device.info;
-    cl::Program program = buildProgram(
-        bench, embedded::ceilings_l2_bandwidth,
-        std::string(bench.cpu ? "-D RL_CONTIGUOUS_CHUNKS " : "") + "-cl-fast-relaxed-math -D RL_L2_TYPE=" + floatTypeOf(width) + " -D RL_L2_WIDTH=" + std::to_string(width),
-        "l2_bandwidth.cl");
+    cl::Program program = buildProgram(bench, embedded::ceilings_l2_bandwidth,
+                                       std::string(bench.cpu ? "-D RL_CONTIGUOUS_CHUNKS " : "") +
+                                           "-cl-fast-relaxed-math -D RL_L2_TYPE=" + floatTypeOf(width) +
+                                           " -D RL_L2_WIDTH=" + std::to_string(width),
+                                       "l2_bandwidth.cl");
     cl::Kernel kernel(program, "l2_read");
     const std::size_t vector_bytes = std::size_t(width) * sizeof(float);
     const std::uint64_t elements = buffer_bytes / vector_bytes;

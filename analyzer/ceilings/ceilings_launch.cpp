@@ -16,7 +16,8 @@ namespace {
 constexpr int kGpuBurst = 64;
 constexpr int kCpuBurst = 16;
 
-std::int64_t between(const cl::Event& from_event, cl_profiling_info from, const cl::Event& to_event, cl_profiling_info to) {
+std::int64_t between(const cl::Event& from_event, cl_profiling_info from, const cl::Event& to_event,
+                     cl_profiling_info to) {
   cl_ulong a = 0, b = 0;
   from_event.getProfilingInfo(from, &a);
   to_event.getProfilingInfo(to, &b);

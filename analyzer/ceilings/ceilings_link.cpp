@@ -68,7 +68,8 @@ struct LinkBuffers {
   void* pinned = nullptr;
 
   LinkBuffers(Bench& bench, std::uint64_t bytes)
-      : application(bytes), use_host(bytes),
+      : application(bytes),
+        use_host(bytes),
         device(bench.context, CL_MEM_READ_WRITE, bytes),
         alloc_host(bench.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes),
         use_host_buffer(bench.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, use_host.data()),
@@ -90,11 +91,12 @@ std::string callsOf(LinkStrategy strategy, LinkDirection direction) {
   const bool up = direction == LinkDirection::host_to_device;
   switch (strategy) {
     case LinkStrategy::copy:
-      return std::string(up ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer") + " (blocking), " + (up ? "from" : "into") +
-             " pageable host memory";
+      return std::string(up ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer") + " (blocking), " +
+             (up ? "from" : "into") + " pageable host memory";
     case LinkStrategy::copy_async:
-      return std::string(up ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer") + " (non-blocking, waited on its event), " +
-             (up ? "from" : "into") + " pinned host memory (a mapped CL_MEM_ALLOC_HOST_PTR buffer)";
+      return std::string(up ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer") +
+             " (non-blocking, waited on its event), " + (up ? "from" : "into") +
+             " pinned host memory (a mapped CL_MEM_ALLOC_HOST_PTR buffer)";
     case LinkStrategy::map:
     case LinkStrategy::alloc_host_ptr:
     case LinkStrategy::use_host_ptr: {
@@ -117,8 +119,10 @@ std::int64_t transferOnce(Bench& bench, LinkBuffers& buffers, LinkStrategy strat
   cl::Event event;
   switch (strategy) {
     case LinkStrategy::copy:
-      if (up) bench.queue.enqueueWriteBuffer(buffers.device, CL_TRUE, 0, bytes, buffers.application.data(), nullptr, &event);
-      else bench.queue.enqueueReadBuffer(buffers.device, CL_TRUE, 0, bytes, buffers.application.data(), nullptr, &event);
+      if (up)
+        bench.queue.enqueueWriteBuffer(buffers.device, CL_TRUE, 0, bytes, buffers.application.data(), nullptr, &event);
+      else
+        bench.queue.enqueueReadBuffer(buffers.device, CL_TRUE, 0, bytes, buffers.application.data(), nullptr, &event);
       return commandNs(event);
     case LinkStrategy::copy_async:
       if (up) bench.queue.enqueueWriteBuffer(buffers.device, CL_FALSE, 0, bytes, buffers.pinned, nullptr, &event);
@@ -144,7 +148,8 @@ std::int64_t transferOnce(Bench& bench, LinkBuffers& buffers, LinkStrategy strat
 }
 
 bool isMap(LinkStrategy strategy) {
-  return strategy == LinkStrategy::map || strategy == LinkStrategy::alloc_host_ptr || strategy == LinkStrategy::use_host_ptr;
+  return strategy == LinkStrategy::map || strategy == LinkStrategy::alloc_host_ptr ||
+         strategy == LinkStrategy::use_host_ptr;
 }
 
 // The fit, and whether the strategy moved data at all. `copy_gbps`: the fastest copy measured in the
@@ -182,7 +187,8 @@ void judge(LinkCeiling& ceiling, const void* own_array, const std::vector<const 
     ceiling.zero_copy = true;
     ceiling.zero_copy_evidence = span + ": the time grows as at " + formatFixed(*ceiling.gbps, 0) + " GB/s, " +
                                  formatFixed(*ceiling.gbps / *copy_gbps, 1) + "x the device's fastest copy (" +
-                                 formatFixed(*copy_gbps, 1) + " GB/s), which a map that moved the data could not outrun";
+                                 formatFixed(*copy_gbps, 1) +
+                                 " GB/s), which a map that moved the data could not outrun";
   }
   if (ceiling.zero_copy && ceiling.maps_host_pointer && *ceiling.maps_host_pointer)
     ceiling.zero_copy_evidence += own_array ? "; the mapped pointer is the application's own array"
@@ -265,12 +271,14 @@ void measureLink(Bench& bench, std::uint64_t max_bytes, CeilingsReport& report) 
       }
       std::optional<double> copy_gbps;  // the copies run first
       for (const LinkCeiling& copy : link.transfers)
-        if (copy.direction == direction && !isMap(copy.strategy) && copy.gbps && (!copy_gbps || *copy.gbps > *copy_gbps))
+        if (copy.direction == direction && !isMap(copy.strategy) && copy.gbps &&
+            (!copy_gbps || *copy.gbps > *copy_gbps))
           copy_gbps = copy.gbps;
       link.transfers.push_back(measureOne(bench, *buffers, strategy, direction, sizes, target, copy_gbps));
     }
   if (buffers) {
-    link.host_memcpy = measureOne(bench, *buffers, LinkStrategy::host_memcpy, LinkDirection::host_to_device, sizes, target);
+    link.host_memcpy =
+        measureOne(bench, *buffers, LinkStrategy::host_memcpy, LinkDirection::host_to_device, sizes, target);
     buffers->release(bench);
   }
 }

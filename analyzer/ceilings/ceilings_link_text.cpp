@@ -18,7 +18,8 @@ std::string usText(double ns) { return formatFixed(ns / 1000, ns < 10'000 ? 2 : 
 
 std::string sizeText(std::uint64_t bytes) {
   constexpr double kMiB = 1024.0 * 1024.0;
-  return bytes >= 1024 * 1024 ? formatNumber(double(bytes) / kMiB) + " MiB" : formatNumber(double(bytes) / 1024) + " KiB";
+  return bytes >= 1024 * 1024 ? formatNumber(double(bytes) / kMiB) + " MiB"
+                              : formatNumber(double(bytes) / 1024) + " KiB";
 }
 
 std::string figureText(const LatencyFigure& figure) {
@@ -34,7 +35,9 @@ void printCeiling(std::ostringstream& out, const LinkCeiling& ceiling) {
     out << "FAILED: " << *ceiling.error << "\n";
     return;
   }
-  std::string bandwidth = ceiling.zero_copy ? "zero-copy" : ceiling.gbps ? formatFixed(*ceiling.gbps, 2) + " GB/s" : "-";
+  std::string bandwidth = ceiling.zero_copy ? "zero-copy"
+                          : ceiling.gbps    ? formatFixed(*ceiling.gbps, 2) + " GB/s"
+                                            : "-";
   out << pad(bandwidth, 14) << pad(ceiling.latency_ns ? usText(*ceiling.latency_ns) : "-", 12)
       << pad(formatFixed(100 * ceiling.max_relative_residual, 0) + "%", 7) << ceiling.calls << "\n";
   if (ceiling.zero_copy) out << "  " << pad("", 32) << "zero-copy: " << ceiling.zero_copy_evidence << "\n";
@@ -62,8 +65,8 @@ std::string formatLinkCeilings(const CeilingsReport& report) {
     if (link.host_memcpy) printCeiling(out, *link.host_memcpy);
     for (LinkDirection direction : {LinkDirection::host_to_device, LinkDirection::device_to_host})
       if (const LinkCeiling* fastest = link.fastestLink(direction))
-        out << "Link " << toString(direction) << ": " << formatFixed(*fastest->gbps, 2) << " GB/s (" << toString(fastest->strategy)
-            << "), the fastest strategy that moves data.\n";
+        out << "Link " << toString(direction) << ": " << formatFixed(*fastest->gbps, 2) << " GB/s ("
+            << toString(fastest->strategy) << "), the fastest strategy that moves data.\n";
     out << "A zero-copy strategy moves no data: its time is the map's own, not a link speed.\n";
   }
   if (report.launch) {

@@ -46,10 +46,11 @@ std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std
     std::optional<double> DeviceModel::*roof;
     const char* key;
   };
-  for (const OptionalRoof& optional : {OptionalRoof{report.l2_read, &DeviceModel::l2_gbps, "l2_gbps"},
-                                       OptionalRoof{report.fp64_fma, &DeviceModel::fp64_gflops, "fp64_gflops"},
-                                       OptionalRoof{report.int32_mad, &DeviceModel::int32_gops, "int32_gops"},
-                                       OptionalRoof{report.warp_issue, &DeviceModel::warp_issue_gips, "warp_issue_gips"}})
+  for (const OptionalRoof& optional :
+       {OptionalRoof{report.l2_read, &DeviceModel::l2_gbps, "l2_gbps"},
+        OptionalRoof{report.fp64_fma, &DeviceModel::fp64_gflops, "fp64_gflops"},
+        OptionalRoof{report.int32_mad, &DeviceModel::int32_gops, "int32_gops"},
+        OptionalRoof{report.warp_issue, &DeviceModel::warp_issue_gips, "warp_issue_gips"}})
     if (optional.benchmark && optional.benchmark->best_rate) {
       model.*optional.roof = *optional.benchmark->best_rate;
       model.sources[optional.key] = benchmarkSource(at, *optional.benchmark);

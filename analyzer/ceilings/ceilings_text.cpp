@@ -71,13 +71,15 @@ std::vector<Row> ceilingRows(const CeilingsReport& report, const std::optional<D
   if (report.int32_mad)
     rows.push_back({*report.int32_mad, "int32 multiply-add", datasheet ? datasheet->int32_gops : std::nullopt});
   if (report.warp_issue)
-    rows.push_back({*report.warp_issue, "warp instruction issue", datasheet ? datasheet->warp_issue_gips : std::nullopt});
+    rows.push_back(
+        {*report.warp_issue, "warp instruction issue", datasheet ? datasheet->warp_issue_gips : std::nullopt});
   return rows;
 }
 
 // The table of roofs, then each one's geometry and median. Returns whether a roof beat its datasheet
 // figure, which the closing lines then explain.
-bool writeRoofTable(std::ostringstream& out, const std::vector<Row>& rows, const std::optional<DeviceModel>& datasheet) {
+bool writeRoofTable(std::ostringstream& out, const std::vector<Row>& rows,
+                    const std::optional<DeviceModel>& datasheet) {
   const std::string sheet_header = datasheet ? "datasheet (" + datasheet->key + ")" : "datasheet";
   out << padRight("benchmark", 24) << padRight("measured", 20) << padRight("±noise", 9) << padRight(sheet_header, 24)
       << padRight("measured/datasheet", 24) << "kernel\n";
@@ -121,8 +123,7 @@ void writeCandidates(std::ostringstream& out, const CeilingsReport& report, cons
     for (const Row& row : rows)
       winner = winner || (row.benchmark.name == candidate.name && row.benchmark.kernel == candidate.kernel);
     out << (winner ? " * " : "   ") << padRight(candidate.kernel, 38);
-    if (candidate.error)
-      out << "FAILED: " << *candidate.error << "\n";
+    if (candidate.error) out << "FAILED: " << *candidate.error << "\n";
     else
       out << padRight(rateText(candidate.best_rate, candidate.unit), 20) << padRight(noiseText(candidate), 9)
           << candidate.repetitions << " runs\n";

@@ -53,8 +53,8 @@ std::int64_t launchNs(Bench& bench, const cl::Kernel& kernel, std::size_t global
   return end > start ? static_cast<std::int64_t>(end - start) : 0;
 }
 
-void timeRepetitions(Bench& bench, const cl::Kernel& kernel, std::size_t global, std::size_t local,
-                     double work_per_run, CeilingBenchmark& result, Warmed warmed) {
+void timeRepetitions(Bench& bench, const cl::Kernel& kernel, std::size_t global, std::size_t local, double work_per_run,
+                     CeilingBenchmark& result, Warmed warmed) {
   if (warmed == Warmed::no) launchNs(bench, kernel, global, local);
   std::vector<std::int64_t> times_ns;
   std::vector<double> rates;  // bytes per ns are GB/s and flops per ns GFLOP/s

@@ -51,8 +51,8 @@ enum class Warmed { no, by_calibration };
 // until the 95% interval of the median rate is within max_noise of it or the benchmark's time
 // budget is spent (analyzer/stats/stopping_rule.hpp). Fills the result's rates, times, repetitions and
 // spread, or its error.
-void timeRepetitions(Bench& bench, const cl::Kernel& kernel, std::size_t global, std::size_t local,
-                     double work_per_run, CeilingBenchmark& result, Warmed warmed = Warmed::no);
+void timeRepetitions(Bench& bench, const cl::Kernel& kernel, std::size_t global, std::size_t local, double work_per_run,
+                     CeilingBenchmark& result, Warmed warmed = Warmed::no);
 
 // A time sampled by `sample_ns` (a transfer, a launch: anything that is not one kernel's run),
 // repeated as timeRepetitions repeats a kernel: at least target.min_repetitions, then until the

@@ -20,8 +20,9 @@ bool hasFp64(const cl::Device& device) {
 // A CPU's native width for the type (its SIMD lanes); 1 on a GPU, whose lanes are its work-items.
 int vectorWidth(const Bench& bench, Arithmetic arithmetic) {
   if (!bench.cpu) return 1;
-  const cl_uint native = arithmetic == Arithmetic::fp64 ? bench.device.device.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE>()
-                                                        : bench.device.device.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_INT>();
+  const cl_uint native = arithmetic == Arithmetic::fp64
+                             ? bench.device.device.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE>()
+                             : bench.device.device.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_INT>();
   for (int supported : {16, 8, 4, 2})
     if (native >= cl_uint(supported)) return supported;
   return 1;
@@ -44,13 +45,16 @@ void measureTypedPeak(Bench& bench, Arithmetic arithmetic, CeilingsReport& repor
     if (fp64 && !hasFp64(bench.device.device))
       throw std::runtime_error("the device does not support cl_khr_fp64: no double arithmetic to measure");
     const DeviceInfo& info = bench.device.info;
-    cl::Program program = buildProgram(
-        bench, embedded::ceilings_typed_peak,
-        std::string(fp64 ? "-D RL_TYPED_DOUBLE " : "") + "-D RL_VECTOR_WIDTH=" + std::to_string(width), "typed_peak.cl");
+    cl::Program program =
+        buildProgram(bench, embedded::ceilings_typed_peak,
+                     std::string(fp64 ? "-D RL_TYPED_DOUBLE " : "") + "-D RL_VECTOR_WIDTH=" + std::to_string(width),
+                     "typed_peak.cl");
     cl::Kernel kernel(program, "typed_mad_chains_16");
-    const std::size_t local = fitGroupSize(kernel, bench.device.device, std::min<std::size_t>(bench.cpu ? 16 : 256, info.max_work_group_size));
+    const std::size_t local = fitGroupSize(kernel, bench.device.device,
+                                           std::min<std::size_t>(bench.cpu ? 16 : 256, info.max_work_group_size));
     const std::size_t global = local * (bench.cpu ? 4 : 16) * std::max<std::uint32_t>(1, info.compute_units);
-    cl::Buffer out(bench.context, CL_MEM_WRITE_ONLY, global * std::size_t(width) * (fp64 ? sizeof(double) : sizeof(cl_uint)));
+    cl::Buffer out(bench.context, CL_MEM_WRITE_ONLY,
+                   global * std::size_t(width) * (fp64 ? sizeof(double) : sizeof(cl_uint)));
     kernel.setArg(0, out);
     if (fp64) {
       kernel.setArg(1, 0.9999);  // x -> 0.9999 x + 0.0001 converges to 1: finite, never denormal

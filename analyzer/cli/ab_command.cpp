@@ -33,7 +33,8 @@ void kernelFolder(BatchConfig& config, const std::string& folder, const char* op
 }
 
 std::string sideLabel(const std::string& config, const std::string& kernels) {
-  return (config.empty() ? std::string("<embedded default>") : config) + (kernels.empty() ? "" : " (kernels: " + kernels + ")");
+  return (config.empty() ? std::string("<embedded default>") : config) +
+         (kernels.empty() ? "" : " (kernels: " + kernels + ")");
 }
 
 std::string modesText(const std::vector<RunMode>& modes) {
@@ -47,7 +48,8 @@ std::string modesText(const std::vector<RunMode>& modes) {
 void oneRunSection(AbConfigs& configs, const std::string& candidate_path) {
   const RunSettings& baseline = configs.baseline.run;
   RunSettings& candidate = configs.candidate.run;
-  std::vector<std::pair<std::string, std::string>> mine = measurementSettings(baseline), theirs = measurementSettings(candidate);
+  std::vector<std::pair<std::string, std::string>> mine = measurementSettings(baseline),
+                                                   theirs = measurementSettings(candidate);
   mine.insert(mine.begin(), {{"device", baseline.device}, {"modes", modesText(baseline.modes)}});
   theirs.insert(theirs.begin(), {{"device", candidate.device}, {"modes", modesText(candidate.modes)}});
   for (std::size_t i = 0; i < mine.size(); ++i)
@@ -124,7 +126,8 @@ int abCommand(const AbCommand& cmd) {
   const RunComparison comparison = compareRuns(baseline, candidate, cmd.diff);
   std::ostringstream text;
   reports::printDiff(comparison, text);
-  std::cout << "baseline:  " << configs.baseline_label << "\ncandidate: " << configs.candidate_label << "\n" << text.str();
+  std::cout << "baseline:  " << configs.baseline_label << "\ncandidate: " << configs.candidate_label << "\n"
+            << text.str();
   writeFileAtomically(outcome.out_dir / "ab-diff.txt", text.str());
   closeRunCost(outcome, std::chrono::duration<double>(std::chrono::steady_clock::now() - reports_started).count(),
                command_started, cmd.run.phases);

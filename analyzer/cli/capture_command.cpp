@@ -22,18 +22,19 @@ CaptureMechanism mechanismFrom(const std::string& name) {
   throw InputError("capture: --mechanism '" + name + "': expected layer or preload");
 }
 
-
 }  // namespace
 
 int captureCommand(const CaptureCommand& cmd) {
-  if (cmd.command.empty()) throw InputError("capture: no program to run: rooflab capture [--out DIR] -- PROGRAM ARGS...");
+  if (cmd.command.empty())
+    throw InputError("capture: no program to run: rooflab capture [--out DIR] -- PROGRAM ARGS...");
   CaptureRunRequest request;
   request.mechanism = mechanismFrom(cmd.mechanism);
   request.command = cmd.command;
   findProgram(cmd.command.front());  // before the folder is made: a typo leaves nothing behind
   request.library = captureLibraryPath();
   if (!fs::exists(request.library))
-    throw IoError("the capture library " + request.library.string() + " is missing beside rooflab (build target rooflab_capture_library)");
+    throw IoError("the capture library " + request.library.string() +
+                  " is missing beside rooflab (build target rooflab_capture_library)");
   request.folder = prepareCaptureFolder(cmd.out);
 
   CaptureSeal seal;
@@ -56,7 +57,8 @@ int captureCommand(const CaptureCommand& cmd) {
       std::cout.flush();
     });
   // The folder as the user named it, so that the printed command can be pasted.
-  std::cout << reports::captureSummaryText(reading, cmd.out, replay.config.empty() ? fs::path() : fs::path(cmd.out) / "capture.toml",
+  std::cout << reports::captureSummaryText(reading, cmd.out,
+                                           replay.config.empty() ? fs::path() : fs::path(cmd.out) / "capture.toml",
                                            replay.families.size(), replay.skipped);
   std::cout.flush();
   if (!seal.complete) {

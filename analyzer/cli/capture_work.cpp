@@ -42,8 +42,10 @@ FamilyWorkCount countFamily(const fs::path& config, const std::string& family, s
   count.family = family;
   const auto started = std::chrono::steady_clock::now();
   try {
-    const std::vector<MeasuredWork> works = countPointWork(config, point, kCaptureCountWorkGroups, kCaptureCountTimeoutS);
-    if (works.size() != 1) throw std::runtime_error("oclgrind counted " + std::to_string(works.size()) + " launches, not 1");
+    const std::vector<MeasuredWork> works =
+        countPointWork(config, point, kCaptureCountWorkGroups, kCaptureCountTimeoutS);
+    if (works.size() != 1)
+      throw std::runtime_error("oclgrind counted " + std::to_string(works.size()) + " launches, not 1");
     writeFamilyWork(config.parent_path() / "families" / family / "family.toml", works.front());
     count.work = works.front();
   } catch (const std::exception& e) {
@@ -71,7 +73,8 @@ std::vector<FamilyWorkCount> countCapturedWork(const fs::path& config, const std
     count.family = family;
     count.unmeasured_reason = common_reason;
     const auto point = points.find(family);
-    if (common_reason.empty() && point == points.end()) count.unmeasured_reason = "the replay config plans no point of it";
+    if (common_reason.empty() && point == points.end())
+      count.unmeasured_reason = "the replay config plans no point of it";
     if (count.unmeasured_reason.empty()) count = countFamily(config, family, point->second);
     done(count);
     counts.push_back(count);

@@ -53,14 +53,17 @@ namespace {
 EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
   EnvironmentSettings env;
   if (const char* threads = std::getenv("ROOFLAB_BUILD_THREADS")) env.build_threads = parseBuildThreads(threads);
-  if (const char* metrics = std::getenv("ROOFLAB_EXTRA_METRICS")) env.extra_metrics = counters::parseExtraMetrics(metrics);
+  if (const char* metrics = std::getenv("ROOFLAB_EXTRA_METRICS"))
+    env.extra_metrics = counters::parseExtraMetrics(metrics);
   if (const char* library = std::getenv("ROOFLAB_CUPTI_LIBRARY")) env.cupti_library = library;
-  if (const char* keep = std::getenv("ROOFLAB_PROFILER_KEEP_ENABLED")) env.keep_profiler_enabled = std::string(keep) != "0";
+  if (const char* keep = std::getenv("ROOFLAB_PROFILER_KEEP_ENABLED"))
+    env.keep_profiler_enabled = std::string(keep) != "0";
   // NVIDIA's JIT cache outlives the process: a program compiled by an earlier run builds without the
   // ptxas log the PTX bridge reads registers from. With counters possible, this run gets a cache of
   // its own (duplicates within the run still hit it), unless the user chose one.
   if (counters_possible && std::getenv("CUDA_CACHE_PATH") == nullptr)
-    env.private_jit_cache_dir = (fs::temp_directory_path() / ("rooflab-jit-cache-" + std::to_string(::getpid()))).string();
+    env.private_jit_cache_dir =
+        (fs::temp_directory_path() / ("rooflab-jit-cache-" + std::to_string(::getpid()))).string();
   return env;
 }
 
@@ -91,7 +94,8 @@ void checkCountersFlags(const RunCommand& cmd, InputErrorList& errors) {
 // a journal is skipped with a warning.
 ResultsDocument readResults(const std::string& path) {
   ReadResults read = readResultsOrJournal(path);
-  for (const std::string& warning : read.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(warning, true).c_str());
+  for (const std::string& warning : read.warnings)
+    std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(warning, true).c_str());
   return std::move(read.document);
 }
 
@@ -111,23 +115,21 @@ void applyMeasurementFlags(const RunCommand& cmd, RunSettings& run, InputErrorLi
   if (cmd.repetitions) {
     if (*cmd.repetitions < 1 || *cmd.repetitions > 100000)
       errors.add("--repetitions " + std::to_string(*cmd.repetitions) + ": must be 1 to 100000");
-    else
-      run.repetitions = *cmd.repetitions;
+    else run.repetitions = *cmd.repetitions;
   }
   auto bounded = [&](const std::optional<double>& flag, const char* name, double& value, bool zero_allowed) {
     if (!flag) return;
     if (!std::isfinite(*flag) || *flag < 0 || (*flag == 0 && !zero_allowed))
       errors.add(std::string(name) + " " + formatNumber(*flag) + ": " +
                  (zero_allowed ? "must be a finite number, 0 or above" : "must be a finite number above 0"));
-    else
-      value = *flag;
+    else value = *flag;
   };
   bounded(cmd.max_noise, "--max-noise", run.max_noise, false);
   bounded(cmd.min_time_s, "--min-time", run.min_time_s, true);
   bounded(cmd.max_time_s, "--max-time", run.max_time_s, false);
   if ((cmd.min_time_s || cmd.max_time_s) && run.min_time_s > run.max_time_s)
-    errors.add("--min-time (" + formatNumber(run.min_time_s) + " s) must not exceed --max-time or the config's max_time (" +
-               formatNumber(run.max_time_s) + " s)");
+    errors.add("--min-time (" + formatNumber(run.min_time_s) +
+               " s) must not exceed --max-time or the config's max_time (" + formatNumber(run.max_time_s) + " s)");
 }
 
 }  // namespace
@@ -143,7 +145,8 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
     if (!options.device_mode_override) errors.add("--device-mode '" + cmd.device_mode + "': expected compare or shard");
   }
   if (cmd.shard_given || !cmd.shard.empty())
-    errors.attempt([&] { options.part = parseShardOption(cmd.shard, [](const char* name) { return std::getenv(name); }); });
+    errors.attempt(
+        [&] { options.part = parseShardOption(cmd.shard, [](const char* name) { return std::getenv(name); }); });
   applyMeasurementFlags(cmd, config.run, errors);
   checkCountersFlags(cmd, errors);
   errors.throwIfAny();
@@ -223,7 +226,8 @@ int tuneCommand(const TuneCommand& cmd) {
   InputErrorList errors;
   errors.attempt([&] { checkFormats(cmd.run.formats); });
   const std::optional<TuneSearcher> searcher = parseTuneSearcher(cmd.searcher);
-  if (!searcher) errors.add("--searcher: unknown searcher '" + cmd.searcher + "' (expected exhaustive, random or guided)");
+  if (!searcher)
+    errors.add("--searcher: unknown searcher '" + cmd.searcher + "' (expected exhaustive, random or guided)");
   if (cmd.budget && *cmd.budget == 0) errors.add("--budget: must be at least 1 evaluation");
   if (cmd.time_budget_s && !(*cmd.time_budget_s > 0)) errors.add("--time-budget: must be a number of seconds above 0");
   std::optional<std::uint64_t> seed;
@@ -279,10 +283,8 @@ int tuneCommand(const TuneCommand& cmd) {
     std::printf("report:  %s\n", (outcome.out_dir / "report.html").c_str());
   // As run prints it: the results' phase table, when the command recorded one.
   if (cmd.run.phases) {
-    if (results.cost)
-      reports::printPhaseTable(results, std::cout);
-    else
-      std::printf("phases: not recorded: tune does not measure its own phases\n");
+    if (results.cost) reports::printPhaseTable(results, std::cout);
+    else std::printf("phases: not recorded: tune does not measure its own phases\n");
   }
   return exit_code;
 }
@@ -313,22 +315,23 @@ std::string mutantsLine(const FamilyManifest& family, const VariantSpec& variant
 
 int listCommand(const std::string& kernels_dir) {
   std::vector<fs::path> search_path;
-  if (kernels_dir.empty())
-    search_path = defaultBatchConfig().run.kernels;
-  else
-    search_path.push_back(fs::absolute(kernels_dir));
+  if (kernels_dir.empty()) search_path = defaultBatchConfig().run.kernels;
+  else search_path.push_back(fs::absolute(kernels_dir));
   FamilyDiscovery found = discoverFamilies(search_path);
   for (const auto& family : found.families) {
     std::printf("%s  %s\n  %s\n  params:", terminalText(family.name).c_str(), terminalText(family.description).c_str(),
                 terminalText(family.path.string()).c_str());
-    for (const auto& name : family.param_order) std::printf(" %s=%s", name.c_str(), formatNumber(family.params.at(name)).c_str());
-    std::printf("\n  work: flops = %s, bytes = %s; reference: %s\n", family.flops.text.c_str(), family.bytes.text.c_str(),
+    for (const auto& name : family.param_order)
+      std::printf(" %s=%s", name.c_str(), formatNumber(family.params.at(name)).c_str());
+    std::printf("\n  work: flops = %s, bytes = %s; reference: %s\n", family.flops.text.c_str(),
+                family.bytes.text.c_str(),
                 family.reference.kind == ReferenceSpec::Kind::none ? "(none)" : family.reference.text().c_str());
     for (const auto& v : family.variants) {
       std::string kernels;
       for (const auto& l : v.launches) kernels += (kernels.empty() ? "" : " + ") + l.kernel;
       std::string sources;
-      for (const auto& file : v.sources) sources += (sources.empty() ? "" : " + ") + file.lexically_relative(v.include_dir).string();
+      for (const auto& file : v.sources)
+        sources += (sources.empty() ? "" : " + ") + file.lexically_relative(v.include_dir).string();
       std::printf("    %-24s %-34s %s\n", terminalText(v.name).c_str(), kernels.c_str(), terminalText(sources).c_str());
       if (!v.description.empty()) std::printf("    %-24s %s\n", "", terminalText(v.description).c_str());
       std::printf("    %-24s mutants: %s\n", "", mutantsLine(family, v).c_str());
@@ -353,11 +356,13 @@ int devicesCommand() {
       platform = i.platform;
       std::printf("platform %d: %s\n", i.platform_index, i.platform.c_str());
     }
-    std::printf("  %d:%d  %s  [%s, %s]\n", i.platform_index, i.device_index, i.name.c_str(), i.type.c_str(), i.vendor.c_str());
+    std::printf("  %d:%d  %s  [%s, %s]\n", i.platform_index, i.device_index, i.name.c_str(), i.type.c_str(),
+                i.vendor.c_str());
     std::printf("        %s, driver %s\n", i.opencl_version.c_str(), i.driver_version.c_str());
-    std::printf("        %u compute units at %u MHz; global memory %.2f GiB (max allocation %.2f GiB); local memory %llu KiB\n",
-                i.compute_units, i.clock_mhz, i.global_mem_bytes / 1073741824.0, i.max_alloc_bytes / 1073741824.0,
-                static_cast<unsigned long long>(i.local_mem_bytes / 1024));
+    std::printf(
+        "        %u compute units at %u MHz; global memory %.2f GiB (max allocation %.2f GiB); local memory %llu KiB\n",
+        i.compute_units, i.clock_mhz, i.global_mem_bytes / 1073741824.0, i.max_alloc_bytes / 1073741824.0,
+        static_cast<unsigned long long>(i.local_mem_bytes / 1024));
     std::string sizes;
     for (auto s : i.max_work_item_sizes) sizes += (sizes.empty() ? "" : "x") + std::to_string(s);
     std::printf("        max work-group %zu (per dimension %s); profiling timer resolution %llu ns\n",
@@ -369,7 +374,8 @@ int devicesCommand() {
       std::printf("        device model: %s (%s): %.0f GFLOP/s FP32, %.1f GB/s DRAM\n", model->key.c_str(),
                   model->display_name.c_str(), model->peak_gflops, model->dram_gbps);
     else
-      std::printf("        device model: none in configs/devices; `rooflab run` measures one (`rooflab ceilings --device %d:%d` saves it)\n",
+      std::printf("        device model: none in configs/devices; `rooflab run` measures one (`rooflab ceilings "
+                  "--device %d:%d` saves it)\n",
                   i.platform_index, i.device_index);
   }
   return 0;
@@ -380,8 +386,10 @@ int devicesCommand() {
 fs::path ceilingsModelPath(const std::string& out) {
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
-    throw InputError("ceilings --out " + out + ": not a folder (--out names a folder, as in every command; the model "
-                     "is written to DIR/" + kCeilingsModelFile + ")");
+    throw InputError("ceilings --out " + out +
+                     ": not a folder (--out names a folder, as in every command; the model "
+                     "is written to DIR/" +
+                     kCeilingsModelFile + ")");
   fs::create_directories(out, ec);
   if (ec) throw IoError("ceilings --out " + out + ": cannot create the folder: " + ec.message());
   return fs::path(out) / kCeilingsModelFile;
@@ -397,7 +405,8 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
   options.typed_peaks = {Arithmetic::fp64, Arithmetic::int32};
   options.warp_issue_rate = true;
   options.link_and_launch = true;  // and the host link and the launch
-  std::fprintf(stderr, "rooflab: measuring ceilings on %s [%s]%s\n", device.info.name.c_str(), device.info.platform.c_str(),
+  std::fprintf(stderr, "rooflab: measuring ceilings on %s [%s]%s\n", device.info.name.c_str(),
+               device.info.platform.c_str(),
                options.datasheet ? (" (datasheet model: " + options.datasheet->key + ")").c_str() : "");
   const CeilingsReport report = measureCeilings(device, options);
   std::cout << formatCeilingsReport(report, options.datasheet);

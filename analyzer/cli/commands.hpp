@@ -11,8 +11,8 @@ namespace rooflab {
 struct RunCommand {
   std::string config_path;
   std::string device;
-  std::string device_mode;  // --device-mode compare|shard
-  std::string shard;        // --shard I/N, or "slurm": I/N from Slurm's environment
+  std::string device_mode;    // --device-mode compare|shard
+  std::string shard;          // --shard I/N, or "slurm": I/N from Slurm's environment
   bool device_given = false;  // --device was on the command line (an empty one is an error, not "auto")
   bool shard_given = false;   // --shard was (an empty one is an error, not the whole batch)
   std::string out;
@@ -22,8 +22,8 @@ struct RunCommand {
   std::vector<std::string> formats;
   std::vector<std::string> set_params;  // --set NAME=VALUE[,VALUE...], repeatable
   std::vector<std::string> only;        // --only FAMILY/VARIANT patterns, repeatable or joined by commas
-  bool show_mutants = false;             // the charts draw the mutants' markers
-  bool phases = false;                   // print the phase table at the end (docs/cost.md)
+  bool show_mutants = false;            // the charts draw the mutants' markers
+  bool phases = false;                  // print the phase table at the end (docs/cost.md)
   // The measurement, over the config's [run] keys of the same names (docs/using.md, "Measuring to a
   // noise target"): --repetitions, --max-noise, --min-time, --max-time.
   std::optional<int> repetitions;
@@ -74,7 +74,7 @@ struct MergeCommand {
 };
 struct DiffCommand {
   std::string old_path;
-  std::string new_path;  // empty: old_path is an A/B run's results, whose two sides are compared
+  std::string new_path;          // empty: old_path is an A/B run's results, whose two sides are compared
   RunComparisonOptions options;  // --min-effect (or its old name --threshold), --alpha, --allow-other-device
 };
 
@@ -82,7 +82,7 @@ struct DiffCommand {
 struct CaptureCommand {
   std::vector<std::string> command;  // the program and its arguments, after --
   std::string out = "rooflab-capture";
-  std::string mechanism = "layer";   // layer (OPENCL_LAYERS) | preload (LD_PRELOAD)
+  std::string mechanism = "layer";  // layer (OPENCL_LAYERS) | preload (LD_PRELOAD)
 };
 
 // Each returns the process exit code; InputError and DeviceError propagate to main().

@@ -35,16 +35,19 @@ struct DeviceOptions {
 // several (`run`).
 DeviceOptions addDeviceOptions(CLI::App* command, std::string& device, RunCommand* several_devices = nullptr) {
   DeviceOptions added;
-  added.device = command->add_option("--device", device,
-                                     "auto | gpu | cpu | P:D | pci:BUS | name substring (rooflab devices lists them); "
-                                     "run and ab also take all, or several joined by commas")
+  added.device = command
+                     ->add_option("--device", device,
+                                  "auto | gpu | cpu | P:D | pci:BUS | name substring (rooflab devices lists them); "
+                                  "run and ab also take all, or several joined by commas")
                      ->group("Device");
   if (several_devices != nullptr) {
-    command->add_option("--device-mode", several_devices->device_mode,
-                        "With several devices: compare (every point on each) or shard (the points split over them)")
+    command
+        ->add_option("--device-mode", several_devices->device_mode,
+                     "With several devices: compare (every point on each) or shard (the points split over them)")
         ->group("Device");
-    added.shard = command->add_option("--shard", several_devices->shard,
-                                      "Run part I of N of the batch (I/N), or the part Slurm's environment names (slurm)")
+    added.shard = command
+                      ->add_option("--shard", several_devices->shard,
+                                   "Run part I of N of the batch (I/N), or the part Slurm's environment names (slurm)")
                       ->group("Device");
   }
   return added;
@@ -68,19 +71,22 @@ CLI::Option* addOutputOptions(CLI::App* command, const OutputTargets& targets) {
         ->group("Output");
   if (targets.quiet != nullptr)
     command
-        ->add_flag("--quiet", *targets.quiet,
-                   "No progress or info lines on the terminal (the files are still written; warnings and errors still show)")
+        ->add_flag(
+            "--quiet", *targets.quiet,
+            "No progress or info lines on the terminal (the files are still written; warnings and errors still show)")
         ->group("Output");
   return out;
 }
 
 // Hardware counters: whether to read them, which raw metrics beyond the table, and which libcupti.
 void addCountersOptions(CLI::App* command, RunCommand& run) {
-  command->add_flag("--no-counters", run.no_counters, "Do not read hardware counters (over [run] counters)")->group("Counters");
+  command->add_flag("--no-counters", run.no_counters, "Do not read hardware counters (over [run] counters)")
+      ->group("Counters");
   command
-      ->add_option("--extra-metrics", run.extra_metrics,
-                   "Raw CUPTI metrics to collect beyond the table, joined by commas or spaces (over [run] extra_metrics "
-                   "and ROOFLAB_EXTRA_METRICS)")
+      ->add_option(
+          "--extra-metrics", run.extra_metrics,
+          "Raw CUPTI metrics to collect beyond the table, joined by commas or spaces (over [run] extra_metrics "
+          "and ROOFLAB_EXTRA_METRICS)")
       ->group("Counters");
   command
       ->add_option("--cupti-library", run.cupti_library,
@@ -91,10 +97,12 @@ void addCountersOptions(CLI::App* command, RunCommand& run) {
 // The measurement flags, alike in every command that runs points: they override the config's [run]
 // keys of the same names.
 void addMeasurementOptions(CLI::App* command, RunCommand& run) {
-  command->add_option("--repetitions", run.repetitions, "Timed runs of every point, at least (the config's repetitions)")
+  command
+      ->add_option("--repetitions", run.repetitions, "Timed runs of every point, at least (the config's repetitions)")
       ->group("Measurement");
-  command->add_option("--max-noise", run.max_noise,
-                      "Repeat until the median's 95% interval is within this fraction of it (max_noise)")
+  command
+      ->add_option("--max-noise", run.max_noise,
+                   "Repeat until the median's 95% interval is within this fraction of it (max_noise)")
       ->group("Measurement");
   command->add_option("--min-time", run.min_time_s, "Seconds of timed runs a point takes at least (min_time)")
       ->group("Measurement");
@@ -127,7 +135,8 @@ Subcommand addRunCommand(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("run", "Run a batch config (default: the embedded configs/default.toml)");
   sub->add_option("config", cmd->config_path, "Batch config TOML");
   // One NAME=VALUE per --set, so that `--set N=1 config.toml` leaves the config to the positional.
-  sub->add_option("--set", cmd->set_params, "Override a study parameter: NAME=VALUE or NAME=V1,V2 (a sweep); repeatable")
+  sub->add_option("--set", cmd->set_params,
+                  "Override a study parameter: NAME=VALUE or NAME=V1,V2 (a sweep); repeatable")
       ->allow_extra_args(false);
   sub->add_flag("--show-mutants", cmd->show_mutants,
                 "Draw each variant's compute-only and memory-only mutants on the roofline charts");
@@ -147,14 +156,17 @@ Subcommand addRunCommand(CLI::App& app) {
 
 Subcommand addTuneCommand(CLI::App& app) {
   auto cmd = std::make_shared<TuneCommand>();
-  CLI::App* sub = app.add_subcommand("tune", "Search the tuning spaces of a config's studied variants (docs/tuning.md)");
+  CLI::App* sub =
+      app.add_subcommand("tune", "Search the tuning spaces of a config's studied variants (docs/tuning.md)");
   sub->add_option("config", cmd->run.config_path, "Batch config TOML (default: the embedded configs/default.toml)");
   sub->add_option("--searcher", cmd->searcher, "exhaustive | random | guided (default guided)");
-  sub->add_option("--budget", cmd->budget, "Configurations to run per search (default: all for exhaustive, else a quarter)");
+  sub->add_option("--budget", cmd->budget,
+                  "Configurations to run per search (default: all for exhaustive, else a quarter)");
   sub->add_option("--time-budget", cmd->time_budget_s, "Seconds per search");
   sub->add_option("--seed", cmd->seed, "Seed of the random and guided searchers (default: [run] seed)");
   sub->add_flag("--fresh", cmd->fresh, "Start the journal anew instead of resuming from it");
-  sub->add_option("--set", cmd->run.set_params, "Override a study parameter: NAME=VALUE; repeatable")->allow_extra_args(false);
+  sub->add_option("--set", cmd->run.set_params, "Override a study parameter: NAME=VALUE; repeatable")
+      ->allow_extra_args(false);
   sub->add_flag("--phases", cmd->run.phases, "Print where the run's time went at the end (docs/cost.md)");
   CLI::Option* device = addDeviceOptions(sub, cmd->run.device).device;
   addOutputOptions(sub, {&cmd->run.out, kOutFromConfig, &cmd->run.formats, &cmd->run.quiet});
@@ -168,17 +180,22 @@ Subcommand addTuneCommand(CLI::App& app) {
 
 Subcommand addAbCommand(CLI::App& app) {
   auto cmd = std::make_shared<AbCommand>();
-  CLI::App* sub = app.add_subcommand("ab", "A baseline and a candidate run interleaved in one batch, then compared as diff does");
-  sub->add_option("baseline", cmd->run.config_path, "The baseline's batch config (its [run] settings are the run's)")->required();
+  CLI::App* sub =
+      app.add_subcommand("ab", "A baseline and a candidate run interleaved in one batch, then compared as diff does");
+  sub->add_option("baseline", cmd->run.config_path, "The baseline's batch config (its [run] settings are the run's)")
+      ->required();
   sub->add_option("candidate", cmd->candidate_path, "The candidate's batch config (default: the baseline's)");
-  sub->add_option("--baseline-kernels", cmd->baseline_kernels, "The baseline's kernel folder, in place of its config's");
-  sub->add_option("--candidate-kernels", cmd->candidate_kernels, "The candidate's kernel folder, in place of its config's");
+  sub->add_option("--baseline-kernels", cmd->baseline_kernels,
+                  "The baseline's kernel folder, in place of its config's");
+  sub->add_option("--candidate-kernels", cmd->candidate_kernels,
+                  "The candidate's kernel folder, in place of its config's");
   sub->add_option("--set", cmd->run.set_params, "Override a study parameter of both sides: NAME=VALUE[,VALUE...]")
       ->allow_extra_args(false);
   sub->add_flag("--phases", cmd->run.phases, "Print where the run's time went at the end (docs/cost.md)");
   sub->add_option("--min-effect", cmd->diff.min_effect, "Smallest change of a median that counts, a fraction")
       ->capture_default_str();
-  sub->add_option("--alpha", cmd->diff.alpha, "Significance level of the test on the repetitions")->capture_default_str();
+  sub->add_option("--alpha", cmd->diff.alpha, "Significance level of the test on the repetitions")
+      ->capture_default_str();
   CLI::Option* device = addDeviceOptions(sub, cmd->run.device).device;
   addOutputOptions(sub, {&cmd->run.out, " (default: the baseline's [run].out)", &cmd->run.formats, &cmd->run.quiet});
   addCountersOptions(sub, cmd->run);
@@ -212,15 +229,18 @@ Subcommand addReportCommand(CLI::App& app) {
 
 Subcommand addMergeCommand(CLI::App& app) {
   auto cmd = std::make_shared<MergeCommand>();
-  CLI::App* sub = app.add_subcommand("merge", "Join the parts of a batch (rooflab run --shard I/N) into one results.json and report");
+  CLI::App* sub = app.add_subcommand(
+      "merge", "Join the parts of a batch (rooflab run --shard I/N) into one results.json and report");
   sub->add_option("parts", cmd->parts, "Each part's output folder (or its results.json or journal.jsonl)")->required();
-  addOutputOptions(sub, {&cmd->out, " of the merged results and report (required)", &cmd->formats, &cmd->quiet})->required();
+  addOutputOptions(sub, {&cmd->out, " of the merged results and report (required)", &cmd->formats, &cmd->quiet})
+      ->required();
   return {sub, [cmd] { return mergeCommand(*cmd); }};
 }
 
 Subcommand addDiffCommand(CLI::App& app) {
   auto cmd = std::make_shared<DiffCommand>();
-  CLI::App* sub = app.add_subcommand("diff", "Per-record changes between two runs: a test on their repetitions and a minimum effect");
+  CLI::App* sub = app.add_subcommand(
+      "diff", "Per-record changes between two runs: a test on their repetitions and a minimum effect");
   sub->add_option("old", cmd->old_path, "Old results.json")->required();
   sub->add_option("new", cmd->new_path, "New results.json (absent: OLD is an A/B run's, whose sides are compared)");
   CLI::Option* min_effect = sub->add_option("--min-effect", cmd->options.min_effect,
@@ -228,23 +248,28 @@ Subcommand addDiffCommand(CLI::App& app) {
                                 ->capture_default_str();
   // --threshold was the median-only rule's slow-down fraction; it now sets the minimum effect, which
   // a change must also pass the test to count as.
-  CLI::Option* threshold = sub->add_option("--threshold", cmd->options.min_effect, "Former name of --min-effect")->excludes(min_effect);
-  sub->add_option("--alpha", cmd->options.alpha, "Significance level of the test on the repetitions")->capture_default_str();
+  CLI::Option* threshold =
+      sub->add_option("--threshold", cmd->options.min_effect, "Former name of --min-effect")->excludes(min_effect);
+  sub->add_option("--alpha", cmd->options.alpha, "Significance level of the test on the repetitions")
+      ->capture_default_str();
   sub->add_flag("--allow-other-device", cmd->options.allow_other_device,
                 "Compare runs made on different devices (refused by default, exit 2)");
   return {sub, [cmd, threshold] {
             if (threshold->count() > 0)
-              std::fprintf(stderr, "rooflab: diff: --threshold is now --min-effect: a change counts when it is larger and "
-                                   "the test on the repetitions is significant (--alpha)\n");
+              std::fprintf(stderr,
+                           "rooflab: diff: --threshold is now --min-effect: a change counts when it is larger and "
+                           "the test on the repetitions is significant (--alpha)\n");
             return diffCommand(*cmd);
           }};
 }
 
 Subcommand addCaptureCommand(CLI::App& app) {
   auto cmd = std::make_shared<CaptureCommand>();
-  CLI::App* sub = app.add_subcommand("capture", "Run an OpenCL program unchanged and record its OpenCL calls, for a replay config (docs/capture.md)");
+  CLI::App* sub = app.add_subcommand(
+      "capture", "Run an OpenCL program unchanged and record its OpenCL calls, for a replay config (docs/capture.md)");
   sub->add_option("--out", cmd->out, "Capture folder (default: rooflab-capture)");
-  sub->add_option("--mechanism", cmd->mechanism, "layer (OPENCL_LAYERS, default) | preload (LD_PRELOAD libOpenCL shim)");
+  sub->add_option("--mechanism", cmd->mechanism,
+                  "layer (OPENCL_LAYERS, default) | preload (LD_PRELOAD libOpenCL shim)");
   sub->add_option("command", cmd->command, "-- PROGRAM ARGS...: the program to run, as you would run it");
   return {sub, [cmd] { return captureCommand(*cmd); }};
 }
@@ -286,7 +311,9 @@ bool refusedUnknownCommand(const CLI::App& app, int argc, char** argv) {
   const std::string command = argv[1];
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
     if (sub->get_name() == command) return false;
-  std::fprintf(stderr, "rooflab: unknown command '%s' (expected run, ab, tune, capture, devices, list, ceilings, report, diff or merge)\n",
+  std::fprintf(stderr,
+               "rooflab: unknown command '%s' (expected run, ab, tune, capture, devices, list, ceilings, report, diff "
+               "or merge)\n",
                command.c_str());
   return true;
 }
@@ -325,14 +352,13 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   // The build's optional features; a function, so that only --version loads libclang to tell.
   app.set_version_flag("--version", std::function<std::string()>([] {
-    return std::string("rooflab ") + ROOFLAB_VERSION + "\nautomatic mutants: " +
-           (automaticMutantsAvailable() ? "on (libclang)" : automaticMutantsOffReason());
-  }));
+                         return std::string("rooflab ") + ROOFLAB_VERSION + "\nautomatic mutants: " +
+                                (automaticMutantsAvailable() ? "on (libclang)" : automaticMutantsOffReason());
+                       }));
   // In the order `rooflab --help` lists them.
-  const std::vector<Subcommand> commands = {addRunCommand(app),  addTuneCommand(app),     addListCommand(app),
-                                            addDevicesCommand(app), addCeilingsCommand(app), addReportCommand(app),
-                                            addMergeCommand(app), addDiffCommand(app),     addAbCommand(app),
-                                            addCaptureCommand(app)};
+  const std::vector<Subcommand> commands = {
+      addRunCommand(app),    addTuneCommand(app),  addListCommand(app), addDevicesCommand(app), addCeilingsCommand(app),
+      addReportCommand(app), addMergeCommand(app), addDiffCommand(app), addAbCommand(app),      addCaptureCommand(app)};
   if (refusedUnknownCommand(app, argc, argv)) return static_cast<int>(ExitCode::bad_input);
   try {
     app.parse(argc, argv);

@@ -28,7 +28,8 @@ PartDocument readPart(const std::string& named) {
   } catch (const InputError& e) {
     throw InputError(std::string("merge: ") + e.what());
   }
-  for (const std::string& warning : read.warnings) std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(warning, true).c_str());
+  for (const std::string& warning : read.warnings)
+    std::fprintf(stderr, "rooflab: warning: %s\n", terminalText(warning, true).c_str());
   // A part whose run still holds its folder has records to come: the merge says so rather than
   // calling them lost.
   const fs::path part_folder = folder ? fs::absolute(named) : fs::absolute(named).parent_path();
@@ -65,8 +66,8 @@ int mergeCommand(const MergeCommand& cmd) {
   // The parts' problems (outcome.messages, above) are warnings: --quiet leaves them.
   if (cmd.quiet) return static_cast<int>(outcome.exit_code);
   reports::printTerminalSummary(outcome.merged, std::cout);
-  std::printf("merged %zu %s (%zu records) into %s\n", parts.size(), parts.size() == 1 ? "part" : "parts", outcome.merged.records.size(),
-              (folder.dir() / "results.json").c_str());
+  std::printf("merged %zu %s (%zu records) into %s\n", parts.size(), parts.size() == 1 ? "part" : "parts",
+              outcome.merged.records.size(), (folder.dir() / "results.json").c_str());
   return static_cast<int>(outcome.exit_code);
 }
 

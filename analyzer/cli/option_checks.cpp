@@ -9,7 +9,8 @@
 namespace rooflab {
 namespace {
 
-constexpr const char* kSelectors = "auto, gpu, cpu, P:D or pci:BUS (see `rooflab devices`), a part of a device's or platform's name";
+constexpr const char* kSelectors =
+    "auto, gpu, cpu, P:D or pci:BUS (see `rooflab devices`), a part of a device's or platform's name";
 
 std::string trimmed(const std::string& text) {
   const std::size_t first = text.find_first_not_of(" \t");
@@ -29,15 +30,16 @@ std::string deviceOptionProblem(const std::string& selectors, bool several) {
     std::string one = trimmed(selectors);
     for (char& c : one) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (one == "all")
-      return given + "this command runs on one device, and all names every device: give one selector (" + kSelectors + ")";
+      return given + "this command runs on one device, and all names every device: give one selector (" + kSelectors +
+             ")";
     return "";
   }
   std::size_t start = 0;
   for (std::size_t element = 1;; ++element) {
     const std::size_t comma = selectors.find(',', start);
     if (trimmed(selectors.substr(start, comma == std::string::npos ? std::string::npos : comma - start)).empty())
-      return given + "selector " + std::to_string(element) + " is empty: every selector between commas names a device (" +
-             kSelectors + ", or all)";
+      return given + "selector " + std::to_string(element) +
+             " is empty: every selector between commas names a device (" + kSelectors + ", or all)";
     if (comma == std::string::npos) return "";
     start = comma + 1;
   }

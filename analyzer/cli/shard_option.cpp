@@ -28,7 +28,8 @@ BatchPart fromSlurmArray(const std::function<const char*(const char*)>& env) {
   const char* max = env("SLURM_ARRAY_TASK_MAX");
   const char* step = env("SLURM_ARRAY_TASK_STEP");
   const std::string source = variable("SLURM_ARRAY_TASK_ID", id) + " (" + variable("SLURM_ARRAY_TASK_MIN", min) + ", " +
-                             variable("SLURM_ARRAY_TASK_STEP", step) + "), " + variable("SLURM_ARRAY_TASK_COUNT", count) +
+                             variable("SLURM_ARRAY_TASK_STEP", step) + "), " +
+                             variable("SLURM_ARRAY_TASK_COUNT", count) +
                              (max ? ", " + variable("SLURM_ARRAY_TASK_MAX", max) : "");
   if (count == nullptr && (min == nullptr || max == nullptr))
     throw InputError("--shard slurm: SLURM_ARRAY_TASK_ID=" + std::string(id) +
@@ -38,17 +39,22 @@ BatchPart fromSlurmArray(const std::function<const char*(const char*)>& env) {
   std::optional<long long> tasks = wholeNumber(count), stride = wholeNumber(step);
   if (!task || !first || (count && !tasks) || (max && !last) || (step && !stride))
     throw InputError("--shard slurm: the job array's variables are not whole numbers: " + source);
-  if (!stride) stride = tasks && last && *tasks > 1 && (*last - *first) % (*tasks - 1) == 0 ? (*last - *first) / (*tasks - 1) : 1;
+  if (!stride)
+    stride = tasks && last && *tasks > 1 && (*last - *first) % (*tasks - 1) == 0 ? (*last - *first) / (*tasks - 1) : 1;
   if (!tasks && *stride > 0) tasks = (*last - *first) / *stride + 1;
-  if (!tasks || *stride < 1) throw InputError("--shard slurm: the job array's variables do not name a task of it: " + source);
+  if (!tasks || *stride < 1)
+    throw InputError("--shard slurm: the job array's variables do not name a task of it: " + source);
   if (last && *tasks >= 1 && *last - *first != (*tasks - 1) * *stride)
     throw InputError("--shard slurm: the job array is not evenly spaced: " + std::to_string(*tasks) + " tasks from " +
-                     std::to_string(*first) + " to " + std::to_string(*last) + " by " + std::to_string(*stride) + " (" + source +
+                     std::to_string(*first) + " to " + std::to_string(*last) + " by " + std::to_string(*stride) + " (" +
+                     source +
                      "), so a task's part cannot be told from its id; submit an evenly spaced array (--array=1-" +
                      std::to_string(*tasks) + ", or FIRST-LAST:STEP), or give each task --shard I/N");
-  if (*tasks < 1 || *stride < 1 || *task < *first || (*task - *first) % *stride != 0 || (*task - *first) / *stride >= *tasks)
+  if (*tasks < 1 || *stride < 1 || *task < *first || (*task - *first) % *stride != 0 ||
+      (*task - *first) / *stride >= *tasks)
     throw InputError("--shard slurm: the job array's variables do not name a task of it: " + source);
-  return BatchPart{static_cast<std::size_t>((*task - *first) / *stride + 1), static_cast<std::size_t>(*tasks), source, {}, {}, {}};
+  return BatchPart{
+      static_cast<std::size_t>((*task - *first) / *stride + 1), static_cast<std::size_t>(*tasks), source, {}, {}, {}};
 }
 
 BatchPart fromSlurm(const std::function<const char*(const char*)>& env) {
@@ -77,7 +83,8 @@ BatchPart parseShardOption(const std::string& text, const std::function<const ch
   const auto index = slash == std::string::npos ? std::nullopt : wholeNumber(text.substr(0, slash).c_str());
   const auto count = slash == std::string::npos ? std::nullopt : wholeNumber(text.substr(slash + 1).c_str());
   if (!index || !count || *count < 1 || *index < 1 || *index > *count)
-    throw InputError("--shard '" + text + "': expected I/N, part I (1 to N) of N, or slurm (the part Slurm's "
+    throw InputError("--shard '" + text +
+                     "': expected I/N, part I (1 to N) of N, or slurm (the part Slurm's "
                      "environment names)");
   return BatchPart{static_cast<std::size_t>(*index), static_cast<std::size_t>(*count), "--shard " + text, {}, {}, {}};
 }

@@ -55,10 +55,9 @@ std::vector<MeasuredWork> countPointWork(const std::filesystem::path& config_pat
   std::vector<LaunchScale> scales;
   const ResolvedPoint scaled = scaledToWorkGroups(*planned.point, max_work_groups, scales);
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  const OclgrindRun run = runUnderOclgrind(
-      {self, "__launch-once", std::filesystem::absolute(config_path).string(), std::to_string(point_index),
-       std::to_string(max_work_groups)},
-      timeout_s);
+  const OclgrindRun run = runUnderOclgrind({self, "__launch-once", std::filesystem::absolute(config_path).string(),
+                                            std::to_string(point_index), std::to_string(max_work_groups)},
+                                           timeout_s);
   if (run.timed_out)
     throw std::runtime_error("oclgrind: the launch did not end within " + std::to_string(int(timeout_s)) +
                              " s (fewer work-groups count faster)");
@@ -76,7 +75,8 @@ std::vector<MeasuredWork> countPointWork(const std::filesystem::path& config_pat
 
 int runCountWork(const std::filesystem::path& config_path, std::size_t point_index, std::uint64_t max_work_groups) {
   const std::vector<MeasuredWork> works = countPointWork(config_path, point_index, max_work_groups, 600);
-  for (const MeasuredWork& work : works) std::printf("# kernel %s\n%s", work.kernel.c_str(), familyWorkToml(work).c_str());
+  for (const MeasuredWork& work : works)
+    std::printf("# kernel %s\n%s", work.kernel.c_str(), familyWorkToml(work).c_str());
   return 0;
 }
 

@@ -46,8 +46,7 @@ std::vector<RunMode> parseModes(const TomlReader& r, const std::string& key) {
   const std::vector<std::string> names = r.optionalTextArray(key).value_or(std::vector<std::string>{});
   InputErrorList errors;
   for (const auto& name : names) {
-    if (const auto mode = parseMode(name))
-      modes.push_back(*mode);
+    if (const auto mode = parseMode(name)) modes.push_back(*mode);
     else
       errors.add(r.error(key, "unknown mode '" + name + "' (expected normal, compute-only, memory-only or what-if)"));
   }
@@ -70,9 +69,9 @@ void parseNoiseTarget(const TomlReader& r, RunSettings& run, InputErrorList& err
                     errors.attempt([&] { parseBoundedNumber(r, "min_time", run.min_time_s, true); }) &
                     errors.attempt([&] { parseBoundedNumber(r, "max_time", run.max_time_s); });
   if (read && run.min_time_s > run.max_time_s)
-    errors.add(r.error(r.has("min_time") ? "min_time" : "max_time",
-                       "min_time (" + std::to_string(run.min_time_s) + " s) must not exceed max_time (" +
-                           std::to_string(run.max_time_s) + " s)"));
+    errors.add(r.error(r.has("min_time") ? "min_time" : "max_time", "min_time (" + std::to_string(run.min_time_s) +
+                                                                        " s) must not exceed max_time (" +
+                                                                        std::to_string(run.max_time_s) + " s)"));
 }
 
 // `device`: a selector, several joined by commas, or an array of selectors (kept joined by commas).
@@ -83,7 +82,8 @@ void readDevices(const TomlReader& r, RunSettings& run) {
     run.device.clear();
     for (const std::string& selector : selectors) {
       if (selector.empty() || selector.find(',') != std::string::npos)
-        r.fail("device", "each element must be one selector (auto, gpu, cpu, P:D, all or a name), not '" + selector + "'");
+        r.fail("device",
+               "each element must be one selector (auto, gpu, cpu, P:D, all or a name), not '" + selector + "'");
       run.device += (run.device.empty() ? "" : ",") + selector;
     }
   } else {
@@ -106,8 +106,9 @@ void parseCountersSources(const TomlReader& r, RunSettings& run, InputErrorList&
     if (auto metrics = r.optionalTextArray("extra_metrics")) {
       for (const std::string& metric : *metrics)
         if (metric.empty() || metric.find_first_of(" \t,") != std::string::npos)
-          r.fail("extra_metrics", "'" + metric + "' is not a metric name: one raw CUPTI metric per element (e.g. "
-                                  "\"smsp__inst_executed.sum\")");
+          r.fail("extra_metrics", "'" + metric +
+                                      "' is not a metric name: one raw CUPTI metric per element (e.g. "
+                                      "\"smsp__inst_executed.sum\")");
       run.extra_metrics = *metrics;
     }
   });
@@ -230,9 +231,10 @@ std::string sweepStepsProblem(const SizeRuleSpec& rule) {
   const double steps = std::ceil(std::log(top / *rule.sweep_from) / std::log(rule.sweep_factor));
   if (steps <= kMostSweepSteps) return "";
   const double least_factor = std::pow(top / *rule.sweep_from, 1 / kMostSweepSteps);
-  return formatRoundTrip(rule.sweep_factor) + " would take " + formatNumber(steps) + " steps from sweep_from = " +
-         formatNumber(*rule.sweep_from) + " to " + (rule.max ? "max = " : "the largest size, ") + formatNumber(top) +
-         "; a sweep has at most " + formatNumber(kMostSweepSteps) + " steps: use a factor of at least " +
+  return formatRoundTrip(rule.sweep_factor) + " would take " + formatNumber(steps) +
+         " steps from sweep_from = " + formatNumber(*rule.sweep_from) + " to " +
+         (rule.max ? "max = " : "the largest size, ") + formatNumber(top) + "; a sweep has at most " +
+         formatNumber(kMostSweepSteps) + " steps: use a factor of at least " +
          formatNumber(std::ceil(least_factor * 1000) / 1000) + " (or a larger sweep_from, or a max)";
 }
 
@@ -244,7 +246,8 @@ SizeRuleSpec parseSizeRule(const TomlReader& pr, const std::string& name, const 
   rule.where = pr.where(name);
   auto checkRuleName = [&](const std::string& text) {
     if (text != "fill")
-      pr.fail(name, "must be a number or an array of numbers, or a size rule: unknown rule '" + text + "' (expected \"fill\")");
+      pr.fail(name, "must be a number or an array of numbers, or a size rule: unknown rule '" + text +
+                        "' (expected \"fill\")");
   };
   if (const auto text = node.value_exact<std::string>()) {
     checkRuleName(*text);
@@ -253,7 +256,8 @@ SizeRuleSpec parseSizeRule(const TomlReader& pr, const std::string& name, const 
   const TomlReader r = pr.sub(*node.as_table(), pr.keyPath(name));
   InputErrorList errors;
   errors.attempt([&] {
-    r.rejectUnknownKeys({"rule", "waves", "min_kernel_us", "min", "max", "memory_fraction", "sweep_from", "sweep_factor"});
+    r.rejectUnknownKeys(
+        {"rule", "waves", "min_kernel_us", "min", "max", "memory_fraction", "sweep_from", "sweep_factor"});
   });
   errors.attempt([&] { checkRuleName(r.requireString("rule")); });
   auto positive = [&](const char* key, double& value) {
@@ -277,11 +281,14 @@ SizeRuleSpec parseSizeRule(const TomlReader& pr, const std::string& name, const 
   positive("memory_fraction", rule.memory_fraction);
   optionalPositive("sweep_from", rule.sweep_from);
   positive("sweep_factor", rule.sweep_factor);
-  if (rule.memory_fraction > 1) errors.add(r.error("memory_fraction", "must be at most 1 (all of the device's memory)"));
+  if (rule.memory_fraction > 1)
+    errors.add(r.error("memory_fraction", "must be at most 1 (all of the device's memory)"));
   if (rule.sweep_factor <= 1 && r.has("sweep_factor")) errors.add(r.error("sweep_factor", "must be above 1"));
-  else if (const std::string problem = sweepStepsProblem(rule); !problem.empty()) errors.add(r.error("sweep_factor", problem));
+  else if (const std::string problem = sweepStepsProblem(rule); !problem.empty())
+    errors.add(r.error("sweep_factor", problem));
   if (rule.min && rule.max && *rule.min > *rule.max)
-    errors.add(r.error("min", "min (" + formatNumber(*rule.min) + ") must not exceed max (" + formatNumber(*rule.max) + ")"));
+    errors.add(
+        r.error("min", "min (" + formatNumber(*rule.min) + ") must not exceed max (" + formatNumber(*rule.max) + ")"));
   errors.throwIfAny();
   return rule;
 }
@@ -298,12 +305,16 @@ void parseEndToEnd(const TomlReader& r, StudySpec& s, InputErrorList& errors) {
       return;
     }
     const std::vector<std::string> names = r.optionalTextArray("end_to_end").value_or(std::vector<std::string>{});
-    if (names.empty()) r.fail("end_to_end", "must be true or name at least one strategy (copy, map, use-host-ptr, alloc-host-ptr, overlap)");
+    if (names.empty())
+      r.fail("end_to_end",
+             "must be true or name at least one strategy (copy, map, use-host-ptr, alloc-host-ptr, overlap)");
     for (const std::string& name : names) {
       const auto strategy = parseEndToEndStrategy(name);
       if (!strategy)
-        r.fail("end_to_end", "unknown strategy '" + name + "' (expected copy, map, use-host-ptr, alloc-host-ptr or overlap)");
-      if (std::find(s.end_to_end.begin(), s.end_to_end.end(), *strategy) == s.end_to_end.end()) s.end_to_end.push_back(*strategy);
+        r.fail("end_to_end",
+               "unknown strategy '" + name + "' (expected copy, map, use-host-ptr, alloc-host-ptr or overlap)");
+      if (std::find(s.end_to_end.begin(), s.end_to_end.end(), *strategy) == s.end_to_end.end())
+        s.end_to_end.push_back(*strategy);
     }
   });
   errors.attempt([&] {
@@ -329,7 +340,9 @@ void parseEndToEnd(const TomlReader& r, StudySpec& s, InputErrorList& errors) {
 }
 
 StudySpec parseStudy(const TomlReader& r, InputErrorList& errors) {
-  errors.attempt([&] { r.rejectUnknownKeys({"family", "variants", "params", "modes", "end_to_end", "overlap_chunks"}); });
+  errors.attempt([&] {
+    r.rejectUnknownKeys({"family", "variants", "params", "modes", "end_to_end", "overlap_chunks"});
+  });
   StudySpec s;
   s.where = r.where();
   errors.attempt([&] { s.family = r.requireString("family"); });
@@ -349,8 +362,7 @@ StudySpec parseStudy(const TomlReader& r, InputErrorList& errors) {
       const toml::node& node = value;
       if (node.is_string() || node.is_table())
         errors.attempt([&] { s.size_rules.push_back(parseSizeRule(pr, name, node)); });
-      else
-        errors.attempt([&] { s.params.emplace_back(name, parseSweep(pr, name, node)); });
+      else errors.attempt([&] { s.params.emplace_back(name, parseSweep(pr, name, node)); });
     }
   }
   errors.attempt([&] {
@@ -403,8 +415,7 @@ BatchConfig parseBatchConfig(std::string_view text, const std::string& name, con
     for (std::size_t i = 0; i < studies->size(); ++i) {
       if (const toml::table* t = studies->get(i)->as_table())
         config.studies.push_back(parseStudy(r.sub(*t, "study[" + std::to_string(i) + "]"), errors));
-      else
-        errors.add(r.error("study", "element " + std::to_string(i) + " must be a table ([[study]])"));
+      else errors.add(r.error("study", "element " + std::to_string(i) + " must be a table ([[study]])"));
     }
   }
   if (studies_read && (studies == nullptr || studies->empty()))
@@ -421,7 +432,8 @@ std::vector<fs::path> kernelSearchPath(const RunSettings& run) {
   std::error_code ec;
   // A binary moved away from its source tree has no built-in families; a study of one then says
   // that no family has its name.
-  if (fs::is_directory(builtin, ec) && std::find(search_path.begin(), search_path.end(), builtin) == search_path.end()) search_path.push_back(builtin);
+  if (fs::is_directory(builtin, ec) && std::find(search_path.begin(), search_path.end(), builtin) == search_path.end())
+    search_path.push_back(builtin);
   return search_path;
 }
 

@@ -23,7 +23,9 @@ std::string TomlReader::error(const std::string& key, const std::string& message
   return where(key).str() + ": " + (key.empty() ? path_ : keyPath(key)) + ": " + message;
 }
 
-void TomlReader::fail(const std::string& key, const std::string& message) const { throw InputError(error(key, message)); }
+void TomlReader::fail(const std::string& key, const std::string& message) const {
+  throw InputError(error(key, message));
+}
 
 std::string TomlReader::requireString(const std::string& key) const {
   if (!has(key)) fail(key, "missing (a string is required)");
@@ -122,8 +124,8 @@ toml::table parseOrThrow(std::string_view text, const std::string& name) {
   try {
     return toml::parse(text, name);
   } catch (const toml::parse_error& e) {
-    throw InputError(name + ":" + std::to_string(e.source().begin.line) + ": TOML syntax error: " +
-                     std::string(e.description()));
+    throw InputError(name + ":" + std::to_string(e.source().begin.line) +
+                     ": TOML syntax error: " + std::string(e.description()));
   }
 }
 }  // namespace

@@ -161,7 +161,7 @@ void dropBridgeCaches() noexcept {
   }
   for (auto& [key, module] : modules)
     if (module.valid()) module.wait();  // a prefetch still compiling finishes before the context goes
-  dropProfilerSessions();  // first: no module is unloaded under an enabled range profiler
+  dropProfilerSessions();               // first: no module is unloaded under an enabled range profiler
   modules.clear();
   flushers().clear();
   keptInputs() = KeptInputs{};
@@ -172,6 +172,5 @@ void dropBridgeCaches() noexcept {
 namespace rooflab::counters {
 
 void releaseKeptBridge() noexcept { bridge_detail::dropBridgeCaches(); }
-
 
 }  // namespace rooflab::counters

@@ -89,8 +89,8 @@ LaunchPlan planLaunch(std::size_t index, const BridgeLaunch& launch, const std::
                         std::to_string(local) + " in dimension " + std::to_string(d) +
                         " (CUDA grids have whole blocks only)");
     if (global / local > std::numeric_limits<unsigned>::max())
-      throw BridgeError(where + ": " + std::to_string(global / local) + " work-groups in dimension " + std::to_string(d) +
-                        ", more than a CUDA grid has");
+      throw BridgeError(where + ": " + std::to_string(global / local) + " work-groups in dimension " +
+                        std::to_string(d) + ", more than a CUDA grid has");
     plan.grid[d] = static_cast<unsigned>(global / local);
     plan.block[d] = static_cast<unsigned>(local);
   }
@@ -101,19 +101,20 @@ LaunchPlan planLaunch(std::size_t index, const BridgeLaunch& launch, const std::
 // 3.0: at most 65535 blocks in y and z, 1024 threads in x and y, 64 in z): cuLaunchKernel refuses a
 // launch past them with CUDA_ERROR_INVALID_VALUE, which names no dimension. Said here instead.
 void checkCudaGridLimits(CUdevice device, const LaunchPlan& plan, const std::string& where) {
-  static constexpr CUdevice_attribute kGridLimits[3] = {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
-                                                         CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
-  static constexpr CUdevice_attribute kBlockLimits[3] = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
-                                                          CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
-                                                          CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  static constexpr CUdevice_attribute kGridLimits[3] = {
+      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
+  static constexpr CUdevice_attribute kBlockLimits[3] = {
+      CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
   for (int d = 0; d < 3; ++d) {
     int grid_limit = 0, block_limit = 0;
     checkCuda(driver().deviceGetAttribute(&grid_limit, kGridLimits[d], device), "cuDeviceGetAttribute(MAX_GRID_DIM)");
-    checkCuda(driver().deviceGetAttribute(&block_limit, kBlockLimits[d], device), "cuDeviceGetAttribute(MAX_BLOCK_DIM)");
+    checkCuda(driver().deviceGetAttribute(&block_limit, kBlockLimits[d], device),
+              "cuDeviceGetAttribute(MAX_BLOCK_DIM)");
     if (grid_limit > 0 && plan.grid[d] > static_cast<unsigned>(grid_limit))
       throw BridgeError(where + ": " + std::to_string(plan.grid[d]) + " work-groups in dimension " + std::to_string(d) +
                         " (global / local), more than a CUDA grid has there (" + std::to_string(grid_limit) +
-                        "); OpenCL launches it, the bridge cannot: put the long dimension first (x takes 2147483647) or run a smaller size");
+                        "); OpenCL launches it, the bridge cannot: put the long dimension first (x takes 2147483647) "
+                        "or run a smaller size");
     if (block_limit > 0 && plan.block[d] > static_cast<unsigned>(block_limit))
       throw BridgeError(where + ": local size " + std::to_string(plan.block[d]) + " in dimension " + std::to_string(d) +
                         ", more than a CUDA block has there (" + std::to_string(block_limit) + ")");
@@ -284,8 +285,7 @@ void profile(CUcontext context, int ordinal, CUdevice device, const BridgeOption
 // The limits are checked here because cuLaunchKernel's refusal would not say which one was passed.
 PreparedLaunch prepareLaunch(std::size_t index, const BridgeLaunch& launch, const LaunchPlan& plan,
                              const LoadedModule& module, CUdevice device, int shared_optin_bytes,
-                             const DeviceBuffers& device_buffers,
-                             CounterSet& m) {
+                             const DeviceBuffers& device_buffers, CounterSet& m) {
   const std::string where = launchContext(index, launch);
   PreparedLaunch p;
   p.plan = plan;
@@ -302,8 +302,10 @@ PreparedLaunch prepareLaunch(std::size_t index, const BridgeLaunch& launch, cons
   checkCudaGridLimits(device, p.plan, where);
   const std::size_t threads = std::size_t{p.plan.block[0]} * p.plan.block[1] * p.plan.block[2];
   if (threads > static_cast<std::size_t>(resources.max_threads_per_block))
-    throw BridgeError(where + ": " + std::to_string(threads) + " work-items per work-group, the bridged kernel "
-                      "allows " + std::to_string(resources.max_threads_per_block));
+    throw BridgeError(where + ": " + std::to_string(threads) +
+                      " work-items per work-group, the bridged kernel "
+                      "allows " +
+                      std::to_string(resources.max_threads_per_block));
   const std::int64_t shared_total = resources.static_shared_bytes + resources.dynamic_shared_bytes;
   if (shared_total > shared_optin_bytes)
     throw BridgeError(where + ": " + std::to_string(shared_total) + " bytes of local memory, the device allows " +
@@ -347,9 +349,9 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   checkCuda(driver().deviceGet(&device, ordinal), "cuDeviceGet");
   CurrentPrimaryContext context(device);  // declared first: everything below is freed while it is current
   int shared_optin_bytes = 0;
-  checkCuda(driver().deviceGetAttribute(&shared_optin_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                                        device),
-            "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
+  checkCuda(
+      driver().deviceGetAttribute(&shared_optin_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device),
+      "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
 
   std::vector<std::shared_ptr<LoadedModule>> modules;
   for (const std::string& module_ptx : program.module_ptx)
@@ -416,8 +418,8 @@ void prefetchBridged(const std::string& opencl_ptx, const std::vector<BridgeLaun
 }
 
 CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
-                                  const std::vector<BridgeLaunch>& launches, int timing_repetitions,
-                                  const BridgeOptions& options) {
+                          const std::vector<BridgeLaunch>& launches, int timing_repetitions,
+                          const BridgeOptions& options) {
   CounterSet m;
   const Clock::time_point started = Clock::now();
   try {

@@ -12,7 +12,8 @@ namespace rooflab::counters::bridge_detail {
 LoadedModule::LoadedModule(const std::string& ptx, JitMode mode) {
   std::vector<char> error_log(1 << 16, '\0');
   std::array<CUjit_option, 2> options = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  std::array<void*, 2> values = {error_log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(error_log.size()))};
+  std::array<void*, 2> values = {error_log.data(),
+                                 reinterpret_cast<void*>(static_cast<std::uintptr_t>(error_log.size()))};
   auto fail = [&](const char* call, CUresult r) {
     std::string log(error_log.data());
     throw CudaError(std::string(call) + " (the rewritten PTX): " + driver().errorText(r) +
@@ -34,7 +35,8 @@ LoadedModule::LoadedModule(const std::string& ptx, JitMode mode) {
     return;
   }
   CUlinkState link = nullptr;
-  if (const CUresult r = driver().linkCreate(static_cast<unsigned>(options.size()), options.data(), values.data(), &link);
+  if (const CUresult r =
+          driver().linkCreate(static_cast<unsigned>(options.size()), options.data(), values.data(), &link);
       r != CUDA_SUCCESS)
     fail("cuLinkCreate", r);
   struct LinkGuard {
@@ -42,13 +44,14 @@ LoadedModule::LoadedModule(const std::string& ptx, JitMode mode) {
     ~LinkGuard() { driver().linkDestroy(state); }
   } guard{link};
   std::string text = ptx;  // cuLinkAddData takes a non-const pointer and the size with the NUL
-  if (const CUresult r = driver().linkAddData(link, CU_JIT_INPUT_PTX, text.data(), text.size() + 1, "rooflab-bridge.ptx",
-                                              0, nullptr, nullptr);
+  if (const CUresult r = driver().linkAddData(link, CU_JIT_INPUT_PTX, text.data(), text.size() + 1,
+                                              "rooflab-bridge.ptx", 0, nullptr, nullptr);
       r != CUDA_SUCCESS)
     fail("cuLinkAddData", r);
   void* cubin = nullptr;
   std::size_t cubin_bytes = 0;
-  if (const CUresult r = driver().linkComplete(link, &cubin, &cubin_bytes); r != CUDA_SUCCESS) fail("cuLinkComplete", r);
+  if (const CUresult r = driver().linkComplete(link, &cubin, &cubin_bytes); r != CUDA_SUCCESS)
+    fail("cuLinkComplete", r);
   // The cubin belongs to the link state: load it before the guard destroys that.
   if (const CUresult r = driver().moduleLoadDataEx(&module_, cubin, 0, nullptr, nullptr); r != CUDA_SUCCESS)
     fail("cuModuleLoadDataEx (linked cubin)", r);
@@ -78,7 +81,8 @@ std::vector<JitMode> candidateJitModes(bool opencl_registers_known, const std::s
 std::shared_ptr<LoadedModule> loadBridgedModule(CUcontext context, const std::string& cuda_ptx,
                                                 const std::vector<BridgeLaunch>& launches,
                                                 const std::map<std::string, int>& opencl_registers,
-                                                std::string& jit_mode, const std::string& required_mode, int& compiles) {
+                                                std::string& jit_mode, const std::string& required_mode,
+                                                int& compiles) {
   const std::vector<JitMode> modes = candidateJitModes(!opencl_registers.empty(), required_mode);
   // Several candidates compile side by side: the driver's JIT is the host's work, one core each.
   if (modes.size() > 1)

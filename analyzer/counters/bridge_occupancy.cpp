@@ -29,15 +29,17 @@ std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, con
   checkCuda(driver().deviceGet(&device, chooseDeviceOrdinal(opencl_device)), "cuDeviceGet");
   CurrentPrimaryContext context(device);
   int shared_optin_bytes = 0, max_threads_per_sm = 0;
-  checkCuda(driver().deviceGetAttribute(&shared_optin_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                                        device),
-            "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
-  checkCuda(driver().deviceGetAttribute(&max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device),
-            "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)");
+  checkCuda(
+      driver().deviceGetAttribute(&shared_optin_bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device),
+      "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
+  checkCuda(
+      driver().deviceGetAttribute(&max_threads_per_sm, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device),
+      "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)");
   std::set<std::string> queried;
   for (const OccupancyQuery& q : queries) queried.insert(q.kernel);
   // Kept: the same PTX is often measured next, compiled the same way (bridge_cache.hpp).
-  const std::shared_ptr<LoadedModule> kept = keptModule(rewriteForCuda(ptx, sizes, queried).ptx, JitMode::whole_program);
+  const std::shared_ptr<LoadedModule> kept =
+      keptModule(rewriteForCuda(ptx, sizes, queried).ptx, JitMode::whole_program);
   const LoadedModule& module = *kept;
 
   std::vector<KernelOccupancy> answers;
@@ -45,7 +47,8 @@ std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, con
     if (std::none_of(kernels.begin(), kernels.end(), [&](const PtxKernelSignature& k) { return k.name == q.kernel; }))
       throw BridgeError("kernel " + q.kernel + " is not in the program's PTX (it has: " + kernelNames(kernels) + ")");
     CUfunction function = nullptr;
-    checkCuda(driver().moduleGetFunction(&function, module.get(), q.kernel.c_str()), "cuModuleGetFunction(" + q.kernel + ")");
+    checkCuda(driver().moduleGetFunction(&function, module.get(), q.kernel.c_str()),
+              "cuModuleGetFunction(" + q.kernel + ")");
     KernelOccupancy answer;
     answer.resources = kernelResources(function, q.dynamic_local_bytes);
     // Padding may need all the dynamic shared memory the device allows.
@@ -53,8 +56,8 @@ std::vector<KernelOccupancy> bridgedOccupancy(const std::string& opencl_ptx, con
     optInToAllDynamicShared(function, shared_optin_bytes, answer.resources.static_shared_bytes, q.kernel);
     auto blocksPerSm = [&](std::size_t dynamic_bytes) {
       int blocks = 0;
-      checkCuda(driver().occupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, static_cast<int>(q.threads_per_block),
-                                                                   dynamic_bytes),
+      checkCuda(driver().occupancyMaxActiveBlocksPerMultiprocessor(
+                    &blocks, function, static_cast<int>(q.threads_per_block), dynamic_bytes),
                 "cuOccupancyMaxActiveBlocksPerMultiprocessor(" + q.kernel + ")");
       return blocks;
     };

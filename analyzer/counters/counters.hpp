@@ -33,9 +33,9 @@ std::vector<std::string> parseExtraMetrics(std::string_view list);
 struct BridgeArg {
   enum class Kind { buffer, scalar, local };
   Kind kind = Kind::scalar;
-  std::string buffer_name;                // Kind::buffer: a key of the buffers map
-  std::vector<std::byte> scalar_bytes;    // Kind::scalar: the bytes clSetKernelArg would get
-  std::size_t local_bytes = 0;            // Kind::local: size of the __local argument
+  std::string buffer_name;              // Kind::buffer: a key of the buffers map
+  std::vector<std::byte> scalar_bytes;  // Kind::scalar: the bytes clSetKernelArg would get
+  std::size_t local_bytes = 0;          // Kind::local: size of the __local argument
 
   static BridgeArg buffer(std::string name) {
     BridgeArg a;
@@ -75,7 +75,7 @@ struct BridgeOptions {
   // The OpenCL device the bridge counts for: the CUDA device at its PCI location, else the only one of
   // its name (device_match.hpp); no name: CUDA device 0.
   BridgeDevice device;
-  int warmup_runs = 1;          // untimed runs of the sequence before the timed ones
+  int warmup_runs = 1;           // untimed runs of the sequence before the timed ones
   bool collect_counters = true;  // false: bridged timing and results only
   // Empty the L2 before each profiling pass, so DRAM counters see the inputs come from DRAM as in a
   // first run (Nsight Compute's --cache-control all). Timed runs stay warm, like the OpenCL ones.
@@ -127,8 +127,8 @@ std::string bridgeUnavailableReason();
 // (cold_l2_for_counters), under the range profiler with one range around the whole sequence. Timings
 // survive a CUPTI failure; `cost` says where the time went. Never throws.
 CounterSet measureBridged(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
-                                  const std::vector<BridgeLaunch>& launches, int timing_repetitions,
-                                  const BridgeOptions& options = {});
+                          const std::vector<BridgeLaunch>& launches, int timing_repetitions,
+                          const BridgeOptions& options = {});
 
 // Starts compiling, on threads of their own, the modules measureBridged will load for these launches
 // and options, so that the driver's JIT runs while the OpenCL run is timed; returns at once. Never

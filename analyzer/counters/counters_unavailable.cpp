@@ -17,8 +17,8 @@ std::string countersUnavailableReason(const DeviceInfo& device) {
   return kNoCuda;
 }
 
-CounterSet measureBridged(const std::string&, std::map<std::string, HostBuffer>&,
-                                  const std::vector<BridgeLaunch>&, int, const BridgeOptions&) {
+CounterSet measureBridged(const std::string&, std::map<std::string, HostBuffer>&, const std::vector<BridgeLaunch>&, int,
+                          const BridgeOptions&) {
   return unavailableMeasurement(kNoCuda);
 }
 
@@ -26,7 +26,8 @@ void releaseKeptBridge() noexcept {}
 
 void prefetchBridged(const std::string&, const std::vector<BridgeLaunch>&, const BridgeOptions&) {}
 
-std::vector<KernelOccupancy> bridgedOccupancy(const std::string&, const std::vector<OccupancyQuery>&, const BridgeDevice&) {
+std::vector<KernelOccupancy> bridgedOccupancy(const std::string&, const std::vector<OccupancyQuery>&,
+                                              const BridgeDevice&) {
   throw std::runtime_error(kNoCuda);
 }
 

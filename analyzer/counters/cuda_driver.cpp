@@ -26,8 +26,8 @@ CudaDriver load() {
   void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
   if (!library) {
     const char* error = dlerror();
-    d.unavailable_reason = std::string("cannot load libcuda.so.1 (is the NVIDIA driver installed?): ") +
-                           (error ? error : "unknown error");
+    d.unavailable_reason =
+        std::string("cannot load libcuda.so.1 (is the NVIDIA driver installed?): ") + (error ? error : "unknown error");
     return d;
   }
   std::string missing;
@@ -61,7 +61,8 @@ CudaDriver load() {
   loadSymbol(library, d.funcGetAttribute, {"cuFuncGetAttribute"}, missing);
   loadSymbol(library, d.funcSetAttribute, {"cuFuncSetAttribute"}, missing);
   loadSymbol(library, d.launchKernel, {"cuLaunchKernel"}, missing);
-  loadSymbol(library, d.occupancyMaxActiveBlocksPerMultiprocessor, {"cuOccupancyMaxActiveBlocksPerMultiprocessor"}, missing);
+  loadSymbol(library, d.occupancyMaxActiveBlocksPerMultiprocessor, {"cuOccupancyMaxActiveBlocksPerMultiprocessor"},
+             missing);
   loadSymbol(library, d.eventCreate, {"cuEventCreate"}, missing);
   loadSymbol(library, d.eventRecord, {"cuEventRecord"}, missing);
   loadSymbol(library, d.eventSynchronize, {"cuEventSynchronize"}, missing);

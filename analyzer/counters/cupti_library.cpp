@@ -84,7 +84,8 @@ CuptiLibrary load() {
   }
   if (!library) {
     c.unavailable_reason = "cannot load libcupti (install the CUDA Toolkit's CUPTI, or name its path with "
-                           "--cupti-library, [run] cupti_library or ROOFLAB_CUPTI_LIBRARY): " + first_error;
+                           "--cupti-library, [run] cupti_library or ROOFLAB_CUPTI_LIBRARY): " +
+                           first_error;
     return c;
   }
   preloadPerfworksBeside(library);
@@ -124,8 +125,8 @@ CuptiLibrary load() {
 std::string CuptiLibrary::errorText(CUptiResult result) const {
   const char* text = nullptr;
   if (getResultString) getResultString(result, &text);
-  std::string out = (text ? std::string(text) : std::string("CUPTI error")) + " (" +
-                    std::to_string(static_cast<int>(result)) + ")";
+  std::string out =
+      (text ? std::string(text) : std::string("CUPTI error")) + " (" + std::to_string(static_cast<int>(result)) + ")";
   switch (result) {
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
@@ -140,11 +141,8 @@ std::string CuptiLibrary::errorText(CUptiResult result) const {
              "rooflab outside it";
       break;
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-      out += ": this GPU does not expose performance counters";
-      break;
-    default:
-      break;
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED: out += ": this GPU does not expose performance counters"; break;
+    default: break;
   }
   return out;
 }

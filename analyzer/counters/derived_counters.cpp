@@ -16,7 +16,8 @@ std::vector<std::string> parseExtraMetrics(std::string_view list) {
   auto flush = [&] {
     if (name.empty()) return;
     const auto& table = counterMetricTable();
-    const bool in_table = std::any_of(table.begin(), table.end(), [&](const CounterMetric& m) { return name == m.raw_name; });
+    const bool in_table =
+        std::any_of(table.begin(), table.end(), [&](const CounterMetric& m) { return name == m.raw_name; });
     if (!in_table && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     name.clear();
   };
@@ -34,7 +35,8 @@ namespace {
 // each level (32-byte sectors; shared wavefronts), and the load and store instructions of the walls.
 template <class Value>
 void deriveInstructionRoofline(CounterSet& m, const Value& value, std::optional<double> ns) {
-  auto ratio = [&](const std::string& key, std::optional<double> num, std::optional<double> den, const std::string& why) {
+  auto ratio = [&](const std::string& key, std::optional<double> num, std::optional<double> den,
+                   const std::string& why) {
     m.derived[key] = num && den && *den > 0 ? std::optional<double>(*num / *den) : std::nullopt;
     if (!m.derived[key]) m.derived_reasons[key] = !num || !den ? why : "none of these transactions (or a zero time)";
   };
@@ -42,13 +44,15 @@ void deriveInstructionRoofline(CounterSet& m, const Value& value, std::optional<
     return value(a) && value(b) ? std::optional<double>(*value(a) + *value(b)) : std::nullopt;
   };
   m.derived["integer_ops"] = value(kIntegerInstructions);
-  if (!value(kIntegerInstructions)) m.derived_reasons["integer_ops"] = std::string(kIntegerInstructions) + " was not collected";
+  if (!value(kIntegerInstructions))
+    m.derived_reasons["integer_ops"] = std::string(kIntegerInstructions) + " was not collected";
   const std::string no_time = "a counter or the bridged time is missing";
   ratio("warp_gips", value(kWarpInstructions), ns, no_time);
   const std::optional<double> l2_sectors =
       value(kL2Bytes) ? std::optional<double>(*value(kL2Bytes) / kDramSectorBytes) : std::nullopt;
   const std::string missing = "a counter of instructions or transactions was not collected";
-  ratio("warp_instructions_per_l1_transaction", value(kWarpInstructions), sum(kGlobalLoadSectors, kGlobalStoreSectors), missing);
+  ratio("warp_instructions_per_l1_transaction", value(kWarpInstructions), sum(kGlobalLoadSectors, kGlobalStoreSectors),
+        missing);
   ratio("warp_instructions_per_l2_transaction", value(kWarpInstructions), l2_sectors, missing);
   ratio("warp_instructions_per_shared_transaction", value(kWarpInstructions),
         sum(kSharedLoadWavefronts, kSharedStoreWavefronts), missing);
@@ -139,7 +143,8 @@ void deriveWorkAndTraffic(Deriver& d, std::optional<double> ns) {
   d.set("l1_global_bytes", global_sectors ? std::optional<double>(*global_sectors * 32) : std::nullopt,
         "global load or store sectors were not collected");
   const std::optional<double> shared_wavefronts = d.sum(kSharedLoadWavefronts, kSharedStoreWavefronts);
-  d.set("shared_bytes", shared_wavefronts ? std::optional<double>(*shared_wavefronts * kSharedWavefrontBytes) : std::nullopt,
+  d.set("shared_bytes",
+        shared_wavefronts ? std::optional<double>(*shared_wavefronts * kSharedWavefrontBytes) : std::nullopt,
         "a shared-memory wavefront counter was not collected");
   d.set("shared_bank_conflicts", d.sum(kSharedLoadConflicts, kSharedStoreConflicts),
         "a shared-memory bank conflict counter was not collected");
@@ -166,7 +171,8 @@ void deriveProfilerReadings(Deriver& d) {
   d.ratio("instruction_replay_overhead", replays, d.value(kWarpInstructions),
           d.firstNotCollected(kWarpInstructions, kWarpInstructionsIssued), "no instructions executed");
   d.percentage("global_load_efficiency_pct", kGlobalLoadEfficiency, d.value(kGlobalLoadRequests), "no global loads");
-  d.percentage("global_store_efficiency_pct", kGlobalStoreEfficiency, d.value(kGlobalStoreRequests), "no global stores");
+  d.percentage("global_store_efficiency_pct", kGlobalStoreEfficiency, d.value(kGlobalStoreRequests),
+               "no global stores");
   d.percentage("l1_hit_rate_pct", kL1HitRate, std::nullopt, "no L1/TEX sector lookups");
   d.percentage("l2_hit_rate_pct", kL2HitRate, d.value(kL2Bytes), "no L2 traffic");
   const std::optional<double> shared_instructions = d.sum(kSharedLoadInstructions, kSharedStoreInstructions);
@@ -191,7 +197,8 @@ void deriveCounterValues(CounterSet& m) {
   if (m.bridged_kernel_ns) ns = static_cast<double>(*m.bridged_kernel_ns);
   deriveWorkAndTraffic(d, ns);
   deriveProfilerReadings(d);
-  deriveInstructionRoofline(m, [&](const char* raw) { return d.value(raw); }, ns);
+  deriveInstructionRoofline(
+      m, [&](const char* raw) { return d.value(raw); }, ns);
 }
 
 CounterSet unavailableMeasurement(std::string reason) {

@@ -18,8 +18,8 @@ std::optional<int> matchCudaDevice(const BridgeDevice& device, const std::vector
   if (device.pci) {
     for (std::size_t i = 0; i < cuda.size(); ++i)
       if (cuda[i].pci && *cuda[i].pci == *device.pci) return static_cast<int>(i);
-    why = "no CUDA device is at the OpenCL device's PCI location " + toString(*device.pci) + " (CUDA lists: " +
-          listed(cuda) + ")";
+    why = "no CUDA device is at the OpenCL device's PCI location " + toString(*device.pci) +
+          " (CUDA lists: " + listed(cuda) + ")";
     return std::nullopt;
   }
   if (device.name.empty()) {
@@ -35,10 +35,11 @@ std::optional<int> matchCudaDevice(const BridgeDevice& device, const std::vector
       if (!found) found = static_cast<int>(i);
     }
   if (named == 1) return found;
-  why = named == 0 ? "no CUDA device is named " + device.name + " (CUDA lists: " + listed(cuda) + ")"
-                   : std::to_string(named) + " CUDA devices are named " + device.name +
-                         " and the OpenCL driver gave no PCI location to tell which one runs this device (CUDA lists: " +
-                         listed(cuda) + ")";
+  why = named == 0
+            ? "no CUDA device is named " + device.name + " (CUDA lists: " + listed(cuda) + ")"
+            : std::to_string(named) + " CUDA devices are named " + device.name +
+                  " and the OpenCL driver gave no PCI location to tell which one runs this device (CUDA lists: " +
+                  listed(cuda) + ")";
   return std::nullopt;
 }
 

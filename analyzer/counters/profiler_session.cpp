@@ -41,7 +41,8 @@ void ProfilerSession::disableProfiler() noexcept {
   active_set_ = -1;
 }
 
-RangeProfile ProfilerSession::profile(const std::vector<std::string>& metrics, const std::function<void()>& prepare_pass,
+RangeProfile ProfilerSession::profile(const std::vector<std::string>& metrics,
+                                      const std::function<void()>& prepare_pass,
                                       const std::function<void()>& run_work) {
   const std::string key = metricSetKey(metrics);
   for (int attempt = 0;; ++attempt) {

@@ -19,8 +19,8 @@ struct RangeProfile {
   std::map<std::string, double> values;        // metric -> value over the range
   std::map<std::string, std::string> missing;  // metric -> why CUPTI would not collect it
   int passes = 0;
-  double config_seconds = 0;  // configuring the metric set and the profiler for this range
-  bool session_reused = false;  // this set's configuration came from an earlier range
+  double config_seconds = 0;         // configuring the metric set and the profiler for this range
+  bool session_reused = false;       // this set's configuration came from an earlier range
   std::vector<double> pass_seconds;  // each pass, its preparation included
   double decode_seconds = 0;
 };
@@ -37,8 +37,8 @@ class ProfilerBackend {
   virtual ~ProfilerBackend() = default;
   // Host side: the set's configuration. Throws when none of the metrics can be collected.
   virtual MetricSet configure(int id, const std::vector<std::string>& metrics) = 0;
-  virtual void enable() = 0;          // the range profiler on the context
-  virtual void setConfig(int id) = 0; // the set's config image, and a fresh counter data image
+  virtual void enable() = 0;           // the range profiler on the context
+  virtual void setConfig(int id) = 0;  // the set's config image, and a fresh counter data image
   // One pass: the range opened, the work run, the range closed. True once every pass is submitted.
   virtual bool runPass(const std::function<void()>& work) = 0;
   virtual std::map<std::string, double> decode(int id) = 0;  // the range's values, by collected name

@@ -137,7 +137,8 @@ class CuptiBackend : public ProfilerBackend {
       support.cuDevice = device;
       support.api = CUPTI_PROFILER_RANGE_PROFILING;
       checkCupti(cupti_.profilerDeviceSupported(&support), "cuptiProfilerDeviceSupported");
-      if (support.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) throw std::runtime_error(unsupportedReason(support));
+      if (support.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        throw std::runtime_error(unsupportedReason(support));
       CUpti_Device_GetChipName_Params chip{};
       chip.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
       chip.deviceIndex = static_cast<std::size_t>(device_ordinal);
@@ -368,7 +369,8 @@ RangeProfile profileOneRange(CUcontext context, int device_ordinal, const std::v
   auto found = sessions().find(context);
   if (found == sessions().end())
     found = sessions()
-                .emplace(context, std::make_unique<ProfilerSession>(std::make_unique<CuptiBackend>(context, device_ordinal)))
+                .emplace(context,
+                         std::make_unique<ProfilerSession>(std::make_unique<CuptiBackend>(context, device_ordinal)))
                 .first;
   struct EndRange {
     ProfilerSession& session;

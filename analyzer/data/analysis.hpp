@@ -22,9 +22,9 @@ namespace rooflab {
 struct RecordConclusions {
   // Placement on each roofline model, by model key ("gtx670", "device", "device_counters", ...).
   std::map<std::string, RooflinePlacement> roofline;
-  std::optional<MutationVerdict> mutation;  // normal records, once their mutants ran
-  std::optional<Diagnosis> diagnosis;       // normal records that ran, once their group is concluded
-  std::optional<WhatIfOutcome> what_if_outcome;          // what-if records
+  std::optional<MutationVerdict> mutation;              // normal records, once their mutants ran
+  std::optional<Diagnosis> diagnosis;                   // normal records that ran, once their group is concluded
+  std::optional<WhatIfOutcome> what_if_outcome;         // what-if records
   std::optional<EndToEndAnalysis> end_to_end_analysis;  // records with end-to-end runs
 };
 

@@ -24,7 +24,9 @@ constexpr EnumName<CountersSetting> kCountersSettingNames[] = {
 
 std::string toString(CountersSetting setting) { return nameOf(kCountersSettingNames, setting); }
 
-std::optional<CountersSetting> parseCountersSetting(std::string_view text) { return valueOf(kCountersSettingNames, text); }
+std::optional<CountersSetting> parseCountersSetting(std::string_view text) {
+  return valueOf(kCountersSettingNames, text);
+}
 
 constexpr EnumName<CeilingsSource> kCeilingsSourceNames[] = {
     {CeilingsSource::measure, "measure"},

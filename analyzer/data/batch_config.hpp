@@ -18,7 +18,7 @@ namespace rooflab {
 // what_if: each of a variant's declared what-if mutations (manifest `[[variants.what_if]]`), one point
 // each: the kernel as written (RL_MODE 0) plus the mutation's define.
 enum class RunMode { normal, compute_only, memory_only, what_if };
-std::string modeName(RunMode mode);                   // "normal", "compute-only", "memory-only", "what-if"
+std::string modeName(RunMode mode);  // "normal", "compute-only", "memory-only", "what-if"
 // Compute-only and memory-only: the mutants (a what-if is the original with one define).
 inline bool isMutantMode(RunMode mode) { return mode == RunMode::compute_only || mode == RunMode::memory_only; }
 std::optional<RunMode> parseMode(const std::string& name);
@@ -46,7 +46,7 @@ std::optional<DeviceMode> parseDeviceMode(std::string_view text);
 // that take their place. The command line settles them, once, into the run's settings
 // (analyzer/cli/commands.cpp), so that nothing below it reads the environment.
 struct EnvironmentSettings {
-  std::optional<int> build_threads;        // ROOFLAB_BUILD_THREADS (0 to 64); unset: by device type
+  std::optional<int> build_threads;  // ROOFLAB_BUILD_THREADS (0 to 64); unset: by device type
   // Raw metrics beyond the table, parsed: --extra-metrics, else [run] extra_metrics, else
   // ROOFLAB_EXTRA_METRICS.
   std::vector<std::string> extra_metrics;
@@ -65,7 +65,7 @@ struct RunSettings {
   // One selector, or several joined by commas (`cpu,gpu`, `0:0,0:1`, `all`): analyzer/device/device.hpp.
   std::string device = "auto";
   DeviceMode device_mode = DeviceMode::compare;  // when `device` names several devices
-  int repetitions = 10;  // the floor of every point's timed runs
+  int repetitions = 10;                          // the floor of every point's timed runs
   // The noise target (analyzer/stats/stopping_rule.hpp), as nvbench's --max-noise, --min-time and
   // --timeout: after `repetitions`, a point is repeated until the 95% interval of its median kernel
   // time is within max_noise of the median, for at least min_time_s and at most max_time_s of wall
@@ -85,15 +85,15 @@ struct RunSettings {
   // The config's own family folders, absolute, resolved against the config's folder. The built-in
   // families are always searched after them (kernelSearchPath), so they are not listed here.
   std::vector<std::filesystem::path> kernels;
-  double variant_time_limit_s = 60;            // a point running longer is stopped and reported
-  std::size_t max_points = 10000;              // a batch planning more points is refused (exit 2)
-  std::uint64_t seed = 20121;                  // buffer contents are a function of this seed
-  std::string binaries_dir;                    // when set, each built program's binary (PTX on NVIDIA) is kept here
+  double variant_time_limit_s = 60;  // a point running longer is stopped and reported
+  std::size_t max_points = 10000;    // a batch planning more points is refused (exit 2)
+  std::uint64_t seed = 20121;        // buffer contents are a function of this seed
+  std::string binaries_dir;          // when set, each built program's binary (PTX on NVIDIA) is kept here
   // [run] extra_metrics and cupti_library as the config gives them; unset: the environment's. The
   // command line settles them into `environment`, which the run reads.
   std::optional<std::vector<std::string>> extra_metrics;
   std::optional<std::string> cupti_library;
-  EnvironmentSettings environment;             // not part of the config file
+  EnvironmentSettings environment;  // not part of the config file
 };
 
 // A study param given as a rule instead of numbers (docs/config.md, "Size rules"): `N = "fill"` or
@@ -119,10 +119,10 @@ struct SizeRuleSpec {
 
 struct StudySpec {
   std::string family;
-  std::vector<std::string> variants{"*"};           // names or glob patterns (* and ?)
+  std::vector<std::string> variants{"*"};                           // names or glob patterns (* and ?)
   std::vector<std::pair<std::string, std::vector<double>>> params;  // swept as a cartesian product
-  std::vector<SizeRuleSpec> size_rules;              // params given as rules (none of them in `params`)
-  std::vector<RunMode> modes;                        // empty: the run's modes
+  std::vector<SizeRuleSpec> size_rules;                             // params given as rules (none of them in `params`)
+  std::vector<RunMode> modes;                                       // empty: the run's modes
   // end_to_end: the strategies each normal point also runs end to end (docs/end-to-end.md); empty:
   // none. overlap_chunks: the chunk counts of its overlap runs (the one-chunk run always joins them).
   std::vector<EndToEndStrategy> end_to_end;
@@ -151,7 +151,7 @@ struct BatchConfig {
   std::vector<StudySpec> studies;
   std::optional<CaptureSpec> capture;
   std::vector<ParamOverride> param_overrides;  // from the command line, not the file
-  std::string text;  // the TOML as given, kept in the results
+  std::string text;                            // the TOML as given, kept in the results
 };
 
 }  // namespace rooflab

@@ -13,7 +13,7 @@ namespace rooflab {
 struct BatchPart {
   std::size_t index = 1;  // 1-based
   std::size_t count = 1;
-  std::string source;     // where I/N came from: "--shard 2/3", "SLURM_ARRAY_TASK_ID=1 ..."
+  std::string source;  // where I/N came from: "--shard 2/3", "SLURM_ARRAY_TASK_ID=1 ..."
   // Points of every part, part 1 first: what `rooflab merge` says a missing part held.
   std::vector<std::size_t> part_points;
   // This part's points (RunRecord::label), in plan order, with their index in the whole plan: what a
@@ -26,8 +26,8 @@ struct BatchPart {
 // geometry, options), of the kernels' sources and the manifests as they were read, and of the settings
 // that shape a measurement.
 struct BatchIdentity {
-  std::string id;           // 16 hexadecimal digits: the hash of `components`
-  std::size_t points = 0;   // planned points of the whole batch
+  std::string id;          // 16 hexadecimal digits: the hash of `components`
+  std::size_t points = 0;  // planned points of the whole batch
   std::optional<BatchPart> part;
   // Hashes of what the batch is made of, by name: "plan", "sources" (every planned variant's program
   // with the headers it includes), "manifests", "settings"; empty in files written before them.

@@ -18,10 +18,8 @@ std::optional<CapturedProgramKind> parseCapturedProgramKind(std::string_view tex
 }
 
 constexpr EnumName<CapturedArgumentKind> kCapturedArgumentKindNames[] = {
-    {CapturedArgumentKind::buffer, "buffer"},
-    {CapturedArgumentKind::local, "local"},
-    {CapturedArgumentKind::scalar, "scalar"},
-    {CapturedArgumentKind::null_buffer, "null-buffer"},
+    {CapturedArgumentKind::buffer, "buffer"}, {CapturedArgumentKind::local, "local"},
+    {CapturedArgumentKind::scalar, "scalar"}, {CapturedArgumentKind::null_buffer, "null-buffer"},
     {CapturedArgumentKind::unset, "unset"},
 };
 
@@ -31,10 +29,10 @@ std::optional<CapturedArgumentKind> parseCapturedArgumentKind(std::string_view t
 }
 
 constexpr EnumName<CapturedCommandKind> kCapturedCommandKindNames[] = {
-    {CapturedCommandKind::kernel, "kernel"}, {CapturedCommandKind::write, "write"},
-    {CapturedCommandKind::read, "read"},     {CapturedCommandKind::copy, "copy"},
-    {CapturedCommandKind::fill, "fill"},     {CapturedCommandKind::map, "map"},
-    {CapturedCommandKind::unmap, "unmap"},   {CapturedCommandKind::marker, "marker"},
+    {CapturedCommandKind::kernel, "kernel"},   {CapturedCommandKind::write, "write"},
+    {CapturedCommandKind::read, "read"},       {CapturedCommandKind::copy, "copy"},
+    {CapturedCommandKind::fill, "fill"},       {CapturedCommandKind::map, "map"},
+    {CapturedCommandKind::unmap, "unmap"},     {CapturedCommandKind::marker, "marker"},
     {CapturedCommandKind::barrier, "barrier"}, {CapturedCommandKind::other, "other"},
 };
 

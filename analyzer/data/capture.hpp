@@ -15,7 +15,7 @@ namespace rooflab {
 // A file of the capture's data/ folder, named by the hash of its bytes (the same bytes saved twice
 // are one file).
 struct CaptureBlob {
-  std::string name;          // file name under data/
+  std::string name;  // file name under data/
   std::uint64_t bytes = 0;
 };
 
@@ -25,12 +25,12 @@ std::string toString(CapturedProgramKind kind);  // "source" | "binary" | "il" |
 std::optional<CapturedProgramKind> parseCapturedProgramKind(std::string_view text);
 
 struct CapturedProgram {
-  std::uint64_t id = 0;                      // the handle's number in the log
+  std::uint64_t id = 0;  // the handle's number in the log
   CapturedProgramKind kind = CapturedProgramKind::source;
-  std::optional<CaptureBlob> source;         // the source strings joined, as the program passed them
-  std::string build_options;                 // as the program passed them to clBuildProgram
+  std::optional<CaptureBlob> source;  // the source strings joined, as the program passed them
+  std::string build_options;          // as the program passed them to clBuildProgram
   std::string build_log;
-  bool built = false;                        // the build succeeded
+  bool built = false;  // the build succeeded
 };
 
 // A kernel argument as the program last set it before a launch.
@@ -40,14 +40,14 @@ std::optional<CapturedArgumentKind> parseCapturedArgumentKind(std::string_view t
 
 struct CapturedArgument {
   CapturedArgumentKind kind = CapturedArgumentKind::unset;
-  std::uint64_t buffer_id = 0;           // buffer: the buffer's handle number
-  std::uint64_t size_bytes = 0;          // local: the __local size; scalar: its size
-  std::vector<std::uint8_t> value;       // scalar: its bytes as passed to clSetKernelArg
+  std::uint64_t buffer_id = 0;      // buffer: the buffer's handle number
+  std::uint64_t size_bytes = 0;     // local: the __local size; scalar: its size
+  std::vector<std::uint8_t> value;  // scalar: its bytes as passed to clSetKernelArg
   // From clGetKernelArgInfo where the program was built with argument info (the capture adds
   // -cl-kernel-arg-info), else empty: the declared type ("float*", "int") and name.
   std::string type_name;
   std::string name;
-  std::string address_space;             // "global" | "constant" | "local" | "private" | ""
+  std::string address_space;  // "global" | "constant" | "local" | "private" | ""
 };
 
 struct CapturedKernel {
@@ -66,7 +66,8 @@ struct CapturedBuffer {
 
 // The kind of an enqueued command.
 enum class CapturedCommandKind { kernel, write, read, copy, fill, map, unmap, marker, barrier, other };
-std::string toString(CapturedCommandKind kind);  // "kernel" | "write" | "read" | "copy" | "fill" | "map" | "unmap" | "marker" | "barrier" | "other"
+std::string toString(CapturedCommandKind kind);  // "kernel" | "write" | "read" | "copy" | "fill" | "map" | "unmap" |
+                                                 // "marker" | "barrier" | "other"
 std::optional<CapturedCommandKind> parseCapturedCommandKind(std::string_view text);
 
 // Each stage of a command as the queue's profiling events reported it, in device nanoseconds;
@@ -79,7 +80,7 @@ struct CapturedEventTimes {
 };
 
 struct CapturedCommand {
-  std::uint64_t sequence = 0;       // order of the call in the program
+  std::uint64_t sequence = 0;  // order of the call in the program
   std::uint64_t queue_id = 0;
   CapturedCommandKind kind = CapturedCommandKind::other;
   std::string call;                 // the OpenCL function, "clEnqueueNDRangeKernel"
@@ -104,7 +105,7 @@ struct CapturedLaunch {
   std::uint64_t kernel_id = 0;
   std::uint32_t work_dim = 1;
   std::vector<std::uint64_t> global_size;
-  std::vector<std::uint64_t> global_offset;  // empty: no offset
+  std::vector<std::uint64_t> global_offset;              // empty: no offset
   std::optional<std::vector<std::uint64_t>> local_size;  // absent: the program passed NULL
   std::vector<CapturedArgument> arguments;
   std::uint64_t commands = 0;  // how many times the program enqueued it
@@ -121,15 +122,15 @@ struct CapturedLaunch {
 
 struct CapturedQueue {
   std::uint64_t id = 0;
-  std::uint64_t properties = 0;   // as the program asked (the capture adds profiling)
+  std::uint64_t properties = 0;  // as the program asked (the capture adds profiling)
   bool out_of_order = false;
 };
 
 // Something the program used that the replay cannot reproduce (images, SVM, pipes, ...): named,
 // the program still ran unchanged.
 struct CaptureUnsupported {
-  std::string feature;   // "image", "svm", "sub-buffer", "pipe", "out-of-order queue", ...
-  std::string call;      // the OpenCL call where it was seen
+  std::string feature;  // "image", "svm", "sub-buffer", "pipe", "out-of-order queue", ...
+  std::string call;     // the OpenCL call where it was seen
   std::uint64_t count = 0;
 };
 
@@ -137,9 +138,9 @@ struct CaptureUnsupported {
 struct CapturedProcess {
   std::vector<std::string> command;  // program and arguments
   std::optional<int> exit_code;
-  std::optional<int> signal;         // killed by it
-  std::uint64_t wall_ns = 0;         // from start to exit, as rooflab capture timed it
-  std::string mechanism;             // "layer" (OPENCL_LAYERS) | "preload" (libOpenCL shim)
+  std::optional<int> signal;  // killed by it
+  std::uint64_t wall_ns = 0;  // from start to exit, as rooflab capture timed it
+  std::string mechanism;      // "layer" (OPENCL_LAYERS) | "preload" (libOpenCL shim)
 };
 
 struct CaptureLog {
@@ -153,7 +154,7 @@ struct CaptureLog {
   std::vector<CapturedLaunch> launches;
   std::vector<CapturedCommand> commands;  // in the program's order
   std::vector<CaptureUnsupported> unsupported;
-  bool complete = false;  // the log ends with the program's exit (else it was killed or crashed)
+  bool complete = false;         // the log ends with the program's exit (else it was killed or crashed)
   std::uint64_t calls_seen = 0;  // OpenCL calls the library saw; 0: "no OpenCL call was seen"
 };
 

@@ -26,9 +26,9 @@ std::optional<TimelinePart> parseTimelinePart(std::string_view text);
 
 struct TimelinePartTime {
   TimelinePart part = TimelinePart::host;
-  double exclusive_ns = 0;  // the instants of the span given to this part: the parts add up to span_ns
-  double busy_ns = 0;       // the union of this part's own intervals, whatever else ran beside them
-  double sum_ns = 0;        // its commands' own times (end - start; launch: start - ready) added up
+  double exclusive_ns = 0;           // the instants of the span given to this part: the parts add up to span_ns
+  double busy_ns = 0;                // the union of this part's own intervals, whatever else ran beside them
+  double sum_ns = 0;                 // its commands' own times (end - start; launch: start - ready) added up
   std::uint64_t commands = 0;        // commands of this kind, timed or not
   std::uint64_t timed_commands = 0;  // of them, with profiling events
   std::uint64_t bytes = 0;           // transfers: bytes of the timed commands
@@ -81,11 +81,11 @@ struct TimelineTransferPattern {
   bool blocking = false;
   std::uint64_t commands = 0;
   std::uint64_t timed_commands = 0;
-  double sum_ns = 0;                       // the timed commands' end - start
-  std::optional<double> gbps;              // bytes / (end - start) over the timed commands
-  std::optional<double> ceiling_gbps;      // the strategy's measured bandwidth
+  double sum_ns = 0;                   // the timed commands' end - start
+  std::optional<double> gbps;          // bytes / (end - start) over the timed commands
+  std::optional<double> ceiling_gbps;  // the strategy's measured bandwidth
   std::optional<double> ceiling_latency_ns;
-  std::optional<double> ceiling_ns;        // the ceiling's time for all the timed commands
+  std::optional<double> ceiling_ns;  // the ceiling's time for all the timed commands
   bool ceiling_zero_copy = false;
   std::vector<TimelineStrategyWhatIf> what_ifs;  // empty without link ceilings or for device-side kinds
 };
@@ -93,8 +93,8 @@ struct TimelineTransferPattern {
 // A kernel's time: per kernel name, or per distinct launch (CapturedLaunch).
 struct TimelineHotspot {
   std::string kernel;
-  std::optional<std::uint64_t> launch_id;     // per launch
-  std::vector<std::uint64_t> global_size;     // per launch
+  std::optional<std::uint64_t> launch_id;  // per launch
+  std::vector<std::uint64_t> global_size;  // per launch
   std::optional<std::vector<std::uint64_t>> local_size;
   std::uint64_t commands = 0;
   std::uint64_t timed_commands = 0;
@@ -122,14 +122,14 @@ struct CaptureTimeline {
   double span_ns = 0;
   std::vector<TimelinePartTime> parts;  // every part, in TimelinePart order
   std::vector<TimelineQueue> queues;
-  std::vector<TimelineBox> boxes;       // the timed commands, in the program's order
-  std::uint64_t untimed_commands = 0;   // commands whose queue gave no times
+  std::vector<TimelineBox> boxes;      // the timed commands, in the program's order
+  std::uint64_t untimed_commands = 0;  // commands whose queue gave no times
   TimelineLinkUse link_use;
   std::vector<TimelineTransferPattern> transfers;  // the most time first
   std::vector<TimelineHotspot> kernels;            // per kernel name, the most time first
   std::vector<TimelineHotspot> launches;           // per distinct launch, the most time first
   std::vector<TimelineApplicationWhatIf> application_what_ifs;
-  bool link_ceilings_measured = false;  // the what-ifs need them
+  bool link_ceilings_measured = false;      // the what-ifs need them
   std::optional<double> launch_ceiling_ns;  // an empty kernel's queued -> start
   bool log_complete = true;                 // the log ended with the program's exit
 };

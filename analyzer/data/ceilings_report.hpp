@@ -32,8 +32,9 @@ struct CeilingSpread {
 
 // One micro-benchmark's outcome. A failing benchmark keeps its error and the others still run.
 struct CeilingBenchmark {
-  std::string name;  // dram_copy | dram_read | dram_write | fp32_fma | local_read | l2_read | fp64_fma | int32_mad | warp_issue
-  std::string unit;  // "GB/s", "GFLOP/s", "GOP/s" (int32_mad) or "warp GIPS" (warp_issue)
+  std::string
+      name;  // dram_copy | dram_read | dram_write | fp32_fma | local_read | l2_read | fp64_fma | int32_mad | warp_issue
+  std::string unit;                   // "GB/s", "GFLOP/s", "GOP/s" (int32_mad) or "warp GIPS" (warp_issue)
   std::optional<double> best_rate;    // work / shortest kernel time
   std::optional<double> median_rate;  // work / median kernel time
   std::int64_t best_kernel_ns = 0;
@@ -67,8 +68,8 @@ struct CeilingsReport {
   // roof is the best of copy, read and write (dramCeiling()).
   std::optional<CeilingBenchmark> dram_write;
   std::vector<CeilingBenchmark> candidates;
-  std::optional<HostCondition> host;       // read just before the benchmarks
-  std::optional<std::string> noisy_host;   // noisyHost(host): why the figures may vary between runs
+  std::optional<HostCondition> host;      // read just before the benchmarks
+  std::optional<std::string> noisy_host;  // noisyHost(host): why the figures may vary between runs
   // How every benchmark was repeated (from CeilingsOptions), so that a spread's `stopped` can be
   // read against it; absent in reports of older rooflab, which took a fixed best of `repetitions`.
   std::optional<NoiseTarget> repetition_rule;

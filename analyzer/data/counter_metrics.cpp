@@ -15,8 +15,7 @@ const std::vector<CounterMetric>& counterMetricTable() {
       {kDramRead, "DRAM bytes read", "bytes", "Bytes read from device memory (HBM/GDDR)."},
       {kDramWrite, "DRAM bytes written", "bytes", "Bytes written to device memory (HBM/GDDR)."},
       {kL2Bytes, "L2 bytes", "bytes", "Bytes requested from the L2 cache by all units (loads, stores, atomics)."},
-      {kGlobalLoadRequests, "Global load requests", "requests",
-       "Warp-level global load instructions seen by L1TEX."},
+      {kGlobalLoadRequests, "Global load requests", "requests", "Warp-level global load instructions seen by L1TEX."},
       {kGlobalStoreRequests, "Global store requests", "requests",
        "Warp-level global store instructions seen by L1TEX."},
       {kGlobalLoadSectors, "Global load sectors", "sectors",
@@ -48,7 +47,8 @@ const std::vector<CounterMetric>& counterMetricTable() {
       {kL1HitRate, "L1/TEX hit rate", "%", "Sector lookups in L1/TEX that hit."},
       {kL2HitRate, "L2 hit rate", "%", "Sector lookups in L2 that hit."},
       {kSharedLoadInstructions, "Shared load instructions", "inst", "Warp-level __local load instructions executed."},
-      {kSharedStoreInstructions, "Shared store instructions", "inst", "Warp-level __local store instructions executed."},
+      {kSharedStoreInstructions, "Shared store instructions", "inst",
+       "Warp-level __local store instructions executed."},
       {kIntegerInstructions, "Integer instructions (thread)", "inst",
        "Predicated-on integer and logical instructions executed, counted per thread: a kernel's integer operations."},
   };
@@ -56,8 +56,8 @@ const std::vector<CounterMetric>& counterMetricTable() {
 }
 
 const std::vector<std::string>& mutantValidationMetrics() {
-  static const std::vector<std::string> metrics = {kFadd, kFmul, kFfma, kGlobalLoadSectors, kGlobalStoreSectors,
-                                                   kAchievedOccupancy};
+  static const std::vector<std::string> metrics = {
+      kFadd, kFmul, kFfma, kGlobalLoadSectors, kGlobalStoreSectors, kAchievedOccupancy};
   return metrics;
 }
 
@@ -120,16 +120,21 @@ const std::vector<CounterMetric>& derivedCounterTable() {
       {"global_load_gips", "Global load GIPS", "warp GIPS", "Global load requests over the median bridged time."},
       {"global_store_gips", "Global store GIPS", "warp GIPS", "Global store requests over the median bridged time."},
       {"shared_load_gips", "Shared load GIPS", "warp GIPS", "__local load instructions over the median bridged time."},
-      {"shared_store_gips", "Shared store GIPS", "warp GIPS", "__local store instructions over the median bridged time."},
+      {"shared_store_gips", "Shared store GIPS", "warp GIPS",
+       "__local store instructions over the median bridged time."},
   };
   return table;
 }
 
 const std::vector<std::string>& profilerReadingKeys() {
-  static const std::vector<std::string> keys = {
-      "branch_divergence_pct",       "instruction_replay_overhead", "global_load_efficiency_pct",
-      "global_store_efficiency_pct", "l1_hit_rate_pct",             "l2_hit_rate_pct",
-      "shared_bank_conflicts_per_access", "warp_instructions_per_dram_transaction"};
+  static const std::vector<std::string> keys = {"branch_divergence_pct",
+                                                "instruction_replay_overhead",
+                                                "global_load_efficiency_pct",
+                                                "global_store_efficiency_pct",
+                                                "l1_hit_rate_pct",
+                                                "l2_hit_rate_pct",
+                                                "shared_bank_conflicts_per_access",
+                                                "warp_instructions_per_dram_transaction"};
   return keys;
 }
 

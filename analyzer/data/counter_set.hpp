@@ -35,10 +35,11 @@ struct CountersCost {
   double timing_seconds = 0;    // bridged warm-up and timed runs (originals only)
   double readback_seconds = 0;  // one clean run copied back for comparison (originals only)
   double config_seconds = 0;    // profiler configuration (host object, config image, counter data image)
-  bool session_reused = false;  // this metric set's configuration (host object, config image) came from an earlier record
+  bool session_reused =
+      false;  // this metric set's configuration (host object, config image) came from an earlier record
   std::vector<double> pass_seconds;  // each pass: inputs restored, L2 emptied, the range replayed
-  double decode_seconds = 0;    // counter data decoded and evaluated
-  double total_seconds = 0;     // the bridge's whole measurement
+  double decode_seconds = 0;         // counter data decoded and evaluated
+  double total_seconds = 0;          // the bridge's whole measurement
 };
 
 struct CounterSet {
@@ -49,18 +50,19 @@ struct CounterSet {
   // and `reason`, as they always have.
   bool not_attempted = false;
 
-  std::map<std::string, double> values;                  // raw metric name -> value, for each metric collected
-  std::map<std::string, std::string> missing;            // raw metric name -> why it was not collected
-  std::map<std::string, std::optional<double>> derived;  // derivedCounterTable() key -> value (nullopt: see derived_reasons)
-  std::map<std::string, std::string> derived_reasons;    // why a derived value is null
-  std::optional<std::int64_t> bridged_kernel_ns;  // median time of the launch sequence over the timed repetitions
+  std::map<std::string, double> values;        // raw metric name -> value, for each metric collected
+  std::map<std::string, std::string> missing;  // raw metric name -> why it was not collected
+  std::map<std::string, std::optional<double>>
+      derived;  // derivedCounterTable() key -> value (nullopt: see derived_reasons)
+  std::map<std::string, std::string> derived_reasons;  // why a derived value is null
+  std::optional<std::int64_t> bridged_kernel_ns;       // median time of the launch sequence over the timed repetitions
   std::map<std::string, BridgedKernelResources> kernels;  // by kernel name
-  int profiler_passes = 0;        // replays CUPTI needed to collect the table
+  int profiler_passes = 0;                                // replays CUPTI needed to collect the table
   bool l2_flushed_before_profiling = false;
-  std::string l2_flush_error;     // why the L2 could not be flushed (the counters were then taken warm)
-  std::string jit_mode;           // "whole-program" or "linked": how the bridged PTX was compiled
+  std::string l2_flush_error;                   // why the L2 could not be flushed (the counters were then taken warm)
+  std::string jit_mode;                         // "whole-program" or "linked": how the bridged PTX was compiled
   std::map<std::string, int> opencl_registers;  // what OpenCL's ptxas reported, when known
-  std::optional<CountersCost> cost;  // absent when the bridge was not asked (and in older files)
+  std::optional<CountersCost> cost;             // absent when the bridge was not asked (and in older files)
 
   // Filled by the runner, which knows the OpenCL run the bridged one replays.
   std::string metric_set;  // "full table" or the mutant validation subset; empty when not attempted

@@ -18,8 +18,10 @@ std::optional<double> DeviceModel::computePeak(Arithmetic arithmetic) const {
 
 bool DeviceModel::operator==(const DeviceModel& other) const {
   for (const NumberField& field : kNumberFields) {
-    auto mine = withNumber(*this, field, [](const auto& v) { return v ? std::optional<double>(double(*v)) : std::nullopt; });
-    auto theirs = withNumber(other, field, [](const auto& v) { return v ? std::optional<double>(double(*v)) : std::nullopt; });
+    auto mine =
+        withNumber(*this, field, [](const auto& v) { return v ? std::optional<double>(double(*v)) : std::nullopt; });
+    auto theirs =
+        withNumber(other, field, [](const auto& v) { return v ? std::optional<double>(double(*v)) : std::nullopt; });
     if (mine != theirs) return false;
   }
   return key == other.key && display_name == other.display_name && match_names == other.match_names &&

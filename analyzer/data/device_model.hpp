@@ -49,7 +49,7 @@ struct DeviceModel {
   std::optional<std::uint64_t> local_mem_bytes;  // per compute unit
   std::optional<std::uint32_t> compute_units;
   std::optional<std::uint32_t> fp32_lanes_per_cu;
-  std::optional<std::uint32_t> clock_mhz;       // highest (boost) clock
+  std::optional<std::uint32_t> clock_mhz;  // highest (boost) clock
   std::optional<std::uint32_t> base_clock_mhz;
   std::optional<std::uint64_t> last_level_cache_bytes;
   std::map<std::string, std::string> sources;

@@ -7,10 +7,8 @@
 namespace rooflab {
 
 constexpr EnumName<DiagnosedBound> kDiagnosedBoundNames[] = {
-    {DiagnosedBound::compute, "compute"},
-    {DiagnosedBound::memory, "memory"},
-    {DiagnosedBound::latency, "latency"},
-    {DiagnosedBound::undetermined, "undetermined"},
+    {DiagnosedBound::compute, "compute"}, {DiagnosedBound::memory, "memory"},
+    {DiagnosedBound::latency, "latency"}, {DiagnosedBound::undetermined, "undetermined"},
     {DiagnosedBound::launch, "launch"},
 };
 
@@ -26,7 +24,9 @@ constexpr EnumName<DiagnosisConfidence> kDiagnosisConfidenceNames[] = {
 
 std::string toString(DiagnosisConfidence confidence) { return nameOf(kDiagnosisConfidenceNames, confidence); }
 
-std::optional<DiagnosisConfidence> parseDiagnosisConfidence(std::string_view text) { return valueOf(kDiagnosisConfidenceNames, text); }
+std::optional<DiagnosisConfidence> parseDiagnosisConfidence(std::string_view text) {
+  return valueOf(kDiagnosisConfidenceNames, text);
+}
 
 constexpr EnumName<DiagnosisSignal> kDiagnosisSignalNames[] = {
     {DiagnosisSignal::roofline, "roofline"},
@@ -37,7 +37,9 @@ constexpr EnumName<DiagnosisSignal> kDiagnosisSignalNames[] = {
 
 std::string toString(DiagnosisSignal signal) { return nameOf(kDiagnosisSignalNames, signal); }
 
-std::optional<DiagnosisSignal> parseDiagnosisSignal(std::string_view text) { return valueOf(kDiagnosisSignalNames, text); }
+std::optional<DiagnosisSignal> parseDiagnosisSignal(std::string_view text) {
+  return valueOf(kDiagnosisSignalNames, text);
+}
 
 std::string levelName(MemoryLevel level) {
   switch (level) {

@@ -35,9 +35,9 @@ std::optional<DiagnosisSignal> parseDiagnosisSignal(std::string_view text);
 
 struct DiagnosisEvidence {
   DiagnosisSignal signal = DiagnosisSignal::roofline;
-  std::optional<MemoryLevel> level;          // the memory level a roofline or counters item is about
-  std::optional<DiagnosedBound> points_to;   // nullopt: the item gives no bound (context, or unusable)
-  std::string says;                          // what it says, with the figures
+  std::optional<MemoryLevel> level;         // the memory level a roofline or counters item is about
+  std::optional<DiagnosedBound> points_to;  // nullopt: the item gives no bound (context, or unusable)
+  std::string says;                         // what it says, with the figures
 };
 
 struct DiagnosisDisagreement {

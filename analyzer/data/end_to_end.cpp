@@ -29,8 +29,9 @@ std::string toString(BufferLink link) { return nameOf(kBufferLinkNames, link); }
 std::optional<BufferLink> parseBufferLink(std::string_view text) { return valueOf(kBufferLinkNames, text); }
 
 constexpr EnumName<EndToEndBound> kEndToEndBoundNames[] = {
-    {EndToEndBound::link_up, "link-up"},   {EndToEndBound::link_down, "link-down"}, {EndToEndBound::launch, "launch"},
-    {EndToEndBound::kernel, "kernel"},     {EndToEndBound::host, "host"},           {EndToEndBound::undetermined, "undetermined"},
+    {EndToEndBound::link_up, "link-up"}, {EndToEndBound::link_down, "link-down"},
+    {EndToEndBound::launch, "launch"},   {EndToEndBound::kernel, "kernel"},
+    {EndToEndBound::host, "host"},       {EndToEndBound::undetermined, "undetermined"},
 };
 
 std::string toString(EndToEndBound bound) { return nameOf(kEndToEndBoundNames, bound); }

@@ -60,21 +60,21 @@ struct EndToEndRun {
   int chunks = 1;  // overlap: the data split in this many chunks (1: the same transfers, one after the other)
   int queues = 1;  // overlap: 2
   std::vector<std::uint64_t> chunk_elements;  // overlap: each chunk's size, in its family's split parameter
-  std::uint64_t upload_bytes = 0;    // per run
+  std::uint64_t upload_bytes = 0;             // per run
   std::uint64_t download_bytes = 0;
-  int upload_buffers = 0;            // buffers going up (each chunk's slice of them, overlapped)
+  int upload_buffers = 0;  // buffers going up (each chunk's slice of them, overlapped)
   int download_buffers = 0;
   // Bytes the host copied between the application's arrays and mapped pointers, per run (none where
   // the mapped pointer is the application's array): host work that the gaps hold.
   std::uint64_t host_copy_bytes = 0;
   int launches = 0;  // kernel launches per run
   std::vector<EndToEndParts> repetitions;
-  EndToEndParts median;  // each part's median over the repetitions
+  EndToEndParts median;               // each part's median over the repetitions
   std::optional<double> total_noise;  // relative half-width of the total's median 95% interval
   bool converged = false;             // the total met the run's noise target
   int warmup = 0;
-  VerificationResult verification;    // the host arrays after the run against the reference
-  std::optional<std::string> error;   // the run failed: no timings, the others still ran
+  VerificationResult verification;   // the host arrays after the run against the reference
+  std::optional<std::string> error;  // the run failed: no timings, the others still ran
 };
 
 // What the analysis concludes of one end-to-end run (EndToEndAnalysis::runs, in the order of the

@@ -43,7 +43,8 @@ std::string ReferenceSpec::text() const {
 
 std::optional<ReferenceSpec> ReferenceSpec::parse(std::string_view text) {
   if (text == "outputs") return ReferenceSpec{Kind::outputs, ""};
-  for (const auto& [prefix, kind] : {std::pair{std::string_view("variant:"), Kind::variant}, std::pair{std::string_view("cpu:"), Kind::cpu}})
+  for (const auto& [prefix, kind] :
+       {std::pair{std::string_view("variant:"), Kind::variant}, std::pair{std::string_view("cpu:"), Kind::cpu}})
     if (text.substr(0, prefix.size()) == prefix && text.size() > prefix.size())
       return ReferenceSpec{kind, std::string(text.substr(prefix.size()))};
   return std::nullopt;

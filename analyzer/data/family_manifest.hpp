@@ -57,10 +57,10 @@ struct BufferSpec {
 struct KernelArgSpec {
   enum class Kind { buffer, local_bytes, scalar };
   Kind kind = Kind::scalar;
-  std::string buffer;           // Kind::buffer
-  ManifestExpression value;     // Kind::local_bytes (bytes) and Kind::scalar
+  std::string buffer;        // Kind::buffer
+  ManifestExpression value;  // Kind::local_bytes (bytes) and Kind::scalar
   ScalarKind scalar_type = ScalarKind::i32;
-  std::string text;             // as written in the manifest
+  std::string text;  // as written in the manifest
 };
 
 // `pingpong = [["a", "b"]]`: on odd repetitions of a launch, arguments naming `first` name `second`
@@ -73,7 +73,7 @@ struct BufferSwap {
 struct LaunchSpec {
   std::string kernel;
   std::vector<KernelArgSpec> args;
-  std::string args_key;     // "variants[0].launches[1].args": argument i is args_key[i]
+  std::string args_key;  // "variants[0].launches[1].args": argument i is args_key[i]
   SourceLocation args_where;
   std::vector<ManifestExpression> global;
   std::vector<ManifestExpression> local;  // empty: the runtime chooses
@@ -95,7 +95,7 @@ constexpr const char* kUnmeasuredWork = "unmeasured";
 
 struct DefineSpec {
   std::string name;
-  std::string value;   // literal text, or an expression when is_expression
+  std::string value;  // literal text, or an expression when is_expression
   bool is_expression = false;
   bool is_number = false;  // written as a TOML number: like an expression, a variable of the variant's expressions
   std::string key;
@@ -144,14 +144,14 @@ struct VariantSpec {
   std::string build_options;  // standard OpenCL C build options appended after the defines (e.g. -cl-denorms-are-zero)
   std::vector<LaunchSpec> launches;
   std::vector<BufferSpec> scratch;
-  std::optional<ManifestExpression> flops;   // overrides [work] when given
+  std::optional<ManifestExpression> flops;  // overrides [work] when given
   std::optional<ManifestExpression> bytes;
   std::optional<ManifestExpression> global_accesses;
-  bool global_accesses_unmeasured = false;   // global_accesses = "unmeasured"
+  bool global_accesses_unmeasured = false;  // global_accesses = "unmeasured"
   std::optional<ManifestExpression> local_accesses;
-  std::optional<double> tolerance;           // overrides [check] when given
-  bool annotated = false;  // the source uses RL_LOAD / RL_STORE, so mutants can be built
-  bool uses_atomics = false;  // its result may vary from run to run (the order of atomic updates)
+  std::optional<double> tolerance;  // overrides [check] when given
+  bool annotated = false;           // the source uses RL_LOAD / RL_STORE, so mutants can be built
+  bool uses_atomics = false;        // its result may vary from run to run (the order of atomic updates)
   std::vector<WhatIfSpec> what_ifs;
   std::optional<TuningSpaceSpec> tune;  // `rooflab tune` only
   SourceLocation where;

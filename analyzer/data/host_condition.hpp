@@ -15,9 +15,9 @@ struct GpuClockSamples {
 };
 
 struct HostCondition {
-  std::optional<std::string> cpu_governor;      // cpu0's cpufreq scaling_governor, e.g. "performance"
-  std::optional<double> load_average_1min;      // first field of /proc/loadavg
-  std::optional<unsigned> core_count;           // online logical CPUs
+  std::optional<std::string> cpu_governor;  // cpu0's cpufreq scaling_governor, e.g. "performance"
+  std::optional<double> load_average_1min;  // first field of /proc/loadavg
+  std::optional<unsigned> core_count;       // online logical CPUs
   // A batch's only (the ceilings do not sample it): the SM clock after each point, or why not.
   std::optional<GpuClockSamples> gpu_sm_clock;
   std::optional<std::string> gpu_sm_clock_unavailable;

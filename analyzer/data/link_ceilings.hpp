@@ -23,7 +23,8 @@ enum class LinkStrategy {
   use_host_ptr,    // CL_MEM_USE_HOST_PTR over the application's array, map / unmap
   host_memcpy,     // memcpy between two host arrays (host clock): what a map strategy adds on the host
 };
-std::string toString(LinkStrategy strategy);  // "copy" | "copy-async" | "map" | "alloc-host-ptr" | "use-host-ptr" | "host-memcpy"
+std::string toString(
+    LinkStrategy strategy);  // "copy" | "copy-async" | "map" | "alloc-host-ptr" | "use-host-ptr" | "host-memcpy"
 std::optional<LinkStrategy> parseLinkStrategy(std::string_view text);
 
 enum class LinkDirection { host_to_device, device_to_host };
@@ -52,7 +53,7 @@ struct LinkSize {
 struct LinkCeiling {
   LinkStrategy strategy = LinkStrategy::copy;
   LinkDirection direction = LinkDirection::host_to_device;
-  std::string calls;  // what was timed: "clEnqueueWriteBuffer (blocking) from pageable memory"
+  std::string calls;            // what was timed: "clEnqueueWriteBuffer (blocking) from pageable memory"
   std::vector<LinkSize> sizes;  // each size swept, smallest first
   // time_ns = latency_ns + bytes / gbps, fitted over the sizes' median times (fitLineRelative).
   // gbps is absent when the time does not grow with the size.

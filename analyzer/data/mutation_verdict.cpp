@@ -18,7 +18,9 @@ constexpr EnumName<MutationReading> kMutationReadingNames[] = {
 
 std::string toString(MutationReading reading) { return nameOf(kMutationReadingNames, reading); }
 
-std::optional<MutationReading> parseMutationReading(std::string_view text) { return valueOf(kMutationReadingNames, text); }
+std::optional<MutationReading> parseMutationReading(std::string_view text) {
+  return valueOf(kMutationReadingNames, text);
+}
 
 constexpr EnumName<MutantOrigin> kMutantOriginNames[] = {
     {MutantOrigin::annotated, "annotated"},

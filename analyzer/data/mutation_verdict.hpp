@@ -11,11 +11,11 @@ namespace rooflab {
 
 // Margins of the verdict, as fractions of t. Named so the report can state them.
 struct VerdictMargins {
-  double near = 0.80;            // a mutant "takes about as long as the whole" when t_x >= near x t
-  double sum_tolerance = 0.20;   // latency-bound: |t - (t_mem + t_comp)| <= sum_tolerance x t
+  double near = 0.80;                        // a mutant "takes about as long as the whole" when t_x >= near x t
+  double sum_tolerance = 0.20;               // latency-bound: |t - (t_mem + t_comp)| <= sum_tolerance x t
   double min_kernel_ns_per_resolution = 20;  // under this many timer ticks, overhead dominates
-  double min_kernel_ns = 10000;  // or under 10 us: launch ramp-up and tail dominate the kernel time
-  double counter_tolerance = 0.05;  // a mutant's FLOPs / memory sectors within 5% of the original's
+  double min_kernel_ns = 10000;              // or under 10 us: launch ramp-up and tail dominate the kernel time
+  double counter_tolerance = 0.05;           // a mutant's FLOPs / memory sectors within 5% of the original's
   // A mutant removes a part of the kernel's work: it may take about as long as the whole (a bound)
   // or a little longer from noise and small differences in the code the compiler makes (over 1.2x
   // is noted as doubtful), but over 1.5x the original's time a part would cost half the whole again,
@@ -28,7 +28,7 @@ struct VerdictMargins {
 // The mutant whose time is far outside what removing a part of the kernel can explain
 // (VerdictMargins::far_slower): the reason a verdict was not given.
 struct SlowerMutant {
-  std::string mode;          // "memory-only" | "compute-only"
+  std::string mode;           // "memory-only" | "compute-only"
   double times_original = 0;  // its median time over the original's
 };
 
@@ -55,16 +55,18 @@ std::optional<MutantOrigin> parseMutantOrigin(std::string_view text);
 // Global bytes per run of a point, from the buffers a program's accesses reach: each element of a
 // buffer counted once per launch that reads (or writes) it, so at most the compulsory traffic.
 struct TrafficBytes {
-  std::string kernel;      // a launch's kernel; empty for the point's total
-  double loads = 0;        // the buffers the original's global loads read
-  double kept_loads = 0;   // of those, the buffers the mutant's loads read (compute-only: its kept loads; memory-only: all)
-  double stores = 0;       // the buffers its global stores and atomics write
+  std::string kernel;  // a launch's kernel; empty for the point's total
+  double loads = 0;    // the buffers the original's global loads read
+  double kept_loads =
+      0;              // of those, the buffers the mutant's loads read (compute-only: its kept loads; memory-only: all)
+  double stores = 0;  // the buffers its global stores and atomics write
 };
 
 // An automatic mutant's check on its source: the quantity it must keep, counted once per access or
 // operation as written, in the original's source and in the mutant's.
 struct MutantSourceCheck {
-  std::string quantity;  // "global loads, stores and atomics" (memory-only), "floating-point and integer operations" (compute-only)
+  std::string quantity;  // "global loads, stores and atomics" (memory-only), "floating-point and integer operations"
+                         // (compute-only)
   int original = 0;
   int mutant = 0;
   // compute-only: the global loads it keeps because their values decide addresses, branches, loop
@@ -85,9 +87,9 @@ struct MutantSourceCheck {
 struct MutantValidation {
   enum class Method { counters, construction };
   Method by = Method::construction;
-  std::string quantity;             // what was compared ("FP32 FLOPs", ...)
-  std::optional<double> original;   // the quantity on the original (by counters)
-  std::optional<double> mutant;     // the quantity on the mutant (by counters)
+  std::string quantity;            // what was compared ("FP32 FLOPs", ...)
+  std::optional<double> original;  // the quantity on the original (by counters)
+  std::optional<double> mutant;    // the quantity on the mutant (by counters)
   bool valid = true;
   std::optional<std::string> note;  // why construction had to do (by construction)
 };
@@ -110,9 +112,9 @@ struct PerMutant {
 // The "mutation" object of a normal record.
 struct MutationVerdict {
   MutationReading verdict = MutationReading::unknown;
-  std::optional<double> t_ns;       // the original's median kernel time
-  std::optional<double> t_mem_ns;   // nullopt when the memory-only mutant did not run or is not valid
-  std::optional<double> t_comp_ns;  // likewise for the compute-only mutant
+  std::optional<double> t_ns;                     // the original's median kernel time
+  std::optional<double> t_mem_ns;                 // nullopt when the memory-only mutant did not run or is not valid
+  std::optional<double> t_comp_ns;                // likewise for the compute-only mutant
   std::optional<double> speedup_if_memory_free;   // t / t_comp
   std::optional<double> speedup_if_compute_free;  // t / t_mem
   VerdictMargins margins;

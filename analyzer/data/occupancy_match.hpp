@@ -46,8 +46,8 @@ struct LaunchOccupancyMatch {
   KernelFootprint mutant;
   std::optional<DriverOccupancy> padded;  // the mutant after padding, when the driver was asked again
   std::size_t pad_bytes = 0;              // dynamic local memory added to the mutant's launch
-  bool matched = true;  // work-groups per compute unit (or local bytes) equal the original's
-  std::optional<std::string> note;  // why it could not be matched
+  bool matched = true;                    // work-groups per compute unit (or local bytes) equal the original's
+  std::optional<std::string> note;        // why it could not be matched
 };
 
 struct OccupancyMatch {
@@ -56,6 +56,5 @@ struct OccupancyMatch {
   std::vector<LaunchOccupancyMatch> launches;
   std::vector<std::string> notes;
 };
-
 
 }  // namespace rooflab

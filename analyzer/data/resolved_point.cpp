@@ -13,7 +13,8 @@ std::string ResolvedPoint::inputsKey() const {
   for (const ResolvedBuffer& b : buffers)
     if (b.hasHostInput())
       key += ";" + b.spec->name + ":" + b.spec->type.name() + "x" + std::to_string(b.count) + ":" +
-             std::to_string(static_cast<int>(b.spec->init)) + (b.spec->init_file ? ":" + b.spec->init_file->path.string() : "");
+             std::to_string(static_cast<int>(b.spec->init)) +
+             (b.spec->init_file ? ":" + b.spec->init_file->path.string() : "");
   return key;
 }
 

@@ -42,10 +42,10 @@ struct ResolvedBuffer {
 // A kernel argument resolved for one point: what the OpenCL launch and the PTX bridge both need.
 struct ResolvedArg {
   KernelArgSpec::Kind kind = KernelArgSpec::Kind::scalar;
-  std::string buffer;                  // Kind::buffer
-  double scalar_value = 0;             // Kind::scalar: as evaluated
+  std::string buffer;                   // Kind::buffer
+  double scalar_value = 0;              // Kind::scalar: as evaluated
   std::vector<std::byte> scalar_bytes;  // Kind::scalar: in the argument's type, as clSetKernelArg takes it
-  std::size_t local_bytes = 0;         // Kind::local_bytes
+  std::size_t local_bytes = 0;          // Kind::local_bytes
 };
 // One entry of a variant's launches: its first repetition, and how many follow. Repetitions are not
 // stored one by one (a repeat may be large); manifest/resolve_point.hpp's launchRepetition makes
@@ -62,7 +62,7 @@ struct ResolvedPoint;
 // One chunk of an overlapped end-to-end run: the variant resolved at the family's split parameter
 // equal to the chunk's length, and where the chunk starts in each family buffer.
 struct ResolvedChunk {
-  std::uint64_t elements = 0;  // the split parameter's value for this chunk
+  std::uint64_t elements = 0;                 // the split parameter's value for this chunk
   std::vector<std::uint64_t> buffer_offsets;  // per family buffer (manifest order), in elements of its type
   std::shared_ptr<const ResolvedPoint> point;
 };

@@ -5,10 +5,8 @@
 namespace rooflab {
 
 constexpr EnumName<BatchStatus> kBatchStatusNames[] = {
-    {BatchStatus::running, "running"},
-    {BatchStatus::complete, "complete"},
-    {BatchStatus::interrupted, "interrupted"},
-    {BatchStatus::timed_out, "timed_out"},
+    {BatchStatus::running, "running"},         {BatchStatus::complete, "complete"},
+    {BatchStatus::interrupted, "interrupted"}, {BatchStatus::timed_out, "timed_out"},
     {BatchStatus::incomplete, "incomplete"},
 };
 
@@ -24,7 +22,9 @@ constexpr EnumName<RooflineModelRole> kRooflineModelRoleNames[] = {
 
 std::string toString(RooflineModelRole role) { return nameOf(kRooflineModelRoleNames, role); }
 
-std::optional<RooflineModelRole> parseRooflineModelRole(std::string_view text) { return valueOf(kRooflineModelRoleNames, text); }
+std::optional<RooflineModelRole> parseRooflineModelRole(std::string_view text) {
+  return valueOf(kRooflineModelRoleNames, text);
+}
 
 AnalysedResults::AnalysedResults(const ResultsDocument& document) : ResultsHeader(document) {
   records.reserve(document.records.size());

@@ -96,7 +96,7 @@ struct ResultsHeader {
   // Written by older runs, whose batch ran beside its input errors; a batch with any is now refused
   // before it runs.
   std::vector<std::string> input_errors;
-  std::optional<BatchSummary> summary;  // nullopt until the first record
+  std::optional<BatchSummary> summary;     // nullopt until the first record
   std::optional<double> ceilings_seconds;  // wall time of the ceilings measured at the start
   std::optional<int> build_threads;        // programs built in the background; 0: each record builds its own
   // The host while the batch ran (load and governor at its start, the GPU clock sampled after each
@@ -142,6 +142,5 @@ struct AnalysedResults : ResultsHeader {
   AnalysedResults(const ResultsDocument& document);
   std::vector<AnalysedRecord> records;
 };
-
 
 }  // namespace rooflab

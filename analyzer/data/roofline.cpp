@@ -29,11 +29,8 @@ std::string toString(UnplacedReason reason) { return nameOf(kUnplacedReasonNames
 std::optional<UnplacedReason> parseUnplacedReason(std::string_view text) { return valueOf(kUnplacedReasonNames, text); }
 
 constexpr EnumName<MemoryLevel> kMemoryLevelNames[] = {
-    {MemoryLevel::dram, "dram"},
-    {MemoryLevel::global, "global"},
-    {MemoryLevel::l1, "l1"},
-    {MemoryLevel::l2, "l2"},
-    {MemoryLevel::local, "local"},
+    {MemoryLevel::dram, "dram"}, {MemoryLevel::global, "global"}, {MemoryLevel::l1, "l1"},
+    {MemoryLevel::l2, "l2"},     {MemoryLevel::local, "local"},
 };
 
 std::string toString(MemoryLevel level) { return nameOf(kMemoryLevelNames, level); }
@@ -56,6 +53,8 @@ std::string levelPlacementKey(const std::string& model_key, MemoryLevel level) {
 
 std::optional<RooflineBound> parseRooflineBound(std::string_view text) { return valueOf(kRooflineBoundNames, text); }
 
-std::optional<IntensitySource> parseIntensitySource(std::string_view text) { return valueOf(kIntensitySourceNames, text); }
+std::optional<IntensitySource> parseIntensitySource(std::string_view text) {
+  return valueOf(kIntensitySourceNames, text);
+}
 
 }  // namespace rooflab

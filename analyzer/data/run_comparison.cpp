@@ -47,8 +47,8 @@ constexpr EnumName<ComparisonOutcome> kComparisonOutcomeNames[] = {
 std::string toString(ComparisonOutcome outcome) { return nameOf(kComparisonOutcomeNames, outcome); }
 
 std::size_t RunComparison::count(PointVerdict verdict) const {
-  return static_cast<std::size_t>(std::count_if(matched.begin(), matched.end(),
-                                                [verdict](const PointComparison& point) { return point.verdict == verdict; }));
+  return static_cast<std::size_t>(std::count_if(
+      matched.begin(), matched.end(), [verdict](const PointComparison& point) { return point.verdict == verdict; }));
 }
 
 }  // namespace rooflab

@@ -66,8 +66,9 @@ struct PointKey {
 };
 
 enum class PointVerdict {
-  regressed,               // significantly slower by more than the minimum effect and the drift, or newly errors / fails verification
-  improved,                // significantly faster by more than the minimum effect and the drift
+  regressed,  // significantly slower by more than the minimum effect and the drift, or newly errors / fails
+              // verification
+  improved,   // significantly faster by more than the minimum effect and the drift
   unchanged_within_noise,  // the test or the effect size does not show a change
   not_compared,            // a run has no timings of it (an error, a skipped point, no repetitions)
   unchanged_within_drift,  // it moved, but about as far as the run's control kernel beside it: drift
@@ -81,17 +82,17 @@ std::string toString(PointVerdict verdict);
 // names are the row's own (statuses, repetition counts, drift, median mismatches).
 enum class VerdictReason {
   none,
-  same_fault_in_both,          // not compared: the same non-ok status in both runs
-  status_changed,              // not compared: a run did not time it
-  no_timings,                  // not compared: both ran, one has no timings
-  no_repetitions,              // not compared: `side_without_repetitions` has none to test
-  old_median_not_positive,     // not compared: no ratio to take
-  stated_median_mismatch,      // judged on the stated medians: the repetitions' median is another
-  within_drift,                // the control kernel beside it moved about as far
-  hidden_by_drift,             // taking out the drift says it changed
-  too_few_repetitions,         // the exact test cannot reach p < alpha on so few
-  now_errors,                  // ran before, now errors
-  now_fails_verification,      // verified before, now fails
+  same_fault_in_both,       // not compared: the same non-ok status in both runs
+  status_changed,           // not compared: a run did not time it
+  no_timings,               // not compared: both ran, one has no timings
+  no_repetitions,           // not compared: `side_without_repetitions` has none to test
+  old_median_not_positive,  // not compared: no ratio to take
+  stated_median_mismatch,   // judged on the stated medians: the repetitions' median is another
+  within_drift,             // the control kernel beside it moved about as far
+  hidden_by_drift,          // taking out the drift says it changed
+  too_few_repetitions,      // the exact test cannot reach p < alpha on so few
+  now_errors,               // ran before, now errors
+  now_fails_verification,   // verified before, now fails
 };
 
 // A record whose stated median is not its repetitions' (a file edited by hand or written by another
@@ -105,7 +106,8 @@ struct MedianMismatch {
 struct PointComparison {
   PointKey key;
   RecordStatus old_status = RecordStatus::ok, new_status = RecordStatus::ok;
-  VerificationStatus old_verification = VerificationStatus::not_checked, new_verification = VerificationStatus::not_checked;
+  VerificationStatus old_verification = VerificationStatus::not_checked,
+                     new_verification = VerificationStatus::not_checked;
   std::optional<double> old_median_ns, new_median_ns;
   std::optional<double> old_gflops, new_gflops;
   std::optional<double> old_gbps, new_gbps;
@@ -118,9 +120,9 @@ struct PointComparison {
   std::optional<DriftJudgement> drift;
   PointVerdict verdict = PointVerdict::unchanged_within_noise;
   VerdictReason reason = VerdictReason::none;
-  RunSide side_without_repetitions = RunSide::old_run;  // VerdictReason::no_repetitions
+  RunSide side_without_repetitions = RunSide::old_run;                     // VerdictReason::no_repetitions
   std::optional<MedianMismatch> old_median_mismatch, new_median_mismatch;  // VerdictReason::stated_median_mismatch
-  std::size_t old_repetitions = 0, new_repetitions = 0;  // VerdictReason::too_few_repetitions
+  std::size_t old_repetitions = 0, new_repetitions = 0;                    // VerdictReason::too_few_repetitions
 };
 
 // A device as a run names it: the same CPU under PoCL and under Intel's runtime times differently.
@@ -163,8 +165,8 @@ struct MissedNoiseTarget {
   RunSide side = RunSide::old_run;
   std::size_t records = 0;
 };
-using ComparisonWarning =
-    std::variant<OtherDevices, OtherSettings, OtherControlKernels, DuplicatePoint, LargeDrift, NoisyHost, MissedNoiseTarget>;
+using ComparisonWarning = std::variant<OtherDevices, OtherSettings, OtherControlKernels, DuplicatePoint, LargeDrift,
+                                       NoisyHost, MissedNoiseTarget>;
 
 // Why two runs share no point.
 struct EmptyRuns {

@@ -46,10 +46,10 @@ struct BatchCost {
 // The control kernel a run times beside every point (run/drift_control.cpp): a fixed piece of work,
 // the same in every run on a device type, so that its time moves only with the device and the host.
 struct DriftControlSpec {
-  std::string kernel;        // its name and shape, e.g. "rooflab_drift_control 65536 x 64 FMA"
+  std::string kernel;  // its name and shape, e.g. "rooflab_drift_control 65536 x 64 FMA"
   std::int64_t global_size = 0;
   int iterations = 0;
-  int repetitions = 0;       // 0: one beside each of a record's first [run] repetitions timed runs
+  int repetitions = 0;  // 0: one beside each of a record's first [run] repetitions timed runs
 };
 
 // The control kernel's timings beside one record, in device nanoseconds (OpenCL events): one right
@@ -67,7 +67,7 @@ std::optional<AbSide> parseAbSide(std::string_view text);
 // What an A/B run compared: each side's config and kernel folders, as given. The document's config
 // is the baseline's; the candidate's is kept here.
 struct AbRun {
-  std::string baseline;   // "a.toml (kernels: old/)"
+  std::string baseline;  // "a.toml (kernels: old/)"
   std::string candidate;
   std::optional<BatchConfig> candidate_config;
 };

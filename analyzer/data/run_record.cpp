@@ -37,11 +37,8 @@ std::optional<double> achievedRate(double work, const EventTimings& timings) {
 }
 
 constexpr EnumName<RecordStatus> kRecordStatusNames[] = {
-    {RecordStatus::ok, "ok"},
-    {RecordStatus::error, "error"},
-    {RecordStatus::skipped, "skipped"},
-    {RecordStatus::crashed, "crashed"},
-    {RecordStatus::timed_out, "timed_out"},
+    {RecordStatus::ok, "ok"},           {RecordStatus::error, "error"},         {RecordStatus::skipped, "skipped"},
+    {RecordStatus::crashed, "crashed"}, {RecordStatus::timed_out, "timed_out"},
 };
 
 std::string toString(RecordStatus status) { return nameOf(kRecordStatusNames, status); }
@@ -49,16 +46,16 @@ std::string toString(RecordStatus status) { return nameOf(kRecordStatusNames, st
 std::optional<RecordStatus> parseRecordStatus(std::string_view text) { return valueOf(kRecordStatusNames, text); }
 
 constexpr EnumName<VerificationStatus> kVerificationStatusNames[] = {
-    {VerificationStatus::passed, "passed"},
-    {VerificationStatus::failed, "failed"},
-    {VerificationStatus::reference, "reference"},
-    {VerificationStatus::not_checked, "not_checked"},
+    {VerificationStatus::passed, "passed"},       {VerificationStatus::failed, "failed"},
+    {VerificationStatus::reference, "reference"}, {VerificationStatus::not_checked, "not_checked"},
     {VerificationStatus::skipped, "skipped"},
 };
 
 std::string toString(VerificationStatus status) { return nameOf(kVerificationStatusNames, status); }
 
-std::optional<VerificationStatus> parseVerificationStatus(std::string_view text) { return valueOf(kVerificationStatusNames, text); }
+std::optional<VerificationStatus> parseVerificationStatus(std::string_view text) {
+  return valueOf(kVerificationStatusNames, text);
+}
 
 std::string paramsLabel(const ParamValues& params, const std::vector<std::string>& order) {
   std::string out;

@@ -24,8 +24,8 @@ namespace rooflab {
 // verification: it is measured and flagged, not dropped.
 enum class RecordStatus {
   ok,
-  error,    // building, launching or reading back failed
-  skipped,  // not run, for a reason that is no fault (a mutant of an unannotated kernel)
+  error,      // building, launching or reading back failed
+  skipped,    // not run, for a reason that is no fault (a mutant of an unannotated kernel)
   crashed,    // the worker process running it died (a signal, an abort) or its OpenCL context broke
   timed_out,  // no result within [run] variant_time_limit_s: the worker running it was killed
 };
@@ -53,9 +53,9 @@ struct RepetitionTiming {
 struct KernelTimeInterval {
   double lower_ns = 0;
   double upper_ns = 0;
-  double confidence = 0.95;           // requested; the interval reaches it from 6 repetitions on
-  std::optional<double> noise;        // (upper - lower) / (2 median); absent with too few repetitions
-  bool converged = false;             // noise <= max_noise before the time budget ran out
+  double confidence = 0.95;     // requested; the interval reaches it from 6 repetitions on
+  std::optional<double> noise;  // (upper - lower) / (2 median); absent with too few repetitions
+  bool converged = false;       // noise <= max_noise before the time budget ran out
 };
 
 struct EventTimings {
@@ -122,10 +122,10 @@ struct RunRecord {
   std::optional<EventTimings> timings;
   VerificationResult verification;
   counters::CounterSet counters = counters::CounterSet::notAttempted("not measured");
-  std::optional<OccupancyMatch> occupancy_padding;  // mutants only
-  std::optional<MutantOrigin> mutant_origin;        // mutants only: annotated or automatic
+  std::optional<OccupancyMatch> occupancy_padding;       // mutants only
+  std::optional<MutantOrigin> mutant_origin;             // mutants only: annotated or automatic
   std::optional<MutantSourceCheck> mutant_source_check;  // automatic mutants only
-  std::optional<WhatIfRun> what_if;  // what-if records only: the mutation it ran
+  std::optional<WhatIfRun> what_if;                      // what-if records only: the mutation it ran
   // Wall-clock seconds of the run's phases: build (waiting for the program's build, the padded
   // mutant's rebuild included), prepare (inputs, uploads, occupancy padding), run (warm-up and timed
   // repetitions), drift_control, verify (read-back, reference, comparison), counters (bridge and

@@ -7,9 +7,8 @@ namespace rooflab {
 namespace {
 
 constexpr EnumName<SizeLimit> kSizeLimitNames[] = {
-    {SizeLimit::waves, "waves"},   {SizeLimit::kernel_time, "kernel_time"}, {SizeLimit::cache, "cache"},
-    {SizeLimit::smallest, "smallest"},
-    {SizeLimit::memory, "memory"}, {SizeLimit::max, "max"},
+    {SizeLimit::waves, "waves"},       {SizeLimit::kernel_time, "kernel_time"}, {SizeLimit::cache, "cache"},
+    {SizeLimit::smallest, "smallest"}, {SizeLimit::memory, "memory"},           {SizeLimit::max, "max"},
 };
 
 }  // namespace

@@ -34,21 +34,21 @@ struct SizeChoice {
   SizeLimit limited_by = SizeLimit::smallest;
   // The inputs of the decision, for the report.
   std::uint32_t compute_units = 0;
-  double work_groups_needed = 0;            // waves x compute units
+  double work_groups_needed = 0;             // waves x compute units
   std::optional<double> fewest_work_groups;  // the studied variant with the fewest, at `value`
   std::string fewest_variant;
   std::optional<double> estimated_kernel_us;  // [work] at the roofs; absent without roofs
-  std::string roofs;  // which roofs: "measured", "datasheet", or "" (none known)
+  std::string roofs;                          // which roofs: "measured", "datasheet", or "" (none known)
   // The family's [work] flops or bytes is "unmeasured": no kernel time is estimated, the waves goal
   // decides alone.
   bool work_unmeasured = false;
-  double buffer_bytes = 0;          // the largest point's buffers at `value`
+  double buffer_bytes = 0;  // the largest point's buffers at `value`
   double largest_buffer_bytes = 0;
   std::uint64_t max_alloc_bytes = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, where the family is memory-bound at the roofs and its buffers were
   // sized past it; 0 where that goal did not apply (compute-bound, no roofs, cache size unknown).
   std::uint64_t cache_bytes = 0;
-  std::string why;                    // one sentence, as printed
+  std::string why;  // one sentence, as printed
 };
 
 }  // namespace rooflab

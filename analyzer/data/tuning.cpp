@@ -23,6 +23,8 @@ constexpr EnumName<ConfigurationOutcome> kOutcomeNames[] = {
 std::string toString(TuneSearcher searcher) { return nameOf(kSearcherNames, searcher); }
 std::optional<TuneSearcher> parseTuneSearcher(std::string_view text) { return valueOf(kSearcherNames, text); }
 std::string toString(ConfigurationOutcome outcome) { return nameOf(kOutcomeNames, outcome); }
-std::optional<ConfigurationOutcome> parseConfigurationOutcome(std::string_view text) { return valueOf(kOutcomeNames, text); }
+std::optional<ConfigurationOutcome> parseConfigurationOutcome(std::string_view text) {
+  return valueOf(kOutcomeNames, text);
+}
 
 }  // namespace rooflab

@@ -40,13 +40,13 @@ struct TuningDimension {
 struct TunedConfiguration {
   std::vector<double> values;  // one per dimension
   ConfigurationOutcome outcome = ConfigurationOutcome::not_evaluated;
-  std::string reason;                 // why invalid or failed
-  std::optional<std::size_t> order;   // 1 for the first configuration the search ran
-  bool resumed = false;               // measured by an earlier run (the journal), not again
-  std::optional<double> median_ns;    // ok configurations
-  std::optional<double> lower_ns;     // the median's 95% interval
+  std::string reason;                // why invalid or failed
+  std::optional<std::size_t> order;  // 1 for the first configuration the search ran
+  bool resumed = false;              // measured by an earlier run (the journal), not again
+  std::optional<double> median_ns;   // ok configurations
+  std::optional<double> lower_ns;    // the median's 95% interval
   std::optional<double> upper_ns;
-  std::optional<double> rate;         // in TuningResult::rate_unit, at the median
+  std::optional<double> rate;  // in TuningResult::rate_unit, at the median
 };
 
 struct TuningResult {
@@ -60,13 +60,13 @@ struct TuningResult {
   std::vector<TuningDimension> dimensions;
   std::vector<std::string> constraints;
   std::vector<TunedConfiguration> configurations;  // the whole space, in the order of its dimensions
-  std::size_t valid = 0;        // configurations that pass the constraints and the plan's checks
-  std::size_t evaluations = 0;  // configurations run, those of the journal included
-  std::optional<std::size_t> best;      // into configurations
-  std::optional<std::size_t> baseline;  // the variant's own configuration, when it is in the space
-  std::string rate_unit = "GFLOP/s";    // or "GB/s" for a family bound by memory
-  std::optional<double> roof_rate;      // the device's attainable rate at the family's intensity
-  std::string stop_reason;              // why the search ended
+  std::size_t valid = 0;                           // configurations that pass the constraints and the plan's checks
+  std::size_t evaluations = 0;                     // configurations run, those of the journal included
+  std::optional<std::size_t> best;                 // into configurations
+  std::optional<std::size_t> baseline;             // the variant's own configuration, when it is in the space
+  std::string rate_unit = "GFLOP/s";               // or "GB/s" for a family bound by memory
+  std::optional<double> roof_rate;                 // the device's attainable rate at the family's intensity
+  std::string stop_reason;                         // why the search ended
   double seconds = 0;
   std::string tuned_variant;     // the record of the best configuration, a rung of its own
   std::string manifest_snippet;  // a [[variants]] entry that keeps the best configuration
@@ -78,7 +78,7 @@ struct TuneJournalEntry {
   std::string device;
   std::string family;
   std::string variant;
-  ParamValues params;        // the studied point
+  ParamValues params;         // the studied point
   ParamValues configuration;  // dimension name -> value
   // What the measurement was made with: "kernel sources" and "point" (hashes of the variant's program
   // and of the point as resolved), and each measurement setting by its config key. An entry whose

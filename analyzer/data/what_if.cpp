@@ -15,7 +15,9 @@ constexpr EnumName<WhatIfComparison> kWhatIfComparisonNames[] = {
 
 std::string toString(WhatIfComparison comparison) { return nameOf(kWhatIfComparisonNames, comparison); }
 
-std::optional<WhatIfComparison> parseWhatIfComparison(std::string_view text) { return valueOf(kWhatIfComparisonNames, text); }
+std::optional<WhatIfComparison> parseWhatIfComparison(std::string_view text) {
+  return valueOf(kWhatIfComparisonNames, text);
+}
 
 std::string describe(const WhatIfExpectation& expectation) {
   const std::string value = formatNumber(expectation.value);

@@ -42,14 +42,14 @@ struct WhatIfRun {
 // WhatIfRun in one "what_if" object.
 struct WhatIfOutcome {
   WhatIfCheck check = WhatIfCheck::not_checked;
-  std::string check_detail;  // the figures, or why the expectation was not checked
+  std::string check_detail;                // the figures, or why the expectation was not checked
   std::optional<double> counter_original;  // the expectation's counter on the original
   std::optional<double> counter_what_if;   // and on the what-if
   std::optional<double> t_ns;              // the original's median kernel time
   std::optional<double> t_what_if_ns;
-  std::optional<double> predicted_gain;    // t / t_what_if: under 1, no gain
-  std::optional<double> t_realised_ns;     // realised_by's median at the same parameters
-  std::optional<double> realised_gain;     // t / t_realised: what the real optimisation won
+  std::optional<double> predicted_gain;  // t / t_what_if: under 1, no gain
+  std::optional<double> t_realised_ns;   // realised_by's median at the same parameters
+  std::optional<double> realised_gain;   // t / t_realised: what the real optimisation won
   // Why a gain is not given: the record that stood in the way and its state ("the original (tiled)
   // crashed: ...", "tiled_padded failed verification (...)"). A gain compares two records, and is
   // given only when both ran and, normal ones, verified. Empty when the gain is given (or, in files

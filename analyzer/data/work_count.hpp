@@ -28,7 +28,7 @@ struct MeasuredWork {
   std::string kernel;
   // As counted over the work-groups that ran.
   double counted_flops = 0;
-  std::uint64_t counted_global_loads = 0;   // element accesses (a vloadN call counts N)
+  std::uint64_t counted_global_loads = 0;  // element accesses (a vloadN call counts N)
   std::uint64_t counted_global_stores = 0;
   std::uint64_t counted_global_load_bytes = 0;
   std::uint64_t counted_global_store_bytes = 0;

@@ -31,13 +31,13 @@ struct WorkerSetup {
 struct WorkerMessage {
   enum class Kind { ready, progress, record, fatal };
   Kind kind = Kind::fatal;
-  int build_threads = 0;          // ready: programs built in the background
-  std::string phase;              // progress: "warm-up", "run", "verify", ...
-  int index = 0, count = 0;       // progress
+  int build_threads = 0;            // ready: programs built in the background
+  std::string phase;                // progress: "warm-up", "run", "verify", ...
+  int index = 0, count = 0;         // progress
   std::optional<RunRecord> record;  // record
   // record: the files the worker wrote (kept binaries), for the batch to list as rooflab's
   std::vector<std::string> written_files;
-  std::string reason;             // fatal: why the worker cannot run points (no device...)
+  std::string reason;  // fatal: why the worker cannot run points (no device...)
 };
 
 }  // namespace rooflab

@@ -85,7 +85,8 @@ std::optional<PciLocation> parsePciLocation(const std::string& text) {
     const std::string field = location.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
     std::uint32_t value = 0;
     const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value, 16);
-    if (field.empty() || field.size() > 8 || error != std::errc() || end != field.data() + field.size()) return std::nullopt;
+    if (field.empty() || field.size() > 8 || error != std::errc() || end != field.data() + field.size())
+      return std::nullopt;
     fields.push_back(value);
     if (colon == std::string::npos) break;
     start = colon + 1;
@@ -96,8 +97,7 @@ std::optional<PciLocation> parsePciLocation(const std::string& text) {
 }
 
 bool DeviceInfo::isNvidia() const {
-  return lower(vendor).find("nvidia") != std::string::npos ||
-         lower(platform).find("nvidia") != std::string::npos;
+  return lower(vendor).find("nvidia") != std::string::npos || lower(platform).find("nvidia") != std::string::npos;
 }
 
 std::vector<SelectedDevice> discoverDevices() {
@@ -178,11 +178,12 @@ SelectedDevice selectDevice(const std::string& selector) {
   }
   if (sel == "gpu" || sel == "cpu") {
     if (auto* d = firstOfType(sel == "gpu" ? "GPU" : "CPU")) return *d;
-    throw DeviceError("device selector '" + selector + "': no " + (sel == "gpu" ? "GPU" : "CPU") +
-                      " device among " + std::to_string(all.size()) + " found (see `rooflab devices`)");
+    throw DeviceError("device selector '" + selector + "': no " + (sel == "gpu" ? "GPU" : "CPU") + " device among " +
+                      std::to_string(all.size()) + " found (see `rooflab devices`)");
   }
-  if (sel.find(':') != std::string::npos &&
-      std::all_of(sel.begin(), sel.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == ':'; })) {
+  if (sel.find(':') != std::string::npos && std::all_of(sel.begin(), sel.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == ':';
+      })) {
     // Exactly two indices: "0:", ":1", "0:0:0" and indices beyond int are errors, not guesses.
     int p = -1, d = -1;
     const char* begin = sel.data();
@@ -234,7 +235,8 @@ std::vector<SelectedDevice> selectDevices(const std::string& selectors) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (selected.empty()) throw DeviceError("device selector '" + selectors + "' names no device (see `rooflab devices`)");
+  if (selected.empty())
+    throw DeviceError("device selector '" + selectors + "' names no device (see `rooflab devices`)");
   return selected;
 }
 

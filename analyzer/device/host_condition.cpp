@@ -31,9 +31,21 @@ std::optional<std::uint64_t> parseCacheSize(std::string text) {
   std::uint64_t scale = 1;
   if (!text.empty()) {
     switch (text.back()) {
-      case 'K': case 'k': scale = 1024; text.pop_back(); break;
-      case 'M': case 'm': scale = 1024 * 1024; text.pop_back(); break;
-      case 'G': case 'g': scale = 1024ull * 1024 * 1024; text.pop_back(); break;
+      case 'K':
+      case 'k':
+        scale = 1024;
+        text.pop_back();
+        break;
+      case 'M':
+      case 'm':
+        scale = 1024 * 1024;
+        text.pop_back();
+        break;
+      case 'G':
+      case 'g':
+        scale = 1024ull * 1024 * 1024;
+        text.pop_back();
+        break;
       default: break;
     }
   }

@@ -24,7 +24,7 @@ HostCondition readHostCondition(const HostPaths& paths = {});
 std::optional<unsigned> countCpuList(const std::string& list);
 
 struct HostNoiseLimits {
-  double max_load_per_core = 0.5;  // 1-minute load average per online core
+  double max_load_per_core = 0.5;      // 1-minute load average per online core
   double max_gpu_clock_spread = 0.05;  // (max - min) / max of the sampled SM clock
 };
 

@@ -71,19 +71,21 @@ std::optional<std::size_t> RecordAnalysis::conclude(const std::vector<RunRecord>
   const std::optional<DeviceModel>& roofs = deviceRoofs();
   // A variant that failed verification gets no verdict: its time is of a wrong computation.
   if ((memory_only || compute_only) && normal.verification.status != VerificationStatus::failed)
-    concluded.mutation = analyseMutation(normal, memory_only, compute_only,
-                                         static_cast<double>(inputs_.models.timer_resolution_ns), {},
-                                         roofs ? roofs->computePeak(normal.work.arithmetic) : std::nullopt,
-                                         roofs ? fastestMemoryRoof(*roofs) : std::nullopt, inputs_.cpu_device);
+    concluded.mutation =
+        analyseMutation(normal, memory_only, compute_only, static_cast<double>(inputs_.models.timer_resolution_ns), {},
+                        roofs ? roofs->computePeak(normal.work.arithmetic) : std::nullopt,
+                        roofs ? fastestMemoryRoof(*roofs) : std::nullopt, inputs_.cpu_device);
   // After placement and the verdict: the diagnosis reads both.
-  if (normal.status == RecordStatus::ok) concluded.diagnosis = diagnose(AnalysedRecord(normal, concluded), launchLatencyNs());
+  if (normal.status == RecordStatus::ok)
+    concluded.diagnosis = diagnose(AnalysedRecord(normal, concluded), launchLatencyNs());
   if (!concluded.mutation && !concluded.diagnosis) return std::nullopt;
   return *normal_index;
 }
 
 std::optional<double> RecordAnalysis::launchLatencyNs() const {
   const std::optional<CeilingsReport>& ceilings = inputs_.models.ceilings;
-  if (ceilings && ceilings->link && ceilings->launch && ceilings->launch->latencyNs()) return ceilings->launch->latencyNs();
+  if (ceilings && ceilings->link && ceilings->launch && ceilings->launch->latencyNs())
+    return ceilings->launch->latencyNs();
   const std::optional<DeviceModel>& roofs = deviceRoofs();
   return roofs ? roofs->launch_latency_ns : std::nullopt;
 }

@@ -62,7 +62,7 @@ class RecordAnalysis {
 
   DeviceAnalysisInputs inputs_;
   std::map<std::string, std::map<RunMode, std::size_t>> mode_records_;  // group -> mode -> record index
-  std::set<std::string> concluded_;                                      // groups whose last record came
+  std::set<std::string> concluded_;                                     // groups whose last record came
 };
 
 // The analysis of a saved run: `saved`, the conclusions its file holds (one per record, as the run

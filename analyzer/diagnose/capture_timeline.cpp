@@ -25,10 +25,9 @@ TimelinePart partOf(CapturedCommandKind kind) {
   }
 }
 
-constexpr TimelinePart kPartOrder[] = {TimelinePart::kernel, TimelinePart::write, TimelinePart::read,
-                                       TimelinePart::copy,   TimelinePart::fill,  TimelinePart::map,
-                                       TimelinePart::unmap,  TimelinePart::other, TimelinePart::launch,
-                                       TimelinePart::host};
+constexpr TimelinePart kPartOrder[] = {
+    TimelinePart::kernel, TimelinePart::write, TimelinePart::read,  TimelinePart::copy,   TimelinePart::fill,
+    TimelinePart::map,    TimelinePart::unmap, TimelinePart::other, TimelinePart::launch, TimelinePart::host};
 
 // When a command was queued: a driver that left it unreported (0, or after the start) gives its start.
 double queuedNs(const CapturedEventTimes& times) {
@@ -83,7 +82,8 @@ std::map<TimelinePart, std::vector<TimeInterval>> partIntervals(const CaptureTim
   std::map<TimelinePart, std::vector<TimeInterval>> intervals;
   for (const TimelineBox& box : timeline.boxes) {
     intervals[partOf(box.kind)].push_back({box.start_ns, box.end_ns});
-    if (box.kind == CapturedCommandKind::kernel) intervals[TimelinePart::launch].push_back({box.ready_ns, box.start_ns});
+    if (box.kind == CapturedCommandKind::kernel)
+      intervals[TimelinePart::launch].push_back({box.ready_ns, box.start_ns});
   }
   return intervals;
 }
@@ -161,8 +161,7 @@ std::vector<TimeInterval> mergedIntervals(std::vector<TimeInterval> intervals) {
     if (!(interval.end_ns > interval.begin_ns)) continue;
     if (!merged.empty() && interval.begin_ns <= merged.back().end_ns)
       merged.back().end_ns = std::max(merged.back().end_ns, interval.end_ns);
-    else
-      merged.push_back(interval);
+    else merged.push_back(interval);
   }
   return merged;
 }

@@ -24,7 +24,8 @@ struct TransferWay {
   std::optional<LinkStrategy> strategy;
 };
 
-TransferWay wayOf(const CapturedCommand& command, std::uint64_t buffer_flags, std::map<std::uint64_t, bool>& map_reads) {
+TransferWay wayOf(const CapturedCommand& command, std::uint64_t buffer_flags,
+                  std::map<std::uint64_t, bool>& map_reads) {
   TransferWay way;
   const LinkStrategy map_strategy = (buffer_flags & kUseHostPtr)     ? LinkStrategy::use_host_ptr
                                     : (buffer_flags & kAllocHostPtr) ? LinkStrategy::alloc_host_ptr
@@ -32,7 +33,8 @@ TransferWay wayOf(const CapturedCommand& command, std::uint64_t buffer_flags, st
   switch (command.kind) {
     case CapturedCommandKind::write:
     case CapturedCommandKind::read:
-      way.direction = command.kind == CapturedCommandKind::write ? LinkDirection::host_to_device : LinkDirection::device_to_host;
+      way.direction =
+          command.kind == CapturedCommandKind::write ? LinkDirection::host_to_device : LinkDirection::device_to_host;
       way.strategy = command.blocking ? LinkStrategy::copy : LinkStrategy::copy_async;
       break;
     case CapturedCommandKind::map:
@@ -41,8 +43,9 @@ TransferWay wayOf(const CapturedCommand& command, std::uint64_t buffer_flags, st
       way.strategy = map_strategy;
       break;
     case CapturedCommandKind::unmap:
-      way.direction = map_reads.count(command.buffer_id) && map_reads[command.buffer_id] ? LinkDirection::device_to_host
-                                                                                         : LinkDirection::host_to_device;
+      way.direction = map_reads.count(command.buffer_id) && map_reads[command.buffer_id]
+                          ? LinkDirection::device_to_host
+                          : LinkDirection::host_to_device;
       way.strategy = map_strategy;
       break;
     default: break;
@@ -123,8 +126,9 @@ void addTransferPatterns(const CaptureLog& log, const EndToEndCeilings& ceilings
     judgePattern(pattern, ceilings);
     timeline.transfers.push_back(std::move(pattern));
   }
-  std::stable_sort(timeline.transfers.begin(), timeline.transfers.end(),
-                   [](const TimelineTransferPattern& a, const TimelineTransferPattern& b) { return a.sum_ns > b.sum_ns; });
+  std::stable_sort(
+      timeline.transfers.begin(), timeline.transfers.end(),
+      [](const TimelineTransferPattern& a, const TimelineTransferPattern& b) { return a.sum_ns > b.sum_ns; });
 }
 
 void addHotspots(const CaptureLog& log, CaptureTimeline& timeline) {
@@ -137,7 +141,8 @@ void addHotspots(const CaptureLog& log, CaptureTimeline& timeline) {
   double kernels_ns = 0;
   for (const CapturedCommand& command : log.commands) {
     if (command.kind != CapturedCommandKind::kernel) continue;
-    const CapturedLaunch* launch = command.launch_id && launches.count(*command.launch_id) ? launches[*command.launch_id] : nullptr;
+    const CapturedLaunch* launch =
+        command.launch_id && launches.count(*command.launch_id) ? launches[*command.launch_id] : nullptr;
     const std::string name = launch && kernel_names.count(launch->kernel_id) ? kernel_names[launch->kernel_id] : "";
     std::vector<TimelineHotspot*> spots{&by_name[name]};
     by_name[name].kernel = name;
@@ -208,7 +213,8 @@ void addApplicationWhatIfs(const EndToEndCeilings& ceilings, CaptureTimeline& ti
     }
     std::string from;
     if (const std::optional<EndToEndParts> parts = predictRun(what_if, kernel->sum_ns, with_launch, from))
-      timeline.application_what_ifs.push_back({strategy, what_if.chunks, parts->total_ns, measured_ns - parts->total_ns});
+      timeline.application_what_ifs.push_back(
+          {strategy, what_if.chunks, parts->total_ns, measured_ns - parts->total_ns});
   }
 }
 

@@ -60,7 +60,8 @@ std::optional<double> finiteValue(const std::optional<double>& value) {
 // The placements of one signal on the device model, level by level; the conclusion is the bound of
 // the roof the kernel comes closest to (below kRoofBoundFraction of every roof: latency).
 Reading readPlacements(const AnalysedRecord& record, DiagnosisSignal signal, std::vector<DiagnosisEvidence>& evidence) {
-  const IntensitySource source = signal == DiagnosisSignal::counters ? IntensitySource::counters : IntensitySource::analytic;
+  const IntensitySource source =
+      signal == DiagnosisSignal::counters ? IntensitySource::counters : IntensitySource::analytic;
   const std::pair<MemoryLevel, std::string> keys[] = {
       {MemoryLevel::dram, signal == DiagnosisSignal::counters ? "device_counters" : "device"},
       {MemoryLevel::global, levelPlacementKey("device", MemoryLevel::global)},
@@ -75,11 +76,12 @@ Reading readPlacements(const AnalysedRecord& record, DiagnosisSignal signal, std
     const RooflinePlacement& placement = found->second;
     const std::optional<double> fraction = finiteValue(placement.fraction_of_roof);
     if (!fraction) continue;
-    DiagnosisEvidence item{signal, level, fromRoofline(placement.bound), percentText(*fraction) + " of the " +
-                                                                             levelName(level) + " roof"};
+    DiagnosisEvidence item{signal, level, fromRoofline(placement.bound),
+                           percentText(*fraction) + " of the " + levelName(level) + " roof"};
     if (const auto intensity = finiteValue(placement.intensity))
-      item.says += " at " + formatSignificant(*intensity, 3) +
-                   (placement.arithmetic.value_or(record.work.arithmetic) == Arithmetic::int32 ? " op/byte" : " FLOP/byte");
+      item.says +=
+          " at " + formatSignificant(*intensity, 3) +
+          (placement.arithmetic.value_or(record.work.arithmetic) == Arithmetic::int32 ? " op/byte" : " FLOP/byte");
     item.says += item.points_to ? " (" + toString(*item.points_to) + ")" : "";
     if (placement.above_roof) item.says += "; above its roof: " + *placement.above_roof;
     evidence.push_back(item);
@@ -112,14 +114,16 @@ struct RidgeSide {
 };
 std::optional<RidgeSide> ridgeSide(const AnalysedRecord& record) {
   const auto found = record.roofline.find("device");
-  if (found == record.roofline.end() || found->second.intensity_source != IntensitySource::analytic) return std::nullopt;
+  if (found == record.roofline.end() || found->second.intensity_source != IntensitySource::analytic)
+    return std::nullopt;
   const RooflinePlacement& placement = found->second;
   const auto intensity = finiteValue(placement.intensity);
   if (!intensity || !(placement.ridge_intensity > 0) || !std::isfinite(placement.ridge_intensity)) return std::nullopt;
   const bool memory = *intensity < placement.ridge_intensity;
   return RidgeSide{memory ? DiagnosedBound::memory : DiagnosedBound::compute,
-                   std::string(memory ? "the memory roof" : "the compute roof") + " is the lower one at its intensity (" +
-                       formatSignificant(*intensity, 3) + (memory ? ", left of the ridge at " : ", right of the ridge at ") +
+                   std::string(memory ? "the memory roof" : "the compute roof") +
+                       " is the lower one at its intensity (" + formatSignificant(*intensity, 3) +
+                       (memory ? ", left of the ridge at " : ", right of the ridge at ") +
                        formatSignificant(placement.ridge_intensity, 3) + ")"};
 }
 
@@ -157,24 +161,27 @@ struct MutantReading {
 MutantReading readMutants(const MutationVerdict& m, const std::optional<RidgeSide>& ridge,
                           std::vector<DiagnosisEvidence>& evidence) {
   MutantReading out;
-  for (const auto& [name, validation] : {std::pair<const char*, const std::optional<MutantValidation>*>{
-                                             "compute-only", &m.validation.compute_only},
-                                         {"memory-only", &m.validation.memory_only}}) {
+  for (const auto& [name, validation] :
+       {std::pair<const char*, const std::optional<MutantValidation>*>{"compute-only", &m.validation.compute_only},
+        {"memory-only", &m.validation.memory_only}}) {
     if (!*validation || (*validation)->valid || !out.invalid.empty()) continue;
     const MutantValidation& v = **validation;
     out.invalid = std::string("the ") + name + " mutant failed validation";
     if (v.original && v.mutant)
       out.invalid += " (" + v.quantity + ": " + formatSignificant(*v.mutant, 4) + " against the original's " +
-                     formatSignificant(*v.original, 4) + (v.by == MutantValidation::Method::counters ? ", counted" : "") + ")";
+                     formatSignificant(*v.original, 4) +
+                     (v.by == MutantValidation::Method::counters ? ", counted" : "") + ")";
   }
-  for (const auto& [name, tx] : {std::pair<const char*, std::optional<double>>{"compute-only", m.t_comp_ns},
-                                 {"memory-only", m.t_mem_ns}})
+  for (const auto& [name, tx] :
+       {std::pair<const char*, std::optional<double>>{"compute-only", m.t_comp_ns}, {"memory-only", m.t_mem_ns}})
     if (m.t_ns && tx && *tx > kMutantSlowerThanOriginal * *m.t_ns && out.doubt.empty())
-      out.doubt = std::string("the ") + name + " mutant runs " + formatFixed(*tx / *m.t_ns, 2) + "x as long as the original";
+      out.doubt =
+          std::string("the ") + name + " mutant runs " + formatFixed(*tx / *m.t_ns, 2) + "x as long as the original";
 
   std::string says;
   if (m.t_ns) says = "t " + microseconds(*m.t_ns);
-  if (m.t_ns && m.t_mem_ns) says += ", memory-only " + microseconds(*m.t_mem_ns) + " (" + percentText(*m.t_mem_ns / *m.t_ns) + ")";
+  if (m.t_ns && m.t_mem_ns)
+    says += ", memory-only " + microseconds(*m.t_mem_ns) + " (" + percentText(*m.t_mem_ns / *m.t_ns) + ")";
   if (m.t_ns && m.t_comp_ns)
     says += ", compute-only " + microseconds(*m.t_comp_ns) + " (" + percentText(*m.t_comp_ns / *m.t_ns) + ")";
   const std::string verdict = toString(m.verdict);
@@ -220,15 +227,17 @@ void applyLaunchFloor(const RunRecord& original, double launch_latency_ns, Diagn
   const double launches = static_cast<double>(std::max<std::size_t>(1, original.geometry.size()));
   const double floor_ns = launches * launch_latency_ns;
   if (*kernel_ns > kLaunchBoundMultiple * floor_ns) return;
-  const std::string figure = "the kernel runs " + microseconds(*kernel_ns) + ", " + formatFixed(*kernel_ns / floor_ns, 2) +
-                             "x the " + microseconds(launch_latency_ns) + " launch latency" +
+  const std::string figure = "the kernel runs " + microseconds(*kernel_ns) + ", " +
+                             formatFixed(*kernel_ns / floor_ns, 2) + "x the " + microseconds(launch_latency_ns) +
+                             " launch latency" +
                              (launches > 1 ? " times its " + formatFixed(launches, 0) + " launches" : "");
   d.evidence.push_back({DiagnosisSignal::launch, std::nullopt, DiagnosedBound::launch,
                         figure + " (within " + formatFixed(kLaunchBoundMultiple, 0) + "x: launch-bound)"});
   if (d.decided_by && d.bound != DiagnosedBound::undetermined && d.bound != DiagnosedBound::latency)
     d.disagreements.push_back({DiagnosisSignal::launch, *d.decided_by,
-                               signalName(*d.decided_by) + " (" + toString(d.bound) + ") reads the kernel's own work; " +
-                                   figure + ", so launches, not that work, set this point's time: a larger problem per "
+                               signalName(*d.decided_by) + " (" + toString(d.bound) +
+                                   ") reads the kernel's own work; " + figure +
+                                   ", so launches, not that work, set this point's time: a larger problem per "
                                    "launch or fewer launches is what would help"});
   d.bound = DiagnosedBound::launch;
   d.memory_level = std::nullopt;
@@ -248,15 +257,21 @@ std::string whyTrusted(DiagnosisSignal trusted, const Reading& trusted_reading, 
   const std::string other_says = signalName(overruled) + " (" + other.figure + ")";
   if (trusted == DiagnosisSignal::mutants) {
     if (other.bound == DiagnosedBound::latency)
-      return other_says + " places it below " + percentText(kRoofBoundFraction) + " of every roof, which cannot tell "
+      return other_says + " places it below " + percentText(kRoofBoundFraction) +
+             " of every roof, which cannot tell "
              "latency from a bound no roof shows; the mutants' times measure what removing the traffic or the "
-             "arithmetic saves, so their " + trusted_reading.figure + " is trusted";
-    return other_says + " compares it with the device's peak, which this kernel's mix of work need not be able to "
-           "reach; the mutants' times measure this kernel directly, so their " + trusted_reading.figure + " is trusted";
+             "arithmetic saves, so their " +
+             trusted_reading.figure + " is trusted";
+    return other_says +
+           " compares it with the device's peak, which this kernel's mix of work need not be able to "
+           "reach; the mutants' times measure this kernel directly, so their " +
+           trusted_reading.figure + " is trusted";
   }
   if (other.bound == DiagnosedBound::latency)
-    return other_says + " places it below " + percentText(kRoofBoundFraction) + " of every roof, which cannot tell "
-           "latency from a bound no roof shows; " + trusted_says + " measured on the hardware and trusted";
+    return other_says + " places it below " + percentText(kRoofBoundFraction) +
+           " of every roof, which cannot tell "
+           "latency from a bound no roof shows; " +
+           trusted_says + " measured on the hardware and trusted";
   return other_says + " counts the bytes the code asks for; the counters count what each level really served, so " +
          trusted_says + " trusted";
 }
@@ -325,8 +340,9 @@ Diagnosis diagnoseSignals(const AnalysedRecord& original) {
   }
 
   int agreeing = 0, disagreeing = 0;
-  const std::pair<DiagnosisSignal, const Reading*> signals[] = {
-      {DiagnosisSignal::roofline, &roofline}, {DiagnosisSignal::counters, &counters}, {DiagnosisSignal::mutants, &mutants.reading}};
+  const std::pair<DiagnosisSignal, const Reading*> signals[] = {{DiagnosisSignal::roofline, &roofline},
+                                                                {DiagnosisSignal::counters, &counters},
+                                                                {DiagnosisSignal::mutants, &mutants.reading}};
   for (const auto& [signal, reading] : signals) {
     if (!reading->bound || (signal == DiagnosisSignal::mutants && !mutants.invalid.empty())) continue;
     if (*reading->bound == d.bound) {
@@ -334,13 +350,16 @@ Diagnosis diagnoseSignals(const AnalysedRecord& original) {
       continue;
     }
     ++disagreeing;
-    d.disagreements.push_back({*d.decided_by, signal, whyTrusted(*d.decided_by, *trusted, signal, *reading, mutants.doubt,
-                                                                   original.mutation && original.mutation->cpu_device)});
+    d.disagreements.push_back({*d.decided_by, signal,
+                               whyTrusted(*d.decided_by, *trusted, signal, *reading, mutants.doubt,
+                                          original.mutation && original.mutation->cpu_device)});
   }
   if (!mutants.invalid.empty() && d.decided_by != DiagnosisSignal::mutants)
     d.disagreements.push_back({*d.decided_by, DiagnosisSignal::mutants,
-                               mutants.invalid + ": it does not do the original's work, so the mutants give no "
-                               "verdict; " + signalName(*d.decided_by) + " (" + trusted->figure + ")" +
+                               mutants.invalid +
+                                   ": it does not do the original's work, so the mutants give no "
+                                   "verdict; " +
+                                   signalName(*d.decided_by) + " (" + trusted->figure + ")" +
                                    (d.decided_by == DiagnosisSignal::roofline ? " is" : " are") + " trusted"});
   d.confidence = confidenceOf(d, agreeing, disagreeing, trusted->weak);
   return d;

@@ -35,22 +35,23 @@ void judgeBound(const EndToEndRun& run, EndToEndRunPrediction& judged) {
                         {m.launch_ns, EndToEndBound::launch},
                         {m.kernel_ns, EndToEndBound::kernel},
                         {m.gaps_ns, EndToEndBound::host}};
-  const Part& largest = *std::max_element(std::begin(parts), std::end(parts), [](const Part& a, const Part& b) { return a.ns < b.ns; });
+  const Part& largest =
+      *std::max_element(std::begin(parts), std::end(parts), [](const Part& a, const Part& b) { return a.ns < b.ns; });
   if (!(largest.ns > 0) || !(m.total_ns > 0)) return;
   judged.bound = largest.bound;
   const std::string share = formatFixed(100 * std::min(1.0, largest.ns / m.total_ns), 0) + "% of the time";
   switch (largest.bound) {
     case EndToEndBound::link_up:
-      judged.bound_text = "link-bound at " + formatFixed(double(run.upload_bytes) / m.upload_ns, 2) + " GB/s host-to-device (" +
-                       share + ")";
+      judged.bound_text = "link-bound at " + formatFixed(double(run.upload_bytes) / m.upload_ns, 2) +
+                          " GB/s host-to-device (" + share + ")";
       break;
     case EndToEndBound::link_down:
       judged.bound_text = "link-bound at " + formatFixed(double(run.download_bytes) / m.download_ns, 2) +
-                       " GB/s device-to-host (" + share + ")";
+                          " GB/s device-to-host (" + share + ")";
       break;
     case EndToEndBound::launch:
-      judged.bound_text = "launch-bound (" + std::to_string(run.launches) + " launch" + (run.launches == 1 ? "" : "es") +
-                       ", " + timeText(m.launch_ns) + ", " + share + ")";
+      judged.bound_text = "launch-bound (" + std::to_string(run.launches) + " launch" +
+                          (run.launches == 1 ? "" : "es") + ", " + timeText(m.launch_ns) + ", " + share + ")";
       break;
     case EndToEndBound::kernel: judged.bound_text = "kernel-bound (" + share + ")"; break;
     case EndToEndBound::host:
@@ -108,7 +109,8 @@ EndToEndVerdict verdictOf(const EndToEndResult& result, const std::vector<EndToE
       best = &run;
       best_judged = &runs[i];
     }
-    if (run.strategy != EndToEndStrategy::overlap && (!worst || run.median.total_ns > worst->median.total_ns)) worst = &run;
+    if (run.strategy != EndToEndStrategy::overlap && (!worst || run.median.total_ns > worst->median.total_ns))
+      worst = &run;
   }
   if (!best) {
     verdict.summary = "no end-to-end run was verified";
@@ -144,10 +146,11 @@ EndToEndAnalysis analyseEndToEnd(const RunRecord& record, const EndToEndCeilings
     std::string from;
     if (kernel_ns) judged.predicted = predictRun(run, *kernel_ns, ceilings, from);
     judged.predicted_from = judged.predicted ? from
-                            : kernel_ns      ? "no prediction: the run measured no " +
-                                              std::string(ceilings.link ? "launch or link ceiling this strategy needs"
-                                                                        : "link ceilings ([run] ceilings = \"datasheet\")")
-                                             : "no prediction: the kernel run has no median time";
+                            : kernel_ns
+                                ? "no prediction: the run measured no " +
+                                      std::string(ceilings.link ? "launch or link ceiling this strategy needs"
+                                                                : "link ceilings ([run] ceilings = \"datasheet\")")
+                                : "no prediction: the kernel run has no median time";
   }
   analysis.overlap = overlapWhatIfs(result, analysis.runs, kernel_ns.value_or(0), ceilings);
   analysis.verdict = verdictOf(result, analysis.runs);

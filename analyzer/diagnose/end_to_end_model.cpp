@@ -67,7 +67,8 @@ std::vector<PipelineStage> stagesOf(const EndToEndRun& run, double kernel_ns, co
     PipelineStage stage;
     if (found.up) stage.upload_ns = transferNs(*found.up, run.upload_buffers, share * double(run.upload_bytes));
     stage.kernel_ns = launches_per_chunk * launch_ns + share * kernel_ns;
-    if (found.down) stage.download_ns = transferNs(*found.down, run.download_buffers, share * double(run.download_bytes));
+    if (found.down)
+      stage.download_ns = transferNs(*found.down, run.download_buffers, share * double(run.download_bytes));
     stages.push_back(stage);
   }
   return stages;
@@ -114,8 +115,7 @@ std::optional<EndToEndParts> predictRun(const EndToEndRun& run, double kernel_ns
   if (found->up) from += "upload: " + ceilingText(*found->up) + " x " + std::to_string(run.upload_buffers) + "; ";
   from += "launch: " + usText(launchNs(run, ceilings)) +
           (run.strategy == EndToEndStrategy::overlap && ceilings.queued_launch_ns ? " (back to back)" : "") + " x " +
-          std::to_string(run.launches) +
-          "; kernel: the kernel run's median " + usText(kernel_ns);
+          std::to_string(run.launches) + "; kernel: the kernel run's median " + usText(kernel_ns);
   if (found->down) from += "; download: " + ceilingText(*found->down) + " x " + std::to_string(run.download_buffers);
   const LinkCeiling* memcpy_ceiling = ceilings.link->host_memcpy ? &*ceilings.link->host_memcpy : nullptr;
   if (run.host_copy_bytes > 0 && memcpy_ceiling && memcpy_ceiling->gbps) {
@@ -125,15 +125,16 @@ std::optional<EndToEndParts> predictRun(const EndToEndRun& run, double kernel_ns
   }
   if (run.strategy == EndToEndStrategy::overlap) {
     parts.total_ns = pipelineNs(stages, run.queues) + parts.gaps_ns;
-    from += "; " + std::to_string(stages.size()) + " chunk" + (stages.size() == 1 ? "" : "s") + " through the pipeline on " +
-            std::to_string(run.queues) + " queue" + (run.queues == 1 ? "" : "s");
+    from += "; " + std::to_string(stages.size()) + " chunk" + (stages.size() == 1 ? "" : "s") +
+            " through the pipeline on " + std::to_string(run.queues) + " queue" + (run.queues == 1 ? "" : "s");
   } else {
     parts.total_ns = parts.upload_ns + parts.launch_ns + parts.kernel_ns + parts.download_ns + parts.gaps_ns;
   }
   return parts;
 }
 
-std::optional<PipelineStage> largestChunkStages(const EndToEndRun& run, double kernel_ns, const EndToEndCeilings& ceilings) {
+std::optional<PipelineStage> largestChunkStages(const EndToEndRun& run, double kernel_ns,
+                                                const EndToEndCeilings& ceilings) {
   const std::optional<RunCeilings> found = ceilingsOf(run, ceilings);
   if (!found) return std::nullopt;
   const std::vector<PipelineStage> stages = stagesOf(run, kernel_ns, ceilings, *found);

@@ -45,6 +45,7 @@ std::optional<EndToEndParts> predictRun(const EndToEndRun& run, double kernel_ns
                                         std::string& from);
 
 // The stages of an overlapped run's largest chunk, predicted as predictRun does.
-std::optional<PipelineStage> largestChunkStages(const EndToEndRun& run, double kernel_ns, const EndToEndCeilings& ceilings);
+std::optional<PipelineStage> largestChunkStages(const EndToEndRun& run, double kernel_ns,
+                                                const EndToEndCeilings& ceilings);
 
 }  // namespace rooflab

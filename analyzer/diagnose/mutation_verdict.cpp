@@ -14,7 +14,9 @@ namespace rooflab {
 namespace {
 
 // A value the results would write as null (not finite) is no measurement.
-std::optional<double> finite(double value) { return std::isfinite(value) ? std::optional<double>(value) : std::nullopt; }
+std::optional<double> finite(double value) {
+  return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
+}
 
 std::optional<double> medianNs(const RunRecord* record) {
   if (!record || record->status != RecordStatus::ok || !record->timings) return std::nullopt;
@@ -119,7 +121,8 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
         if (ld_original && ld_mutant) {
           v.quantity += ", global load sectors " + formatNumber(*ld_original) + " -> " + formatNumber(*ld_mutant) +
                         (check.kept_global_loads > 0 ? " (" + keptLoadsText(check) + ")" : " (it keeps no load)");
-          const double allowed = (check.kept_global_loads > 0 ? 1 + m.counter_tolerance : m.counter_tolerance) * *ld_original;
+          const double allowed =
+              (check.kept_global_loads > 0 ? 1 + m.counter_tolerance : m.counter_tolerance) * *ld_original;
           v.valid = v.valid && *ld_mutant <= allowed;
         }
       }
@@ -137,8 +140,9 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
     v.note = "no counters on this device: the automatic mutant keeps every global access (memory-only) or operation "
              "(compute-only) as written in the source, counted by its rewriter; not confirmed by measurement";
     if (check.kept_global_loads > 0)
-      *v.note += "; " + keptLoadsText(check) +
-                 ", whose values decide addresses, branches, loop bounds or divisors, so its time includes their traffic";
+      *v.note +=
+          "; " + keptLoadsText(check) +
+          ", whose values decide addresses, branches, loop bounds or divisors, so its time includes their traffic";
     return v;
   }
   v.quantity = memory_only ? "annotated global loads and stores" : "annotated arithmetic";
@@ -185,9 +189,10 @@ std::optional<std::string> memoryCollapse(const RunRecord& normal, const RunReco
   if (!bytes || roof.gbps <= 0 || t_mem_ns <= 0 || t_ns <= 0) return std::nullopt;
   const double gbps = *bytes / t_mem_ns, original_gbps = *bytes / t_ns;
   if (gbps <= kAbove * roof.gbps || gbps <= kAbove * original_gbps) return std::nullopt;
-  return "the memory-only mutant moves the " + bytesText(*bytes) + " it must move at least (every global access is kept) at " +
-         formatNumber(std::round(gbps)) + " GB/s, over 4x the device's fastest memory roof (" + roof.level + ", " +
-         formatNumber(std::round(roof.gbps)) + " GB/s) and 4x the original's " + formatNumber(std::round(original_gbps)) +
+  return "the memory-only mutant moves the " + bytesText(*bytes) +
+         " it must move at least (every global access is kept) at " + formatNumber(std::round(gbps)) +
+         " GB/s, over 4x the device's fastest memory roof (" + roof.level + ", " + formatNumber(std::round(roof.gbps)) +
+         " GB/s) and 4x the original's " + formatNumber(std::round(original_gbps)) +
          " GB/s: the compiler removed traffic the mutant should keep; its time is not used";
 }
 
@@ -204,7 +209,8 @@ std::optional<MemoryRoof> fastestMemoryRoof(const DeviceModel& model) {
   for (const auto& [gbps, level] : {std::pair<std::optional<double>, const char*>{model.dram_gbps, "DRAM"},
                                     {model.l2_gbps, "L2"},
                                     {model.local_gbps, "local memory"}})
-    if (gbps && std::isfinite(*gbps) && *gbps > 0 && (!fastest || *gbps > fastest->gbps)) fastest = MemoryRoof{*gbps, level};
+    if (gbps && std::isfinite(*gbps) && *gbps > 0 && (!fastest || *gbps > fastest->gbps))
+      fastest = MemoryRoof{*gbps, level};
   return fastest;
 }
 
@@ -225,8 +231,8 @@ void noteMutantRuns(MutationVerdict& out, const RunRecord* memory_only, const Ru
     for (const std::string& note : mutant->occupancy_padding->notes)
       notes.push_back(std::string("the ") + name + " mutant: " + note);
   }
-  for (const auto& [name, mutant] : {std::pair<const char*, const RunRecord*>{"memory-only", memory_only},
-                                     {"compute-only", compute_only}})
+  for (const auto& [name, mutant] :
+       {std::pair<const char*, const RunRecord*>{"memory-only", memory_only}, {"compute-only", compute_only}})
     if (mutant && mutant->status != RecordStatus::ok && !mutant->status_reason.empty())
       notes.push_back(std::string("the ") + name + " mutant did not run: " + mutant->status_reason);
   if (memory_only && memory_only->mutant_source_check && !memory_only->mutant_source_check->same_as_original.empty())
@@ -236,16 +242,19 @@ void noteMutantRuns(MutationVerdict& out, const RunRecord* memory_only, const Ru
 // The mutants' times that can stand in the verdict: each mutant checked against its original's work
 // (counters or declared work) and against the device's roofs; a time that fails either is dropped,
 // with the reason in the notes.
-std::pair<std::optional<double>, std::optional<double>> usableMutantTimes(
-    MutationVerdict& out, const RunRecord& normal, const RunRecord* memory_only, const RunRecord* compute_only,
-    double t, std::optional<double> compute_roof_gflops, std::optional<MemoryRoof> memory_roof) {
+std::pair<std::optional<double>, std::optional<double>> usableMutantTimes(MutationVerdict& out, const RunRecord& normal,
+                                                                          const RunRecord* memory_only,
+                                                                          const RunRecord* compute_only, double t,
+                                                                          std::optional<double> compute_roof_gflops,
+                                                                          std::optional<MemoryRoof> memory_roof) {
   const VerdictMargins& m = out.margins;
   auto& notes = out.notes;
   std::optional<double> t_mem = medianNs(memory_only), t_comp = medianNs(compute_only);
   if (memory_only && t_mem) {
     out.validation.memory_only = validate(normal, *memory_only, true, m);
     if (!out.validation.memory_only->valid) {
-      notes.push_back("the memory-only mutant does not move the same memory traffic as the original; its time is not used");
+      notes.push_back(
+          "the memory-only mutant does not move the same memory traffic as the original; its time is not used");
       t_mem.reset();
     }
   }
@@ -298,11 +307,13 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
   }
   out.t_ns = *t;
   noteMutantRuns(out, memory_only, compute_only);
-  auto [t_mem, t_comp] = usableMutantTimes(out, normal, memory_only, compute_only, *t, compute_roof_gflops, memory_roof);
+  auto [t_mem, t_comp] =
+      usableMutantTimes(out, normal, memory_only, compute_only, *t, compute_roof_gflops, memory_roof);
   out.t_mem_ns = t_mem;
   out.t_comp_ns = t_comp;
   if (!t_mem || !t_comp) {
-    notes.push_back("a verdict needs both mutants (run modes normal, compute-only and memory-only on an annotated kernel)");
+    notes.push_back(
+        "a verdict needs both mutants (run modes normal, compute-only and memory-only on an annotated kernel)");
     return out;
   }
   out.speedup_if_memory_free = *t / *t_comp;
@@ -322,32 +333,28 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
                     formatNumber(std::round(out.slower_mutant->times_original * 100) / 100) +
                     "x longer than the original, over the " + formatNumber(m.far_slower) +
                     "x that removing a part of the kernel can explain: the mutation changed how the compiler shaped "
-                    "the code (" + slowerMutantCause(cpu_device) + "), so the mutants give no verdict");
+                    "the code (" +
+                    slowerMutantCause(cpu_device) + "), so the mutants give no verdict");
     return out;
   }
   const double floor_ns = std::max(m.min_kernel_ns, m.min_kernel_ns_per_resolution * timer_resolution_ns);
   if (*t < floor_ns) {
     out.verdict = MutationReading::overhead_dominated;
     notes.push_back("the kernel runs " + formatNumber(std::round(*t / 100) / 10) + " us, under " +
-                    formatNumber(floor_ns / 1000) + " us: launch ramp-up, tail and timer resolution dominate all three "
+                    formatNumber(floor_ns / 1000) +
+                    " us: launch ramp-up, tail and timer resolution dominate all three "
                     "times; grow the problem size for a meaningful verdict");
     return out;
   }
   // The reading: both ~ total: optimise both; one ~ total: bound by it; total ~ sum:
   // latency-bound (traffic and computation do not overlap); otherwise the larger one leads.
   const bool mem_near = *t_mem >= m.near * *t, comp_near = *t_comp >= m.near * *t;
-  if (mem_near && comp_near)
-    out.verdict = MutationReading::balanced;
-  else if (mem_near)
-    out.verdict = MutationReading::memory_bound;
-  else if (comp_near)
-    out.verdict = MutationReading::compute_bound;
-  else if (std::fabs(*t - (*t_mem + *t_comp)) <= m.sum_tolerance * *t)
-    out.verdict = MutationReading::latency_bound;
-  else if (*t_mem >= *t_comp)
-    out.verdict = MutationReading::memory_leaning;
-  else
-    out.verdict = MutationReading::compute_leaning;
+  if (mem_near && comp_near) out.verdict = MutationReading::balanced;
+  else if (mem_near) out.verdict = MutationReading::memory_bound;
+  else if (comp_near) out.verdict = MutationReading::compute_bound;
+  else if (std::fabs(*t - (*t_mem + *t_comp)) <= m.sum_tolerance * *t) out.verdict = MutationReading::latency_bound;
+  else if (*t_mem >= *t_comp) out.verdict = MutationReading::memory_leaning;
+  else out.verdict = MutationReading::compute_leaning;
   if (out.verdict == MutationReading::latency_bound)
     notes.push_back("t is close to t_mem + t_comp: memory traffic and computation do not overlap; more parallelism "
                     "(occupancy, independent work per work item) would hide one behind the other");

@@ -26,17 +26,14 @@ MatchKey matchKeyOf(const RunRecord& record) {
   for (const auto& [name, value] : record.params)
     params += name + "=" + (std::isfinite(value) ? formatNumber(value) : "") + "\n";
   if (record.what_if) params += "what-if=" + record.what_if->name + "\n";  // a variant's what-ifs share one mode
-  if (record.device) params += "device=" + *record.device + "\n";  // a batch on several devices
+  if (record.device) params += "device=" + *record.device + "\n";          // a batch on several devices
   return {record.family, record.variant, record.mode, params};
 }
 
 PointKey pointKeyOf(const RunRecord& record) {
-  return PointKey{record.family,
-                  record.variant,
-                  record.mode,
-                  record.what_if ? std::optional<std::string>(record.what_if->name) : std::nullopt,
-                  record.params,
-                  record.param_order,
+  return PointKey{record.family, record.variant,
+                  record.mode,   record.what_if ? std::optional<std::string>(record.what_if->name) : std::nullopt,
+                  record.params, record.param_order,
                   record.device};
 }
 
@@ -85,7 +82,8 @@ std::vector<double> correctedKernelNs(const RunRecord& record, const std::vector
 // A record's repetitions cannot stand for it when their median is not the median the record states,
 // as in a file edited by hand or written by another tool: the test on the repetitions would then
 // judge other timings than the table shows.
-std::optional<MedianMismatch> medianMismatch(const std::optional<double>& stated_ns, const std::vector<double>& samples_ns) {
+std::optional<MedianMismatch> medianMismatch(const std::optional<double>& stated_ns,
+                                             const std::vector<double>& samples_ns) {
   if (!stated_ns || samples_ns.empty()) return std::nullopt;
   const double own_ns = summarize(samples_ns).median;
   if (std::fabs(own_ns - *stated_ns) <= 0.01 * std::fabs(*stated_ns)) return std::nullopt;
@@ -115,9 +113,10 @@ PointVerdict pointVerdictOf(Change change) {
 
 // The test on both runs' repetitions, and against the drift beside them when both runs timed the
 // control kernel beside every repetition.
-void testRepetitions(const RunRecord& old_record, const RunRecord& new_record, const std::vector<double>& old_samples_ns,
-                     const std::vector<double>& new_samples_ns, const RunComparisonOptions& options,
-                     const std::optional<RunDrift>& run_drift, PointComparison& point) {
+void testRepetitions(const RunRecord& old_record, const RunRecord& new_record,
+                     const std::vector<double>& old_samples_ns, const std::vector<double>& new_samples_ns,
+                     const RunComparisonOptions& options, const std::optional<RunDrift>& run_drift,
+                     PointComparison& point) {
   point.comparison = compareSamples(old_samples_ns, new_samples_ns, options.alpha, options.min_effect, Better::lower);
   point.time_change = point.comparison->ratio.ratio - 1.0;
   Change verdict = point.comparison->verdict;
@@ -254,7 +253,8 @@ void markNewFaults(PointComparison& point) {
   if (point.old_status == RecordStatus::ok && isFault(point.new_status)) {
     point.verdict = PointVerdict::regressed;
     point.reason = VerdictReason::now_errors;
-  } else if (point.old_verification != VerificationStatus::failed && point.new_verification == VerificationStatus::failed) {
+  } else if (point.old_verification != VerificationStatus::failed &&
+             point.new_verification == VerificationStatus::failed) {
     point.verdict = PointVerdict::regressed;
     point.reason = VerdictReason::now_fails_verification;
   }

@@ -50,7 +50,8 @@ void warnAboutNoise(const ResultsDocument& run, RunSide side, std::vector<Compar
   if (run.noisy_host) warnings.push_back(NoisyHost{side, *run.noisy_host});
   std::size_t missed = 0;
   for (const RunRecord& record : run.records)
-    if (record.timings && record.timings->kernel_ns_interval && !record.timings->kernel_ns_interval->converged) ++missed;
+    if (record.timings && record.timings->kernel_ns_interval && !record.timings->kernel_ns_interval->converged)
+      ++missed;
   if (missed > 0) warnings.push_back(MissedNoiseTarget{side, missed});
 }
 

@@ -45,9 +45,7 @@ void checkExpectation(const RunRecord& original, const RunRecord& what_if, const
   const double after = *w.counter_what_if;
   bool met = false;
   switch (e.comparison) {
-    case WhatIfComparison::to:
-      met = std::fabs(after - e.value) <= kToTolerance * std::fabs(*w.counter_original);
-      break;
+    case WhatIfComparison::to: met = std::fabs(after - e.value) <= kToTolerance * std::fabs(*w.counter_original); break;
     case WhatIfComparison::below: met = after < e.value; break;
     case WhatIfComparison::ratio_below:
       if (*w.counter_original == 0) {
@@ -62,7 +60,8 @@ void checkExpectation(const RunRecord& original, const RunRecord& what_if, const
                    " (original) -> " + formatNumber(after) + " (what-if); expected " + describe(e);
 }
 
-const RunRecord* normalRecord(const std::vector<RunRecord>& records, const RunRecord& like, const std::string& variant) {
+const RunRecord* normalRecord(const std::vector<RunRecord>& records, const RunRecord& like,
+                              const std::string& variant) {
   for (const RunRecord& r : records)
     if (r.mode == RunMode::normal && r.family == like.family && r.variant == variant && r.params == like.params &&
         r.device == like.device &&  // on several devices: the same device's
@@ -125,8 +124,8 @@ WhatIfOutcome whatIfOutcome(const std::vector<RunRecord>& records, const RunReco
   const std::string original_unusable = unusableBecause(original, "the original (" + record.variant + ")");
   std::string what_if_unusable;
   if (record.status != RecordStatus::ok || !record.medianKernelNs())
-    what_if_unusable = "the what-if " + statusText(record.status) +
-                       (record.status_reason.empty() ? "" : ": " + reasonOf(record));
+    what_if_unusable =
+        "the what-if " + statusText(record.status) + (record.status_reason.empty() ? "" : ": " + reasonOf(record));
   w.t_what_if_ns = what_if_unusable.empty() ? record.medianKernelNs() : std::nullopt;
   w.t_ns = original_unusable.empty() ? original->medianKernelNs() : std::nullopt;
   w.predicted_gain = gain(w.t_ns, w.t_what_if_ns);

@@ -58,7 +58,8 @@ CapturedProcess processFrom(const json& j) {
 CaptureSeal readSeal(const fs::path& dir) {
   const fs::path file = dir / kSealName;
   if (!fs::exists(file))
-    throw InputError(file.string() + ": missing: the capture did not finish (rooflab capture itself was stopped); capture again");
+    throw InputError(file.string() +
+                     ": missing: the capture did not finish (rooflab capture itself was stopped); capture again");
   const json j = readJsonFile(file);
   CaptureSeal seal;
   try {
@@ -132,8 +133,8 @@ void LogLines::read(const json& j, std::uint64_t number) {
     if (j.contains("parent")) b.parent_id = j.at("parent").get<std::uint64_t>();
     log_.buffers.push_back(b);
   } else if (type == "queue") {
-    log_.queues.push_back({j.at("id").get<std::uint64_t>(), j.at("properties").get<std::uint64_t>(),
-                           j.at("out_of_order").get<bool>()});
+    log_.queues.push_back(
+        {j.at("id").get<std::uint64_t>(), j.at("properties").get<std::uint64_t>(), j.at("out_of_order").get<bool>()});
   } else if (type == "launch") {
     newLaunch(j);
   } else if (type == "saved") {
@@ -154,7 +155,8 @@ void LogLines::read(const json& j, std::uint64_t number) {
 
 void LogLines::start(const json& j) {
   if (j.at("format").get<int>() != kLogFormat)
-    fail("log format " + std::to_string(j.at("format").get<int>()) + ", this rooflab reads format " + std::to_string(kLogFormat));
+    fail("log format " + std::to_string(j.at("format").get<int>()) + ", this rooflab reads format " +
+         std::to_string(kLogFormat));
   const std::string version = j.at("version").get<std::string>();
   if (version != ROOFLAB_VERSION)
     fail("written by the capture library of rooflab " + version + ", this is rooflab " + ROOFLAB_VERSION);
@@ -167,7 +169,8 @@ void LogLines::program(const json& j) {
   if (!kind) fail("unknown program kind " + j.at("kind").dump());
   p.kind = *kind;
   if (j.contains("source"))
-    p.source = CaptureBlob{j.at("source").at("name").get<std::string>(), j.at("source").at("bytes").get<std::uint64_t>()};
+    p.source =
+        CaptureBlob{j.at("source").at("name").get<std::string>(), j.at("source").at("bytes").get<std::uint64_t>()};
   program_index_[p.id] = log_.programs.size();
   log_.programs.push_back(p);
 }
@@ -225,7 +228,8 @@ void LogLines::saved(const json& j) {
   const std::uint64_t buffer = j.at("buffer").get<std::uint64_t>();
   CapturedLaunch::BufferState* state = nullptr;
   for (auto& s : l.buffers) state = s.buffer_id == buffer ? &s : state;
-  if (state == nullptr) state = &l.buffers.emplace_back(CapturedLaunch::BufferState{buffer, std::nullopt, std::nullopt});
+  if (state == nullptr)
+    state = &l.buffers.emplace_back(CapturedLaunch::BufferState{buffer, std::nullopt, std::nullopt});
   if (!j.contains("data")) return;
   const CaptureBlob blob{j.at("data").at("name").get<std::string>(), j.at("data").at("bytes").get<std::uint64_t>()};
   (j.at("when").get<std::string>() == "before" ? state->before : state->after) = blob;
@@ -259,8 +263,9 @@ void LogLines::times(const json& j) {
   const auto found = command_index_.find(j.at("seq").get<std::uint64_t>());
   if (found == command_index_.end()) fail("times of a command no earlier line made");
   if (!j.contains("start_ns")) return;  // the command failed or never completed
-  log_.commands[found->second].times = CapturedEventTimes{j.at("queued_ns").get<std::uint64_t>(), j.at("submit_ns").get<std::uint64_t>(),
-                                                          j.at("start_ns").get<std::uint64_t>(), j.at("end_ns").get<std::uint64_t>()};
+  log_.commands[found->second].times =
+      CapturedEventTimes{j.at("queued_ns").get<std::uint64_t>(), j.at("submit_ns").get<std::uint64_t>(),
+                         j.at("start_ns").get<std::uint64_t>(), j.at("end_ns").get<std::uint64_t>()};
 }
 
 void LogLines::unsupported(const json& j) {
@@ -279,12 +284,8 @@ void LogLines::finish() {
 void writeCaptureSeal(const fs::path& dir, const CaptureSeal& seal) {
   const fs::path log = dir / kLogName;
   const std::string bytes = fs::exists(log) ? readBytes(log) : std::string();
-  json j{{"format", kLogFormat},
-         {"rooflab_version", ROOFLAB_VERSION},
-         {"log_bytes", bytes.size()},
-         {"log_hash", fnv1aHex(bytes)},
-         {"complete", seal.complete},
-         {"process", processJson(seal.process)}};
+  json j{{"format", kLogFormat},        {"rooflab_version", ROOFLAB_VERSION}, {"log_bytes", bytes.size()},
+         {"log_hash", fnv1aHex(bytes)}, {"complete", seal.complete},          {"process", processJson(seal.process)}};
   if (!seal.complete) j["incomplete_reason"] = seal.incomplete_reason;
   writeJsonAtomically(dir / kSealName, j);
 }
@@ -301,8 +302,8 @@ CaptureReading readCaptureFolder(const fs::path& dir, CaptureAcceptance acceptan
   const fs::path file = dir / kLogName;
   const std::string bytes = fs::exists(file) ? readBytes(file) : std::string();
   if (bytes.size() != seal.log_bytes || fnv1aHex(bytes) != seal.log_hash)
-    throw InputError(file.string() + ": not the log the capture sealed (" + std::to_string(bytes.size()) + " bytes, sealed " +
-                     std::to_string(seal.log_bytes) + "): it was edited; capture again");
+    throw InputError(file.string() + ": not the log the capture sealed (" + std::to_string(bytes.size()) +
+                     " bytes, sealed " + std::to_string(seal.log_bytes) + "): it was edited; capture again");
   if (!seal.complete && acceptance == CaptureAcceptance::complete_only)
     throw InputError(dir.string() + ": an incomplete capture: " + seal.incomplete_reason);
   CaptureReading reading;
@@ -321,7 +322,8 @@ CaptureReading readCaptureFolder(const fs::path& dir, CaptureAcceptance acceptan
     }
     json line;
     try {
-      line = json::parse(bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.begin() + static_cast<std::ptrdiff_t>(end));
+      line = json::parse(bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                         bytes.begin() + static_cast<std::ptrdiff_t>(end));
       lines.read(line, number);
     } catch (const json::exception& e) {
       throw InputError(file.string() + ":" + std::to_string(number) + ": " + e.what());

@@ -33,8 +33,8 @@ nlohmann::json toJson(const DeviceModel& model) {
   json["match"] = model.match_names;
   json["match_exclude"] = model.match_exclude;
   json["measured"] = model.measured ? nlohmann::json{{"at", model.measured->at},
-                                                      {"device", model.measured->device},
-                                                      {"driver", model.measured->driver}}
+                                                     {"device", model.measured->device},
+                                                     {"driver", model.measured->driver}}
                                     : nlohmann::json(nullptr);
   json["notes"] = model.notes.empty() ? nlohmann::json(nullptr) : nlohmann::json(model.notes);
   return json;

@@ -54,8 +54,10 @@ class JournalReader {
     const auto index = j.find("index");
     const auto record = j.find("record");
     if (index == j.end() || !index->is_number_unsigned() || record == j.end() || !record->is_object())
-      throw InputError(at(number) + "not a journal line (neither {\"document\": ...} nor {\"index\": N, \"record\": "
-                                    "{...}}): " + excerpt(line));
+      throw InputError(at(number) +
+                       "not a journal line (neither {\"document\": ...} nor {\"index\": N, \"record\": "
+                       "{...}}): " +
+                       excerpt(line));
     if (!document_)
       throw InputError(at(number) + "a record before the journal's header line: a journal of an older rooflab, "
                                     "which cannot be read back (its run's results.json holds the records of its last "
@@ -66,8 +68,8 @@ class JournalReader {
   ReadResults finish() {
     ReadResults read;
     if (torn_)
-      read.warnings.push_back(at(torn_->first) +
-                              "a torn last line skipped (the run was cut off while writing it): " + excerpt(torn_->second));
+      read.warnings.push_back(at(torn_->first) + "a torn last line skipped (the run was cut off while writing it): " +
+                              excerpt(torn_->second));
     if (!document_)
       throw InputError(path_.string() + ": a journal without its header line: its run put no record on disk");
     read.document = std::move(*document_);
@@ -132,7 +134,8 @@ ReadResults readRunFolder(const fs::path& folder) {
   if (newer.document.started_at != checkpoint.document.started_at ||
       newer.document.records.size() <= checkpoint.document.records.size())
     return checkpoint;
-  newer.warnings.push_back(results.string() + " is a checkpoint of " + std::to_string(checkpoint.document.records.size()) +
+  newer.warnings.push_back(results.string() + " is a checkpoint of " +
+                           std::to_string(checkpoint.document.records.size()) +
                            " records of a run cut off before its end; " + journal.string() + " holds " +
                            std::to_string(newer.document.records.size()) + ": the journal is read");
   return newer;

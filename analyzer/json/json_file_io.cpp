@@ -32,7 +32,8 @@ nlohmann::json readJsonFile(const std::filesystem::path& path) {
     in.seekg(0, std::ios::end);
     text.resize(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())));
     in.seekg(0);
-    if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) throw InputError(path.string() + ": cannot be read");
+    if (!in.read(text.data(), static_cast<std::streamsize>(text.size())))
+      throw InputError(path.string() + ": cannot be read");
   } catch (const std::ios_base::failure& e) {
     throw InputError(path.string() + ": cannot be read: " + e.what());
   }

@@ -24,9 +24,7 @@ Enum enumAt(const json& j, const char* key) {
 json toJson(const SourceLocation& where) { return {{"file", where.file}, {"line", where.line}}; }
 SourceLocation locationFrom(const json& j) { return {j.at("file").get<std::string>(), j.at("line").get<int>()}; }
 
-json toJson(const ManifestExpression& e) {
-  return {{"text", e.text}, {"key", e.key}, {"where", toJson(e.where)}};
-}
+json toJson(const ManifestExpression& e) { return {{"text", e.text}, {"key", e.key}, {"where", toJson(e.where)}}; }
 ManifestExpression expressionFrom(const json& j) {
   return {j.at("text").get<std::string>(), j.at("key").get<std::string>(), locationFrom(j.at("where"))};
 }
@@ -60,9 +58,14 @@ std::optional<BufferFile> bufferFileFrom(const json& j) {
 }
 
 json toJson(const BufferSpec& b) {
-  return {{"name", b.name},          {"type", toJson(b.type)},     {"count", toJson(b.count)},
-          {"init", number(b.init)},  {"access", number(b.access)}, {"link", b.link ? number(*b.link) : json(nullptr)},
-          {"init_file", toJson(b.init_file)}, {"expect_file", toJson(b.expect_file)}};
+  return {{"name", b.name},
+          {"type", toJson(b.type)},
+          {"count", toJson(b.count)},
+          {"init", number(b.init)},
+          {"access", number(b.access)},
+          {"link", b.link ? number(*b.link) : json(nullptr)},
+          {"init_file", toJson(b.init_file)},
+          {"expect_file", toJson(b.expect_file)}};
 }
 BufferSpec bufferFrom(const json& j) {
   BufferSpec b;
@@ -80,13 +83,21 @@ BufferSpec bufferFrom(const json& j) {
 json toJson(const LaunchSpec& launch) {
   json args = json::array();
   for (const KernelArgSpec& a : launch.args)
-    args.push_back({{"kind", number(a.kind)}, {"buffer", a.buffer}, {"value", toJson(a.value)},
-                    {"scalar_type", number(a.scalar_type)}, {"text", a.text}});
+    args.push_back({{"kind", number(a.kind)},
+                    {"buffer", a.buffer},
+                    {"value", toJson(a.value)},
+                    {"scalar_type", number(a.scalar_type)},
+                    {"text", a.text}});
   json pingpong = json::array();
   for (const BufferSwap& swap : launch.pingpong) pingpong.push_back({swap.first, swap.second});
-  return {{"kernel", launch.kernel},         {"args", args},           {"global", toJson(launch.global)},
-          {"local", toJson(launch.local)},   {"repeat", toJson(launch.repeat)}, {"index", launch.index},
-          {"pingpong", pingpong},            {"where", toJson(launch.where)}};
+  return {{"kernel", launch.kernel},
+          {"args", args},
+          {"global", toJson(launch.global)},
+          {"local", toJson(launch.local)},
+          {"repeat", toJson(launch.repeat)},
+          {"index", launch.index},
+          {"pingpong", pingpong},
+          {"where", toJson(launch.where)}};
 }
 LaunchSpec launchFrom(const json& j) {
   LaunchSpec launch;
@@ -99,7 +110,8 @@ LaunchSpec launchFrom(const json& j) {
   launch.local = expressionsFrom(j.at("local"));
   launch.repeat = optionalExpressionFrom(j.at("repeat"));
   launch.index = j.at("index").get<std::string>();
-  for (const json& swap : j.at("pingpong")) launch.pingpong.push_back({swap.at(0).get<std::string>(), swap.at(1).get<std::string>()});
+  for (const json& swap : j.at("pingpong"))
+    launch.pingpong.push_back({swap.at(0).get<std::string>(), swap.at(1).get<std::string>()});
   launch.where = locationFrom(j.at("where"));
   return launch;
 }
@@ -108,8 +120,8 @@ json toJson(const WhatIfSpec& w) {
   json expect = nullptr;
   if (w.expect)
     expect = {{"counter", w.expect->counter}, {"comparison", number(w.expect->comparison)}, {"value", w.expect->value}};
-  return {{"name", w.name},     {"define", w.define},           {"description", w.description},
-          {"expect", expect},   {"realised_by", w.realised_by}, {"where", toJson(w.where)}};
+  return {{"name", w.name},   {"define", w.define},           {"description", w.description},
+          {"expect", expect}, {"realised_by", w.realised_by}, {"where", toJson(w.where)}};
 }
 WhatIfSpec whatIfFrom(const json& j) {
   WhatIfSpec w;
@@ -133,8 +145,12 @@ json pathsJson(const std::vector<std::filesystem::path>& paths) {
 json toJson(const VariantSpec& v) {
   json defines = json::array(), launches = json::array(), scratch = json::array(), what_ifs = json::array();
   for (const DefineSpec& d : v.defines)
-    defines.push_back({{"name", d.name}, {"value", d.value}, {"is_expression", d.is_expression},
-                       {"is_number", d.is_number}, {"key", d.key}, {"where", toJson(d.where)}});
+    defines.push_back({{"name", d.name},
+                       {"value", d.value},
+                       {"is_expression", d.is_expression},
+                       {"is_number", d.is_number},
+                       {"key", d.key},
+                       {"where", toJson(d.where)}});
   for (const LaunchSpec& l : v.launches) launches.push_back(toJson(l));
   for (const BufferSpec& b : v.scratch) scratch.push_back(toJson(b));
   for (const WhatIfSpec& w : v.what_ifs) what_ifs.push_back(toJson(w));
@@ -167,8 +183,8 @@ VariantSpec variantFrom(const json& j) {
   v.include_dir = j.at("include_dir").get<std::string>();
   for (const json& d : j.at("defines"))
     v.defines.push_back({d.at("name").get<std::string>(), d.at("value").get<std::string>(),
-                         d.at("is_expression").get<bool>(), d.at("is_number").get<bool>(), d.at("key").get<std::string>(),
-                         locationFrom(d.at("where"))});
+                         d.at("is_expression").get<bool>(), d.at("is_number").get<bool>(),
+                         d.at("key").get<std::string>(), locationFrom(d.at("where"))});
   v.build_options = j.at("build_options").get<std::string>();
   for (const json& l : j.at("launches")) v.launches.push_back(launchFrom(l));
   for (const json& b : j.at("scratch")) v.scratch.push_back(bufferFrom(b));
@@ -203,7 +219,8 @@ json toJson(const FamilyManifest& f) {
           {"reference", {{"kind", number(f.reference.kind)}, {"name", f.reference.name}}},
           {"tolerance", f.tolerance},
           {"variants", variants},
-          {"split", f.split ? json{{"param", f.split->param}, {"granule", toJson(f.split->granule)},
+          {"split", f.split ? json{{"param", f.split->param},
+                                   {"granule", toJson(f.split->granule)},
                                    {"where", toJson(f.split->where)}}
                             : json(nullptr)}};
 }
@@ -220,7 +237,8 @@ FamilyManifest familyFrom(const json& j) {
   f.bytes_unmeasured = j.at("bytes_unmeasured").get<bool>();
   if (const json& t = j.at("work_type"); !t.is_null()) f.work_type = elementTypeFrom(t);
   for (const json& b : j.at("buffers")) f.buffers.push_back(bufferFrom(b));
-  f.reference = {enumAt<ReferenceSpec::Kind>(j.at("reference"), "kind"), j.at("reference").at("name").get<std::string>()};
+  f.reference = {enumAt<ReferenceSpec::Kind>(j.at("reference"), "kind"),
+                 j.at("reference").at("name").get<std::string>()};
   f.tolerance = j.at("tolerance").get<double>();
   for (const json& v : j.at("variants")) f.variants.push_back(variantFrom(v));
   if (const json& split = j.at("split"); !split.is_null())
@@ -266,7 +284,8 @@ json toJson(const EndToEndRequest& request) {
   for (const std::vector<ResolvedChunk>& split : request.splits) {
     json chunks = json::array();
     for (const ResolvedChunk& chunk : split)
-      chunks.push_back({{"elements", chunk.elements}, {"buffer_offsets", chunk.buffer_offsets}, {"point", toJson(*chunk.point)}});
+      chunks.push_back(
+          {{"elements", chunk.elements}, {"buffer_offsets", chunk.buffer_offsets}, {"point", toJson(*chunk.point)}});
     splits.push_back(chunks);
   }
   return {{"strategies", strategies}, {"splits", splits}};
@@ -281,11 +300,18 @@ json toJson(const ResolvedPoint& r) {
     for (const ResolvedArg& a : l.args) {
       json bytes = json::array();
       for (std::byte b : a.scalar_bytes) bytes.push_back(static_cast<int>(b));
-      args.push_back({{"kind", number(a.kind)}, {"buffer", a.buffer}, {"scalar_value", a.scalar_value},
-                      {"scalar_bytes", bytes}, {"local_bytes", a.local_bytes}});
+      args.push_back({{"kind", number(a.kind)},
+                      {"buffer", a.buffer},
+                      {"scalar_value", a.scalar_value},
+                      {"scalar_bytes", bytes},
+                      {"local_bytes", a.local_bytes}});
     }
-    launches.push_back({{"kernel", l.geometry.kernel}, {"global", l.geometry.global}, {"local", l.geometry.local},
-                        {"args", args}, {"repeat", l.repeat}, {"varies", l.varies}});
+    launches.push_back({{"kernel", l.geometry.kernel},
+                        {"global", l.geometry.global},
+                        {"local", l.geometry.local},
+                        {"args", args},
+                        {"repeat", l.repeat},
+                        {"varies", l.varies}});
   }
   return {{"variant", r.run_point.variant->name},
           {"work", toJson(r.work)},
@@ -302,7 +328,8 @@ json toJson(const ResolvedPoint& r) {
 const VariantSpec& variantNamed(const FamilyManifest& family, const json& j, const char* key) {
   const std::string name = j.at(key).get<std::string>();
   const VariantSpec* variant = family.findVariant(name);
-  if (!variant) throw std::invalid_argument("the plan names variant '" + name + "', which family '" + family.name + "' lacks");
+  if (!variant)
+    throw std::invalid_argument("the plan names variant '" + name + "', which family '" + family.name + "' lacks");
   return *variant;
 }
 
@@ -316,7 +343,8 @@ ResolvedPoint resolvedFrom(const json& j, const RunPoint& point) {
     const std::string name = b.at("name").get<std::string>();
     const BufferSpec* spec = point.family->findBuffer(name, point.variant);
     if (!spec) throw std::invalid_argument("the plan names buffer '" + name + "', which its family and variant lack");
-    r.buffers.push_back({spec, b.at("scratch").get<bool>(), b.at("count").get<std::uint64_t>(), b.at("bytes").get<std::uint64_t>()});
+    r.buffers.push_back(
+        {spec, b.at("scratch").get<bool>(), b.at("count").get<std::uint64_t>(), b.at("bytes").get<std::uint64_t>()});
   }
   for (const json& l : j.at("launches")) {
     ResolvedLaunch launch;
@@ -342,7 +370,8 @@ ResolvedPoint resolvedFrom(const json& j, const RunPoint& point) {
   r.reference_error = j.at("reference_error").get<std::string>();
   if (const json& request = j.at("end_to_end"); !request.is_null()) {
     EndToEndRequest& e = r.end_to_end.emplace();
-    for (const json& strategy : request.at("strategies")) e.strategies.push_back(static_cast<EndToEndStrategy>(strategy.get<int>()));
+    for (const json& strategy : request.at("strategies"))
+      e.strategies.push_back(static_cast<EndToEndStrategy>(strategy.get<int>()));
     const std::string& split_param = point.family->split ? point.family->split->param : std::string();
     for (const json& split : request.at("splits")) {
       std::vector<ResolvedChunk>& chunks = e.splits.emplace_back();
@@ -396,7 +425,8 @@ std::shared_ptr<const BatchPlan> planFromJson(const json& j) {
       if (const json& w = p.at("what_if"); !w.is_null()) {
         for (const WhatIfSpec& spec : point.variant->what_ifs)
           if (spec.name == w.get<std::string>()) point.what_if = &spec;
-        if (!point.what_if) throw std::invalid_argument("the plan names what-if '" + w.get<std::string>() + "', which the variant lacks");
+        if (!point.what_if)
+          throw std::invalid_argument("the plan names what-if '" + w.get<std::string>() + "', which the variant lacks");
       }
       if (const json& r = p.at("resolved"); !r.is_null()) planned.resolved = resolvedFrom(r, point);
       planned.resolve_error = p.at("resolve_error").get<std::string>();

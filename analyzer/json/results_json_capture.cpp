@@ -29,9 +29,13 @@ std::vector<T> listFromJson(const json& j, std::string_view key, Read read) {
 }
 
 json toJson(const TimelinePartTime& part) {
-  return {{"part", toString(part.part)}, {"exclusive_ns", finiteOrNull(part.exclusive_ns)},
-          {"busy_ns", finiteOrNull(part.busy_ns)}, {"sum_ns", finiteOrNull(part.sum_ns)}, {"commands", part.commands},
-          {"timed_commands", part.timed_commands}, {"bytes", part.bytes}};
+  return {{"part", toString(part.part)},
+          {"exclusive_ns", finiteOrNull(part.exclusive_ns)},
+          {"busy_ns", finiteOrNull(part.busy_ns)},
+          {"sum_ns", finiteOrNull(part.sum_ns)},
+          {"commands", part.commands},
+          {"timed_commands", part.timed_commands},
+          {"bytes", part.bytes}};
 }
 
 TimelinePartTime partFromJson(const json& j) {
@@ -47,8 +51,11 @@ TimelinePartTime partFromJson(const json& j) {
 }
 
 json toJson(const TimelineBox& box) {
-  json j = {{"queue", box.queue_id}, {"sequence", box.sequence}, {"kind", toString(box.kind)},
-            {"ready_ns", finiteOrNull(box.ready_ns)}, {"start_ns", finiteOrNull(box.start_ns)},
+  json j = {{"queue", box.queue_id},
+            {"sequence", box.sequence},
+            {"kind", toString(box.kind)},
+            {"ready_ns", finiteOrNull(box.ready_ns)},
+            {"start_ns", finiteOrNull(box.start_ns)},
             {"end_ns", finiteOrNull(box.end_ns)}};
   if (box.launch_id) j["launch"] = *box.launch_id;
   return j;
@@ -67,8 +74,11 @@ TimelineBox boxFromJson(const json& j) {
 }
 
 json toJson(const TimelineQueue& queue) {
-  return {{"id", queue.id}, {"out_of_order", queue.out_of_order}, {"commands", queue.commands},
-          {"timed_commands", queue.timed_commands}, {"busy_ns", finiteOrNull(queue.busy_ns)}};
+  return {{"id", queue.id},
+          {"out_of_order", queue.out_of_order},
+          {"commands", queue.commands},
+          {"timed_commands", queue.timed_commands},
+          {"busy_ns", finiteOrNull(queue.busy_ns)}};
 }
 
 TimelineQueue queueFromJson(const json& j) {
@@ -78,10 +88,14 @@ TimelineQueue queueFromJson(const json& j) {
 }
 
 json toJson(const TimelineLinkUse& use) {
-  return {{"buffers", use.buffers}, {"use_host_ptr_buffers", use.use_host_ptr_buffers},
-          {"alloc_host_ptr_buffers", use.alloc_host_ptr_buffers}, {"copy_host_ptr_buffers", use.copy_host_ptr_buffers},
-          {"blocking_copies", use.blocking_copies}, {"non_blocking_copies", use.non_blocking_copies},
-          {"maps", use.maps}, {"unmaps", use.unmaps}};
+  return {{"buffers", use.buffers},
+          {"use_host_ptr_buffers", use.use_host_ptr_buffers},
+          {"alloc_host_ptr_buffers", use.alloc_host_ptr_buffers},
+          {"copy_host_ptr_buffers", use.copy_host_ptr_buffers},
+          {"blocking_copies", use.blocking_copies},
+          {"non_blocking_copies", use.non_blocking_copies},
+          {"maps", use.maps},
+          {"unmaps", use.unmaps}};
 }
 
 TimelineLinkUse linkUseFromJson(const json& j) {
@@ -100,16 +114,22 @@ TimelineLinkUse linkUseFromJson(const json& j) {
 json toJson(const TimelineTransferPattern& pattern) {
   json what_ifs = json::array();
   for (const TimelineStrategyWhatIf& what_if : pattern.what_ifs)
-    what_ifs.push_back({{"strategy", toString(what_if.strategy)}, {"predicted_ns", finiteOrNull(what_if.predicted_ns)},
+    what_ifs.push_back({{"strategy", toString(what_if.strategy)},
+                        {"predicted_ns", finiteOrNull(what_if.predicted_ns)},
                         {"saved_ns", finiteOrNull(what_if.saved_ns)}});
   return {{"kind", toString(pattern.kind)},
           {"direction", pattern.direction ? json(toString(*pattern.direction)) : json(nullptr)},
           {"strategy", pattern.strategy ? json(toString(*pattern.strategy)) : json(nullptr)},
-          {"bytes", pattern.bytes}, {"blocking", pattern.blocking}, {"commands", pattern.commands},
-          {"timed_commands", pattern.timed_commands}, {"sum_ns", finiteOrNull(pattern.sum_ns)},
-          {"gbps", finiteOrNull(pattern.gbps)}, {"ceiling_gbps", finiteOrNull(pattern.ceiling_gbps)},
+          {"bytes", pattern.bytes},
+          {"blocking", pattern.blocking},
+          {"commands", pattern.commands},
+          {"timed_commands", pattern.timed_commands},
+          {"sum_ns", finiteOrNull(pattern.sum_ns)},
+          {"gbps", finiteOrNull(pattern.gbps)},
+          {"ceiling_gbps", finiteOrNull(pattern.ceiling_gbps)},
           {"ceiling_latency_ns", finiteOrNull(pattern.ceiling_latency_ns)},
-          {"ceiling_ns", finiteOrNull(pattern.ceiling_ns)}, {"ceiling_zero_copy", pattern.ceiling_zero_copy},
+          {"ceiling_ns", finiteOrNull(pattern.ceiling_ns)},
+          {"ceiling_zero_copy", pattern.ceiling_zero_copy},
           {"what_ifs", what_ifs}};
 }
 
@@ -136,8 +156,11 @@ TimelineTransferPattern patternFromJson(const json& j) {
 }
 
 json toJson(const TimelineHotspot& spot) {
-  json j = {{"kernel", spot.kernel}, {"commands", spot.commands}, {"timed_commands", spot.timed_commands},
-            {"sum_ns", finiteOrNull(spot.sum_ns)}, {"share_of_kernels", finiteOrNull(spot.share_of_kernels)},
+  json j = {{"kernel", spot.kernel},
+            {"commands", spot.commands},
+            {"timed_commands", spot.timed_commands},
+            {"sum_ns", finiteOrNull(spot.sum_ns)},
+            {"share_of_kernels", finiteOrNull(spot.share_of_kernels)},
             {"share_of_span", finiteOrNull(spot.share_of_span)}};
   if (spot.launch_id) {
     j["launch"] = *spot.launch_id;
@@ -173,15 +196,27 @@ json arrayOf(const std::vector<T>& values) {
 json toJson(const CaptureTimeline& t) {
   json what_ifs = json::array();
   for (const TimelineApplicationWhatIf& w : t.application_what_ifs)
-    what_ifs.push_back({{"strategy", toString(w.strategy)}, {"chunks", w.chunks},
-                        {"predicted_ns", finiteOrNull(w.predicted_ns)}, {"saved_ns", finiteOrNull(w.saved_ns)}});
-  return {{"command", t.command}, {"device", t.device_name}, {"platform", t.platform_name},
-          {"process_wall_ns", finiteOrNull(t.process_wall_ns)}, {"span_ns", finiteOrNull(t.span_ns)},
-          {"parts", arrayOf(t.parts)}, {"queues", arrayOf(t.queues)}, {"boxes", arrayOf(t.boxes)},
-          {"untimed_commands", t.untimed_commands}, {"link_use", toJson(t.link_use)},
-          {"transfers", arrayOf(t.transfers)}, {"kernels", arrayOf(t.kernels)}, {"launches", arrayOf(t.launches)},
-          {"application_what_ifs", what_ifs}, {"link_ceilings_measured", t.link_ceilings_measured},
-          {"launch_ceiling_ns", finiteOrNull(t.launch_ceiling_ns)}, {"log_complete", t.log_complete}};
+    what_ifs.push_back({{"strategy", toString(w.strategy)},
+                        {"chunks", w.chunks},
+                        {"predicted_ns", finiteOrNull(w.predicted_ns)},
+                        {"saved_ns", finiteOrNull(w.saved_ns)}});
+  return {{"command", t.command},
+          {"device", t.device_name},
+          {"platform", t.platform_name},
+          {"process_wall_ns", finiteOrNull(t.process_wall_ns)},
+          {"span_ns", finiteOrNull(t.span_ns)},
+          {"parts", arrayOf(t.parts)},
+          {"queues", arrayOf(t.queues)},
+          {"boxes", arrayOf(t.boxes)},
+          {"untimed_commands", t.untimed_commands},
+          {"link_use", toJson(t.link_use)},
+          {"transfers", arrayOf(t.transfers)},
+          {"kernels", arrayOf(t.kernels)},
+          {"launches", arrayOf(t.launches)},
+          {"application_what_ifs", what_ifs},
+          {"link_ceilings_measured", t.link_ceilings_measured},
+          {"launch_ceiling_ns", finiteOrNull(t.launch_ceiling_ns)},
+          {"log_complete", t.log_complete}};
 }
 
 CaptureTimeline captureTimelineFromJson(const json& j) {

@@ -27,7 +27,6 @@ std::vector<RunMode> modesFromJson(const json& object, std::string_view key) {
   return modes;
 }
 
-
 }  // namespace
 
 json toJson(const BatchConfig& config) {
@@ -49,9 +48,17 @@ json toJson(const BatchConfig& config) {
     }
     studies.push_back(study);
   }
-  json run = {{"device", r.device}, {"repetitions", r.repetitions}, {"warmup", r.warmup}, {"modes", modeNames(r.modes)},
-              {"counters", toString(r.counters)}, {"reference_model", r.reference_model}, {"ceilings", toString(r.ceilings)}, {"out", r.out},
-              {"formats", r.formats}, {"kernels", kernels}, {"variant_time_limit_s", r.variant_time_limit_s},
+  json run = {{"device", r.device},
+              {"repetitions", r.repetitions},
+              {"warmup", r.warmup},
+              {"modes", modeNames(r.modes)},
+              {"counters", toString(r.counters)},
+              {"reference_model", r.reference_model},
+              {"ceilings", toString(r.ceilings)},
+              {"out", r.out},
+              {"formats", r.formats},
+              {"kernels", kernels},
+              {"variant_time_limit_s", r.variant_time_limit_s},
               {"seed", r.seed}};
   // Only when not the default, so that older results re-write unchanged.
   if (r.device_mode != DeviceMode::compare) run["device_mode"] = toString(r.device_mode);

@@ -30,7 +30,8 @@ json toJson(const Diagnosis& d) {
   json evidence = json::array(), disagreements = json::array();
   for (const DiagnosisEvidence& item : d.evidence) evidence.push_back(toJson(item));
   for (const DiagnosisDisagreement& item : d.disagreements)
-    disagreements.push_back({{"trusted", toString(item.trusted)}, {"overruled", toString(item.overruled)}, {"why", item.why}});
+    disagreements.push_back(
+        {{"trusted", toString(item.trusted)}, {"overruled", toString(item.overruled)}, {"why", item.why}});
   json j = {{"bound", toString(d.bound)},
             {"memory_level", d.memory_level ? json(toString(*d.memory_level)) : json(nullptr)},
             {"confidence", toString(d.confidence)},

@@ -54,12 +54,9 @@ CeilingSpread ceilingSpreadFromJson(const json& j, const char* unit_key) {
 }
 
 json toJson(const NoiseTarget& rule) {
-  return {{"min_repetitions", rule.min_repetitions},
-          {"max_repetitions", rule.max_repetitions},
-          {"max_noise", finiteOrNull(rule.max_noise)},
-          {"confidence", finiteOrNull(rule.confidence)},
-          {"min_seconds", finiteOrNull(rule.min_time_s)},
-          {"max_seconds", finiteOrNull(rule.max_time_s)}};
+  return {{"min_repetitions", rule.min_repetitions},      {"max_repetitions", rule.max_repetitions},
+          {"max_noise", finiteOrNull(rule.max_noise)},    {"confidence", finiteOrNull(rule.confidence)},
+          {"min_seconds", finiteOrNull(rule.min_time_s)}, {"max_seconds", finiteOrNull(rule.max_time_s)}};
 }
 
 NoiseTarget noiseTargetFromJson(const json& j) {
@@ -78,7 +75,8 @@ json toJson(const HostCondition& host) {
             {"load_average_1min", finiteOrNull(host.load_average_1min)},
             {"core_count", host.core_count ? json(*host.core_count) : json(nullptr)}};
   if (host.gpu_sm_clock)
-    j["gpu_sm_clock_mhz"] = {{"min", host.gpu_sm_clock->min_mhz}, {"max", host.gpu_sm_clock->max_mhz},
+    j["gpu_sm_clock_mhz"] = {{"min", host.gpu_sm_clock->min_mhz},
+                             {"max", host.gpu_sm_clock->max_mhz},
                              {"samples", host.gpu_sm_clock->count}};
   if (host.gpu_sm_clock_unavailable) j["gpu_sm_clock_unavailable"] = *host.gpu_sm_clock_unavailable;
   return j;
@@ -132,12 +130,22 @@ std::optional<DeviceModel> deviceModelOrNothing(const json& j) {
 }  // namespace
 
 json toJson(const DeviceInfo& d) {
-  json j = {{"platform", d.platform}, {"platform_index", d.platform_index}, {"device_index", d.device_index},
-          {"name", d.name}, {"vendor", d.vendor}, {"type", d.type}, {"opencl_version", d.opencl_version},
-          {"driver_version", d.driver_version}, {"compute_units", d.compute_units}, {"clock_mhz", d.clock_mhz},
-          {"global_mem_bytes", d.global_mem_bytes}, {"local_mem_bytes", d.local_mem_bytes},
-          {"max_alloc_bytes", d.max_alloc_bytes}, {"max_work_group_size", d.max_work_group_size},
-          {"max_work_item_sizes", d.max_work_item_sizes}, {"timer_resolution_ns", d.timer_resolution_ns}};
+  json j = {{"platform", d.platform},
+            {"platform_index", d.platform_index},
+            {"device_index", d.device_index},
+            {"name", d.name},
+            {"vendor", d.vendor},
+            {"type", d.type},
+            {"opencl_version", d.opencl_version},
+            {"driver_version", d.driver_version},
+            {"compute_units", d.compute_units},
+            {"clock_mhz", d.clock_mhz},
+            {"global_mem_bytes", d.global_mem_bytes},
+            {"local_mem_bytes", d.local_mem_bytes},
+            {"max_alloc_bytes", d.max_alloc_bytes},
+            {"max_work_group_size", d.max_work_group_size},
+            {"max_work_item_sizes", d.max_work_item_sizes},
+            {"timer_resolution_ns", d.timer_resolution_ns}};
   if (d.global_mem_cache_bytes > 0) j["global_mem_cache_bytes"] = d.global_mem_cache_bytes;
   return j;
 }
@@ -225,9 +233,9 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
   if (const json* benchmarks = member(j, "benchmarks"); benchmarks != nullptr && benchmarks->is_array())
     for (const json& b : *benchmarks) {
       const std::pair<const char*, CeilingBenchmark*> slots[] = {{"dram_copy", &report.dram_copy},
-                                                                  {"dram_read", &report.dram_read},
-                                                                  {"fp32_fma", &report.fp32_fma},
-                                                                  {"local_read", &report.local_read}};
+                                                                 {"dram_read", &report.dram_read},
+                                                                 {"fp32_fma", &report.fp32_fma},
+                                                                 {"local_read", &report.local_read}};
       const CeilingBenchmark benchmark = ceilingBenchmarkFromJson(b);
       for (const auto& [name, slot] : slots)
         if (benchmark.name == name) *slot = benchmark;
@@ -238,7 +246,8 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
   if (const json* candidates = member(j, "candidates"); candidates != nullptr && candidates->is_array())
     for (const json& candidate : *candidates)
       if (candidate.is_object()) report.candidates.push_back(ceilingBenchmarkFromJson(candidate));
-  if (const json* host = member(j, "host"); host != nullptr && host->is_object()) report.host = hostConditionFromJson(*host);
+  if (const json* host = member(j, "host"); host != nullptr && host->is_object())
+    report.host = hostConditionFromJson(*host);
   report.noisy_host = optionalText(j, "noisy_host");
   if (const json* rule = member(j, "repetition_rule"); rule != nullptr && rule->is_object())
     report.repetition_rule = noiseTargetFromJson(*rule);
@@ -247,7 +256,8 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
     if (const json* benchmark = member(j, key); benchmark != nullptr && benchmark->is_object())
       *slot = ceilingBenchmarkFromJson(*benchmark);
   report.l2_not_measured = optionalText(j, "l2_not_measured");
-  if (const json* link = member(j, "link"); link != nullptr && link->is_object()) report.link = linkCeilingsFromJson(*link);
+  if (const json* link = member(j, "link"); link != nullptr && link->is_object())
+    report.link = linkCeilingsFromJson(*link);
   if (const json* launch = member(j, "launch"); launch != nullptr && launch->is_object())
     report.launch = launchCeilingsFromJson(*launch);
   return report;
@@ -300,7 +310,8 @@ BatchSummary batchSummaryFromJson(const json& j) {
 json toJson(const ResultsDocument& d) {
   json records = json::array();
   for (std::size_t i = 0; i < d.records.size(); ++i)
-    records.push_back(toJson(d.records[i], i < d.analysis.records.size() ? d.analysis.records[i] : RecordConclusions{}));
+    records.push_back(
+        toJson(d.records[i], i < d.analysis.records.size() ? d.analysis.records[i] : RecordConclusions{}));
   json j = {{"schema", d.schema},
             {"tool", {{"name", d.tool.name}, {"version", d.tool.version}}},
             {"status", toString(d.status)},

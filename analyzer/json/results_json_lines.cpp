@@ -56,7 +56,8 @@ std::string encodeWorkerMessage(const WorkerMessage& message) {
   switch (message.kind) {
     case WorkerMessage::Kind::ready: return json{{"kind", "ready"}, {"build_threads", message.build_threads}}.dump();
     case WorkerMessage::Kind::progress:
-      return json{{"kind", "progress"}, {"phase", message.phase}, {"index", message.index}, {"count", message.count}}.dump();
+      return json{{"kind", "progress"}, {"phase", message.phase}, {"index", message.index}, {"count", message.count}}
+          .dump();
     case WorkerMessage::Kind::record: {
       json j = {{"kind", "record"}, {"record", toJson(*message.record)}};
       if (!message.written_files.empty()) j["written_files"] = message.written_files;

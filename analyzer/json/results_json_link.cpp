@@ -61,7 +61,8 @@ LinkCeiling linkCeilingFromJson(const json& j) {
   ceiling.calls = textOr(j, "calls");
   if (const json* sizes = member(j, "sizes"); sizes != nullptr && sizes->is_array())
     for (const json& entry : *sizes)
-      if (entry.is_object()) ceiling.sizes.push_back({integerOr<std::uint64_t>(entry, "bytes", 0), latencyFigureFromJson(entry)});
+      if (entry.is_object())
+        ceiling.sizes.push_back({integerOr<std::uint64_t>(entry, "bytes", 0), latencyFigureFromJson(entry)});
   ceiling.latency_ns = optionalNumber(j, "latency_ns");
   ceiling.gbps = optionalNumber(j, "gbps");
   ceiling.max_relative_residual = numberOr(j, "max_relative_residual", 0);
@@ -74,9 +75,9 @@ LinkCeiling linkCeilingFromJson(const json& j) {
 }
 
 json toJson(const EndToEndParts& parts) {
-  return {{"upload_ns", finiteOrNull(parts.upload_ns)},     {"launch_ns", finiteOrNull(parts.launch_ns)},
-          {"kernel_ns", finiteOrNull(parts.kernel_ns)},     {"download_ns", finiteOrNull(parts.download_ns)},
-          {"gaps_ns", finiteOrNull(parts.gaps_ns)},         {"total_ns", finiteOrNull(parts.total_ns)}};
+  return {{"upload_ns", finiteOrNull(parts.upload_ns)}, {"launch_ns", finiteOrNull(parts.launch_ns)},
+          {"kernel_ns", finiteOrNull(parts.kernel_ns)}, {"download_ns", finiteOrNull(parts.download_ns)},
+          {"gaps_ns", finiteOrNull(parts.gaps_ns)},     {"total_ns", finiteOrNull(parts.total_ns)}};
 }
 
 EndToEndParts partsFromJson(const json& j) {
@@ -243,8 +244,8 @@ LaunchCeilings launchCeilingsFromJson(const json& j) {
 json toJson(const EndToEndResult& result, const std::optional<EndToEndAnalysis>& analysis) {
   json runs = json::array(), overlap = json::array();
   for (std::size_t i = 0; i < result.runs.size(); ++i)
-    runs.push_back(toJson(result.runs[i], analysis && i < analysis->runs.size() ? analysis->runs[i]
-                                                                               : EndToEndRunPrediction{}));
+    runs.push_back(
+        toJson(result.runs[i], analysis && i < analysis->runs.size() ? analysis->runs[i] : EndToEndRunPrediction{}));
   if (analysis)
     for (const OverlapWhatIf& w : analysis->overlap) overlap.push_back(toJson(w));
   return {{"runs", runs},

@@ -53,7 +53,9 @@ TrafficBytes trafficBytesFromJson(const json& j) {
   return b;
 }
 
-json toJson(const MutantOccupancy& o) { return {{"padded", o.padded}, {"pad_bytes", o.pad_bytes}, {"matched", o.matched}}; }
+json toJson(const MutantOccupancy& o) {
+  return {{"padded", o.padded}, {"pad_bytes", o.pad_bytes}, {"matched", o.matched}};
+}
 
 MutantOccupancy mutantOccupancyFromJson(const json& j) {
   return {boolOr(j, "padded", false), integerOr<std::size_t>(j, "pad_bytes", 0), boolOr(j, "matched", true)};
@@ -119,12 +121,15 @@ json toJson(const MutationVerdict& v) {
             {"speedup_if_memory_free", finiteOrNull(v.speedup_if_memory_free)},
             {"speedup_if_compute_free", finiteOrNull(v.speedup_if_compute_free)},
             {"margins",
-             {{"near", m.near}, {"sum_tolerance", m.sum_tolerance}, {"min_kernel_ns", m.min_kernel_ns},
+             {{"near", m.near},
+              {"sum_tolerance", m.sum_tolerance},
+              {"min_kernel_ns", m.min_kernel_ns},
               {"counter_tolerance", m.counter_tolerance}}},
             {"validation", perMutantJson(v.validation)},
             {"notes", v.notes}};
   if (v.occupancy) j["occupancy"] = perMutantJson(*v.occupancy);
-  if (v.slower_mutant) j["slower_mutant"] = {{"mode", v.slower_mutant->mode}, {"times_original", v.slower_mutant->times_original}};
+  if (v.slower_mutant)
+    j["slower_mutant"] = {{"mode", v.slower_mutant->mode}, {"times_original", v.slower_mutant->times_original}};
   if (v.cpu_device) j["cpu_device"] = true;  // absent: a GPU or other device (and files written before it was recorded)
   return j;
 }

@@ -37,8 +37,9 @@ json toJson(const BatchIdentity& batch) {
   json j = {{"id", batch.id}, {"points", batch.points}};
   if (!batch.components.empty()) j["components"] = batch.components;
   if (const auto& part = batch.part)
-    j["part"] = {{"index", part->index},           {"count", part->count},   {"from", part->source},
-                 {"part_points", part->part_points}, {"points", part->points}, {"plan_indices", part->plan_indices}};
+    j["part"] = {{"index", part->index},   {"count", part->count},
+                 {"from", part->source},   {"part_points", part->part_points},
+                 {"points", part->points}, {"plan_indices", part->plan_indices}};
   return j;
 }
 
@@ -104,8 +105,10 @@ void readDevicesAndParts(const json& in, ResultsDocument& d) {
   if (const json* devices = member(in, "devices"); devices != nullptr && devices->is_array())
     for (const json& run : *devices)
       if (run.is_object()) d.device_runs.push_back(deviceRunFromJson(run));
-  if (const json* batch = member(in, "batch"); batch != nullptr && batch->is_object()) d.batch = batchIdentityFromJson(*batch);
-  if (const json* merge = member(in, "merge"); merge != nullptr && merge->is_object()) d.merge = mergeSummaryFromJson(*merge);
+  if (const json* batch = member(in, "batch"); batch != nullptr && batch->is_object())
+    d.batch = batchIdentityFromJson(*batch);
+  if (const json* merge = member(in, "merge"); merge != nullptr && merge->is_object())
+    d.merge = mergeSummaryFromJson(*merge);
 }
 
 }  // namespace rooflab

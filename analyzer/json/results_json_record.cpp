@@ -30,10 +30,8 @@ SampleSummary sampleSummaryFromJson(const json& j, std::size_t default_count) {
 json paramsJson(const ParamValues& params) {
   json out = json::object();
   for (const auto& [name, value] : params) {
-    if (value == std::trunc(value) && std::fabs(value) < 9e15)
-      out[name] = static_cast<std::int64_t>(value);
-    else
-      out[name] = value;
+    if (value == std::trunc(value) && std::fabs(value) < 9e15) out[name] = static_cast<std::int64_t>(value);
+    else out[name] = value;
   }
   return out;
 }
@@ -41,8 +39,12 @@ json paramsJson(const ParamValues& params) {
 json timingsJson(const EventTimings& t, const WorkEstimate& work) {
   json repetitions = json::array();
   for (const auto& rep : t.repetitions)
-    repetitions.push_back({{"queued_ns", rep.queued_ns}, {"submit_ns", rep.submit_ns}, {"start_ns", rep.start_ns},
-                           {"end_ns", rep.end_ns}, {"kernel_ns", rep.kernel_ns}, {"span_ns", rep.span_ns},
+    repetitions.push_back({{"queued_ns", rep.queued_ns},
+                           {"submit_ns", rep.submit_ns},
+                           {"start_ns", rep.start_ns},
+                           {"end_ns", rep.end_ns},
+                           {"kernel_ns", rep.kernel_ns},
+                           {"span_ns", rep.span_ns},
                            {"launch_overhead_ns", rep.launch_overhead_ns}});
   json out = {{"warmup", t.warmup},
               {"repetitions", repetitions},
@@ -215,12 +217,14 @@ json toJson(const RunRecord& r, const RecordConclusions& c) {
   // Mutants only, so that older results re-render byte for byte.
   if (r.mutant_origin) j["mutant_origin"] = toString(*r.mutant_origin);
   if (const auto& check = r.mutant_source_check) j["mutant_source_check"] = toJson(*check);
-  if (r.what_if) j["what_if"] = toJson(*r.what_if, c.what_if_outcome.value_or(WhatIfOutcome{}));  // what-if records only
+  if (r.what_if)
+    j["what_if"] = toJson(*r.what_if, c.what_if_outcome.value_or(WhatIfOutcome{}));  // what-if records only
   // Only when measured, so that older results re-render byte for byte.
   if (r.drift_control) j["drift_control"] = toJson(*r.drift_control);
   if (r.ab_side) j["ab_side"] = toString(*r.ab_side);
-  if (r.end_to_end) j["end_to_end"] = toJson(*r.end_to_end, c.end_to_end_analysis);  // studies that ask for end-to-end runs
-  if (r.device) j["device"] = *r.device;                // batches on several devices only
+  if (r.end_to_end)
+    j["end_to_end"] = toJson(*r.end_to_end, c.end_to_end_analysis);  // studies that ask for end-to-end runs
+  if (r.device) j["device"] = *r.device;                             // batches on several devices only
   return j;
 }
 
@@ -244,7 +248,8 @@ RunRecord runRecordFromJson(const json& j) {
   r.build_options = textOr(build, "options");
   r.build_seconds = numberOr(build, "seconds", 0);
   r.build_log = textOr(build, "log");
-  if (const json* launches = member(objectOrEmpty(j, "geometry"), "launches"); launches != nullptr && launches->is_array())
+  if (const json* launches = member(objectOrEmpty(j, "geometry"), "launches");
+      launches != nullptr && launches->is_array())
     for (const json& launch : *launches)
       r.geometry.push_back({textOr(launch, "kernel"), integerList(launch, "global"), integerList(launch, "local")});
   const json& work = objectOrEmpty(j, "work");
@@ -253,7 +258,8 @@ RunRecord runRecordFromJson(const json& j) {
   r.work.global_accesses = optionalNumber(work, "global_accesses");
   r.work.local_accesses = optionalNumber(work, "local_accesses");
   r.work.access_element_bytes = optionalNumber(work, "access_element_bytes");
-  if (const auto arithmetic = optionalText(work, "arithmetic")) r.work.arithmetic = parseArithmetic(*arithmetic).value_or(Arithmetic::fp32);
+  if (const auto arithmetic = optionalText(work, "arithmetic"))
+    r.work.arithmetic = parseArithmetic(*arithmetic).value_or(Arithmetic::fp32);
   if (const json* unmeasured = member(work, "unmeasured"); unmeasured != nullptr && unmeasured->is_array())
     for (const json& name : *unmeasured) {
       r.work.flops_unmeasured = r.work.flops_unmeasured || name == "flops";

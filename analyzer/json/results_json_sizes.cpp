@@ -35,23 +35,23 @@ SizeRuleSpec sizeRuleFromJson(const std::string& param, const json& j) {
 
 json toJson(const SizeChoice& c) {
   json j = {{"family", c.family},
-          {"study", c.study_index},
-          {"param", c.rule.param},
-          {"rule", toJson(c.rule)},
-          {"value", c.value},
-          {"values", c.values},
-          {"limited_by", toString(c.limited_by)},
-          {"compute_units", c.compute_units},
-          {"work_groups_needed", c.work_groups_needed},
-          {"fewest_work_groups", finiteOrNull(c.fewest_work_groups)},
-          {"fewest_variant", textOrNull(c.fewest_variant)},
-          {"estimated_kernel_us", finiteOrNull(c.estimated_kernel_us)},
-          {"roofs", textOrNull(c.roofs)},
-          {"buffer_bytes", c.buffer_bytes},
-          {"largest_buffer_bytes", c.largest_buffer_bytes},
-          {"max_alloc_bytes", c.max_alloc_bytes},
-          {"cache_bytes", c.cache_bytes},
-          {"why", c.why}};
+            {"study", c.study_index},
+            {"param", c.rule.param},
+            {"rule", toJson(c.rule)},
+            {"value", c.value},
+            {"values", c.values},
+            {"limited_by", toString(c.limited_by)},
+            {"compute_units", c.compute_units},
+            {"work_groups_needed", c.work_groups_needed},
+            {"fewest_work_groups", finiteOrNull(c.fewest_work_groups)},
+            {"fewest_variant", textOrNull(c.fewest_variant)},
+            {"estimated_kernel_us", finiteOrNull(c.estimated_kernel_us)},
+            {"roofs", textOrNull(c.roofs)},
+            {"buffer_bytes", c.buffer_bytes},
+            {"largest_buffer_bytes", c.largest_buffer_bytes},
+            {"max_alloc_bytes", c.max_alloc_bytes},
+            {"cache_bytes", c.cache_bytes},
+            {"why", c.why}};
   if (c.work_unmeasured) j["work_unmeasured"] = true;  // written only then: older results re-write unchanged
   return j;
 }

@@ -60,7 +60,8 @@ TunedConfiguration tunedConfigurationFromJson(const json& j) {
 
 json toJson(const TuningResult& t) {
   json dimensions = json::array(), configurations = json::array();
-  for (const TuningDimension& d : t.dimensions) dimensions.push_back({{"name", d.name}, {"kind", d.kind}, {"values", d.values}});
+  for (const TuningDimension& d : t.dimensions)
+    dimensions.push_back({{"name", d.name}, {"kind", d.kind}, {"values", d.values}});
   for (const TunedConfiguration& c : t.configurations) configurations.push_back(toJson(c));
   json j = {{"family", t.family},
             {"variant", t.variant},

@@ -34,12 +34,9 @@ class RecordCheck {
       return;
     }
     const double x = value->get<double>();
-    if (!std::isfinite(x))
-      problems_.push_back(path + ": " + formatNumber(x) + " is not finite");
-    else if (range != Range::any && x < 0)
-      problems_.push_back(path + ": " + formatNumber(x) + " is negative");
-    else if (range == Range::fraction && x > 1)
-      problems_.push_back(path + ": " + formatNumber(x) + " is above 1");
+    if (!std::isfinite(x)) problems_.push_back(path + ": " + formatNumber(x) + " is not finite");
+    else if (range != Range::any && x < 0) problems_.push_back(path + ": " + formatNumber(x) + " is negative");
+    else if (range == Range::fraction && x > 1) problems_.push_back(path + ": " + formatNumber(x) + " is above 1");
   }
 
   // Every named field of `object` (when it is an object), under `path`.
@@ -99,10 +96,8 @@ std::vector<std::string> recordProblems(const json& record) {
   check.numbers(objectOrEmpty(record, "work"), {"flops", "bytes", "global_accesses", "local_accesses", "cgma"}, "work",
                 Range::non_negative);
   if (const json* timings = member(record, "timings"); timings != nullptr) {
-    if (timings->is_object())
-      checkTimings(check, *timings);
-    else
-      problems.push_back("timings: not an object");
+    if (timings->is_object()) checkTimings(check, *timings);
+    else problems.push_back("timings: not an object");
   }
   check.numbers(objectOrEmpty(record, "verification"), {"rel_l2_error", "tolerance", "wrong_elements", "non_finite"},
                 "verification", Range::non_negative);

@@ -100,8 +100,8 @@ void addTypedefs(const std::vector<std::string>& tokens, NameTable& names) {
 
 bool isQualifier(const std::string& word) {
   static const std::set<std::string> kQualifiers = {
-      "const",      "volatile",     "restrict",     "__restrict",   "__restrict__", "read_only", "write_only",
-      "read_write", "__read_only",  "__write_only", "__read_write", "__const",
+      "const",      "volatile",   "restrict",    "__restrict",   "__restrict__", "read_only",
+      "write_only", "read_write", "__read_only", "__write_only", "__read_write", "__const",
   };
   return kQualifiers.count(word) > 0;
 }
@@ -120,11 +120,11 @@ std::string typeSpelling(const std::vector<std::string>& words) {
   std::string joined;
   for (const std::string& w : words) joined += (joined.empty() ? "" : " ") + w;
   static const std::map<std::string, std::string> kSpellings = {
-      {"unsigned", "uint"},          {"unsigned int", "uint"},   {"signed", "int"},
-      {"signed int", "int"},         {"unsigned char", "uchar"}, {"signed char", "char"},
-      {"unsigned short", "ushort"},  {"short int", "short"},     {"unsigned short int", "ushort"},
-      {"unsigned long", "ulong"},    {"long int", "long"},       {"unsigned long int", "ulong"},
-      {"size_t", "ulong"},           {"uintptr_t", "ulong"},     {"ptrdiff_t", "long"},
+      {"unsigned", "uint"},         {"unsigned int", "uint"},   {"signed", "int"},
+      {"signed int", "int"},        {"unsigned char", "uchar"}, {"signed char", "char"},
+      {"unsigned short", "ushort"}, {"short int", "short"},     {"unsigned short int", "ushort"},
+      {"unsigned long", "ulong"},   {"long int", "long"},       {"unsigned long int", "ulong"},
+      {"size_t", "ulong"},          {"uintptr_t", "ulong"},     {"ptrdiff_t", "long"},
       {"intptr_t", "long"},
   };
   const auto it = kSpellings.find(joined);
@@ -174,7 +174,8 @@ std::optional<KernelParameter> readParameter(std::vector<std::string> tokens, co
     tokens.erase(at, end == tokens.end() ? end : end + 1);
   }
   KernelParameter p;
-  for (const std::string& t : tokens) p.declaration += (p.declaration.empty() || t == "*" || t == "[" || t == "]" ? "" : " ") + t;
+  for (const std::string& t : tokens)
+    p.declaration += (p.declaration.empty() || t == "*" || t == "[" || t == "]" ? "" : " ") + t;
   // The name is the last identifier outside brackets (`float x[N]` names x).
   int bracket_depth = 0;
   auto name_at = std::find_if(tokens.rbegin(), tokens.rend(), [&](const std::string& t) {
@@ -210,7 +211,8 @@ std::optional<KernelParameter> readParameter(std::vector<std::string> tokens, co
 
 // The tokens between the '(' at `open` and its ')', split at top-level commas; nullopt when the list
 // holds a preprocessor directive or does not close.
-std::optional<std::vector<std::vector<std::string>>> parameterTokens(const std::vector<std::string>& tokens, std::size_t open) {
+std::optional<std::vector<std::vector<std::string>>> parameterTokens(const std::vector<std::string>& tokens,
+                                                                     std::size_t open) {
   std::vector<std::vector<std::string>> parameters(1);
   int depth = 0;
   for (std::size_t i = open + 1; i < tokens.size(); ++i) {

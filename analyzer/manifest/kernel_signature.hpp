@@ -15,10 +15,10 @@ namespace rooflab {
 
 struct KernelParameter {
   enum class Space { none, global, local, constant, private_ };  // where a pointer points
-  std::string name;         // "alpha"; "" when the declaration names none
-  std::string declaration;  // as written, white space collapsed: "const __global float* restrict a"
-  bool known = true;        // false: whether it is a pointer is hidden (unknown type, ambiguous macro)
-  bool pointer = false;     // a pointer or an array
+  std::string name;                                              // "alpha"; "" when the declaration names none
+  std::string declaration;    // as written, white space collapsed: "const __global float* restrict a"
+  bool known = true;          // false: whether it is a pointer is hidden (unknown type, ambiguous macro)
+  bool pointer = false;       // a pointer or an array
   Space space = Space::none;  // pointers: the address space written (none: not written or hidden)
   // The scalar's type, or the pointee's, when it is a type this reading knows (float, uint4, size_t).
   std::optional<ElementType> type;

@@ -79,7 +79,8 @@ void appendWithIncludes(const fs::path& file, const fs::path& include_folder, st
     for (const fs::path& dir : {file.parent_path(), include_folder}) {
       const fs::path candidate = (dir / name).lexically_normal();
       // The compiler would open it: a FIFO or a huge header is named with the line that includes it.
-      requireReadableSource(candidate, file.filename().string() + ":" + std::to_string(line) + ": #include \"" + name + "\": ");
+      requireReadableSource(candidate,
+                            file.filename().string() + ":" + std::to_string(line) + ": #include \"" + name + "\": ");
       if (fs::is_regular_file(candidate, ec)) {
         appendWithIncludes(candidate, include_folder, seen, out);
         break;
@@ -112,11 +113,12 @@ std::string includeOption(const fs::path& folder) {
   // path has a space is reached through a link of its own under the temp folder (named by a hash of
   // the path, so every build of the run, and later runs, share it).
   std::error_code ec;
-  const fs::path link = fs::temp_directory_path(ec) /
-                        ("rooflab-include-" + std::to_string(std::hash<std::string>{}(folder.string())));
+  const fs::path link =
+      fs::temp_directory_path(ec) / ("rooflab-include-" + std::to_string(std::hash<std::string>{}(folder.string())));
   if (hasSpace(link.string()))
     throw VariantError("the family folder '" + folder.string() +
-                       "' has a space in its path, and so has the temp folder: the OpenCL compiler cannot be given it as an include folder");
+                       "' has a space in its path, and so has the temp folder: the OpenCL compiler cannot be given it "
+                       "as an include folder");
   if (fs::read_symlink(link, ec) != folder) {
     fs::remove(link, ec);
     fs::create_directory_symlink(folder, link, ec);

@@ -71,7 +71,8 @@ ResolvedLaunch LaunchRepetitions::at(std::uint64_t k, bool encode) const {
     } catch (const ExpressionError& error) {
       throw InputError(spec.value.where.str() + ": " + spec.value.key + ": " + error.what() + at_index);
     }
-    if (encode) arg.scalar_bytes = encodeScalarArgument(spec.scalar_type, arg.scalar_value, "'" + spec.text + "'" + at_index);
+    if (encode)
+      arg.scalar_bytes = encodeScalarArgument(spec.scalar_type, arg.scalar_value, "'" + spec.text + "'" + at_index);
   }
   return launch;
 }

@@ -73,7 +73,8 @@ void parseWork(const TomlReader& r, FamilyManifest& family, InputErrorList& erro
   errors.attempt([&] {
     if (const auto type = wr.optionalString("type")) {
       family.work_type = ElementType::parse(*type);
-      if (!family.work_type) wr.fail("type", "unknown type '" + *type + "' of the work (float, double, int, uint, ...)");
+      if (!family.work_type)
+        wr.fail("type", "unknown type '" + *type + "' of the work (float, double, int, uint, ...)");
     }
   });
 }
@@ -89,8 +90,7 @@ void parseBuffers(const TomlReader& r, FamilyManifest& family, InputErrorList& e
       errors.add(r.error("buffers", "duplicate buffer name '" + buffer.name + "'"));
     else if (family.params.count(buffer.name))
       errors.add(r.error("buffers", "buffer '" + buffer.name + "' has the name of a parameter"));
-    else
-      family.buffers.push_back(std::move(buffer));
+    else family.buffers.push_back(std::move(buffer));
   }
   if (tables.empty()) errors.add(r.error("buffers", "missing: a family needs at least one [[buffers]] entry"));
 }
@@ -126,7 +126,8 @@ void parseEndToEnd(const TomlReader& r, FamilyManifest& family, InputErrorList& 
     const std::string param = er.requireString("split");
     if (!family.params.count(param))
       er.fail("split", "'" + param + "' is not a parameter of the family (declare it in [params])");
-    EndToEndSplit split{param, expressionAt(er, "granule", er.optionalExpression("granule").value_or("1")), er.where("split")};
+    EndToEndSplit split{param, expressionAt(er, "granule", er.optionalExpression("granule").value_or("1")),
+                        er.where("split")};
     const std::int64_t granule = split.granule.count(family.params);
     if (granule < 1) er.fail("granule", "must be at least 1");
     family.split = std::move(split);
@@ -157,11 +158,14 @@ void checkExpectedOutputs(const TomlReader& r, const FamilyManifest& family, Inp
     any_expect = true;
     if (!outputs)
       errors.add(b.expect_file->where.str() + ": " + b.expect_file->key + ": buffer '" + b.name +
-                 "' has an expected output, but [check] reference is not \"outputs\" (write reference = \"outputs\" to verify against it)");
+                 "' has an expected output, but [check] reference is not \"outputs\" (write reference = \"outputs\" to "
+                 "verify against it)");
   }
   const toml::table* check = outputs ? r.table()["check"].as_table() : nullptr;
   if (outputs && !any_expect && check)
-    errors.add(r.sub(*check, "check").error("reference", "reference = \"outputs\" but no [[buffers]] entry has expect = \"file:<path>\": nothing would be verified"));
+    errors.add(r.sub(*check, "check")
+                   .error("reference", "reference = \"outputs\" but no [[buffers]] entry has expect = \"file:<path>\": "
+                                       "nothing would be verified"));
 }
 
 void checkReference(const TomlReader& r, const FamilyManifest& family) {
@@ -189,7 +193,8 @@ FamilyManifest loadFamilyManifest(const fs::path& path) {
     if (!isIdentifier(family.name)) r.fail("name", "'" + family.name + "' is not a valid family name");
     const std::string folder = family.path.parent_path().filename().string();
     if (family.name != folder)
-      r.fail("name", "'" + family.name + "' must equal the folder name '" + folder + "' (studies find families by folder)");
+      r.fail("name",
+             "'" + family.name + "' must equal the folder name '" + folder + "' (studies find families by folder)");
   });
   errors.attempt([&] { family.description = r.optionalString("description").value_or(""); });
   parseParams(r, family, errors);
@@ -250,7 +255,8 @@ FamilyDiscovery discoverFamilies(const std::vector<fs::path>& search_path) {
         FamilyManifest family = loadFamilyManifest(m);
         if (!seen.insert(family.name).second) {
           if (dir == builtinKernelsDir()) continue;  // a user's family of that name hides the built-in one
-          result.errors.push_back(m.string() + ": family '" + family.name + "' is already defined earlier in the kernel search path");
+          result.errors.push_back(m.string() + ": family '" + family.name +
+                                  "' is already defined earlier in the kernel search path");
           continue;
         }
         result.families.push_back(std::move(family));

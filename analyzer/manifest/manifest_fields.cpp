@@ -20,7 +20,8 @@ BufferFile parseBufferFile(const TomlReader& r, const std::string& key, const st
   BufferFile file{std::filesystem::absolute(folder / name).lexically_normal(), written, r.keyPath(key), r.where(key)};
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file.path, ec))
-    r.fail(key, "file '" + file.path.string() + "' not found" + (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
+    r.fail(key, "file '" + file.path.string() + "' not found" +
+                    (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : ""));
   return file;
 }
 
@@ -69,10 +70,8 @@ void checkTolerance(const TomlReader& r, double tolerance) {
 
 BufferSpec parseBuffer(const TomlReader& r, bool scratch, InputErrorList& errors) {
   errors.attempt([&] {
-    if (scratch)
-      r.rejectUnknownKeys({"name", "type", "count", "init"});
-    else
-      r.rejectUnknownKeys({"name", "type", "count", "init", "access", "link", "expect"});
+    if (scratch) r.rejectUnknownKeys({"name", "type", "count", "init"});
+    else r.rejectUnknownKeys({"name", "type", "count", "init", "access", "link", "expect"});
   });
   BufferSpec b;
   errors.attempt([&] {
@@ -84,8 +83,9 @@ BufferSpec parseBuffer(const TomlReader& r, bool scratch, InputErrorList& errors
     const std::string type = r.requireString("type");
     auto parsed = ElementType::parse(type);
     if (!parsed)
-      r.fail("type", "unknown element type '" + type +
-                         "' (float, double, int, uint, long, ulong, char, uchar, short, ushort, with optional 2/3/4/8/16)");
+      r.fail("type",
+             "unknown element type '" + type +
+                 "' (float, double, int, uint, long, ulong, char, uchar, short, ushort, with optional 2/3/4/8/16)");
     b.type = *parsed;
   });
   // A count in error stands in as 1, so that the rest of the manifest is still checked.
@@ -104,7 +104,8 @@ BufferSpec parseBuffer(const TomlReader& r, bool scratch, InputErrorList& errors
       if (!expect) return;
       if (expect->rfind(kFilePrefix, 0) != 0) r.fail("expect", "'" + *expect + "' must be file:<path>");
       if (b.access == BufferAccess::read)
-        r.fail("expect", "buffer '" + b.name + "' has access read: the kernels do not write it, so it cannot be verified");
+        r.fail("expect",
+               "buffer '" + b.name + "' has access read: the kernels do not write it, so it cannot be verified");
       b.expect_file = parseBufferFile(r, "expect", *expect);
     });
   if (!scratch)

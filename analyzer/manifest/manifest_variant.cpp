@@ -21,7 +21,8 @@ namespace {
 constexpr const char* kVendorOptions[] = {"-cl-nv-", "-cl-intel-", "-cl-amd-"};
 
 KernelArgSpec parseArg(const TomlReader& r, const std::string& key, const std::string& text,
-                       const FamilyManifest& family, const std::vector<BufferSpec>& scratch, const ParamValues& values) {
+                       const FamilyManifest& family, const std::vector<BufferSpec>& scratch,
+                       const ParamValues& values) {
   KernelArgSpec arg;
   arg.text = text;
   auto isBuffer = [&](const std::string& name) {
@@ -40,7 +41,7 @@ KernelArgSpec parseArg(const TomlReader& r, const std::string& key, const std::s
   std::string prefix = colon == std::string::npos ? "" : text.substr(0, colon);
   std::string body = colon == std::string::npos ? text : text.substr(colon + 1);
   static const std::pair<const char*, ScalarKind> kScalarPrefixes[] = {
-      {"int", ScalarKind::i32}, {"uint", ScalarKind::u32}, {"long", ScalarKind::i64},
+      {"int", ScalarKind::i32},   {"uint", ScalarKind::u32},  {"long", ScalarKind::i64},
       {"ulong", ScalarKind::u64}, {"float", ScalarKind::f32}, {"double", ScalarKind::f64}};
   if (prefix == "local") {
     arg.kind = KernelArgSpec::Kind::local_bytes;
@@ -164,7 +165,8 @@ std::vector<fs::path> parseSources(const TomlReader& r, const fs::path& dir) {
   } else if (node && node->is_string()) {
     names.push_back(r.requireString("source"));
   } else {
-    r.fail("source", node ? "must be a file name or an array of file names" : "missing (the variant's OpenCL C file or files)");
+    r.fail("source",
+           node ? "must be a file name or an array of file names" : "missing (the variant's OpenCL C file or files)");
   }
   std::vector<fs::path> files;
   InputErrorList errors;
@@ -174,11 +176,13 @@ std::vector<fs::path> parseSources(const TomlReader& r, const fs::path& dir) {
     if (!fs::is_regular_file(file, ec)) {
       std::error_code exists_ec;
       if (!ec && fs::exists(file, exists_ec)) {
-        errors.add(r.error("source", "file '" + file.string() + "' is not a regular file (a FIFO, a device or a socket)"));
+        errors.add(
+            r.error("source", "file '" + file.string() + "' is not a regular file (a FIFO, a device or a socket)"));
         continue;
       }
       const bool missing = !ec || ec == std::errc::no_such_file_or_directory;
-      errors.add(r.error("source", "file '" + file.string() + "' not found" + (missing ? "" : " (" + ec.message() + ")")));
+      errors.add(
+          r.error("source", "file '" + file.string() + "' not found" + (missing ? "" : " (" + ec.message() + ")")));
       continue;
     }
     const bool twice = std::any_of(files.begin(), files.end(), [&](const fs::path& earlier) {
@@ -194,7 +198,8 @@ std::vector<fs::path> parseSources(const TomlReader& r, const fs::path& dir) {
 
 std::string sourceNames(const VariantSpec& v) {
   std::string names;
-  for (const fs::path& f : v.sources) names += (names.empty() ? "" : ", ") + f.lexically_relative(v.include_dir).string();
+  for (const fs::path& f : v.sources)
+    names += (names.empty() ? "" : ", ") + f.lexically_relative(v.include_dir).string();
   return names;
 }
 
@@ -215,8 +220,9 @@ std::vector<BufferSwap> parsePingpong(const TomlReader& r, const FamilyManifest&
     for (const auto& [name, spec] : {std::pair{swap.first, first}, std::pair{swap.second, second}}) {
       if (!spec) r.fail("pingpong", "'" + name + "' is not a buffer of this family or variant");
       if (spec->access == BufferAccess::read)
-        r.fail("pingpong", "buffer '" + name + "' has access read, but pingpong writes it on alternate repetitions "
-                           "(give it access read_write)");
+        r.fail("pingpong", "buffer '" + name +
+                               "' has access read, but pingpong writes it on alternate repetitions "
+                               "(give it access read_write)");
       if (std::find(seen.begin(), seen.end(), name) != seen.end())
         r.fail("pingpong", "buffer '" + name + "' is exchanged twice (in one pair, or in two)");
       seen.push_back(name);
@@ -238,7 +244,8 @@ LaunchSpec parseRepetition(const TomlReader& r, const FamilyManifest& family, co
     launch.index = r.optionalString("index").value_or("i");
     if (!isIdentifier(launch.index)) r.fail("index", "'" + launch.index + "' is not a valid variable name");
     if (values.count(launch.index))
-      r.fail("index", "'" + launch.index + "' is already a parameter or define of the variant (name the index otherwise)");
+      r.fail("index",
+             "'" + launch.index + "' is already a parameter or define of the variant (name the index otherwise)");
   });
   errors.attempt([&] { launch.repeat = optionalExpressionAt(r, "repeat"); });
   errors.attempt([&] { launch.pingpong = parsePingpong(r, family, v); });
@@ -259,7 +266,9 @@ void parseLaunches(const TomlReader& r, const FamilyManifest& family, const Para
   } else if (!launch_tables.empty()) {
     for (std::size_t i = 0; i < launch_tables.size(); ++i) {
       TomlReader lr = r.sub(*launch_tables[i], r.keyPath("launches") + "[" + std::to_string(i) + "]");
-      errors.attempt([&] { lr.rejectUnknownKeys({"kernel", "args", "global", "local", "repeat", "index", "pingpong"}); });
+      errors.attempt([&] {
+        lr.rejectUnknownKeys({"kernel", "args", "global", "local", "repeat", "index", "pingpong"});
+      });
       LaunchSpec repetition = parseRepetition(lr, family, v, values, errors);
       // The entry's expressions see its index, at 0 here; the plan checks every repetition.
       ParamValues entry_values = values;
@@ -287,12 +296,14 @@ void parseBuildOptions(const TomlReader& r, VariantSpec& v, InputErrorList& erro
     }
   for (const char* vendor : kVendorOptions)
     if (v.build_options.find(vendor) != std::string::npos)
-      errors.add(r.error("build_options", std::string("vendor options (") + vendor + "...) would fail the build on other devices"));
+      errors.add(r.error("build_options",
+                         std::string("vendor options (") + vendor + "...) would fail the build on other devices"));
 }
 
 }  // namespace
 
-VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, const fs::path& dir, InputErrorList& errors) {
+VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, const fs::path& dir,
+                         InputErrorList& errors) {
   errors.attempt([&] {
     r.rejectUnknownKeys({"name", "description", "source", "kernel", "args", "global", "local", "defines", "launches",
                          "scratch", "flops", "bytes", "global_accesses", "local_accesses", "tolerance", "build_options",
@@ -312,7 +323,8 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
   const toml::table* defines = nullptr;
   errors.attempt([&] { defines = r.optionalTable("defines"); });
   if (defines != nullptr)
-    for (const auto& [name, node] : *defines) v.defines.push_back(parseDefine(r, std::string(name.str()), node, errors));
+    for (const auto& [name, node] : *defines)
+      v.defines.push_back(parseDefine(r, std::string(name.str()), node, errors));
   // Arguments are checked with the defines' values too, as the variant's expressions see them.
   const ParamValues values = variantValues(v, family.params, &errors);
 
@@ -322,8 +334,7 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
     BufferSpec scratch = parseBuffer(r.sub(*t, r.keyPath("scratch")), true, errors);
     if (family.findBuffer(scratch.name))
       errors.add(r.error("scratch", "buffer '" + scratch.name + "' is already a family buffer"));
-    else if (!scratch.name.empty())
-      v.scratch.push_back(std::move(scratch));
+    else if (!scratch.name.empty()) v.scratch.push_back(std::move(scratch));
   }
   parseLaunches(r, family, values, v, errors);
 
@@ -334,10 +345,11 @@ VariantSpec parseVariant(const TomlReader& r, const FamilyManifest& family, cons
   if (sources_found && errors.attempt([&] { text = sourceTextWithIncludes(v.sources, v.include_dir); })) {
     for (const auto& launch : v.launches)
       if (!launch.kernel.empty() && !sourceDefinesKernel(text, launch.kernel))
-        errors.add(r.error(r.has("launches") ? "launches" : "kernel",
-                           "kernel '" + launch.kernel + "' is not defined in " + sourceNames(v) +
-                               " or the files they include"));
-    v.annotated = text.find("RL_LOAD") != std::string::npos || text.find("RL_STORE") != std::string::npos;  // RL_LOAD4 too
+        errors.add(r.error(r.has("launches") ? "launches" : "kernel", "kernel '" + launch.kernel +
+                                                                          "' is not defined in " + sourceNames(v) +
+                                                                          " or the files they include"));
+    v.annotated =
+        text.find("RL_LOAD") != std::string::npos || text.find("RL_STORE") != std::string::npos;  // RL_LOAD4 too
     v.uses_atomics = sourceUsesAtomics(text);
     v.what_ifs = parseWhatIfs(r, v, text, errors);
   }

@@ -51,12 +51,14 @@ WhatIfExpectation parseExpectation(const TomlReader& r) {
     if (!r.has(key)) continue;
     const std::optional<double> value = r.optionalNumber(key);
     if (!value || !std::isfinite(*value)) r.fail(key, "must be a finite number");
-    if (c == WhatIfComparison::ratio_below && *value <= 0) r.fail(key, "must be above 0 (a fraction of the original's value)");
+    if (c == WhatIfComparison::ratio_below && *value <= 0)
+      r.fail(key, "must be above 0 (a fraction of the original's value)");
     e.comparison = c;
     e.value = *value;
     ++comparisons;
   }
-  if (comparisons != 1) r.fail("", "give exactly one of to, below or ratio_below (got " + std::to_string(comparisons) + ")");
+  if (comparisons != 1)
+    r.fail("", "give exactly one of to, below or ratio_below (got " + std::to_string(comparisons) + ")");
   return e;
 }
 
@@ -72,7 +74,8 @@ WhatIfSpec parseWhatIf(const TomlReader& r, const VariantSpec& variant, const st
     if (d.name == w.define) r.fail("define", "'" + w.define + "' is already one of the variant's defines");
   // A define no source tests would run the original again and promise a gain of 1x as a finding.
   if (!mentionsIdentifier(source_text, w.define))
-    r.fail("define", "'" + w.define + "' does not appear in the variant's sources (" + variant.source.filename().string() +
+    r.fail("define", "'" + w.define + "' does not appear in the variant's sources (" +
+                         variant.source.filename().string() +
                          " and the files it includes): the what-if would be the original");
   w.description = r.optionalString("description").value_or("");
   if (r.has("expect")) {

@@ -96,7 +96,8 @@ ResolvedLaunch resolveLaunch(const LaunchSpec& launch, const ParamValues& params
     switch (spec.kind) {
       case KernelArgSpec::Kind::buffer: arg.buffer = spec.buffer; break;
       case KernelArgSpec::Kind::local_bytes:
-        arg.local_bytes = static_cast<std::size_t>(attempt(errors, [&] { return spec.value.count(params); }).value_or(0));
+        arg.local_bytes =
+            static_cast<std::size_t>(attempt(errors, [&] { return spec.value.count(params); }).value_or(0));
         break;
       case KernelArgSpec::Kind::scalar:
         arg.scalar_value = attempt(errors, [&] { return spec.value.evaluate(params); }).value_or(0);
@@ -178,8 +179,9 @@ void checkPingpongSizes(const ResolvedPoint& r, const LaunchSpec& launch, InputE
     const ResolvedBuffer* first = r.findBuffer(swap.first);
     const ResolvedBuffer* second = r.findBuffer(swap.second);
     if (first && second && first->count != second->count)
-      report(errors, launch.where.str() + ": " + pingpongKey(launch) + ": '" + swap.first + "' holds " + std::to_string(first->count) + " elements but '" +
-                         swap.second + "' " + std::to_string(second->count) + ": buffers exchanged must be of one size");
+      report(errors, launch.where.str() + ": " + pingpongKey(launch) + ": '" + swap.first + "' holds " +
+                         std::to_string(first->count) + " elements but '" + swap.second + "' " +
+                         std::to_string(second->count) + ": buffers exchanged must be of one size");
   }
 }
 
@@ -238,7 +240,8 @@ ResolvedPoint evaluatePoint(const RunPoint& point, InputErrorList* errors) {
   const double family_flops = attempt(errors, [&] { return family.flops.evaluate(family_params); }).value_or(0);
   const double family_bytes = attempt(errors, [&] { return family.bytes.evaluate(family_params); }).value_or(0);
   for (const BufferSpec& b : family.buffers)
-    if (auto buffer = attempt(errors, [&] { return resolveBuffer(b, false, family_params); })) r.buffers.push_back(*buffer);
+    if (auto buffer = attempt(errors, [&] { return resolveBuffer(b, false, family_params); }))
+      r.buffers.push_back(*buffer);
   for (const BufferSpec& b : v.scratch)
     if (auto buffer = attempt(errors, [&] { return resolveBuffer(b, true, params); })) r.buffers.push_back(*buffer);
   auto optionalValue = [&](const std::optional<ManifestExpression>& e) -> std::optional<double> {
@@ -285,8 +288,9 @@ ParamValues variantValues(const VariantSpec& variant, const ParamValues& params,
   ParamValues values = params;
   for (const DefineSpec& d : variant.defines)
     if (d.is_expression || d.is_number)
-      values[d.name] =
-          attempt(errors, [&] { return ManifestExpression{d.value, d.key, d.where}.evaluate(params); }).value_or(1);
+      values[d.name] = attempt(errors, [&] {
+                         return ManifestExpression{d.value, d.key, d.where}.evaluate(params);
+                       }).value_or(1);
   return values;
 }
 

@@ -30,7 +30,8 @@ TuningDimensionSpec parseDimension(const TomlReader& pr, const std::string& name
                                    [&](const DefineSpec& spec) { return spec.name == name; });
   if (define != variant.defines.end()) {
     if (!define->is_expression && !define->is_number)
-      pr.fail(name, "define " + name + " is written as raw text or a boolean: a tuned define must be a number or an expression");
+      pr.fail(name, "define " + name +
+                        " is written as raw text or a boolean: a tuned define must be a number or an expression");
     d.kind = TuningDimensionSpec::Kind::define;
   } else {
     d.kind = family.params.count(name) ? TuningDimensionSpec::Kind::param : TuningDimensionSpec::Kind::new_define;
@@ -56,7 +57,8 @@ TuningDimensionSpec parseDimension(const TomlReader& pr, const std::string& name
 ParamValues sampleValues(const TuningSpaceSpec& space, const FamilyManifest& family, const VariantSpec& variant) {
   ParamValues params = family.params;
   for (const TuningDimensionSpec& d : space.dimensions)
-    if (d.kind == TuningDimensionSpec::Kind::param) params[d.name] = evaluateExpression(d.values.front(), placeholderDeviceValues());
+    if (d.kind == TuningDimensionSpec::Kind::param)
+      params[d.name] = evaluateExpression(d.values.front(), placeholderDeviceValues());
   ParamValues values = tuningValues(variant, params, placeholderDeviceValues());
   for (const TuningDimensionSpec& d : space.dimensions)
     values[d.name] = evaluateExpression(d.values.front(), placeholderDeviceValues());
@@ -136,8 +138,8 @@ std::optional<TuningSpaceSpec> parseTuningSpace(const TomlReader& r, const Famil
   std::optional<std::vector<std::string>> constraints;
   errors.attempt([&] { constraints = tr.optionalTextArray("constraints"); });
   for (std::size_t i = 0; constraints && i < constraints->size(); ++i)
-    space.constraints.push_back(ManifestExpression{(*constraints)[i], tr.keyPath("constraints") + "[" + std::to_string(i) + "]",
-                                                   tr.where("constraints")});
+    space.constraints.push_back(ManifestExpression{
+        (*constraints)[i], tr.keyPath("constraints") + "[" + std::to_string(i) + "]", tr.where("constraints")});
   if (errors.size() != errors_before) return std::nullopt;
   for (const ManifestExpression& constraint : space.constraints)
     errors.attempt([&] { constraint.evaluate(sampleValues(space, family, variant)); });

@@ -74,8 +74,7 @@ void placeOn(const RunRecord& record, Placements& placements, const DeviceModel&
     if (arithmetic != record.work.arithmetic) placement.arithmetic = arithmetic;
     return placement;
   };
-  auto placeLevel = [&](MemoryLevel level, double flops, double bytes, IntensitySource source,
-                        Arithmetic arithmetic) {
+  auto placeLevel = [&](MemoryLevel level, double flops, double bytes, IntensitySource source, Arithmetic arithmetic) {
     RooflineInput at_level = input;
     at_level.flops = flops;
     at_level.dram_bytes = bytes;
@@ -127,11 +126,12 @@ std::map<std::string, RooflinePlacement> placeRecord(const RunRecord& record, co
   if (models.device) placeOn(record, placements, *models.device, "device", true);
   if (models.datasheet) placeOn(record, placements, *models.datasheet, "datasheet", true);
   for (auto& [key, placement] : placements) {
-    const bool on_reference = key.rfind(models.reference.key, 0) == 0 && key.rfind("device", 0) != 0 &&
-                              key.rfind("datasheet", 0) != 0;
-    const DeviceModel& model = on_reference ? models.reference
+    const bool on_reference =
+        key.rfind(models.reference.key, 0) == 0 && key.rfind("device", 0) != 0 && key.rfind("datasheet", 0) != 0;
+    const DeviceModel& model = on_reference                                         ? models.reference
                                : key.rfind("datasheet", 0) == 0 && models.datasheet ? *models.datasheet
-                               : models.device ? *models.device : models.reference;
+                               : models.device                                      ? *models.device
+                                                                                    : models.reference;
     RoofExcessContext context{models.device_cache_bytes, model.last_level_cache_bytes, models.timer_resolution_ns,
                               !on_reference || reference_is_device};
     placement.above_roof = explainAboveRoof(record, placement, context);

@@ -26,8 +26,8 @@ std::optional<std::string> explainAboveRoof(const RunRecord& record, const Roofl
   if (!context.timed_on_model_device) causes.push_back("timed on another device than this model describes");
   // Cache effects only lift points placed by DRAM-side bytes.
   const bool dram_side = placement.level == MemoryLevel::dram || placement.level == MemoryLevel::global;
-  const double cache_bytes = static_cast<double>(std::max<std::uint64_t>(context.device_cache_bytes,
-                                                                          context.model_cache_bytes.value_or(0)));
+  const double cache_bytes =
+      static_cast<double>(std::max<std::uint64_t>(context.device_cache_bytes, context.model_cache_bytes.value_or(0)));
   if (dram_side && cache_bytes > 0 && record.work.bytes > 0 && record.work.bytes <= cache_bytes)
     causes.push_back("the working set (" + mebibytes(record.work.bytes) + ") fits in the " + mebibytes(cache_bytes) +
                      " cache: repetitions read it from cache, not DRAM");

@@ -9,9 +9,9 @@ namespace rooflab {
 
 // What the device and the model tell about where a point's bytes really came from.
 struct RoofExcessContext {
-  std::uint64_t device_cache_bytes = 0;              // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; 0 unknown
-  std::optional<std::uint64_t> model_cache_bytes;    // the model's last_level_cache_bytes
-  std::uint64_t timer_resolution_ns = 0;             // CL_DEVICE_PROFILING_TIMER_RESOLUTION; 0 unknown
+  std::uint64_t device_cache_bytes = 0;            // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; 0 unknown
+  std::optional<std::uint64_t> model_cache_bytes;  // the model's last_level_cache_bytes
+  std::uint64_t timer_resolution_ns = 0;           // CL_DEVICE_PROFILING_TIMER_RESOLUTION; 0 unknown
   bool timed_on_model_device = true;
 };
 

@@ -29,8 +29,12 @@ std::string parameterKind(const KernelParameter& p) {
 // The scalar types an argument's prefix gives (int: by default).
 bool hasPrefix(const ElementType& type) {
   switch (type.scalar) {
-    case ScalarKind::i32: case ScalarKind::u32: case ScalarKind::i64:
-    case ScalarKind::u64: case ScalarKind::f32: case ScalarKind::f64: return type.lanes == 1;
+    case ScalarKind::i32:
+    case ScalarKind::u32:
+    case ScalarKind::i64:
+    case ScalarKind::u64:
+    case ScalarKind::f32:
+    case ScalarKind::f64: return type.lanes == 1;
     default: return false;
   }
 }
@@ -53,7 +57,8 @@ std::string mismatch(const KernelArgSpec& arg, const KernelParameter& p) {
       return "";
     case KernelArgSpec::Kind::local_bytes:
       if (!p.pointer) return "is a __local size, but the kernel " + declared + ": give a value";
-      if (p.space != Space::local && p.space != Space::none) return "is a __local size, but the kernel " + declared + ": give a buffer";
+      if (p.space != Space::local && p.space != Space::none)
+        return "is a __local size, but the kernel " + declared + ": give a buffer";
       return "";
     case KernelArgSpec::Kind::scalar: {
       if (p.pointer)
@@ -105,8 +110,9 @@ void checkLaunch(const FamilyManifest& family, const VariantSpec& variant, const
       problems.warnings.push_back(at + key + who + argument + parameter + " " + odd);
   }
   for (std::size_t i = launch.args.size(); i < parameters.size(); ++i)
-    problems.errors.push_back(at + launch.args_key + ": " + who + kernel + " declares " + std::to_string(parameters.size()) +
-                              " parameters and " + std::to_string(launch.args.size()) + " arguments are given: parameter " +
+    problems.errors.push_back(at + launch.args_key + ": " + who + kernel + " declares " +
+                              std::to_string(parameters.size()) + " parameters and " +
+                              std::to_string(launch.args.size()) + " arguments are given: parameter " +
                               std::to_string(i) + ", `" + parameters[i].declaration + "`, has none");
 }
 

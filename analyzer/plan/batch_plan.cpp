@@ -40,8 +40,8 @@ std::vector<ParamValues> expandParams(const FamilyManifest& family, const StudyS
 }
 
 // The study's variants, in pattern order; an input error for each pattern that matches none.
-std::vector<const VariantSpec*> matchVariants(const FamilyManifest& family, const StudySpec& study, const std::string& at,
-                                              std::vector<std::string>& input_errors) {
+std::vector<const VariantSpec*> matchVariants(const FamilyManifest& family, const StudySpec& study,
+                                              const std::string& at, std::vector<std::string>& input_errors) {
   std::vector<const VariantSpec*> variants;
   for (const auto& pattern : study.variants) {
     bool matched = false;
@@ -51,8 +51,9 @@ std::vector<const VariantSpec*> matchVariants(const FamilyManifest& family, cons
         if (std::find(variants.begin(), variants.end(), &v) == variants.end()) variants.push_back(&v);
       }
     if (!matched)
-      input_errors.push_back(at + ": " + (hasGlob(pattern) ? "pattern '" : "no variant '") + pattern +
-                             (hasGlob(pattern) ? "' matches no variant" : "'" + didYouMean(pattern, variantNames(family))));
+      input_errors.push_back(
+          at + ": " + (hasGlob(pattern) ? "pattern '" : "no variant '") + pattern +
+          (hasGlob(pattern) ? "' matches no variant" : "'" + didYouMean(pattern, variantNames(family))));
   }
   return variants;
 }
@@ -70,10 +71,8 @@ StudySpec withParamOverrides(StudySpec study, const FamilyManifest& family, cons
                            study.size_rules.end());
     auto same = [&](const auto& p) { return p.first == o.name; };
     auto it = std::find_if(study.params.begin(), study.params.end(), same);
-    if (it == study.params.end())
-      study.params.emplace_back(o.name, o.values);
-    else
-      it->second = o.values;
+    if (it == study.params.end()) study.params.emplace_back(o.name, o.values);
+    else it->second = o.values;
   }
   return study;
 }
@@ -108,7 +107,8 @@ void sortDiscoveryProblems(const BatchConfig& config, const FamilyDiscovery& fou
         for (const auto& study : config.studies) studied = studied || study.family == folder;
       }
     if (!studied) plan.warnings.push_back(error + " (no study names this family; skipped)");
-    else if (std::none_of(found.broken.begin(), found.broken.end(), [&](const auto& b) { return isWhy(b.second, error); }))
+    else if (std::none_of(found.broken.begin(), found.broken.end(),
+                          [&](const auto& b) { return isWhy(b.second, error); }))
       plan.input_errors.push_back(error);
   }
 }
@@ -137,7 +137,8 @@ std::vector<const WhatIfSpec*> pointsOfMode(const VariantSpec& variant, RunMode 
 
 // How many points a study expands to, counted before it is expanded (a sweep of a million points is
 // refused at once, not after planning it), saturating instead of overflowing.
-double studyPointCount(const BatchConfig& config, const StudySpec& study, const std::vector<const VariantSpec*>& variants) {
+double studyPointCount(const BatchConfig& config, const StudySpec& study,
+                       const std::vector<const VariantSpec*>& variants) {
   double count = 0;
   const std::vector<RunMode>& modes = study.modes.empty() ? config.run.modes : study.modes;
   for (const VariantSpec* v : variants)
@@ -154,8 +155,9 @@ std::string formatCount(double count) {
 
 // One of a study's rules with what it applies to: the study's variants at each combination of its
 // other params (each other rule's param at its family default).
-SizeRuleStudy ruleStudy(const StudySpec& study, const FamilyManifest& family, const std::vector<const VariantSpec*>& variants,
-                        const SizeRuleSpec& rule, std::size_t study_index) {
+SizeRuleStudy ruleStudy(const StudySpec& study, const FamilyManifest& family,
+                        const std::vector<const VariantSpec*>& variants, const SizeRuleSpec& rule,
+                        std::size_t study_index) {
   return SizeRuleStudy{&family, variants, expandParams(family, study), &rule, study_index};
 }
 
@@ -221,7 +223,8 @@ BatchPlan planBatch(const BatchConfig& config) {
     for (const SizeRuleSpec& rule : study.size_rules)
       if (!family->params.count(rule.param))
         plan.input_errors.push_back(rule.where.str() + ": study '" + family->name + "': parameter '" + rule.param +
-                                    "' is not declared in " + family->path.string() + didYouMean(rule.param, family->param_order));
+                                    "' is not declared in " + family->path.string() +
+                                    didYouMean(rule.param, family->param_order));
     const std::vector<const VariantSpec*> variants = matchVariants(*family, study, at, plan.input_errors);
     if (const std::string problem = endToEndStudyProblem(study, study.modes.empty() ? config.run.modes : study.modes);
         !problem.empty())
@@ -229,7 +232,9 @@ BatchPlan planBatch(const BatchConfig& config) {
     if (plan.input_errors.size() != errors_before) continue;
     for (const SizeRuleSpec& rule : study.size_rules) {
       const std::string problem = sizeRuleProblem(ruleStudy(study, *family, variants, rule, 0));
-      if (!problem.empty()) plan.input_errors.push_back(rule.where.str() + ": study '" + family->name + "': " + rule.param + ": " + problem);
+      if (!problem.empty())
+        plan.input_errors.push_back(rule.where.str() + ": study '" + family->name + "': " + rule.param + ": " +
+                                    problem);
     }
     if (plan.input_errors.size() != errors_before) continue;
     point_count += studyPointCount(config, study, variants);

@@ -16,7 +16,8 @@ std::vector<std::uint64_t> chunkSizes(std::uint64_t total, std::uint64_t granule
   const std::uint64_t count = static_cast<std::uint64_t>(chunks);
   const std::uint64_t whole_granules = total / granule;
   std::vector<std::uint64_t> sizes(count, 0);
-  for (std::uint64_t i = 0; i < count; ++i) sizes[i] = (whole_granules / count + (i < whole_granules % count ? 1 : 0)) * granule;
+  for (std::uint64_t i = 0; i < count; ++i)
+    sizes[i] = (whole_granules / count + (i < whole_granules % count ? 1 : 0)) * granule;
   sizes.back() += total - whole_granules * granule;  // the tail shorter than a granule
   return sizes;
 }
@@ -31,8 +32,8 @@ std::vector<ResolvedChunk> planSplit(const ResolvedPoint& point, int chunks) {
   if (static_cast<double>(total) != value)
     throw InputError(at + split.param + " = " + formatNumber(value) + " is not a whole number of elements to split");
   if (total < std::uint64_t(chunks) * std::uint64_t(granule))
-    throw InputError(at + split.param + " = " + std::to_string(total) + " cannot be split in " + std::to_string(chunks) +
-                     " chunks of at least " + std::to_string(granule) + " (the granule)");
+    throw InputError(at + split.param + " = " + std::to_string(total) + " cannot be split in " +
+                     std::to_string(chunks) + " chunks of at least " + std::to_string(granule) + " (the granule)");
   std::vector<ResolvedChunk> out;
   std::vector<std::uint64_t> offsets(family.buffers.size(), 0);
   const std::vector<std::uint64_t> sizes = chunkSizes(total, std::uint64_t(granule), chunks);
@@ -58,9 +59,10 @@ std::vector<ResolvedChunk> planSplit(const ResolvedPoint& point, int chunks) {
   for (std::size_t b = 0; b < family.buffers.size(); ++b)
     if (offsets[b] != point.buffers[b].count)
       throw InputError(family.buffers[b].count.where.str() + ": " + family.buffers[b].count.key + ": buffer '" +
-                       family.buffers[b].name + "' ('" + family.buffers[b].count.text + "') does not grow in proportion to " +
-                       split.param + ": its " + std::to_string(chunks) + " chunks hold " + std::to_string(offsets[b]) +
-                       " elements, the whole " + std::to_string(point.buffers[b].count) +
+                       family.buffers[b].name + "' ('" + family.buffers[b].count.text +
+                       "') does not grow in proportion to " + split.param + ": its " + std::to_string(chunks) +
+                       " chunks hold " + std::to_string(offsets[b]) + " elements, the whole " +
+                       std::to_string(point.buffers[b].count) +
                        "; an overlapped run splits every buffer with the data");
   return out;
 }
@@ -95,7 +97,8 @@ std::optional<EndToEndRequest> planEndToEnd(const StudySpec& study, const Resolv
   }
   if (overlap) {
     std::vector<int> counts = {1};
-    const std::vector<int> asked = study.overlap_chunks.empty() ? std::vector<int>{kDefaultOverlapChunks} : study.overlap_chunks;
+    const std::vector<int> asked =
+        study.overlap_chunks.empty() ? std::vector<int>{kDefaultOverlapChunks} : study.overlap_chunks;
     for (int count : asked)
       if (std::find(counts.begin(), counts.end(), count) == counts.end()) counts.push_back(count);
     for (int count : counts) request.splits.push_back(planSplit(point, count));

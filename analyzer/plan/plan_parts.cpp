@@ -34,7 +34,8 @@ struct ShardUnit {
 };
 
 // Units, costliest first, each to the part with the least so far; the parts' loads.
-std::vector<double> assignUnits(const std::vector<ShardUnit>& units, std::size_t count, std::vector<std::size_t>& part_of) {
+std::vector<double> assignUnits(const std::vector<ShardUnit>& units, std::size_t count,
+                                std::vector<std::size_t>& part_of) {
   std::vector<std::size_t> order(units.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),

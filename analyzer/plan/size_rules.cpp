@@ -23,9 +23,9 @@ constexpr double kPastCacheFactor = 4;
 
 // What the studied variants make of one size.
 struct SizeEvaluation {
-  bool accepted = true;          // every variant at every point resolves
-  std::string refusal;           // the first variant's reason when not
-  double buffer_bytes = 0;       // the largest point's buffers
+  bool accepted = true;     // every variant at every point resolves
+  std::string refusal;      // the first variant's reason when not
+  double buffer_bytes = 0;  // the largest point's buffers
   double largest_buffer_bytes = 0;
   double fewest_work_groups = std::numeric_limits<double>::infinity();
   std::string fewest_variant;
@@ -40,7 +40,8 @@ double workGroups(const ResolvedPoint& point, std::size_t max_work_group_size) {
     const LaunchGeometry& g = launch.geometry;
     if (g.local.size() == g.global.size()) {
       for (std::size_t i = 0; i < g.global.size(); ++i)
-        groups *= std::ceil(static_cast<double>(g.global[i]) / static_cast<double>(std::max<std::int64_t>(g.local[i], 1)));
+        groups *=
+            std::ceil(static_cast<double>(g.global[i]) / static_cast<double>(std::max<std::int64_t>(g.local[i], 1)));
     } else {
       // The runtime chooses the local size: at most the device's largest work-group.
       double items = 1;
@@ -155,7 +156,8 @@ double estimatedKernelSeconds(const SizeRuleStudy& study, double value, const Wo
     double seconds = 0;
     try {
       seconds = study.family->bytes.evaluate(params) / (roofs.dram_gbps * 1e9);
-      if (roofs.peak_gflops > 0) seconds = std::max(seconds, study.family->flops.evaluate(params) / (roofs.peak_gflops * 1e9));
+      if (roofs.peak_gflops > 0)
+        seconds = std::max(seconds, study.family->flops.evaluate(params) / (roofs.peak_gflops * 1e9));
     } catch (const std::exception&) {
       seconds = 0;
     }
@@ -170,7 +172,8 @@ bool memoryBoundAt(const SizeRuleStudy& study, double value, const WorkRoofs& ro
   for (const ParamValues& base : study.points) {
     const ParamValues params = withSize(base, study.rule->param, value);
     try {
-      if (study.family->flops.evaluate(params) / roofs.peak_gflops >= study.family->bytes.evaluate(params) / roofs.dram_gbps)
+      if (study.family->flops.evaluate(params) / roofs.peak_gflops >=
+          study.family->bytes.evaluate(params) / roofs.dram_gbps)
         return false;
     } catch (const std::exception&) {
       return false;
@@ -216,20 +219,21 @@ std::string microsecondsText(double us) {
 
 std::string why(const SizeChoice& c) {
   std::string text = c.rule.param + " = " + formatNumber(c.value) + " (size rule \"fill\"): ";
-  text += "waves: " + formatNumber(c.rule.waves) + " x " + std::to_string(c.compute_units) + " compute units = " +
-          formatNumber(c.work_groups_needed) + " work-groups";
+  text += "waves: " + formatNumber(c.rule.waves) + " x " + std::to_string(c.compute_units) +
+          " compute units = " + formatNumber(c.work_groups_needed) + " work-groups";
   if (c.fewest_work_groups)
     text += " (" + c.fewest_variant + " has the fewest: " + formatNumber(*c.fewest_work_groups) + ")";
   text += "; kernel time: ";
-  text += c.estimated_kernel_us ? microsecondsText(*c.estimated_kernel_us) + " at the " + c.roofs + " roofs (at least " +
-                                      microsecondsText(c.rule.min_kernel_us) + ")"
-                                : c.work_unmeasured ? "not estimated (the family's work is not measured: the waves goal alone)"
-                                                    : "not estimated (no roofs known for this device)";
-  text += "; buffers " + bytesText(c.buffer_bytes) + ", the largest " + bytesText(c.largest_buffer_bytes) + " (max allocation " +
-          bytesText(static_cast<double>(c.max_alloc_bytes)) + ")";
+  text += c.estimated_kernel_us ? microsecondsText(*c.estimated_kernel_us) + " at the " + c.roofs +
+                                      " roofs (at least " + microsecondsText(c.rule.min_kernel_us) + ")"
+          : c.work_unmeasured ? "not estimated (the family's work is not measured: the waves goal alone)"
+                              : "not estimated (no roofs known for this device)";
+  text += "; buffers " + bytesText(c.buffer_bytes) + ", the largest " + bytesText(c.largest_buffer_bytes) +
+          " (max allocation " + bytesText(static_cast<double>(c.max_alloc_bytes)) + ")";
   if (c.cache_bytes > 0)
-    text += "; past the cache: memory-bound at the roofs, so the buffers take at least " + formatNumber(kPastCacheFactor) +
-            " x the device's " + bytesText(static_cast<double>(c.cache_bytes)) + " global-memory cache";
+    text += "; past the cache: memory-bound at the roofs, so the buffers take at least " +
+            formatNumber(kPastCacheFactor) + " x the device's " + bytesText(static_cast<double>(c.cache_bytes)) +
+            " global-memory cache";
   switch (c.limited_by) {
     case SizeLimit::waves: text += "; decided by the waves"; break;
     case SizeLimit::kernel_time: text += "; decided by the kernel time"; break;
@@ -293,7 +297,8 @@ GoalsMet firstMeetingGoals(const SizeRuleStudy& study, const SizeDevice& device,
   });
   const std::uint64_t cache = device.info.global_mem_cache_bytes;
   const std::size_t cache_from =
-      cache == 0 ? 0 : firstMeeting(top + 1, [&](std::size_t i) { return pastCache(study, candidates[i], roofs, cache); });
+      cache == 0 ? 0
+                 : firstMeeting(top + 1, [&](std::size_t i) { return pastCache(study, candidates[i], roofs, cache); });
   goals.cache_decides = cache_from > goals.from;
   goals.from = std::max(goals.from, cache_from);
   return goals;
@@ -302,7 +307,8 @@ GoalsMet firstMeetingGoals(const SizeRuleStudy& study, const SizeDevice& device,
 // The first accepted candidate in [from, top] where every variant has the work-groups it needs, or
 // as many as it has at top; top when none has.
 std::size_t firstWithWaves(const SizeRuleStudy& study, const std::vector<double>& candidates, std::size_t from,
-                           std::size_t top, std::size_t max_wg, double work_groups_needed, const SizeEvaluation& at_top) {
+                           std::size_t top, std::size_t max_wg, double work_groups_needed,
+                           const SizeEvaluation& at_top) {
   for (std::size_t i = from; i <= top; ++i) {
     const SizeEvaluation e = evaluateSize(study, candidates[i], max_wg);
     bool waves = e.accepted;
@@ -330,8 +336,8 @@ std::string sizeRuleProblem(const SizeRuleStudy& study) {
   const SizeRuleSpec& rule = *study.rule;
   std::vector<double> candidates = sizeCandidates(rule.min.value_or(1), rule.max.value_or(kLargestCandidate));
   if (candidates.empty())
-    return "no round size lies within min = " + formatNumber(rule.min.value_or(1)) + " and max = " +
-           formatNumber(rule.max.value_or(kLargestCandidate));
+    return "no round size lies within min = " + formatNumber(rule.min.value_or(1)) +
+           " and max = " + formatNumber(rule.max.value_or(kLargestCandidate));
   // Nearest to the family's default first: it resolves for every variant, so a size near it is
   // likely to.
   const double fallback = study.family->params.count(rule.param) ? study.family->params.at(rule.param) : 1024;
@@ -366,8 +372,8 @@ SizeChoice chooseRuleSize(const SizeRuleStudy& study, const SizeDevice& device) 
   while (top != std::string::npos && !evaluateSize(study, candidates[top], max_wg).accepted)
     top = top == 0 ? std::string::npos : top - 1;
   if (top == std::string::npos)
-    throw InputError(at + ": no size up to " + formatNumber(candidates[fitting]) + ", the most that fits the memory of " +
-                     device.info.name + ", suits every studied variant");
+    throw InputError(at + ": no size up to " + formatNumber(candidates[fitting]) +
+                     ", the most that fits the memory of " + device.info.name + ", suits every studied variant");
   const SizeEvaluation at_top = evaluateSize(study, candidates[top], max_wg);
 
   SizeChoice c;

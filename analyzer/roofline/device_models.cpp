@@ -28,7 +28,8 @@ std::string lower(std::string s) {
 }
 
 // "configs/devices/x.toml:12: peak_gflops: must be ...", the shape of every rooflab input error.
-[[noreturn]] void fail(const std::string& origin, const toml::node* node, const std::string& key, const std::string& what) {
+[[noreturn]] void fail(const std::string& origin, const toml::node* node, const std::string& key,
+                       const std::string& what) {
   std::string where = origin;
   if (node && node->source().begin.line > 0) where += ":" + std::to_string(node->source().begin.line);
   throw InputError(where + ": " + key + ": " + what);
@@ -81,7 +82,8 @@ double readPositiveReal(const toml::node& node, const std::string& origin, const
   // value<double>() also accepts an integer such as `dram_gbps = 240`, which is what a person writes.
   std::optional<double> value = (node.is_floating_point() || node.is_integer()) ? node.value<double>() : std::nullopt;
   if (!value) fail(origin, &node, key, "expected a number, got " + typeName(node));
-  if (!std::isfinite(*value) || *value <= 0) fail(origin, &node, key, "must be a positive finite number (got " + formatReal(*value) + ")");
+  if (!std::isfinite(*value) || *value <= 0)
+    fail(origin, &node, key, "must be a positive finite number (got " + formatReal(*value) + ")");
   return *value;
 }
 
@@ -89,7 +91,8 @@ std::uint64_t readCount(const toml::node& node, const std::string& origin, const
   if (!node.is_integer()) fail(origin, &node, key, "expected an integer, got " + typeName(node));
   std::int64_t value = *node.value<std::int64_t>();
   if (value <= 0 || static_cast<std::uint64_t>(value) > max)
-    fail(origin, &node, key, "must be a positive integer no larger than " + std::to_string(max) + " (got " + std::to_string(value) + ")");
+    fail(origin, &node, key,
+         "must be a positive integer no larger than " + std::to_string(max) + " (got " + std::to_string(value) + ")");
   return static_cast<std::uint64_t>(value);
 }
 
@@ -120,7 +123,8 @@ void readNumber(DeviceModel& model, const NumberField& field, const toml::node& 
         } else if constexpr (std::is_same_v<Member, OptionalCount64>) {
           model.*member = readCount(node, origin, key, std::numeric_limits<std::int64_t>::max());
         } else {
-          model.*member = static_cast<std::uint32_t>(readCount(node, origin, key, std::numeric_limits<std::uint32_t>::max()));
+          model.*member =
+              static_cast<std::uint32_t>(readCount(node, origin, key, std::numeric_limits<std::uint32_t>::max()));
         }
       },
       field.member);
@@ -143,7 +147,9 @@ void readMeasured(DeviceModel& model, const toml::node& node, const std::string&
 
 }  // namespace
 
-std::filesystem::path defaultDeviceModelDir() { return std::filesystem::path(ROOFLAB_SOURCE_DIR) / "configs" / "devices"; }
+std::filesystem::path defaultDeviceModelDir() {
+  return std::filesystem::path(ROOFLAB_SOURCE_DIR) / "configs" / "devices";
+}
 
 DeviceModel parseDeviceModel(std::string_view toml_text, const std::string& key, const std::string& origin) {
   toml::table root;
@@ -190,13 +196,15 @@ DeviceModel parseDeviceModel(std::string_view toml_text, const std::string& key,
     if (!sources) fail(origin, sources_node, "sources", "expected a table: number key = \"where it came from\"");
     for (const auto& [name_key, node] : *sources) {
       const std::string name(name_key.str());
-      if (!number_nodes.count(name)) fail(origin, &node, "sources." + name, "a source for a number the model does not give");
+      if (!number_nodes.count(name))
+        fail(origin, &node, "sources." + name, "a source for a number the model does not give");
       model.sources[name] = readString(node, origin, "sources." + name);
     }
   }
   for (const auto& [name, node] : number_nodes)
     if (!model.sources.count(name) || model.sources[name].empty())
-      fail(origin, node, name, "has no source: add `" + name + " = \"...\"` under [sources] saying where the number came from");
+      fail(origin, node, name,
+           "has no source: add `" + name + " = \"...\"` under [sources] saying where the number came from");
   return model;
 }
 

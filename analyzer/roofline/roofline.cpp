@@ -93,7 +93,8 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   if (input.level != MemoryLevel::dram && (!level_gbps || !(*level_gbps > 0))) {
     if (validAmount(input.flops) && input.dram_bytes > 0 && std::isfinite(input.dram_bytes))
       placement.intensity = input.flops / input.dram_bytes;
-    placement.reason = "model '" + model.key + "' has no " + toString(input.level) + " bandwidth: no roof at this level";
+    placement.reason =
+        "model '" + model.key + "' has no " + toString(input.level) + " bandwidth: no roof at this level";
     return placement;
   }
   // The compute roof of the work's type: FP32 unless the family computes in double or integers.
@@ -101,7 +102,8 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   if (input.arithmetic != Arithmetic::fp32 && (!compute_peak || !(*compute_peak > 0))) {
     if (validAmount(input.flops) && input.dram_bytes > 0 && std::isfinite(input.dram_bytes))
       placement.intensity = input.flops / input.dram_bytes;
-    placement.reason = "model '" + model.key + "' has no " + toString(input.arithmetic) + " peak: no roof for this work";
+    placement.reason =
+        "model '" + model.key + "' has no " + toString(input.arithmetic) + " peak: no roof for this work";
     return placement;
   }
   const double peak_gflops = compute_peak.value_or(model.peak_gflops);
@@ -135,12 +137,12 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   const double time_at_roof_ns = std::max(flops / peak_gflops, bytes / bandwidth_gbps);
   placement.time_at_roof_ns = static_cast<std::int64_t>(std::llround(time_at_roof_ns));
 
-  if (input.local_bytes && *input.local_bytes > 0)
-    placeLocalRoof(model, flops, *input.local_bytes, placement, reasons);
+  if (input.local_bytes && *input.local_bytes > 0) placeLocalRoof(model, flops, *input.local_bytes, placement, reasons);
 
   const bool timed = input.kernel_ns && std::isfinite(*input.kernel_ns) && *input.kernel_ns > 0;
   if (!timed) {
-    reasons.push_back(input.kernel_ns ? "kernel time is 0 or invalid: no achieved rate" : "not timed: no achieved rate");
+    reasons.push_back(input.kernel_ns ? "kernel time is 0 or invalid: no achieved rate"
+                                      : "not timed: no achieved rate");
     placement.reason = joinReasons(reasons);
     return placement;
   }

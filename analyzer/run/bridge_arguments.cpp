@@ -51,7 +51,8 @@ std::vector<ResolvedLaunch> everyRepetition(const ResolvedPoint& point, const st
   return expanded;
 }
 
-std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& inputs) {
+std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point,
+                                                const std::map<std::string, HostBuffer>& inputs) {
   std::map<std::string, HostBuffer> buffers;
   for (const ResolvedBuffer& b : point.buffers) {
     const std::string& name = b.spec->name;
@@ -96,8 +97,8 @@ BridgeOptions bridgeOptionsFor(const ResolvedPoint& point, const MetricSelection
 
 }  // namespace
 
-void prefetchPointCounters(const std::string& ptx, const ResolvedPoint& point, const std::vector<ResolvedLaunch>& launches,
-                           const PointCounterOptions& options) {
+void prefetchPointCounters(const std::string& ptx, const ResolvedPoint& point,
+                           const std::vector<ResolvedLaunch>& launches, const PointCounterOptions& options) {
   try {
     const MetricSelection selection = selectMetrics(counterNeedOf(point.run_point.mode), options.extra_metrics);
     prefetchBridged(ptx, bridgeLaunches(everyRepetition(point, launches)), bridgeOptionsFor(point, selection, options));
@@ -125,8 +126,8 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
   bridge.read_only_inputs = &inputs;
   bridge.read_only_inputs_key = options.inputs_key;
   bridge.keep_profiler_enabled = options.keep_profiler_enabled;
-  CounterSet out = measureBridged(ptx, buffers, bridged, selection.timing ? std::max(3, options.timing_repetitions) : 0,
-                                  bridge);
+  CounterSet out =
+      measureBridged(ptx, buffers, bridged, selection.timing ? std::max(3, options.timing_repetitions) : 0, bridge);
   out.metric_set = selection.description;
 
   // Consistency checks: the bridged kernel must compute what the OpenCL one did, in about its time.
@@ -138,7 +139,8 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
       worst = std::max(worst, c.rel_l2_error);
       non_finite += c.non_finite;
     }
-    out.bridged_vs_opencl = BridgeAgreement{std::isfinite(worst) ? std::optional<double>(worst) : std::nullopt, non_finite};
+    out.bridged_vs_opencl =
+        BridgeAgreement{std::isfinite(worst) ? std::optional<double>(worst) : std::nullopt, non_finite};
   }
   if (out.bridged_kernel_ns && opencl_timings && opencl_timings->kernel_ns.median > 0)
     out.bridged_to_opencl_time_ratio = static_cast<double>(*out.bridged_kernel_ns) / opencl_timings->kernel_ns.median;

@@ -25,7 +25,8 @@ std::vector<ResolvedLaunch> everyRepetition(const ResolvedPoint& point, const st
 // The bridged run's own buffers, those a launch may write: each input the point writes as the OpenCL
 // run got it, every other buffer poisoned. The inputs it only reads are not copied: the bridge
 // uploads them from `inputs` (BridgeOptions::read_only_inputs).
-std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point, const std::map<std::string, HostBuffer>& inputs);
+std::map<std::string, HostBuffer> bridgeBuffers(const ResolvedPoint& point,
+                                                const std::map<std::string, HostBuffer>& inputs);
 
 struct PointCounterOptions {
   BridgeDevice device;  // the OpenCL device (BridgeOptions::device)
@@ -33,8 +34,8 @@ struct PointCounterOptions {
   // The registers per kernel of OpenCL's compile of this PTX (NVIDIA's build log), when known.
   const std::map<std::string, int>* opencl_registers = nullptr;
   std::vector<std::string> extra_metrics;  // collected for originals beside the table, and for mutants
-  std::string original_jit_mode;  // a mutant's: how its original's bridged PTX was compiled (CounterSet::jit_mode)
-  std::string inputs_key;  // what `inputs` hold (BridgeOptions::read_only_inputs_key)
+  std::string original_jit_mode;       // a mutant's: how its original's bridged PTX was compiled (CounterSet::jit_mode)
+  std::string inputs_key;              // what `inputs` hold (BridgeOptions::read_only_inputs_key)
   bool keep_profiler_enabled = false;  // BridgeOptions::keep_profiler_enabled
 };
 
@@ -44,16 +45,16 @@ CounterNeed counterNeedOf(RunMode mode);
 
 // Starts compiling the point's bridged modules ahead of measurePointCounters (counters.hpp,
 // prefetchBridged), so that the driver's JIT overlaps the OpenCL run. Never throws.
-void prefetchPointCounters(const std::string& ptx, const ResolvedPoint& point, const std::vector<ResolvedLaunch>& launches,
-                           const PointCounterOptions& options);
+void prefetchPointCounters(const std::string& ptx, const ResolvedPoint& point,
+                           const std::vector<ResolvedLaunch>& launches, const PointCounterOptions& options);
 
 // Runs the point's launches (OpenCL's PTX, `ptx`) through the bridge under the range profiler, with
 // what the record needs (counterNeedOf). For an original, compares the bridged outputs with OpenCL's
 // and the bridged time with OpenCL's median. Never throws.
 CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& point,
-                                    const std::vector<ResolvedLaunch>& launches,
-                                    const std::map<std::string, HostBuffer>& inputs,
-                                    const std::map<std::string, HostBuffer>& opencl_outputs,
-                                    const std::optional<EventTimings>& opencl_timings, const PointCounterOptions& options);
+                                const std::vector<ResolvedLaunch>& launches,
+                                const std::map<std::string, HostBuffer>& inputs,
+                                const std::map<std::string, HostBuffer>& opencl_outputs,
+                                const std::optional<EventTimings>& opencl_timings, const PointCounterOptions& options);
 
 }  // namespace rooflab::counters

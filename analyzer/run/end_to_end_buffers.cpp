@@ -11,8 +11,7 @@ void poisonDevice(cl::CommandQueue& queue, cl::Buffer& buffer, const ElementType
     queue.enqueueFillBuffer<cl_uint>(buffer, 0x7fc00000u, offset, bytes);
   else if (type.scalar == ScalarKind::f64 && bytes % sizeof(cl_ulong) == 0 && offset % sizeof(cl_ulong) == 0)
     queue.enqueueFillBuffer<cl_ulong>(buffer, 0x7ff8000000000000ull, offset, bytes);
-  else
-    queue.enqueueFillBuffer<cl_uchar>(buffer, 0xA5, offset, bytes);
+  else queue.enqueueFillBuffer<cl_uchar>(buffer, 0xA5, offset, bytes);
 }
 
 HostBuffer poisonedHost(const ResolvedBuffer& buffer) {

@@ -17,7 +17,10 @@ class OverlapRun {
  public:
   OverlapRun(const PointLauncher& launcher, cl::CommandQueue (&queues)[2], const PreparedPoint& prepared,
              const std::vector<ResolvedChunk>& split, const std::map<std::string, HostBuffer>& inputs)
-      : queues_(queues), whole_(*prepared.resolved), split_(split), inputs_(inputs),
+      : queues_(queues),
+        whole_(*prepared.resolved),
+        split_(split),
+        inputs_(inputs),
         queue_count_(split.size() > 1 ? 2 : 1) {
     const std::size_t buffers = family().buffers.size();
     for (std::size_t b = 0; b < buffers; ++b) {
@@ -40,7 +43,8 @@ class OverlapRun {
     // Inputs that do not cross are resident: each chunk's part uploaded once, untimed.
     for (std::size_t k = 0; k < split_.size(); ++k)
       for (std::size_t b = 0; b < buffers; ++b)
-        if (whole_.buffers[b].spec->access == BufferAccess::read && whole_.buffers[b].spec->crossing() == BufferLink::none)
+        if (whole_.buffers[b].spec->access == BufferAccess::read &&
+            whole_.buffers[b].spec->crossing() == BufferLink::none)
           writeSlice(queues_[0], k, b, CL_TRUE, nullptr);
   }
   ~OverlapRun() {
@@ -116,20 +120,25 @@ class OverlapRun {
     return static_cast<std::size_t>(split_[k].buffer_offsets[b] * whole_.buffers[b].spec->type.bytes());
   }
   cl::Buffer& chunkBuffer(std::size_t k, std::size_t b) { return chunks_[k].buffers.at(whole_.buffers[b].spec->name); }
-  std::size_t chunkBytes(std::size_t k, std::size_t b) const { return static_cast<std::size_t>(split_[k].point->buffers[b].bytes); }
+  std::size_t chunkBytes(std::size_t k, std::size_t b) const {
+    return static_cast<std::size_t>(split_[k].point->buffers[b].bytes);
+  }
 
   void writeSlice(cl::CommandQueue& queue, std::size_t k, std::size_t b, cl_bool blocking, cl::Event* event) {
-    queue.enqueueWriteBuffer(chunkBuffer(k, b), blocking, 0, chunkBytes(k, b), pinned_[b] + offsetBytes(k, b), nullptr, event);
+    queue.enqueueWriteBuffer(chunkBuffer(k, b), blocking, 0, chunkBytes(k, b), pinned_[b] + offsetBytes(k, b), nullptr,
+                             event);
   }
   void readSlice(cl::CommandQueue& queue, std::size_t k, std::size_t b, cl_bool blocking, cl::Event* event) {
-    queue.enqueueReadBuffer(chunkBuffer(k, b), blocking, 0, chunkBytes(k, b), pinned_[b] + offsetBytes(k, b), nullptr, event);
+    queue.enqueueReadBuffer(chunkBuffer(k, b), blocking, 0, chunkBytes(k, b), pinned_[b] + offsetBytes(k, b), nullptr,
+                            event);
   }
 
   void reset() {
     for (std::size_t k = 0; k < split_.size(); ++k)
       for (const ResolvedBuffer& b : split_[k].point->buffers)
         if (b.scratch || b.spec->isOutput())
-          poisonDevice(queues_[0], chunks_[k].buffers.at(b.spec->name), b.spec->type, 0, static_cast<std::size_t>(b.bytes));
+          poisonDevice(queues_[0], chunks_[k].buffers.at(b.spec->name), b.spec->type, 0,
+                       static_cast<std::size_t>(b.bytes));
     queues_[0].finish();
     for (std::size_t b = 0; b < family().buffers.size(); ++b) {
       const ResolvedBuffer& whole = whole_.buffers[b];
@@ -166,7 +175,8 @@ EndToEndRun EndToEndRunner::runOverlapped(const std::vector<ResolvedChunk>& spli
   countCrossings(*prepared.resolved, run);
   OverlapRun overlap(launcher_, queues_, prepared, split, inputs);
   run.launches = overlap.launches();
-  repeat(run, [&] { return overlap.once(); }, progress);
+  repeat(
+      run, [&] { return overlap.once(); }, progress);
   run.verification = check(overlap.outputs());
   return run;
 }

@@ -64,8 +64,7 @@ class BlockingRun {
       HostBuffer host(b.spec->name, b.spec->type, static_cast<std::size_t>(b.count));
       if (!comesDown(b.spec->crossing()))
         queue_.enqueueReadBuffer(point_.buffers.at(b.spec->name), CL_TRUE, 0, b.bytes, host.bytes.data());
-      else
-        std::memcpy(host.bytes.data(), applicationArray(b, false), b.bytes);
+      else std::memcpy(host.bytes.data(), applicationArray(b, false), b.bytes);
       out.emplace(b.spec->name, std::move(host));
     }
     return out;
@@ -104,7 +103,8 @@ class BlockingRun {
 
   void reset() {
     for (const ResolvedBuffer& b : point_.resolved->buffers)
-      if (b.scratch || b.spec->isOutput()) poisonDevice(queue_, point_.buffers.at(b.spec->name), b.spec->type, 0, b.bytes);
+      if (b.scratch || b.spec->isOutput())
+        poisonDevice(queue_, point_.buffers.at(b.spec->name), b.spec->type, 0, b.bytes);
     queue_.finish();
     for (const ResolvedBuffer& b : point_.resolved->buffers) {
       if (b.scratch || !b.spec->isOutput()) continue;
@@ -112,8 +112,7 @@ class BlockingRun {
       const bool restore = hasInput(*b.spec);
       if (auto array = arrays_.find(name); array != arrays_.end())
         std::memcpy(array->second.data(), (restore ? inputs_.at(name) : poisoned_.at(name)).bytes.data(), b.bytes);
-      else
-        outputs_.at(name).bytes = poisoned_.at(name).bytes;
+      else outputs_.at(name).bytes = poisoned_.at(name).bytes;
       if (restore && !goesUp(b.spec->crossing()))
         queue_.enqueueWriteBuffer(point_.buffers.at(name), CL_TRUE, 0, b.bytes, inputs_.at(name).bytes.data());
     }
@@ -185,7 +184,9 @@ void EndToEndRunner::repeat(EndToEndRun& run, const std::function<EndToEndParts(
   while (check.decision == StopDecision::keep_going) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
     if (!totals.empty() && (stopFlag() || elapsed > settings_.variant_time_limit_s)) break;
-    if (progress) progress("end-to-end", static_cast<int>(totals.size()), std::max<int>(settings_.repetitions, int(totals.size()) + 1));
+    if (progress)
+      progress("end-to-end", static_cast<int>(totals.size()),
+               std::max<int>(settings_.repetitions, int(totals.size()) + 1));
     run.repetitions.push_back(once());
     totals.push_back(run.repetitions.back().total_ns);
     check = checkStop(totals, std::chrono::duration<double>(Clock::now() - started).count(), target);
@@ -204,7 +205,8 @@ EndToEndRun EndToEndRunner::runBlocking(EndToEndStrategy strategy, const Prepare
   countCrossings(*prepared.resolved, run);
   BlockingRun blocking(strategy, launcher_, queues_[0], prepared, inputs);
   run.launches = blocking.launches();
-  repeat(run, [&] { return blocking.once(run.host_copy_bytes); }, progress);
+  repeat(
+      run, [&] { return blocking.once(run.host_copy_bytes); }, progress);
   run.verification = check(blocking.outputs());
   return run;
 }

@@ -23,8 +23,10 @@ EndToEndParts partsOf(const std::vector<TimedCommand>& all_commands) {
     // or the last command of its kind on any queue (the link a transfer shares, the device a kernel
     // shares), ended if that came later: before, it waits its turn, which is the other command's time.
     std::int64_t own_from = c.queued_ns;
-    if (const auto before = queue_end.find(c.queue); before != queue_end.end()) own_from = std::max(own_from, before->second);
-    if (const auto before = part_end.find(c.part); before != part_end.end()) own_from = std::max(own_from, before->second);
+    if (const auto before = queue_end.find(c.queue); before != queue_end.end())
+      own_from = std::max(own_from, before->second);
+    if (const auto before = part_end.find(c.part); before != part_end.end())
+      own_from = std::max(own_from, before->second);
     own_from = std::min(own_from, c.start_ns);
     const std::int64_t end = std::max(c.start_ns, c.end_ns);
     const double own = static_cast<double>(end - own_from);

@@ -30,8 +30,8 @@ std::size_t setArguments(cl::Kernel& kernel, const ResolvedLaunch& launch, const
         case KernelArgSpec::Kind::scalar: kernel.setArg(index, arg.scalar_bytes.size(), arg.scalar_bytes.data()); break;
       }
     } catch (const cl::Error& e) {
-      throw VariantError(where + ": argument " + std::to_string(i) + " ('" + spec.args[i].text + "'): " + describeClError(e) +
-                         " (does the kernel parameter's type match?)");
+      throw VariantError(where + ": argument " + std::to_string(i) + " ('" + spec.args[i].text +
+                         "'): " + describeClError(e) + " (does the kernel parameter's type match?)");
     }
   }
   return local_arg_bytes;
@@ -102,9 +102,9 @@ void PointLauncher::checkBuffersFit(const ResolvedPoint& point) const {
   const DeviceInfo& dev = device_.info;
   for (const ResolvedBuffer& b : point.buffers)
     if (b.count > dev.max_alloc_bytes / b.spec->type.bytes())
-      throw VariantError("buffer '" + b.spec->name + "' needs " + formatNumber(double(b.count) * double(b.spec->type.bytes())) +
-                         " bytes; " + dev.name + " allows at most " + std::to_string(dev.max_alloc_bytes) +
-                         " per allocation");
+      throw VariantError("buffer '" + b.spec->name + "' needs " +
+                         formatNumber(double(b.count) * double(b.spec->type.bytes())) + " bytes; " + dev.name +
+                         " allows at most " + std::to_string(dev.max_alloc_bytes) + " per allocation");
 }
 
 void PointLauncher::createBuffers(PreparedPoint& prepared, const std::string& inputs_key) {
@@ -126,7 +126,8 @@ void PointLauncher::createBuffers(PreparedPoint& prepared, const std::string& in
     try {
       prepared.buffers.emplace(spec.name, cl::Buffer(context_, flags, b.bytes));
     } catch (const cl::Error& e) {
-      throw VariantError("allocating buffer '" + spec.name + "' (" + std::to_string(b.bytes) + " bytes): " + describeClError(e));
+      throw VariantError("allocating buffer '" + spec.name + "' (" + std::to_string(b.bytes) +
+                         " bytes): " + describeClError(e));
     }
     if (read_only) {
       const HostBuffer& host = prepared.inputs->at(spec.name);
@@ -164,8 +165,8 @@ void PointLauncher::setUpLaunches(PreparedPoint& prepared, std::vector<LaunchGeo
     const bool keyed = takesMutantKey(point.run_point.mode);
     const cl_uint declared = kernel.getInfo<CL_KERNEL_NUM_ARGS>() - (pad > 0 ? 1 : 0) - (keyed ? 1 : 0);
     if (declared != spec.args.size())
-      throw VariantError(where + ": the kernel takes " + std::to_string(declared) + " arguments but the manifest gives " +
-                         std::to_string(spec.args.size()));
+      throw VariantError(where + ": the kernel takes " + std::to_string(declared) +
+                         " arguments but the manifest gives " + std::to_string(spec.args.size()));
     std::size_t local_arg_bytes = setArguments(kernel, launch, spec, prepared.buffers, where);
     if (keyed) {
       // Passed as every argument is, so that the PTX bridge launches the mutant with it too.

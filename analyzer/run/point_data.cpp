@@ -33,7 +33,8 @@ PointData makeData(const std::vector<const ResolvedPoint*>& points, std::uint64_
   PointData data;
   data.inputs = makeHostInputs(*points.front(), seed);
   // The first reference only: the others of the key are rare (a param only the reference reads).
-  const auto first = std::find_if(points.begin(), points.end(), [](const ResolvedPoint* p) { return hasCpuReference(*p); });
+  const auto first =
+      std::find_if(points.begin(), points.end(), [](const ResolvedPoint* p) { return hasCpuReference(*p); });
   if (first == points.end()) return data;
   try {
     data.references.emplace(referenceKey(**first), cpuReferenceOutputs(**first, data.inputs));
@@ -92,7 +93,8 @@ std::string referenceKey(const ResolvedPoint& point) {
   return key;
 }
 
-DataAhead::DataAhead(std::vector<const ResolvedPoint*> order, std::uint64_t seed) : order_(std::move(order)), seed_(seed) {
+DataAhead::DataAhead(std::vector<const ResolvedPoint*> order, std::uint64_t seed)
+    : order_(std::move(order)), seed_(seed) {
   for (const ResolvedPoint* point : order_) keys_.push_back(point->inputsKey());
 }
 

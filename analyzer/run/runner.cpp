@@ -143,7 +143,10 @@ OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
         key += "|" + q.kernel + ":" + std::to_string(q.threads_per_block) + ":" + std::to_string(q.dynamic_local_bytes);
       auto it = original_occupancy_.find(key);
       if (it == original_occupancy_.end())
-        it = original_occupancy_.emplace(key, counters::bridgedOccupancy(nvidia::programPtx(original), queries, {dev.name, dev.pci_location})).first;
+        it = original_occupancy_
+                 .emplace(key, counters::bridgedOccupancy(nvidia::programPtx(original), queries,
+                                                          {dev.name, dev.pci_location}))
+                 .first;
       return it->second;
     };
     // Reads prepared.program when called: the mutant, then the padded mutant.
@@ -153,8 +156,8 @@ OccupancyMatch VariantRunner::padForOccupancy(PreparedPoint& prepared, RunRecord
   }
   OccupancyPadPlan plan = matchOccupancy(launches, dev.local_mem_bytes, original_oracle, mutant_oracle);
   if (plan.padded()) {
-    prepared.program =
-        timedBuild(record, [&] { return programs_.build(*prepared.resolved, record.build_options, record, plan.pad_kernels); });
+    prepared.program = timedBuild(
+        record, [&] { return programs_.build(*prepared.resolved, record.build_options, record, plan.pad_kernels); });
     launcher_.setUpLaunches(prepared, record.geometry, plan.pad_bytes);
     confirmPaddedOccupancy(plan, launches, mutant_oracle);
   }
@@ -218,8 +221,9 @@ void VariantRunner::verify(const ResolvedPoint& point, const Buffers& outputs, R
   v.tolerance = point.tolerance;
   if (point.run_point.mode != RunMode::normal) {
     v.status = VerificationStatus::skipped;
-    v.detail = point.run_point.mode == RunMode::what_if ? "a what-if mutation is deliberately incorrect: its outputs are not results"
-                                                    : "a mutant's outputs are not results";
+    v.detail = point.run_point.mode == RunMode::what_if
+                   ? "a what-if mutation is deliberately incorrect: its outputs are not results"
+                   : "a mutant's outputs are not results";
     return;
   }
   if (reference.kind == ReferenceSpec::Kind::none) {
@@ -275,7 +279,7 @@ VariantRunner::CounterPlan VariantRunner::counterPlan(const PreparedPoint& prepa
 }
 
 counters::CounterSet VariantRunner::measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
-                                                   const RunRecord& record) {
+                                                    const RunRecord& record) {
   const CounterPlan plan = counterPlan(prepared, record);
   if (!plan.not_attempted.empty()) return counters::CounterSet::notAttempted(plan.not_attempted);
   counters::CounterSet measured = counters::measurePointCounters(
@@ -294,7 +298,8 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   auto endPhase = [&](const char* phase) {
     const auto now = Clock::now();
     const double builds = record.phase_seconds.count("build") ? record.phase_seconds.at("build") : 0;
-    record.phase_seconds[phase] += std::chrono::duration<double>(now - phase_started).count() - (builds - builds_before);
+    record.phase_seconds[phase] +=
+        std::chrono::duration<double>(now - phase_started).count() - (builds - builds_before);
     builds_before = builds;
     phase_started = now;
   };
@@ -327,8 +332,7 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
     const auto control_started = Clock::now();
     if (const std::optional<double> ns = control_failed ? std::nullopt : timeDriftControl())
       control.repetitions_ns.push_back(*ns);
-    else
-      control_failed = true;
+    else control_failed = true;
     control_seconds += std::chrono::duration<double>(Clock::now() - control_started).count();
   });
   endPhase("run");

@@ -65,7 +65,7 @@ class VariantRunner {
   using Buffers = std::map<std::string, HostBuffer>;
 
   std::unique_ptr<PreparedPoint> prepare(const ResolvedPoint& point, RunRecord& record,
-                                        const RepetitionProgress& progress = {});
+                                         const RepetitionProgress& progress = {});
   void measure(const ResolvedPoint& point, RunRecord& record, std::chrono::steady_clock::time_point started,
                const RepetitionProgress& progress);
   const Buffers& hostInputs(const ResolvedPoint& point);
@@ -81,8 +81,10 @@ class VariantRunner {
   };
   CounterPlan counterPlan(const PreparedPoint& prepared, const RunRecord& record);
   // The point's end-to-end runs ([[study]] end_to_end), after its kernel runs and counters.
-  EndToEndResult runEndToEnd(const PreparedPoint& prepared, const Buffers& kernel_outputs, const RepetitionProgress& progress);
-  counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs, const RunRecord& record);
+  EndToEndResult runEndToEnd(const PreparedPoint& prepared, const Buffers& kernel_outputs,
+                             const RepetitionProgress& progress);
+  counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
+                                       const RunRecord& record);
   // A build the record waits for, its wall time added to the record's "build" phase.
   cl::Program timedBuild(RunRecord& record, const std::function<cl::Program()>& build);
   std::optional<double> timeDriftControl();  // one run of the control; nullopt when it cannot run

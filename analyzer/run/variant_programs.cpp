@@ -37,8 +37,9 @@ void requireBuiltKernels(const cl::Program& program, const VariantSpec& variant)
   const std::string listed = ";" + names + ";";
   for (const LaunchSpec& launch : variant.launches)
     if (listed.find(";" + launch.kernel + ";") == std::string::npos)
-      throw VariantError("kernel '" + launch.kernel + "' is not in the built program (it has: " +
-                         (names.empty() ? std::string("none") : names) + "); is it inside an #if the defines turn off?");
+      throw VariantError("kernel '" + launch.kernel +
+                         "' is not in the built program (it has: " + (names.empty() ? std::string("none") : names) +
+                         "); is it inside an #if the defines turn off?");
 }
 
 bool isAutomaticMutant(const RunPoint& point) { return isMutantMode(point.mode) && !point.variant->annotated; }
@@ -176,8 +177,7 @@ void VariantPrograms::queue(const std::vector<const PlannedPoint*>& planned) {
       // kernels (mutators/occupancy_padding.hpp); the pad's size is a launch argument, so that program
       // can be built before the padding is known, here on the NVIDIA path, where it is usual, for every
       // launched kernel (the key build() asks for when they all need it).
-      if (isMutantMode(point.mode) &&
-          nvidia::occupancyThroughBridge(device_.info)) {
+      if (isMutantMode(point.mode) && nvidia::occupancyThroughBridge(device_.info)) {
         std::set<std::string> launched;
         for (const LaunchSpec& launch : point.variant->launches) launched.insert(launch.kernel);
         std::string padded_key = program_key;
@@ -194,7 +194,8 @@ const AutoMutant& VariantPrograms::automaticMutant(const RunPoint& point, const 
   const std::string mutant_key = key(point, options);
   auto it = automatic_mutants_.find(mutant_key);
   if (it == automatic_mutants_.end()) {
-    const AutoMutationRequest request = automaticMutationRequest(*point.variant, point.mode, options, device_extensions_);
+    const AutoMutationRequest request =
+        automaticMutationRequest(*point.variant, point.mode, options, device_extensions_);
     // Both modes rewrite the same preprocessed program: clang runs once per variant and options.
     std::string expansion_key = sourcesKey(*point.variant);
     for (const std::string& word : preprocessorOptions(request.build_options)) expansion_key += " " + word;
@@ -222,8 +223,9 @@ cl::Program VariantPrograms::build(const RunPoint& point, const std::string& opt
   return buildProgram(point, nullptr, options, record, pad_kernels);
 }
 
-cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedPoint* resolved, const std::string& options,
-                                          RunRecord& record, const std::set<std::string>& pad_kernels) {
+cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedPoint* resolved,
+                                          const std::string& options, RunRecord& record,
+                                          const std::set<std::string>& pad_kernels) {
   const AutoMutant* automatic = isAutomaticMutant(point) ? &automaticMutant(point, options) : nullptr;
   if (automatic) {
     record.mutant_source_check = sourceCheck(*automatic, point.mode);
@@ -247,7 +249,8 @@ cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedP
     // Now and then (the vecadd program in 1 of 7 defaults on an H100) NVIDIA's build log lacks ptxas'
     // register report: the bridge would then JIT another binary than OpenCL's (5% fewer
     // instructions for vecadd's local_staged) and count that. One more build here, in the foreground, may say it.
-    const ProgramBuild again = buildProgramNow(context_, device_.device, programText(point, automatic, pad_kernels), options);
+    const ProgramBuild again =
+        buildProgramNow(context_, device_.device, programText(point, automatic, pad_kernels), options);
     record.build_seconds += again.seconds;
     if (again.ok && registers_.add(again.program, device_)) program = again.program;
   }
@@ -258,7 +261,8 @@ cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedP
 }
 
 // An automatic mutant's program, as built, so that a user can read what each mode kept and dropped.
-void VariantPrograms::keepMutantSource(const std::string& program, const RunPoint& point, const std::string& options) const {
+void VariantPrograms::keepMutantSource(const std::string& program, const RunPoint& point,
+                                       const std::string& options) const {
   try {
     std::filesystem::create_directories(binaries_dir_);
     const std::string file = point.family->name + "-" + point.variant->name + "-" + modeName(point.mode) + "-" +

@@ -77,7 +77,7 @@ class VariantPrograms {
 
   cl::Context context_;
   SelectedDevice device_;
-  std::string binaries_dir_;  // where each built program's binary is kept; empty: nowhere
+  std::string binaries_dir_;                    // where each built program's binary is kept; empty: nowhere
   std::vector<std::string> device_extensions_;  // CL_DEVICE_EXTENSIONS, read once
   std::map<std::string, cl::Program> programs_;
   std::map<std::string, PreprocessedSource> expansions_;  // by sources and preprocessor options

@@ -37,7 +37,8 @@ Change changeOf(double ratio, double min_effect) {
 
 }  // namespace
 
-std::optional<RunDrift> runDrift(const std::vector<double>& old_controls_ns, const std::vector<double>& new_controls_ns) {
+std::optional<RunDrift> runDrift(const std::vector<double>& old_controls_ns,
+                                 const std::vector<double>& new_controls_ns) {
   const std::vector<double> old_kept = positive(old_controls_ns), new_kept = positive(new_controls_ns);
   if (old_kept.empty() || new_kept.empty()) return std::nullopt;
   RunDrift drift;
@@ -84,7 +85,8 @@ double relativeSpread(const std::vector<double>& values) {
 }  // namespace
 
 bool controlTracks(const std::vector<double>& old_raw, const std::vector<double>& new_raw,
-                   const std::vector<double>& old_corrected, const std::vector<double>& new_corrected, double min_effect) {
+                   const std::vector<double>& old_corrected, const std::vector<double>& new_corrected,
+                   double min_effect) {
   const double raw = std::max(relativeSpread(old_raw), relativeSpread(new_raw));
   const double corrected = std::max(relativeSpread(old_corrected), relativeSpread(new_corrected));
   return raw > min_effect / 2 && corrected < raw / 2;
@@ -107,8 +109,7 @@ DriftJudgement judgeAgainstDrift(const SampleComparison& raw, const SampleCompar
   const Change raw_effect = changeOf(raw.ratio.ratio, min_effect);
   const Change corrected_effect = changeOf(j.corrected_ratio, min_effect);
   // The ratio's interval is at 1 - alpha (compareSamples): the alpha both comparisons were made with.
-  const bool significant =
-      raw.p_value < 1 - raw.ratio.confidence || corrected.p_value < 1 - corrected.ratio.confidence;
+  const bool significant = raw.p_value < 1 - raw.ratio.confidence || corrected.p_value < 1 - corrected.ratio.confidence;
   if (significant && raw_effect != Change::unchanged_within_noise && raw_effect == corrected_effect) {
     j.verdict = raw_effect;
     j.call = drifted ? DriftCall::beyond_drift : DriftCall::none;

@@ -25,7 +25,8 @@ struct RunDrift {
 };
 
 // nullopt when either run has no control with a positive time.
-std::optional<RunDrift> runDrift(const std::vector<double>& old_controls_ns, const std::vector<double>& new_controls_ns);
+std::optional<RunDrift> runDrift(const std::vector<double>& old_controls_ns,
+                                 const std::vector<double>& new_controls_ns);
 
 // Whether the drift is large enough to be named: the runs' controls moved, or moved within a run, by
 // more than the minimum effect.
@@ -59,7 +60,8 @@ std::vector<double> correctedSamples(const std::vector<double>& kernel_ns, const
 // core to some runs and two to others spreads a kernel of many work-groups, and the correction
 // gathers it again; a kernel the host's cores do not move gains only the control's noise.
 bool controlTracks(const std::vector<double>& old_raw, const std::vector<double>& new_raw,
-                   const std::vector<double>& old_corrected, const std::vector<double>& new_corrected, double min_effect);
+                   const std::vector<double>& old_corrected, const std::vector<double>& new_corrected,
+                   double min_effect);
 
 // `raw` compares the two runs' timed runs as measured, `corrected` the same runs each divided by its
 // control (both with the same alpha and minimum effect). When the control is seen to follow the

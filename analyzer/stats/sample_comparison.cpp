@@ -49,7 +49,8 @@ double median(std::vector<double> values) {
 // stands for does not change the median.
 class Resampler {
  public:
-  explicit Resampler(const std::vector<double>& sample) : sorted_(sample), rank_(sample.size()), counts_(sample.size()) {
+  explicit Resampler(const std::vector<double>& sample)
+      : sorted_(sample), rank_(sample.size()), counts_(sample.size()) {
     std::vector<std::size_t> order(sample.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sample[a] < sample[b]; });
@@ -143,8 +144,7 @@ MannWhitneyResult mannWhitneyU(const std::vector<double>& a, const std::vector<d
     result.exact = true;
     return result;
   }
-  const double variance =
-      pairs / 12 * ((double(total) + 1) - tie_term / (double(total) * (double(total) - 1)));
+  const double variance = pairs / 12 * ((double(total) + 1) - tie_term / (double(total) * (double(total) - 1)));
   if (variance <= 0) return result;  // every value equal: no evidence of a difference
   const double z = std::max(0.0, std::fabs(result.u - pairs / 2) - 0.5) / std::sqrt(variance);
   result.p_value = std::min(1.0, std::erfc(z / std::sqrt(2.0)));
@@ -154,7 +154,8 @@ MannWhitneyResult mannWhitneyU(const std::vector<double>& a, const std::vector<d
 double smallestExactPValue(std::size_t m, std::size_t n) {
   if (m > 20 || n > 20) return 0;
   double orderings = 1;
-  for (std::size_t i = 1; i <= std::min(m, n); ++i) orderings = orderings * double(m + n - std::min(m, n) + i) / double(i);
+  for (std::size_t i = 1; i <= std::min(m, n); ++i)
+    orderings = orderings * double(m + n - std::min(m, n) + i) / double(i);
   return std::min(1.0, 2 / orderings);
 }
 

@@ -21,7 +21,8 @@ struct MannWhitneyResult {
   double p_value = 1;
   bool exact = false;
 };
-MannWhitneyResult mannWhitneyU(const std::vector<double>& a, const std::vector<double>& b);  // throws on an empty sample
+MannWhitneyResult mannWhitneyU(const std::vector<double>& a,
+                               const std::vector<double>& b);  // throws on an empty sample
 
 // The smallest two-sided p-value the exact test can give m + n values: every value of one sample
 // below every value of the other, 2 / C(m + n, m). 0 above 20 a side, where the normal

@@ -27,7 +27,9 @@ class AlignedBytes {
 
  private:
   // aligned_alloc wants a multiple of the alignment.
-  static std::size_t rounded(std::size_t size) { return (size + kAlignment - 1) / kAlignment * kAlignment + kAlignment * (size == 0); }
+  static std::size_t rounded(std::size_t size) {
+    return (size + kAlignment - 1) / kAlignment * kAlignment + kAlignment * (size == 0);
+  }
 
   std::size_t size_ = 0;
   std::unique_ptr<std::byte, decltype(&std::free)> data_{nullptr, &std::free};

@@ -65,10 +65,8 @@ void writeScalarFromDouble(std::byte* data, ScalarKind kind, std::size_t i, doub
   const auto wide = std::isfinite(v) && std::fabs(v) < 9.2e18 ? static_cast<std::int64_t>(v) : std::int64_t{0};
   visitScalarKind(kind, [&](auto scalar) {
     using T = decltype(scalar);
-    if constexpr (std::is_floating_point_v<T>)
-      store<T>(data, i, static_cast<T>(v));
-    else
-      store<T>(data, i, static_cast<T>(wide));
+    if constexpr (std::is_floating_point_v<T>) store<T>(data, i, static_cast<T>(v));
+    else store<T>(data, i, static_cast<T>(wide));
   });
 }
 

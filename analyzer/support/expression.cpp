@@ -18,8 +18,7 @@ double remainderOf(double x, double y) { return std::fmod(x, y); }
 
 double evaluateExpression(std::string_view text, const ParamValues& params) {
   const std::string expr(text);
-  if (expr.find_first_not_of(" \t") == std::string::npos)
-    throw ExpressionError("empty expression");
+  if (expr.find_first_not_of(" \t") == std::string::npos) throw ExpressionError("empty expression");
   try {
     mu::Parser parser;
     parser.DefineFun("ceil", ceilOf);
@@ -34,8 +33,7 @@ double evaluateExpression(std::string_view text, const ParamValues& params) {
     }
     parser.SetExpr(expr);
     const double result = parser.Eval();
-    if (!std::isfinite(result))
-      throw ExpressionError("expression '" + expr + "' is not finite (division by zero?)");
+    if (!std::isfinite(result)) throw ExpressionError("expression '" + expr + "' is not finite (division by zero?)");
     return result;
   } catch (const mu::Parser::exception_type& e) {
     throw ExpressionError("expression '" + expr + "': " + e.GetMsg());

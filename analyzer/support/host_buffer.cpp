@@ -48,9 +48,7 @@ void fillRandom(HostBuffer& buffer, bool positive, std::uint64_t seed) {
 void fillBuffer(HostBuffer& buffer, BufferInit init, std::uint64_t seed) {
   const std::size_t n = buffer.scalarCount();
   switch (init) {
-    case BufferInit::zero:
-      std::memset(buffer.bytes.data(), 0, buffer.bytes.size());
-      return;
+    case BufferInit::zero: std::memset(buffer.bytes.data(), 0, buffer.bytes.size()); return;
     case BufferInit::ones:
       visitScalarKind(buffer.type.scalar, [&](auto scalar) {
         using T = decltype(scalar);
@@ -66,7 +64,8 @@ void fillBuffer(HostBuffer& buffer, BufferInit init, std::uint64_t seed) {
         fillRandom<decltype(scalar)>(buffer, init == BufferInit::random_positive, seed);
       });
       return;
-    case BufferInit::file: throw std::logic_error("buffer '" + buffer.name + "' is filled from its file, not by a rule");
+    case BufferInit::file:
+      throw std::logic_error("buffer '" + buffer.name + "' is filled from its file, not by a rule");
   }
 }
 

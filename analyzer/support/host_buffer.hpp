@@ -26,9 +26,13 @@ struct HostBuffer {
   void setScalar(std::size_t i, double v) { writeScalarFromDouble(bytes.data(), type.scalar, i, v); }
 
   template <class T>
-  T* data() { return reinterpret_cast<T*>(bytes.data()); }
+  T* data() {
+    return reinterpret_cast<T*>(bytes.data());
+  }
   template <class T>
-  const T* data() const { return reinterpret_cast<const T*>(bytes.data()); }
+  const T* data() const {
+    return reinterpret_cast<const T*>(bytes.data());
+  }
 };
 
 // random: uniform in [-1, 1) (floats) or 0..99 (integers); random_positive: [0, 1) or 1..100, for

@@ -13,7 +13,8 @@ std::string joined(const std::vector<std::string>& messages) {
 
 }  // namespace
 
-InputErrors::InputErrors(std::vector<std::string> messages) : InputError(joined(messages)), messages_(std::move(messages)) {}
+InputErrors::InputErrors(std::vector<std::string> messages)
+    : InputError(joined(messages)), messages_(std::move(messages)) {}
 
 void InputErrorList::add(const std::string& message) {
   if (std::find(messages_.begin(), messages_.end(), message) == messages_.end()) messages_.push_back(message);

@@ -33,7 +33,8 @@ class GuidedSearcher : public Searcher {
       std::vector<std::size_t> index;
       for (std::size_t d = 0; d < space.dimensions.size(); ++d) {
         const std::vector<double>& values = space.dimensions[d].values;
-        index.push_back(static_cast<std::size_t>(std::find(values.begin(), values.end(), c.values[d]) - values.begin()));
+        index.push_back(
+            static_cast<std::size_t>(std::find(values.begin(), values.end(), c.values[d]) - values.begin()));
       }
       levels_.push_back(std::move(index));
     }
@@ -102,7 +103,8 @@ class GuidedSearcher : public Searcher {
   }
 
   // log(median) for the measured configurations; a failure counts as twice the slowest success.
-  std::vector<std::pair<std::size_t, double>> observations(const TuningResult& so_far, const std::vector<std::size_t>& tried) const {
+  std::vector<std::pair<std::size_t, double>> observations(const TuningResult& so_far,
+                                                           const std::vector<std::size_t>& tried) const {
     std::vector<std::pair<std::size_t, double>> seen;
     double slowest = -std::numeric_limits<double>::infinity();
     for (std::size_t c : tried) {
@@ -159,7 +161,8 @@ class GuidedSearcher : public Searcher {
     const std::vector<std::pair<std::size_t, double>> seen = observations(so_far, tried);
     const std::vector<double> effects = fit(seen, mean);
     double spread = 0;  // the model's error on what it saw: how far to trust it
-    for (const auto& [c, y] : seen) spread += std::pow(y - predict(c, effects, mean), 2) / static_cast<double>(seen.size());
+    for (const auto& [c, y] : seen)
+      spread += std::pow(y - predict(c, effects, mean), 2) / static_cast<double>(seen.size());
     spread = std::max(std::sqrt(spread), setup_.noise);
     std::optional<std::size_t> local, global;
     double local_score = 0, global_score = 0;
@@ -182,7 +185,7 @@ class GuidedSearcher : public Searcher {
 
   SearcherSetup setup_;
   std::mt19937_64 random_;
-  std::vector<std::size_t> offsets_;              // per dimension: its first feature
+  std::vector<std::size_t> offsets_;  // per dimension: its first feature
   std::size_t features_ = 0;
   std::vector<std::vector<std::size_t>> levels_;  // per configuration: each dimension's value index
   std::size_t sample_size_ = 3;

@@ -47,7 +47,7 @@ void refuseNothingToTune(const BatchPlan& plan) {
 ConfigurationOutcome outcomeOf(const RunRecord& record) {
   if (record.status == RecordStatus::ok)
     return record.verification.status == VerificationStatus::failed ? ConfigurationOutcome::verification_failed
-                                                                     : ConfigurationOutcome::ok;
+                                                                    : ConfigurationOutcome::ok;
   if (record.status_reason.find("OpenCL build of") != std::string::npos) return ConfigurationOutcome::build_failed;
   return ConfigurationOutcome::failed;
 }
@@ -74,7 +74,8 @@ void setRoof(TuningResult& result, const WorkEstimate& work, const RooflineModel
   result.rate_unit = memory ? "GB/s" : "GFLOP/s";
   if (!models.device || work.bytes <= 0) return;
   const double peak = models.device->computePeak(work.arithmetic).value_or(models.device->peak_gflops);
-  result.roof_rate = memory ? models.device->dram_gbps : std::min(peak, work.flops / work.bytes * models.device->dram_gbps);
+  result.roof_rate =
+      memory ? models.device->dram_gbps : std::min(peak, work.flops / work.bytes * models.device->dram_gbps);
 }
 
 // One search, driven to its end: the budget, the time budget, the searcher's own stop, or an interrupt.
@@ -83,9 +84,16 @@ class SearchRun {
   SearchRun(TuningSearch& search, const TuningPlan& tuning, PointWorker& worker, TuneJournal& journal,
             const std::string& device, const TuneOptions& options, const SearcherSetup& setup, bool progress,
             std::map<std::string, std::string> identity)
-      : search_(search), tuning_(tuning), worker_(worker), journal_(journal), device_(device), identity_(std::move(identity)),
+      : search_(search),
+        tuning_(tuning),
+        worker_(worker),
+        journal_(journal),
+        device_(device),
+        identity_(std::move(identity)),
         options_(options),
-        searcher_(makeSearcher(setup, search.result)), budget_(setup.budget), progress_(progress),
+        searcher_(makeSearcher(setup, search.result)),
+        budget_(setup.budget),
+        progress_(progress),
         records_(search.result.configurations.size()) {}
 
   // False when it was interrupted.
@@ -159,8 +167,8 @@ class SearchRun {
       std::optional<RunRecord> measured = worker_.run(point, recordFor(planned.run_point), {});
       if (!measured) return false;
       records_[c] = std::move(*measured);
-      journal_.append(
-          TuneJournalEntry{device_, result.family, result.variant, search_.params, search_.named[c], identity, *records_[c]});
+      journal_.append(TuneJournalEntry{device_, result.family, result.variant, search_.params, search_.named[c],
+                                       identity, *records_[c]});
     }
     apply(c, *records_[c]);
     if (progress_) report(c);
@@ -189,8 +197,9 @@ class SearchRun {
   void report(std::size_t c) const {
     const TuningResult& result = search_.result;
     const TunedConfiguration& t = result.configurations[c];
-    std::string line = "rooflab: tune " + result.family + "/" + result.variant + " [" + std::to_string(result.evaluations) +
-                       "/" + std::to_string(budget_) + "] " + configurationText(result, c) + ": ";
+    std::string line = "rooflab: tune " + result.family + "/" + result.variant + " [" +
+                       std::to_string(result.evaluations) + "/" + std::to_string(budget_) + "] " +
+                       configurationText(result, c) + ": ";
     if (t.outcome == ConfigurationOutcome::ok && t.median_ns) {
       line += durationText(*t.median_ns);
       if (t.rate) line += ", " + formatNumber(std::round(*t.rate * 10) / 10) + " " + result.rate_unit;
@@ -255,7 +264,9 @@ class TuneRecords {
   // `planned`: the records it will hold when nothing is cut short.
   TuneRecords(ResultsDocument& document, ResultsWriter& results, const RooflineModels& models, const DeviceInfo& device,
               std::size_t planned)
-      : document_(document), results_(results), tally_(planned),
+      : document_(document),
+        results_(results),
+        tally_(planned),
         analysis_(DeviceAnalysisInputs{models, device.type == "CPU"}) {}
 
   void add(RunRecord record, const std::string& variant_name = "") {
@@ -298,11 +309,13 @@ void announceSearch(const TuningSearch& search, const SearcherSetup& setup) {
       first_refusal = "; e.g. " + c.reason;
       break;
     }
-  std::fprintf(stderr, "rooflab: tune %s/%s%s: %zu configurations, %zu valid%s; %s searcher, at most %zu evaluations\n",
-               terminalText(r.family).c_str(), terminalText(r.variant).c_str(), params.c_str(), r.configurations.size(), r.valid,
-               r.valid == r.configurations.size() ? "" : (" (" + std::to_string(r.configurations.size() - r.valid) + " refused" +
-                                                          first_refusal + ")").c_str(),
-               toString(setup.kind).c_str(), setup.budget);
+  std::fprintf(
+      stderr, "rooflab: tune %s/%s%s: %zu configurations, %zu valid%s; %s searcher, at most %zu evaluations\n",
+      terminalText(r.family).c_str(), terminalText(r.variant).c_str(), params.c_str(), r.configurations.size(), r.valid,
+      r.valid == r.configurations.size()
+          ? ""
+          : (" (" + std::to_string(r.configurations.size() - r.valid) + " refused" + first_refusal + ")").c_str(),
+      toString(setup.kind).c_str(), setup.budget);
 }
 
 }  // namespace
@@ -336,7 +349,8 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
   for (std::size_t s = 0; s < tuning.searches.size(); ++s) {
     TuningSearch& search = tuning.searches[s];
     setups.push_back(searcherSetup(options, search, config));
-    if (!search.valid.empty()) setRoof(search.result, tuning.plan->points[search.point_of[search.valid.front()]].resolved->work, models);
+    if (!search.valid.empty())
+      setRoof(search.result, tuning.plan->points[search.point_of[search.valid.front()]].resolved->work, models);
     orderConfigurationPoints(tuning, s, makeSearcher(setups.back(), search.result)->plannedOrder());
     announceSearch(search, setups.back());
   }
@@ -370,9 +384,10 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
     } else {
       result.tuned_variant = tunedName(family, result.variant);
       records.add(*run.record(*result.best), result.tuned_variant);
-      result.manifest_snippet =
-          manifestSnippet(*family.findVariant(result.variant), result, *result.best, result.tuned_variant, device.info.name);
-      const fs::path file = outcome.out_dir / ("tuned-" + fileSafe(result.family) + "-" + fileSafe(result.variant) + ".toml");
+      result.manifest_snippet = manifestSnippet(*family.findVariant(result.variant), result, *result.best,
+                                                result.tuned_variant, device.info.name);
+      const fs::path file =
+          outcome.out_dir / ("tuned-" + fileSafe(result.family) + "-" + fileSafe(result.variant) + ".toml");
       writeFileAtomically(file, result.manifest_snippet);
       outcome.snippets.push_back(file);
     }

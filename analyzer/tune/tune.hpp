@@ -19,10 +19,10 @@ namespace rooflab {
 struct TuneOptions {
   BatchOptions batch;  // --device, --out, --formats, the progress line
   TuneSearcher searcher = TuneSearcher::guided;
-  std::optional<std::size_t> budget;       // evaluations per search; default: all (exhaustive), a quarter of the valid ones
-  std::optional<double> time_budget_s;     // seconds per search
-  std::optional<std::uint64_t> seed;       // the random and guided searchers'; default: [run] seed
-  bool fresh = false;                      // ignore and empty the journal
+  std::optional<std::size_t> budget;  // evaluations per search; default: all (exhaustive), a quarter of the valid ones
+  std::optional<double> time_budget_s;  // seconds per search
+  std::optional<std::uint64_t> seed;    // the random and guided searchers'; default: [run] seed
+  bool fresh = false;                   // ignore and empty the journal
 };
 
 struct TuneOutcome {

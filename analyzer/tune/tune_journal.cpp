@@ -16,7 +16,8 @@ namespace {
 std::string excerpt(const std::string& line) { return line.size() > 60 ? line.substr(0, 60) + "..." : line; }
 
 // What differs between the identity an entry was measured with and the one asked for, in words.
-std::string identityDifference(const std::map<std::string, std::string>& was, const std::map<std::string, std::string>& now) {
+std::string identityDifference(const std::map<std::string, std::string>& was,
+                               const std::map<std::string, std::string>& now) {
   if (was.empty()) return "it carries no identity (a journal of an older rooflab)";
   std::string differences;
   for (const auto& [name, value] : now) {
@@ -28,8 +29,7 @@ std::string identityDifference(const std::map<std::string, std::string>& was, co
       differences += "the kernel sources (the source files or the headers they include) changed";
     else if (name == "point")
       differences += "the point as resolved from the manifest (sizes, geometry, arguments, build options) changed";
-    else
-      differences += name + " was " + before + ", is " + value;
+    else differences += name + " was " + before + ", is " + value;
   }
   return differences.empty() ? "it was measured with other settings" : differences;
 }
@@ -41,7 +41,7 @@ TuneJournal::TuneJournal(std::filesystem::path path, bool fresh) : path_(std::mo
   if (!fresh) {
     std::ifstream in(path_, std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::size_t complete = 0;  // bytes of the file up to its last whole line
+    std::size_t complete = 0;   // bytes of the file up to its last whole line
     bool unterminated = false;  // the last line is a whole entry without its line break
     int number = 0;
     for (std::size_t at = 0; at < text.size();) {
@@ -56,7 +56,8 @@ TuneJournal::TuneJournal(std::filesystem::path path, bool fresh) : path_(std::mo
         warnings_.push_back(path_.string() + ":" + std::to_string(number) +
                             (last ? ": a torn last line dropped (the run was cut off while writing it); its "
                                     "configuration is measured again: "
-                                  : ": not a journal entry, skipped: ") + excerpt(line));
+                                  : ": not a journal entry, skipped: ") +
+                            excerpt(line));
       }
       if (last) break;
       at = end + 1;

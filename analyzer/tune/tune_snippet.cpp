@@ -69,7 +69,8 @@ std::string definesTable(const VariantSpec& base, const TuningResult& result, co
     at->second = formatNumber(tuned.values[i]);
   }
   std::string out = "{ ";
-  for (std::size_t i = 0; i < defines.size(); ++i) out += (i ? ", " : "") + defines[i].first + " = " + defines[i].second;
+  for (std::size_t i = 0; i < defines.size(); ++i)
+    out += (i ? ", " : "") + defines[i].first + " = " + defines[i].second;
   return out + " }";
 }
 
@@ -85,8 +86,8 @@ std::string microseconds(double ns) {
 
 }  // namespace
 
-std::string manifestSnippet(const VariantSpec& base, const TuningResult& result, std::size_t best, const std::string& name,
-                            const std::string& device) {
+std::string manifestSnippet(const VariantSpec& base, const TuningResult& result, std::size_t best,
+                            const std::string& name, const std::string& device) {
   const TunedConfiguration& tuned = result.configurations.at(best);
   std::string text = "# Found by `rooflab tune` (" + toString(result.searcher) + " searcher, " +
                      std::to_string(result.evaluations) + " of " + std::to_string(result.valid) +
@@ -101,20 +102,24 @@ std::string manifestSnippet(const VariantSpec& base, const TuningResult& result,
     if (d.kind == "param")
       text += "# " + d.name + " is a family param: here a define, which this variant's expressions see in its place.\n";
   text += "[[variants]]\nname = " + tomlString(name) + "\n";
-  text += "description = " + tomlString(base.description.empty() ? base.name + ", tuned" : base.description + " (tuned)") + "\n";
+  text +=
+      "description = " + tomlString(base.description.empty() ? base.name + ", tuned" : base.description + " (tuned)") +
+      "\n";
   std::vector<std::string> sources;
   for (const auto& file : base.sources) sources.push_back(file.lexically_relative(base.include_dir).string());
   text += "source = " + (sources.size() == 1 ? tomlString(sources.front()) : list(sources)) + "\n";
   if (!base.scratch.empty()) {
     std::vector<std::string> scratch;
     for (const BufferSpec& b : base.scratch)
-      scratch.push_back("{ name = " + tomlString(b.name) + ", type = " + tomlString(b.type.name()) + ", count = " +
-                        tomlString(b.count.text) + (b.init_file ? ", init = " + tomlString(b.init_file->written) : "") + " }");
+      scratch.push_back("{ name = " + tomlString(b.name) + ", type = " + tomlString(b.type.name()) +
+                        ", count = " + tomlString(b.count.text) +
+                        (b.init_file ? ", init = " + tomlString(b.init_file->written) : "") + " }");
     text += "scratch = " + list(scratch, false) + "\n";
   }
   if (base.launches.size() == 1 && !base.launches.front().repeat) {  // a repeat is written only in `launches`
     const LaunchSpec& launch = base.launches.front();
-    text += "kernel = " + tomlString(launch.kernel) + "\nargs = " + list(argTexts(launch)) + "\nglobal = " + list(texts(launch.global)) + "\n";
+    text += "kernel = " + tomlString(launch.kernel) + "\nargs = " + list(argTexts(launch)) +
+            "\nglobal = " + list(texts(launch.global)) + "\n";
     if (!launch.local.empty()) text += "local = " + list(texts(launch.local)) + "\n";
   } else {
     std::vector<std::string> launches;
@@ -124,7 +129,8 @@ std::string manifestSnippet(const VariantSpec& base, const TuningResult& result,
   text += "defines = " + definesTable(base, result, tuned) + "\n";
   if (!base.build_options.empty()) text += "build_options = " + tomlString(base.build_options) + "\n";
   text += optionalExpression("flops", base.flops) + optionalExpression("bytes", base.bytes) +
-          optionalExpression("global_accesses", base.global_accesses) + optionalExpression("local_accesses", base.local_accesses);
+          optionalExpression("global_accesses", base.global_accesses) +
+          optionalExpression("local_accesses", base.local_accesses);
   if (base.global_accesses_unmeasured) text += "global_accesses = " + tomlString(kUnmeasuredWork) + "\n";
   if (base.tolerance) text += "tolerance = " + formatNumber(*base.tolerance) + "\n";
   return text;

@@ -10,7 +10,7 @@ namespace rooflab {
 
 // `[[variants]]` for result.configurations[best] of `base`, named `name`, with a comment saying how
 // it was found and on which device.
-std::string manifestSnippet(const VariantSpec& base, const TuningResult& result, std::size_t best, const std::string& name,
-                            const std::string& device);
+std::string manifestSnippet(const VariantSpec& base, const TuningResult& result, std::size_t best,
+                            const std::string& name, const std::string& device);
 
 }  // namespace rooflab

@@ -48,7 +48,8 @@ std::vector<TuningDimension> evaluateDimensions(const TuningSpaceSpec& space, co
 }
 
 // The configuration's variant: the base with its defines set, named after the configuration.
-VariantSpec configurationVariant(const VariantSpec& base, const TuningSpaceSpec& space, const std::vector<double>& values) {
+VariantSpec configurationVariant(const VariantSpec& base, const TuningSpaceSpec& space,
+                                 const std::vector<double>& values) {
   VariantSpec v = base;
   v.tune.reset();
   v.what_ifs.clear();
@@ -57,8 +58,10 @@ VariantSpec configurationVariant(const VariantSpec& base, const TuningSpaceSpec&
     const TuningDimensionSpec& spec = space.dimensions[d];
     name += (name.empty() ? "" : ",") + spec.name + "=" + formatNumber(values[d]);
     if (spec.kind == TuningDimensionSpec::Kind::param) continue;
-    auto define = std::find_if(v.defines.begin(), v.defines.end(), [&](const DefineSpec& s) { return s.name == spec.name; });
-    if (define == v.defines.end()) define = v.defines.insert(v.defines.end(), DefineSpec{spec.name, "", false, true, spec.key, spec.where});
+    auto define =
+        std::find_if(v.defines.begin(), v.defines.end(), [&](const DefineSpec& s) { return s.name == spec.name; });
+    if (define == v.defines.end())
+      define = v.defines.insert(v.defines.end(), DefineSpec{spec.name, "", false, true, spec.key, spec.where});
     define->value = formatNumber(values[d]);
     define->is_expression = false;
     define->is_number = true;
@@ -83,7 +86,8 @@ std::string deviceRefusal(const ResolvedPoint& point, const DeviceInfo& device) 
     double items = 1;
     for (std::size_t i = 0; i < launch.geometry.local.size(); ++i) {
       items *= static_cast<double>(launch.geometry.local[i]);
-      if (i < device.max_work_item_sizes.size() && launch.geometry.local[i] > static_cast<std::int64_t>(device.max_work_item_sizes[i]))
+      if (i < device.max_work_item_sizes.size() &&
+          launch.geometry.local[i] > static_cast<std::int64_t>(device.max_work_item_sizes[i]))
         return "local size " + std::to_string(launch.geometry.local[i]) + " in dimension " + std::to_string(i) +
                " exceeds the device's " + std::to_string(device.max_work_item_sizes[i]);
     }
@@ -98,7 +102,8 @@ std::string deviceRefusal(const ResolvedPoint& point, const DeviceInfo& device) 
   }
   for (const ResolvedBuffer& buffer : point.buffers)
     if (device.max_alloc_bytes > 0 && buffer.bytes > device.max_alloc_bytes)
-      return "buffer " + buffer.spec->name + " of " + std::to_string(buffer.bytes) + " bytes exceeds the device's allocation limit";
+      return "buffer " + buffer.spec->name + " of " + std::to_string(buffer.bytes) +
+             " bytes exceeds the device's allocation limit";
   return "";
 }
 
@@ -154,8 +159,8 @@ std::vector<std::vector<double>> combinations(const std::vector<TuningDimension>
 
 struct PendingSearch {
   TuningSearch search;
-  std::vector<VariantSpec> variants;        // per valid configuration
-  std::vector<ParamValues> params;          // per valid configuration
+  std::vector<VariantSpec> variants;  // per valid configuration
+  std::vector<ParamValues> params;    // per valid configuration
 };
 
 PendingSearch expandSearch(const FamilyManifest& family, const VariantSpec& base, const ParamValues& params,
@@ -232,8 +237,8 @@ TuningPlan planTuning(const BatchPlan& sized, const DeviceInfo& device) {
   }
   for (auto& [family_index, point] : ladder) {
     const FamilyManifest& family = plan.families[family_index];
-    plan.points.push_back(planPoint(RunPoint{&family, family.findVariant(point.run_point.variant->name),
-                                             point.run_point.params, RunMode::normal}));
+    plan.points.push_back(planPoint(
+        RunPoint{&family, family.findVariant(point.run_point.variant->name), point.run_point.params, RunMode::normal}));
   }
   tuning.ladder_points = plan.points.size();
   for (std::size_t i = 0; i < pending.size(); ++i) {
@@ -243,8 +248,8 @@ TuningPlan planTuning(const BatchPlan& sized, const DeviceInfo& device) {
       if (point == kNone) continue;
       const std::size_t at = point;
       point = plan.points.size();
-      plan.points.push_back(planPoint(RunPoint{&family, &family.variants[first_variant[i] + at], pending[i].params[at],
-                                               RunMode::normal}));
+      plan.points.push_back(planPoint(
+          RunPoint{&family, &family.variants[first_variant[i] + at], pending[i].params[at], RunMode::normal}));
     }
     tuning.searches.push_back(std::move(s));
   }

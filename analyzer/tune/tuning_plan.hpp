@@ -16,10 +16,10 @@
 namespace rooflab {
 
 struct TuningSearch {
-  std::size_t family_index = 0;  // into the tuning plan's families
-  std::string variant;           // the base variant
-  ParamValues params;            // the studied point
-  TuningResult result;           // the space: dimensions, constraints, configurations (invalid ones marked)
+  std::size_t family_index = 0;       // into the tuning plan's families
+  std::string variant;                // the base variant
+  ParamValues params;                 // the studied point
+  TuningResult result;                // the space: dimensions, constraints, configurations (invalid ones marked)
   std::vector<std::size_t> point_of;  // per configuration: its point in the tuning plan, npos when invalid
   std::vector<std::size_t> valid;     // the valid configurations, in the space's order
   std::vector<ParamValues> named;     // per configuration: dimension name -> value (the journal's key)

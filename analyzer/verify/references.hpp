@@ -17,7 +17,7 @@ struct ReferenceContext {
   const std::map<std::string, HostBuffer>& inputs;
   std::map<std::string, HostBuffer>& outputs;
 
-  double param(const std::string& name) const;           // throws VariantError if missing
+  double param(const std::string& name) const;  // throws VariantError if missing
   const HostBuffer& input(const std::string& name) const;
   HostBuffer& output(const std::string& name) const;
 };

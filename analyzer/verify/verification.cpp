@@ -51,9 +51,8 @@ BufferComparison compareScalars(const HostBuffer& output, const HostBuffer& refe
 BufferComparison compareBuffers(const HostBuffer& output, const HostBuffer& reference, double tolerance) {
   if (output.scalarCount() != reference.scalarCount() || output.type.scalar != reference.type.scalar)
     throw std::invalid_argument("compareBuffers: '" + output.name + "' and its reference differ in type or size");
-  return visitScalarKind(output.type.scalar, [&](auto scalar) {
-    return compareScalars<decltype(scalar)>(output, reference, tolerance);
-  });
+  return visitScalarKind(output.type.scalar,
+                         [&](auto scalar) { return compareScalars<decltype(scalar)>(output, reference, tolerance); });
 }
 
 namespace {
@@ -117,8 +116,8 @@ void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std:
   for (const auto& [name, out] : outputs) appendFault(reference_faults, nonFiniteIn(name, expected.at(name)));
   if (!reference_faults.empty()) {
     v.status = VerificationStatus::failed;
-    v.detail = "the reference (" + v.reference + ") is at fault, not this variant: its output holds NaN or inf: " +
-               reference_faults;
+    v.detail = "the reference (" + v.reference +
+               ") is at fault, not this variant: its output holds NaN or inf: " + reference_faults;
     return;
   }
   double worst = 0;
@@ -133,8 +132,7 @@ void compareOutputs(const std::map<std::string, HostBuffer>& outputs, const std:
       pass = false;
       detail += (detail.empty() ? "" : "; ") + name + ": rel. L2 error " + formatNumber(c.rel_l2_error) + ", " +
                 std::to_string(c.wrong_elements) + " of " + std::to_string(c.compared) + " values wrong (first at " +
-                std::to_string(c.first_wrong) + ")" +
-                nonFiniteText(c);
+                std::to_string(c.first_wrong) + ")" + nonFiniteText(c);
     }
   }
   v.rel_l2_error = worst;

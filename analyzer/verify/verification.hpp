@@ -10,9 +10,9 @@ namespace rooflab {
 
 // How far one output buffer is from its reference.
 struct BufferComparison {
-  double rel_l2_error = 0;       // ||out - ref|| / ||ref|| (absolute when ||ref|| is 0)
+  double rel_l2_error = 0;         // ||out - ref|| / ||ref|| (absolute when ||ref|| is 0)
   std::size_t wrong_elements = 0;  // scalars off by more than tolerance x max(|ref|, rms(ref)), or non-finite
-  std::size_t first_wrong = 0;   // scalar index of the first wrong one (when any)
+  std::size_t first_wrong = 0;     // scalar index of the first wrong one (when any)
   std::size_t non_finite = 0;      // NaN or infinite outputs (a poisoned element was never written)
   std::size_t infinite = 0;        // of them, +inf or -inf: computed so, not the poison (a NaN)
   std::size_t compared = 0;

@@ -56,10 +56,10 @@ bool globalVectorAccess(const std::string& name, bool& store, std::uint64_t& ele
   store = match[1] == "store";
   elements = std::stoull(match[2].str());
   const std::string type = match[3];
-  const std::uint64_t size = type == "Dh" || type == "s" || type == "t"                    ? 2
-                             : type == "c" || type == "a" || type == "h"                   ? 1
+  const std::uint64_t size = type == "Dh" || type == "s" || type == "t"                                ? 2
+                             : type == "c" || type == "a" || type == "h"                               ? 1
                              : type == "l" || type == "m" || type == "d" || type == "x" || type == "y" ? 8
-                                                                                             : 4;
+                                                                                                       : 4;
   bytes = elements * size;
   return true;
 }
@@ -90,8 +90,8 @@ std::vector<LaunchInstructionCounts> parseOclgrindInstCounts(const std::string& 
       launches.push_back(LaunchInstructionCounts{match[1].str(), {}});
       in_block = true;
     } else if (in_block && std::regex_match(line, match, row)) {
-      launches.back().instructions.push_back(
-          InstructionCount{match[2].str(), std::stoull(match[1].str()), match[3].matched ? std::stoull(match[3].str()) : 0});
+      launches.back().instructions.push_back(InstructionCount{match[2].str(), std::stoull(match[1].str()),
+                                                              match[3].matched ? std::stoull(match[3].str()) : 0});
     } else {
       in_block = false;  // a blank line or the program's own output ends the histogram
     }
@@ -138,9 +138,8 @@ std::string familyWorkToml(const MeasuredWork& work) {
          (work.reads_launch_size && work.counted_work_groups < work.total_work_groups
               ? "# the kernel reads get_global_size or get_num_groups: count the launch whole to trust these\n"
               : "") +
-         "flops = \"" + wholeNumber(work.flops) + "\"\n" +
-         "global_accesses = \"" + wholeNumber(work.global_accesses) + "\"\n" + "bytes = \"" + wholeNumber(work.bytes) +
-         "\"\n";
+         "flops = \"" + wholeNumber(work.flops) + "\"\n" + "global_accesses = \"" + wholeNumber(work.global_accesses) +
+         "\"\n" + "bytes = \"" + wholeNumber(work.bytes) + "\"\n";
 }
 
 }  // namespace rooflab

@@ -45,7 +45,8 @@ OclgrindRun runUnderOclgrind(const std::vector<std::string>& command, double tim
   char buffer[65536];
   for (;;) {
     pollfd fd{fds[0], POLLIN, 0};
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       run.timed_out = true;
       ::kill(child, SIGKILL);

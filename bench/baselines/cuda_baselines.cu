@@ -19,7 +19,8 @@ __global__ void fill(float* p, size_t n, float v) {
 }
 
 __global__ void copy4(const float4* __restrict__ in, float4* __restrict__ out, size_t n4) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n4; i += size_t(gridDim.x) * blockDim.x) out[i] = in[i];
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n4; i += size_t(gridDim.x) * blockDim.x)
+    out[i] = in[i];
 }
 
 __global__ void add4(const float4* __restrict__ a, const float4* __restrict__ b, float4* __restrict__ c, size_t n4) {
@@ -52,7 +53,8 @@ int main() {
     auto run = [&] { cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, b, n, &zero, c, n); };
     const double ms = medianMs(run, warmup, reps);
     const double flops = 2.0 * n * double(n) * n;
-    std::printf("  \"cublas_sgemm\": {\"N\": %d, \"median_ms\": %.6f, \"gflops\": %.1f, \"math\": \"CUBLAS_DEFAULT_MATH (no TF32)\"},\n",
+    std::printf("  \"cublas_sgemm\": {\"N\": %d, \"median_ms\": %.6f, \"gflops\": %.1f, \"math\": "
+                "\"CUBLAS_DEFAULT_MATH (no TF32)\"},\n",
                 n, ms, flops / ms / 1e6);
     cublasDestroy(handle);
     CHECK(cudaFree(a));
@@ -78,14 +80,16 @@ int main() {
     CHECK(cudaMalloc(&temp, temp_bytes));
     const double sum_ms = medianMs([&] { cub::DeviceReduce::Sum(temp, temp_bytes, in, sum, n); }, warmup, reps);
     const int blocks = prop.multiProcessorCount * 8;
-    const double copy_ms = medianMs([&] { copy4<<<blocks, 256>>>((const float4*)in, (float4*)out, n / 4); }, warmup, reps);
-    const double add_ms =
-        medianMs([&] { add4<<<blocks, 256>>>((const float4*)in, (const float4*)in2, (float4*)out, n / 4); }, warmup, reps);
+    const double copy_ms =
+        medianMs([&] { copy4<<<blocks, 256>>>((const float4*)in, (float4*)out, n / 4); }, warmup, reps);
+    const double add_ms = medianMs(
+        [&] { add4<<<blocks, 256>>>((const float4*)in, (const float4*)in2, (float4*)out, n / 4); }, warmup, reps);
     CHECK(cudaGetLastError());
-    std::printf("    {\"N\": %zu, \"cub_sum_ms\": %.6f, \"cub_sum_gbps\": %.1f, \"copy_ms\": %.6f, \"copy_gbps\": %.1f, "
-                "\"add_ms\": %.6f, \"add_gbps\": %.1f}%s\n",
-                n, sum_ms, 4.0 * n / sum_ms / 1e6, copy_ms, 8.0 * n / copy_ms / 1e6, add_ms, 12.0 * n / add_ms / 1e6,
-                li == 0 ? "," : "");
+    std::printf(
+        "    {\"N\": %zu, \"cub_sum_ms\": %.6f, \"cub_sum_gbps\": %.1f, \"copy_ms\": %.6f, \"copy_gbps\": %.1f, "
+        "\"add_ms\": %.6f, \"add_gbps\": %.1f}%s\n",
+        n, sum_ms, 4.0 * n / sum_ms / 1e6, copy_ms, 8.0 * n / copy_ms / 1e6, add_ms, 12.0 * n / add_ms / 1e6,
+        li == 0 ? "," : "");
     CHECK(cudaFree(temp));
     CHECK(cudaFree(in));
     CHECK(cudaFree(in2));

@@ -76,8 +76,8 @@ __global__ void issueProbe(float* out, int iterations, float seed) {
 constexpr int kTile = 512, kSlices = 16, kRows = kTile / kSlices, kBpi = 4;
 
 // Two 512-thread blocks per SM (at most 64 registers), as NVIDIA's OpenCL compiled the rung.
-__global__ void __launch_bounds__(kTile, 2) nbodyBlocked(const float4* __restrict__ pos, float4* __restrict__ acc, int n,
-                                                      float eps) {
+__global__ void __launch_bounds__(kTile, 2)
+    nbodyBlocked(const float4* __restrict__ pos, float4* __restrict__ acc, int n, float eps) {
   __shared__ float4 tile[kTile];
   __shared__ float4 part[(kSlices - 1) * kBpi * kRows];
   const int lid = threadIdx.x;
@@ -140,10 +140,10 @@ void runProbe(float* out, int sms, bool& comma) {
   const int per_unit = F == 0 ? 12 : F + 1;
   const double warp_instructions = double(blocks) * threads / 32 * iterations * kUnits * per_unit;
   const double inst_per_ns_per_scheduler = warp_instructions / (ms * 1e6) / (sms * 4.0);
-  std::printf("%s\n    {\"ffma_per_mufu\": %d, \"mufu_result_used\": \"%s\", \"ms\": %.4f, \"warp_instructions\": %.0f, "
-              "\"warp_instructions_per_scheduler_per_ns\": %.4f}",
-              comma ? "," : "", F, DEFERRED ? "next iteration" : "at once", ms, warp_instructions,
-              inst_per_ns_per_scheduler);
+  std::printf(
+      "%s\n    {\"ffma_per_mufu\": %d, \"mufu_result_used\": \"%s\", \"ms\": %.4f, \"warp_instructions\": %.0f, "
+      "\"warp_instructions_per_scheduler_per_ns\": %.4f}",
+      comma ? "," : "", F, DEFERRED ? "next iteration" : "at once", ms, warp_instructions, inst_per_ns_per_scheduler);
   comma = true;
 }
 
@@ -201,8 +201,9 @@ int main() {
       ref2 += ax * ax + ay * ay + az * az;
     }
     const double gflops = 20.0 * double(n) * n / (ms * 1e6);
-    std::printf("%s\n    {\"n\": %d, \"ms\": %.4f, \"gflops_20_per_interaction\": %.0f, \"rel_l2_error_64_bodies\": %.2e}",
-                comma ? "," : "", n, ms, gflops, std::sqrt(err2 / ref2));
+    std::printf(
+        "%s\n    {\"n\": %d, \"ms\": %.4f, \"gflops_20_per_interaction\": %.0f, \"rel_l2_error_64_bodies\": %.2e}",
+        comma ? "," : "", n, ms, gflops, std::sqrt(err2 / ref2));
     comma = true;
     CHECK(cudaFree(pos));
     CHECK(cudaFree(acc));

@@ -15,8 +15,8 @@
 __global__ void empty() {}
 
 int main() {
-  const size_t sizes[] = {size_t(4) << 10, size_t(64) << 10, size_t(1) << 20, size_t(16) << 20, size_t(64) << 20,
-                          size_t(256) << 20};
+  const size_t sizes[] = {size_t(4) << 10,  size_t(64) << 10, size_t(1) << 20,
+                          size_t(16) << 20, size_t(64) << 20, size_t(256) << 20};
   const size_t largest = sizes[sizeof sizes / sizeof sizes[0] - 1];
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -30,8 +30,9 @@ int main() {
   std::memset(pinned, 1, largest);
   CHECK(cudaMemset(device, 0, largest));
 
-  std::printf("{\n  \"device\": \"%s\",\n  \"timing\": \"cudaMemcpy between CUDA events, median of 10 after 2 warm-ups\",\n",
-              prop.name);
+  std::printf(
+      "{\n  \"device\": \"%s\",\n  \"timing\": \"cudaMemcpy between CUDA events, median of 10 after 2 warm-ups\",\n",
+      prop.name);
   struct Way {
     const char* name;
     void* host;
@@ -50,7 +51,8 @@ int main() {
         else CHECK(cudaMemcpy(way.host, device, bytes, way.kind));
       };
       const double ms = medianMs(run, 2, 10);
-      std::printf("%s{\"bytes\": %zu, \"ms\": %.6f, \"gbps\": %.3f}", first ? "" : ", ", bytes, ms, double(bytes) / ms / 1e6);
+      std::printf("%s{\"bytes\": %zu, \"ms\": %.6f, \"gbps\": %.3f}", first ? "" : ", ", bytes, ms,
+                  double(bytes) / ms / 1e6);
       first = false;
     }
     std::printf("],\n");

@@ -84,7 +84,8 @@ std::vector<const AnalysedRecord*> ladderOrder(const std::vector<const AnalysedR
   std::vector<std::string> params_order;
   for (const AnalysedRecord* record : records) {
     const std::string params = recordParamsText(*record);
-    if (std::find(params_order.begin(), params_order.end(), params) == params_order.end()) params_order.push_back(params);
+    if (std::find(params_order.begin(), params_order.end(), params) == params_order.end())
+      params_order.push_back(params);
   }
   std::vector<const AnalysedRecord*> ordered;
   for (const std::string& params : params_order)
@@ -102,8 +103,9 @@ std::optional<std::string> aboveRoof(const AnalysedRecord& record, const std::st
   return placement != nullptr ? placement->above_roof : std::nullopt;
 }
 
-std::vector<std::string> dotDetails(const AnalysedRecord& record, const BandwidthColumn& column, const LevelBytes& bytes,
-                                    double gbps, double fraction, double median_ns, const std::string& model_key) {
+std::vector<std::string> dotDetails(const AnalysedRecord& record, const BandwidthColumn& column,
+                                    const LevelBytes& bytes, double gbps, double fraction, double median_ns,
+                                    const std::string& model_key) {
   std::vector<std::string> lines{record.family + " / " + record.variant};
   if (const std::string params = recordParamsText(record); !params.empty()) lines.push_back(params);
   lines.push_back(column.name + ": " + formatRate(gbps) + " GB/s, " + formatPercent(fraction) + " of its " +
@@ -137,7 +139,9 @@ std::optional<BandwidthChart> buildBandwidthChart(const AnalysedResults& results
     const std::optional<double> roof = roofOf(model->second.model, spec.level);
     const bool used = std::any_of(moving.begin(), moving.end(),
                                   [&](const AnalysedRecord* r) { return bytesAt(*r, spec.level).has_value(); });
-    if (roof && used) chart.columns.push_back(BandwidthColumn{spec.level, spec.name, *roof, chart_detail::compactValueText(*roof) + " GB/s"});
+    if (roof && used)
+      chart.columns.push_back(
+          BandwidthColumn{spec.level, spec.name, *roof, chart_detail::compactValueText(*roof) + " GB/s"});
   }
 
   const std::vector<std::string> varying_names = chart_detail::varyingParamNames(moving);
@@ -145,9 +149,9 @@ std::optional<BandwidthChart> buildBandwidthChart(const AnalysedResults& results
     const std::optional<double> median_ns = record->medianKernelNs();
     std::string reason;
     if (record->status != RecordStatus::ok)
-      reason = toString(record->status) + ": " + firstLine(record->status_reason.empty() ? "no error text" : record->status_reason);
-    else if (!median_ns || !(*median_ns > 0))
-      reason = "no kernel time";
+      reason = toString(record->status) + ": " +
+               firstLine(record->status_reason.empty() ? "no error text" : record->status_reason);
+    else if (!median_ns || !(*median_ns > 0)) reason = "no kernel time";
     std::vector<BandwidthDot> dots;
     for (std::size_t column = 0; column < chart.columns.size() && reason.empty(); ++column) {
       const auto bytes = bytesAt(*record, chart.columns[column].level);
@@ -155,15 +159,16 @@ std::optional<BandwidthChart> buildBandwidthChart(const AnalysedResults& results
       const double gbps = bytes->bytes / *median_ns;  // bytes per ns is GB/s
       const double fraction = gbps / chart.columns[column].roof_gbps;
       if (!std::isfinite(fraction)) continue;
-      dots.push_back(BandwidthDot{column, chart.slots.size(), 0, fraction, false,
-                                  dotDetails(*record, chart.columns[column], *bytes, gbps, fraction, *median_ns,
-                                             model_key)});
+      dots.push_back(
+          BandwidthDot{column, chart.slots.size(), 0, fraction, false,
+                       dotDetails(*record, chart.columns[column], *bytes, gbps, fraction, *median_ns, model_key)});
     }
     if (dots.empty()) {
-      chart.unplaced.push_back(UnplacedRecord{record->variant, recordParamsText(*record),
-                                              reason.empty() ? (chart.columns.empty() ? "the device model has no memory roof"
-                                                                                      : "no bytes counted or declared at any level")
-                                                             : reason});
+      chart.unplaced.push_back(
+          UnplacedRecord{record->variant, recordParamsText(*record),
+                         reason.empty() ? (chart.columns.empty() ? "the device model has no memory roof"
+                                                                 : "no bytes counted or declared at any level")
+                                        : reason});
       continue;
     }
     auto series = std::find_if(chart.series.begin(), chart.series.end(),
@@ -171,7 +176,8 @@ std::optional<BandwidthChart> buildBandwidthChart(const AnalysedResults& results
     if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), VariantSeries{record->variant});
     const std::string label = chart_detail::shortLabelFor(*record, varying_names);
     chart.slots.push_back(record->variant + (label.empty() ? "" : " " + label));
-    const bool missed = record->timings && record->timings->kernel_ns_interval && !record->timings->kernel_ns_interval->converged;
+    const bool missed =
+        record->timings && record->timings->kernel_ns_interval && !record->timings->kernel_ns_interval->converged;
     for (BandwidthDot& dot : dots) {
       dot.series_index = static_cast<std::size_t>(series - chart.series.begin());
       dot.missed_noise_target = missed;

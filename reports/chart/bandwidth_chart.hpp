@@ -20,9 +20,9 @@ namespace rooflab::reports {
 
 struct BandwidthColumn {
   MemoryLevel level = MemoryLevel::dram;
-  std::string name;        // "DRAM", "global (declared)"
-  double roof_gbps = 0;    // the device model's roof for this level
-  std::string roof_text;   // "3280 GB/s"
+  std::string name;       // "DRAM", "global (declared)"
+  double roof_gbps = 0;   // the device model's roof for this level
+  std::string roof_text;  // "3280 GB/s"
 };
 
 struct BandwidthDot {
@@ -37,7 +37,7 @@ struct BandwidthDot {
 struct BandwidthChart {
   std::string family;
   std::string title;
-  std::string model_name;             // whose roofs: the device that ran
+  std::string model_name;  // whose roofs: the device that ran
   std::vector<BandwidthColumn> columns;
   std::vector<VariantSeries> series;  // one per variant, in ladder order
   std::vector<std::string> slots;     // one per record drawn: "naive N=1024", in ladder order

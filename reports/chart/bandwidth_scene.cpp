@@ -89,9 +89,10 @@ class BandwidthLayout {
       if (index > 0) line({x0, top_}, {x0, bottom_}, kMajorGrid, 1.5);
       const double middle = x0 + columnWidth() / 2, width = columnWidth() - 12;
       const BandwidthColumn& column = chart_.columns[index];
-      text(scene_detail::truncatedToWidth(column.name, font, width), {middle, bottom_ + font * 1.3}, font, TextAlign::middle);
-      text(scene_detail::truncatedToWidth("roof " + column.roof_text, font * 0.9, width), {middle, bottom_ + font * 2.5},
-           font * 0.9, TextAlign::middle, kMutedText);
+      text(scene_detail::truncatedToWidth(column.name, font, width), {middle, bottom_ + font * 1.3}, font,
+           TextAlign::middle);
+      text(scene_detail::truncatedToWidth("roof " + column.roof_text, font * 0.9, width),
+           {middle, bottom_ + font * 2.5}, font * 0.9, TextAlign::middle, kMutedText);
     }
     scene_.items.push_back(SceneRect{{left_, top_}, right_ - left_, bottom_ - top_, std::nullopt, kFrame, 2});
     text("Achieved bandwidth (% of the level's roof)", {style_.axis_title_font_px * 1.2, (top_ + bottom_) / 2},
@@ -113,8 +114,13 @@ class BandwidthLayout {
       const double x = dotX(dot);
       line({x, yPx(0)}, {x, yPx(dot.fraction)}, seriesColor(dot.series_index), std::max(1.5, radius * 0.4),
            StrokeDash::solid, tag);
-      scene_.items.push_back(SceneMarker{{x, yPx(dot.fraction)}, seriesShape(dot.series_index), radius,
-                                         seriesColor(dot.series_index), dot.details, dot.missed_noise_target, tag});
+      scene_.items.push_back(SceneMarker{{x, yPx(dot.fraction)},
+                                         seriesShape(dot.series_index),
+                                         radius,
+                                         seriesColor(dot.series_index),
+                                         dot.details,
+                                         dot.missed_noise_target,
+                                         tag});
     }
   }
 
@@ -125,7 +131,8 @@ class BandwidthLayout {
       double fraction;
       const char* label;
       StrokeDash dash;
-    } lines[] = {{1.0, "measured roof (100%)", StrokeDash::solid}, {kRoofBoundFraction, "half the roof: bound above it", StrokeDash::dashed}};
+    } lines[] = {{1.0, "measured roof (100%)", StrokeDash::solid},
+                 {kRoofBoundFraction, "half the roof: bound above it", StrokeDash::dashed}};
     for (const auto& roof : lines) {
       const double y = yPx(roof.fraction);
       line({left_, y}, {right_, y}, scene_detail::kDeviceRoof, roof.fraction == 1.0 ? 3 : 2, roof.dash);
@@ -135,14 +142,15 @@ class BandwidthLayout {
       for (double x = right_ - 8; !placed && x - width >= left_ + 4; x -= std::max(width / 6, font))
         for (const double baseline : {y - 8, y + font + 6})
           if (!placed)
-            placed = tryLabel(SceneText{roof.label, {x, baseline}, font, false, TextAlign::end, 0, scene_detail::kDeviceRoof,
-                                        std::nullopt});
+            placed = tryLabel(SceneText{
+                roof.label, {x, baseline}, font, false, TextAlign::end, 0, scene_detail::kDeviceRoof, std::nullopt});
     }
   }
 
   void addEmptyNote() {
     if (!chart_.dots.empty()) return;
-    const std::string note = chart_.unplaced.empty() ? "no record to draw" : "no record can be drawn: " + chart_.unplaced.front().reason;
+    const std::string note =
+        chart_.unplaced.empty() ? "no record to draw" : "no record can be drawn: " + chart_.unplaced.front().reason;
     text(scene_detail::truncatedToWidth(note, style_.legend_font_px, right_ - left_ - 40),
          {(left_ + right_) / 2, (top_ + bottom_) / 2}, style_.legend_font_px, TextAlign::middle, kMutedText);
   }
@@ -165,8 +173,13 @@ class BandwidthLayout {
     y += font * 1.5;
     for (std::size_t index = 0; index < chart_.series.size(); ++index) {
       const SeriesTag tag{index, true};
-      scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, seriesShape(index), style_.marker_radius_px,
-                                         seriesColor(index), {}, false, tag});
+      scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35},
+                                         seriesShape(index),
+                                         style_.marker_radius_px,
+                                         seriesColor(index),
+                                         {},
+                                         false,
+                                         tag});
       for (const std::string& piece : wrappedToWidth(chart_.series[index].variant, font, max_text_px)) {
         text(piece, {text_left, y}, font, TextAlign::start, kBlack, false, 0, tag);
         y += font * 1.15;

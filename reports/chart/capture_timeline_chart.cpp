@@ -18,10 +18,9 @@ constexpr Rgb kBlack{0x1a, 0x1a, 0x1a};
 constexpr Rgb kMuted{0x66, 0x66, 0x66};
 constexpr Rgb kLaneFill{0xf4, 0xf4, 0xf4};
 
-constexpr CapturedCommandKind kLegendKinds[] = {CapturedCommandKind::kernel, CapturedCommandKind::write,
-                                                CapturedCommandKind::read,   CapturedCommandKind::copy,
-                                                CapturedCommandKind::fill,   CapturedCommandKind::map,
-                                                CapturedCommandKind::unmap,  CapturedCommandKind::other};
+constexpr CapturedCommandKind kLegendKinds[] = {
+    CapturedCommandKind::kernel, CapturedCommandKind::write, CapturedCommandKind::read,  CapturedCommandKind::copy,
+    CapturedCommandKind::fill,   CapturedCommandKind::map,   CapturedCommandKind::unmap, CapturedCommandKind::other};
 
 // A round step for the time axis: 1, 2 or 5 times a power of ten, about a sixth of `span`.
 double tickStep(double span) {
@@ -85,14 +84,22 @@ std::optional<ChartScene> layoutCaptureTimelineChart(const CaptureTimeline& time
     const double y = top + double(lane_of[box.queue_id]) * kLanePx;
     if (box.kind == CapturedCommandKind::kernel && box.start_ns > box.ready_ns)
       scene.items.push_back(SceneRect{{left + box.ready_ns * scale, y + kBoxPx * 0.4},
-                                      std::max(1.0, (box.start_ns - box.ready_ns) * scale), kBoxPx * 0.2,
-                                      timelineLaunchColor(), std::nullopt, 1});
+                                      std::max(1.0, (box.start_ns - box.ready_ns) * scale),
+                                      kBoxPx * 0.2,
+                                      timelineLaunchColor(),
+                                      std::nullopt,
+                                      1});
     // A command shorter than a pixel still shows, a pixel wide.
-    scene.items.push_back(SceneRect{{left + box.start_ns * scale, y}, std::max(1.0, (box.end_ns - box.start_ns) * scale),
-                                    kBoxPx, timelineKindColor(box.kind), std::nullopt, 1});
+    scene.items.push_back(SceneRect{{left + box.start_ns * scale, y},
+                                    std::max(1.0, (box.end_ns - box.start_ns) * scale),
+                                    kBoxPx,
+                                    timelineKindColor(box.kind),
+                                    std::nullopt,
+                                    1});
   }
   const double axis_y = top + double(lane_of.size()) * kLanePx;
-  scene.items.push_back(SceneLine{{left, axis_y}, {left + width, axis_y}, kBlack, 1.5, StrokeDash::solid, std::nullopt});
+  scene.items.push_back(
+      SceneLine{{left, axis_y}, {left + width, axis_y}, kBlack, 1.5, StrokeDash::solid, std::nullopt});
   const double step = tickStep(timeline.span_ns);
   for (double t = 0; t <= timeline.span_ns * 1.0001; t += step) {
     const double px = left + t * scale;

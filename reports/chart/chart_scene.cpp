@@ -56,15 +56,15 @@ PlotArea SceneBuilder::plotArea(const ChartStyle& style) {
 }
 
 // A text at a fixed place (title, ticks, legend): drawn, and kept clear by the labels placed later.
-void SceneBuilder::text(std::string content, PixelPoint baseline, double font_px, TextAlign align, Rgb color,
-          bool bold, double rotation_deg, std::optional<SeriesTag> series) {
+void SceneBuilder::text(std::string content, PixelPoint baseline, double font_px, TextAlign align, Rgb color, bool bold,
+                        double rotation_deg, std::optional<SeriesTag> series) {
   SceneText item{std::move(content), baseline, font_px, bold, align, rotation_deg, color, series};
   obstacles_.push_back(textFootprint(item));
   scene_.items.push_back(std::move(item));
 }
 
 void SceneBuilder::line(PixelPoint from, PixelPoint to, Rgb color, double width_px, StrokeDash dash,
-          std::optional<SeriesTag> series) {
+                        std::optional<SeriesTag> series) {
   scene_.items.push_back(SceneLine{from, to, color, width_px, dash, series});
 }
 
@@ -114,11 +114,11 @@ void SceneBuilder::addAxes() {
   for (double tick : chart_.y_axis.decade_ticks) {
     const double y = projection_.yPx(tick);
     line({area_.left - tick_length_px, y}, {area_.left, y}, kFrame, 2);
-    text(decadeTickLabel(tick), {area_.left - tick_length_px - 6, y + style_.tick_font_px * 0.35},
-         style_.tick_font_px, TextAlign::end);
+    text(decadeTickLabel(tick), {area_.left - tick_length_px - 6, y + style_.tick_font_px * 0.35}, style_.tick_font_px,
+         TextAlign::end);
   }
-  text(chart_.x_axis.title, {(area_.left + area_.right) / 2, area_.bottom + style_.tick_font_px * 2.0 +
-                                                                 style_.axis_title_font_px * 1.5},
+  text(chart_.x_axis.title,
+       {(area_.left + area_.right) / 2, area_.bottom + style_.tick_font_px * 2.0 + style_.axis_title_font_px * 1.5},
        style_.axis_title_font_px, TextAlign::middle);
   text(chart_.y_axis.title, {style_.axis_title_font_px * 1.2, (area_.top + area_.bottom) / 2},
        style_.axis_title_font_px, TextAlign::middle, kBlack, false, -90);
@@ -137,9 +137,8 @@ void SceneBuilder::addCeilings() {
   std::vector<const Ceiling*> ordered;
   for (const Ceiling& ceiling : chart_.ceilings)
     if (!ceiling.label.empty()) ordered.push_back(&ceiling);
-  std::stable_sort(ordered.begin(), ordered.end(), [&](const Ceiling* a, const Ceiling* b) {
-    return labelPriority(*a) < labelPriority(*b);
-  });
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [&](const Ceiling* a, const Ceiling* b) { return labelPriority(*a) < labelPriority(*b); });
   for (const Ceiling* ceiling : ordered) {
     if (ceiling->kind == CeilingKind::fp32_peak) {
       addPeakLabel(*ceiling);
@@ -152,8 +151,11 @@ void SceneBuilder::addCeilings() {
 // A roof's line, so that no label is written across another roof (each sits beside its own).
 TextFootprint SceneBuilder::lineFootprint(PixelPoint from, PixelPoint to, double half_width_px) {
   const double length = std::max(std::hypot(to.x_px - from.x_px, to.y_px - from.y_px), 1e-9);
-  const double nx = -(to.y_px - from.y_px) / length * half_width_px, ny = (to.x_px - from.x_px) / length * half_width_px;
-  return TextFootprint{{{{from.x_px + nx, from.y_px + ny}, {to.x_px + nx, to.y_px + ny}, {to.x_px - nx, to.y_px - ny},
+  const double nx = -(to.y_px - from.y_px) / length * half_width_px,
+               ny = (to.x_px - from.x_px) / length * half_width_px;
+  return TextFootprint{{{{from.x_px + nx, from.y_px + ny},
+                         {to.x_px + nx, to.y_px + ny},
+                         {to.x_px - nx, to.y_px - ny},
                          {from.x_px - nx, from.y_px - ny}}}};
 }
 

@@ -43,7 +43,9 @@ struct PlotArea {
 
 struct Box {
   double left = 0, top = 0, right = 0, bottom = 0;
-  TextFootprint footprint() const { return TextFootprint{{{{left, top}, {right, top}, {right, bottom}, {left, bottom}}}}; }
+  TextFootprint footprint() const {
+    return TextFootprint{{{{left, top}, {right, top}, {right, bottom}, {left, bottom}}}};
+  }
 };
 
 class LogLogProjection {
@@ -61,9 +63,7 @@ class LogLogProjection {
   double yPx(double gflops) const {
     return area_.bottom - (std::log10(gflops) - y_min_log_) / y_span_log_ * area_.height();
   }
-  PixelPoint toPixel(const DataPoint& point) const {
-    return {xPx(point.intensity_flop_per_byte), yPx(point.gflops)};
-  }
+  PixelPoint toPixel(const DataPoint& point) const { return {xPx(point.intensity_flop_per_byte), yPx(point.gflops)}; }
 
  private:
   PlotArea area_;
@@ -93,8 +93,10 @@ class SceneBuilder {
 
   // chart_scene.cpp: the canvas, its axes and grid, the roofs.
   static PlotArea plotArea(const ChartStyle& style);
-  void text(std::string content, PixelPoint baseline, double font_px, TextAlign align, Rgb color = kBlack, bool bold = false, double rotation_deg = 0, std::optional<SeriesTag> series = std::nullopt);
-  void line(PixelPoint from, PixelPoint to, Rgb color, double width_px, StrokeDash dash = StrokeDash::solid, std::optional<SeriesTag> series = std::nullopt);
+  void text(std::string content, PixelPoint baseline, double font_px, TextAlign align, Rgb color = kBlack,
+            bool bold = false, double rotation_deg = 0, std::optional<SeriesTag> series = std::nullopt);
+  void line(PixelPoint from, PixelPoint to, Rgb color, double width_px, StrokeDash dash = StrokeDash::solid,
+            std::optional<SeriesTag> series = std::nullopt);
   void addTitle();
   void addGrid();
   void addAxes();

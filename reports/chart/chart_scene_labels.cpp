@@ -49,7 +49,9 @@ bool SceneBuilder::insidePlot(const TextFootprint& footprint) const {
 int SceneBuilder::labelPriority(const Ceiling& ceiling) const {
   const ModelRole role = chart_.models[ceiling.model_index].role;
   const int role_rank = role == ModelRole::measured_device ? 0 : role == ModelRole::reference ? 1 : 2;
-  const int kind_rank = ceiling.kind == CeilingKind::fp32_peak ? 0 : ceiling.kind == CeilingKind::dram_bandwidth ? 1 : 2;
+  const int kind_rank = ceiling.kind == CeilingKind::fp32_peak        ? 0
+                        : ceiling.kind == CeilingKind::dram_bandwidth ? 1
+                                                                      : 2;
   return role_rank * 3 + kind_rank;
 }
 
@@ -66,7 +68,8 @@ void SceneBuilder::addPeakLabel(const Ceiling& peak) {
     for (double right = area_.right - 10; right >= line_left + font && right - width >= area_.left;
          right -= std::max(width / 4, font)) {
       for (const double baseline : {y - 8, y + font + 6}) {
-        if (placeLabel(SceneText{*label, {right, baseline}, font, false, TextAlign::end, 0, roofColor(model.role), std::nullopt}))
+        if (placeLabel(SceneText{
+                *label, {right, baseline}, font, false, TextAlign::end, 0, roofColor(model.role), std::nullopt}))
           return;
       }
     }
@@ -129,7 +132,8 @@ TextFootprint textFootprint(const SceneText& text) {
   auto turned = [&](double x, double y) {
     return PixelPoint{text.baseline.x_px + x * cos_a - y * sin_a, text.baseline.y_px + x * sin_a + y * cos_a};
   };
-  return TextFootprint{{turned(left, top), turned(left + width, top), turned(left + width, bottom), turned(left, bottom)}};
+  return TextFootprint{
+      {turned(left, top), turned(left + width, top), turned(left + width, bottom), turned(left, bottom)}};
 }
 
 bool footprintsOverlap(const TextFootprint& a, const TextFootprint& b) {
@@ -165,7 +169,8 @@ std::vector<std::string> wrappedToWidth(const std::string& text, double font_px,
     // The longest head that fits, cut after a separator when one is in its second half.
     std::size_t fits = 0;
     for (std::size_t end = 1; end <= rest.size(); ++end) {
-      if (end < rest.size() && (static_cast<unsigned char>(rest[end]) & 0xC0) == 0x80) continue;  // not inside a code point
+      if (end < rest.size() && (static_cast<unsigned char>(rest[end]) & 0xC0) == 0x80)
+        continue;  // not inside a code point
       if (estimatedTextWidthPx(rest.substr(0, end), font_px) > max_width_px) break;
       fits = end;
     }

@@ -40,9 +40,8 @@ double SceneBuilder::addLegend(double font) {
     text(model.role_text, {text_left, y}, font * 0.9, TextAlign::start, kMutedText);
     y += row_px;
   }
-  const bool has_local_roof = std::any_of(chart_.ceilings.begin(), chart_.ceilings.end(), [](const Ceiling& c) {
-    return c.kind == CeilingKind::local_bandwidth;
-  });
+  const bool has_local_roof = std::any_of(chart_.ceilings.begin(), chart_.ceilings.end(),
+                                          [](const Ceiling& c) { return c.kind == CeilingKind::local_bandwidth; });
   if (has_local_roof) {
     line({left, y - font * 0.35}, {left + 52, y - font * 0.35}, kMutedText, 3, StrokeDash::dotted);
     text(chart_.dotted_roof_note, {text_left, y}, font, TextAlign::start);
@@ -57,8 +56,8 @@ double SceneBuilder::addLegend(double font) {
       y += row_px;
     }
   if (!chart_.marks.empty()) {
-    scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, MarkerShape::cross, marker_radius, kMutedText, {}, false,
-                                       std::nullopt});
+    scene_.items.push_back(SceneMarker{
+        {left + 26, y - font * 0.35}, MarkerShape::cross, marker_radius, kMutedText, {}, false, std::nullopt});
     text("half of the plateau", {text_left, y}, font, TextAlign::start);
     y += row_px;
   }
@@ -73,8 +72,8 @@ double SceneBuilder::addLegend(double font) {
   for (std::size_t index = 0; index < chart_.series.size(); ++index) {
     const SeriesTag tag{index, true};
     const MarkerShape shape = chart_.hierarchical ? MarkerShape::circle : seriesShape(index);
-    scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, shape, marker_radius, seriesColor(index),
-                                       {}, false, tag});
+    scene_.items.push_back(
+        SceneMarker{{left + 26, y - font * 0.35}, shape, marker_radius, seriesColor(index), {}, false, tag});
     for (const std::string& piece : wrappedToWidth(chart_.series[index].variant, font, max_text_px)) {
       text(piece, {text_left, y}, font, TextAlign::start, kBlack, false, 0, tag);
       y += font * 1.15;
@@ -85,8 +84,8 @@ double SceneBuilder::addLegend(double font) {
   if (!chart_.unplaced.empty()) {
     y += font * 0.6;
     const std::size_t count = chart_.unplaced.size();
-    text(std::to_string(count) + (count == 1 ? " record" : " records") + " not on the chart", {left, y},
-         font * 0.9, TextAlign::start, kMutedText);
+    text(std::to_string(count) + (count == 1 ? " record" : " records") + " not on the chart", {left, y}, font * 0.9,
+         TextAlign::start, kMutedText);
     y += font * 1.2;
     text(chart_.unplaced_note, {left, y}, font * 0.9, TextAlign::start, kMutedText);
     y += row_px;
@@ -118,8 +117,8 @@ double SceneBuilder::addBarsLegend(double y, double font, double marker_radius) 
     y += font * 1.4;
   }
   if (has_missed) {
-    scene_.items.push_back(SceneMarker{{mid_x, y - font * 0.35}, MarkerShape::circle, marker_radius, kMutedText, {}, true,
-                                       std::nullopt});
+    scene_.items.push_back(
+        SceneMarker{{mid_x, y - font * 0.35}, MarkerShape::circle, marker_radius, kMutedText, {}, true, std::nullopt});
     text("hollow: noise target missed", {text_left, y}, font * 0.9, TextAlign::start);
     y += font * 1.4;
   }
@@ -144,8 +143,13 @@ double SceneBuilder::addMutantLegend(double left, double y, double font, double 
   y += font * 1.5;
   for (const RunMode mode : {RunMode::compute_only, RunMode::memory_only}) {
     if (!present[mode == RunMode::compute_only ? 0 : 1]) continue;
-    scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, mutantShape(mode), marker_radius * kLevelMarkerScale,
-                                       kMutedText, {}, false, std::nullopt});
+    scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35},
+                                       mutantShape(mode),
+                                       marker_radius * kLevelMarkerScale,
+                                       kMutedText,
+                                       {},
+                                       false,
+                                       std::nullopt});
     text(modeName(mode) + " mutant", {left + 64, y}, font, TextAlign::start);
     y += font * 1.5;
   }
@@ -162,10 +166,16 @@ double SceneBuilder::addLevelLegend(double left, double y, double font, double m
   y += font * 0.6;
   text("Memory levels (shape)", {left, y}, font, TextAlign::start, kBlack, true);
   y += font * 1.5;
-  for (MemoryLevel level : {MemoryLevel::global, MemoryLevel::l1, MemoryLevel::local, MemoryLevel::l2, MemoryLevel::dram}) {
+  for (MemoryLevel level :
+       {MemoryLevel::global, MemoryLevel::l1, MemoryLevel::local, MemoryLevel::l2, MemoryLevel::dram}) {
     if (std::find(present.begin(), present.end(), level) == present.end()) continue;
-    scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, levelShape(level), marker_radius * kLevelMarkerScale,
-                                       kMutedText, {}, false, std::nullopt});
+    scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35},
+                                       levelShape(level),
+                                       marker_radius * kLevelMarkerScale,
+                                       kMutedText,
+                                       {},
+                                       false,
+                                       std::nullopt});
     const auto named = chart_.level_names.find(level);
     text(named != chart_.level_names.end() ? named->second : levelDisplayName(level), {left + 64, y}, font,
          TextAlign::start);

@@ -18,7 +18,6 @@ constexpr std::size_t kSeriesColorCount = sizeof kSeriesColors / sizeof kSeriesC
 const MarkerShape kSeriesShapes[] = {MarkerShape::circle,  MarkerShape::square,        MarkerShape::triangle_up,
                                      MarkerShape::diamond, MarkerShape::triangle_down, MarkerShape::pentagon};
 
-
 }  // namespace
 
 MarkerShape levelShape(MemoryLevel level) {
@@ -37,8 +36,8 @@ void SceneBuilder::reserveMarkerFootprints() {
   const double radius = style_.marker_radius_px;
   auto reserve = [&](const DataPoint& at) {
     const PixelPoint center = projection_.toPixel(at);
-    obstacles_.push_back(Box{center.x_px - radius, center.y_px - radius, center.x_px + radius, center.y_px + radius}
-                             .footprint());
+    obstacles_.push_back(
+        Box{center.x_px - radius, center.y_px - radius, center.x_px + radius, center.y_px + radius}.footprint());
   };
   for (const VariantPoint& point : chart_.points) {
     reserve(point.at);
@@ -89,17 +88,19 @@ void SceneBuilder::addLevelMarkers() {
       right = std::max(right, level.at.intensity_flop_per_byte);
     }
     const double y = projection_.yPx(point.at.gflops);
-    line({projection_.xPx(left), y}, {projection_.xPx(right), y}, seriesColor(point.series_index), 2,
-         StrokeDash::solid, seriesTag(point));
+    line({projection_.xPx(left), y}, {projection_.xPx(right), y}, seriesColor(point.series_index), 2, StrokeDash::solid,
+         seriesTag(point));
     for (const LevelMarker& level : point.levels) {
       scene_.items.push_back(SceneMarker{projection_.toPixel(level.at), levelShape(level.at.level),
-                                         style_.marker_radius_px * kLevelMarkerScale,
-                                         seriesColor(point.series_index), level.details, false, seriesTag(point)});
+                                         style_.marker_radius_px * kLevelMarkerScale, seriesColor(point.series_index),
+                                         level.details, false, seriesTag(point)});
     }
   }
 }
 
-MarkerShape SceneBuilder::mutantShape(RunMode mode) { return mode == RunMode::compute_only ? MarkerShape::plus : MarkerShape::cross; }
+MarkerShape SceneBuilder::mutantShape(RunMode mode) {
+  return mode == RunMode::compute_only ? MarkerShape::plus : MarkerShape::cross;
+}
 
 // On request: each mutant at the point's intensity, joined to it by a dotted line, so the height
 // between them reads as the most that removing the memory (or compute) part could win.
@@ -126,10 +127,11 @@ void SceneBuilder::addAboveRoofMark(const VariantPoint& point) {
   const double r = style_.marker_radius_px, font = style_.point_label_font_px;
   const double mark_width = estimatedTextWidthPx("!", font);
   for (const double distance : {1.0, 2.0}) {
-    const PixelPoint corners[] = {{center.x_px + r * 0.9 * distance, center.y_px - r * 0.6 * distance},
-                                  {center.x_px - r * 0.9 * distance - mark_width, center.y_px - r * 0.6 * distance},
-                                  {center.x_px + r * 0.9 * distance, center.y_px + r * distance + font * 0.8},
-                                  {center.x_px - r * 0.9 * distance - mark_width, center.y_px + r * distance + font * 0.8}};
+    const PixelPoint corners[] = {
+        {center.x_px + r * 0.9 * distance, center.y_px - r * 0.6 * distance},
+        {center.x_px - r * 0.9 * distance - mark_width, center.y_px - r * 0.6 * distance},
+        {center.x_px + r * 0.9 * distance, center.y_px + r * distance + font * 0.8},
+        {center.x_px - r * 0.9 * distance - mark_width, center.y_px + r * distance + font * 0.8}};
     for (const PixelPoint& baseline : corners) {
       if (placeLabel(SceneText{"!", baseline, font, true, TextAlign::start, 0, kAboveRoofMark, seriesTag(point)},
                      false))
@@ -164,8 +166,8 @@ void SceneBuilder::addPoints() {
                                      {center.x_px - gap - width, center.y_px - gap + 2},
                                      {center.x_px - gap - width, center.y_px + gap + font * 0.7}};
     for (const PixelPoint& baseline : candidates) {
-      if (placeLabel(SceneText{point.short_label, baseline, font, false, TextAlign::start, 0, kMutedText,
-                               seriesTag(point)}))
+      if (placeLabel(
+              SceneText{point.short_label, baseline, font, false, TextAlign::start, 0, kMutedText, seriesTag(point)}))
         break;
     }
   }
@@ -190,17 +192,22 @@ void SceneBuilder::addSeriesLines() {
 void SceneBuilder::addSeriesMarks() {
   for (const SeriesMark& mark : chart_.marks)
     scene_.items.push_back(SceneMarker{projection_.toPixel(mark.at), MarkerShape::cross, style_.marker_radius_px,
-                                       seriesColor(mark.series_index), mark.details, false, SeriesTag{mark.series_index, false}});
+                                       seriesColor(mark.series_index), mark.details, false,
+                                       SeriesTag{mark.series_index, false}});
 }
 
 void SceneBuilder::addEmptyNote() {
   if (!chart_.points.empty()) return;
-  const std::string note = chart_.unplaced.empty() ? "no normal-mode record in this family"
-                                                   : "no variant can be placed on log-log axes:";
+  const std::string note =
+      chart_.unplaced.empty() ? "no normal-mode record in this family" : "no variant can be placed on log-log axes:";
   const PixelPoint center{(area_.left + area_.right) / 2, (area_.top + area_.bottom) / 2};
   const double box_width = area_.width() - 20, box_height = style_.legend_font_px * 3.4;
   scene_.items.push_back(SceneRect{{center.x_px - box_width / 2, center.y_px - style_.legend_font_px * 1.4},
-                                   box_width, box_height, kWhite, kMajorGrid, 1});
+                                   box_width,
+                                   box_height,
+                                   kWhite,
+                                   kMajorGrid,
+                                   1});
   text(note, center, style_.legend_font_px, TextAlign::middle, kMutedText);
   if (!chart_.unplaced.empty()) {
     text(truncatedToWidth(chart_.unplaced.front().reason, style_.legend_font_px, area_.width() - 40),
@@ -234,7 +241,7 @@ std::vector<PixelPoint> markerPolygon(MarkerShape shape, PixelPoint center, doub
     case MarkerShape::cross: {
       // A "+" outline of arm half-width w (a "x" is the same, turned 45 degrees).
       const double r = radius_px * 1.25, w = radius_px * 0.4;
-      const double outline[12][2] = {{-w, -r}, {w, -r}, {w, -w}, {r, -w}, {r, w}, {w, w},
+      const double outline[12][2] = {{-w, -r}, {w, -r}, {w, -w}, {r, -w}, {r, w},   {w, w},
                                      {w, r},   {-w, r}, {-w, w}, {-r, w}, {-r, -w}, {-w, -w}};
       const double turn = shape == MarkerShape::cross ? kPi / 4 : 0;
       std::vector<PixelPoint> polygon;
@@ -248,7 +255,9 @@ std::vector<PixelPoint> markerPolygon(MarkerShape shape, PixelPoint center, doub
   return {};
 }
 
-Rgb seriesColor(std::size_t series_index) { return scene_detail::kSeriesColors[series_index % scene_detail::kSeriesColorCount]; }
+Rgb seriesColor(std::size_t series_index) {
+  return scene_detail::kSeriesColors[series_index % scene_detail::kSeriesColorCount];
+}
 
 // The shape moves on by one at each turn of the palette, so that colour and shape together repeat
 // only after 12 x 6 variants.

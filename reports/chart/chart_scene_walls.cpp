@@ -46,8 +46,14 @@ void SceneBuilder::addWalls() {
       // of the line, then right of it, from the bottom up.
       for (const double baseline_x : {x - font * 0.2 - 4, x + font * 0.8 + 4}) {
         for (double from_bottom = 10; !placed && from_bottom + width <= area_.height() - 10; from_bottom += font * 1.5)
-          placed = placeLabel(SceneText{*label, {baseline_x, area_.bottom - from_bottom}, font, false, TextAlign::start,
-                                        -90, kWallColor, std::nullopt});
+          placed = placeLabel(SceneText{*label,
+                                        {baseline_x, area_.bottom - from_bottom},
+                                        font,
+                                        false,
+                                        TextAlign::start,
+                                        -90,
+                                        kWallColor,
+                                        std::nullopt});
         if (placed) break;
       }
     }
@@ -86,8 +92,13 @@ double SceneBuilder::addAccessLegend(double left, double y, double font, double 
   y += font * 1.5;
   for (const AccessKind kind : kAccessKinds) {
     if (std::find(present.begin(), present.end(), kind) == present.end()) continue;
-    scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35}, accessShape(kind), marker_radius * kLevelMarkerScale,
-                                       kMutedText, {}, false, std::nullopt});
+    scene_.items.push_back(SceneMarker{{left + 26, y - font * 0.35},
+                                       accessShape(kind),
+                                       marker_radius * kLevelMarkerScale,
+                                       kMutedText,
+                                       {},
+                                       false,
+                                       std::nullopt});
     text(accessDisplayName(kind), {left + 64, y}, font, TextAlign::start);
     y += font * 1.5;
   }

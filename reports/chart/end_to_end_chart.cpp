@@ -54,7 +54,8 @@ double longestTimeNs(const std::vector<const AnalysedRecord*>& records) {
 }  // namespace
 
 Rgb endToEndPartColor(int part) {
-  static const Rgb kColors[] = {{0x1f, 0x77, 0xb4}, {0xff, 0x7f, 0x0e}, {0x2c, 0xa0, 0x2c}, {0x94, 0x67, 0xbd}, {0xc7, 0xc7, 0xc7}};
+  static const Rgb kColors[] = {
+      {0x1f, 0x77, 0xb4}, {0xff, 0x7f, 0x0e}, {0x2c, 0xa0, 0x2c}, {0x94, 0x67, 0xbd}, {0xc7, 0xc7, 0xc7}};
   return kColors[std::clamp(part, 0, kEndToEndParts - 1)];
 }
 
@@ -93,7 +94,8 @@ std::optional<ChartScene> layoutEndToEndChart(const AnalysedResults& results, co
   const double scale = width / longest_ns;
   double y = top;
   for (const AnalysedRecord* record : records) {
-    text(record->variant + " " + recordParamsText(*record), {20, y + kRowPx * 0.6}, font, TextAlign::start, kBlack, true);
+    text(record->variant + " " + recordParamsText(*record), {20, y + kRowPx * 0.6}, font, TextAlign::start, kBlack,
+         true);
     y += kRowPx;
     for (std::size_t i = 0; i < record->end_to_end->runs.size(); ++i) {
       const EndToEndRun& run = record->end_to_end->runs[i];
@@ -128,7 +130,8 @@ std::optional<ChartScene> layoutEndToEndChart(const AnalysedResults& results, co
   }
   // The time axis under the bars.
   const double axis_y = y + 10;
-  scene.items.push_back(SceneLine{{left, axis_y}, {left + width, axis_y}, kBlack, 1.5, StrokeDash::solid, std::nullopt});
+  scene.items.push_back(
+      SceneLine{{left, axis_y}, {left + width, axis_y}, kBlack, 1.5, StrokeDash::solid, std::nullopt});
   const double step = tickStep(longest_ns);
   for (double t = 0; t <= longest_ns * 1.0001; t += step) {
     const double px = left + t * scale;

@@ -17,8 +17,8 @@ FamilyCharts buildFamilyCharts(const AnalysedResults& results, std::string_view 
 std::string chartPngFileName(std::string_view kind, const std::string& family, const std::string& suffix) {
   std::string safe;
   for (char c : family + suffix) {
-    const bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                         c == '_' || c == '.';
+    const bool allowed =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
     safe += allowed ? c : '_';
   }
   if (safe.empty() || safe.find_first_not_of('.') == std::string::npos) safe = "_" + safe;

@@ -18,7 +18,8 @@ struct FamilyCharts {
   std::optional<RooflineChart> instructions;
 };
 
-FamilyCharts buildFamilyCharts(const AnalysedResults& results, std::string_view family, const ChartOptions& options = {});
+FamilyCharts buildFamilyCharts(const AnalysedResults& results, std::string_view family,
+                               const ChartOptions& options = {});
 
 // "<kind>-<family><suffix>.png" ("roofline", "bandwidth", "instructions"); characters that do not
 // belong in a file name become '_', so a doctored results file cannot write outside the output folder.

@@ -40,8 +40,10 @@ struct LevelRoof {
   const char* x_key;  // the derived value of the level's instructions per transaction
 };
 const LevelRoof kLevels[] = {
-    {MemoryLevel::l1, CeilingKind::l1_bandwidth, "L1", counters::kDramSectorBytes, "warp_instructions_per_l1_transaction"},
-    {MemoryLevel::l2, CeilingKind::l2_bandwidth, "L2", counters::kDramSectorBytes, "warp_instructions_per_l2_transaction"},
+    {MemoryLevel::l1, CeilingKind::l1_bandwidth, "L1", counters::kDramSectorBytes,
+     "warp_instructions_per_l1_transaction"},
+    {MemoryLevel::l2, CeilingKind::l2_bandwidth, "L2", counters::kDramSectorBytes,
+     "warp_instructions_per_l2_transaction"},
     {MemoryLevel::dram, CeilingKind::dram_bandwidth, "DRAM", counters::kDramSectorBytes,
      "warp_instructions_per_dram_transaction"},
     {MemoryLevel::local, CeilingKind::local_bandwidth, "shared", counters::kSharedWavefrontBytes,
@@ -79,7 +81,8 @@ const AccessReading kAccesses[] = {
 const ChartWall kWalls[] = {
     {1.0, "1 per request: stride 0 · no bank conflict", "stride 0 · no conflict", "1: stride 0, no conflict"},
     {0.25, "4 sectors per request: unit stride (4-byte words)", "unit stride", "1/4: unit stride"},
-    {1.0 / 32, "32 per request: a sector per thread · 32-way bank conflict", "32 per request", "1/32: 32-way, 32 sectors"},
+    {1.0 / 32, "32 per request: a sector per thread · 32-way bank conflict", "32 per request",
+     "1/32: 32-way, 32 sectors"},
 };
 
 // The model the chart's roofs come from: the device that ran, else its datasheet.
@@ -89,7 +92,8 @@ std::optional<std::string> roofModelKey(const AnalysedResults& results) {
   return std::nullopt;
 }
 
-VariantPoint pointOf(const AnalysedRecord& record, double warp_gips, std::size_t series_index, const std::string& label) {
+VariantPoint pointOf(const AnalysedRecord& record, double warp_gips, std::size_t series_index,
+                     const std::string& label) {
   VariantPoint point;
   point.series_index = series_index;
   point.short_label = label;
@@ -98,9 +102,9 @@ VariantPoint pointOf(const AnalysedRecord& record, double warp_gips, std::size_t
     const std::optional<double> x = derived(record, roof.x_key);
     if (!x || !(*x > 0)) continue;
     const DataPoint at{*x, warp_gips, roof.level};
-    std::vector<std::string> details{record.family + " / " + record.variant,
-                                     std::string(roof.name) + ": " + formatSignificant(*x, 3) +
-                                         " warp instructions per transaction"};
+    std::vector<std::string> details{record.family + " / " + record.variant, std::string(roof.name) + ": " +
+                                                                                 formatSignificant(*x, 3) +
+                                                                                 " warp instructions per transaction"};
     if (first) {
       point.at = at;
       first = false;
@@ -113,13 +117,13 @@ VariantPoint pointOf(const AnalysedRecord& record, double warp_gips, std::size_t
     const std::optional<double> gips = derived(record, reading.gips_key);
     const std::optional<double> x = inverse(per_request);
     if (!x || !gips || !(*gips > 0)) continue;
-    point.accesses.push_back(AccessMarker{
-        reading.kind,
-        DataPoint{*x, *gips, MemoryLevel::l1},
-        {record.family + " / " + record.variant,
-         accessDisplayName(reading.kind) + ": " + formatSignificant(*per_request, 3) + " " + reading.per_request_unit +
-             " per request, " + formatSignificant(*x, 3) + " instructions per transaction",
-         formatSignificant(*gips, 3) + " warp GIPS of these instructions"}});
+    point.accesses.push_back(AccessMarker{reading.kind,
+                                          DataPoint{*x, *gips, MemoryLevel::l1},
+                                          {record.family + " / " + record.variant,
+                                           accessDisplayName(reading.kind) + ": " + formatSignificant(*per_request, 3) +
+                                               " " + reading.per_request_unit + " per request, " +
+                                               formatSignificant(*x, 3) + " instructions per transaction",
+                                           formatSignificant(*gips, 3) + " warp GIPS of these instructions"}});
   }
   return point;
 }
@@ -146,7 +150,8 @@ void placeInstructionPoints(RooflineChart& chart, const std::vector<const Analys
   for (const AnalysedRecord* record : normal_records) {
     const std::optional<double> gips = derived(*record, "warp_gips");
     if (record->status != RecordStatus::ok || !gips || !(*gips > 0)) {
-      const std::string why = record->status != RecordStatus::ok ? toString(record->status) + ": " + firstLine(record->status_reason)
+      const std::string why = record->status != RecordStatus::ok
+                                  ? toString(record->status) + ": " + firstLine(record->status_reason)
                               : !record->counters.available ? "no counters: " + firstLine(record->counters.reason)
                                                             : "no instruction counts in its counters";
       chart.unplaced.push_back(UnplacedRecord{record->variant, recordParamsText(*record), why});
@@ -158,7 +163,8 @@ void placeInstructionPoints(RooflineChart& chart, const std::vector<const Analys
     VariantPoint point = pointOf(*record, *gips, static_cast<std::size_t>(series - chart.series.begin()),
                                  shortLabelFor(*record, varying_names));
     if (point.at.intensity_flop_per_byte <= 0) {
-      chart.unplaced.push_back(UnplacedRecord{record->variant, recordParamsText(*record), "no memory transactions counted"});
+      chart.unplaced.push_back(
+          UnplacedRecord{record->variant, recordParamsText(*record), "no memory transactions counted"});
       continue;
     }
     point.details = pointLines(*record, *gips, point);
@@ -183,7 +189,11 @@ void addInstructionRoofs(RooflineChart& chart, const std::vector<std::pair<const
     const double x_end = std::min(chart.x_axis.max_value, top / rate);
     if (x_start >= x_end) continue;
     const std::string value = compactValueText(rate) + " GTXN/s";
-    chart.ceilings.push_back(Ceiling{0, roof->kind, rate, {x_start, rate * x_start}, {x_end, rate * x_end},
+    chart.ceilings.push_back(Ceiling{0,
+                                     roof->kind,
+                                     rate,
+                                     {x_start, rate * x_start},
+                                     {x_end, rate * x_end},
                                      std::string(roof->name) + " " + value + " · " + chart.models[0].short_name,
                                      std::string(roof->name) + " " + value});
   }
@@ -193,8 +203,12 @@ void addInstructionRoofs(RooflineChart& chart, const std::vector<std::pair<const
     for (const auto& [roof, rate] : rates) x_start = std::min(x_start, *issue_gips / rate);
     x_start = rates.empty() ? chart.x_axis.min_value : std::max(x_start, chart.x_axis.min_value);
     const std::string label = "issue " + compactValueText(*issue_gips) + " warp GIPS";
-    chart.ceilings.push_back(Ceiling{0, CeilingKind::fp32_peak, *issue_gips, {x_start, *issue_gips},
-                                     {chart.x_axis.max_value, *issue_gips}, label + " · " + chart.models[0].short_name,
+    chart.ceilings.push_back(Ceiling{0,
+                                     CeilingKind::fp32_peak,
+                                     *issue_gips,
+                                     {x_start, *issue_gips},
+                                     {chart.x_axis.max_value, *issue_gips},
+                                     label + " · " + chart.models[0].short_name,
                                      label});
   }
 }
@@ -226,8 +240,10 @@ std::optional<RooflineChart> buildInstructionRoofline(const AnalysedResults& res
   chart.y_axis.title = "Performance (warp GIPS)";
   chart.hierarchical = true;
   chart.walls.assign(std::begin(kWalls), std::end(kWalls));
-  chart.level_names = {{MemoryLevel::l1, "L1 (global sectors)"}, {MemoryLevel::l2, "L2 (sectors)"},
-                       {MemoryLevel::dram, "DRAM (sectors)"}, {MemoryLevel::local, "shared (wavefronts)"}};
+  chart.level_names = {{MemoryLevel::l1, "L1 (global sectors)"},
+                       {MemoryLevel::l2, "L2 (sectors)"},
+                       {MemoryLevel::dram, "DRAM (sectors)"},
+                       {MemoryLevel::local, "shared (wavefronts)"}};
   chart.unplaced_note = "(no instruction counts): see below";
   chart.dotted_roof_note = "L1, L2, shared roofs";
 

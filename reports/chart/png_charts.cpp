@@ -12,8 +12,8 @@
 
 namespace rooflab::reports {
 
-std::vector<std::filesystem::path> writeExtraPngReports(const AnalysedResults& results, const std::filesystem::path& out_dir,
-                                                        const ChartStyle& style) {
+std::vector<std::filesystem::path> writeExtraPngReports(const AnalysedResults& results,
+                                                        const std::filesystem::path& out_dir, const ChartStyle& style) {
   std::vector<std::filesystem::path> written;
   for (const TuningResult& result : results.tuning) {
     const std::filesystem::path file = out_dir / (tuningFileStem(result) + ".png");

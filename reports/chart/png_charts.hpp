@@ -9,7 +9,8 @@
 
 namespace rooflab::reports {
 
-std::vector<std::filesystem::path> writeExtraPngReports(const AnalysedResults& results, const std::filesystem::path& out_dir,
+std::vector<std::filesystem::path> writeExtraPngReports(const AnalysedResults& results,
+                                                        const std::filesystem::path& out_dir,
                                                         const ChartStyle& style = {});
 
 }  // namespace rooflab::reports

@@ -19,10 +19,8 @@ std::string rooflinePngFileName(const std::string& family, const std::string& su
 // Each family's charts in `out_dir` (which must exist): roofline-<family><name_suffix>.png, and where
 // the family has them bandwidth-... and instructions-... (family_charts.hpp); returns the files
 // written. A batch that compared devices writes each device's with its name as the suffix.
-std::vector<std::filesystem::path> writePngReports(const AnalysedResults& results,
-                                                   const std::filesystem::path& out_dir,
-                                                   const ChartStyle& style = {},
-                                                   const ChartOptions& chart_options = {},
+std::vector<std::filesystem::path> writePngReports(const AnalysedResults& results, const std::filesystem::path& out_dir,
+                                                   const ChartStyle& style = {}, const ChartOptions& chart_options = {},
                                                    const std::string& name_suffix = "");
 
 }  // namespace rooflab::reports

@@ -27,7 +27,8 @@ double workIn(const std::string& unit, const Work& work) { return unit == "GB/s"
 std::map<double, Work> workBySize(const SizeResponse& response) {
   std::map<double, Work> work;
   for (const SizeSeries& s : response.series)
-    for (const SizePoint& p : s.points) work.emplace(p.size, Work{p.record->work.flops, p.record->work.bytes, p.record->work.arithmetic});
+    for (const SizePoint& p : s.points)
+      work.emplace(p.size, Work{p.record->work.flops, p.record->work.bytes, p.record->work.arithmetic});
   return work;
 }
 
@@ -44,8 +45,8 @@ void addPolyline(RooflineChart& chart, std::size_t model, CeilingKind kind, cons
                  const std::string& label, const std::string& short_label) {
   for (std::size_t i = 1; i < points.size(); ++i) {
     const bool last = i + 1 == points.size();
-    chart.ceilings.push_back(Ceiling{model, kind, points[i].gflops, points[i - 1], points[i], last ? label : "",
-                                     last ? short_label : ""});
+    chart.ceilings.push_back(
+        Ceiling{model, kind, points[i].gflops, points[i - 1], points[i], last ? label : "", last ? short_label : ""});
   }
 }
 
@@ -62,12 +63,14 @@ void addModels(RooflineChart& chart, const AnalysedResults& results, const SizeR
     for (const auto& [size, w] : work)
       if (const auto rate = roofAt(entry->second.model, response.unit, w)) roof.push_back(DataPoint{size, *rate});
     const std::string what = response.unit == "GB/s" ? "DRAM roof" : "roof at each size's intensity";
-    addPolyline(chart, chart.models.size() - 1, CeilingKind::dram_bandwidth, roof, what + " · " + chart.models.back().short_name, what);
+    addPolyline(chart, chart.models.size() - 1, CeilingKind::dram_bandwidth, roof,
+                what + " · " + chart.models.back().short_name, what);
   }
   if (results.launch_floor_ns && !chart.models.empty()) {
     std::vector<DataPoint> floor;
     for (const auto& [size, w] : work)
-      if (workIn(response.unit, w) > 0) floor.push_back(DataPoint{size, workIn(response.unit, w) / *results.launch_floor_ns});
+      if (workIn(response.unit, w) > 0)
+        floor.push_back(DataPoint{size, workIn(response.unit, w) / *results.launch_floor_ns});
     const std::string label = "launch floor (an empty kernel: " + formatDurationNs(*results.launch_floor_ns) + ")";
     addPolyline(chart, chart.models.size() - 1, CeilingKind::launch_floor, floor, label, label);
   }
@@ -101,9 +104,9 @@ void addSeries(RooflineChart& chart, const SizeResponse& response) {
     }
     if (s.half_plateau_size) {
       std::vector<std::string> details{s.variant + (s.others.empty() ? "" : " " + s.others),
-                                       "half of its plateau (" + formatRate(s.plateau_rate / 2) + " " + response.unit + ") " +
-                                           (s.half_below_range ? "at or below " : "at ") + response.param + " ≈ " +
-                                           formatCount(*s.half_plateau_size)};
+                                       "half of its plateau (" + formatRate(s.plateau_rate / 2) + " " + response.unit +
+                                           ") " + (s.half_below_range ? "at or below " : "at ") + response.param +
+                                           " ≈ " + formatCount(*s.half_plateau_size)};
       if (s.still_rising) details.push_back("still rising at the largest size: the plateau may be higher");
       chart.marks.push_back(SeriesMark{index, DataPoint{*s.half_plateau_size, s.plateau_rate / 2}, details});
     }
@@ -139,7 +142,8 @@ void setAxis(LogAxis& axis, double low, double high) {
   axis.min_value = std::pow(10.0, min_log);
   axis.max_value = std::pow(10.0, max_log);
   axis.decade_ticks.clear();
-  for (int decade = static_cast<int>(std::ceil(min_log - 1e-9)); decade <= static_cast<int>(std::floor(max_log + 1e-9)); ++decade)
+  for (int decade = static_cast<int>(std::ceil(min_log - 1e-9)); decade <= static_cast<int>(std::floor(max_log + 1e-9));
+       ++decade)
     axis.decade_ticks.push_back(std::pow(10.0, decade));
 }
 
@@ -168,12 +172,15 @@ RooflineChart buildRateVsSizeChart(const AnalysedResults& results, const SizeRes
   // the line on log-log axes.
   std::vector<Ceiling> kept;
   for (Ceiling c : chart.ceilings)
-    if (clipToFrame(c, std::log10(chart.y_axis.min_value), std::log10(chart.y_axis.max_value))) kept.push_back(std::move(c));
+    if (clipToFrame(c, std::log10(chart.y_axis.min_value), std::log10(chart.y_axis.max_value)))
+      kept.push_back(std::move(c));
   // A line whose labelled piece fell outside is labelled on its last piece that stayed.
   for (std::size_t i = kept.size(); i-- > 0;) {
     const auto same = [&](const Ceiling& c) { return c.kind == kept[i].kind && c.model_index == kept[i].model_index; };
     if (std::none_of(kept.begin(), kept.end(), [&](const Ceiling& c) { return same(c) && !c.label.empty(); })) {
-      kept[i].short_label = kept[i].kind == CeilingKind::launch_floor ? "launch floor" : response.unit == "GB/s" ? "DRAM roof" : "roof";
+      kept[i].short_label = kept[i].kind == CeilingKind::launch_floor ? "launch floor"
+                            : response.unit == "GB/s"                 ? "DRAM roof"
+                                                                      : "roof";
       kept[i].label = kept[i].short_label + " · " + chart.models[kept[i].model_index].short_name;
     }
   }

@@ -23,7 +23,8 @@ constexpr double kRidgeVisibilityFactor = 8.0;
 constexpr double kMinimumSpanDecades = 2.0;
 // A chart with a sub-microflop point and a petaflop peak would squash everything; clip instead.
 constexpr double kMaximumSpanDecades = 8.0;
-constexpr const char* kGlobalIntensityTitle = "Operational intensity (FLOP per global-memory byte: CGMA / element bytes)";
+constexpr const char* kGlobalIntensityTitle =
+    "Operational intensity (FLOP per global-memory byte: CGMA / element bytes)";
 constexpr const char* kCountedIntegerTitle = "Operational intensity (integer operations per DRAM byte, both counted)";
 
 struct ModelCeilings {
@@ -33,7 +34,6 @@ struct ModelCeilings {
   std::optional<double> l2_gbps;
   Arithmetic arithmetic = Arithmetic::fp32;
 };
-
 
 std::string ceilingValueText(double value) { return formatSignificant(value, 4); }
 
@@ -91,7 +91,11 @@ void addSlope(RooflineChart& chart, std::size_t model_index, CeilingKind kind, d
   const double x_start = std::max(chart.x_axis.min_value, chart.y_axis.min_value / gbps);
   const double x_end = std::min(chart.x_axis.max_value, peak_gflops / gbps);
   if (x_start >= x_end) return;
-  chart.ceilings.push_back(Ceiling{model_index, kind, gbps, {x_start, gbps * x_start}, {x_end, gbps * x_end},
+  chart.ceilings.push_back(Ceiling{model_index,
+                                   kind,
+                                   gbps,
+                                   {x_start, gbps * x_start},
+                                   {x_end, gbps * x_end},
                                    ceilingLabel(kind, gbps, chart.models[model_index].short_name),
                                    ceilingShortLabel(kind, gbps)});
 }
@@ -99,12 +103,14 @@ void addSlope(RooflineChart& chart, std::size_t model_index, CeilingKind kind, d
 void addPeak(RooflineChart& chart, std::size_t model_index, const ModelCeilings& ceilings) {
   const double x_start = std::max(chart.x_axis.min_value, ceilings.peak_gflops / ceilings.dram_gbps);
   if (x_start >= chart.x_axis.max_value) return;
-  chart.ceilings.push_back(Ceiling{model_index, CeilingKind::fp32_peak, ceilings.peak_gflops,
-                                   {x_start, ceilings.peak_gflops},
-                                   {chart.x_axis.max_value, ceilings.peak_gflops},
-                                   peakShortLabel(ceilings.arithmetic, ceilings.peak_gflops) + " · " +
-                                       chart.models[model_index].short_name,
-                                   peakShortLabel(ceilings.arithmetic, ceilings.peak_gflops)});
+  chart.ceilings.push_back(
+      Ceiling{model_index,
+              CeilingKind::fp32_peak,
+              ceilings.peak_gflops,
+              {x_start, ceilings.peak_gflops},
+              {chart.x_axis.max_value, ceilings.peak_gflops},
+              peakShortLabel(ceilings.arithmetic, ceilings.peak_gflops) + " · " + chart.models[model_index].short_name,
+              peakShortLabel(ceilings.arithmetic, ceilings.peak_gflops)});
 }
 
 // The reference model and the device's; without a "device" model, the first other one.
@@ -144,8 +150,8 @@ std::vector<ModelCeilings> chartModels(const AnalysedResults& results, Arithmeti
     const auto ceilings = ceilingsOf(results.models.roofline_models.at(key).model, arithmetic);
     if (!ceilings) continue;
     const ModelRole role = key == referenceModelKey(results) ? ModelRole::reference
-                           : key == "device"                ? ModelRole::measured_device
-                                                            : ModelRole::other;
+                           : key == "device"                 ? ModelRole::measured_device
+                                                             : ModelRole::other;
     chart.models.push_back(ChartModel{key, modelShortName(results, key), role, roleText(results, key, role)});
     model_ceilings.push_back(*ceilings);
   }
@@ -175,9 +181,9 @@ LevelRoofsShown placeRooflinePoints(RooflineChart& chart, const AnalysedResults&
     auto series = std::find_if(chart.series.begin(), chart.series.end(),
                                [&](const VariantSeries& s) { return s.variant == variant; });
     if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), VariantSeries{variant});
-    VariantPoint& point = chart.points.emplace_back(VariantPoint{*at, static_cast<std::size_t>(series - chart.series.begin()),
-                                                                 shortLabelFor(*record, varying_names),
-                                                                 pointDetails(results, *record, *at, work)});
+    VariantPoint& point = chart.points.emplace_back(
+        VariantPoint{*at, static_cast<std::size_t>(series - chart.series.begin()),
+                     shortLabelFor(*record, varying_names), pointDetails(results, *record, *at, work)});
     point.levels = levelMarkers(*record, model_key, *at, work);
     point.above_roof = above_roof;
     if (above_roof) point.details.insert(point.details.begin() + 1, "⚠ " + *above_roof);
@@ -269,13 +275,15 @@ RooflineChart buildRooflineChart(const AnalysedResults& results, std::string_vie
   }
   const ChartWork work = chartWorkOf(normal_records);
   const Arithmetic arithmetic = work.arithmetic;
-  chart.x_axis.title = work.counted ? kCountedIntegerTitle
+  chart.x_axis.title = work.counted                      ? kCountedIntegerTitle
                        : arithmetic == Arithmetic::int32 ? "Operational intensity (integer operations per DRAM byte)"
                                                          : "Operational intensity (FLOP per DRAM byte)";
-  chart.y_axis.title = arithmetic == Arithmetic::int32 ? "Performance (GOP/s, integer operations)" : "Performance (GFLOP/s)";
+  chart.y_axis.title =
+      arithmetic == Arithmetic::int32 ? "Performance (GOP/s, integer operations)" : "Performance (GFLOP/s)";
   if (work.counted)
-    chart.caption_note = "This family declares no floating-point work and its counters counted none: its points are "
-                         "the integer instructions the counters counted, under the measured int32 roof, per DRAM byte counted.";
+    chart.caption_note =
+        "This family declares no floating-point work and its counters counted none: its points are "
+        "the integer instructions the counters counted, under the measured int32 roof, per DRAM byte counted.";
   const std::vector<ModelCeilings> model_ceilings = chartModels(results, arithmetic, chart);
 
   LogExtent extent;

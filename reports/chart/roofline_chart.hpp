@@ -36,11 +36,11 @@ struct ChartModel {
 struct Ceiling {
   std::size_t model_index = 0;  // into RooflineChart::models
   CeilingKind kind = CeilingKind::fp32_peak;
-  double value = 0;             // GB/s for a bandwidth, GFLOP/s for the peak
+  double value = 0;  // GB/s for a bandwidth, GFLOP/s for the peak
   DataPoint from;
   DataPoint to;
-  std::string label;            // "DRAM 192.3 GB/s · GeForce GTX 670"; "": a piece of a roof labelled elsewhere
-  std::string short_label;      // "DRAM 192.3 GB/s", for where the full label does not fit
+  std::string label;        // "DRAM 192.3 GB/s · GeForce GTX 670"; "": a piece of a roof labelled elsewhere
+  std::string short_label;  // "DRAM 192.3 GB/s", for where the full label does not fit
 };
 
 // A log10 axis: ranges are padded around the data, ticks sit on the decades inside the range.
@@ -94,21 +94,21 @@ struct AccessMarker {
 
 struct VariantPoint {
   DataPoint at;
-  std::size_t series_index = 0;          // into RooflineChart::series: one colour/marker per variant
-  std::string short_label;               // the params that vary within the family ("N=1024"), or ""
-  std::vector<std::string> details;      // tooltip lines: variant, params, time, GFLOP/s, intensity, bound
+  std::size_t series_index = 0;      // into RooflineChart::series: one colour/marker per variant
+  std::string short_label;           // the params that vary within the family ("N=1024"), or ""
+  std::vector<std::string> details;  // tooltip lines: variant, params, time, GFLOP/s, intensity, bound
   // For records measured to a noise target (older results have neither): the GFLOP/s of the median
   // kernel time's confidence interval, and of the fastest and slowest repetition.
   std::optional<GflopsRange> median_interval;
   std::optional<GflopsRange> min_max;
-  bool missed_noise_target = false;      // drawn hollow, and told once in the legend
-  std::vector<LevelMarker> levels;       // the hierarchical roofline's other levels, when placed
+  bool missed_noise_target = false;       // drawn hollow, and told once in the legend
+  std::vector<LevelMarker> levels;        // the hierarchical roofline's other levels, when placed
   std::optional<std::string> above_roof;  // the point stands above its roof: why (analyzer/place/roof_excess.hpp)
   std::vector<MutantMarker> mutants;      // only when the chart was asked for them (ChartOptions)
   // A launch-bound point (its diagnosis): the rate its work would reach in its launches' time alone,
   // the floor launches put under a short kernel's time drawn as a roof over the point.
   std::optional<double> launch_floor_gflops;
-  std::vector<AccessMarker> accesses;     // the instruction roofline's load and store markers
+  std::vector<AccessMarker> accesses;  // the instruction roofline's load and store markers
 };
 
 // A normal-mode record with no place on log-log axes (an error, no FLOPs, unknown intensity).

@@ -56,8 +56,9 @@ std::string rateUnit(Arithmetic arithmetic);
 
 // Where a record goes on the chart, and the model key of its placement; nullopt with the reason
 // when it has no place on log-log axes.
-std::optional<DataPoint> placeOnChart(const AnalysedResults& results, const AnalysedRecord& record, const ChartWork& work,
-                                      std::string& reason, std::string& model_key, std::optional<std::string>& above_roof);
+std::optional<DataPoint> placeOnChart(const AnalysedResults& results, const AnalysedRecord& record,
+                                      const ChartWork& work, std::string& reason, std::string& model_key,
+                                      std::optional<std::string>& above_roof);
 // The point's tooltip lines.
 std::vector<std::string> pointDetails(const AnalysedResults& results, const AnalysedRecord& record, const DataPoint& at,
                                       const ChartWork& work);
@@ -67,6 +68,7 @@ void addPerformanceBars(VariantPoint& point, const AnalysedRecord& record);
 std::vector<LevelMarker> levelMarkers(const AnalysedRecord& record, const std::string& model_key, const DataPoint& at,
                                       const ChartWork& work);
 // The record's ok mutants, each at the rate the original would reach in the mutant's time.
-std::vector<MutantMarker> mutantMarkers(const AnalysedResults& results, const AnalysedRecord& original, const DataPoint& at);
+std::vector<MutantMarker> mutantMarkers(const AnalysedResults& results, const AnalysedRecord& original,
+                                        const DataPoint& at);
 
 }  // namespace rooflab::reports::chart_detail

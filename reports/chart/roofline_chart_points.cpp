@@ -81,8 +81,9 @@ std::string rateUnit(Arithmetic arithmetic) { return arithmetic == Arithmetic::i
 // The global level (the course's CGMA) first: it tells the rungs of a ladder apart, where the
 // compulsory DRAM level puts a whole family on one vertical line. Counted work: the counters' DRAM
 // placement. All models share the analytic intensity; the device's may come from counters.
-std::optional<DataPoint> placeOnChart(const AnalysedResults& results, const AnalysedRecord& record, const ChartWork& work,
-                                      std::string& reason, std::string& model_key, std::optional<std::string>& above_roof) {
+std::optional<DataPoint> placeOnChart(const AnalysedResults& results, const AnalysedRecord& record,
+                                      const ChartWork& work, std::string& reason, std::string& model_key,
+                                      std::optional<std::string>& above_roof) {
   if (record.status != RecordStatus::ok) {
     reason = toString(record.status) + ": " +
              firstLine(record.status_reason.empty() ? "no error text" : record.status_reason);
@@ -137,7 +138,8 @@ std::vector<std::string> pointDetails(const AnalysedResults& results, const Anal
   if (const auto gbps = record.achievedGbps()) lines.push_back(formatRate(*gbps) + " GB/s");
   if (at.level == MemoryLevel::global) {
     lines.push_back("global intensity " + formatSignificant(at.intensity_flop_per_byte, 3) + per_byte);
-    if (const auto cgma = record.work.cgma()) lines.push_back("CGMA " + formatSignificant(*cgma, 3) + " FLOP per access");
+    if (const auto cgma = record.work.cgma())
+      lines.push_back("CGMA " + formatSignificant(*cgma, 3) + " FLOP per access");
     if (const RooflinePlacement* dram = placementOn(record, "device"); dram != nullptr && known(dram->intensity))
       lines.push_back("compulsory DRAM intensity " + formatSignificant(*known(dram->intensity), 3) + per_byte);
   } else {
@@ -192,8 +194,8 @@ std::vector<LevelMarker> levelMarkers(const AnalysedRecord& record, const std::s
     if (!intensity || *intensity <= 0) return;
     LevelMarker marker{DataPoint{*intensity, at.gflops, level}, {}};
     marker.details.push_back(record.family + " / " + record.variant);
-    marker.details.push_back(levelDisplayName(level) + " level (" + toString(placement->intensity_source) + "): " +
-                             formatSignificant(*intensity, 3) + per_byte);
+    marker.details.push_back(levelDisplayName(level) + " level (" + toString(placement->intensity_source) +
+                             "): " + formatSignificant(*intensity, 3) + per_byte);
     if (const auto fraction = known(placement->fraction_of_roof))
       marker.details.push_back(formatPercent(*fraction) + " of the " + levelDisplayName(level) + " roof");
     if (placement->above_roof) marker.details.push_back("⚠ " + *placement->above_roof);
@@ -209,7 +211,8 @@ std::vector<LevelMarker> levelMarkers(const AnalysedRecord& record, const std::s
   return markers;
 }
 
-std::vector<MutantMarker> mutantMarkers(const AnalysedResults& results, const AnalysedRecord& original, const DataPoint& at) {
+std::vector<MutantMarker> mutantMarkers(const AnalysedResults& results, const AnalysedRecord& original,
+                                        const DataPoint& at) {
   std::vector<MutantMarker> markers;
   const std::optional<double> original_ns = original.medianKernelNs();
   if (!original_ns || !(*original_ns > 0)) return markers;

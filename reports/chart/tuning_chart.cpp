@@ -97,17 +97,23 @@ class TuningSceneBuilder {
   void addAxes(const Panel& p, const TuningDimension& dimension) {
     const double tick = style_.tick_font_px * 0.8;
     for (double value = 0; value <= top_rate_; value += step_) {
-      scene_.items.push_back(SceneLine{{p.left, y(p, value)}, {p.left + p.width, y(p, value)}, kGrid, 1, StrokeDash::solid, std::nullopt});
+      scene_.items.push_back(
+          SceneLine{{p.left, y(p, value)}, {p.left + p.width, y(p, value)}, kGrid, 1, StrokeDash::solid, std::nullopt});
       text(formatSignificant(value, 3), {p.left - 6, y(p, value) + tick * 0.35}, tick, TextAlign::end);
     }
     scene_.items.push_back(SceneRect{{p.left, p.top}, p.width, p.height, std::nullopt, kInk, 1.5});
     for (std::size_t i = 0; i < dimension.values.size(); ++i)
-      text(formatNumber(dimension.values[i]), {x(p, dimension, i, 0), p.top + p.height + tick * 1.3}, tick, TextAlign::middle);
+      text(formatNumber(dimension.values[i]), {x(p, dimension, i, 0), p.top + p.height + tick * 1.3}, tick,
+           TextAlign::middle);
     text(dimension.name, {p.left + p.width / 2, p.top + p.height + tick * 2.8}, style_.axis_title_font_px * 0.8,
          TextAlign::middle, true);
     if (result_.roof_rate && *result_.roof_rate <= top_rate_)
-      scene_.items.push_back(SceneLine{{p.left, y(p, *result_.roof_rate)}, {p.left + p.width, y(p, *result_.roof_rate)}, kInk, 2,
-                                       StrokeDash::dashed, std::nullopt});
+      scene_.items.push_back(SceneLine{{p.left, y(p, *result_.roof_rate)},
+                                       {p.left + p.width, y(p, *result_.roof_rate)},
+                                       kInk,
+                                       2,
+                                       StrokeDash::dashed,
+                                       std::nullopt});
   }
 
   // The value's column, spread a little by the configuration's index so that equal rates stay apart.
@@ -143,7 +149,8 @@ class TuningSceneBuilder {
       }
       scene_.items.push_back(std::move(marker));
     }
-    std::sort(last.begin(), last.end(), [](const SceneMarker& a, const SceneMarker&) { return a.shape == MarkerShape::square; });
+    std::sort(last.begin(), last.end(),
+              [](const SceneMarker& a, const SceneMarker&) { return a.shape == MarkerShape::square; });
     for (SceneMarker& marker : last) scene_.items.push_back(std::move(marker));
   }
 

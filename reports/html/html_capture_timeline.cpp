@@ -41,11 +41,13 @@ std::string hotspotsTableHtml(const CaptureTimeline& t) {
                      th("Launches") + th("Time") + th("Share of kernel time") + th("Share of the span") +
                      "</tr></thead><tbody>\n";
   auto row = [&](const TimelineHotspot& spot, const std::string& name) {
-    html += "<tr>" + tdText(name) + tdText(std::to_string(spot.commands), "num") + tdNumber(spot.sum_ns, &formatDurationNs) +
-            tdNumber(spot.share_of_kernels, &formatPercent) + tdNumber(spot.share_of_span, &formatPercent) + "</tr>\n";
+    html += "<tr>" + tdText(name) + tdText(std::to_string(spot.commands), "num") +
+            tdNumber(spot.sum_ns, &formatDurationNs) + tdNumber(spot.share_of_kernels, &formatPercent) +
+            tdNumber(spot.share_of_span, &formatPercent) + "</tr>\n";
   };
   for (const TimelineHotspot& spot : t.kernels) row(spot, hotspotName(spot));
-  for (const TimelineHotspot& spot : t.launches) row(spot, "launch " + std::to_string(*spot.launch_id) + ": " + hotspotName(spot));
+  for (const TimelineHotspot& spot : t.launches)
+    row(spot, "launch " + std::to_string(*spot.launch_id) + ": " + hotspotName(spot));
   return html + "</tbody></table>\n";
 }
 
@@ -59,7 +61,8 @@ std::string captureTimelineSectionHtml(const AnalysedResults& results, const Cha
   if (const std::optional<ChartScene> scene = layoutCaptureTimelineChart(t, style))
     html += "<figure>\n" + renderSvgChart(*scene, "capture", "timeline") +
             "<figcaption class=\"muted\">One lane per queue; a box per command from its start to its end, by its "
-            "profiling events; the thin bar before a kernel is its launch overhead (ready to start).</figcaption>\n</figure>\n";
+            "profiling events; the thin bar before a kernel is its launch overhead (ready to "
+            "start).</figcaption>\n</figure>\n";
   if (t.span_ns > 0) html += partsTableHtml(t);
   html += "<p>" + escapeHtml(linkUseText(t.link_use)) + ".</p>\n";
   html += transfersTableHtml(t) + hotspotsTableHtml(t);

@@ -159,7 +159,8 @@ std::string chartControlsHtml(const std::vector<VariantSeries>& series) {
 }
 
 std::string chartScriptHtml() {
-  return "<style>" + std::string(kControlsStyle) + "</style>\n<script id=\"chart-controls\">" + std::string(kControlsScript) + "</script>\n";
+  return "<style>" + std::string(kControlsStyle) + "</style>\n<script id=\"chart-controls\">" +
+         std::string(kControlsScript) + "</script>\n";
 }
 
 }  // namespace rooflab::reports

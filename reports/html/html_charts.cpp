@@ -17,8 +17,8 @@ std::string unplacedHtml(const std::vector<UnplacedRecord>& unplaced) {
   if (unplaced.empty()) return "";
   std::string html = " Not on the chart:<ul class=\"unplaced\">";
   for (const UnplacedRecord& record : unplaced)
-    html += "<li>" + escapeHtml(record.variant) + " " + escapeHtml(record.params_text) + ": " + escapeHtml(record.reason) +
-            "</li>";
+    html += "<li>" + escapeHtml(record.variant) + " " + escapeHtml(record.params_text) + ": " +
+            escapeHtml(record.reason) + "</li>";
   return html + "</ul>";
 }
 
@@ -33,14 +33,16 @@ std::string rooflineFigure(const RooflineChart& chart, const std::string& family
 }
 
 std::string bandwidthFigure(const BandwidthChart& chart, const std::string& family, const ChartStyle& style) {
-  std::string html = "<figure class=\"bandwidth\">\n" + renderSvgChart(layoutBandwidthChart(chart, style), family, "bandwidth");
+  std::string html =
+      "<figure class=\"bandwidth\">\n" + renderSvgChart(layoutBandwidthChart(chart, style), family, "bandwidth");
   html += chartControlsHtml(chart.series);
-  html += "<figcaption class=\"muted\">The variants that do no arithmetic work (the manifest declares 0 FLOPs), which a "
-          "FLOP roofline cannot place: the bandwidth each achieved at each memory level, as a share of that level's "
-          "measured roof. Global: the bytes the manifest's global_accesses ask of global memory; DRAM: the counters' "
-          "bytes, else the compulsory ones; L2 and L1: the counters'; local: the counters' shared wavefronts, else the "
-          "declared local accesses. Above the dashed half of a roof, that level bounds the kernel. Hover a dot for its "
-          "figures and diagnosis.";
+  html +=
+      "<figcaption class=\"muted\">The variants that do no arithmetic work (the manifest declares 0 FLOPs), which a "
+      "FLOP roofline cannot place: the bandwidth each achieved at each memory level, as a share of that level's "
+      "measured roof. Global: the bytes the manifest's global_accesses ask of global memory; DRAM: the counters' "
+      "bytes, else the compulsory ones; L2 and L1: the counters'; local: the counters' shared wavefronts, else the "
+      "declared local accesses. Above the dashed half of a roof, that level bounds the kernel. Hover a dot for its "
+      "figures and diagnosis.";
   return html + unplacedHtml(chart.unplaced) + "</figcaption>\n</figure>\n";
 }
 
@@ -77,8 +79,8 @@ std::string instructionTable(const AnalysedResults& results, const std::string& 
 
 std::string instructionFigure(const AnalysedResults& results, const RooflineChart& chart, const std::string& family,
                               const ChartStyle& style) {
-  std::string html = "<figure class=\"instructions\">\n" +
-                     renderSvgChart(layoutRooflineChart(chart, style), family, "instructions");
+  std::string html =
+      "<figure class=\"instructions\">\n" + renderSvgChart(layoutRooflineChart(chart, style), family, "instructions");
   html += chartControlsHtml(chart);
   html += "<figcaption class=\"muted\">The instruction roofline (NVIDIA counters): each variant's warp instructions "
           "per second against its warp instructions per transaction at L1 (32-byte global sectors), L2 and DRAM "

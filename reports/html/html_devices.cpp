@@ -36,7 +36,8 @@ std::string sideBySideHtml(const AnalysedResults& results) {
   std::string html = "<section id=\"devices-side-by-side\">\n<h2>Devices side by side</h2>\n";
   html += "<p class=\"muted\">Every point on each device: its median time, its rate, the fraction of its own "
           "device's roof (each device against the ceilings measured on it) and its diagnosis; then how many "
-          "times faster each device ran it than " + escapeHtml(comparison.devices.front()) + ".</p>\n";
+          "times faster each device ran it than " +
+          escapeHtml(comparison.devices.front()) + ".</p>\n";
   html += "<table class=\"devices\">\n<thead><tr>" + th("Variant") + th("Params");
   for (const std::string& device : comparison.devices)
     html += th(device + " time") + th(device + " rate") + th(device + " % of its roof") + th(device + " diagnosis");
@@ -47,8 +48,9 @@ std::string sideBySideHtml(const AnalysedResults& results) {
   for (const DeviceComparisonRow& row : comparison.rows) {
     if (row.family != family) {
       family = row.family;
-      html += "<tr class=\"group-start\"><th colspan=\"" + std::to_string(2 + 4 * row.cells.size() + row.speedups.size()) +
-              "\">" + escapeHtml(family) + "</th></tr>\n";
+      html += "<tr class=\"group-start\"><th colspan=\"" +
+              std::to_string(2 + 4 * row.cells.size() + row.speedups.size()) + "\">" + escapeHtml(family) +
+              "</th></tr>\n";
     }
     html += "<tr>" + tdText(row.variant) + tdText(row.params);
     for (const DeviceCell& cell : row.cells) html += cellsHtml(cell, row.rate_is_flops);

@@ -18,8 +18,9 @@ std::string diagnosisCellHtml(const AnalysedRecord& record) {
   // The evidence names what each signal says, other bounds included: it stays in the tooltip, so
   // that the row itself names one bound.
   std::string html = "<td class=\"diagnosis\" title=\"" + escapeHtml(diagnosisDetailsText(diagnosis)) + "\">";
-  html += "<span class=\"verdict bound-" + cssToken(toString(diagnosis.bound)) + "\">" + escapeHtml(boundText(diagnosis)) +
-          "</span> <span class=\"muted\">" + escapeHtml(toString(diagnosis.confidence)) + " confidence</span>";
+  html += "<span class=\"verdict bound-" + cssToken(toString(diagnosis.bound)) + "\">" +
+          escapeHtml(boundText(diagnosis)) + "</span> <span class=\"muted\">" +
+          escapeHtml(toString(diagnosis.confidence)) + " confidence</span>";
   if (!diagnosis.disagreements.empty()) html += " <span class=\"disagreement\">signals disagree</span>";
   return html + "</td>";
 }

@@ -13,7 +13,8 @@ namespace rooflab::reports {
 namespace {
 
 std::string cssColor(Rgb color) {
-  return "rgb(" + std::to_string(color.red) + "," + std::to_string(color.green) + "," + std::to_string(color.blue) + ")";
+  return "rgb(" + std::to_string(color.red) + "," + std::to_string(color.green) + "," + std::to_string(color.blue) +
+         ")";
 }
 
 double partNs(const EndToEndParts& parts, int part) {
@@ -27,19 +28,21 @@ std::string barHtml(const EndToEndRun& run, const EndToEndRunPrediction& judged,
   double sum = 0;
   for (int part = 0; part < kEndToEndParts; ++part) sum += partNs(run.median, part);
   const double length = longest_ns > 0 ? 100 * run.median.total_ns / longest_ns : 0;
-  std::string html = "<div style=\"position:relative;width:24em;height:1.2em\"><div style=\"display:flex;height:100%;width:" +
-                     formatFixed(length, 2) + "%;outline:1px solid #1a1a1a\">";
+  std::string html =
+      "<div style=\"position:relative;width:24em;height:1.2em\"><div style=\"display:flex;height:100%;width:" +
+      formatFixed(length, 2) + "%;outline:1px solid #1a1a1a\">";
   std::string title;
   for (int part = 0; part < kEndToEndParts; ++part) {
     const double ns = partNs(run.median, part);
     title += std::string(title.empty() ? "" : ", ") + endToEndPartName(part) + " " + formatDurationNs(ns);
     if (sum > 0 && ns > 0)
-      html += "<span style=\"width:" + formatFixed(100 * ns / sum, 2) + "%;background:" + cssColor(endToEndPartColor(part)) +
-              "\"></span>";
+      html += "<span style=\"width:" + formatFixed(100 * ns / sum, 2) +
+              "%;background:" + cssColor(endToEndPartColor(part)) + "\"></span>";
   }
   html += "</div>";
   if (judged.predicted && longest_ns > 0)
-    html += "<span title=\"predicted\" style=\"position:absolute;top:-0.2em;bottom:-0.2em;width:3px;background:#1a1a1a;left:" +
+    html += "<span title=\"predicted\" "
+            "style=\"position:absolute;top:-0.2em;bottom:-0.2em;width:3px;background:#1a1a1a;left:" +
             formatFixed(100 * judged.predicted->total_ns / longest_ns, 2) + "%\"></span>";
   return "<td title=\"" + escapeHtml(title) + "\">" + html + "</div></td>";
 }
@@ -47,8 +50,9 @@ std::string barHtml(const EndToEndRun& run, const EndToEndRunPrediction& judged,
 std::string legendHtml() {
   std::string html = "<p class=\"muted\">Bars: ";
   for (int part = 0; part < kEndToEndParts; ++part)
-    html += "<span style=\"display:inline-block;width:1em;height:0.8em;background:" + cssColor(endToEndPartColor(part)) +
-            "\"></span> " + endToEndPartName(part) + " ";
+    html +=
+        "<span style=\"display:inline-block;width:1em;height:0.8em;background:" + cssColor(endToEndPartColor(part)) +
+        "\"></span> " + endToEndPartName(part) + " ";
   return html + "· the black tick: the time the link and launch ceilings predict. Parts are timed with the commands' "
                 "profiling events; gaps are the time no command covers (host copies, driver work).</p>\n";
 }
@@ -60,7 +64,8 @@ std::string recordHtml(const AnalysedRecord& record) {
   for (std::size_t i = 0; i < e.runs.size(); ++i) {
     const EndToEndRun& run = e.runs[i];
     longest_ns = std::max(longest_ns, std::isfinite(run.median.total_ns) ? run.median.total_ns : 0.0);
-    if (const auto& predicted = record.endToEndPrediction(i).predicted) longest_ns = std::max(longest_ns, predicted->total_ns);
+    if (const auto& predicted = record.endToEndPrediction(i).predicted)
+      longest_ns = std::max(longest_ns, predicted->total_ns);
   }
   std::string html = "<h4>" + escapeHtml(record.variant + " " + recordParamsText(record)) + "</h4>\n";
   html += "<table class=\"end-to-end\">\n<thead><tr>" + th("Strategy") + th("Where the time goes") + th("Measured") +
@@ -70,13 +75,16 @@ std::string recordHtml(const AnalysedRecord& record) {
     const EndToEndRunPrediction& judged = record.endToEndPrediction(i);
     html += "<tr>" + tdText(endToEndRunName(run));
     if (run.error || run.repetitions.empty()) {
-      html += td("<span class=\"bad\">" + escapeHtml(run.error.value_or("not run")) + "</span>") + "<td></td><td></td><td></td><td></td></tr>\n";
+      html += td("<span class=\"bad\">" + escapeHtml(run.error.value_or("not run")) + "</span>") +
+              "<td></td><td></td><td></td><td></td></tr>\n";
       continue;
     }
     html += barHtml(run, judged, longest_ns) + tdText(formatDurationNs(run.median.total_ns), "num");
-    html += judged.predicted ? td("<span title=\"" + escapeHtml(judged.predicted_from) + "\">" +
-                                      escapeHtml(formatDurationNs(judged.predicted->total_ns)) + "</span>", "num")
-                             : td("<span class=\"muted\" title=\"" + escapeHtml(judged.predicted_from) + "\">–</span>", "num");
+    html += judged.predicted
+                ? td("<span title=\"" + escapeHtml(judged.predicted_from) + "\">" +
+                         escapeHtml(formatDurationNs(judged.predicted->total_ns)) + "</span>",
+                     "num")
+                : td("<span class=\"muted\" title=\"" + escapeHtml(judged.predicted_from) + "\">–</span>", "num");
     const bool wrong = run.verification.status == VerificationStatus::failed;
     html += td(wrong ? "<span class=\"bad\">failed: " + escapeHtml(run.verification.detail) + "</span>"
                      : escapeHtml(toString(run.verification.status)));
@@ -84,8 +92,10 @@ std::string recordHtml(const AnalysedRecord& record) {
   }
   html += "</tbody>\n</table>\n";
   if (const auto& verdict = concluded.verdict)
-    html += "<p><strong>Best:</strong> " + escapeHtml(verdict->summary) + ". " + escapeHtml(verdict->bound_text) + "</p>\n";
-  for (const OverlapWhatIf& w : concluded.overlap) html += "<p><strong>Overlap what-if</strong>, " + escapeHtml(overlapWhatIfText(w)) + ".</p>\n";
+    html +=
+        "<p><strong>Best:</strong> " + escapeHtml(verdict->summary) + ". " + escapeHtml(verdict->bound_text) + "</p>\n";
+  for (const OverlapWhatIf& w : concluded.overlap)
+    html += "<p><strong>Overlap what-if</strong>, " + escapeHtml(overlapWhatIfText(w)) + ".</p>\n";
   return html;
 }
 
@@ -109,17 +119,19 @@ std::string linkCeilingsHtml(const AnalysedResults& results) {
   const CeilingsReport& ceilings = *results.models.ceilings;
   std::string html = "<section id=\"link-ceilings\">\n<h3>Host link and launch</h3>\n";
   if (ceilings.link) {
-    html += "<p class=\"muted\">Each strategy timed over a sweep of sizes with profiling events, fitted as latency + bytes / "
+    html += "<p class=\"muted\">Each strategy timed over a sweep of sizes with profiling events, fitted as latency + "
+            "bytes / "
             "bandwidth. A zero-copy strategy moves no data: its time is the map's own, not a link speed.</p>\n";
-    html += "<table class=\"ceilings\">\n<thead><tr>" + th("Strategy") + th("Direction") + th("Bandwidth") + th("Latency") +
-            th("Calls") + "</tr></thead>\n<tbody>\n";
+    html += "<table class=\"ceilings\">\n<thead><tr>" + th("Strategy") + th("Direction") + th("Bandwidth") +
+            th("Latency") + th("Calls") + "</tr></thead>\n<tbody>\n";
     std::vector<const LinkCeiling*> rows;
     for (const LinkCeiling& ceiling : ceilings.link->transfers) rows.push_back(&ceiling);
     if (ceilings.link->host_memcpy) rows.push_back(&*ceilings.link->host_memcpy);
     for (const LinkCeiling* c : rows) {
       std::string bandwidth = c->zero_copy ? "zero-copy" : c->gbps ? formatRate(*c->gbps) + " GB/s" : "–";
       html += "<tr>" + tdText(toString(c->strategy)) + tdText(toString(c->direction));
-      html += c->zero_copy ? td("<span title=\"" + escapeHtml(c->zero_copy_evidence) + "\">zero-copy</span>") : tdText(bandwidth, "num");
+      html += c->zero_copy ? td("<span title=\"" + escapeHtml(c->zero_copy_evidence) + "\">zero-copy</span>")
+                           : tdText(bandwidth, "num");
       html += tdText(c->latency_ns ? formatDurationNs(*c->latency_ns) : "–", "num");
       html += c->error ? td("<span class=\"bad\">" + escapeHtml(*c->error) + "</span>") : tdText(c->calls);
       html += "</tr>\n";
@@ -129,8 +141,8 @@ std::string linkCeilingsHtml(const AnalysedResults& results) {
   if (ceilings.launch) {
     const LaunchCeilings& launch = *ceilings.launch;
     html += "<p>Launch of an empty kernel: queued → start " + escapeHtml(figureText(launch.queued_to_start)) +
-            " (the launch latency), submitted → end " + escapeHtml(figureText(launch.submit_to_end)) + ", back to back " +
-            escapeHtml(figureText(launch.back_to_back)) + " a launch.";
+            " (the launch latency), submitted → end " + escapeHtml(figureText(launch.submit_to_end)) +
+            ", back to back " + escapeHtml(figureText(launch.back_to_back)) + " a launch.";
     if (launch.error) html += " <span class=\"bad\">" + escapeHtml(*launch.error) + "</span>";
     html += "</p>\n";
   }

@@ -42,7 +42,8 @@ ReadingGuide readingGuideOf(const AnalysedResults& results) {
       margins_agree = false;
     }
     guide.has_mutations = true;
-    for (const std::optional<MutantValidation>* check : {&mutation.validation.compute_only, &mutation.validation.memory_only}) {
+    for (const std::optional<MutantValidation>* check :
+         {&mutation.validation.compute_only, &mutation.validation.memory_only}) {
       if (!*check || !(*check)->note || (*check)->note->empty()) continue;
       const std::string& note = *(*check)->note;
       if (note_counts[note]++ == 0) notes_in_order.push_back(note);
@@ -60,7 +61,8 @@ std::string marginsText(const VerdictMargins& margins) {
                                                    {"near", margins.near},
                                                    {"sum_tolerance", margins.sum_tolerance}};
   std::string text;
-  for (const auto& [name, value] : values) text += (text.empty() ? "" : " · ") + std::string(name) + " " + formatRoundTrip(value);
+  for (const auto& [name, value] : values)
+    text += (text.empty() ? "" : " · ") + std::string(name) + " " + formatRoundTrip(value);
   return text;
 }
 

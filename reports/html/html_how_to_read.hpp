@@ -9,8 +9,8 @@
 namespace rooflab::reports {
 
 struct ReadingGuide {
-  bool has_mutants = false;     // mutant records ran: what compute-only and memory-only mean
-  bool has_mutations = false;   // verdicts were read: what the cards show
+  bool has_mutants = false;    // mutant records ran: what compute-only and memory-only mean
+  bool has_mutations = false;  // verdicts were read: what the cards show
   // The margins every verdict of the report used, when they all agree (the usual case): stated once.
   // nullopt when they differ, and each card states its own.
   std::optional<VerdictMargins> common_margins;

@@ -41,7 +41,8 @@ std::string validationHtml(const std::string& mode, const MutantValidation& chec
   text += check.valid ? ": valid" : ": NOT valid, its time is not used";
   if (!check.note || check.note->empty()) return escapeHtml(text);
   if (const std::size_t number = guide.sharedNoteNumber(*check.note)) {
-    return escapeHtml(text) + " <a href=\"#" + sharedNoteAnchor(number) + "\">[note " + std::to_string(number) + "]</a>";
+    return escapeHtml(text) + " <a href=\"#" + sharedNoteAnchor(number) + "\">[note " + std::to_string(number) +
+           "]</a>";
   }
   return escapeHtml(text + " (" + *check.note + ")");
 }
@@ -114,7 +115,8 @@ std::string whatIfSectionHtml(const std::vector<const AnalysedRecord*>& what_if_
     const std::string check = toString(w.check);
     html += "<div class=\"mutation what-if\">\n<h4>" + escapeHtml(record->variant) + " · " + escapeHtml(run.name) +
             " <span class=\"muted\">" + escapeHtml(recordParamsText(*record)) + " · -D " + escapeHtml(run.define) +
-            "</span> <span class=\"verdict what-if-" + cssToken(check) + "\">" + escapeHtml(w.check == WhatIfCheck::not_checked ? "not checked" : check) + "</span></h4>\n";
+            "</span> <span class=\"verdict what-if-" + cssToken(check) + "\">" +
+            escapeHtml(w.check == WhatIfCheck::not_checked ? "not checked" : check) + "</span></h4>\n";
     if (record->status != RecordStatus::ok) {
       html += "<p class=\"bad\">" + escapeHtml(toString(record->status) + ": " + firstLine(record->status_reason)) +
               "</p>\n</div>\n";
@@ -126,7 +128,8 @@ std::string whatIfSectionHtml(const std::vector<const AnalysedRecord*>& what_if_
     const double longest_ns = std::max({t_ns.value_or(0.0), t_what_if_ns.value_or(0.0), t_realised_ns.value_or(0.0)});
     html += barHtml("t (original)", t_ns, longest_ns, "fill-total");
     html += barHtml("t (what-if " + run.name + ")", t_what_if_ns, longest_ns, "fill-compute");
-    if (!run.realised_by.empty()) html += barHtml("t (" + run.realised_by + ")", t_realised_ns, longest_ns, "fill-memory");
+    if (!run.realised_by.empty())
+      html += barHtml("t (" + run.realised_by + ")", t_realised_ns, longest_ns, "fill-memory");
     html += "<p class=\"impact\">" + escapeHtml(whatIfPredictedText(w));
     if (!run.realised_by.empty()) html += "; " + escapeHtml(whatIfRealisedText(run, w));
     html += "</p>\n<ul class=\"validation\"><li>" + escapeHtml(whatIfCheckText(run, w)) + "</li></ul>\n</div>\n";

@@ -30,62 +30,10 @@
 #include "reports/text/results_order.hpp"
 #include "reports/chart/roofline_chart.hpp"
 #include "reports/html/svg_chart.hpp"
+#include "reports/html/html_style.hpp"
 
 namespace rooflab::reports {
 namespace {
-
-constexpr std::string_view kStyleSheet = R"css(
-:root { color-scheme: light; }
-body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0 auto; padding: 1.5em 2em 3em;
-       max-width: 1280px; color: #1a1a1a; background: #fff; line-height: 1.4; }
-h1 { margin-bottom: 0.2em; }
-h2 { border-bottom: 2px solid #1a1a1a; padding-bottom: 0.2em; margin-top: 2.2em; }
-h3 { margin-top: 1.6em; }
-nav a { margin-right: 1em; }
-.meta { color: #555; }
-.banner { background: #fff3cd; border: 1px solid #e0b000; padding: 0.6em 1em; }
-figure { margin: 1em 0; }
-svg.roofline { width: 100%; height: auto; border: 1px solid #ddd; }
-svg.roofline g.point:hover > *, svg.roofline g.point:focus > * { stroke-width: 3; }
-table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.92em; }
-th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
-th { background: #f0f0f0; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.group-start td { border-top: 2px solid #666; }
-tr.failed td { background: #fde8e8; }
-tr.error td, tr.skipped td { background: #f6f6f6; }
-.bad { color: #b00020; font-weight: bold; }
-.muted { color: #666; }
-pre { white-space: pre-wrap; word-break: break-word; margin: 0.2em 0; font-size: 0.92em; }
-pre.config { background: #f7f7f7; border: 1px solid #ddd; padding: 0.8em; }
-.mutation { border: 1px solid #ccc; border-radius: 4px; padding: 0.5em 1em; margin: 0.8em 0; }
-.mutation h4 { margin: 0.2em 0 0.5em; }
-.bar-row { display: flex; align-items: center; gap: 0.6em; margin: 0.15em 0; }
-.bar-label { width: 11em; }
-.bar { flex: 0 0 420px; height: 1.1em; background: #f0f0f0; position: relative; }
-.bar > span { position: absolute; left: 0; top: 0; bottom: 0; }
-.fill-total { background: #555; }
-.fill-memory { background: #0072b2; }
-.fill-compute { background: #e69f00; }
-.verdict { padding: 0.05em 0.5em; border-radius: 3px; background: #eee; font-weight: normal; white-space: nowrap; }
-table.counters td, table.mutants td { white-space: nowrap; }
-.verdict-memory-bound { background: #d6eaf8; }
-.verdict-compute-bound { background: #fdebd0; }
-.verdict-latency-bound { background: #e8daef; }
-.verdict-balanced { background: #d5f5e3; }
-.verdict-memory-leaning { background: #eaf2f8; }
-.verdict-compute-leaning { background: #fef5e7; }
-.verdict-overhead-dominated { background: #f2f3f4; }
-.bound-memory { background: #d6eaf8; }
-.bound-compute { background: #fdebd0; }
-.bound-latency { background: #e8daef; }
-.disagreement { font-size: 0.85em; color: #8a4b00; white-space: nowrap; }
-td.diagnosis { cursor: help; }
-ul.validation { margin: 0.3em 0; }
-details summary { cursor: pointer; }
-details.mutation > summary h4 { display: inline; margin: 0; }
-details.mutation[open] > summary { margin-bottom: 0.5em; }
-)css";
 
 std::string escaped(std::string_view text) { return escapeHtml(text); }
 
@@ -108,7 +56,8 @@ std::vector<ParamsGroup> groupByParams(const std::vector<const AnalysedRecord*>&
   std::vector<ParamsGroup> groups;
   for (const AnalysedRecord* record : records) {
     const std::string params = recordParamsText(*record);
-    auto group = std::find_if(groups.begin(), groups.end(), [&](const ParamsGroup& g) { return g.params_text == params; });
+    auto group =
+        std::find_if(groups.begin(), groups.end(), [&](const ParamsGroup& g) { return g.params_text == params; });
     if (group == groups.end()) group = groups.insert(groups.end(), ParamsGroup{params, {}});
     group->records.push_back(record);
   }
@@ -135,7 +84,7 @@ class HtmlReport {
     html_ += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     html_ += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     html_ += "<title>rooflab report: " + escaped(device_name) + "</title>\n";
-    html_ += "<style>" + std::string(kStyleSheet) + "</style>\n</head>\n<body>\n";
+    html_ += "<style>" + std::string(reportStyleSheet()) + "</style>\n</head>\n<body>\n";
     renderHeader(device_name);
     if (comparesDevices(results_)) {
       // Each device's part reads as a run of its own, after the table that sets them side by side.
@@ -144,7 +93,8 @@ class HtmlReport {
       renderNavigation(familiesInRunOrder(results_));
       html_ += renderBody() + configSectionHtml(results_);
     }
-    html_ += "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
+    html_ +=
+        "<footer class=\"muted\"><p>Written by " + escaped(toolText()) + " from the results document.</p></footer>\n";
     html_ += chartScriptHtml();
     html_ += "</body>\n</html>\n";
     return std::move(html_);
@@ -213,13 +163,15 @@ class HtmlReport {
     std::string target = "the run's noise target";
     if (results_.config && results_.config->run.noise_target_known) {
       const RunSettings& run = results_.config->run;
-      target = "the noise target (±" + formatPercent(run.max_noise) + " within " + formatSignificant(run.max_time_s, 3) + " s)";
+      target = "the noise target (±" + formatPercent(run.max_noise) + " within " +
+               formatSignificant(run.max_time_s, 3) + " s)";
     }
     html_ += "<p class=\"meta\">Times are medians; ± is the half-width of the median's 95% confidence interval. "
              "On the charts, a thick bar shows that interval and a dotted line the fastest to the slowest run. ";
     html_ += missed == 0 ? "Every record met " + escaped(target) + ".</p>\n"
                          : std::to_string(missed) + " of " + std::to_string(measured) + " records did not meet " +
-                               escaped(target) + ": marked <span class=\"bad\">noisy</span> in the tables and hollow on the charts; "
+                               escaped(target) +
+                               ": marked <span class=\"bad\">noisy</span> in the tables and hollow on the charts; "
                                "their medians are less certain than the others'.</p>\n";
   }
 
@@ -232,7 +184,8 @@ class HtmlReport {
 
   // The median time, with its interval's half-width and a mark when it missed the noise target.
   static std::string medianTimeCell(const AnalysedRecord& record, const std::optional<double>& median_ns) {
-    if (!median_ns || !record.timings || !record.timings->kernel_ns_interval) return tdNumber(median_ns, &formatDurationNs);
+    if (!median_ns || !record.timings || !record.timings->kernel_ns_interval)
+      return tdNumber(median_ns, &formatDurationNs);
     const KernelTimeInterval& interval = *record.timings->kernel_ns_interval;
     std::string cell = "<span title=\"" + escaped(noiseText(record)) + "\">" + escaped(formatDurationNs(*median_ns));
     if (interval.noise) cell += " <span class=\"muted\">±" + escaped(formatPercent(*interval.noise)) + "</span>";
@@ -242,7 +195,8 @@ class HtmlReport {
 
   void renderNavigation(const std::vector<std::string>& families) {
     html_ += "<nav><p>";
-    if (reading_guide_.has_mutants || reading_guide_.has_mutations) html_ += "<a href=\"#how-to-read\">how to read this</a>";
+    if (reading_guide_.has_mutants || reading_guide_.has_mutations)
+      html_ += "<a href=\"#how-to-read\">how to read this</a>";
     if (results_.capture_timeline) html_ += "<a href=\"#capture-timeline\">timeline</a>";
     for (std::size_t index = 0; index < families.size(); ++index) {
       html_ += "<a href=\"#family-" + std::to_string(index) + "\">" + escaped(families[index]) + "</a>";
@@ -260,7 +214,8 @@ class HtmlReport {
           .push_back(record);
     }
 
-    html_ += "<section class=\"family\" id=\"family-" + std::to_string(index) + "\">\n<h2>" + escaped(family) + "</h2>\n";
+    html_ +=
+        "<section class=\"family\" id=\"family-" + std::to_string(index) + "\">\n<h2>" + escaped(family) + "</h2>\n";
     html_ += sizeChoicesHtml(results_, family);
     renderChart(family);
     html_ += rateVsSizeHtml(results_, family, chart_style_);
@@ -274,7 +229,9 @@ class HtmlReport {
     html_ += "</section>\n";
   }
 
-  void renderChart(const std::string& family) { html_ += familyChartsHtml(results_, family, chart_style_, chart_options_); }
+  void renderChart(const std::string& family) {
+    html_ += familyChartsHtml(results_, family, chart_style_, chart_options_);
+  }
 
   // The course's table: each row a rung of the optimisation ladder for one problem size.
   void renderVariantsTable(const std::vector<const AnalysedRecord*>& records) {
@@ -299,7 +256,8 @@ class HtmlReport {
         first_row = false;
         html_ += "<tr class=\"" + row_class + "\">" + tdText(record->variant) + tdText(group.params_text);
         if (record->status != RecordStatus::ok) {
-          html_ += "<td colspan=\"" + std::to_string(columns_after_params) + "\">" + statusHtml(*record) + "</td></tr>\n";
+          html_ +=
+              "<td colspan=\"" + std::to_string(columns_after_params) + "\">" + statusHtml(*record) + "</td></tr>\n";
           continue;
         }
         const auto median_ns = record->medianKernelNs();
@@ -312,7 +270,8 @@ class HtmlReport {
           if (!first_ns) first_ns = median_ns;
           previous_ns = median_ns;
         }
-        html_ += td(escaped(verificationText(*record)), record->verification.status == VerificationStatus::failed ? "bad" : "");
+        html_ += td(escaped(verificationText(*record)),
+                    record->verification.status == VerificationStatus::failed ? "bad" : "");
         html_ += diagnosisCellHtml(*record);
         for (const std::string& key : model_keys_) {
           const RooflinePlacement* placement = placementOn(*record, key);
@@ -339,11 +298,12 @@ class HtmlReport {
     // below read them.
     html_ += "<h3>Mutants</h3>\n<details class=\"mutants\"><summary>" + std::to_string(mutants.size()) +
              " compute-only and memory-only runs: time against the original's, rates, status</summary>\n";
-    html_ += "<table class=\"mutants\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") + th("Time (median)") +
-             th("vs. original") + th("GFLOP/s") + th("GB/s") + th("Status") + "</tr></thead>\n<tbody>\n";
+    html_ += "<table class=\"mutants\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") +
+             th("Time (median)") + th("vs. original") + th("GFLOP/s") + th("GB/s") + th("Status") +
+             "</tr></thead>\n<tbody>\n";
     for (const AnalysedRecord* record : mutants) {
-      html_ += "<tr class=\"" + rowClass(*record) + "\">" + tdText(record->variant) + tdText(recordParamsText(*record)) +
-               tdText(modeName(record->mode));
+      html_ += "<tr class=\"" + rowClass(*record) + "\">" + tdText(record->variant) +
+               tdText(recordParamsText(*record)) + tdText(modeName(record->mode));
       if (record->status != RecordStatus::ok) {
         html_ += "<td colspan=\"5\">" + statusHtml(*record) + "</td></tr>\n";
         continue;
@@ -366,7 +326,8 @@ class HtmlReport {
     }
     if (with_mutation.empty()) return;
     html_ += "<h3>The mutants' evidence</h3>\n";
-    for (const AnalysedRecord* record : with_mutation) html_ += mutationCardHtml(*record, *record->mutation, reading_guide_);
+    for (const AnalysedRecord* record : with_mutation)
+      html_ += mutationCardHtml(*record, *record->mutation, reading_guide_);
   }
 
   void renderCounters(const std::vector<const AnalysedRecord*>& records) {
@@ -407,8 +368,8 @@ class HtmlReport {
     });
     html_ += "<table class=\"counters\">\n<thead><tr>" + th("Variant") + th("Params") + th("Mode") +
              th("FP32 FLOPs (counted)") + th("FLOPs (analytic)") + (integer_ops ? th("Integer ops (counted)") : "") +
-             th("DRAM read") + th("DRAM write") +
-             th("DRAM bytes vs. analytic") + th("Bridged kernel time") + th("Raw metrics") + "</tr></thead>\n<tbody>\n";
+             th("DRAM read") + th("DRAM write") + th("DRAM bytes vs. analytic") + th("Bridged kernel time") +
+             th("Raw metrics") + "</tr></thead>\n<tbody>\n";
     for (const AnalysedRecord* record : records) {
       const counters::CounterSet& counters = record->counters;
       // A set the bridge was never asked for holds no metric, whatever its flag says.
@@ -425,10 +386,12 @@ class HtmlReport {
         traffic_ratio = (*read_bytes + *write_bytes) / *analytic_bytes;
       }
       std::optional<double> bridged_ns;
-      if (!counters.not_attempted && counters.bridged_kernel_ns) bridged_ns = static_cast<double>(*counters.bridged_kernel_ns);
+      if (!counters.not_attempted && counters.bridged_kernel_ns)
+        bridged_ns = static_cast<double>(*counters.bridged_kernel_ns);
       html_ += "<tr>" + tdText(record->variant) + tdText(recordParamsText(*record)) + tdText(modeName(record->mode)) +
                tdNumber(derived("fp32_flops"), &formatCount) + tdNumber(known(record->work.flops), &formatCount) +
-               (integer_ops ? tdNumber(derived("integer_ops"), &formatCount) : "") + tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
+               (integer_ops ? tdNumber(derived("integer_ops"), &formatCount) : "") +
+               tdNumber(read_bytes, &formatBytes) + tdNumber(write_bytes, &formatBytes) +
                tdNumber(traffic_ratio, &formatPercent) + tdNumber(bridged_ns, &formatDurationNs);
       html_ += "<td>";
       if (!counters.not_attempted) {
@@ -452,8 +415,8 @@ class HtmlReport {
   // "error: <message>" for a record that did not run, with its whole text (build logs included).
   static std::string statusHtml(const AnalysedRecord& record) {
     const std::string status = toString(record.status);
-    std::string html = "<span class=\"" + std::string(isFault(record.status) ? "bad" : "muted") + "\">" +
-                       escaped(status) + "</span>";
+    std::string html =
+        "<span class=\"" + std::string(isFault(record.status) ? "bad" : "muted") + "\">" + escaped(status) + "</span>";
     if (!record.status_reason.empty()) html += "<pre class=\"error-text\">" + escaped(record.status_reason) + "</pre>";
     return html;
   }

@@ -25,18 +25,21 @@ std::string rateVsSizeHtml(const AnalysedResults& results, const std::string& fa
   const std::optional<SizeResponse> response = sizeResponse(results, family);
   if (!response) return "";
   const RooflineChart chart = buildRateVsSizeChart(results, *response);
-  std::string html = "<h3>Rate against size</h3>\n<figure>\n" + renderSvgChart(layoutRooflineChart(chart, style), family) +
-                     chartControlsHtml(chart) +
-                     "<figcaption class=\"muted\">Achieved " + escapeHtml(response->unit) + " of each variant against " +
-                     escapeHtml(response->param) + ", with the roofs at each size (solid: the device that ran; dashed: the "
+  std::string html = "<h3>Rate against size</h3>\n<figure>\n" +
+                     renderSvgChart(layoutRooflineChart(chart, style), family) + chartControlsHtml(chart) +
+                     "<figcaption class=\"muted\">Achieved " + escapeHtml(response->unit) +
+                     " of each variant against " + escapeHtml(response->param) +
+                     ", with the roofs at each size (solid: the device that ran; dashed: the "
                      "reference model) and the launch floor (dotted: each size's work in the time of an empty kernel). "
                      "A cross marks where a variant first reaches half of its plateau.</figcaption>\n</figure>\n";
   html += "<table class=\"variants\"><thead><tr>" + th("Variant") + th("Plateau (" + response->unit + ")") +
           th("Half-plateau " + response->param) + th("Note") + "</tr></thead><tbody>\n";
   for (const SizeSeries& s : response->series) {
-    const std::string half = s.half_plateau_size ? (s.half_below_range ? "≤ " : "") + formatCount(*s.half_plateau_size) : "";
-    html += "<tr>" + tdText(s.others.empty() ? s.variant : s.variant + " " + s.others) + tdNumber(s.plateau_rate, &formatRate) +
-            tdText(half, "num") + tdText(s.still_rising ? "still rising at the largest size" : "") + "</tr>\n";
+    const std::string half =
+        s.half_plateau_size ? (s.half_below_range ? "≤ " : "") + formatCount(*s.half_plateau_size) : "";
+    html += "<tr>" + tdText(s.others.empty() ? s.variant : s.variant + " " + s.others) +
+            tdNumber(s.plateau_rate, &formatRate) + tdText(half, "num") +
+            tdText(s.still_rising ? "still rising at the largest size" : "") + "</tr>\n";
   }
   return html + "</tbody></table>\n";
 }

@@ -26,7 +26,8 @@ std::string configurationCells(const TuningResult& result, const TunedConfigurat
 std::string fastestTable(const TuningResult& result) {
   std::vector<std::size_t> ok;
   for (std::size_t c = 0; c < result.configurations.size(); ++c)
-    if (result.configurations[c].outcome == ConfigurationOutcome::ok && result.configurations[c].median_ns) ok.push_back(c);
+    if (result.configurations[c].outcome == ConfigurationOutcome::ok && result.configurations[c].median_ns)
+      ok.push_back(c);
   std::sort(ok.begin(), ok.end(), [&](std::size_t a, std::size_t b) {
     return *result.configurations[a].median_ns < *result.configurations[b].median_ns;
   });
@@ -37,10 +38,12 @@ std::string fastestTable(const TuningResult& result) {
                      th(result.rate_unit) + th("Run") + "</tr></thead><tbody>\n";
   for (std::size_t c : ok) {
     const TunedConfiguration& t = result.configurations[c];
-    std::string interval = t.lower_ns && t.upper_ns ? formatDurationNs(*t.lower_ns) + " – " + formatDurationNs(*t.upper_ns) : "";
+    std::string interval =
+        t.lower_ns && t.upper_ns ? formatDurationNs(*t.lower_ns) + " – " + formatDurationNs(*t.upper_ns) : "";
     std::string note = result.best == c ? " (best)" : result.baseline == c ? " (as written)" : "";
-    html += "<tr>" + configurationCells(result, t) + tdNumber(t.median_ns, &formatDurationNs) + tdText(interval, "num") +
-            tdNumber(t.rate, &formatRate) + tdText((t.order ? std::to_string(*t.order) : std::string("")) + note) + "</tr>\n";
+    html += "<tr>" + configurationCells(result, t) + tdNumber(t.median_ns, &formatDurationNs) +
+            tdText(interval, "num") + tdNumber(t.rate, &formatRate) +
+            tdText((t.order ? std::to_string(*t.order) : std::string("")) + note) + "</tr>\n";
   }
   return html + "</tbody></table>\n";
 }
@@ -61,8 +64,8 @@ std::string failuresList(const TuningResult& result) {
   }
   if (count == 0) return "";
   return "<p class=\"meta\">" + std::to_string(count) + " configurations failed and were skipped" +
-         (count > kFastestShown ? " (the first " + std::to_string(kFastestShown) + ")" : "") + ":</p><ul class=\"meta\">" +
-         items + "</ul>\n";
+         (count > kFastestShown ? " (the first " + std::to_string(kFastestShown) + ")" : "") +
+         ":</p><ul class=\"meta\">" + items + "</ul>\n";
 }
 
 }  // namespace

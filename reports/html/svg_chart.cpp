@@ -51,7 +51,8 @@ const char* anchorName(TextAlign align) {
 // items hide with it, its legend entry stays to bring it back.
 std::string seriesAttribute(const std::optional<SeriesTag>& series) {
   if (!series) return "";
-  return std::string(series->legend ? " data-legend=\"" : " data-series=\"") + std::to_string(series->series_index) + "\"";
+  return std::string(series->legend ? " data-legend=\"" : " data-series=\"") + std::to_string(series->series_index) +
+         "\"";
 }
 
 class SvgWriter {
@@ -62,7 +63,8 @@ class SvgWriter {
     out_ += "<rect x=\"" + px(rect.top_left.x_px) + "\" y=\"" + px(rect.top_left.y_px) + "\" width=\"" +
             px(rect.width_px) + "\" height=\"" + px(rect.height_px) + "\" fill=\"" +
             (rect.fill ? hexColor(*rect.fill) : "none") + "\"";
-    if (rect.stroke) out_ += " stroke=\"" + hexColor(*rect.stroke) + "\" stroke-width=\"" + px(rect.stroke_width_px) + "\"";
+    if (rect.stroke)
+      out_ += " stroke=\"" + hexColor(*rect.stroke) + "\" stroke-width=\"" + px(rect.stroke_width_px) + "\"";
     out_ += "/>\n";
   }
 
@@ -74,7 +76,8 @@ class SvgWriter {
 
   void operator()(const SceneText& text) {
     out_ += "<text x=\"" + px(text.baseline.x_px) + "\" y=\"" + px(text.baseline.y_px) + "\" font-size=\"" +
-            px(text.font_px) + "\" text-anchor=\"" + anchorName(text.align) + "\" fill=\"" + hexColor(text.color) + "\"";
+            px(text.font_px) + "\" text-anchor=\"" + anchorName(text.align) + "\" fill=\"" + hexColor(text.color) +
+            "\"";
     if (text.bold) out_ += " font-weight=\"bold\"";
     out_ += seriesAttribute(text.series);
     if (text.rotation_deg != 0) {
@@ -92,8 +95,9 @@ class SvgWriter {
       out_ += "<g class=\"point\" tabindex=\"0\"" + seriesAttribute(marker.series) + "><title>" + escapeHtml(tooltip) +
               "</title>";
     }
-    const std::string paint = marker.hollow ? " fill=\"#ffffff\" stroke=\"" + hexColor(marker.fill) + "\" stroke-width=\"3\""
-                                            : " fill=\"" + hexColor(marker.fill) + "\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"";
+    const std::string paint = marker.hollow
+                                  ? " fill=\"#ffffff\" stroke=\"" + hexColor(marker.fill) + "\" stroke-width=\"3\""
+                                  : " fill=\"" + hexColor(marker.fill) + "\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"";
     if (marker.shape == MarkerShape::circle) {
       out_ += "<circle cx=\"" + px(marker.center.x_px) + "\" cy=\"" + px(marker.center.y_px) + "\" r=\"" +
               px(marker.radius_px) + "\"" + paint + (has_tooltip ? "" : seriesAttribute(marker.series)) + "/>";
@@ -117,7 +121,8 @@ class SvgWriter {
 
 std::string renderSvgChart(const ChartScene& scene, const std::string& family, const std::string& kind) {
   std::string svg = "<svg class=\"roofline\" data-family=\"" + escapeHtml(family) + "\"" +
-                    (kind.empty() ? "" : " data-chart=\"" + escapeHtml(kind) + "\"") + " xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + px(scene.width_px) + " " +
+                    (kind.empty() ? "" : " data-chart=\"" + escapeHtml(kind) + "\"") +
+                    " xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + px(scene.width_px) + " " +
                     px(scene.height_px) + "\" role=\"img\" aria-label=\"" + escapeHtml(scene.title) +
                     "\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n";
   SvgWriter writer(svg);

@@ -25,14 +25,16 @@ std::string programEndText(const CapturedProcess& process) {
   const std::string program = process.command.empty() ? "the program" : process.command.front();
   const std::string after = " after " + formatDurationNs(static_cast<double>(process.wall_ns));
   if (process.signal)
-    return program + " was killed by signal " + std::to_string(*process.signal) + " (" + strsignal(*process.signal) + ")" + after;
+    return program + " was killed by signal " + std::to_string(*process.signal) + " (" + strsignal(*process.signal) +
+           ")" + after;
   return program + " exited with code " + std::to_string(process.exit_code.value_or(-1)) + after;
 }
 
 std::string incompleteReason(const CapturedProcess& process, bool log_reached_exit) {
   if (process.signal) return "the program was killed by signal " + std::to_string(*process.signal) + " before it ended";
   if (process.exit_code.value_or(0) != 0) return "the program exited with code " + std::to_string(*process.exit_code);
-  if (!log_reached_exit) return "the log does not reach the program's exit (it ended without running its exit handlers)";
+  if (!log_reached_exit)
+    return "the log does not reach the program's exit (it ended without running its exit handlers)";
   return "";
 }
 
@@ -73,10 +75,12 @@ std::string captureSummaryText(const CaptureReading& reading, const std::filesys
   std::size_t kernel_commands = 0;
   for (const CapturedLaunch& l : log.launches) kernel_commands += l.commands;
   out << "captured on " << (log.device_name.empty() ? "an unnamed device" : log.device_name)
-      << (log.platform_name.empty() ? "" : " (" + log.platform_name + ")") << ": " << plural(log.programs.size(), "program", "programs")
-      << ", " << plural(log.kernels.size(), "kernel", "kernels") << ", " << plural(log.launches.size(), "distinct launch", "distinct launches")
-      << " (" << plural(kernel_commands, "kernel command", "kernel commands") << "), "
-      << plural(log.commands.size(), "command", "commands") << " in all, " << plural(log.buffers.size(), "buffer", "buffers") << "\n";
+      << (log.platform_name.empty() ? "" : " (" + log.platform_name + ")") << ": "
+      << plural(log.programs.size(), "program", "programs") << ", " << plural(log.kernels.size(), "kernel", "kernels")
+      << ", " << plural(log.launches.size(), "distinct launch", "distinct launches") << " ("
+      << plural(kernel_commands, "kernel command", "kernel commands") << "), "
+      << plural(log.commands.size(), "command", "commands") << " in all, "
+      << plural(log.buffers.size(), "buffer", "buffers") << "\n";
   std::map<std::uint64_t, std::string> kernel_names;
   for (const CapturedKernel& k : log.kernels) kernel_names[k.id] = k.name;
   for (const CapturedLaunch& l : log.launches) {
@@ -86,16 +90,17 @@ std::string captureSummaryText(const CaptureReading& reading, const std::filesys
     out << "\n";
   }
   for (const CaptureUnsupported& u : log.unsupported)
-    out << "  unsupported for replay: " << u.feature << " (" << u.call << ", " << plural(u.count, "time", "times") << ")\n";
-  if (reading.torn_line) out << "  the log's last line (line " << *reading.torn_line << ") was cut short and is dropped\n";
+    out << "  unsupported for replay: " << u.feature << " (" << u.call << ", " << plural(u.count, "time", "times")
+        << ")\n";
+  if (reading.torn_line)
+    out << "  the log's last line (line " << *reading.torn_line << ") was cut short and is dropped\n";
   if (!reading.incomplete_reason.empty())
     out << "the capture is incomplete: " << reading.incomplete_reason << "; what was captured is kept and readable\n";
   for (const std::string& why : skipped) out << "  left out of the replay: " << why << "\n";
   out << "capture folder: " << folder.string() << "\n";
   if (!replay_config.empty())
     out << "replay (" << plural(families, "family", "families") << "): rooflab run " << replay_config.string() << "\n";
-  else
-    out << "no replay config: no distinct launch could be replayed\n";
+  else out << "no replay config: no distinct launch could be replayed\n";
   return out.str();
 }
 

@@ -48,7 +48,8 @@ std::string captureHeadline(const CaptureTimeline& timeline) {
 }
 
 std::string captureSpanText(const CaptureTimeline& timeline) {
-  std::string text = timeline.process_wall_ns > 0 ? "wall " + formatDurationNs(timeline.process_wall_ns) + " (process); " : "";
+  std::string text =
+      timeline.process_wall_ns > 0 ? "wall " + formatDurationNs(timeline.process_wall_ns) + " (process); " : "";
   if (timeline.span_ns <= 0) return text + "no command has device times";
   return text + "the commands span " + formatDurationNs(timeline.span_ns) + " of device time on " +
          plural(timeline.queues.size(), "queue", "queues");
@@ -81,10 +82,9 @@ std::string transferPatternName(const TimelineTransferPattern& pattern) {
 
 std::string transferRateText(const TimelineTransferPattern& pattern) {
   if (pattern.timed_commands == 0) return "no device times";
-  std::string text = (pattern.gbps ? formatRate(*pattern.gbps) + " GB/s in " : std::string("")) +
-                     formatDurationNs(pattern.sum_ns);
-  if (pattern.timed_commands < pattern.commands)
-    text += " (" + std::to_string(pattern.timed_commands) + " timed)";
+  std::string text =
+      (pattern.gbps ? formatRate(*pattern.gbps) + " GB/s in " : std::string("")) + formatDurationNs(pattern.sum_ns);
+  if (pattern.timed_commands < pattern.commands) text += " (" + std::to_string(pattern.timed_commands) + " timed)";
   if (!pattern.strategy || !pattern.direction) return text + ", on the device";
   if (pattern.ceiling_zero_copy) return text + ", beside " + toString(*pattern.strategy) + "'s ceiling: zero-copy";
   if (!pattern.ceiling_gbps && !pattern.ceiling_ns) return text + ", no link ceiling measured";
@@ -129,9 +129,11 @@ std::vector<std::string> captureNotes(const CaptureTimeline& timeline) {
                       std::to_string(queue.commands - queue.timed_commands) + " of its " +
                       plural(queue.commands, "command", "commands") + ": they are counted, not placed on the timeline");
   if (!timeline.log_complete)
-    notes.push_back("the log does not end with the program's exit (it was killed or crashed): the timeline stops early");
+    notes.push_back(
+        "the log does not end with the program's exit (it was killed or crashed): the timeline stops early");
   if (!timeline.link_ceilings_measured)
-    notes.push_back("the link ceilings were not measured ([run] ceilings = \"datasheet\"): no transfer has a ceiling or a what-if");
+    notes.push_back(
+        "the link ceilings were not measured ([run] ceilings = \"datasheet\"): no transfer has a ceiling or a what-if");
   return notes;
 }
 
@@ -139,7 +141,8 @@ namespace {
 
 // Columns padded by characters on screen, not bytes: "µs" is one more byte than it shows.
 std::size_t screenWidth(const std::string& text) {
-  return std::size_t(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return std::size_t(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 std::string padded(const std::string& text, std::size_t width, bool right) {
@@ -154,8 +157,10 @@ void printParts(const CaptureTimeline& timeline, std::ostream& out) {
     if (part.commands == 0 && part.exclusive_ns <= 0) continue;
     const bool host = part.part == TimelinePart::host;
     std::string commands = host ? std::string("") : "  " + std::to_string(part.commands);
-    if (!host && part.timed_commands < part.commands) commands += " (" + std::to_string(part.timed_commands) + " timed)";
-    out << "  " << padded(timelinePartName(part.part), 24, false) << padded(formatDurationNs(part.exclusive_ns), 10, true)
+    if (!host && part.timed_commands < part.commands)
+      commands += " (" + std::to_string(part.timed_commands) + " timed)";
+    out << "  " << padded(timelinePartName(part.part), 24, false)
+        << padded(formatDurationNs(part.exclusive_ns), 10, true)
         << padded(formatPercent(timeline.span_ns > 0 ? part.exclusive_ns / timeline.span_ns : 0), 9, true)
         << padded(host ? "-" : formatDurationNs(part.sum_ns), 10, true) << commands << "\n";
   }

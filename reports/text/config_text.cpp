@@ -27,8 +27,7 @@ toml::array numberArray(const std::vector<double>& values) {
   for (double value : values) {
     if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9007199254740992.0)  // 2^53
       array.push_back(static_cast<std::int64_t>(value));
-    else
-      array.push_back(value);
+    else array.push_back(value);
   }
   return array;
 }
@@ -61,7 +60,9 @@ toml::table runTable(const RunSettings& run) {
 // N = { rule = "fill", waves = 4, ... }: every key, the defaults included, so that the report says
 // what the rule asked for.
 toml::table sizeRuleTable(const SizeRuleSpec& rule) {
-  toml::table table{{"rule", rule.rule}, {"waves", rule.waves}, {"min_kernel_us", rule.min_kernel_us},
+  toml::table table{{"rule", rule.rule},
+                    {"waves", rule.waves},
+                    {"min_kernel_us", rule.min_kernel_us},
                     {"memory_fraction", rule.memory_fraction}};
   if (rule.min) table.insert("min", *rule.min);
   if (rule.max) table.insert("max", *rule.max);

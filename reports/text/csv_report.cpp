@@ -64,7 +64,8 @@ void appendDiagnosisFields(const AnalysedRecord& record, std::vector<std::string
   }
   const Diagnosis& diagnosis = *record.diagnosis;
   std::string evidence;
-  for (const DiagnosisEvidence& item : diagnosis.evidence) evidence += (evidence.empty() ? "" : " | ") + evidenceText(item);
+  for (const DiagnosisEvidence& item : diagnosis.evidence)
+    evidence += (evidence.empty() ? "" : " | ") + evidenceText(item);
   for (const DiagnosisDisagreement& item : diagnosis.disagreements)
     evidence += (evidence.empty() ? "" : " | ") + std::string("disagreement: ") + item.why;
   row.insert(row.end(), {boundText(diagnosis), toString(diagnosis.confidence), evidence});
@@ -80,8 +81,10 @@ struct CsvColumns {
 };
 
 CsvColumns csvColumns(const AnalysedResults& results) {
-  const bool devices = std::any_of(results.records.begin(), results.records.end(), [](const AnalysedRecord& r) { return r.device.has_value(); });
-  return {paramNames(results), hasIntervals(results), placementKeysInOrder(results), anyProfilerReadings(results), hasDiagnoses(results), devices};
+  const bool devices = std::any_of(results.records.begin(), results.records.end(),
+                                   [](const AnalysedRecord& r) { return r.device.has_value(); });
+  return {paramNames(results),          hasIntervals(results), placementKeysInOrder(results),
+          anyProfilerReadings(results), hasDiagnoses(results), devices};
 }
 
 void appendIntervalFields(const AnalysedRecord& record, std::vector<std::string>& row) {
@@ -95,7 +98,6 @@ void appendIntervalFields(const AnalysedRecord& record, std::vector<std::string>
   row.push_back(numberField(interval.noise));
   row.push_back(interval.converged ? "true" : "false");
 }
-
 
 // The fastest and the slowest timed run: the spread a median hides.
 void appendSpreadFields(const AnalysedRecord& record, std::vector<std::string>& row) {
@@ -124,8 +126,8 @@ std::vector<std::string> csvRow(const AnalysedRecord& record, const CsvColumns& 
     const auto value = record.params.find(name);
     row.push_back(value != record.params.end() ? paramValueText(value->second) : "");
   }
-  row.insert(row.end(), {toString(record.status), toString(record.verification.status),
-                         numberField(record.medianKernelNs())});
+  row.insert(row.end(),
+             {toString(record.status), toString(record.verification.status), numberField(record.medianKernelNs())});
   if (columns.intervals) appendIntervalFields(record, row);
   appendSpreadFields(record, row);
   row.insert(row.end(), {numberField(record.achievedGflops()), numberField(record.achievedGbps()),

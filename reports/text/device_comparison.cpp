@@ -57,8 +57,9 @@ bool comparesDevices(const AnalysedResults& results) {
 }
 
 std::string deviceShortName(const AnalysedResults& results, const DeviceRun& run) {
-  const std::size_t same_type = static_cast<std::size_t>(std::count_if(
-      results.device_runs.begin(), results.device_runs.end(), [&](const DeviceRun& other) { return other.info.type == run.info.type; }));
+  const std::size_t same_type =
+      static_cast<std::size_t>(std::count_if(results.device_runs.begin(), results.device_runs.end(),
+                                             [&](const DeviceRun& other) { return other.info.type == run.info.type; }));
   const std::string type = run.info.type.empty() ? "device" : run.info.type;
   return same_type == 1 ? type : type + " " + run.key;
 }
@@ -93,9 +94,10 @@ DeviceComparison compareDevices(const AnalysedResults& results) {
         return r.family == family && r.variant == record->variant && r.params == params;
       });
       if (row == comparison.rows.end()) {
-        row = comparison.rows.insert(comparison.rows.end(),
-                                     DeviceComparisonRow{family, record->variant, params, flops,
-                                                         std::vector<DeviceCell>(results.device_runs.size()), {}});
+        row = comparison.rows.insert(
+            comparison.rows.end(),
+            DeviceComparisonRow{
+                family, record->variant, params, flops, std::vector<DeviceCell>(results.device_runs.size()), {}});
         for (DeviceCell& cell : row->cells) cell.status = "not run";
       }
       for (std::size_t d = 0; d < results.device_runs.size(); ++d)
@@ -129,7 +131,8 @@ void printDeviceComparison(const AnalysedResults& results, std::ostream& out) {
       cells.push_back(cell.median_ns ? formatDurationNs(*cell.median_ns) : "-");
       cells.push_back(cell.rate ? formatRate(*cell.rate) + (row.rate_is_flops ? " GFLOP/s" : " GB/s") : "-");
       cells.push_back(cell.fraction_of_roof ? formatPercent(*cell.fraction_of_roof) : "-");
-      cells.push_back((cell.verification_failed ? "FAILED verification; " : "") + (cell.diagnosis.empty() ? "-" : cell.diagnosis));
+      cells.push_back((cell.verification_failed ? "FAILED verification; " : "") +
+                      (cell.diagnosis.empty() ? "-" : cell.diagnosis));
     }
     for (const auto& speedup : row.speedups) cells.push_back(speedup ? formatSpeedup(*speedup) : "-");
     rows.push_back(std::move(cells));

@@ -36,8 +36,8 @@ struct DeviceComparisonRow {
   std::string variant;
   std::string params;
   bool rate_is_flops = true;
-  std::vector<DeviceCell> cells;                 // one per device
-  std::vector<std::optional<double>> speedups;   // device k over the first (k >= 1): first's time / k's
+  std::vector<DeviceCell> cells;                // one per device
+  std::vector<std::optional<double>> speedups;  // device k over the first (k >= 1): first's time / k's
 };
 struct DeviceComparison {
   std::vector<std::string> devices;  // short names, in device order

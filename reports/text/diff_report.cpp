@@ -32,10 +32,12 @@ std::string pValueText(double p) {
 // "OLD's median is 2.40 ms but its repetitions' is 3.10 ms; NEW's ..."
 std::string mismatchText(const PointComparison& point) {
   std::string text;
-  for (const auto& [side, mismatch] : {std::pair{"OLD", &point.old_median_mismatch}, std::pair{"NEW", &point.new_median_mismatch}}) {
+  for (const auto& [side, mismatch] :
+       {std::pair{"OLD", &point.old_median_mismatch}, std::pair{"NEW", &point.new_median_mismatch}}) {
     if (!*mismatch) continue;
-    text += std::string(text.empty() ? "" : "; ") + side + "'s median is " + formatDurationNs((*mismatch)->stated_median_ns) +
-            " but its repetitions' is " + formatDurationNs((*mismatch)->repetitions_median_ns);
+    text += std::string(text.empty() ? "" : "; ") + side + "'s median is " +
+            formatDurationNs((*mismatch)->stated_median_ns) + " but its repetitions' is " +
+            formatDurationNs((*mismatch)->repetitions_median_ns);
   }
   return text + ": compared on the stated medians, without the test on the repetitions";
 }
@@ -45,7 +47,8 @@ std::string reasonText(const PointComparison& point, const RunComparisonOptions&
   switch (point.reason) {
     case VerdictReason::none: return "";
     case VerdictReason::same_fault_in_both: return toString(point.old_status) + " in both runs";
-    case VerdictReason::status_changed: return "OLD: " + toString(point.old_status) + ", NEW: " + toString(point.new_status);
+    case VerdictReason::status_changed:
+      return "OLD: " + toString(point.old_status) + ", NEW: " + toString(point.new_status);
     case VerdictReason::no_timings: return "no timings";
     case VerdictReason::no_repetitions: return toString(point.side_without_repetitions) + " has no repetitions to test";
     case VerdictReason::old_median_not_positive: return "OLD's median time is not positive";
@@ -83,14 +86,16 @@ std::vector<Row> tableRows(const RunComparison& comparison) {
     std::string ratio_text = "-", p_text = "-";
     if (point.comparison) {
       const RatioInterval& ratio = point.comparison->ratio;
-      ratio_text = formatFixed(ratio.ratio, 3) + " [" + formatFixed(ratio.lower, 3) + ", " + formatFixed(ratio.upper, 3) + "]";
+      ratio_text =
+          formatFixed(ratio.ratio, 3) + " [" + formatFixed(ratio.lower, 3) + ", " + formatFixed(ratio.upper, 3) + "]";
       p_text = pValueText(point.comparison->p_value);
     }
     const std::string reason = reasonText(point, comparison.options);
     rows.push_back({pointKeyText(point.key), optionalText(point.old_median_ns, &formatDurationNs),
                     optionalText(point.new_median_ns, &formatDurationNs), change_text, ratio_text, p_text,
                     toString(point.verdict) + (reason.empty() ? "" : ": " + reason)});
-    if (comparison.drift) rows.back().insert(rows.back().end() - 1, point.drift ? signedPercent(point.drift->drift - 1) : "-");
+    if (comparison.drift)
+      rows.back().insert(rows.back().end() - 1, point.drift ? signedPercent(point.drift->drift - 1) : "-");
   }
   return rows;
 }
@@ -98,8 +103,8 @@ std::vector<Row> tableRows(const RunComparison& comparison) {
 // Columns as wide as their widest cell (in characters, not bytes): names and verdicts left, numbers right.
 void printTable(const std::vector<Row>& rows, std::ostream& out) {
   auto width = [](const std::string& text) {
-    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
-                                                  [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return static_cast<std::size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
   };
   std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {
@@ -121,9 +126,9 @@ void printTable(const std::vector<Row>& rows, std::ostream& out) {
 // "1 improved, 38 unchanged within noise, 3 not compared": every verdict but regressed that some point has.
 std::string verdictCountsText(const RunComparison& comparison) {
   std::string counts;
-  for (const PointVerdict verdict : {PointVerdict::improved, PointVerdict::unchanged_within_noise,
-                                     PointVerdict::unchanged_within_drift, PointVerdict::inconclusive_drift,
-                                     PointVerdict::not_compared}) {
+  for (const PointVerdict verdict :
+       {PointVerdict::improved, PointVerdict::unchanged_within_noise, PointVerdict::unchanged_within_drift,
+        PointVerdict::inconclusive_drift, PointVerdict::not_compared}) {
     if (const std::size_t n = comparison.count(verdict)) {
       counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " +
                 (verdict == PointVerdict::improved             ? std::string("improved")
@@ -163,7 +168,8 @@ void printDiff(const RunComparison& comparison, std::ostream& out) {
   printTable(tableRows(comparison), out);
   for (const PointKey& key : comparison.added) out << "added:   " << terminalText(pointKeyText(key)) << '\n';
   for (const PointKey& key : comparison.removed) out << "removed: " << terminalText(pointKeyText(key)) << '\n';
-  for (const ComparisonWarning& warning : comparison.warnings) out << "warning: " << terminalText(warningText(warning)) << '\n';
+  for (const ComparisonWarning& warning : comparison.warnings)
+    out << "warning: " << terminalText(warningText(warning)) << '\n';
   printVerdictLine(comparison, out);
 }
 

@@ -45,9 +45,10 @@ std::string settingsText(const OtherSettings& settings) {
 }
 
 std::string driftText(const RunDrift& drift) {
-  return "the runs drifted: NEW's control kernel ran " + signedPercent(drift.ratio - 1) + " against OLD's (medians of " +
-         std::to_string(drift.new_count) + " and " + std::to_string(drift.old_count) + " control runs; within OLD they spread " +
-         formatFixed(drift.old_spread * 100, 0) + "%, within NEW " + formatFixed(drift.new_spread * 100, 0) +
+  return "the runs drifted: NEW's control kernel ran " + signedPercent(drift.ratio - 1) +
+         " against OLD's (medians of " + std::to_string(drift.new_count) + " and " + std::to_string(drift.old_count) +
+         " control runs; within OLD they spread " + formatFixed(drift.old_spread * 100, 0) + "%, within NEW " +
+         formatFixed(drift.new_spread * 100, 0) +
          "%): a change no larger than the drift beside it is not called a regression; to compare where the host is "
          "noisy, run both in one batch (rooflab ab)";
 }
@@ -62,15 +63,14 @@ std::string missedTargetText(const MissedNoiseTarget& missed) {
 std::string emptyRunsText(const EmptyRuns& runs) {
   std::string text;
   for (const auto& [side, status] : runs.empty)
-    text += std::string(text.empty() ? "" : "; ") + toString(side) + " has 0 records (status: " + toString(status) + ")";
+    text +=
+        std::string(text.empty() ? "" : "; ") + toString(side) + " has 0 records (status: " + toString(status) + ")";
   return text;
 }
 
 }  // namespace
 
-std::string signedPercent(double change) {
-  return (change > 0 ? "+" : "") + formatFixed(change * 100.0, 1) + "%";
-}
+std::string signedPercent(double change) { return (change > 0 ? "+" : "") + formatFixed(change * 100.0, 1) + "%"; }
 
 // 0.05 -> "0.05", 20 -> "20", 95.00000000000001 -> "95": a setting as the user typed it.
 std::string settingText(double value) {

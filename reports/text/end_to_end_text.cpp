@@ -27,6 +27,88 @@ std::string gainText(double gain) {
   return gain >= 1 ? formatSpeedup(gain) + " faster" : formatSpeedup(1 / gain) + " slower";
 }
 
+const std::vector<std::string> kEndToEndCsvHeader = {"family",
+                                                     "variant",
+                                                     "params",
+                                                     "strategy",
+                                                     "chunks",
+                                                     "queues",
+                                                     "verification",
+                                                     "error",
+                                                     "total_ns",
+                                                     "upload_ns",
+                                                     "launch_ns",
+                                                     "kernel_ns",
+                                                     "download_ns",
+                                                     "gaps_ns",
+                                                     "total_noise",
+                                                     "repetitions",
+                                                     "predicted_total_ns",
+                                                     "predicted_upload_ns",
+                                                     "predicted_launch_ns",
+                                                     "predicted_kernel_ns",
+                                                     "predicted_download_ns",
+                                                     "predicted_gaps_ns",
+                                                     "upload_bytes",
+                                                     "download_bytes",
+                                                     "host_copy_bytes",
+                                                     "launches",
+                                                     "bound",
+                                                     "bound_text",
+                                                     "predicted_gain",
+                                                     "measured_gain",
+                                                     "best",
+                                                     "predicted_from"};
+
+// end-to-end.csv's row of `record`'s run `i`.
+std::vector<std::string> endToEndCsvRow(const AnalysedRecord& record, std::size_t i) {
+  const EndToEndResult& e = *record.end_to_end;
+  const EndToEndAnalysis& concluded = record.endToEnd();
+  const EndToEndRun& run = e.runs[i];
+  const EndToEndRunPrediction& judged = record.endToEndPrediction(i);
+  const OverlapWhatIf* w = nullptr;
+  for (const OverlapWhatIf& candidate : concluded.overlap)
+    if (run.strategy == EndToEndStrategy::overlap && candidate.chunks == run.chunks) w = &candidate;
+  const std::optional<EndToEndVerdict>& verdict = concluded.verdict;
+  const bool best = verdict && verdict->best == run.strategy && verdict->best_chunks == run.chunks;
+  const EndToEndParts& m = run.median;
+  const std::optional<EndToEndParts>& p = judged.predicted;
+  auto predicted = [&](double EndToEndParts::*part) { return p ? number((*p).*part) : std::string(); };
+  const bool timed = !run.repetitions.empty();
+  return {record.family,
+          record.variant,
+          recordParamsText(record, ";"),
+          toString(run.strategy),
+          std::to_string(run.chunks),
+          std::to_string(run.queues),
+          verificationWord(run),
+          run.error.value_or(""),
+          timed ? number(m.total_ns) : "",
+          timed ? number(m.upload_ns) : "",
+          timed ? number(m.launch_ns) : "",
+          timed ? number(m.kernel_ns) : "",
+          timed ? number(m.download_ns) : "",
+          timed ? number(m.gaps_ns) : "",
+          number(run.total_noise),
+          std::to_string(run.repetitions.size()),
+          predicted(&EndToEndParts::total_ns),
+          predicted(&EndToEndParts::upload_ns),
+          predicted(&EndToEndParts::launch_ns),
+          predicted(&EndToEndParts::kernel_ns),
+          predicted(&EndToEndParts::download_ns),
+          predicted(&EndToEndParts::gaps_ns),
+          std::to_string(run.upload_bytes),
+          std::to_string(run.download_bytes),
+          std::to_string(run.host_copy_bytes),
+          std::to_string(run.launches),
+          toString(judged.bound),
+          judged.bound_text,
+          w ? number(w->predicted_gain) : "",
+          w ? number(w->measured_gain) : "",
+          best ? "yes" : "",
+          judged.predicted_from};
+}
+
 }  // namespace
 
 std::string endToEndRunName(const EndToEndRun& run) {
@@ -65,10 +147,10 @@ std::string predictionText(const EndToEndRun& run, const EndToEndRunPrediction& 
 std::string overlapWhatIfText(const OverlapWhatIf& w) {
   std::string text = std::to_string(w.chunks) + " chunks: ";
   if (w.predicted_gain)
-    text += "the pipeline predicts " + formatDurationNs(w.predicted_overlapped_ns) + ", " + gainText(*w.predicted_gain) +
-            " than the same transfers one after the other (" + formatDurationNs(w.predicted_serial_ns) + ")";
-  else
-    text += "no prediction (no link ceilings)";
+    text += "the pipeline predicts " + formatDurationNs(w.predicted_overlapped_ns) + ", " +
+            gainText(*w.predicted_gain) + " than the same transfers one after the other (" +
+            formatDurationNs(w.predicted_serial_ns) + ")";
+  else text += "no prediction (no link ceilings)";
   if (w.measured_gain)
     text += "; measured " + formatDurationNs(*w.measured_overlapped_ns) + ", " + gainText(*w.measured_gain) + " (" +
             formatDurationNs(*w.measured_serial_ns) + " in one chunk)";
@@ -111,47 +193,15 @@ void printEndToEnd(const AnalysedResults& results, std::ostream& out) {
 }
 
 void writeEndToEndCsv(const AnalysedResults& results, std::ostream& out) {
-  const std::vector<std::string> header = {
-      "family", "variant", "params", "strategy", "chunks", "queues", "verification", "error", "total_ns", "upload_ns",
-      "launch_ns", "kernel_ns", "download_ns", "gaps_ns", "total_noise", "repetitions", "predicted_total_ns",
-      "predicted_upload_ns", "predicted_launch_ns", "predicted_kernel_ns", "predicted_download_ns", "predicted_gaps_ns",
-      "upload_bytes", "download_bytes", "host_copy_bytes", "launches", "bound", "bound_text", "predicted_gain",
-      "measured_gain", "best", "predicted_from"};
   auto writeRow = [&](const std::vector<std::string>& fields) {
     std::string line;
     for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csvField(fields[i]);
     out << line << kLineEnd;
   };
-  writeRow(header);
-  for (const AnalysedRecord& record : results.records) {
-    if (!record.end_to_end) continue;
-    const EndToEndResult& e = *record.end_to_end;
-    const EndToEndAnalysis& concluded = record.endToEnd();
-    for (std::size_t i = 0; i < e.runs.size(); ++i) {
-      const EndToEndRun& run = e.runs[i];
-      const EndToEndRunPrediction& judged = record.endToEndPrediction(i);
-      const OverlapWhatIf* w = nullptr;
-      for (const OverlapWhatIf& candidate : concluded.overlap)
-        if (run.strategy == EndToEndStrategy::overlap && candidate.chunks == run.chunks) w = &candidate;
-      const std::optional<EndToEndVerdict>& verdict = concluded.verdict;
-      const bool best = verdict && verdict->best == run.strategy && verdict->best_chunks == run.chunks;
-      const EndToEndParts& m = run.median;
-      const std::optional<EndToEndParts>& p = judged.predicted;
-      auto predicted = [&](double EndToEndParts::*part) { return p ? number((*p).*part) : std::string(); };
-      const bool timed = !run.repetitions.empty();
-      writeRow({record.family, record.variant, recordParamsText(record, ";"), toString(run.strategy),
-                std::to_string(run.chunks), std::to_string(run.queues), verificationWord(run), run.error.value_or(""),
-                timed ? number(m.total_ns) : "", timed ? number(m.upload_ns) : "", timed ? number(m.launch_ns) : "",
-                timed ? number(m.kernel_ns) : "", timed ? number(m.download_ns) : "", timed ? number(m.gaps_ns) : "",
-                number(run.total_noise), std::to_string(run.repetitions.size()), predicted(&EndToEndParts::total_ns),
-                predicted(&EndToEndParts::upload_ns), predicted(&EndToEndParts::launch_ns),
-                predicted(&EndToEndParts::kernel_ns), predicted(&EndToEndParts::download_ns),
-                predicted(&EndToEndParts::gaps_ns), std::to_string(run.upload_bytes), std::to_string(run.download_bytes),
-                std::to_string(run.host_copy_bytes), std::to_string(run.launches), toString(judged.bound), judged.bound_text,
-                w ? number(w->predicted_gain) : "", w ? number(w->measured_gain) : "", best ? "yes" : "",
-                judged.predicted_from});
-    }
-  }
+  writeRow(kEndToEndCsvHeader);
+  for (const AnalysedRecord& record : results.records)
+    if (record.end_to_end)
+      for (std::size_t i = 0; i < record.end_to_end->runs.size(); ++i) writeRow(endToEndCsvRow(record, i));
 }
 
 void writeEndToEndCsvReport(const AnalysedResults& results, const std::filesystem::path& file) {

@@ -17,13 +17,15 @@ std::string mergedText(const MergeSummary& merge, const std::string& batch) {
   std::vector<std::size_t> given;
   for (const MergedPart& part : merge.merged) given.push_back(part.index);
   const std::string count = std::to_string(merge.parts);
-  std::string text = "merged from part" + std::string(given.size() == 1 ? " " : "s ") + listed(given) + " of " + count + batch;
+  std::string text =
+      "merged from part" + std::string(given.size() == 1 ? " " : "s ") + listed(given) + " of " + count + batch;
   for (std::size_t index : merge.missing_parts)
-    text += "; part " + std::to_string(index) + " of " + count + " is missing (`rooflab run --shard " + std::to_string(index) +
-            "/" + count + "`, then merge again)";
+    text += "; part " + std::to_string(index) + " of " + count + " is missing (`rooflab run --shard " +
+            std::to_string(index) + "/" + count + "`, then merge again)";
   if (!merge.missing_points.empty())
-    text += "; " + std::to_string(merge.missing_points.size()) + (merge.missing_points.size() == 1 ? " point" : " points") +
-            " of the parts given " + (merge.missing_points.size() == 1 ? "has" : "have") + " no record";
+    text += "; " + std::to_string(merge.missing_points.size()) +
+            (merge.missing_points.size() == 1 ? " point" : " points") + " of the parts given " +
+            (merge.missing_points.size() == 1 ? "has" : "have") + " no record";
   return text;
 }
 
@@ -34,8 +36,8 @@ std::string batchPartText(const AnalysedResults& results) {
   if (results.merge) return mergedText(*results.merge, batch);
   if (!results.batch || !results.batch->part) return "";
   const BatchPart& part = *results.batch->part;
-  return "part " + std::to_string(part.index) + " of " + std::to_string(part.count) + batch + " (" + part.source + "): " +
-         std::to_string(part.points.size()) + " of its " + std::to_string(results.batch->points) +
+  return "part " + std::to_string(part.index) + " of " + std::to_string(part.count) + batch + " (" + part.source +
+         "): " + std::to_string(part.points.size()) + " of its " + std::to_string(results.batch->points) +
          " points; `rooflab merge` joins the parts";
 }
 

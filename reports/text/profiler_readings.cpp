@@ -28,7 +28,8 @@ std::vector<ProfilerReading> profilerReadings(const AnalysedRecord& record) {
   for (const std::string& key : counters::profilerReadingKeys()) {
     ProfilerReading reading;
     reading.key = key;
-    const auto entry = std::find_if(table.begin(), table.end(), [&](const counters::CounterMetric& m) { return key == m.raw_name; });
+    const auto entry =
+        std::find_if(table.begin(), table.end(), [&](const counters::CounterMetric& m) { return key == m.raw_name; });
     if (entry != table.end()) {
       reading.display_name = entry->display_name;
       reading.unit = entry->unit;

@@ -12,12 +12,12 @@
 namespace rooflab::reports {
 
 struct ProfilerReading {
-  std::string key;                   // the derived key (docs/results-schema.md, "Counters")
+  std::string key;  // the derived key (docs/results-schema.md, "Counters")
   std::string display_name;
-  std::string unit;                  // "%", "replays/inst", ...
-  std::string description;           // one line: what the reading tells
-  std::optional<double> value;       // nullopt: see reason
-  std::string reason;                // why there is no value
+  std::string unit;             // "%", "replays/inst", ...
+  std::string description;      // one line: what the reading tells
+  std::optional<double> value;  // nullopt: see reason
+  std::string reason;           // why there is no value
 };
 
 // True when the record's counters carry at least one reading key (a record of a run before the

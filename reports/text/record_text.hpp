@@ -15,7 +15,8 @@ std::string paramValueText(double value);
 // (the manifest's order) where it has one, then the rest alphabetically.
 std::string recordParamsText(const RunRecord& record, std::string_view separator = ", ");
 // The same of params in `order` first, then the rest by name.
-std::string paramsText(const ParamValues& params, const std::vector<std::string>& order, std::string_view separator = ", ");
+std::string paramsText(const ParamValues& params, const std::vector<std::string>& order,
+                       std::string_view separator = ", ");
 // "passed (rel. err 1.7e-07)", "FAILED (rel. err 0.41, 49152 wrong)", "reference", "not checked".
 std::string verificationText(const RunRecord& record);
 // How well the median kernel time is known, for records measured to a noise target:

@@ -67,7 +67,8 @@ std::vector<std::string> placementKeysInOrder(const AnalysedResults& results) {
     take(levelPlacementKey(model_key, MemoryLevel::global));
     take(model_key + std::string(kCountersSuffix));
     // The counters' levels, from the core outwards, beside their model's other placements.
-    for (MemoryLevel level : {MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::local}) take(levelPlacementKey(model_key, level));
+    for (MemoryLevel level : {MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::local})
+      take(levelPlacementKey(model_key, level));
   }
   std::sort(seen.begin(), seen.end());
   keys.insert(keys.end(), seen.begin(), seen.end());

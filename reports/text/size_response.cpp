@@ -28,7 +28,8 @@ std::vector<const AnalysedRecord*> measured(const AnalysedResults& results, cons
   return records;
 }
 
-std::string othersLabel(const AnalysedRecord& record, const std::string& size_param, const std::set<std::string>& varying) {
+std::string othersLabel(const AnalysedRecord& record, const std::string& size_param,
+                        const std::set<std::string>& varying) {
   std::string label;
   for (const std::string& name : record.param_order)
     if (name != size_param && varying.count(name) && record.params.count(name))
@@ -38,7 +39,8 @@ std::string othersLabel(const AnalysedRecord& record, const std::string& size_pa
 
 // The first param (in the family's order) with three values or more in one variant's records whose
 // values change the family's work: what the chart's x axis is.
-std::optional<std::string> sizeParam(const std::vector<const AnalysedRecord*>& records, std::set<std::string>& varying) {
+std::optional<std::string> sizeParam(const std::vector<const AnalysedRecord*>& records,
+                                     std::set<std::string>& varying) {
   std::map<std::string, std::set<double>> values;
   for (const AnalysedRecord* r : records)
     for (const auto& [name, value] : r->params) values[name].insert(value);
@@ -54,7 +56,8 @@ std::optional<std::string> sizeParam(const std::vector<const AnalysedRecord*>& r
         per_variant[r->variant].insert(r->params.at(name));
         bytes_at[r->params.at(name)].insert(r->work.bytes + r->work.flops);
       }
-    const bool three = std::any_of(per_variant.begin(), per_variant.end(), [](const auto& v) { return v.second.size() >= 3; });
+    const bool three =
+        std::any_of(per_variant.begin(), per_variant.end(), [](const auto& v) { return v.second.size() >= 3; });
     std::set<double> works;
     for (const auto& [value, work] : bytes_at) works.insert(*work.begin());
     if (three && works.size() >= 2) return name;
@@ -63,14 +66,16 @@ std::optional<std::string> sizeParam(const std::vector<const AnalysedRecord*>& r
 }
 
 // GB/s when the family's work at its largest size is below the device's ridge (memory by nature).
-std::string rateUnit(const AnalysedResults& results, const std::vector<const AnalysedRecord*>& records, const std::string& param) {
-  const AnalysedRecord* largest = *std::max_element(records.begin(), records.end(), [&](const AnalysedRecord* a, const AnalysedRecord* b) {
-    return a->params.at(param) < b->params.at(param);
-  });
+std::string rateUnit(const AnalysedResults& results, const std::vector<const AnalysedRecord*>& records,
+                     const std::string& param) {
+  const AnalysedRecord* largest =
+      *std::max_element(records.begin(), records.end(), [&](const AnalysedRecord* a, const AnalysedRecord* b) {
+        return a->params.at(param) < b->params.at(param);
+      });
   if (largest->work.flops <= 0) return "GB/s";
   const auto model = results.models.roofline_models.find("device");
   const auto& models = results.models.roofline_models;
-  const DeviceModel* device = model != models.end() ? &model->second.model
+  const DeviceModel* device = model != models.end()                      ? &model->second.model
                               : models.count(referenceModelKey(results)) ? &models.at(referenceModelKey(results)).model
                                                                          : nullptr;
   if (device == nullptr || largest->work.bytes <= 0) return "GFLOP/s";
@@ -116,7 +121,7 @@ std::optional<SizeResponse> sizeResponse(const AnalysedResults& results, const s
     if (!r->params.count(*param)) continue;
     const std::string others = othersLabel(*r, *param, varying);
     auto series = std::find_if(response.series.begin(), response.series.end(),
-                                [&](const SizeSeries& s) { return s.variant == r->variant && s.others == others; });
+                               [&](const SizeSeries& s) { return s.variant == r->variant && s.others == others; });
     if (series == response.series.end()) {
       SizeSeries added;
       added.variant = r->variant;
@@ -151,7 +156,8 @@ void writeSizeResponseCsv(const SizeResponse& response, std::ostream& out) {
            s.still_rising ? "1" : "0"});
 }
 
-std::vector<std::filesystem::path> writeSizeResponseCsvReports(const AnalysedResults& results, const std::filesystem::path& out_dir) {
+std::vector<std::filesystem::path> writeSizeResponseCsvReports(const AnalysedResults& results,
+                                                               const std::filesystem::path& out_dir) {
   std::vector<std::filesystem::path> files;
   // A batch that compared devices: a file per device, each of its own records.
   const std::vector<AnalysedResults> documents = documentsPerDevice(results);

@@ -51,6 +51,7 @@ std::string sizeResponseFileStem(const std::string& family);
 // variant, others, param, size, rate, unit, median_ns, plateau_rate, half_plateau_size,
 // half_below_range, still_rising: a row per point.
 void writeSizeResponseCsv(const SizeResponse& response, std::ostream& out);
-std::vector<std::filesystem::path> writeSizeResponseCsvReports(const AnalysedResults& results, const std::filesystem::path& out_dir);
+std::vector<std::filesystem::path> writeSizeResponseCsvReports(const AnalysedResults& results,
+                                                               const std::filesystem::path& out_dir);
 
 }  // namespace rooflab::reports

@@ -58,7 +58,8 @@ void printWhatIfs(const AnalysedResults& results, std::ostream& out) {
     if (record.mode != RunMode::what_if || !record.what_if) continue;
     const WhatIfRun& run = *record.what_if;
     const WhatIfOutcome w = record.what_if_outcome.value_or(WhatIfOutcome{});
-    std::string line = "what-if " + record.family + "/" + record.variant + " " + run.name + " " + recordParamsText(record) + ": ";
+    std::string line =
+        "what-if " + record.family + "/" + record.variant + " " + run.name + " " + recordParamsText(record) + ": ";
     if (record.status != RecordStatus::ok) {
       line += toString(record.status) + ": " + firstLine(record.status_reason);
     } else {
@@ -93,16 +94,16 @@ void printTerminalSummary(const AnalysedResults& results, std::ostream& out) {
     if (record.status == RecordStatus::ok) {
       ++ok;
       if (record.verification.status == VerificationStatus::failed) ++verification_failed;
-      row.insert(row.end(), {optionalText(record.medianKernelNs(), &formatDurationNs),
-                             optionalText(record.achievedGflops(), &formatRate),
-                             optionalText(record.achievedGbps(), &formatRate), verificationText(record),
-                             diagnosisCell(record)});
+      row.insert(row.end(),
+                 {optionalText(record.medianKernelNs(), &formatDurationNs),
+                  optionalText(record.achievedGflops(), &formatRate), optionalText(record.achievedGbps(), &formatRate),
+                  verificationText(record), diagnosisCell(record)});
     } else {
       (isFault(record.status) ? errors : skipped) += 1;
       const std::string error = firstLine(record.status_reason);
-      row.insert(row.end(), {"-", "-", "-",
-                             shortened(toString(record.status) + (error.empty() ? "" : ": " + error), kMaxErrorColumnChars),
-                             "-"});
+      row.insert(row.end(),
+                 {"-", "-", "-",
+                  shortened(toString(record.status) + (error.empty() ? "" : ": " + error), kMaxErrorColumnChars), "-"});
     }
     rows.push_back(std::move(row));
   }
@@ -130,8 +131,8 @@ void printTerminalSummary(const AnalysedResults& results, std::ostream& out) {
   printRow(rules);
   for (const auto& row : rows) printRow(row);
   // std::to_string, not operator<<: a stream imbued with a grouping locale would print "1.234".
-  out << std::to_string(rows.size()) + (rows.size() == 1 ? " record: " : " records: ") + std::to_string(ok) +
-             " ok, " + std::to_string(errors) + " error, " + std::to_string(skipped) + " skipped, " +
+  out << std::to_string(rows.size()) + (rows.size() == 1 ? " record: " : " records: ") + std::to_string(ok) + " ok, " +
+             std::to_string(errors) + " error, " + std::to_string(skipped) + " skipped, " +
              std::to_string(verification_failed) + " failed verification\n";
   if (const std::string part = batchPartText(results); !part.empty()) out << terminalText(part) << '\n';
   printWhatIfs(results, out);

@@ -50,13 +50,14 @@ void printTuningSummary(const TuningResult& result, std::ostream& out) {
     if (best.rate) out << ", " << formatRate(*best.rate) << " " << result.rate_unit;
     if (best.rate && result.roof_rate) out << " (" << formatPercent(*best.rate / *result.roof_rate) << " of the roof)";
     if (result.baseline && result.configurations[*result.baseline].median_ns)
-      out << "; " << formatSpeedup(*result.configurations[*result.baseline].median_ns / *best.median_ns) << " the variant as written";
+      out << "; " << formatSpeedup(*result.configurations[*result.baseline].median_ns / *best.median_ns)
+          << " the variant as written";
     out << "\n";
   }
   std::size_t failed = 0;
   for (const TunedConfiguration& c : result.configurations)
-    failed += c.outcome == ConfigurationOutcome::build_failed || c.outcome == ConfigurationOutcome::verification_failed ||
-              c.outcome == ConfigurationOutcome::failed;
+    failed += c.outcome == ConfigurationOutcome::build_failed ||
+              c.outcome == ConfigurationOutcome::verification_failed || c.outcome == ConfigurationOutcome::failed;
   out << "  " << toString(result.searcher) << " searcher: " << result.evaluations << " of " << result.valid
       << " valid configurations run (" << result.configurations.size() << " in the space, " << failed
       << " failed); stopped: " << result.stop_reason << "\n";
@@ -65,7 +66,8 @@ void printTuningSummary(const TuningResult& result, std::ostream& out) {
 void writeTuningCsv(const TuningResult& result, std::ostream& out) {
   std::vector<std::string> header;
   for (const TuningDimension& d : result.dimensions) header.push_back(d.name);
-  for (const char* column : {"outcome", "order", "resumed", "median_ns", "lower_ns", "upper_ns", "rate", "rate_unit", "best", "reason"})
+  for (const char* column :
+       {"outcome", "order", "resumed", "median_ns", "lower_ns", "upper_ns", "rate", "rate_unit", "best", "reason"})
     header.push_back(column);
   auto row = [&](const std::vector<std::string>& fields) {
     std::string line;
@@ -88,7 +90,8 @@ void writeTuningCsv(const TuningResult& result, std::ostream& out) {
   }
 }
 
-std::vector<std::filesystem::path> writeTuningCsvReports(const AnalysedResults& results, const std::filesystem::path& out_dir) {
+std::vector<std::filesystem::path> writeTuningCsvReports(const AnalysedResults& results,
+                                                         const std::filesystem::path& out_dir) {
   std::vector<std::filesystem::path> files;
   for (const TuningResult& result : results.tuning) {
     std::ostringstream text;

@@ -23,6 +23,7 @@ std::string bestConfigurationText(const TuningResult& result);
 // rate_unit, best, reason: every configuration of the space, invalid ones included.
 void writeTuningCsv(const TuningResult& result, std::ostream& out);
 // tune-<family>-<variant>.csv per search, atomically; returns the files written.
-std::vector<std::filesystem::path> writeTuningCsvReports(const AnalysedResults& results, const std::filesystem::path& out_dir);
+std::vector<std::filesystem::path> writeTuningCsvReports(const AnalysedResults& results,
+                                                         const std::filesystem::path& out_dir);
 
 }  // namespace rooflab::reports

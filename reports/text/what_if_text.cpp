@@ -42,7 +42,8 @@ std::string whatIfRealisedText(const WhatIfRun& run, const WhatIfOutcome& w) {
   if (!gain && !w.realised_gain_unavailable.empty())
     return run.realised_by + " (the real optimisation): no gain shown: " + w.realised_gain_unavailable;
   // Files written before the reasons: a missing gain was a record missing at these parameters.
-  if (!gain) return run.realised_by + " (the real optimisation): not measured at these parameters (study it in normal mode)";
+  if (!gain)
+    return run.realised_by + " (the real optimisation): not measured at these parameters (study it in normal mode)";
   return run.realised_by + " (the real optimisation) measured: " +
          (*gain < 1.0 ? "slower (" + formatSpeedup(*gain) + ")" : formatSpeedup(*gain) + " faster");
 }

@@ -22,9 +22,9 @@ TEST(AbPlan, TwoConfigsAreInterleavedAVariantAtATime) {
   const BatchConfig baseline = parseBatchConfig(
       run + "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\", \"float4\"]\nparams = { N = [65536] }\n", "a.toml",
       dir.path());
-  const BatchConfig candidate = parseBatchConfig(
-      run + "[[study]]\nfamily = \"vecadd\"\nvariants = [\"float4\", \"global\", \"local_staged\"]\nparams = { N = [65536] }\n",
-      "b.toml", dir.path());
+  const BatchConfig candidate = parseBatchConfig(run + "[[study]]\nfamily = \"vecadd\"\nvariants = [\"float4\", "
+                                                       "\"global\", \"local_staged\"]\nparams = { N = [65536] }\n",
+                                                 "b.toml", dir.path());
   const BatchPlan a = planBatch(baseline), b = planBatch(candidate);
   ASSERT_TRUE(a.input_errors.empty() && b.input_errors.empty());
 
@@ -34,8 +34,10 @@ TEST(AbPlan, TwoConfigsAreInterleavedAVariantAtATime) {
   const std::vector<AbSide> sides = {AbSide::baseline,  AbSide::baseline,  AbSide::candidate, AbSide::candidate,
                                      AbSide::candidate, AbSide::candidate, AbSide::baseline,  AbSide::baseline};
   EXPECT_EQ(schedule.sides, sides);
-  const std::vector<std::string> variants = {"global", "global", "global", "global", "float4", "float4", "float4", "float4"};
-  for (std::size_t i = 0; i < variants.size(); ++i) EXPECT_EQ(schedule.plan->points[i].run_point.variant->name, variants[i]) << i;
+  const std::vector<std::string> variants = {"global", "global", "global", "global",
+                                             "float4", "float4", "float4", "float4"};
+  for (std::size_t i = 0; i < variants.size(); ++i)
+    EXPECT_EQ(schedule.plan->points[i].run_point.variant->name, variants[i]) << i;
   // Each side's points keep their own group: the analysis concludes a side's variant on its own records.
   EXPECT_TRUE(schedule.plan->closesGroup(1));
   EXPECT_FALSE(schedule.plan->closesGroup(2));

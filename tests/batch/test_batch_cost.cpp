@@ -40,7 +40,8 @@ TEST(BatchEstimate, PointsOfAKindCostWhatTheFirstOfThemCost) {
 }
 
 TEST(BatchEstimate, AKindNotRunYetIsScaledByItsModeThenByEveryPoint) {
-  BatchEstimator estimator({prior("a", "normal", 1, 0), prior("b", "normal", 2, 0), prior("c", "compute-only", 4, 0)}, 0);
+  BatchEstimator estimator({prior("a", "normal", 1, 0), prior("b", "normal", 2, 0), prior("c", "compute-only", 4, 0)},
+                           0);
   estimator.pointDone(0, 3, 0, 3);  // a normal point cost 3 times its prior
   // b (normal, not run): 3 x its prior; c (another mode): 3 x its prior, from every point run.
   EXPECT_NEAR(estimator.remainingSeconds(), 6 + 12, 1e-12);
@@ -64,7 +65,8 @@ TEST(BatchCost, ThePhaseTableSumsTheBatchsStepsAndTheRecordsPhases) {
   times.finish_seconds = 0.125;
   std::vector<RunRecord> records(2);
   records[0].phase_seconds = {{"build", 1}, {"run", 2}, {"counters", 3}};
-  records[1].phase_seconds = {{"prepare", 0.5}, {"warmup", 0.75}, {"run", 1.25}, {"drift_control", 0.25}, {"release", 0.5}};
+  records[1].phase_seconds = {
+      {"prepare", 0.5}, {"warmup", 0.75}, {"run", 1.25}, {"drift_control", 0.25}, {"release", 0.5}};
   records[0].build_seconds = 4;
   records[0].counters.cost.emplace().pass_seconds = {0.1, 0.2};
   BatchCost cost = batchCost(times, records, 8);
@@ -110,9 +112,9 @@ TEST(BatchCost, AResultsFileWithoutCostsSaysSo) {
 // fifth more before any point has run; the timed runs, each on its own GPU, do not. PoCL's points,
 // whose kernels share the host's cores, are left as they are.
 TEST(BatchEstimate, ShardedGpusPriceTheirPointsFixedPartAFifthHigher) {
-  const BatchPlan plan = planBatch(parseBatchConfig(
-      std::string(rooflab::testing::kQuickCpuRun) + "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\n", "estimate.toml",
-      ROOFLAB_SOURCE_DIR));
+  const BatchPlan plan = planBatch(parseBatchConfig(std::string(rooflab::testing::kQuickCpuRun) +
+                                                        "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\n",
+                                                    "estimate.toml", ROOFLAB_SOURCE_DIR));
   ASSERT_TRUE(plan.input_errors.empty());
   const std::vector<std::size_t> slots = {0};
   RooflineModels models;

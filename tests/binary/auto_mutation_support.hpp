@@ -9,9 +9,9 @@
 #include "mutators/auto_mutation.hpp"
 #include "test_support.hpp"
 
-#define ROOFLAB_REQUIRE_LIBCLANG()                                                                     \
-  do {                                                                                                 \
-    if (!rooflab::automaticMutantsAvailable()) GTEST_SKIP() << rooflab::automaticMutantsOffReason();   \
+#define ROOFLAB_REQUIRE_LIBCLANG() \
+  do { \
+    if (!rooflab::automaticMutantsAvailable()) GTEST_SKIP() << rooflab::automaticMutantsOffReason(); \
   } while (0)
 
 namespace rooflab::testing {

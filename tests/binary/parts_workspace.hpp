@@ -52,15 +52,20 @@ struct PartsWorkspace {
   explicit PartsWorkspace(const std::string& formats = "\"json\"", const std::string& ceilings = "datasheet") {
     dir.write("kernels/adder/add.cl", kPartsSource);
     dir.write("kernels/adder/family.toml", partsFamily());
-    dir.write("cfg.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 1\nwarmup = 0\nmodes = [\"normal\", \"memory-only\"]\n"
-                          "counters = \"off\"\nceilings = \"" + ceilings + "\"\nformats = [" + formats + "]\n"
-                          "kernels = [\"kernels\"]\nout = \"out\"\n"
-                          "[[study]]\nfamily = \"adder\"\nparams = { N = [1024, 2048, 4096] }\n");
+    dir.write("cfg.toml",
+              "[run]\ndevice = \"cpu\"\nrepetitions = 1\nwarmup = 0\nmodes = [\"normal\", \"memory-only\"]\n"
+              "counters = \"off\"\nceilings = \"" +
+                  ceilings + "\"\nformats = [" + formats +
+                  "]\n"
+                  "kernels = [\"kernels\"]\nout = \"out\"\n"
+                  "[[study]]\nfamily = \"adder\"\nparams = { N = [1024, 2048, 4096] }\n");
   }
   BinaryOutcome run(const std::string& args, const std::string& shell_prefix = "") const {
     return runRooflab(args, dir.path(), shell_prefix);
   }
-  ResultsDocument results(const std::string& folder) const { return readResultsFile(dir.path() / folder / "results.json"); }
+  ResultsDocument results(const std::string& folder) const {
+    return readResultsFile(dir.path() / folder / "results.json");
+  }
 };
 
 // What a record is compared on: its point (label and device), its status and its verification.

@@ -21,7 +21,8 @@ namespace {
 
 const std::string kFixtures = std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/kernels/unannotated/";
 
-AutoMutant mutate(const std::string& path, const std::string& text, AutoMutantKind kind, const std::string& options = "") {
+AutoMutant mutate(const std::string& path, const std::string& text, AutoMutantKind kind,
+                  const std::string& options = "") {
   AutoMutationRequest request;
   request.source_text = text;
   request.source_path = path;
@@ -69,13 +70,15 @@ TEST(AutoMutation, UnannotatedLibraryKernelsGetBothMutants) {
 
 TEST(AutoMutation, ComputeOnlyStoresSitBehindARuntimeFalseCondition) {
   ROOFLAB_REQUIRE_LIBCLANG();
-  const std::string text = "kernel void k(global float* y, global const float* x) {\n"
-                           "  int i = get_global_id(0);\n  if (i > 2) y[i] += 2.0f * x[i];\n  else y[i] = x[i + 1];\n}\n";
+  const std::string text =
+      "kernel void k(global float* y, global const float* x) {\n"
+      "  int i = get_global_id(0);\n  if (i > 2) y[i] += 2.0f * x[i];\n  else y[i] = x[i + 1];\n}\n";
   const AutoMutant m = mutate("/tmp/k.cl", text, AutoMutantKind::compute_only);
   ASSERT_TRUE(m.source) << m.reason;
   // The condition and the made-up values read the run-time key (a kernel argument), never a constant.
-  EXPECT_NE(m.source->find("if (rl_auto_bits_float(rl_auto_v) == rl_mutant_key) y[i] = rl_auto_v; } while (0);\n  else"),
-            std::string::npos)
+  EXPECT_NE(
+      m.source->find("if (rl_auto_bits_float(rl_auto_v) == rl_mutant_key) y[i] = rl_auto_v; } while (0);\n  else"),
+      std::string::npos)
       << *m.source;
   EXPECT_NE(m.source->find("rl_auto_fake_float(rl_auto_seed((ulong)(&(x[i + 1]))), rl_mutant_key)"), std::string::npos)
       << *m.source;
@@ -89,13 +92,14 @@ TEST(AutoMutation, ComputeOnlyStoresSitBehindARuntimeFalseCondition) {
 TEST(AutoMutation, TheRuntimeKeyIsThreadedThroughHelpers) {
   ROOFLAB_REQUIRE_LIBCLANG();
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  const std::string text = "float load_scaled(global const float* p, int i, float s) { return p[i] * s; }\n"
-                           "void store(global uchar* q, int i, float v) { q[i] = (uchar)(v * 255.0f); }\n"
-                           "int pick(void) { return 1; }\n"
-                           "kernel void launched(global const int* idx, global const float* x, global uchar* out) {\n"
-                           "  const int i = get_global_id(0);\n"
-                           "  store(out, i, load_scaled(x, idx[i], 0.5f) + pick());\n}\n"
-                           "kernel void other(global const float* x, global uchar* out) { store(out, 0, x[pick()]); }\n";
+  const std::string text =
+      "float load_scaled(global const float* p, int i, float s) { return p[i] * s; }\n"
+      "void store(global uchar* q, int i, float v) { q[i] = (uchar)(v * 255.0f); }\n"
+      "int pick(void) { return 1; }\n"
+      "kernel void launched(global const int* idx, global const float* x, global uchar* out) {\n"
+      "  const int i = get_global_id(0);\n"
+      "  store(out, i, load_scaled(x, idx[i], 0.5f) + pick());\n}\n"
+      "kernel void other(global const float* x, global uchar* out) { store(out, 0, x[pick()]); }\n";
   AutoMutationRequest request;
   request.source_text = text;
   request.source_path = "/tmp/helpers.cl";
@@ -104,12 +108,15 @@ TEST(AutoMutation, TheRuntimeKeyIsThreadedThroughHelpers) {
   const AutoMutant m = mutateAutomatically(request);
   ASSERT_TRUE(m.source) << m.reason;
   const std::string& s = *m.source;
-  EXPECT_NE(s.find("float load_scaled(global const float* p, int i, float s, const uint rl_mutant_key)"), std::string::npos) << s;
+  EXPECT_NE(s.find("float load_scaled(global const float* p, int i, float s, const uint rl_mutant_key)"),
+            std::string::npos)
+      << s;
   EXPECT_NE(s.find("int pick(const uint rl_mutant_key)"), std::string::npos) << s;
   EXPECT_NE(s.find("rl_auto_fake_float(rl_auto_seed((ulong)(&(p[i]))), rl_mutant_key)"), std::string::npos) << s;
   EXPECT_NE(s.find("if (rl_auto_bits_uchar(rl_auto_v) == rl_mutant_key) q[i] = rl_auto_v;"), std::string::npos) << s;
   EXPECT_NE(s.find("store(out, i, load_scaled(x, idx[i], 0.5f, rl_mutant_key) + pick(rl_mutant_key), rl_mutant_key);"),
-            std::string::npos) << s;
+            std::string::npos)
+      << s;
   EXPECT_NE(s.find("store(out, 0, x[pick(rl_mutant_key)], rl_mutant_key);"), std::string::npos) << s;
   EXPECT_EQ(rooflab::testing::buildMutantOnPocl(m), "");
   // idx decides an address (kept), x is made up, out is stored (argument indices of `launched`).
@@ -126,7 +133,8 @@ TEST(AutoMutation, TheRuntimeKeyIsThreadedThroughHelpers) {
 TEST(AutoMutation, WhatItCannotRewriteGivesNoMutantWithTheReason) {
   ROOFLAB_REQUIRE_LIBCLANG();
   // The only load picks the address the atomic updates: nothing can be made up.
-  const std::string atomic = "kernel void k(global int* h, global const int* v) { atomic_inc(&h[v[get_global_id(0)]]); }\n";
+  const std::string atomic =
+      "kernel void k(global int* h, global const int* v) { atomic_inc(&h[v[get_global_id(0)]]); }\n";
   const AutoMutant a = mutate("/tmp/atomic.cl", atomic, AutoMutantKind::compute_only);
   EXPECT_FALSE(a.source);
   EXPECT_NE(a.reason.find("no compute-only mutant is possible: every global load decides an address, a branch, a loop "
@@ -141,24 +149,27 @@ TEST(AutoMutation, WhatItCannotRewriteGivesNoMutantWithTheReason) {
   const AutoMutant b = mutate("/tmp/branchy.cl", branchy, AutoMutantKind::memory_only);
   ASSERT_TRUE(b.source) << b.reason;
   EXPECT_NE(b.source->find("float v = x[i] * 2.0f;"), std::string::npos) << *b.source;
-  EXPECT_NE(b.same_as_original.find("every operation decides an address, a branch, a loop bound or a divisor (the first "
-                                    "floating-point one at branchy.cl:3): there is no arithmetic to remove"),
-            std::string::npos)
+  EXPECT_NE(
+      b.same_as_original.find("every operation decides an address, a branch, a loop bound or a divisor (the first "
+                              "floating-point one at branchy.cl:3): there is no arithmetic to remove"),
+      std::string::npos)
       << b.same_as_original;
   // Compute-only guards every store anyway: the made-up v changes no traffic there.
   EXPECT_TRUE(mutate("/tmp/branchy.cl", branchy, AutoMutantKind::compute_only).source);
 
-  const AutoMutant broken = mutate("/tmp/broken.cl", "kernel void k(global float* y) { y[0] = undeclared; }\n",
-                                   AutoMutantKind::compute_only);
+  const AutoMutant broken =
+      mutate("/tmp/broken.cl", "kernel void k(global float* y) { y[0] = undeclared; }\n", AutoMutantKind::compute_only);
   EXPECT_FALSE(broken.source);
   EXPECT_NE(broken.reason.find("libclang cannot parse broken.cl"), std::string::npos) << broken.reason;
 }
 
 TEST(AutoMutation, BuiltWithoutLibclangSaysSo) {
 #ifdef ROOFLAB_HAVE_LIBCLANG
-  GTEST_SKIP() << "built with libclang (" << (automaticMutantsAvailable() ? "loaded" : automaticMutantsOffReason()) << ")";
+  GTEST_SKIP() << "built with libclang (" << (automaticMutantsAvailable() ? "loaded" : automaticMutantsOffReason())
+               << ")";
 #endif
-  const AutoMutant m = mutate("/tmp/k.cl", "kernel void k(global float* y) { y[0] = 1.0f; }\n", AutoMutantKind::compute_only);
+  const AutoMutant m =
+      mutate("/tmp/k.cl", "kernel void k(global float* y) { y[0] = 1.0f; }\n", AutoMutantKind::compute_only);
   EXPECT_FALSE(m.source);
   EXPECT_EQ(m.reason, "automatic mutants off: built without libclang");
 }
@@ -170,14 +181,17 @@ TEST(AutoMutation, UnannotatedFamiliesGetVerdictsThroughTheBinary) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   rooflab::testing::TempDir dir;
   const std::string out = (dir.path() / "out").string();
-  dir.write("cfg.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 2\nwarmup = 1\n"
-                        "modes = [\"normal\", \"compute-only\", \"memory-only\"]\nceilings = \"datasheet\"\n"
-                        "kernels = [\"" + kFixtures + "\"]\nout = \"" + out + "\"\nformats = [\"json\"]\n"
-                        "[[study]]\nfamily = \"gemm_plain\"\nparams = { N = 128 }\n"
-                        "[[study]]\nfamily = \"sum_plain\"\nparams = { N = 262144 }\n"
-                        "[[study]]\nfamily = \"axpy_plain\"\nvariants = [\"float4\", \"vload4\"]\nparams = { N = 1048576 }\n");
-  const std::string command = std::string(ROOFLAB_BINARY) + " run " + (dir.path() / "cfg.toml").string() + " --quiet > " +
-                              (dir.path() / "log").string() + " 2>&1";
+  dir.write("cfg.toml",
+            "[run]\ndevice = \"cpu\"\nrepetitions = 2\nwarmup = 1\n"
+            "modes = [\"normal\", \"compute-only\", \"memory-only\"]\nceilings = \"datasheet\"\n"
+            "kernels = [\"" +
+                kFixtures + "\"]\nout = \"" + out +
+                "\"\nformats = [\"json\"]\n"
+                "[[study]]\nfamily = \"gemm_plain\"\nparams = { N = 128 }\n"
+                "[[study]]\nfamily = \"sum_plain\"\nparams = { N = 262144 }\n"
+                "[[study]]\nfamily = \"axpy_plain\"\nvariants = [\"float4\", \"vload4\"]\nparams = { N = 1048576 }\n");
+  const std::string command = std::string(ROOFLAB_BINARY) + " run " + (dir.path() / "cfg.toml").string() +
+                              " --quiet > " + (dir.path() / "log").string() + " 2>&1";
   const int status = std::system(command.c_str());
   ASSERT_EQ(WEXITSTATUS(status), 0) << rooflab::testing::fileText(dir.path() / "log");
   const nlohmann::json results = nlohmann::json::parse(rooflab::testing::fileText(out + "/results.json"));
@@ -212,14 +226,18 @@ TEST(AutoMutation, UnannotatedFamiliesGetVerdictsThroughTheBinary) {
 TEST(AutoMutation, EveryReadModifyWriteFormKeepsTheOriginalsCounts) {
   ROOFLAB_REQUIRE_LIBCLANG();
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  const std::string head = "typedef struct { float x; float y; } Point;\ntypedef struct { float a[64]; } Rows;\n"
-                           "kernel void k(global float* c, global int* m, global float4* v, global Point* p, global Rows* s,"
-                           " float beta, int bits) {\n  int i = get_global_id(0);\n  int j = 2 * i;\n  ";
-  for (const char* statement :
-       {"c[2*i+1] *= beta;", "c[2*i+1] += beta;", "c[2*i+1] -= beta;", "c[2*i+1] /= beta;", "m[2*i+1] |= bits;",
-        "m[2*i+1] &= bits;", "m[2*i+1] ^= bits;", "m[2*i+1] <<= 1;", "m[2*i+1] += bits;", "m[2*i+1]++;", "++m[2*i+1];",
-        "m[2*i+1]--;", "--m[2*i+1];", "c[2*i+1]++;", "p[2*i+1].x += beta;", "v[2*i+1].s0 += beta;", "v[2*i+1].y *= beta;", "((global float4*)c)[2*i+1].y *= beta;",
-        "c[j++] += beta;", "c[i] += beta;", "s->a[2*i+1] += beta;", "s[i].a[j] *= beta;"}) {
+  const std::string head =
+      "typedef struct { float x; float y; } Point;\ntypedef struct { float a[64]; } Rows;\n"
+      "kernel void k(global float* c, global int* m, global float4* v, global Point* p, global Rows* s,"
+      " float beta, int bits) {\n  int i = get_global_id(0);\n  int j = 2 * i;\n  ";
+  for (const char* statement : {"c[2*i+1] *= beta;",    "c[2*i+1] += beta;",   "c[2*i+1] -= beta;",
+                                "c[2*i+1] /= beta;",    "m[2*i+1] |= bits;",   "m[2*i+1] &= bits;",
+                                "m[2*i+1] ^= bits;",    "m[2*i+1] <<= 1;",     "m[2*i+1] += bits;",
+                                "m[2*i+1]++;",          "++m[2*i+1];",         "m[2*i+1]--;",
+                                "--m[2*i+1];",          "c[2*i+1]++;",         "p[2*i+1].x += beta;",
+                                "v[2*i+1].s0 += beta;", "v[2*i+1].y *= beta;", "((global float4*)c)[2*i+1].y *= beta;",
+                                "c[j++] += beta;",      "c[i] += beta;",       "s->a[2*i+1] += beta;",
+                                "s[i].a[j] *= beta;"}) {
     SCOPED_TRACE(statement);
     const std::string text = head + statement + "\n}\n";
     const AutoMutant compute = mutate("/tmp/rmw.cl", text, AutoMutantKind::compute_only);
@@ -251,31 +269,30 @@ TEST(AutoMutation, EveryReadModifyWriteFormKeepsTheOriginalsCounts) {
 TEST(AutoMutation, MemoryOnlyDropsArithmeticOnValuesNeverReadFromMemory) {
   ROOFLAB_REQUIRE_LIBCLANG();
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  const std::string text =
-      "kernel void peak(global float* out, float seed) {\n"
-      "  float x = seed;\n"
-      "  float y = (float)get_local_id(0);\n"
-      "  for (int r = 0; r < 64; ++r) {\n"
-      "    x = mad(y, x, y);\n"
-      "    y = mad(x, y, x);\n"
-      "    x = x * y + 0.5f;\n"
-      "  }\n"
-      "  out[get_global_id(0)] = y;\n"
-      "}\n"
-      "kernel void scaled(global const float* in, global float* out, float alpha) {\n"
-      "  int i = get_global_id(0);\n"
-      "  float v = in[i];\n"
-      "  float w = alpha * 2.0f;\n"
-      "  float acc = 0.0f;\n"
-      "  acc += v * w + v;\n"
-      "  out[i] = acc;\n"
-      "}\n"
-      "kernel void bins(global const float* in, global int* out) {\n"
-      "  int counts[4] = {0, 0, 0, 0};\n"
-      "  int i = get_global_id(0);\n"
-      "  counts[min((int)(in[i] * 4.0f), 3)] += 1;\n"
-      "  out[i] = counts[0];\n"
-      "}\n";
+  const std::string text = "kernel void peak(global float* out, float seed) {\n"
+                           "  float x = seed;\n"
+                           "  float y = (float)get_local_id(0);\n"
+                           "  for (int r = 0; r < 64; ++r) {\n"
+                           "    x = mad(y, x, y);\n"
+                           "    y = mad(x, y, x);\n"
+                           "    x = x * y + 0.5f;\n"
+                           "  }\n"
+                           "  out[get_global_id(0)] = y;\n"
+                           "}\n"
+                           "kernel void scaled(global const float* in, global float* out, float alpha) {\n"
+                           "  int i = get_global_id(0);\n"
+                           "  float v = in[i];\n"
+                           "  float w = alpha * 2.0f;\n"
+                           "  float acc = 0.0f;\n"
+                           "  acc += v * w + v;\n"
+                           "  out[i] = acc;\n"
+                           "}\n"
+                           "kernel void bins(global const float* in, global int* out) {\n"
+                           "  int counts[4] = {0, 0, 0, 0};\n"
+                           "  int i = get_global_id(0);\n"
+                           "  counts[min((int)(in[i] * 4.0f), 3)] += 1;\n"
+                           "  out[i] = counts[0];\n"
+                           "}\n";
   const AutoMutant memory = mutate("/tmp/peak.cl", text, AutoMutantKind::memory_only);
   ASSERT_TRUE(memory.source) << memory.reason;
   EXPECT_EQ(memory.original.float_ops, 9);
@@ -286,8 +303,8 @@ TEST(AutoMutation, MemoryOnlyDropsArithmeticOnValuesNeverReadFromMemory) {
   EXPECT_EQ(memory.mutant.global_stores, 3) << *memory.source;
   const std::string& source = *memory.source;
   const std::string peak = source.substr(0, source.find("kernel void scaled"));
-  const std::string scaled =
-      source.substr(source.find("kernel void scaled"), source.find("kernel void bins") - source.find("kernel void scaled"));
+  const std::string scaled = source.substr(source.find("kernel void scaled"),
+                                           source.find("kernel void bins") - source.find("kernel void scaled"));
   // An element updated by a value from registers (a histogram's private count) keeps its fold: as a
   // copy of itself the update, and the load only its index needs, could be deleted.
   EXPECT_NE(source.find("rl_auto_fold_int(", source.find("kernel void bins")), std::string::npos) << source;

@@ -37,7 +37,8 @@ TEST(BandwidthChartRun, BuiltInTransposeIsDrawnWithEveryVariant) {
   for (const reports::SceneItem& item : reports::layoutBandwidthChart(*charts.bandwidth).items)
     if (const auto* marker = std::get_if<reports::SceneMarker>(&item); marker && !marker->tooltip.empty())
       tooltip_heads.insert(marker->tooltip.front());
-  EXPECT_EQ(tooltip_heads, (std::set<std::string>{"transpose / naive", "transpose / tiled", "transpose / tiled_padded"}));
+  EXPECT_EQ(tooltip_heads,
+            (std::set<std::string>{"transpose / naive", "transpose / tiled", "transpose / tiled_padded"}));
 
   const std::string html = rooflab::testing::fileText(out / "report.html");
   EXPECT_NE(html.find("data-chart=\"bandwidth\""), std::string::npos);

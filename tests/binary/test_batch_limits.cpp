@@ -38,12 +38,13 @@ TEST(BatchLimits, AMillionPointSweepIsRefusedFromItsSize) {
   ROOFLAB_SKIP_UNDER_ASAN();
   TempDir dir;
   fs::create_directory_symlink(ROOFLAB_SOURCE_DIR "/kernels", dir.path() / "kernels");
-  dir.write("sweep.toml", std::string(kQuickCpuRun) + "[[study]]\nfamily = \"vecadd\"\nvariants = [\"*\"]\nparams = { N = [" +
-                              valueList(100, 1024) + "], WG = [" + valueList(100, 1) + "], VPI = [" + valueList(100, 1) +
-                              "] }\n");
+  dir.write("sweep.toml",
+            std::string(kQuickCpuRun) + "[[study]]\nfamily = \"vecadd\"\nvariants = [\"*\"]\nparams = { N = [" +
+                valueList(100, 1024) + "], WG = [" + valueList(100, 1) + "], VPI = [" + valueList(100, 1) + "] }\n");
   const BinaryOutcome outcome = runRooflab("run sweep.toml", dir.path(), "ulimit -v 1000000; ");
   EXPECT_EQ(outcome.exit_code, 2) << show(outcome);
-  EXPECT_TRUE(contains(outcome.err, "the batch has 6000000 points, more than [run] max_points = 10000")) << show(outcome);
+  EXPECT_TRUE(contains(outcome.err, "the batch has 6000000 points, more than [run] max_points = 10000"))
+      << show(outcome);
   EXPECT_TRUE(contains(outcome.err, "narrow the sweep or raise max_points")) << show(outcome);
   EXPECT_FALSE(fs::exists(dir.path() / "out")) << "nothing may be written";
 }

@@ -48,7 +48,8 @@ TEST(Capture, RecordsTheProgramsKernelsLaunchesAndTheirTimes) {
   EXPECT_TRUE(contains(o.out, "exited with code 0")) << show(o);
   EXPECT_TRUE(contains(o.out, "3 kernels, 3 distinct launches (7 kernel commands)")) << show(o);
   EXPECT_TRUE(contains(o.out, "scale: 5 launches, global 4096, local NULL")) << show(o);
-  for (const char* file : {"log.jsonl", "seal.json", "data"}) EXPECT_TRUE(fs::exists(dir.path() / "cap" / file)) << file;
+  for (const char* file : {"log.jsonl", "seal.json", "data"})
+    EXPECT_TRUE(fs::exists(dir.path() / "cap" / file)) << file;
 
   const CaptureReading reading = readCaptureFolder(dir.path() / "cap");
   const CaptureLog& log = reading.log;
@@ -57,7 +58,8 @@ TEST(Capture, RecordsTheProgramsKernelsLaunchesAndTheirTimes) {
   ASSERT_EQ(log.programs.size(), 1u);
   EXPECT_EQ(log.programs[0].build_options, "-cl-fast-relaxed-math") << "the program's options, as it passed them";
   ASSERT_TRUE(log.programs[0].source);
-  EXPECT_TRUE(contains(fileText(dir.path() / "cap" / "data" / log.programs[0].source->name), "__kernel void block_sum"));
+  EXPECT_TRUE(
+      contains(fileText(dir.path() / "cap" / "data" / log.programs[0].source->name), "__kernel void block_sum"));
   EXPECT_EQ(log.queues.size(), 2u);
 
   const CapturedLaunch* scale = launchOf(log, "scale");
@@ -105,7 +107,8 @@ TEST(Capture, WritesAReplayConfigWithOneFamilyPerDistinctLaunch) {
   const fs::path cap = dir.path() / "cap";
   const std::string config = fileText(cap / "capture.toml");
   EXPECT_TRUE(contains(config, "[capture]\nfolder = \".\"")) << config;
-  const auto scale_at = config.find("family = \"program1_scale_1\""), add_at = config.find("family = \"program1_add_1\""),
+  const auto scale_at = config.find("family = \"program1_scale_1\""),
+             add_at = config.find("family = \"program1_add_1\""),
              sum_at = config.find("family = \"program1_block_sum_1\"");
   ASSERT_NE(sum_at, std::string::npos) << config;
   EXPECT_LT(scale_at, add_at) << "studies in the order the program first launched them";
@@ -125,17 +128,22 @@ TEST(Capture, WritesAReplayConfigWithOneFamilyPerDistinctLaunch) {
   EXPECT_FALSE(contains(scale, "local =")) << "the program passed NULL\n" << scale;
   EXPECT_TRUE(contains(scale, "build_options = \"-cl-fast-relaxed-math\"")) << scale;
   // Counted under oclgrind when it is installed (test_capture_replay.cpp has both cases).
-  EXPECT_TRUE(contains(scale, "[work]\n# counted by oclgrind --inst-counts from one run of the launch\nflops = \"8192\"\nbytes = \"32768\"") ||
-              contains(scale, "[work]\nflops = \"unmeasured\"\nbytes = \"unmeasured\"")) << scale;
-  EXPECT_TRUE(contains(scale, "init = \"file:x.in.bin\"\naccess = \"read_write\"\nexpect = \"file:x.out.bin\"")) << scale;
+  EXPECT_TRUE(contains(scale, "[work]\n# counted by oclgrind --inst-counts from one run of the launch\nflops = "
+                              "\"8192\"\nbytes = \"32768\"") ||
+              contains(scale, "[work]\nflops = \"unmeasured\"\nbytes = \"unmeasured\""))
+      << scale;
+  EXPECT_TRUE(contains(scale, "init = \"file:x.in.bin\"\naccess = \"read_write\"\nexpect = \"file:x.out.bin\""))
+      << scale;
   EXPECT_TRUE(contains(scale, "[check]\nreference = \"outputs\"")) << scale;
   EXPECT_EQ(fs::file_size(cap / "families" / "program1_scale_1" / "x.in.bin"), 4096u * 4);
   EXPECT_TRUE(contains(fileText(cap / "families" / "program1_scale_1" / "scale.cl"), "__kernel void scale"));
   const std::string sum = fileText(cap / "families" / "program1_block_sum_1" / "family.toml");
   EXPECT_TRUE(contains(sum, "args = [\"in\", \"out\", \"local:256\"]")) << sum;
   EXPECT_TRUE(contains(sum, "local = [\"64\"]")) << sum;
-  EXPECT_TRUE(contains(sum, "name = \"in\"\ntype = \"float\"\ncount = \"4096\"\ninit = \"file:in.in.bin\"\naccess = \"read\"\n\n"))
-      << "an input: its bytes did not change\n" << sum;
+  EXPECT_TRUE(contains(
+      sum, "name = \"in\"\ntype = \"float\"\ncount = \"4096\"\ninit = \"file:in.in.bin\"\naccess = \"read\"\n\n"))
+      << "an input: its bytes did not change\n"
+      << sum;
 }
 
 TEST(Capture, NamesWhatTheReplayCannotReproduceWhileTheProgramRunsUnchanged) {

@@ -31,10 +31,12 @@ std::size_t kernelCommands(const CaptureLog& log) {
 
 TEST(CapturePackaged, PyOpenClDemoIsCapturedWithItsKernelAndReplayFamily) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  if (!pyopenclInstalled()) GTEST_SKIP() << "python3-pyopencl and python-pyopencl-doc are not installed (scripts/setup-debian.sh)";
+  if (!pyopenclInstalled())
+    GTEST_SKIP() << "python3-pyopencl and python-pyopencl-doc are not installed (scripts/setup-debian.sh)";
   TempDir dir;
-  const BinaryOutcome o = runRooflab("capture --out cap -- " + kSystemPython.string() + " " + (kPyOpenClExamples / "demo.py").string(),
-                                     dir.path(), "PYOPENCL_NO_CACHE=1 ");
+  const BinaryOutcome o =
+      runRooflab("capture --out cap -- " + kSystemPython.string() + " " + (kPyOpenClExamples / "demo.py").string(),
+                 dir.path(), "PYOPENCL_NO_CACHE=1 ");
   ASSERT_EQ(o.exit_code, 0) << show(o);
   const CaptureLog log = readCaptureFolder(dir.path() / "cap").log;
   ASSERT_EQ(log.kernels.size(), 1u) << show(o);

@@ -67,7 +67,8 @@ std::map<std::string, double> eventSumsFromLog(const fs::path& log) {
     if (entry.is_discarded()) continue;
     if (entry["t"] == "command") kind_of[entry["seq"].get<std::uint64_t>()] = entry["kind"].get<std::string>();
     if (entry["t"] == "times" && entry.contains("end_ns"))
-      sums[kind_of[entry["seq"].get<std::uint64_t>()]] += entry["end_ns"].get<double>() - entry["start_ns"].get<double>();
+      sums[kind_of[entry["seq"].get<std::uint64_t>()]] +=
+          entry["end_ns"].get<double>() - entry["start_ns"].get<double>();
   }
   return sums;
 }
@@ -101,11 +102,13 @@ void expectTimelineMatchesOwnEvents(const CaptureAndReplay& c) {
   const std::size_t at = c.capture.out.find("own events: ");
   ASSERT_NE(at, std::string::npos) << show(c.capture);
   ASSERT_EQ(std::sscanf(c.capture.out.c_str() + at, "own events: kernels %llu ns, transfers %llu ns", &own_kernel_ns,
-                        &own_transfer_ns), 2)
+                        &own_transfer_ns),
+            2)
       << show(c.capture);
   ASSERT_TRUE(c.results.contains("capture_timeline"));
   const nlohmann::json& timeline = c.results["capture_timeline"];
-  EXPECT_NEAR(partSum(timeline, "kernel"), double(own_kernel_ns), 0.1 * double(own_kernel_ns)) << timeline["parts"].dump(1);
+  EXPECT_NEAR(partSum(timeline, "kernel"), double(own_kernel_ns), 0.1 * double(own_kernel_ns))
+      << timeline["parts"].dump(1);
   double transfers = 0;
   for (const char* kind : kTransferKinds) transfers += std::max(0.0, partSum(timeline, kind));
   EXPECT_NEAR(transfers, double(own_transfer_ns), 0.1 * double(own_transfer_ns)) << timeline["parts"].dump(1);
@@ -144,7 +147,8 @@ void expectFamilyReplayed(const CaptureAndReplay& c, const std::string& family) 
     const nlohmann::json& mutant = by_mode[mode];
     const bool ran = mutant["status"] == "ok";
     EXPECT_TRUE(ran || (mutant["error"].is_string() && !mutant["error"].get<std::string>().empty()))
-        << mode << ": neither ran nor says why\n" << mutant.dump(1).substr(0, 2000);
+        << mode << ": neither ran nor says why\n"
+        << mutant.dump(1).substr(0, 2000);
   }
   ASSERT_TRUE(original["mutation"].is_object()) << original.dump(1).substr(0, 3000);
   EXPECT_TRUE(original["mutation"]["verdict"].is_string()) << original["mutation"].dump(1);
@@ -181,8 +185,9 @@ TEST(CaptureReplay, PipelineFixtureReplaysEveryKernelVerifiedPlacedAndMutated) {
   // A variant of the user's own, added to the generated family beside the captured one, runs and is
   // verified against the application's outputs too.
   const fs::path family = c.folder() / "families" / "program1_scale_1";
-  std::ofstream(family / "scale_fma.cl") << "__kernel void scale(__global float* x, float alpha, int n) {\n"
-                                             "  int i = get_global_id(0); if (i < n) x[i] = fma(x[i], alpha, 1.0f);\n}\n";
+  std::ofstream(family / "scale_fma.cl")
+      << "__kernel void scale(__global float* x, float alpha, int n) {\n"
+         "  int i = get_global_id(0); if (i < n) x[i] = fma(x[i], alpha, 1.0f);\n}\n";
   std::ofstream(family / "family.toml", std::ios::app)
       << "\n[[variants]]\nname = \"fma\"\nsource = \"scale_fma.cl\"\nkernel = \"scale\"\n"
          "args = [\"x\", \"float:0.100000001\", \"4096\"]\nglobal = [\"4096\"]\nglobal_accesses = \"8192\"\n";
@@ -214,7 +219,8 @@ TEST(CaptureReplay, HeatApplicationWithSwappedBuffersReplaysEveryKernel) {
 TEST(CaptureReplay, PyOpenClDemoReplaysVerifiedPlacedAndMutated) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   if (!oclgrindInstalled()) GTEST_SKIP() << "oclgrind is not installed (scripts/setup-debian.sh)";
-  if (!pyopenclInstalled()) GTEST_SKIP() << "python3-pyopencl and python-pyopencl-doc are not installed (scripts/setup-debian.sh)";
+  if (!pyopenclInstalled())
+    GTEST_SKIP() << "python3-pyopencl and python-pyopencl-doc are not installed (scripts/setup-debian.sh)";
   CaptureAndReplay c;
   captureAndReplay(c, kSystemPython.string() + " " + (kPyOpenClExamples / "demo.py").string(), "PYOPENCL_NO_CACHE=1 ");
   expectWholePath(c, 1);
@@ -239,7 +245,8 @@ TEST(CaptureReplay, AKilledProgramsCaptureReplaysWhatRanBeforeTheKill) {
   captureAndReplay(c, "'" + kFixtures + "/pipeline' kill");
   EXPECT_EQ(c.capture.exit_code, 1) << show(c.capture);
   EXPECT_TRUE(contains(c.capture.err, "the capture is incomplete")) << show(c.capture);
-  ASSERT_EQ(familiesOf(c), std::vector<std::string>{"program1_scale_1"}) << "only scale ran before the kill\n" << show(c.capture);
+  ASSERT_EQ(familiesOf(c), std::vector<std::string>{"program1_scale_1"}) << "only scale ran before the kill\n"
+                                                                         << show(c.capture);
   ASSERT_EQ(c.replay.exit_code, 0) << show(c.replay);
   const std::vector<nlohmann::json> records = recordsOf(c.results, "program1_scale_1");
   ASSERT_FALSE(records.empty()) << show(c.replay);
@@ -254,7 +261,8 @@ TEST(CaptureReplay, WithoutOclgrindTheWorkStaysUnmeasuredAndTheReplayRunsItUnpla
   CaptureAndReplay c;
   captureAndReplay(c, "'" + kFixtures + "/pipeline'", "PATH=/nonexistent ");
   ASSERT_EQ(c.capture.exit_code, 0) << show(c.capture);
-  EXPECT_TRUE(contains(c.capture.out, "work of program1_scale_1: unmeasured (oclgrind is not installed")) << show(c.capture);
+  EXPECT_TRUE(contains(c.capture.out, "work of program1_scale_1: unmeasured (oclgrind is not installed"))
+      << show(c.capture);
   const std::string manifest = fileText(c.folder() / "families" / "program1_scale_1" / "family.toml");
   EXPECT_TRUE(contains(manifest, "[work]\nflops = \"unmeasured\"\nbytes = \"unmeasured\"")) << manifest;
   ASSERT_EQ(c.replay.exit_code, 0) << show(c.replay);

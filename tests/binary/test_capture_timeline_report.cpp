@@ -62,7 +62,8 @@ CaptureLog twoQueueLog() {
 
 TEST(CaptureTimelineReport, ReportRedrawsTheTimelineFromASavedFile) {
   rooflab::testing::TempDir dir;
-  ResultsDocument document = readResultsFile(fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/results/cpu-pocl-small.json");
+  ResultsDocument document =
+      readResultsFile(fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/results/cpu-pocl-small.json");
   EXPECT_FALSE(document.capture_timeline.has_value());  // an older file reads as before
   document.capture_timeline = analyseCaptureTimeline(twoQueueLog(), {});
   writeResultsFile(dir.path() / "results.json", document);
@@ -73,7 +74,8 @@ TEST(CaptureTimelineReport, ReportRedrawsTheTimelineFromASavedFile) {
   EXPECT_TRUE(contains(report.out, "the commands span 7.00 ms of device time on 3 queues")) << report.out;
   EXPECT_TRUE(contains(report.out, "kernels")) << report.out;
   EXPECT_TRUE(contains(report.out, "saxpy: 3.90 ms in 2 launches, 100% of kernel time")) << report.out;
-  EXPECT_TRUE(contains(report.out, "write 4.19 MB blocking ×1, host-to-device (copy): 2.10 GB/s in 2.00 ms")) << report.out;
+  EXPECT_TRUE(contains(report.out, "write 4.19 MB blocking ×1, host-to-device (copy): 2.10 GB/s in 2.00 ms"))
+      << report.out;
   EXPECT_TRUE(contains(report.out, "queue 3 gave no device times for 1 of its 1 command")) << report.out;
   EXPECT_TRUE(contains(report.out, "the link ceilings were not measured")) << report.out;
 

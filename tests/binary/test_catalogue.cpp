@@ -49,8 +49,8 @@ BatchRun runRooflab(const TempDir& dir, const std::string& modes, const std::str
   const auto out = dir.path() / "out";
   const auto log_path = dir.path() / "log";
   const std::string command = std::string(ROOFLAB_BINARY) + " run " + config_path.string() +
-                              " --device cpu --quiet --formats json --out " + out.string() + " > " +
-                              log_path.string() + " 2>&1";
+                              " --device cpu --quiet --formats json --out " + out.string() + " > " + log_path.string() +
+                              " 2>&1";
   BatchRun run;
   const int status = std::system(command.c_str());
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -157,9 +157,11 @@ class CatalogueMutants : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(CatalogueMutants, EveryVariantBuildsAndRunsInComputeOnlyAndMemoryOnlyModes) {
-  const std::map<std::string, std::string> sizes = {
-      {"matmul", "{ N = [64] }"}, {"reduce", "{ N = [4096] }"}, {"nbody", "{ N = [256] }"}, {"vecadd", "{ N = [4096] }"},
-      {"transpose", "{ N = [128] }"}};
+  const std::map<std::string, std::string> sizes = {{"matmul", "{ N = [64] }"},
+                                                    {"reduce", "{ N = [4096] }"},
+                                                    {"nbody", "{ N = [256] }"},
+                                                    {"vecadd", "{ N = [4096] }"},
+                                                    {"transpose", "{ N = [128] }"}};
   const std::string family = GetParam();
   const BatchRun run = runRooflab(dir_, R"(["compute-only", "memory-only"])",
                                   "[[study]]\nfamily = \"" + family + "\"\nparams = " + sizes.at(family) + "\n");
@@ -170,7 +172,8 @@ TEST_P(CatalogueMutants, EveryVariantBuildsAndRunsInComputeOnlyAndMemoryOnlyMode
       for (const auto& r : records) EXPECT_EQ(r["verification"]["status"], "skipped") << label(r);
 }
 
-INSTANTIATE_TEST_SUITE_P(Families, CatalogueMutants, ::testing::Values("matmul", "reduce", "nbody", "vecadd", "transpose"));
+INSTANTIATE_TEST_SUITE_P(Families, CatalogueMutants,
+                         ::testing::Values("matmul", "reduce", "nbody", "vecadd", "transpose"));
 
 // ---------------------------------------------------------------------------------------------
 // The C++ references, against definitions written out independently of their fast loops.

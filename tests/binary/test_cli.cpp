@@ -20,7 +20,8 @@ struct CommandResult {
 // `environment`: assignments put before the command ("NAME=value ...").
 CommandResult runRooflab(const std::string& args, const TempDir& dir, const std::string& environment = "") {
   const auto log = dir.path() / "cli.log";
-  const std::string command = environment + " " + std::string(ROOFLAB_BINARY) + " " + args + " > " + log.string() + " 2>&1";
+  const std::string command =
+      environment + " " + std::string(ROOFLAB_BINARY) + " " + args + " > " + log.string() + " 2>&1";
   const int status = std::system(command.c_str());
   std::ifstream in(log);
   std::stringstream text;
@@ -56,8 +57,10 @@ TEST(Cli, CeilingsOnTheCpuWriteALoadableDeviceModel) {
 
 TEST(Cli, ReportReRendersSavedResultsWithoutADevice) {
   TempDir dir;
-  const std::string fixture = std::string(ROOFLAB_SOURCE_DIR) + "/bench/results/2026-11-22-h100-catalogue/default-config.json";
-  const CommandResult r = runRooflab("report " + fixture + " --out " + dir.path().string() + " --formats html,csv", dir);
+  const std::string fixture =
+      std::string(ROOFLAB_SOURCE_DIR) + "/bench/results/2026-11-22-h100-catalogue/default-config.json";
+  const CommandResult r =
+      runRooflab("report " + fixture + " --out " + dir.path().string() + " --formats html,csv", dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "report.html"));
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "results.csv"));
@@ -67,12 +70,14 @@ TEST(Cli, ReportReRendersSavedResultsWithoutADevice) {
 // in its median.
 TEST(Cli, DiffExitsNonZeroOnARegression) {
   TempDir dir;
-  const std::string base = std::string(ROOFLAB_SOURCE_DIR) + "/bench/results/2026-11-22-h100-catalogue/default-config.json";
+  const std::string base =
+      std::string(ROOFLAB_SOURCE_DIR) + "/bench/results/2026-11-22-h100-catalogue/default-config.json";
   nlohmann::json slower = rooflab::readJsonFile(base);
   for (auto& r : slower["records"]) {
     if (!r["timings"].is_object()) continue;
     r["timings"]["kernel_ns"]["median"] = r["timings"]["kernel_ns"]["median"].get<double>() * 1.5;
-    for (auto& repetition : r["timings"]["repetitions"]) repetition["kernel_ns"] = repetition["kernel_ns"].get<std::int64_t>() * 3 / 2;
+    for (auto& repetition : r["timings"]["repetitions"])
+      repetition["kernel_ns"] = repetition["kernel_ns"].get<std::int64_t>() * 3 / 2;
   }
   const auto slower_path = dir.path() / "slower.json";
   rooflab::writeJsonAtomically(slower_path, slower);
@@ -115,7 +120,8 @@ TEST(Cli, DiffRefusesRunsOfAnotherDeviceWithExitTwo) {
   EXPECT_EQ(runRooflab("diff " + cpu + " " + other_path.string(), dir).exit_code, 2);
   const CommandResult compared = runRooflab("diff " + cpu + " " + other_path.string() + " --allow-other-device", dir);
   EXPECT_EQ(compared.exit_code, 0) << compared.output;
-  EXPECT_NE(compared.output.find("warning: the runs were made on different devices"), std::string::npos) << compared.output;
+  EXPECT_NE(compared.output.find("warning: the runs were made on different devices"), std::string::npos)
+      << compared.output;
 }
 
 TEST(Cli, DiffWithNothingMatchedExitsTwoAndSaysWhy) {
@@ -143,12 +149,16 @@ TEST(Cli, BadCommandLinesExitWithCodeTwo) {
 TEST(Cli, EnvironmentVariablesReachTheRun) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
-  const auto config = dir.write("cfg.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 1\nwarmup = 0\nceilings = \"datasheet\"\n"
-                                            "kernels = [\"" + std::string(ROOFLAB_SOURCE_DIR) + "/kernels\"]\n"
-                                            "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\nparams = { N = [65536] }\n");
+  const auto config =
+      dir.write("cfg.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 1\nwarmup = 0\nceilings = \"datasheet\"\n"
+                            "kernels = [\"" +
+                                std::string(ROOFLAB_SOURCE_DIR) +
+                                "/kernels\"]\n"
+                                "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\nparams = { N = [65536] }\n");
   auto buildThreads = [&](const std::string& environment) {
     const std::string out = (dir.path() / "out").string();
-    const CommandResult r = runRooflab("run " + config.string() + " --formats json --quiet --out " + out, dir, environment);
+    const CommandResult r =
+        runRooflab("run " + config.string() + " --formats json --quiet --out " + out, dir, environment);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     return rooflab::readJsonFile(dir.path() / "out" / "results.json")["build_threads"];
   };

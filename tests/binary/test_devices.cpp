@@ -50,11 +50,13 @@ TEST(Devices, CompareRunsEveryPointOnEachDeviceAgainstItsOwnRoofs) {
   EXPECT_EQ(both.device_runs[1].info.name.rfind("pthread", 0), 0u) << both.device_runs[1].info.name;
   ASSERT_EQ(both.records.size(), 8u);  // 2 variants x 2 modes, on each device
   for (const std::string key : {"0:0", "0:1"}) {
-    const auto on = std::count_if(both.records.begin(), both.records.end(), [&](const RunRecord& r) { return r.device == key; });
+    const auto on =
+        std::count_if(both.records.begin(), both.records.end(), [&](const RunRecord& r) { return r.device == key; });
     EXPECT_EQ(on, 4) << key;
   }
   for (const RunRecord& record : both.records)
-    if (record.mode == RunMode::normal) EXPECT_EQ(record.verification.status, VerificationStatus::passed) << record.label();
+    if (record.mode == RunMode::normal)
+      EXPECT_EQ(record.verification.status, VerificationStatus::passed) << record.label();
   // Each device measured: its own roofs, and its records placed on them.
   for (const DeviceRun& run : both.device_runs) {
     ASSERT_TRUE(run.models.roofline_models.count("device")) << run.key;
@@ -110,8 +112,8 @@ TEST(Devices, ShardSplitsThePointsOverIdenticalDevices) {
   EXPECT_EQ(per_device["0:0"] % 2, 0);
   std::map<std::string, std::set<std::string>> devices_of_point;
   for (const RunRecord& record : sharded.records)
-    devices_of_point[record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order)].insert(
-        record.device.value_or("none"));
+    devices_of_point[record.family + "/" + record.variant + " " + paramsLabel(record.params, record.param_order)]
+        .insert(record.device.value_or("none"));
   for (const auto& [point, on] : devices_of_point) EXPECT_EQ(on.size(), 1u) << point;
   // As merged, the records are those of one run, in its order, though the devices ran them at once;
   // the device each ran on aside.
@@ -129,16 +131,20 @@ TEST(Devices, ACrashOnOneDeviceCostsItsRecordOnly) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   const fs::path fixtures = fs::path(ROOFLAB_SOURCE_DIR) / "tests" / "fixtures" / "kernels";
-  dir.write("cfg.toml", "[run]\ndevice = \"all\"\ndevice_mode = \"shard\"\nrepetitions = 2\nwarmup = 0\n"
-                        "modes = [\"normal\"]\ncounters = \"off\"\nceilings = \"datasheet\"\nformats = [\"json\"]\n"
-                        "kernels = [\"" + fixtures.string() + "\"]\nout = \"out\"\n"
-                        "[[study]]\nfamily = \"faults\"\nvariants = [\"good_before\", \"out_of_bounds\", \"good_after\"]\n");
+  dir.write("cfg.toml",
+            "[run]\ndevice = \"all\"\ndevice_mode = \"shard\"\nrepetitions = 2\nwarmup = 0\n"
+            "modes = [\"normal\"]\ncounters = \"off\"\nceilings = \"datasheet\"\nformats = [\"json\"]\n"
+            "kernels = [\"" +
+                fixtures.string() +
+                "\"]\nout = \"out\"\n"
+                "[[study]]\nfamily = \"faults\"\nvariants = [\"good_before\", \"out_of_bounds\", \"good_after\"]\n");
   const BinaryOutcome o = runRooflab("run cfg.toml --quiet", dir.path(), kTwoIdentical);
   EXPECT_EQ(o.exit_code, 1) << show(o);
   const ResultsDocument results = readResultsFile(dir.path() / "out" / "results.json");
   ASSERT_EQ(results.records.size(), 3u);
   for (const RunRecord& record : results.records) {
-    EXPECT_EQ(record.status, record.variant == "out_of_bounds" ? RecordStatus::crashed : RecordStatus::ok) << record.label();
+    EXPECT_EQ(record.status, record.variant == "out_of_bounds" ? RecordStatus::crashed : RecordStatus::ok)
+        << record.label();
     EXPECT_TRUE(record.device) << record.label();
   }
   EXPECT_EQ(results.status, BatchStatus::complete);

@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 namespace {
 
 std::set<std::string> boundWords(const std::string& text) {
-  static const std::regex word(R"((^|[^a-z-])(memory|compute|latency|balanced|overhead-dominated|undetermined)(-bound|-leaning)?(?![a-z]|-only))");
+  static const std::regex word(
+      R"((^|[^a-z-])(memory|compute|latency|balanced|overhead-dominated|undetermined)(-bound|-leaning)?(?![a-z]|-only))");
   std::set<std::string> found;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), word); it != std::sregex_iterator(); ++it)
     found.insert((*it)[2].str());
@@ -58,8 +59,8 @@ TEST(DiagnosisReport, SavedRunsNameOneBoundPerRow) {
     SCOPED_TRACE(name);
     const fs::path input = fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/report-golden" / name / "input.json";
     TempDir dir;
-    const auto outcome = rooflab::testing::runRooflab(
-        "report '" + input.string() + "' --out out --formats html,json,csv", dir.path());
+    const auto outcome =
+        rooflab::testing::runRooflab("report '" + input.string() + "' --out out --formats html,json,csv", dir.path());
     ASSERT_EQ(outcome.exit_code, 0) << rooflab::testing::show(outcome);
     const std::string html = rooflab::testing::fileText(dir.path() / "out/report.html");
     EXPECT_EQ(html.find("Bound (roofline"), std::string::npos);

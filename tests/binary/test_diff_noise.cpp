@@ -188,8 +188,10 @@ TEST(DiffNoise, TwentyPairsOfSeparateIdenticalRunsUnderLoadShowNoRegression) {
     const Outcome diff = runRooflab("diff " + old_results + " " + new_results, dir.path());
     std::cout << "[ same ] trial " << trial << ": " << lineWith(diff.out, kRecord) << '\n';
     // 0, or 3 when the drift leaves the record inconclusive; never 1.
-    EXPECT_TRUE(diff.exit_code == 0 || diff.exit_code == 3) << "trial " << trial << ", " << hostNote() << ":\n" << diff.out;
-    EXPECT_EQ(diff.out.find("REGRESSED"), std::string::npos) << "trial " << trial << ", " << hostNote() << ":\n" << diff.out;
+    EXPECT_TRUE(diff.exit_code == 0 || diff.exit_code == 3) << "trial " << trial << ", " << hostNote() << ":\n"
+                                                            << diff.out;
+    EXPECT_EQ(diff.out.find("REGRESSED"), std::string::npos) << "trial " << trial << ", " << hostNote() << ":\n"
+                                                             << diff.out;
   }
 }
 
@@ -207,7 +209,8 @@ TEST(DiffNoise, AVariantSlowedByHalfIsFlaggedTenOfTenTimesUnderLoad) {
     const std::string line = lineWith(diff.out, kRecord);
     std::cout << "[ slow ] trial " << trial << ": " << line << '\n';
     EXPECT_EQ(diff.exit_code, 1) << "trial " << trial << ", " << hostNote() << ":\n" << diff.out;
-    EXPECT_NE(line.find("REGRESSED"), std::string::npos) << "trial " << trial << ", " << hostNote() << ":\n" << diff.out;
+    EXPECT_NE(line.find("REGRESSED"), std::string::npos) << "trial " << trial << ", " << hostNote() << ":\n"
+                                                         << diff.out;
     EXPECT_NE(diff.out.find("REGRESSED: 1 of 1 matched records"), std::string::npos) << diff.out;
   }
 }
@@ -218,7 +221,8 @@ TEST(DiffNoise, AnABRunFindsTheSlowedVariantInOneBatch) {
   const fs::path root = workspace(dir, "ab", 100);
   writeFamily(root / "slowed", 150);
   const CpuLoad load;
-  const Outcome ab = runRooflab("ab cfg.toml --baseline-kernels kernels --candidate-kernels slowed --quiet --out ab", root);
+  const Outcome ab =
+      runRooflab("ab cfg.toml --baseline-kernels kernels --candidate-kernels slowed --quiet --out ab", root);
   const std::string line = lineWith(ab.out, kRecord);
   std::cout << "[ a/b ] " << line << '\n';
   EXPECT_EQ(ab.exit_code, 1) << hostNote() << ":\n" << ab.out;

@@ -46,7 +46,9 @@ end_to_end = ["copy", "overlap"]
 overlap_chunks = [3]
 )";
 
-std::string runName(const json& run) { return run["strategy"].get<std::string>() + "/" + std::to_string(run["chunks"].get<int>()); }
+std::string runName(const json& run) {
+  return run["strategy"].get<std::string>() + "/" + std::to_string(run["chunks"].get<int>());
+}
 
 }  // namespace
 
@@ -81,8 +83,8 @@ TEST(EndToEndRuns, EveryStrategyIsVerifiedAndTheOverlapIsRightWithSeveralChunkCo
     EXPECT_EQ(run["upload_bytes"], 2 * 4 * 2560);
     EXPECT_EQ(run["download_bytes"], 4 * 2560);
   }
-  EXPECT_EQ(names, (std::set<std::string>{"copy/1", "map/1", "use-host-ptr/1", "alloc-host-ptr/1", "overlap/1", "overlap/2",
-                                          "overlap/3"}));
+  EXPECT_EQ(names, (std::set<std::string>{"copy/1", "map/1", "use-host-ptr/1", "alloc-host-ptr/1", "overlap/1",
+                                          "overlap/2", "overlap/3"}));
   EXPECT_EQ(global["end_to_end"]["overlap"].size(), 2u);  // the what-if of 2 and of 3 chunks
   EXPECT_TRUE(global["end_to_end"]["verdict"]["best"].is_string());
 

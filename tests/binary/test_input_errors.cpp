@@ -39,12 +39,14 @@ TEST(InputErrorsAtOnce, ErrorsInTwoVariantsAndTheirExpressionsAreAllReported) {
       variant("second", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N/3\"]\n");
   const Workspace w(text);
   const Outcome o = w.run();
-  expectEveryError(o, {w.at("colour =") + "variants[0].colour: unknown key (expected one of: name, description, "
-                                          "source, kernel, args, global, local, defines, launches, scratch, flops, "
-                                          "bytes, global_accesses, local_accesses, tolerance, build_options, what_if, tune)",
-                       w.at("global_accesses =") + "variants[0].global_accesses: expression '3*NN': Unexpected token \"NN\" found at "
-                                                     "position 2.",
-                       w.at("\"N/3\"") + "variants[1].global[0]: expression 'N/3' = 1365.333333 is not a whole number"});
+  expectEveryError(
+      o,
+      {w.at("colour =") + "variants[0].colour: unknown key (expected one of: name, description, "
+                          "source, kernel, args, global, local, defines, launches, scratch, flops, "
+                          "bytes, global_accesses, local_accesses, tolerance, build_options, what_if, tune)",
+       w.at("global_accesses =") + "variants[0].global_accesses: expression '3*NN': Unexpected token \"NN\" found at "
+                                   "position 2.",
+       w.at("\"N/3\"") + "variants[1].global[0]: expression 'N/3' = 1365.333333 is not a whole number"});
 }
 
 TEST(InputErrorsAtOnce, ASourceListWithTwoMissingFilesNamesBoth) {
@@ -59,14 +61,15 @@ TEST(InputErrorsAtOnce, ASourceListWithTwoMissingFilesNamesBoth) {
 TEST(InputErrorsAtOnce, AFileListedTwiceIsAnInputError) {
   const Workspace w(replaced(kFamily, "source = \"add.cl\"", "source = [\"add.cl\", \"./add.cl\"]"));
   const Outcome o = w.run();
-  expectEveryError(o, {w.at("./add.cl") + "variants[0].source: file '" + (w.dir.path() / "kernels/adder/add.cl").string() +
-                       "' is listed twice"});
+  expectEveryError(o, {w.at("./add.cl") + "variants[0].source: file '" +
+                       (w.dir.path() / "kernels/adder/add.cl").string() + "' is listed twice"});
   EXPECT_FALSE(fs::exists(w.dir.path() / "out")) << show(o);
 }
 
 // OpenCL compilers split build options at spaces: "-D OP=a + b" is "-D OP=a", then "+" and "b".
 TEST(InputErrorsAtOnce, ARawDefineWithSpacesIsAnInputErrorNamingTheKey) {
-  const Workspace w(replaced(kFamily, "global_accesses = \"3*N\"", "global_accesses = \"3*N\"\ndefines = { OP = \"raw:a + b\" }"));
+  const Workspace w(
+      replaced(kFamily, "global_accesses = \"3*N\"", "global_accesses = \"3*N\"\ndefines = { OP = \"raw:a + b\" }"));
   const Outcome o = w.run();
   expectEveryError(o, {w.at("defines =") + "variants[0].defines.OP: 'raw:a + b' holds white space, which the OpenCL "
                                            "compiler reads as the end of the define (write it without spaces)"});
@@ -88,12 +91,13 @@ TEST(InputErrorsAtOnce, AConfigWithThreeErrorsReportsAllThree) {
   w.setConfig(text);
   const Outcome o = w.run();
   auto at = [&](const std::string& needle) { return "cfg.toml:" + std::to_string(lineOf(text, needle)) + ": "; };
-  expectEveryError(o, {at("repetitions =") + "run.repetitions: must be between 1 and 100000",
-                       at("modes =") + "run.modes: unknown mode 'fast' (expected normal, compute-only, memory-only or what-if)",
-                       at("colour =") + "run.colour: unknown key (expected one of: device, repetitions, warmup, modes, "
-                                        "counters, reference_model, out, formats, kernels, variant_time_limit_s, seed, "
-                                        "ceilings, max_noise, min_time, max_time, max_points, device_mode, extra_metrics, "
-                                        "cupti_library)"});
+  expectEveryError(
+      o, {at("repetitions =") + "run.repetitions: must be between 1 and 100000",
+          at("modes =") + "run.modes: unknown mode 'fast' (expected normal, compute-only, memory-only or what-if)",
+          at("colour =") + "run.colour: unknown key (expected one of: device, repetitions, warmup, modes, "
+                           "counters, reference_model, out, formats, kernels, variant_time_limit_s, seed, "
+                           "ceilings, max_noise, min_time, max_time, max_points, device_mode, extra_metrics, "
+                           "cupti_library)"});
 }
 
 // A FIFO (or a device) would block the run or never end: a listed source and an included header
@@ -133,12 +137,12 @@ TEST(InputErrorsAtOnce, AHugeSourceIsAnInputErrorWithItsSize) {
 // its position and the declaration, all at once, before any device work. Launched, the reordered
 // list ended in a worker's SIGSEGV and an int for a float parameter in every value wrong.
 TEST(InputErrorsAtOnce, ArgumentsThatDoNotMatchTheKernelAreInputErrorsNamingEach) {
-  const Workspace w(kFamily +
-                    variant("reordered", "kernel = \"add\"\nargs = [\"N\", \"a\", \"b\", \"c\"]\nglobal = [\"N\"]\n") +
-                    variant("unprefixed", "kernel = \"add_scaled\"\nargs = [\"a\", \"b\", \"c\", \"N\", \"2\"]\nglobal = [\"N\"]\n") +
-                    variant("short", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\n") +
-                    variant("long", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\", \"N\"]\nglobal = [\"N\"]\n") +
-                    variant("local", "kernel = \"add\"\nargs = [\"a\", \"local:256\", \"c\", \"N\"]\nglobal = [\"N\"]\n"));
+  const Workspace w(
+      kFamily + variant("reordered", "kernel = \"add\"\nargs = [\"N\", \"a\", \"b\", \"c\"]\nglobal = [\"N\"]\n") +
+      variant("unprefixed", "kernel = \"add_scaled\"\nargs = [\"a\", \"b\", \"c\", \"N\", \"2\"]\nglobal = [\"N\"]\n") +
+      variant("short", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\n") +
+      variant("long", "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\", \"N\"]\nglobal = [\"N\"]\n") +
+      variant("local", "kernel = \"add\"\nargs = [\"a\", \"local:256\", \"c\", \"N\"]\nglobal = [\"N\"]\n"));
   const Outcome o = w.run();
   auto at = [&](const std::string& args) { return w.at("args = [" + args); };
   expectEveryError(
@@ -173,9 +177,10 @@ launches = [
 ]
 )",
                     std::string(kRun) + study("adder", "modes = [\"normal\", \"compute-only\"]\n"));
-  w.dir.write("kernels/adder/staged.cl",
-              "kernel void stage(global const float* a, local float* tile, global float* c, int n) {\n"
-              "  int i = get_global_id(0);\n  tile[get_local_id(0)] = a[i];\n  if (i < n) c[i] = tile[get_local_id(0)];\n}\n");
+  w.dir.write(
+      "kernels/adder/staged.cl",
+      "kernel void stage(global const float* a, local float* tile, global float* c, int n) {\n"
+      "  int i = get_global_id(0);\n  tile[get_local_id(0)] = a[i];\n  if (i < n) c[i] = tile[get_local_id(0)];\n}\n");
   const Outcome o = w.run();
   expectEveryError(o, {w.at("{ kernel = \"stage\", args = [\"a\", \"b\"") +
                        "variants[1].launches[1].args[1]: variant 'staged': argument 1 'b' (parameter 'tile' of kernel "

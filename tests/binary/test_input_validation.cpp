@@ -50,7 +50,8 @@ struct Workspace {
   fs::path manifest;
   std::string manifest_text;
 
-  explicit Workspace(const std::string& family_toml = kFamily, const std::string& config = std::string(kRun) + study()) {
+  explicit Workspace(const std::string& family_toml = kFamily,
+                     const std::string& config = std::string(kRun) + study()) {
     dir.write("kernels/adder/add.cl", kSource);
     manifest_text = family_toml;
     manifest = dir.write("kernels/adder/family.toml", family_toml);
@@ -81,12 +82,14 @@ void expectRefusedBeforeDeviceWork(const Workspace& w, const std::string& messag
 
 TEST(InputValidation, ToleranceNanIsAnInputError) {
   Workspace w(replaced(kFamily, "tolerance = 1e-6", "tolerance = nan"));
-  expectRefusedBeforeDeviceWork(w, "rooflab: " + w.at("tolerance = nan") + "check.tolerance: must be a finite number (got nan)");
+  expectRefusedBeforeDeviceWork(w, "rooflab: " + w.at("tolerance = nan") +
+                                       "check.tolerance: must be a finite number (got nan)");
 }
 
 TEST(InputValidation, VariantToleranceInfIsAnInputError) {
   Workspace w(kFamily + "tolerance = inf\n");
-  expectRefusedBeforeDeviceWork(w, "rooflab: " + w.at("tolerance = inf") + "variants[0].tolerance: must be a finite number (got inf)");
+  expectRefusedBeforeDeviceWork(w, "rooflab: " + w.at("tolerance = inf") +
+                                       "variants[0].tolerance: must be a finite number (got inf)");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,7 +120,8 @@ TEST(InputValidation, FractionalManifestDefaultThatSizesABufferIsAnInputError) {
 // A fraction where nothing is sized (a scale factor) is fine.
 TEST(InputValidation, FractionalParamThatSizesNothingRuns) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  Workspace w(replaced(kFamily, "N = 4096", "N = 4096\nF = 0.5"), std::string(kRun) + study("params = { F = [0.25] }\n"));
+  Workspace w(replaced(kFamily, "N = 4096", "N = 4096\nF = 0.5"),
+              std::string(kRun) + study("params = { F = [0.25] }\n"));
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 0) << show(o);
 }
@@ -126,8 +130,8 @@ TEST(InputValidation, FractionalParamThatSizesNothingRuns) {
 // All errors at once, each misspelt name with the nearest valid one
 
 TEST(InputValidation, EveryInputErrorIsReportedWithSuggestions) {
-  Workspace w(kFamily, std::string(kRun) + study("", "addr") +
-                           study("variants = [\"goood\"]\n") + study("params = { NN = [64] }\n"));
+  Workspace w(kFamily, std::string(kRun) + study("", "addr") + study("variants = [\"goood\"]\n") +
+                           study("params = { NN = [64] }\n"));
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(o.err, "study 'addr': no family of that name in the kernel search path (did you mean 'adder'?)"))
@@ -152,7 +156,8 @@ TEST(InputValidation, MisspeltDeviceSelectorGetsASuggestionAndTheDevices) {
   Workspace w;
   const Outcome o = runRooflab("run cfg.toml --quiet --device gpuu", w.dir.path());
   EXPECT_EQ(o.exit_code, 3) << show(o);
-  EXPECT_TRUE(contains(o.err, "device selector 'gpuu' matches no platform or device name (did you mean 'gpu'?)")) << show(o);
+  EXPECT_TRUE(contains(o.err, "device selector 'gpuu' matches no platform or device name (did you mean 'gpu'?)"))
+      << show(o);
   EXPECT_TRUE(contains(o.err, "; devices: 0:")) << show(o);
 }
 
@@ -174,7 +179,8 @@ TEST(InputValidation, SymlinkLoopInAKernelsFolderIsSkippedWithAWarning) {
   fs::create_symlink("family.toml", w.dir.path() / "kernels" / "inner" / "family.toml");  // a file loop
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 0) << show(o);
-  EXPECT_TRUE(contains(o.err, "rooflab: warning: " + (w.dir.path() / "kernels" / "loop").string() + ": skipped")) << show(o);
+  EXPECT_TRUE(contains(o.err, "rooflab: warning: " + (w.dir.path() / "kernels" / "loop").string() + ": skipped"))
+      << show(o);
   EXPECT_TRUE(contains(o.err, "rooflab: warning: " + (w.dir.path() / "kernels" / "inner" / "family.toml").string() +
                                   ": skipped"))
       << show(o);

@@ -104,8 +104,9 @@ nlohmann::json recordOf(const nlohmann::json& results, const std::string& varian
 fs::path writeConfig(const TempDir& dir, const std::string& variants, const std::string& extra = "") {
   return dir.write("cfg.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 2\nwarmup = 0\nmodes = [\"normal\"]\n"
                                "counters = \"off\"\nceilings = \"datasheet\"\nformats = [\"json\", \"html\"]\n"
-                               "kernels = [\"" + (kFixtures / "kernels").string() + "\"]\n" + extra +
-                               "[[study]]\nfamily = \"faults\"\nvariants = [" + variants + "]\n");
+                               "kernels = [\"" +
+                                   (kFixtures / "kernels").string() + "\"]\n" + extra +
+                                   "[[study]]\nfamily = \"faults\"\nvariants = [" + variants + "]\n");
 }
 
 // Waits until <out>/results.json holds at least `records` records.
@@ -113,7 +114,8 @@ bool waitForRecords(const fs::path& out, std::size_t records, double limit_s = 6
   const auto start = Clock::now();
   while (std::chrono::duration<double>(Clock::now() - start).count() < limit_s) {
     try {
-      if (fs::exists(out / "results.json") && readJsonFile(out / "results.json")["records"].size() >= records) return true;
+      if (fs::exists(out / "results.json") && readJsonFile(out / "results.json")["records"].size() >= records)
+        return true;
     } catch (const std::exception&) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -129,9 +131,9 @@ TEST(Isolation, OutOfBoundsKernelCostsOneRecord) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   const fs::path out = dir.path() / "out";
-  const Finished f = runToEnd({"run", (kFixtures / "configs" / "faults-out-of-bounds.toml").string(), "--quiet",
-                               "--out", out.string()},
-                              dir.path() / "log");
+  const Finished f = runToEnd(
+      {"run", (kFixtures / "configs" / "faults-out-of-bounds.toml").string(), "--quiet", "--out", out.string()},
+      dir.path() / "log");
   EXPECT_EQ(f.exit_code, 1) << f.output;
   const nlohmann::json r = readJsonFile(out / "results.json");
   EXPECT_EQ(r["status"], "complete");
@@ -167,16 +169,17 @@ TEST(Isolation, InfiniteLoopTimesOutAtTheConfiguredLimit) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   const fs::path out = dir.path() / "out";
-  const Finished f = runToEnd({"run", (kFixtures / "configs" / "faults-hang.toml").string(), "--quiet", "--out",
-                               out.string()},
-                              dir.path() / "log");
+  const Finished f =
+      runToEnd({"run", (kFixtures / "configs" / "faults-hang.toml").string(), "--quiet", "--out", out.string()},
+               dir.path() / "log");
   EXPECT_EQ(f.exit_code, 1) << f.output;
   const nlohmann::json r = readJsonFile(out / "results.json");
   EXPECT_EQ(r["status"], "complete");
   ASSERT_EQ(r["records"].size(), 3u) << f.output;
   const nlohmann::json hung = recordOf(r, "spin_forever");
   EXPECT_EQ(hung["status"], "timed_out");
-  EXPECT_TRUE(contains(hung["error"].get<std::string>(), "no result within variant_time_limit_s = 6 s")) << hung["error"];
+  EXPECT_TRUE(contains(hung["error"].get<std::string>(), "no result within variant_time_limit_s = 6 s"))
+      << hung["error"];
   EXPECT_TRUE(contains(f.output, "rooflab: timed_out: faults/spin_forever")) << f.output;
   EXPECT_EQ(recordOf(r, "good_after")["status"], "ok");
   EXPECT_EQ(recordOf(r, "good_before")["status"], "ok");
@@ -189,7 +192,8 @@ TEST(Isolation, TwoSigintDuringAHangExit130WithinTwoSeconds) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   const fs::path out = dir.path() / "out";
-  const fs::path config = writeConfig(dir, "\"good_before\", \"spin_forever\", \"good_after\"", "variant_time_limit_s = 600\n");
+  const fs::path config =
+      writeConfig(dir, "\"good_before\", \"spin_forever\", \"good_after\"", "variant_time_limit_s = 600\n");
   Running r = start({"run", config.string(), "--quiet", "--out", out.string()}, dir.path() / "log");
   ASSERT_TRUE(waitForRecords(out, 1)) << r.text();
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // spin_forever is running
@@ -272,7 +276,8 @@ TEST(Isolation, BatchPrintsItsPointCountAndAnEstimate) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   const fs::path config = writeConfig(dir, "\"good_before\", \"good_after\"");
-  const Finished f = runToEnd({"run", config.string(), "--quiet", "--out", (dir.path() / "out").string()}, dir.path() / "log");
+  const Finished f =
+      runToEnd({"run", config.string(), "--quiet", "--out", (dir.path() / "out").string()}, dir.path() / "log");
   EXPECT_EQ(f.exit_code, 0) << f.output;
   EXPECT_TRUE(contains(f.output, "rooflab: 2 points (1 family) on ")) << f.output;
   EXPECT_TRUE(contains(f.output, "; estimated about ")) << f.output;
@@ -288,7 +293,8 @@ TEST(Isolation, FullDiskExitsWithTheIoCode) {
   const bool tmpfs = ::geteuid() == 0 && ::mount("tmpfs", disk.c_str(), "tmpfs", 0, "size=64k") == 0;
   std::string sizes;
   for (int i = 1; i <= 60; ++i) sizes += (sizes.empty() ? "" : ", ") + std::to_string(64 * i);
-  const fs::path config = dir.write("cfg.toml", fileText(writeConfig(dir, "\"good_before\"")) + "params = { N = [" + sizes + "] }\n");
+  const fs::path config =
+      dir.write("cfg.toml", fileText(writeConfig(dir, "\"good_before\"")) + "params = { N = [" + sizes + "] }\n");
   const std::string run = "'" + std::string(ROOFLAB_BINARY) + "' run '" + config.string() + "' --quiet --out '" +
                           (disk / "out").string() + "'";
   const Finished f = runToEnd({"/bin/sh", "-c", tmpfs ? "exec " + run : "ulimit -f 64; trap '' XFSZ; exec " + run},

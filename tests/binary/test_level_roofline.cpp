@@ -117,8 +117,8 @@ namespace {
 // The H100 golden run read as if written today: each record's access element size (what a new run
 // records), its counters' derived values and its placements recomputed by this build.
 rooflab::ResultsDocument h100RunPlacedAgain() {
-  rooflab::ResultsDocument d = rooflab::readResultsFile(fs::path(ROOFLAB_SOURCE_DIR) /
-                                                        "tests/fixtures/report-golden/h100-default/input.json");
+  rooflab::ResultsDocument d =
+      rooflab::readResultsFile(fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/report-golden/h100-default/input.json");
   const auto& saved = d.models.roofline_models;
   rooflab::RooflineModels models{saved.at("gtx670").model, saved.at("device").model, std::nullopt, d.models.ceilings};
   if (saved.count("datasheet")) models.datasheet = saved.at("datasheet").model;
@@ -132,7 +132,8 @@ rooflab::ResultsDocument h100RunPlacedAgain() {
   return d;
 }
 
-double levelIntensity(const rooflab::reports::RooflineChart& chart, const std::string& variant, rooflab::MemoryLevel level) {
+double levelIntensity(const rooflab::reports::RooflineChart& chart, const std::string& variant,
+                      rooflab::MemoryLevel level) {
   for (const auto& point : chart.points) {
     if (chart.series[point.series_index].variant != variant) continue;
     if (point.at.level == level) return point.at.intensity_flop_per_byte;
@@ -147,8 +148,10 @@ double levelIntensity(const rooflab::reports::RooflineChart& chart, const std::s
 TEST(LevelRoofline, CountersGiveTheBytesOfL1AndSharedMemory) {
   rooflab::counters::CounterSet c;
   c.available = true;
-  c.values = {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 100}, {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 10},
-              {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 7}, {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 3}};
+  c.values = {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 100},
+              {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 10},
+              {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 7},
+              {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 3}};
   rooflab::counters::deriveCounterValues(c);
   EXPECT_EQ(c.derived.at("l1_global_bytes"), 110.0 * 32);
   EXPECT_EQ(c.derived.at("shared_bytes"), 10.0 * 128);
@@ -228,7 +231,6 @@ TEST(LevelRoofline, DeviceModelCarriesAnOptionalL2Roof) {
   EXPECT_NE(no_roof.reason->find("no l2 bandwidth"), std::string::npos) << *no_roof.reason;
 }
 
-
 namespace {
 
 rooflab::RunRecord timedRecord(double bytes, std::int64_t median_ns) {
@@ -271,12 +273,14 @@ TEST(LevelRoofline, APointAboveItsRoofSaysWhy) {
   ASSERT_TRUE(timer);
   EXPECT_NE(timer->find("timer resolution (1000 ns)"), std::string::npos) << *timer;
 
-  const auto unknown = rooflab::explainAboveRoof(timedRecord(64.0 * 1024 * 1024, 1000000), atFraction(1.1), coarse_timer);
+  const auto unknown =
+      rooflab::explainAboveRoof(timedRecord(64.0 * 1024 * 1024, 1000000), atFraction(1.1), coarse_timer);
   ASSERT_TRUE(unknown);
   EXPECT_NE(unknown->find("no cause rooflab can tell"), std::string::npos) << *unknown;
 
   rooflab::RoofExcessContext reference{0, std::nullopt, 0, false};
-  const auto other_device = rooflab::explainAboveRoof(timedRecord(64.0 * 1024 * 1024, 1000000), atFraction(30), reference);
+  const auto other_device =
+      rooflab::explainAboveRoof(timedRecord(64.0 * 1024 * 1024, 1000000), atFraction(30), reference);
   ASSERT_TRUE(other_device);
   EXPECT_NE(other_device->find("another device"), std::string::npos) << *other_device;
 }
@@ -302,12 +306,11 @@ TEST(LevelRoofline, PoclVecaddHasNoUnflaggedPointAboveARoof) {
   }
 }
 
-
 // A mutant slower than its original promises nothing: the report says "no gain", never "up to
 // 0.44x faster" (the H100 golden run has both kinds).
 TEST(LevelRoofline, ASpeedupUnderOneIsNoGain) {
-  const rooflab::ResultsDocument results = rooflab::readResultsFile(
-      fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/report-golden/h100-default/input.json");
+  const rooflab::ResultsDocument results =
+      rooflab::readResultsFile(fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/report-golden/h100-default/input.json");
   const std::string html = rooflab::reports::renderHtmlReport(results);
   EXPECT_NE(html.find("were free: no gain"), std::string::npos);
   EXPECT_FALSE(std::regex_search(html, std::regex("up to 0\\.[0-9]+× faster")));

@@ -25,8 +25,8 @@ struct Outcome {
 // Runs `rooflab <args>` in `cwd`, stdout and stderr together.
 Outcome runRooflab(const std::string& args, const fs::path& cwd) {
   const fs::path log = cwd / "cli.log";
-  const std::string command = "cd '" + cwd.string() + "' && " + std::string(ROOFLAB_BINARY) + " " + args + " > '" +
-                              log.string() + "' 2>&1";
+  const std::string command =
+      "cd '" + cwd.string() + "' && " + std::string(ROOFLAB_BINARY) + " " + args + " > '" + log.string() + "' 2>&1";
   const int status = std::system(command.c_str());
   return {WEXITSTATUS(status), rooflab::testing::fileText(log)};
 }
@@ -34,7 +34,8 @@ Outcome runRooflab(const std::string& args, const fs::path& cwd) {
 // A config that runs quickly on a CPU and writes only results.json under `out`.
 std::string quickRun(const fs::path& out, const std::string& kernels_line = "") {
   return "[run]\ndevice = \"cpu\"\nrepetitions = 2\nwarmup = 1\nmodes = [\"normal\"]\ncounters = \"off\"\n"
-         "ceilings = \"datasheet\"\nformats = [\"json\"]\nout = \"" + out.string() + "\"\n" + kernels_line;
+         "ceilings = \"datasheet\"\nformats = [\"json\"]\nout = \"" +
+         out.string() + "\"\n" + kernels_line;
 }
 
 nlohmann::json resultsIn(const fs::path& out) { return rooflab::readJsonFile((out / "results.json").string()); }
@@ -52,15 +53,15 @@ TEST(LibraryStyle, FamiliesBuildRunAndVerifyThroughTheBinary) {
   TempDir dir;
   const fs::path out = dir.path() / "out";
   const fs::path config = dir.write("library.toml", quickRun(out, "kernels = [\"" + kLibraryStyle.string() + "\"]\n") +
-                                                         "[[study]]\nfamily = \"axpy\"\n"
-                                                         "[[study]]\nfamily = \"gemm\"\n"
-                                                         "[[study]]\nfamily = \"sum\"\n");
+                                                        "[[study]]\nfamily = \"axpy\"\n"
+                                                        "[[study]]\nfamily = \"gemm\"\n"
+                                                        "[[study]]\nfamily = \"sum\"\n");
   const Outcome o = runRooflab("run " + config.string() + " --quiet", dir.path());
   ASSERT_EQ(o.exit_code, 0) << o.output;
   const nlohmann::json results = resultsIn(out);
-  const std::pair<const char*, const char*> variants[] = {{"axpy", "scalar"}, {"axpy", "float4"}, {"gemm", "naive"},
-                                                          {"gemm", "tiled"},  {"gemm", "tiled_wpt"}, {"sum", "two_stage"},
-                                                          {"sum", "two_stage_wide"}};
+  const std::pair<const char*, const char*> variants[] = {
+      {"axpy", "scalar"},    {"axpy", "float4"},   {"gemm", "naive"},        {"gemm", "tiled"},
+      {"gemm", "tiled_wpt"}, {"sum", "two_stage"}, {"sum", "two_stage_wide"}};
   EXPECT_EQ(results["records"].size(), std::size(variants));
   for (const auto& [family, variant] : variants) {
     const nlohmann::json* r = recordOf(results, family, variant);
@@ -89,16 +90,18 @@ TEST(LibraryStyle, BuildErrorsNameTheFileAndLineOfEachSource) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   dir.write("kernels/split/first.cl", "float twice(float v) { return 2 * v; }\n");
-  dir.write("kernels/split/second.cl", "kernel void add(global const float* a, global const float* b, global float* c) {\n"
-                                       "  int i = get_global_id(0);\n"
-                                       "  c[i] = twice(a[i]) + b[i] this is not C;\n"
-                                       "}\n");
+  dir.write("kernels/split/second.cl",
+            "kernel void add(global const float* a, global const float* b, global float* c) {\n"
+            "  int i = get_global_id(0);\n"
+            "  c[i] = twice(a[i]) + b[i] this is not C;\n"
+            "}\n");
   dir.write("kernels/split/family.toml", rooflab::testing::vecaddFamilyHeader("split") +
                                              "[[variants]]\nname = \"v\"\nsource = [\"first.cl\", \"second.cl\"]\n"
                                              "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\n"
                                              "global_accesses = \"3*N\"\n");
   const fs::path out = dir.path() / "out";
-  const fs::path config = dir.write("c.toml", quickRun(out, "kernels = [\"kernels\"]\n") + "[[study]]\nfamily = \"split\"\n");
+  const fs::path config =
+      dir.write("c.toml", quickRun(out, "kernels = [\"kernels\"]\n") + "[[study]]\nfamily = \"split\"\n");
   const Outcome o = runRooflab("run " + config.string() + " --quiet", dir.path());
   EXPECT_EQ(o.exit_code, 1) << o.output;
   const nlohmann::json results = resultsIn(out);
@@ -112,21 +115,25 @@ TEST(LibraryStyle, BuildErrorsNameTheFileAndLineOfEachSource) {
 TEST(LibraryStyle, KernelRemovedByThePreprocessorIsNamedInTheError) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
-  dir.write("kernels/gone/k.cl", "#if USE_ADD\nkernel void add(global const float* a, global const float* b, global float* c) {\n"
-                                 "  int i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n#endif\n"
-                                 "kernel void other(global float* c) { c[0] = 0; }\n");
-  dir.write("kernels/gone/family.toml", rooflab::testing::vecaddFamilyHeader("gone") +
-                                            "[[variants]]\nname = \"v\"\nsource = \"k.cl\"\nkernel = \"add\"\n"
-                                            "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\ndefines = { USE_ADD = 0 }\n"
-                                            "global_accesses = \"3*N\"\n");
+  dir.write("kernels/gone/k.cl",
+            "#if USE_ADD\nkernel void add(global const float* a, global const float* b, global float* c) {\n"
+            "  int i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n#endif\n"
+            "kernel void other(global float* c) { c[0] = 0; }\n");
+  dir.write("kernels/gone/family.toml",
+            rooflab::testing::vecaddFamilyHeader("gone") +
+                "[[variants]]\nname = \"v\"\nsource = \"k.cl\"\nkernel = \"add\"\n"
+                "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\ndefines = { USE_ADD = 0 }\n"
+                "global_accesses = \"3*N\"\n");
   const fs::path out = dir.path() / "out";
-  const fs::path config = dir.write("c.toml", quickRun(out, "kernels = [\"kernels\"]\n") + "[[study]]\nfamily = \"gone\"\n");
+  const fs::path config =
+      dir.write("c.toml", quickRun(out, "kernels = [\"kernels\"]\n") + "[[study]]\nfamily = \"gone\"\n");
   const Outcome o = runRooflab("run " + config.string() + " --quiet", dir.path());
   EXPECT_EQ(o.exit_code, 1) << o.output;
   const nlohmann::json results = resultsIn(out);
   const nlohmann::json* r = recordOf(results, "gone", "v");
   ASSERT_NE(r, nullptr);
-  EXPECT_NE((*r)["error"].get<std::string>().find("kernel 'add' is not in the built program (it has: other)"), std::string::npos)
+  EXPECT_NE((*r)["error"].get<std::string>().find("kernel 'add' is not in the built program (it has: other)"),
+            std::string::npos)
       << (*r)["error"];
 }
 
@@ -140,11 +147,13 @@ TEST(LibraryStyle, KernelInAnIncludedHeaderBuildsFromAFolderWithASpace) {
   dir.write("my kernels/inc/add_kernel.h",
             "kernel void add(global const float* a, global const float* b, global float* c) {\n"
             "  int i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n");
-  dir.write("my kernels/inc/family.toml", rooflab::testing::vecaddFamilyHeader("inc") +
-                                              "[[variants]]\nname = \"v\"\nsource = \"main.cl\"\nkernel = \"add\"\n"
-                                              "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\nglobal_accesses = \"3*N\"\n");
+  dir.write("my kernels/inc/family.toml",
+            rooflab::testing::vecaddFamilyHeader("inc") +
+                "[[variants]]\nname = \"v\"\nsource = \"main.cl\"\nkernel = \"add\"\n"
+                "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\nglobal_accesses = \"3*N\"\n");
   const fs::path out = dir.path() / "out";
-  const fs::path config = dir.write("c.toml", quickRun(out, "kernels = [\"my kernels\"]\n") + "[[study]]\nfamily = \"inc\"\n");
+  const fs::path config =
+      dir.write("c.toml", quickRun(out, "kernels = [\"my kernels\"]\n") + "[[study]]\nfamily = \"inc\"\n");
   const Outcome o = runRooflab("run '" + config.string() + "' --quiet", dir.path());
   ASSERT_EQ(o.exit_code, 0) << o.output;
   const nlohmann::json results = resultsIn(out);
@@ -173,8 +182,9 @@ TEST(LibraryStyle, ConfigOutsideTheProjectStudiesBuiltInFamilies) {
   ASSERT_NE(recordOf(results, "vecadd", "global"), nullptr);
   EXPECT_EQ((*recordOf(results, "vecadd", "global"))["verification"]["status"], "passed");
 
-  const fs::path mixed = dir.write("elsewhere/mixed.toml", quickRun(out, "kernels = [\"" + kLibraryStyle.string() + "\"]\n") +
-                                                               vecadd + "[[study]]\nfamily = \"axpy\"\nvariants = [\"scalar\"]\n");
+  const fs::path mixed =
+      dir.write("elsewhere/mixed.toml", quickRun(out, "kernels = [\"" + kLibraryStyle.string() + "\"]\n") + vecadd +
+                                            "[[study]]\nfamily = \"axpy\"\nvariants = [\"scalar\"]\n");
   const Outcome both = runRooflab("run " + mixed.string() + " --quiet", dir.path());
   ASSERT_EQ(both.exit_code, 0) << both.output;
   const nlohmann::json mixed_results = resultsIn(out);
@@ -186,8 +196,9 @@ TEST(LibraryStyle, SetOverridesStudyParamsAndRejectsUnknownNames) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   const fs::path out = dir.path() / "out";
-  const fs::path config = dir.write("c.toml", quickRun(out) + "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\n"
-                                                             "params = { N = [1048576] }\n");
+  const fs::path config =
+      dir.write("c.toml", quickRun(out) + "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\n"
+                                          "params = { N = [1048576] }\n");
   const Outcome o = runRooflab("run --set N=4096,8192 " + config.string() + " --quiet", dir.path());
   ASSERT_EQ(o.exit_code, 0) << o.output;
   const nlohmann::json results = resultsIn(out);

@@ -28,8 +28,10 @@ kernel void staged(global const float* a, global const float* b, global float* c
 )";
 
 std::string stagedFamily(std::uint64_t local_arg_bytes) {
-  return rooflab::testing::vecaddFamilyHeader("staged") + "[[variants]]\nname = \"stage\"\nsource = \"add.cl\"\n"
-         "kernel = \"staged\"\nargs = [\"a\", \"b\", \"c\", \"local:" + std::to_string(local_arg_bytes) +
+  return rooflab::testing::vecaddFamilyHeader("staged") +
+         "[[variants]]\nname = \"stage\"\nsource = \"add.cl\"\n"
+         "kernel = \"staged\"\nargs = [\"a\", \"b\", \"c\", \"local:" +
+         std::to_string(local_arg_bytes) +
          "\", \"N\"]\nglobal = [\"N\"]\nlocal = [\"64\"]\nglobal_accesses = \"3*N\"\n";
 }
 
@@ -74,8 +76,8 @@ TEST(LocalMemory, AnArgumentOverHalfTheDevicesLocalMemoryRuns) {
 // ones), and padded by the difference where the device reports it.
 TEST(LocalMemory, AMutantIsPaddedByTheLocalMemoryItDeclaresLessThanTheOriginal) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  const std::string config = replaced(std::string(kRun) + study("staged"), "modes = [\"normal\"]",
-                                      "modes = [\"normal\", \"memory-only\"]");
+  const std::string config =
+      replaced(std::string(kRun) + study("staged"), "modes = [\"normal\"]", "modes = [\"normal\", \"memory-only\"]");
   const StagedWorkspace w(8192, config);
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 0) << show(o);

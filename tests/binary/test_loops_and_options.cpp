@@ -32,9 +32,10 @@ const char* const kTimeLimit = "timeout -s KILL 60 ";
 
 // A one-variant vecadd family whose global size is `global`.
 void writeVaddFamily(const TempDir& dir, const std::string& global) {
-  dir.write("kernels/vadd/family.toml", vecaddFamilyHeader("vadd") + "[[variants]]\nname = \"plain\"\nsource = \"vadd.cl\"\n"
-                                        "kernel = \"vadd\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"" + global +
-                                        "\"]\nlocal = [\"64\"]\n");
+  dir.write("kernels/vadd/family.toml", vecaddFamilyHeader("vadd") +
+                                            "[[variants]]\nname = \"plain\"\nsource = \"vadd.cl\"\n"
+                                            "kernel = \"vadd\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"" +
+                                            global + "\"]\nlocal = [\"64\"]\n");
   dir.write("kernels/vadd/vadd.cl",
             "kernel void vadd(global const float* a, global const float* b, global float* c) {\n"
             "  const size_t i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n");
@@ -50,7 +51,8 @@ std::string valueList(int count) {
 void writeFamilyWithSpace(const TempDir& dir, const std::string& space) {
   writeTunableFamily(dir);
   const fs::path manifest = dir.path() / "kernels/tadd/family.toml";
-  dir.write("kernels/tadd/family.toml", replaced(fileText(manifest), "WG = [32, 64]\nVPI = [1, 2]\nFLAW = [0, 1, 2]\n", space));
+  dir.write("kernels/tadd/family.toml",
+            replaced(fileText(manifest), "WG = [32, 64]\nVPI = [1, 2]\nFLAW = [0, 1, 2]\n", space));
 }
 
 TEST(LoopBounds, ATuningSpaceTooLargeToCheckIsAnInputErrorBeforeAnythingIsCreated) {
@@ -60,7 +62,8 @@ TEST(LoopBounds, ATuningSpaceTooLargeToCheckIsAnInputErrorBeforeAnythingIsCreate
   const BinaryOutcome o = runRooflab("tune tune.toml --budget 3", dir.path(), kTimeLimit);
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(o.err, "variants[0].tune.params")) << show(o);
-  EXPECT_TRUE(contains(o.err, "the space has 1000000 configurations (A 100 x B 100 x C 100 values), more than the 2048"))
+  EXPECT_TRUE(
+      contains(o.err, "the space has 1000000 configurations (A 100 x B 100 x C 100 values), more than the 2048"))
       << show(o);
   EXPECT_FALSE(fs::exists(dir.path() / "out")) << show(o);
 }
@@ -143,7 +146,8 @@ TEST(OptionChecks, EmptyOrWrongSelectorsShardsAndSeedsAreInputErrorsBeforeAnythi
       {"run run.toml --repetitions 0", "--repetitions 0: must be 1 to 100000"},
       {"run run.toml --max-noise 0", "--max-noise 0: must be a finite number above 0"},
       {"tune tune.toml --min-time -1", "--min-time -1: must be a finite number, 0 or above"},
-      {"run run.toml --min-time 2 --max-time 1", "--min-time (2 s) must not exceed --max-time or the config's max_time (1 s)"},
+      {"run run.toml --min-time 2 --max-time 1",
+       "--min-time (2 s) must not exceed --max-time or the config's max_time (1 s)"},
   };
   for (const Case& c : cases) {
     const BinaryOutcome o = runRooflab(c.args, dir.path(), kTimeLimit);
@@ -154,7 +158,8 @@ TEST(OptionChecks, EmptyOrWrongSelectorsShardsAndSeedsAreInputErrorsBeforeAnythi
   // Several mistakes at once, each on its line.
   const BinaryOutcome both = runRooflab("tune tune.toml --seed -1 --device all --budget 0", dir.path(), kTimeLimit);
   EXPECT_EQ(both.exit_code, 2) << show(both);
-  EXPECT_TRUE(contains(both.err, "--seed '-1'") && contains(both.err, "--device 'all'") && contains(both.err, "--budget"))
+  EXPECT_TRUE(contains(both.err, "--seed '-1'") && contains(both.err, "--device 'all'") &&
+              contains(both.err, "--budget"))
       << show(both);
 }
 
@@ -186,16 +191,16 @@ TEST(OptionChecks, OnlyRunsTheVariantsItNames) {
   TempDir dir;
   fs::create_directories(dir.path() / "kernels");  // the quick run's folder: the built-in families suffice
   dir.write("run.toml", std::string(kQuickCpuRun) + "[[study]]\nfamily = \"vecadd\"\nparams = { N = 4096 }\n"
-                        "[[study]]\nfamily = \"reduce\"\nparams = { N = 65536 }\n");
-  const BinaryOutcome o = runRooflab("run run.toml --quiet --formats json --only 'vecadd/g*,reduce/step1*'", dir.path(),
-                                     kTimeLimit);
+                                                    "[[study]]\nfamily = \"reduce\"\nparams = { N = 65536 }\n");
+  const BinaryOutcome o =
+      runRooflab("run run.toml --quiet --formats json --only 'vecadd/g*,reduce/step1*'", dir.path(), kTimeLimit);
   ASSERT_EQ(o.exit_code, 0) << show(o);
   std::set<std::string> ran;
   for (const RunRecord& record : readResultsFile(dir.path() / "out" / "results.json").records)
     ran.insert(record.family + "/" + record.variant);
   EXPECT_EQ(ran, (std::set<std::string>{"vecadd/global", "reduce/step1_interleaved_divergent"}));
-  const BinaryOutcome none = runRooflab("run run.toml --quiet --only 'vecadd/g*' --only 'matmul/*' --out other",
-                                        dir.path(), kTimeLimit);
+  const BinaryOutcome none =
+      runRooflab("run run.toml --quiet --only 'vecadd/g*' --only 'matmul/*' --out other", dir.path(), kTimeLimit);
   EXPECT_EQ(none.exit_code, 2) << show(none);
   EXPECT_TRUE(contains(none.err, "--only 'matmul/*': no variant of the batch matches")) << show(none);
   EXPECT_TRUE(contains(none.err, "vecadd/global")) << show(none);
@@ -206,7 +211,8 @@ TEST(OptionChecks, OnlyRunsTheVariantsItNames) {
 // errors, and every file still written.
 TEST(OptionChecks, ReportAndMergeQuietPrintNothingButStillWrite) {
   TempDir dir;
-  const std::string saved = std::string(ROOFLAB_SOURCE_DIR) + "/bench/results/2026-11-22-h100-catalogue/default-config.json";
+  const std::string saved =
+      std::string(ROOFLAB_SOURCE_DIR) + "/bench/results/2026-11-22-h100-catalogue/default-config.json";
   const BinaryOutcome report = runRooflab("report " + saved + " --out quiet --formats html,csv --quiet", dir.path());
   ASSERT_EQ(report.exit_code, 0) << show(report);
   EXPECT_EQ(report.out, "") << show(report);
@@ -242,15 +248,15 @@ TEST(OptionChecks, SlurmsVariablesThatNameNoPartAreRefusedSayingWhich) {
   writeTunableFamily(dir);
   dir.write("run.toml", std::string(kQuickCpuRun) + "[[study]]\nfamily = \"tadd\"\n");
   // --array=1,3,7: three tasks that are not evenly spaced; task 3 is not part 3 of 3, nor part 2.
-  const BinaryOutcome uneven = runRooflab(
-      "run run.toml --shard slurm --quiet", dir.path(),
-      std::string(kTimeLimit) + "env SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=7 "
-                                "SLURM_ARRAY_TASK_STEP=1 SLURM_ARRAY_TASK_COUNT=3 ");
+  const BinaryOutcome uneven =
+      runRooflab("run run.toml --shard slurm --quiet", dir.path(),
+                 std::string(kTimeLimit) + "env SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=7 "
+                                           "SLURM_ARRAY_TASK_STEP=1 SLURM_ARRAY_TASK_COUNT=3 ");
   EXPECT_EQ(uneven.exit_code, 2) << show(uneven);
   EXPECT_TRUE(contains(uneven.err, "the job array is not evenly spaced: 3 tasks from 1 to 7 by 1")) << show(uneven);
   EXPECT_FALSE(fs::exists(dir.path() / "out")) << show(uneven);
-  const BinaryOutcome no_count =
-      runRooflab("run run.toml --shard slurm --quiet", dir.path(), std::string(kTimeLimit) + "env SLURM_ARRAY_TASK_ID=2 ");
+  const BinaryOutcome no_count = runRooflab("run run.toml --shard slurm --quiet", dir.path(),
+                                            std::string(kTimeLimit) + "env SLURM_ARRAY_TASK_ID=2 ");
   EXPECT_EQ(no_count.exit_code, 2) << show(no_count);
   EXPECT_TRUE(contains(no_count.err, "SLURM_ARRAY_TASK_ID=2 is set, but not SLURM_ARRAY_TASK_COUNT")) << show(no_count);
   EXPECT_FALSE(contains(no_count.err, "neither")) << show(no_count);
@@ -334,7 +340,8 @@ TEST(Messages, AMergeSaysWhichPartLacksRecordsAndWhetherItIsStillRunning) {
   const BinaryOutcome lost = w.run("merge part1 part2 --out merged");
   EXPECT_EQ(lost.exit_code, 1) << show(lost);
   EXPECT_TRUE(contains(lost.err, "part 2 of 3 (")) << show(lost);
-  EXPECT_TRUE(contains(lost.err, "2 of its 4 points have no record: it was interrupted or killed before they ran")) << show(lost);
+  EXPECT_TRUE(contains(lost.err, "2 of its 4 points have no record: it was interrupted or killed before they ran"))
+      << show(lost);
   EXPECT_TRUE(contains(lost.out, "merged from parts 1 and 2 of 3 of batch ")) << show(lost);
   EXPECT_TRUE(contains(lost.out, "part 3 of 3 is missing (`rooflab run --shard 3/3`, then merge again)")) << show(lost);
 

@@ -52,10 +52,12 @@ TEST(MutantCorpus, EveryVariantGetsBothMutantsOrASentenceWhyNot) {
   const std::string out = (dir.path() / "out").string();
   std::string config = "[run]\ndevice = \"cpu\"\nrepetitions = 2\nwarmup = 1\n"
                        "modes = [\"normal\", \"compute-only\", \"memory-only\"]\nceilings = \"datasheet\"\n"
-                       "kernels = [\"" + kCorpus + "\"]\nout = \"" + out + "\"\nformats = [\"json\"]\n";
-  for (const char* family : {"blas_axpy", "blas_gemm", "blas_ddot", "stencil2d", "nw_dp", "diffusion", "kmeans_assign",
-                             "nn_layer", "particle_find", "scan", "histogram", "spmv_csr", "seg_mean", "copy_async",
-                             "saxpy_crlf", "vload_scale", "poly_gemm", "poly_covariance", "poly_conv2d", "poly_fdtd"})
+                       "kernels = [\"" +
+                       kCorpus + "\"]\nout = \"" + out + "\"\nformats = [\"json\"]\n";
+  for (const char* family :
+       {"blas_axpy",  "blas_gemm",     "blas_ddot", "stencil2d",       "nw_dp",       "diffusion", "kmeans_assign",
+        "nn_layer",   "particle_find", "scan",      "histogram",       "spmv_csr",    "seg_mean",  "copy_async",
+        "saxpy_crlf", "vload_scale",   "poly_gemm", "poly_covariance", "poly_conv2d", "poly_fdtd"})
     config += "[[study]]\nfamily = \"" + std::string(family) + "\"\n";
   dir.write("corpus.toml", config);
   const std::string command = std::string(ROOFLAB_BINARY) + " run " + (dir.path() / "corpus.toml").string() +
@@ -101,7 +103,8 @@ TEST(MutantCorpus, EveryVariantGetsBothMutantsOrASentenceWhyNot) {
     if (const auto it = same_as_original.find(variant + " " + mode); it != same_as_original.end()) {
       const std::string why = r["mutant_source_check"].value("same_as_original", "");
       EXPECT_NE(why.find("there is no arithmetic to remove, so the memory-only mutant is the kernel as written"),
-                std::string::npos) << r.dump();
+                std::string::npos)
+          << r.dump();
       EXPECT_NE(why.find(it->second), std::string::npos) << why;
     } else {
       EXPECT_FALSE(r["mutant_source_check"].contains("same_as_original")) << r.dump();

@@ -88,7 +88,8 @@ TEST(OutputFolder, ARunKilledInItsFirstSecondsKeepsThePreviousResults) {
 
   {
     // Ctrl-C twice before the first point ends: nothing measured, so nothing replaced.
-    BackgroundRun interrupted(rooflabCommand() + " run spin.toml --quiet --out out", w.dir.path(), w.dir.path() / "log");
+    BackgroundRun interrupted(rooflabCommand() + " run spin.toml --quiet --out out", w.dir.path(),
+                              w.dir.path() / "log");
     ASSERT_TRUE(interrupted.waitForOutput("; estimated ")) << interrupted.text();
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     interrupted.signal(SIGINT);

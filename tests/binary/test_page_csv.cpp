@@ -81,7 +81,8 @@ rooflab::AnalysedResults twoRecordsWithLevels() {
   naive.work.flops = 2.0 * 256 * 256 * 256;
   naive.work.bytes = 3.0 * 4 * 256 * 256;
   naive.timings = rooflab::EventTimings{};
-  naive.timings->kernel_ns = {/*median=*/1000, /*min=*/900, /*max=*/1400, /*mean=*/1050, /*cv=*/0.1, /*count=*/10};
+  naive.timings->kernel_ns = {/*median=*/1000, /*min=*/900, /*max=*/1400,
+                              /*mean=*/1050,   /*cv=*/0.1,  /*count=*/10};
   naive.roofline["device"] = placementAt(42.7, rooflab::MemoryLevel::dram);
   naive.roofline["device_global"] = placementAt(0.25, rooflab::MemoryLevel::global);
   naive.roofline["device_counters"] = placementAt(61.5, rooflab::MemoryLevel::dram);
@@ -132,9 +133,9 @@ TEST(CsvColumns, EachMemoryLevelsIntensityIsThePlacements) {
   const auto rows = csvRows(twoRecordsWithLevels());
   const auto& header = rows[0];
   // One model's placements side by side, from the compulsory DRAM level to the core.
-  const std::vector<std::string> intensity_columns = {"device_intensity",    "device_global_intensity",
+  const std::vector<std::string> intensity_columns = {"device_intensity",          "device_global_intensity",
                                                       "device_counters_intensity", "device_l1_intensity",
-                                                      "device_l2_intensity", "device_local_intensity"};
+                                                      "device_l2_intensity",       "device_local_intensity"};
   std::size_t previous = 0;
   for (const std::string& column : intensity_columns) {
     const std::size_t at = columnOf(header, column);
@@ -154,8 +155,8 @@ TEST(CsvColumns, EachMemoryLevelsIntensityIsThePlacements) {
 // A saved GPU run: the header names a column per param, and each record's N is in param_N.
 TEST(CsvColumns, ReportOfTheH100RunHasParamColumns) {
   TempDir dir;
-  const auto outcome = runRooflab("report '" + (kGoldenDir / "h100-default/input.json").string() +
-                                      "' --out out --formats csv", dir.path());
+  const auto outcome = runRooflab(
+      "report '" + (kGoldenDir / "h100-default/input.json").string() + "' --out out --formats csv", dir.path());
   ASSERT_EQ(outcome.exit_code, 0) << show(outcome);
   const std::string csv = fileText(dir.path() / "out/results.csv");
   std::istringstream lines(csv);
@@ -179,10 +180,11 @@ struct RenderedReport {
 // `rooflab report` on a golden run, as a user re-renders a saved run.
 RenderedReport reportOf(const std::string& golden_name) {
   TempDir dir;
-  const auto outcome = runRooflab("report '" + (kGoldenDir / golden_name / "input.json").string() +
-                                      "' --out out --formats html,csv", dir.path());
+  const auto outcome = runRooflab(
+      "report '" + (kGoldenDir / golden_name / "input.json").string() + "' --out out --formats html,csv", dir.path());
   EXPECT_EQ(outcome.exit_code, 0) << show(outcome);
-  return {fileText(dir.path() / "out/report.html"), fileText(dir.path() / "out/results.csv"), outcome.out + outcome.err};
+  return {fileText(dir.path() / "out/report.html"), fileText(dir.path() / "out/results.csv"),
+          outcome.out + outcome.err};
 }
 
 std::string unescaped(std::string html) {
@@ -219,7 +221,8 @@ TEST(ReportPage, H100RunSaysEachExplanationOnceAndFoldsTheCards) {
   EXPECT_EQ(occurrences(html, "<details class=\"mutation\">"), 28u);
   EXPECT_EQ(occurrences(html, "<details class=\"mutation\" open"), 0u);
   EXPECT_EQ(occurrences(html, "<div class=\"mutation\">"), 0u);
-  EXPECT_TRUE(contains(html, "<summary><h4>naive_coalesced <span class=\"muted\">COL_MAJOR=0, N=256</span> <span class=\"verdict"));
+  EXPECT_TRUE(contains(
+      html, "<summary><h4>naive_coalesced <span class=\"muted\">COL_MAJOR=0, N=256</span> <span class=\"verdict"));
   EXPECT_TRUE(contains(html, "<a href=\"#how-to-read\">"));
 }
 
@@ -238,11 +241,11 @@ TEST(ReportPage, PoclRunStatesTheSharedValidationNoteOnce) {
 TEST(ReportPage, ConfigIsShownAsTomlKeyValueLines) {
   const std::string html = reportOf("h100-default").html;
   const std::string toml = configBlock(html);
-  for (const char* line : {"[run]\n", "\ndevice = \"gpu\"\n", "\nrepetitions = 10\n", "\nwarmup = 2\n",
-                           "\nreference_model = \"gtx670\"\n", "\ncounters = \"auto\"\n",
-                           "\nmodes = [ \"normal\", \"compute-only\", \"memory-only\" ]\n", "\nseed = 20121\n",
-                           "\nvariant_time_limit_s = 60.0\n", "[[study]]\n", "\nfamily = \"matmul\"\n",
-                           "\nparams = { N = [ 256 ] }\n", "\nvariants = [ \"*\" ]\n"}) {
+  for (const char* line :
+       {"[run]\n", "\ndevice = \"gpu\"\n", "\nrepetitions = 10\n", "\nwarmup = 2\n", "\nreference_model = \"gtx670\"\n",
+        "\ncounters = \"auto\"\n", "\nmodes = [ \"normal\", \"compute-only\", \"memory-only\" ]\n", "\nseed = 20121\n",
+        "\nvariant_time_limit_s = 60.0\n", "[[study]]\n", "\nfamily = \"matmul\"\n", "\nparams = { N = [ 256 ] }\n",
+        "\nvariants = [ \"*\" ]\n"}) {
     EXPECT_TRUE(contains(toml, line)) << "no line " << line << " in\n" << toml;
   }
   EXPECT_EQ(occurrences(toml, "[[study]]"), 4u);
@@ -291,16 +294,19 @@ TEST(ReportPage, H100ReportIsNoLongerAWallOfRepeats) {
   const fs::path chromium = "/usr/bin/chromium";
   if (!fs::exists(chromium)) GTEST_SKIP() << "Debian's chromium package is not installed";
   TempDir dir;
-  const auto outcome = runRooflab("report '" + (kGoldenDir / "h100-default/input.json").string() +
-                                      "' --out out --formats html", dir.path());
+  const auto outcome = runRooflab(
+      "report '" + (kGoldenDir / "h100-default/input.json").string() + "' --out out --formats html", dir.path());
   ASSERT_EQ(outcome.exit_code, 0) << show(outcome);
   // The page reports its own height in its title once laid out.
-  const fs::path page = dir.write("measured.html", fileText(dir.path() / "out/report.html") +
-                                                       "<script>window.addEventListener('load', () => { document.title = "
-                                                       "'height=' + document.documentElement.scrollHeight; });</script>");
-  const std::string command = chromium.string() +
-                              " --headless --no-sandbox --disable-gpu --window-size=1400,1000 --virtual-time-budget=2000"
-                              " --dump-dom '" + page.string() + "' > '" + (dir.path() / "dom").string() + "' 2>/dev/null";
+  const fs::path page =
+      dir.write("measured.html", fileText(dir.path() / "out/report.html") +
+                                     "<script>window.addEventListener('load', () => { document.title = "
+                                     "'height=' + document.documentElement.scrollHeight; });</script>");
+  const std::string command =
+      chromium.string() +
+      " --headless --no-sandbox --disable-gpu --window-size=1400,1000 --virtual-time-budget=2000"
+      " --dump-dom '" +
+      page.string() + "' > '" + (dir.path() / "dom").string() + "' 2>/dev/null";
   ASSERT_EQ(rooflab::testing::exitCodeOf(std::system(command.c_str())), 0);
   const std::string dom = fileText(dir.path() / "dom");
   const auto at = dom.find("<title>height=");

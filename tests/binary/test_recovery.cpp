@@ -24,7 +24,8 @@ Workspace slowSweep(int points, int repetitions) {
   for (int i = 1; i <= points; ++i) values += (values.empty() ? "" : ", ") + std::to_string(4096 + 64 * i);
   return Workspace(
       std::string(kFamily) +
-          variant("slow", "kernel = \"add_slowly\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N\"]\nlocal = [\"64\"]\n"),
+          variant("slow",
+                  "kernel = \"add_slowly\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N\"]\nlocal = [\"64\"]\n"),
       replaced(std::string(kRun), "repetitions = 1", "repetitions = " + std::to_string(repetitions)) +
           study("adder", "variants = [\"slow\"]\nparams = { N = [" + values + "] }\n"));
 }
@@ -72,7 +73,8 @@ TEST(Recovery, ReportAndDiffReadTheJournalOfAKilledRun) {
   w.dir.write("torn.jsonl", text + "{\"index\":" + std::to_string(measured) + ",\"record\":{\"fam");
   const Outcome torn_report = runRooflab("report torn.jsonl --out torn-report --formats json", w.dir.path());
   ASSERT_EQ(torn_report.exit_code, 0) << show(torn_report);
-  EXPECT_TRUE(contains(torn_report.err, "rooflab: warning: torn.jsonl:" + std::to_string(torn_line) + ": a torn last line skipped"))
+  EXPECT_TRUE(contains(torn_report.err,
+                       "rooflab: warning: torn.jsonl:" + std::to_string(torn_line) + ": a torn last line skipped"))
       << show(torn_report);
   EXPECT_EQ(recordsIn(w.dir.path() / "torn-report/results.json"), measured);
 

@@ -26,7 +26,8 @@ TEST(ReliabilityCli, UnknownSubcommandExits2) {
   const Outcome o = runRooflab("frobnicate", dir.path());
   EXPECT_EQ(o.exit_code, 2) << show(o);
   // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
-  ASSERT_FALSE(!contains(o.err, "frobnicate")) << "regression of a fixed bug: an unknown command is answered with: " << o.err;
+  ASSERT_FALSE(!contains(o.err, "frobnicate"))
+      << "regression of a fixed bug: an unknown command is answered with: " << o.err;
 }
 
 TEST(ReliabilityCli, MissingConfigFileExits2) {
@@ -42,7 +43,8 @@ TEST(ReliabilityCli, ConfigThatIsAFolderExits2) {
   const Outcome o = runRooflab("run cfg.toml", dir.path());
   EXPECT_EQ(o.exit_code, 2) << show(o);
   // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
-  ASSERT_FALSE(contains(o.err, "needs at least one [[study]]")) << "regression of a fixed bug: a folder given as the config is read as an empty config: " << o.err;
+  ASSERT_FALSE(contains(o.err, "needs at least one [[study]]"))
+      << "regression of a fixed bug: a folder given as the config is read as an empty config: " << o.err;
   EXPECT_TRUE(contains(o.err, "rooflab: cfg.toml: ")) << show(o);
   EXPECT_TRUE(contains(o.err, "folder") || contains(o.err, "directory") || contains(o.err, "cannot be read"))
       << show(o);
@@ -170,7 +172,8 @@ TEST(ReliabilityCli, DiffNamesTheFileThatIsNotResults) {
   const Outcome o = runRooflab("diff '" + kResultsFixture + "' object.json", dir.path());
   EXPECT_EQ(o.exit_code, 2) << show(o);
   // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
-  ASSERT_FALSE(!contains(o.err, "object.json")) << "regression of a fixed bug: diff does not say which file is not a results file: " << o.err;
+  ASSERT_FALSE(!contains(o.err, "object.json"))
+      << "regression of a fixed bug: diff does not say which file is not a results file: " << o.err;
 }
 
 TEST(ReliabilityCli, DiffNegativeThresholdExits2) {

@@ -11,7 +11,6 @@
 
 #include "binary/reliability_workspace.hpp"
 
-
 // =============================================================================================
 // Batch config
 
@@ -29,7 +28,8 @@ TEST(ReliabilityConfig, UnknownModeExits2) {
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(
-      o.err, "rooflab: cfg.toml:5: run.modes: unknown mode 'fast' (expected normal, compute-only, memory-only or what-if)"))
+      o.err,
+      "rooflab: cfg.toml:5: run.modes: unknown mode 'fast' (expected normal, compute-only, memory-only or what-if)"))
       << show(o);
 }
 
@@ -89,13 +89,13 @@ TEST(ReliabilityManifest, UnknownElementType) {
 
 TEST(ReliabilityManifest, UnknownBufferInArgs) {
   Workspace w(replaced(kFamily, "args = [\"a\", \"b\", \"c\", \"N\"]", "args = [\"a\", \"bb\", \"c\", \"N\"]"));
-  const std::string message =
-      "variants[0].args[1]: 'bb' is not a buffer of this family and not a valid expression "
-      "(expression 'bb': Unexpected token \"bb\" found at position 0.)";
+  const std::string message = "variants[0].args[1]: 'bb' is not a buffer of this family and not a valid expression "
+                              "(expression 'bb': Unexpected token \"bb\" found at position 0.)";
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 2) << show(o);
   // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
-  ASSERT_FALSE(contains(o.err, w.at("[[variants]]") + message)) << "regression of a fixed bug: an argument error names the [[variants]] line, not the args line: " << o.err;
+  ASSERT_FALSE(contains(o.err, w.at("[[variants]]") + message))
+      << "regression of a fixed bug: an argument error names the [[variants]] line, not the args line: " << o.err;
   EXPECT_TRUE(contains(o.err, "rooflab: " + w.at("\"bb\"") + message)) << show(o);
 }
 
@@ -167,7 +167,8 @@ TEST(ReliabilityManifest, NameDiffersFromFolder) {
   Workspace w(replaced(kFamily, "name = \"adder\"", "name = \"other\""), std::string(kRun) + study("other"));
   const Outcome o = w.run();
   // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
-  ASSERT_FALSE(o.exit_code != 2) << "regression of a fixed bug: a family name that differs from its folder is accepted: " << show(o);
+  ASSERT_FALSE(o.exit_code != 2)
+      << "regression of a fixed bug: a family name that differs from its folder is accepted: " << show(o);
   EXPECT_TRUE(contains(o.err, "folder")) << show(o);
 }
 
@@ -205,7 +206,8 @@ TEST(ReliabilityManifest, LongStretchWithoutBracesInTheSourceDoesNotCrash) {
   const Outcome o = runRooflab("list --kernels kernels", w.dir.path());
   // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
   // SIGSEGV, or SIGABRT under ASan ("stack-overflow").
-  ASSERT_FALSE(o.exit_code >= 128) << "regression of a fixed bug: rooflab crashes on a source with a long stretch without braces";
+  ASSERT_FALSE(o.exit_code >= 128)
+      << "regression of a fixed bug: rooflab crashes on a source with a long stretch without braces";
   EXPECT_EQ(o.exit_code, 0) << show(o);
   EXPECT_TRUE(contains(o.out, "adder")) << show(o);
 }

@@ -12,7 +12,6 @@
 
 #include "binary/reliability_workspace.hpp"
 
-
 // =============================================================================================
 // Errors found while running: recorded, exit 1, the batch goes on
 
@@ -22,9 +21,10 @@ TEST(ReliabilityRun, ArgumentCountMismatchIsARecordedError) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   Workspace w(std::string(kFamily) + "[[variants]]\nname = \"three_args\"\nsource = \"hidden.cl\"\nkernel = \"add\"\n"
                                      "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\nlocal = [\"64\"]\n");
-  w.dir.write("kernels/adder/hidden.cl",
-              "kernel void add(global const float* a, global const float* b, global float* c,\n#if 1\nint n\n#endif\n) {\n"
-              "  int i = get_global_id(0);\n  if (i < n) c[i] = a[i] + b[i];\n}\n");
+  w.dir.write(
+      "kernels/adder/hidden.cl",
+      "kernel void add(global const float* a, global const float* b, global float* c,\n#if 1\nint n\n#endif\n) {\n"
+      "  int i = get_global_id(0);\n  if (i < n) c[i] = a[i] + b[i];\n}\n");
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 1) << show(o);
   const std::string message = "adder/three_args N=4096 (normal) on ";
@@ -79,8 +79,9 @@ TEST(ReliabilityRun, FaultsInsideABatchAreRecordedAndTheBatchGoesOn) {
               variant("wrong", "kernel = \"subtract\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N\"]\n") +
               variant("good_too",
                       "kernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"N\"]\nlocal = [\"128\"]\n"));
-  w.dir.write("kernels/adder/broken.cl",
-              "kernel void add(global const float* a, global const float* b, global float* c, int n) { this is not C }\n");
+  w.dir.write(
+      "kernels/adder/broken.cl",
+      "kernel void add(global const float* a, global const float* b, global float* c, int n) { this is not C }\n");
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 1) << show(o);
   const nlohmann::json r = w.results();
@@ -103,7 +104,8 @@ TEST(ReliabilityRun, FaultsInsideABatchAreRecordedAndTheBatchGoesOn) {
   // must name the device's limit, whatever it is, and it must be below what the buffer needs.
   std::smatch limit;
   const std::string too_big_error = too_big["error"].get<std::string>();
-  ASSERT_TRUE(std::regex_search(too_big_error, limit, std::regex(R"( allows at most (\d+) per allocation)"))) << too_big_error;
+  ASSERT_TRUE(std::regex_search(too_big_error, limit, std::regex(R"( allows at most (\d+) per allocation)")))
+      << too_big_error;
   EXPECT_LT(std::stoull(limit[1].str()), 34359738368ull) << too_big_error;
 
   nlohmann::json wrong = recordOf(r, "wrong");
@@ -132,7 +134,8 @@ TEST(ReliabilityRun, HugeInputBufferIsRefusedBeforeTheHostAllocatesIt) {
   const Outcome o = w.run();
   const std::string error = recordedError(w, "good");
   // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
-  ASSERT_FALSE(!contains(error, "buffer 'a' needs 4398046511104 bytes")) << "regression of a fixed bug: a huge input buffer is allocated on the host first: " << show(o);
+  ASSERT_FALSE(!contains(error, "buffer 'a' needs 4398046511104 bytes"))
+      << "regression of a fixed bug: a huge input buffer is allocated on the host first: " << show(o);
   EXPECT_EQ(o.exit_code, 1) << show(o);
 }
 
@@ -147,7 +150,8 @@ TEST(ReliabilityRun, BufferSizeThatOverflowsIsRefused) {
   EXPECT_EQ(o.exit_code, 1) << show(o);
   const std::string error = recordedError(w, "overflow");
   // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
-  ASSERT_FALSE(!contains(error, "buffer 'big' needs")) << "regression of a fixed bug: a buffer byte count that overflows 64 bits wraps: " << error;
+  ASSERT_FALSE(!contains(error, "buffer 'big' needs"))
+      << "regression of a fixed bug: a buffer byte count that overflows 64 bits wraps: " << error;
 }
 
 TEST(ReliabilityRun, FloatArgumentOutOfRangeIsRefused) {
@@ -159,7 +163,8 @@ TEST(ReliabilityRun, FloatArgumentOutOfRangeIsRefused) {
   const Outcome o = w.run();
   const std::string error = recordedError(w, "scaled");
   // Was a known issue (skipped with a FIXME) until fixed; now a hard check.
-  ASSERT_FALSE(error.empty()) << "regression of a fixed bug: a float argument beyond FLT_MAX is not refused: " << show(o);
+  ASSERT_FALSE(error.empty()) << "regression of a fixed bug: a float argument beyond FLT_MAX is not refused: "
+                              << show(o);
   EXPECT_TRUE(contains(error, "'float:1e300'")) << error;
   EXPECT_EQ(o.exit_code, 1) << show(o);
 }
@@ -249,7 +254,8 @@ void expectInterruptKeepsResults(int signal_number) {
     if (Clock::now() - signalled > std::chrono::seconds(30)) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
-      FAIL() << "rooflab did not stop within 30 s of signal " << signal_number << "\n" << rooflab::testing::fileText(log);
+      FAIL() << "rooflab did not stop within 30 s of signal " << signal_number << "\n"
+             << rooflab::testing::fileText(log);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

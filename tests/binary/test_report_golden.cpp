@@ -17,12 +17,10 @@ using rooflab::testing::firstDifference;
 
 namespace {
 
-
 std::string withoutTimestamps(const std::string& html) {
   static const std::regex iso8601(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)");
   return std::regex_replace(html, iso8601, "<timestamp>");
 }
-
 
 void expectReportUnchanged(const std::string& name) {
   const fs::path golden = fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/report-golden" / name;
@@ -35,7 +33,8 @@ void expectReportUnchanged(const std::string& name) {
 
   const std::string json_expected = fileText(golden / "input.json"), json_actual = fileText(out / "results.json");
   EXPECT_TRUE(json_expected == json_actual) << "results.json: " << firstDifference(json_expected, json_actual);
-  const std::string csv_expected = fileText(golden / "expected-results.csv"), csv_actual = fileText(out / "results.csv");
+  const std::string csv_expected = fileText(golden / "expected-results.csv"),
+                    csv_actual = fileText(out / "results.csv");
   EXPECT_TRUE(csv_expected == csv_actual) << "results.csv: " << firstDifference(csv_expected, csv_actual);
   const std::string html_expected = withoutTimestamps(fileText(golden / "expected-report.html"));
   const std::string html_actual = withoutTimestamps(fileText(out / "report.html"));

@@ -45,9 +45,11 @@ TEST(ResultsFileValidation, TimesThatAreTheStringNaNAreRefused) {
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_FALSE(contains(o.out, "IMPROVED")) << show(o);
   EXPECT_TRUE(contains(o.err, "rooflab: new.json: " + std::string(kFirstRecord) +
-                                  ": timings.repetitions[0].kernel_ns: \"NaN\" is not a number\n")) << show(o);
+                                  ": timings.repetitions[0].kernel_ns: \"NaN\" is not a number\n"))
+      << show(o);
   EXPECT_TRUE(contains(o.err, "rooflab: new.json: " + std::string(kFirstRecord) +
-                                  ": timings.kernel_ns.median: \"NaN\" is not a number\n")) << show(o);
+                                  ": timings.kernel_ns.median: \"NaN\" is not a number\n"))
+      << show(o);
 }
 
 TEST(ResultsFileValidation, NegativeTimesAreRefused) {
@@ -55,14 +57,17 @@ TEST(ResultsFileValidation, NegativeTimesAreRefused) {
   nlohmann::json document = base();
   nlohmann::json& timings = document["records"][0]["timings"];
   timings["kernel_ns"]["median"] = -2 * timings["kernel_ns"]["median"].get<double>();
-  for (auto& repetition : timings["repetitions"]) repetition["kernel_ns"] = -2 * repetition["kernel_ns"].get<std::int64_t>();
+  for (auto& repetition : timings["repetitions"])
+    repetition["kernel_ns"] = -2 * repetition["kernel_ns"].get<std::int64_t>();
   const auto o = diffAgainst(dir, document);
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_FALSE(contains(o.out, "-200%")) << show(o);
   EXPECT_TRUE(contains(o.err, "rooflab: new.json: " + std::string(kFirstRecord) +
-                                  ": timings.repetitions[0].kernel_ns: -2156840 is negative\n")) << show(o);
+                                  ": timings.repetitions[0].kernel_ns: -2156840 is negative\n"))
+      << show(o);
   EXPECT_TRUE(contains(o.err, "rooflab: new.json: " + std::string(kFirstRecord) +
-                                  ": timings.kernel_ns.median: -2132696 is negative\n")) << show(o);
+                                  ": timings.kernel_ns.median: -2132696 is negative\n"))
+      << show(o);
 }
 
 TEST(ResultsFileValidation, ARecordPresentTwiceIsRefused) {
@@ -76,7 +81,8 @@ TEST(ResultsFileValidation, ARecordPresentTwiceIsRefused) {
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(o.err, "rooflab: new.json: records[" + std::to_string(count) +
                                   "] (vecadd/global N=1048576 (normal)): the same record (family, variant, params, "
-                                  "mode) as records[0]\n")) << show(o);
+                                  "mode) as records[0]\n"))
+      << show(o);
 }
 
 // `rooflab report` reads through the same validation: a hostile file renders nothing.

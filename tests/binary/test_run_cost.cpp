@@ -18,8 +18,9 @@ TEST(RunCost, PhasesEstimateAndDriftControlsAreRecordedAndPrinted) {
   TempDir dir;
   fs::create_directory_symlink(ROOFLAB_SOURCE_DIR "/kernels", dir.path() / "kernels");
   // 4 repetitions: below that no control kernel is timed (diff's test could never be significant).
-  dir.write("run.toml", replaced(kQuickCpuRun, "repetitions = 1", "repetitions = 4") +
-                            "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\", \"float4\"]\nparams = { N = [65536] }\n");
+  dir.write("run.toml",
+            replaced(kQuickCpuRun, "repetitions = 1", "repetitions = 4") +
+                "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\", \"float4\"]\nparams = { N = [65536] }\n");
   const BinaryOutcome run = runRooflab("run run.toml --phases --quiet", dir.path());
   ASSERT_EQ(run.exit_code, 0) << show(run);
   for (const char* line : {"phases (wall ", "start-up", "records: timed runs", "records: drift control",

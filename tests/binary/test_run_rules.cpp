@@ -23,8 +23,8 @@ namespace {
 // The adder batch at one size: two groups of two points, split in two parts.
 void runTwoParts(const PartsWorkspace& w, const std::string& extra = "") {
   for (int part = 1; part <= 2; ++part) {
-    const BinaryOutcome o = w.run("run cfg.toml --quiet --set N=1024 --shard " + std::to_string(part) + "/2 --out part" +
-                                  std::to_string(part) + extra);
+    const BinaryOutcome o = w.run("run cfg.toml --quiet --set N=1024 --shard " + std::to_string(part) +
+                                  "/2 --out part" + std::to_string(part) + extra);
     ASSERT_EQ(o.exit_code, 0) << show(o);
   }
 }
@@ -78,7 +78,8 @@ TEST(RunRules, PartsThatHoldEveryPointAreComplete) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   PartsWorkspace w;
   for (int part = 1; part <= 2; ++part)
-    ASSERT_EQ(w.run("run cfg.toml --quiet --set N=1024 --shard " + std::to_string(part) + "/5 --out part" + std::to_string(part))
+    ASSERT_EQ(w.run("run cfg.toml --quiet --set N=1024 --shard " + std::to_string(part) + "/5 --out part" +
+                    std::to_string(part))
                   .exit_code,
               0);
   const BinaryOutcome o = w.run("merge part1 part2 --out merged");
@@ -107,8 +108,10 @@ TEST(RunRules, TheMergedFileKeepsTheRunsDriftControlAndCost) {
 TEST(RunRules, TheMergedFileOfASizeSweepKeepsItsSizesAndLaunchFloor) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   PartsWorkspace w;
-  w.dir.write("sizes.toml", replaced(fileText(w.dir.path() / "cfg.toml"), "params = { N = [1024, 2048, 4096] }",
-                                     "params = { N = { rule = \"fill\", waves = 16, max = 16384, sweep_from = 256, sweep_factor = 4 } }"));
+  w.dir.write(
+      "sizes.toml",
+      replaced(fileText(w.dir.path() / "cfg.toml"), "params = { N = [1024, 2048, 4096] }",
+               "params = { N = { rule = \"fill\", waves = 16, max = 16384, sweep_from = 256, sweep_factor = 4 } }"));
   for (const char* part : {"1", "2"})
     ASSERT_EQ(w.run(std::string("run sizes.toml --quiet --shard ") + part + "/2 --out sizes" + part).exit_code, 0);
   const BinaryOutcome o = w.run("merge sizes1 sizes2 --out merged");
@@ -136,8 +139,9 @@ TEST(RunRules, MergeRefusesPartsOfOtherKernelContentsOrSettings) {
 
   // Part 2 run with other repetitions and warm-up, its id then edited to part 1's.
   w.dir.write("kernels/adder/add.cl", source);
-  w.dir.write("other.toml", replaced(replaced(fileText(w.dir.path() / "cfg.toml"), "repetitions = 1", "repetitions = 2"),
-                                     "warmup = 0", "warmup = 1"));
+  w.dir.write("other.toml",
+              replaced(replaced(fileText(w.dir.path() / "cfg.toml"), "repetitions = 1", "repetitions = 2"),
+                       "warmup = 0", "warmup = 1"));
   ASSERT_EQ(w.run("run other.toml --quiet --set N=1024 --shard 2/2 --out other").exit_code, 0);
   json forged = readJsonFile(w.dir.path() / "other/results.json");
   forged["batch"]["id"] = readJsonFile(w.dir.path() / "part1/results.json")["batch"]["id"];
@@ -179,7 +183,8 @@ TEST(RunRules, AbKeepsAFileItDidNotWriteAndRunsBothSidesAlike) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   PartsWorkspace w;
   w.dir.write("D/baseline/results.json", "{\"mine\": true}\n");
-  const BinaryOutcome refused = w.run("ab cfg.toml --baseline-kernels kernels --candidate-kernels kernels --set N=1024 --out D");
+  const BinaryOutcome refused =
+      w.run("ab cfg.toml --baseline-kernels kernels --candidate-kernels kernels --set N=1024 --out D");
   EXPECT_EQ(refused.exit_code, 2) << show(refused);
   EXPECT_TRUE(contains(refused.err, "baseline/results.json")) << refused.err;
   EXPECT_EQ(fileText(w.dir.path() / "D/baseline/results.json"), "{\"mine\": true}\n");
@@ -282,10 +287,11 @@ TEST(RunRules, TheTunedRungNeverTakesAStudiedVariantsName) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   writeTunableFamily(dir);
-  dir.write("kernels/tadd/family.toml", fileText(dir.path() / "kernels/tadd/family.toml") +
-                                            "[[variants]]\nname = \"add_tuned\"\nsource = \"tadd.cl\"\nkernel = \"tadd\"\n"
-                                            "args = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"WG*ceil(N/WG)\"]\nlocal = [\"WG\"]\n"
-                                            "defines = { VPI = 1, FLAW = 0 }\n");
+  dir.write("kernels/tadd/family.toml",
+            fileText(dir.path() / "kernels/tadd/family.toml") +
+                "[[variants]]\nname = \"add_tuned\"\nsource = \"tadd.cl\"\nkernel = \"tadd\"\n"
+                "args = [\"a\", \"b\", \"c\", \"N\"]\nglobal = [\"WG*ceil(N/WG)\"]\nlocal = [\"WG\"]\n"
+                "defines = { VPI = 1, FLAW = 0 }\n");
   dir.write("tune.toml", kTunableFamilyConfig);
   const BinaryOutcome tuned = runRooflab("tune tune.toml --searcher exhaustive --budget 2", dir.path());
   ASSERT_EQ(tuned.exit_code, 0) << show(tuned);

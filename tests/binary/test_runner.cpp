@@ -100,17 +100,20 @@ struct BatchFixture {
   BatchFixture(const std::string& modes = "[\"normal\"]") {
     dir.write("kernels/adder/k.cl", kKernels);
     dir.write("kernels/adder/plain.cl", kPlainKernel);
-    dir.write("kernels/adder/broken.cl",
-              "kernel void add(global const float* a, global const float* b, global float* c, int n) { this is not C }\n");
+    dir.write(
+        "kernels/adder/broken.cl",
+        "kernel void add(global const float* a, global const float* b, global float* c, int n) { this is not C }\n");
     dir.write("kernels/adder/family.toml", kFamily);
     const std::string text = "[run]\ndevice = \"cpu\"\nrepetitions = 3\nwarmup = 1\nmodes = " + modes +
-                             "\nceilings = \"datasheet\"\nkernels = [\"kernels\"]\nout = \"" + (dir.path() / "out").string() +
+                             "\nceilings = \"datasheet\"\nkernels = [\"kernels\"]\nout = \"" +
+                             (dir.path() / "out").string() +
                              "\"\nformats = [\"json\"]\n[[study]]\nfamily = \"adder\"\nparams = { N = [4096] }\n";
     config = parseBatchConfig(text, "cfg.toml", dir.path());
   }
 };
 
-const nlohmann::json& recordOf(const nlohmann::json& results, const std::string& variant, const std::string& mode = "normal") {
+const nlohmann::json& recordOf(const nlohmann::json& results, const std::string& variant,
+                               const std::string& mode = "normal") {
   for (const auto& r : results["records"])
     if (r["variant"] == variant && r["mode"] == mode) return r;
   throw std::runtime_error("no record for " + variant);
@@ -268,9 +271,11 @@ args = ["a", "b", "c", "N"]
 global = ["N"]
 global_accesses = "3*N"
 )");
-  const std::string text = "[run]\ndevice = \"cpu\"\nrepetitions = 3\nwarmup = 1\nmodes = [\"normal\", \"compute-only\"]\n"
-                           "ceilings = \"datasheet\"\nkernels = [\"kernels\"]\nout = \"" + (dir.path() / "out").string() +
-                           "\"\nformats = [\"json\"]\n[[study]]\nfamily = \"pair\"\nparams = { N = [1024] }\n";
+  const std::string text =
+      "[run]\ndevice = \"cpu\"\nrepetitions = 3\nwarmup = 1\nmodes = [\"normal\", \"compute-only\"]\n"
+      "ceilings = \"datasheet\"\nkernels = [\"kernels\"]\nout = \"" +
+      (dir.path() / "out").string() +
+      "\"\nformats = [\"json\"]\n[[study]]\nfamily = \"pair\"\nparams = { N = [1024] }\n";
   for (const char* threads : {"0", "2"}) {
     BatchConfig config = parseBatchConfig(text, "cfg.toml", dir.path());
     config.run.environment.build_threads = parseBuildThreads(threads);
@@ -279,7 +284,8 @@ global_accesses = "3*N"
     const nlohmann::json results = toJson(runBatch(config, options).results);
     ASSERT_EQ(results["records"].size(), 4u);
     for (const auto& r : results["records"])
-      EXPECT_EQ(r["status"], "ok") << threads << " build threads: " << r["variant"] << " " << r["mode"] << ": " << r["error"];
+      EXPECT_EQ(r["status"], "ok") << threads << " build threads: " << r["variant"] << " " << r["mode"] << ": "
+                                   << r["error"];
   }
 }
 
@@ -304,7 +310,8 @@ TEST(Runner, MutantsRunButAreNeverVerified) {
       // be made, and the record says why.
       EXPECT_EQ(r["status"], "skipped");
       EXPECT_NE(r["error"].get<std::string>().find("annotations"), std::string::npos);
-      EXPECT_NE(r["error"].get<std::string>().find(rooflab::automaticMutantsOffReason()), std::string::npos) << r["error"];
+      EXPECT_NE(r["error"].get<std::string>().find(rooflab::automaticMutantsOffReason()), std::string::npos)
+          << r["error"];
     }
   }
 }
@@ -348,7 +355,8 @@ TEST(EndToEnd, DefaultConfigVerifiesEveryVecaddRecordOnPocl) {
   EXPECT_EQ(results["status"], "complete");
   int vecadd_normal = 0;
   for (const auto& r : results["records"]) {
-    EXPECT_EQ(r["status"], r["family"] == "vecadd" && r["variant"].get<std::string>().rfind("broken", 0) == 0 ? r["status"] : "ok")
+    EXPECT_EQ(r["status"],
+              r["family"] == "vecadd" && r["variant"].get<std::string>().rfind("broken", 0) == 0 ? r["status"] : "ok")
         << r["error"];
     if (r["family"] == "vecadd" && r["mode"] == "normal" && r["variant"].get<std::string>().rfind("broken", 0) != 0) {
       ++vecadd_normal;
@@ -393,12 +401,13 @@ global = ["N"]
 )");
   // 6 s, not 1: the limit restarts with each phase and names the one it ran out in, and under the
   // sanitizers on a loaded host PoCL's build of even this kernel took over a second.
-  const auto config = dir.write("c.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 1\nwarmup = 0\nceilings = \"datasheet\"\n"
-                                          "variant_time_limit_s = 6\nformats = [\"json\"]\nkernels = [\"kernels\"]\n"
-                                          "[[study]]\nfamily = \"hang\"\n");
+  const auto config =
+      dir.write("c.toml", "[run]\ndevice = \"cpu\"\nrepetitions = 1\nwarmup = 0\nceilings = \"datasheet\"\n"
+                          "variant_time_limit_s = 6\nformats = [\"json\"]\nkernels = [\"kernels\"]\n"
+                          "[[study]]\nfamily = \"hang\"\n");
   const auto out = dir.path() / "out";
-  const std::string command = std::string(ROOFLAB_BINARY) + " run " + config.string() + " --quiet --out " + out.string() +
-                              " > " + (dir.path() / "log").string() + " 2>&1";
+  const std::string command = std::string(ROOFLAB_BINARY) + " run " + config.string() + " --quiet --out " +
+                              out.string() + " > " + (dir.path() / "log").string() + " 2>&1";
   const int status = std::system(command.c_str());
   EXPECT_EQ(WEXITSTATUS(status), 1);
   const nlohmann::json results = readJsonFile(out / "results.json");

@@ -12,9 +12,11 @@ namespace {
 // Runs part I of 3 of the workspace's batch into partI; each must succeed.
 void runParts(const PartsWorkspace& w, const std::vector<int>& parts) {
   for (int part : parts) {
-    const BinaryOutcome o = w.run("run cfg.toml --quiet --shard " + std::to_string(part) + "/3 --out part" + std::to_string(part));
+    const BinaryOutcome o =
+        w.run("run cfg.toml --quiet --shard " + std::to_string(part) + "/3 --out part" + std::to_string(part));
     ASSERT_EQ(o.exit_code, 0) << show(o);
-    EXPECT_TRUE(contains(o.err, "part " + std::to_string(part) + " of 3 (--shard " + std::to_string(part) + "/3)")) << o.err;
+    EXPECT_TRUE(contains(o.err, "part " + std::to_string(part) + " of 3 (--shard " + std::to_string(part) + "/3)"))
+        << o.err;
   }
 }
 
@@ -37,7 +39,8 @@ TEST(Shards, PartsMergedEqualOneRun) {
   EXPECT_EQ(pointsAndStatuses(joined), pointsAndStatuses(one));
   ASSERT_EQ(one.records.size(), 12u);
   for (const RunRecord& record : joined.records)
-    if (record.mode == RunMode::normal) EXPECT_EQ(record.verification.status, VerificationStatus::passed) << record.label();
+    if (record.mode == RunMode::normal)
+      EXPECT_EQ(record.verification.status, VerificationStatus::passed) << record.label();
   ASSERT_TRUE(one.batch && joined.batch);
   EXPECT_EQ(joined.batch->id, one.batch->id);
   EXPECT_EQ(joined.status, BatchStatus::complete);
@@ -71,7 +74,8 @@ TEST(Shards, MergeSaysWhichPartIsMissingAndWhichIsTwice) {
   fs::copy(w.dir.path() / "part1", w.dir.path() / "part1-again", fs::copy_options::recursive);
   const BinaryOutcome o = w.run("merge part1 part3 part1-again --out merged");
   EXPECT_EQ(o.exit_code, 1) << show(o);
-  EXPECT_TRUE(contains(o.err, "rooflab: merge: part 2 of 3 is missing (its 4 points): run it (`rooflab run --shard 2/3`)"))
+  EXPECT_TRUE(
+      contains(o.err, "rooflab: merge: part 2 of 3 is missing (its 4 points): run it (`rooflab run --shard 2/3`)"))
       << o.err;
   EXPECT_TRUE(contains(o.err, "part 1 of 3 is given twice")) << o.err;
   EXPECT_TRUE(contains(o.err, "4 records are in two parts; the first part's is kept")) << o.err;

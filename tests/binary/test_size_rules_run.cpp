@@ -27,8 +27,9 @@ TEST(SizeRulesRun, TheChosenSizeIsPrintedKeptAndSweptIntoARateVersusSizeChart) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   fs::create_directory_symlink(ROOFLAB_SOURCE_DIR "/kernels", dir.path() / "kernels");
-  dir.write("sizes.toml", replaced(kQuickCpuRun, "formats = [\"json\"]", "formats = [\"json\", \"csv\", \"html\", \"png\"]") +
-                              std::string(kStudy));
+  dir.write("sizes.toml",
+            replaced(kQuickCpuRun, "formats = [\"json\"]", "formats = [\"json\", \"csv\", \"html\", \"png\"]") +
+                std::string(kStudy));
   const BinaryOutcome outcome = runRooflab("run sizes.toml", dir.path());
   ASSERT_EQ(outcome.exit_code, 0) << show(outcome);
   EXPECT_TRUE(contains(outcome.err, "rooflab: vecadd: N = ")) << show(outcome);

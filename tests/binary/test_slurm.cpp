@@ -15,9 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool onPath(const std::string& tool) {
-  return std::system(("command -v " + tool + " > /dev/null 2>&1").c_str()) == 0;
-}
+bool onPath(const std::string& tool) { return std::system(("command -v " + tool + " > /dev/null 2>&1").c_str()) == 0; }
 
 int shell(const std::string& command, const fs::path& log) {
   return exitCodeOf(std::system((command + " > '" + log.string() + "' 2>&1").c_str()));
@@ -28,9 +26,12 @@ int shell(const std::string& command, const fs::path& log) {
 class LocalCluster {
  public:
   explicit LocalCluster(fs::path dir) : dir_(std::move(dir)) {
-    started_ = shell("bash '" + script() + "' start '" + dir_.string() + "'", dir_.parent_path() / "cluster-start.log") == 0;
+    started_ =
+        shell("bash '" + script() + "' start '" + dir_.string() + "'", dir_.parent_path() / "cluster-start.log") == 0;
   }
-  ~LocalCluster() { shell("bash '" + script() + "' stop '" + dir_.string() + "'", dir_.parent_path() / "cluster-stop.log"); }
+  ~LocalCluster() {
+    shell("bash '" + script() + "' stop '" + dir_.string() + "'", dir_.parent_path() / "cluster-stop.log");
+  }
   bool started() const { return started_; }
   std::string conf() const { return (dir_ / "slurm.conf").string(); }
 
@@ -54,8 +55,8 @@ TEST(Slurm, AJobArrayOfThreePartsMergesIntoOneRun) {
   ASSERT_TRUE(cluster.started()) << fileText(w.dir.path() / "cluster-start.log");
 
   // The array's tasks run in the workspace (sbatch's working folder), with rooflab as built here.
-  const std::string env = "cd '" + w.dir.path().string() + "' && SLURM_CONF='" + cluster.conf() + "' ROOFLAB='" +
-                          ROOFLAB_BINARY + "' ";
+  const std::string env =
+      "cd '" + w.dir.path().string() + "' && SLURM_CONF='" + cluster.conf() + "' ROOFLAB='" + ROOFLAB_BINARY + "' ";
   const int submitted = shell(env + "timeout 300 sbatch --wait --array=0-2 --output=task-%a.log '" +
                                   ROOFLAB_SOURCE_DIR + "/scripts/rooflab-array.sbatch' cfg.toml parts",
                               w.dir.path() / "sbatch.log");
@@ -72,7 +73,8 @@ TEST(Slurm, AJobArrayOfThreePartsMergesIntoOneRun) {
   const ResultsDocument joined = w.results("merged");
   EXPECT_EQ(pointsAndStatuses(joined), pointsAndStatuses(one));
   for (const RunRecord& record : joined.records)
-    if (record.mode == RunMode::normal) EXPECT_EQ(record.verification.status, VerificationStatus::passed) << record.label();
+    if (record.mode == RunMode::normal)
+      EXPECT_EQ(record.verification.status, VerificationStatus::passed) << record.label();
   ASSERT_TRUE(joined.batch && one.batch);
   EXPECT_EQ(joined.batch->id, one.batch->id);
   // Each task took its part from the job array's environment.
@@ -81,6 +83,7 @@ TEST(Slurm, AJobArrayOfThreePartsMergesIntoOneRun) {
     ASSERT_TRUE(part.batch && part.batch->part);
     EXPECT_EQ(part.batch->part->index, static_cast<std::size_t>(task + 1));
     EXPECT_EQ(part.batch->part->count, 3u);
-    EXPECT_TRUE(contains(part.batch->part->source, "SLURM_ARRAY_TASK_ID=" + std::to_string(task))) << part.batch->part->source;
+    EXPECT_TRUE(contains(part.batch->part->source, "SLURM_ARRAY_TASK_ID=" + std::to_string(task)))
+        << part.batch->part->source;
   }
 }

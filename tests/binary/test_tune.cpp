@@ -1,7 +1,8 @@
 // `rooflab tune` on PoCL, as a user runs it: a small space of a family written as users write one,
 // with constraints that refuse configurations, a budget that ends the search, a configuration that
 // fails to build and one that computes a wrong sum (both recorded and skipped), a Ctrl-C that keeps
-// what was measured, a journal that a second run resumes from, and the tuned rung, the space's CSV and a manifest entry that keeps it.
+// what was measured, a journal that a second run resumes from, and the tuned rung, the space's CSV and a manifest entry
+// that keeps it.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -97,8 +98,8 @@ TEST(Tune, ABudgetedSearchSkipsWhatFailsAndASecondRunResumesFromTheJournal) {
   std::vector<std::string> variants;
   for (const json& record : results["records"]) variants.push_back(record["variant"]);
   EXPECT_EQ(variants, (std::vector<std::string>{"add", "add_tuned"}));  // as written, and the tuned rung
-  EXPECT_TRUE(results["records"][1]["roofline"].contains("gtx670"));     // placed as any record
-  EXPECT_EQ(configurationRows(out / "tune-tadd-add.csv"), 12u);  // the whole space
+  EXPECT_TRUE(results["records"][1]["roofline"].contains("gtx670"));    // placed as any record
+  EXPECT_EQ(configurationRows(out / "tune-tadd-add.csv"), 12u);         // the whole space
   EXPECT_TRUE(contains(fileText(out / "report.html"), "<h3>Tuning add</h3>"));
 
   // The tuned entry is a variant the manifest reads.
@@ -112,7 +113,8 @@ TEST(Tune, ABudgetedSearchSkipsWhatFailsAndASecondRunResumesFromTheJournal) {
   // Without a budget the search goes on from the journal: its five come from there, then a Ctrl-C
   // ends the search after the configuration that runs, and keeps what was measured.
   {
-    BackgroundRun run(rooflabCommand() + " tune tune.toml --searcher exhaustive", dir.path(), dir.path() / "interrupted.log");
+    BackgroundRun run(rooflabCommand() + " tune tune.toml --searcher exhaustive", dir.path(),
+                      dir.path() / "interrupted.log");
     ASSERT_TRUE(run.waitForOutput("[6/9]")) << run.text();
     run.signal(SIGINT);
     ASSERT_EQ(run.wait(120), 130) << run.text();

@@ -107,9 +107,10 @@ TEST(TypedRoofs, FloatFamilyMeasuresNoTypedRoof) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
   fs::create_directories(dir.path() / "kernels");
-  std::ofstream(dir.path() / "batch.toml") << replaced(kQuickCpuRun, "ceilings = \"datasheet\"", "ceilings = \"measure\"")
-                                           << "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\n"
-                                              "params = { N = [4096] }\n";
+  std::ofstream(dir.path() / "batch.toml")
+      << replaced(kQuickCpuRun, "ceilings = \"datasheet\"", "ceilings = \"measure\"")
+      << "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\n"
+         "params = { N = [4096] }\n";
   const BinaryOutcome run = runRooflab("run batch.toml", dir.path());
   ASSERT_EQ(run.exit_code, 0) << show(run);
   const auto results = nlohmann::json::parse(fileText(dir.path() / "out" / "results.json"));

@@ -32,7 +32,8 @@ kernel void add(global const float* a, global const float* b, global float* c) {
 std::string family(const std::string& what_if) {
   return rooflab::testing::vecaddFamilyHeader("wi") +
          "[[variants]]\nname = \"slow\"\nsource = \"k.cl\"\nkernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\n"
-         "global = [\"N\"]\nlocal = [\"64\"]\n" + what_if +
+         "global = [\"N\"]\nlocal = [\"64\"]\n" +
+         what_if +
          "[[variants]]\nname = \"fast\"\nsource = \"k.cl\"\nkernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\n"
          "global = [\"N\"]\nlocal = [\"64\"]\n";
 }
@@ -125,7 +126,8 @@ TEST(WhatIfManifest, ErrorsCarryTheLineOfTheKey) {
   const std::string text = family(replaced(kWhatIf, "\"fp32_flops\"", "\"flops\""));
   const std::string error = manifestError(text);
   const int line = rooflab::testing::lineOf(text, "expect = {");
-  EXPECT_TRUE(contains(error, "family.toml:" + std::to_string(line) + ": variants[0].what_if[0].expect.counter")) << error;
+  EXPECT_TRUE(contains(error, "family.toml:" + std::to_string(line) + ": variants[0].what_if[0].expect.counter"))
+      << error;
 }
 
 TEST(WhatIfManifest, DuplicateNamesAreRejected) {
@@ -249,7 +251,8 @@ modes = ["normal", "what-if"]
   int what_ifs = 0;
   for (const auto& r : results["records"]) {
     if (r["mode"] == "normal") {
-      EXPECT_TRUE(r["verification"]["status"] == "passed" || r["verification"]["status"] == "reference") << r["variant"];
+      EXPECT_TRUE(r["verification"]["status"] == "passed" || r["verification"]["status"] == "reference")
+          << r["variant"];
       continue;
     }
     ++what_ifs;
@@ -279,5 +282,6 @@ TEST(WhatIfRun, AConfigModeNamesWhatIf) {
   dir.write("c.toml", "[run]\nmodes = [\"normal\", \"what-ifs\"]\n[[study]]\nfamily = \"transpose\"\n");
   const auto o = rooflab::testing::runRooflab("run c.toml", dir.path());
   EXPECT_EQ(o.exit_code, 2) << rooflab::testing::show(o);
-  EXPECT_TRUE(contains(o.err, "unknown mode 'what-ifs' (expected normal, compute-only, memory-only or what-if)")) << o.err;
+  EXPECT_TRUE(contains(o.err, "unknown mode 'what-ifs' (expected normal, compute-only, memory-only or what-if)"))
+      << o.err;
 }

@@ -98,5 +98,6 @@ TEST(WhatIfGains, AWhatIfOfAVariantThatCrashedSaysItCrashed) {
   ASSERT_TRUE(what_if.is_object()) << show(o);
   EXPECT_TRUE(what_if["predicted_gain"].is_null()) << what_if.dump(1);
   EXPECT_TRUE(what_if["realised_gain"].is_null()) << what_if.dump(1);
-  EXPECT_TRUE(contains(what_if.value("predicted_gain_unavailable", ""), "the original (slow) crashed")) << what_if.dump(1);
+  EXPECT_TRUE(contains(what_if.value("predicted_gain_unavailable", ""), "the original (slow) crashed"))
+      << what_if.dump(1);
 }

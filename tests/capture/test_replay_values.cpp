@@ -63,8 +63,9 @@ TEST(ReplayValues, IntegersCarryTheirPrefixAndWhatAManifestCannotSayIsRefused) {
 TEST(ReplayValues, DefinesOfTheBuildOptionsBecomeTheManifestsDefines) {
   const ManifestBuildOptions split =
       manifestBuildOptions("-D WIDTH=128 -cl-fast-relaxed-math -DHEIGHT=96  -D USE_FMA -DALPHA=0.5f -cl-std=CL1.2");
-  EXPECT_EQ(split.defines, (std::vector<std::pair<std::string, std::string>>{
-                               {"WIDTH", "raw:128"}, {"HEIGHT", "raw:96"}, {"USE_FMA", "raw:1"}, {"ALPHA", "raw:0.5f"}}));
+  EXPECT_EQ(split.defines,
+            (std::vector<std::pair<std::string, std::string>>{
+                {"WIDTH", "raw:128"}, {"HEIGHT", "raw:96"}, {"USE_FMA", "raw:1"}, {"ALPHA", "raw:0.5f"}}));
   EXPECT_EQ(split.options, "-cl-fast-relaxed-math -cl-std=CL1.2");
   EXPECT_TRUE(manifestBuildOptions("").defines.empty());
 }

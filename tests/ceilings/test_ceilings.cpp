@@ -117,7 +117,8 @@ TEST(Ceilings, LocalReadKernelReadsEightDistinctVectorsPerIteration) {
   cl::Context context(device->device);
   cl::Program program(context, std::string(rooflab::embedded::ceilings_local_bandwidth));
   program.build({device->device}, ("-D RL_VECTOR_WIDTH=4 -D RL_TILE_VECTORS=" + std::to_string(kTile) +
-                                   " -D RL_GROUP_SIZE=" + std::to_string(kGroup) + "u").c_str());
+                                   " -D RL_GROUP_SIZE=" + std::to_string(kGroup) + "u")
+                                      .c_str());
   cl::Kernel kernel(program, "local_read");
   cl::Buffer out(context, CL_MEM_WRITE_ONLY, kGroup * 4 * sizeof(float));
   kernel.setArg(0, out);
@@ -169,7 +170,8 @@ TEST(Ceilings, ReportShowsNoiseKernelsWriteRowAndNoisyHost) {
 
   const std::string text = rooflab::formatCeilingsReport(report, std::nullopt);
   EXPECT_NE(text.find("at least 5 timed runs, until its median is known to ±1% (95% interval) or 0.2 s"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("DRAM write"), std::string::npos) << text;
   EXPECT_NE(text.find("±0.3%"), std::string::npos) << text;
   EXPECT_NE(text.find("fp32_fma_chains 16 x float"), std::string::npos) << text;
@@ -183,10 +185,10 @@ TEST(Ceilings, ReportShowsNoiseKernelsWriteRowAndNoisyHost) {
   EXPECT_NE(rooflab::formatCeilingsReport(report, std::nullopt).find("best of 5 timed runs"), std::string::npos);
 }
 
-// The L2 ceiling beside DRAM, and the FP64 and int32 roofs and the warp-instruction issue rate when asked. On PoCL the "L2" is
-// the CPU's cache (the device reports none; the host's is used). No figure is compared with
-// another: on a loaded 2-core host a cache-resident read can time below the DRAM one. The L2 figure
-// exists, is finite and positive, and lands in the measured model and the report's JSON.
+// The L2 ceiling beside DRAM, and the FP64 and int32 roofs and the warp-instruction issue rate when asked. On PoCL the
+// "L2" is the CPU's cache (the device reports none; the host's is used). No figure is compared with another: on a
+// loaded 2-core host a cache-resident read can time below the DRAM one. The L2 figure exists, is finite and positive,
+// and lands in the measured model and the report's JSON.
 TEST(Ceilings, L2AndTypedPeaksOnPocl) {
   const auto device = cpuDevice();
   if (!device) GTEST_SKIP() << "no CPU OpenCL device (install pocl-opencl-icd)";

@@ -29,7 +29,8 @@ TEST(LinkCeilings, HostMemoryStrategiesAreZeroCopyOnPoclAndCopiesAreNot) {
   target.max_time_s = 0.02;
   cl::Context context(device->device);
   ceiling_bench::Bench bench{*device, context, cl::CommandQueue(context, device->device, CL_QUEUE_PROFILING_ENABLE),
-                             true, 5, 1'000'000, target};
+                             true,    5,       1'000'000,
+                             target};
   CeilingsReport report;
   ceiling_bench::measureLaunch(bench, report);
   ceiling_bench::measureLink(bench, 0, report);  // 4 KiB to 16 MiB, the CPU sweep

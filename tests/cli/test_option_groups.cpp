@@ -73,7 +73,8 @@ TEST(OptionChecks, DeviceHelpIsTheSameInRunAbTuneAndCeilings) {
 // The flags that run, ab and tune share read alike in each, and report and merge say what --quiet does
 // as they do.
 TEST(OptionChecks, SharedFlagsHaveOneHelpTextInEveryCommand) {
-  for (const char* option : {"--no-counters", "--extra-metrics", "--cupti-library", "--repetitions", "--formats", "--quiet"}) {
+  for (const char* option :
+       {"--no-counters", "--extra-metrics", "--cupti-library", "--repetitions", "--formats", "--quiet"}) {
     const std::string run = helpLineOf("run", option);
     for (const char* command : {"ab", "tune"}) EXPECT_EQ(helpLineOf(command, option), run) << command << " " << option;
   }
@@ -112,10 +113,13 @@ TEST(OptionChecks, CuptiLibraryFlagOverTheConfigKeyOverTheEnvironment) {
 }
 
 TEST(OptionChecks, BadCountersKeysAreErrorsAtTheirFileLineAndKey) {
-  const std::string error = configError("[run]\nrepetitions = 1\nextra_metrics = [\"a.sum, b.sum\"]\ncupti_library = \"\"\n");
-  EXPECT_NE(error.find("test.toml:3: run.extra_metrics: 'a.sum, b.sum' is not a metric name"), std::string::npos) << error;
+  const std::string error =
+      configError("[run]\nrepetitions = 1\nextra_metrics = [\"a.sum, b.sum\"]\ncupti_library = \"\"\n");
+  EXPECT_NE(error.find("test.toml:3: run.extra_metrics: 'a.sum, b.sum' is not a metric name"), std::string::npos)
+      << error;
   EXPECT_NE(error.find("test.toml:4: run.cupti_library: must name a libcupti file"), std::string::npos) << error;
-  EXPECT_NE(configError("[run]\nextra_metrics = \"a.sum\"\n").find("test.toml:2: run.extra_metrics"), std::string::npos);
+  EXPECT_NE(configError("[run]\nextra_metrics = \"a.sum\"\n").find("test.toml:2: run.extra_metrics"),
+            std::string::npos);
 }
 
 }  // namespace

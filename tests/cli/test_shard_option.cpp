@@ -50,8 +50,11 @@ TEST(ShardOption, AJobArraysTaskCountsFromItsFirstInItsSteps) {
                                                                 {"SLURM_NTASKS", "1"}}));
   EXPECT_EQ(part.index, 2u);
   EXPECT_EQ(part.count, 3u);
-  EXPECT_EQ(part.source, "SLURM_ARRAY_TASK_ID=15 (SLURM_ARRAY_TASK_MIN=10, SLURM_ARRAY_TASK_STEP=5), SLURM_ARRAY_TASK_COUNT=3");
-  EXPECT_NE(errorOf("slurm", {{"SLURM_ARRAY_TASK_ID", "12"}, {"SLURM_ARRAY_TASK_MIN", "10"}, {"SLURM_ARRAY_TASK_STEP", "5"},
+  EXPECT_EQ(part.source,
+            "SLURM_ARRAY_TASK_ID=15 (SLURM_ARRAY_TASK_MIN=10, SLURM_ARRAY_TASK_STEP=5), SLURM_ARRAY_TASK_COUNT=3");
+  EXPECT_NE(errorOf("slurm", {{"SLURM_ARRAY_TASK_ID", "12"},
+                              {"SLURM_ARRAY_TASK_MIN", "10"},
+                              {"SLURM_ARRAY_TASK_STEP", "5"},
                               {"SLURM_ARRAY_TASK_COUNT", "3"}})
                 .find("do not name a task of it"),
             std::string::npos);
@@ -69,18 +72,23 @@ TEST(ShardOption, AStepsTaskWithoutAnArray) {
 // An evenly spaced array names its parts with or without its count (from its first, last and step);
 // one that is not evenly spaced (--array=1,3,7) names none, in any task; an empty --shard is no part.
 TEST(ShardOption, AnArrayMustBeEvenlySpacedToNameItsParts) {
-  const BatchPart counted = parseShardOption(
-      "slurm", environment({{"SLURM_ARRAY_TASK_ID", "30"}, {"SLURM_ARRAY_TASK_MIN", "10"}, {"SLURM_ARRAY_TASK_MAX", "40"},
-                            {"SLURM_ARRAY_TASK_STEP", "10"}}));
+  const BatchPart counted = parseShardOption("slurm", environment({{"SLURM_ARRAY_TASK_ID", "30"},
+                                                                   {"SLURM_ARRAY_TASK_MIN", "10"},
+                                                                   {"SLURM_ARRAY_TASK_MAX", "40"},
+                                                                   {"SLURM_ARRAY_TASK_STEP", "10"}}));
   EXPECT_EQ(counted.index, 3u);
   EXPECT_EQ(counted.count, 4u);
   for (const char* task : {"1", "3", "7"})
-    EXPECT_NE(errorOf("slurm", {{"SLURM_ARRAY_TASK_ID", task}, {"SLURM_ARRAY_TASK_MIN", "1"}, {"SLURM_ARRAY_TASK_MAX", "7"},
-                                {"SLURM_ARRAY_TASK_STEP", "1"}, {"SLURM_ARRAY_TASK_COUNT", "3"}})
+    EXPECT_NE(errorOf("slurm", {{"SLURM_ARRAY_TASK_ID", task},
+                                {"SLURM_ARRAY_TASK_MIN", "1"},
+                                {"SLURM_ARRAY_TASK_MAX", "7"},
+                                {"SLURM_ARRAY_TASK_STEP", "1"},
+                                {"SLURM_ARRAY_TASK_COUNT", "3"}})
                   .find("the job array is not evenly spaced: 3 tasks from 1 to 7 by 1"),
               std::string::npos)
         << task;
   EXPECT_NE(errorOf("").find("--shard '': expected I/N"), std::string::npos) << errorOf("");
-  EXPECT_NE(errorOf("slurm", {{"SLURM_PROCID", "1"}}).find("SLURM_PROCID=1 is set, but not SLURM_NTASKS"), std::string::npos)
+  EXPECT_NE(errorOf("slurm", {{"SLURM_PROCID", "1"}}).find("SLURM_PROCID=1 is set, but not SLURM_NTASKS"),
+            std::string::npos)
       << errorOf("slurm", {{"SLURM_PROCID", "1"}});
 }

@@ -96,8 +96,7 @@ TEST(Config, GlobMatch) {
 }
 
 TEST(Config, ModeNamesRoundTrip) {
-  for (RunMode m : {RunMode::normal, RunMode::compute_only, RunMode::memory_only})
-    EXPECT_EQ(parseMode(modeName(m)), m);
+  for (RunMode m : {RunMode::normal, RunMode::compute_only, RunMode::memory_only}) EXPECT_EQ(parseMode(modeName(m)), m);
   EXPECT_FALSE(parseMode("fast"));
 }
 
@@ -106,7 +105,8 @@ TEST(Config, ParamOverridesParseNumbersAndLists) {
   EXPECT_EQ(one.name, "N");
   EXPECT_EQ(one.values, (std::vector<double>{4096}));
   EXPECT_EQ(parseParamOverride("EPS=1e-3,0.5").values, (std::vector<double>{1e-3, 0.5}));
-  for (const char* bad : {"N", "=4", "N=", "N=4,", "N=four", "N=4x", "N=64,64,64"}) EXPECT_THROW(parseParamOverride(bad), InputError) << bad;
+  for (const char* bad : {"N", "=4", "N=", "N=4,", "N=four", "N=4x", "N=64,64,64"})
+    EXPECT_THROW(parseParamOverride(bad), InputError) << bad;
 }
 
 // The built-in families are searched wherever the config is, after its own folders; a kernels/
@@ -119,13 +119,14 @@ TEST(Config, BuiltInFamiliesAreAlwaysOnTheSearchPath) {
   EXPECT_EQ(kernelSearchPath(elsewhere.run), (std::vector<std::filesystem::path>{builtinKernelsDir()}));
   dir.write("kernels/readme.txt", "");
   const BatchConfig beside = parseBatchConfig(text, "c.toml", dir.path());
-  EXPECT_EQ(kernelSearchPath(beside.run), (std::vector<std::filesystem::path>{dir.path() / "kernels", builtinKernelsDir()}));
+  EXPECT_EQ(kernelSearchPath(beside.run),
+            (std::vector<std::filesystem::path>{dir.path() / "kernels", builtinKernelsDir()}));
   EXPECT_EQ(kernelSearchPath(defaultBatchConfig().run), (std::vector<std::filesystem::path>{builtinKernelsDir()}));
 }
 
 TEST(Config, NoiseTargetKeysParseAndValidate) {
-  const BatchConfig c = parseBatchConfig("[run]\nmax_noise = 0.005\nmin_time = 0.5\nmax_time = 2\n[[study]]\nfamily = \"x\"\n",
-                                         "t.toml", "/base");
+  const BatchConfig c = parseBatchConfig(
+      "[run]\nmax_noise = 0.005\nmin_time = 0.5\nmax_time = 2\n[[study]]\nfamily = \"x\"\n", "t.toml", "/base");
   EXPECT_DOUBLE_EQ(c.run.max_noise, 0.005);
   EXPECT_DOUBLE_EQ(c.run.min_time_s, 0.5);
   EXPECT_DOUBLE_EQ(c.run.max_time_s, 2);
@@ -137,7 +138,8 @@ TEST(Config, NoiseTargetKeysParseAndValidate) {
     const char* text;
     const char* expect;
   } cases[] = {
-      {"[run]\nmax_noise = 0\n[[study]]\nfamily = \"x\"\n", "test.toml:2: run.max_noise: must be a finite number above 0"},
+      {"[run]\nmax_noise = 0\n[[study]]\nfamily = \"x\"\n",
+       "test.toml:2: run.max_noise: must be a finite number above 0"},
       {"[run]\nmax_noise = nan\n[[study]]\nfamily = \"x\"\n", "test.toml:2: run.max_noise: must be a finite"},
       {"[run]\nmax_time = inf\n[[study]]\nfamily = \"x\"\n", "test.toml:2: run.max_time: must be a finite"},
       {"[run]\nmax_time = -1\n[[study]]\nfamily = \"x\"\n", "run.max_time: must be a finite number above 0"},
@@ -166,7 +168,8 @@ TEST(Config, SeveralDevicesAndTheirMode) {
   const std::string bad_mode = configError("[run]\ndevice_mode = \"both\"\n" + study);
   EXPECT_NE(bad_mode.find("test.toml:2: run.device_mode: must be compare or shard"), std::string::npos) << bad_mode;
   const std::string listed_list = configError("[run]\ndevice = [\"cpu,gpu\"]\n" + study);
-  EXPECT_NE(listed_list.find("test.toml:2: run.device: each element must be one selector"), std::string::npos) << listed_list;
+  EXPECT_NE(listed_list.find("test.toml:2: run.device: each element must be one selector"), std::string::npos)
+      << listed_list;
 }
 
 // [capture] folder names the capture's folder relative to the config; an unknown key or a folder
@@ -188,7 +191,8 @@ TEST(Config, CaptureFolderIsReadRelativeToTheConfig) {
     }
     return std::string();
   };
-  EXPECT_NE(error("[capture]\nfolder = \"gone\"\n").find("c.toml:2: capture.folder: no capture folder at"), std::string::npos)
+  EXPECT_NE(error("[capture]\nfolder = \"gone\"\n").find("c.toml:2: capture.folder: no capture folder at"),
+            std::string::npos)
       << error("[capture]\nfolder = \"gone\"\n");
   const std::string unknown = error("[capture]\nfolder = \"app\"\nfoldr = \"x\"\n");
   EXPECT_NE(unknown.find("c.toml:3"), std::string::npos) << unknown;

@@ -28,7 +28,6 @@ using rooflab::testing::readPtxFixture;
 
 namespace {
 
-
 const ElementType kFloat{ScalarKind::f32, 1};
 const ElementType kDouble{ScalarKind::f64, 1};
 
@@ -53,15 +52,15 @@ std::optional<double> derived(const rc::CounterSet& m, const std::string& key) {
 
 bool builtWithoutCuda() { return rc::bridgeUnavailableReason().find("built without") != std::string::npos; }
 
-#define SKIP_WITHOUT_CUDA_DEVICE()                                                          \
-  do {                                                                                      \
+#define SKIP_WITHOUT_CUDA_DEVICE() \
+  do { \
     if (const std::string why = rc::bridgeUnavailableReason(); !why.empty()) GTEST_SKIP() << why; \
   } while (0)
 
 // After a bridged run whose results were checked: the counters, or a skip saying why there are none.
-#define SKIP_WITHOUT_COUNTERS(m)                                                                   \
-  do {                                                                                             \
-    std::cout << #m << " = " << rc::toJson(m).dump(2) << "\n";                                     \
+#define SKIP_WITHOUT_COUNTERS(m) \
+  do { \
+    std::cout << #m << " = " << rc::toJson(m).dump(2) << "\n"; \
     if (!(m).available) GTEST_SKIP() << "bridged results verified; counters unavailable: " << (m).reason; \
   } while (0)
 

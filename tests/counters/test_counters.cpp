@@ -31,15 +31,24 @@ TEST(Counters, NvidiaDeviceReasonIsTheBridgesWhenTheBridgeCannotRun) {
 }
 
 TEST(Counters, MetricTableHoldsTheIssueMetricsOnce) {
-  const std::set<std::string> required = {
-      kFadd, kFmul, kFfma, "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum",
-      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-      "sm__warps_active.avg.pct_of_peak_sustained_active", "smsp__inst_executed.sum",
-      "smsp__issue_active.avg.pct_of_peak_sustained_active", "sm__cycles_elapsed.avg.per_second"};
+  const std::set<std::string> required = {kFadd,
+                                          kFmul,
+                                          kFfma,
+                                          "dram__bytes_read.sum",
+                                          "dram__bytes_write.sum",
+                                          "lts__t_bytes.sum",
+                                          "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                                          "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+                                          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                          "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                                          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                                          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                                          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+                                          "sm__warps_active.avg.pct_of_peak_sustained_active",
+                                          "smsp__inst_executed.sum",
+                                          "smsp__issue_active.avg.pct_of_peak_sustained_active",
+                                          "sm__cycles_elapsed.avg.per_second"};
   std::set<std::string> seen;
   for (const rc::CounterMetric& metric : rc::counterMetricTable()) {
     EXPECT_TRUE(seen.insert(metric.raw_name).second) << "twice: " << metric.raw_name;
@@ -178,7 +187,7 @@ TEST(Counters, ProfilerReadingsFollowTheirFormulas) {
   EXPECT_DOUBLE_EQ(*derived(m, "global_store_efficiency_pct"), 100.0);
   EXPECT_DOUBLE_EQ(*derived(m, "l1_hit_rate_pct"), 12.5);
   EXPECT_DOUBLE_EQ(*derived(m, "l2_hit_rate_pct"), 75.0);
-  EXPECT_DOUBLE_EQ(*derived(m, "shared_bank_conflicts_per_access"), 3.0);  // (180 + 60) / (60 + 20)
+  EXPECT_DOUBLE_EQ(*derived(m, "shared_bank_conflicts_per_access"), 3.0);                 // (180 + 60) / (60 + 20)
   EXPECT_DOUBLE_EQ(*derived(m, "warp_instructions_per_dram_transaction"), 1000.0 / 300);  // 9600 B / 32
   for (const std::string& key : rc::profilerReadingKeys()) EXPECT_EQ(m.derived_reasons.count(key), 0u) << key;
 
@@ -254,7 +263,8 @@ TEST(Counters, JsonOfAnUnavailableMeasurement) {
 TEST(Counters, JsonWritesCountsAsIntegersAndNeverNaN) {
   rc::CounterSet m;
   m.available = true;
-  m.values = {{kFfma, 16777216.0}, {"sm__warps_active.avg.pct_of_peak_sustained_active", 42.5},
+  m.values = {{kFfma, 16777216.0},
+              {"sm__warps_active.avg.pct_of_peak_sustained_active", 42.5},
               {"lts__t_bytes.sum", std::numeric_limits<double>::quiet_NaN()}};
   m.bridged_kernel_ns = 70762;
   m.kernels["k"].registers_per_thread = 32;

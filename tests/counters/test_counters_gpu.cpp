@@ -220,8 +220,7 @@ TEST(CountersGpu, ScalarArgumentsArriveIntact) {
   const std::vector<rc::BridgeLaunch> launches = scalarArgumentsLaunch();
   rc::BridgeOptions options;
   options.collect_counters = false;
-  const rc::CounterSet m =
-      rc::measureBridged(readPtxFixture("scalar-args.ptx"), buffers, launches, 1, options);
+  const rc::CounterSet m = rc::measureBridged(readPtxFixture("scalar-args.ptx"), buffers, launches, 1, options);
   ASSERT_TRUE(m.buffers_read_back) << m.reason;
   EXPECT_FALSE(m.available);
   EXPECT_EQ(m.reason, "counters not requested");
@@ -238,14 +237,16 @@ TEST(CountersGpu, StaticAndDynamicLocalCoexistAcrossSeveralKernels) {
   for (std::size_t i = 0; i < items; ++i) buffers.at("data").data<float>()[i] = static_cast<float>(i);
   poison(buffers.at("other"));
   const std::vector<rc::BridgeLaunch> launches = {
-      {"static_and_dynamic", {rc::BridgeArg::buffer("data"), rc::BridgeArg::local(work_group * 4)}, {items}, {work_group}},
+      {"static_and_dynamic",
+       {rc::BridgeArg::buffer("data"), rc::BridgeArg::local(work_group * 4)},
+       {items},
+       {work_group}},
       {"fill", {rc::BridgeArg::buffer("other"), rc::BridgeArg::scalarOf(2.5f)}, {items}, {work_group}},
       {"no_args", {}, {1}, {1}},
   };
   rc::BridgeOptions options;
   options.read_back_buffers = {"data", "other"};
-  const rc::CounterSet m =
-      rc::measureBridged(readPtxFixture("several-kernels.ptx"), buffers, launches, 3, options);
+  const rc::CounterSet m = rc::measureBridged(readPtxFixture("several-kernels.ptx"), buffers, launches, 3, options);
   ASSERT_TRUE(m.buffers_read_back) << m.reason;
   for (std::size_t g = 0; g < items; ++g) {
     const std::size_t lid = g % work_group, base = g - lid;

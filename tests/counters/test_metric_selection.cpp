@@ -13,7 +13,8 @@ namespace rc = rooflab::counters;
 TEST(MetricSelection, OriginalsCollectTheWholeTableThenTheExtraMetrics) {
   const rc::MetricSelection plain = rc::selectMetrics(rc::CounterNeed::full_table, {});
   ASSERT_EQ(plain.metrics.size(), rc::counterMetricTable().size());
-  for (std::size_t i = 0; i < plain.metrics.size(); ++i) EXPECT_EQ(plain.metrics[i], rc::counterMetricTable()[i].raw_name);
+  for (std::size_t i = 0; i < plain.metrics.size(); ++i)
+    EXPECT_EQ(plain.metrics[i], rc::counterMetricTable()[i].raw_name);
   EXPECT_TRUE(plain.timing);
   EXPECT_TRUE(plain.read_back);
   EXPECT_EQ(plain.description, "full table");
@@ -51,8 +52,8 @@ struct FakeBackend : rc::ProfilerBackend {
   int fail_next_set_configs = 0;  // setConfig throws this many times
   std::map<int, std::vector<std::string>> sets;
   int pass_in_range = 0, passes_needed = 0;
-  int schedule_passes = 0;     // as CUPTI's enabled profiler: the pass count of the first set configured
-  int short_next_ranges = 0;   // ranges that end after one pass, whatever the set needs
+  int schedule_passes = 0;    // as CUPTI's enabled profiler: the pass count of the first set configured
+  int short_next_ranges = 0;  // ranges that end after one pass, whatever the set needs
 
   MetricSet configure(int id, const std::vector<std::string>& metrics) override {
     ++configures;
@@ -108,21 +109,26 @@ TEST(ProfilerSession, ASetIsConfiguredOnceAndTheProfilerEnabledAfreshOnlyForANew
   FakeBackend& fake = *backend;
   rc::ProfilerSession session(std::move(backend));
   int prepared = 0, ran = 0;
-  const auto first = session.profile({"a", "b"}, [&] { ++prepared; }, [&] { ++ran; });
+  const auto first = session.profile(
+      {"a", "b"}, [&] { ++prepared; }, [&] { ++ran; });
   EXPECT_FALSE(first.session_reused);
   EXPECT_EQ(first.passes, 2);
   EXPECT_EQ(first.pass_seconds.size(), 2u);
   EXPECT_EQ(first.values.at("a"), 42);
-  const auto second = session.profile({"b", "a"}, [&] { ++prepared; }, [&] { ++ran; });
+  const auto second = session.profile(
+      {"b", "a"}, [&] { ++prepared; }, [&] { ++ran; });
   EXPECT_TRUE(second.session_reused);
   // A mutant's smaller set: configured once, then reused too; the profiler is enabled afresh for it
   // (an enabled one keeps the first set's pass schedule), then stays enabled.
-  session.profile({"a"}, [&] {}, [&] {});
-  const auto again = session.profile({"a"}, [&] {}, [&] {});
+  session.profile(
+      {"a"}, [&] {}, [&] {});
+  const auto again = session.profile(
+      {"a"}, [&] {}, [&] {});
   EXPECT_TRUE(again.session_reused);
   EXPECT_EQ(again.passes, 1);
   // Back to the first set: enabled afresh again, and all of its passes run.
-  const auto full = session.profile({"a", "b"}, [] {}, [] {});
+  const auto full = session.profile(
+      {"a", "b"}, [] {}, [] {});
   EXPECT_EQ(full.passes, 2);
   EXPECT_EQ(fake.configures, 2);
   EXPECT_EQ(fake.enables, 3);
@@ -136,9 +142,11 @@ TEST(ProfilerSession, DisabledBetweenRecordsTheProfilerKeepsItsConfigurations) {
   auto backend = std::make_unique<FakeBackend>();
   FakeBackend& fake = *backend;
   rc::ProfilerSession session(std::move(backend));
-  const auto first = session.profile({"a", "b"}, [] {}, [] {});
+  const auto first = session.profile(
+      {"a", "b"}, [] {}, [] {});
   session.disableProfiler();
-  const auto second = session.profile({"b", "a"}, [] {}, [] {});
+  const auto second = session.profile(
+      {"b", "a"}, [] {}, [] {});
   session.disableProfiler();
   session.disableProfiler();  // a second disable has nothing to do
   EXPECT_FALSE(first.session_reused);
@@ -154,9 +162,14 @@ TEST(ProfilerSession, AKeptRangeThatEndsBeforeItsSetsPassesIsProfiledAgainFromAF
   auto backend = std::make_unique<FakeBackend>();
   FakeBackend& fake = *backend;
   rc::ProfilerSession session(std::move(backend));
-  EXPECT_EQ(session.profile({"a", "b", "c"}, [] {}, [] {}).passes, 3);
+  EXPECT_EQ(session
+                .profile(
+                    {"a", "b", "c"}, [] {}, [] {})
+                .passes,
+            3);
   fake.short_next_ranges = 1;
-  const auto retried = session.profile({"a", "b", "c"}, [] {}, [] {});
+  const auto retried = session.profile(
+      {"a", "b", "c"}, [] {}, [] {});
   EXPECT_EQ(retried.passes, 3);
   EXPECT_FALSE(retried.session_reused);
   EXPECT_EQ(fake.resets, 1);
@@ -164,19 +177,24 @@ TEST(ProfilerSession, AKeptRangeThatEndsBeforeItsSetsPassesIsProfiledAgainFromAF
 
 TEST(ProfilerSession, AMetricTheChipLacksIsMissingNotAFailure) {
   rc::ProfilerSession session(std::make_unique<FakeBackend>());
-  const auto profile = session.profile({"a", "unknown.sum"}, [] {}, [] {});
+  const auto profile = session.profile(
+      {"a", "unknown.sum"}, [] {}, [] {});
   EXPECT_EQ(profile.values.count("a"), 1u);
   EXPECT_EQ(profile.missing.count("unknown.sum"), 1u);
-  EXPECT_THROW(session.profile({"unknown.only"}, [] {}, [] {}), std::runtime_error);
+  EXPECT_THROW(session.profile(
+                   {"unknown.only"}, [] {}, [] {}),
+               std::runtime_error);
 }
 
 TEST(ProfilerSession, AReusedSessionThatFailsIsDroppedAndTheRangeProfiledFromAFreshOne) {
   auto backend = std::make_unique<FakeBackend>();
   FakeBackend& fake = *backend;
   rc::ProfilerSession session(std::move(backend));
-  session.profile({"a"}, [] {}, [] {});
+  session.profile(
+      {"a"}, [] {}, [] {});
   fake.fail_next_set_configs = 1;
-  const auto recovered = session.profile({"a"}, [] {}, [] {});
+  const auto recovered = session.profile(
+      {"a"}, [] {}, [] {});
   EXPECT_FALSE(recovered.session_reused);
   EXPECT_EQ(recovered.values.at("a"), 42);
   EXPECT_EQ(fake.resets, 1);
@@ -184,7 +202,9 @@ TEST(ProfilerSession, AReusedSessionThatFailsIsDroppedAndTheRangeProfiledFromAFr
   // A fresh session that fails is the answer: no second try.
   session.reset();
   fake.fail_next_set_configs = 2;
-  EXPECT_THROW(session.profile({"a"}, [] {}, [] {}), std::runtime_error);
+  EXPECT_THROW(session.profile(
+                   {"a"}, [] {}, [] {}),
+               std::runtime_error);
   EXPECT_EQ(fake.fail_next_set_configs, 1);
 }
 
@@ -192,12 +212,15 @@ TEST(ProfilerSession, AFailureOfTheWorkIsNeverRetried) {
   auto backend = std::make_unique<FakeBackend>();
   FakeBackend& fake = *backend;
   rc::ProfilerSession session(std::move(backend));
-  session.profile({"a"}, [] {}, [] {});
+  session.profile(
+      {"a"}, [] {}, [] {});
   int runs = 0;
-  EXPECT_THROW(session.profile({"a"}, [] {}, [&] {
-    ++runs;
-    throw std::runtime_error("cuLaunchKernel: an illegal memory access");
-  }),
+  EXPECT_THROW(session.profile(
+                   {"a"}, [] {},
+                   [&] {
+                     ++runs;
+                     throw std::runtime_error("cuLaunchKernel: an illegal memory access");
+                   }),
                std::runtime_error);
   EXPECT_EQ(runs, 1);
   EXPECT_EQ(fake.resets, 1);  // the session is gone with the context it was on

@@ -105,7 +105,8 @@ TEST(ProfilerReadings, HtmlShowsEachOriginalsReadingsAndExplainsThemOnce) {
   EXPECT_NE(naive.find(">0.0125<"), std::string::npos) << naive;
   EXPECT_NE(naive.find("title=\"no shared-memory accesses\">–<"), std::string::npos) << naive;
   EXPECT_NE(readingsRow(html, "tiled16").find(">1.00<"), std::string::npos);
-  EXPECT_NE(readingsRow(html, "tiled32_wpt8").find("not available on GH100: &lt;invalid metric&gt;"), std::string::npos);
+  EXPECT_NE(readingsRow(html, "tiled32_wpt8").find("not available on GH100: &lt;invalid metric&gt;"),
+            std::string::npos);
   // One row per original with readings: the N=2048 originals and the mutants carry none.
   const auto table = html.find("<table class=\"readings\">");
   const std::string readings_table = html.substr(table, html.find("</table>", table) - table);

@@ -135,7 +135,8 @@ TEST(PtxBridge, LocalPointerBecomesExternShared) {
   EXPECT_GT(ptx.find(".extern .shared"), ptx.find(".address_size 64"));
 
   const std::string dyn = entryText(ptx, "dyn");
-  EXPECT_NE(dyn.find(".entry dyn(\n\t.param .u64 dyn_param_0,\n\t.param .u64 dyn_param_1\n)"), std::string::npos) << dyn;
+  EXPECT_NE(dyn.find(".entry dyn(\n\t.param .u64 dyn_param_0,\n\t.param .u64 dyn_param_1\n)"), std::string::npos)
+      << dyn;
   EXPECT_EQ(ptx.find("dyn_param_2"), std::string::npos);
   EXPECT_NE(dyn.find("\tmov.u64 \t%rd3, rooflab_dynamic_local;\n"), std::string::npos) << dyn;
   EXPECT_EQ(dyn.find("add.s64 \t%rd3, %rd3"), std::string::npos) << "the first local argument sits at offset 0";
@@ -159,8 +160,10 @@ TEST(PtxBridge, StaticLocalArraysGetOpenClsLayout) {
   EXPECT_EQ(result.opencl_static_local_bytes, (std::map<std::string, std::size_t>{{"mm", 2052}}));
   EXPECT_EQ(countOf(mm, ".shared .align 4 .b8 rooflab_opencl_local[2052];"), 1u) << mm;
   EXPECT_EQ(mm.find("mm_$_"), std::string::npos) << "every reference relocated: " << mm;
-  EXPECT_NE(mm.find("\tmov.u64 \t%rd16, rooflab_opencl_local;\n\tadd.s64 \t%rd16, %rd16, 4;\n"), std::string::npos) << mm;
-  EXPECT_NE(mm.find("\tmov.u64 \t%rd18, rooflab_opencl_local;\n\tadd.s64 \t%rd18, %rd18, 1028;\n"), std::string::npos) << mm;
+  EXPECT_NE(mm.find("\tmov.u64 \t%rd16, rooflab_opencl_local;\n\tadd.s64 \t%rd16, %rd16, 4;\n"), std::string::npos)
+      << mm;
+  EXPECT_NE(mm.find("\tmov.u64 \t%rd18, rooflab_opencl_local;\n\tadd.s64 \t%rd18, %rd18, 1028;\n"), std::string::npos)
+      << mm;
 
   // Direct address operands fold the offset in; 16-byte-aligned arrays start at 16.
   const std::string direct = R"(.version 9.0
@@ -307,7 +310,8 @@ TEST(PtxBridge, SeveralKernelsInOneModule) {
 
 TEST(PtxBridge, LocalPointerUsedOtherwiseIsAnErrorWithItsLine) {
   const std::string original = readPtxFixture(kNvidiaSample);
-  const std::string odd = replaceAll(original, "ld.param.u64 \t%rd3, [dyn_param_2];", "ld.param.u64 \t%rd3, [dyn_param_2+8];");
+  const std::string odd =
+      replaceAll(original, "ld.param.u64 \t%rd3, [dyn_param_2];", "ld.param.u64 \t%rd3, [dyn_param_2+8];");
   ASSERT_NE(odd, original);
   const int line = lineOf(odd, "[dyn_param_2+8]");
   const std::string message = expectThrowMessage([&] { rc::rewriteForCuda(odd); });
@@ -333,8 +337,8 @@ TEST(PtxBridge, AComputeOnlyMutantsKeyConstantAndArgumentPassThrough) {
 
 TEST(PtxBridge, RefusesWhatItCannotBridge) {
   const std::string header = ".version 9.0\n.target sm_90, texmode_independent\n.address_size 64\n\n";
-  const std::string private_pointer = header +
-                                      ".entry k(\n\t.param .u64 .ptr .local .align 4 k_param_0\n)\n{\n\tret;\n\n}\n";
+  const std::string private_pointer =
+      header + ".entry k(\n\t.param .u64 .ptr .local .align 4 k_param_0\n)\n{\n\tret;\n\n}\n";
   const std::string message = expectThrowMessage([&] { rc::parseKernelSignatures(private_pointer); });
   EXPECT_NE(message.find("kernel k, PTX line 6"), std::string::npos) << message;
   EXPECT_NE(message.find("points to .local memory"), std::string::npos) << message;
@@ -353,24 +357,23 @@ TEST(PtxBridge, RefusesWhatItCannotBridge) {
 }
 
 TEST(PtxBridge, CommentsDirectivesAndLineEndingsDoNotConfuseIt) {
-  const std::string ptx =
-      "// .entry commented_out(\n"
-      ".version 9.0\n"
-      ".target sm_90, texmode_independent // %envreg9 in a comment stays\n"
-      ".address_size 64\n"
-      "/* .entry also_commented(\n"
-      "   .param .u64 .ptr .shared .align 4 x ) */\n"
-      ".visible .entry k(\n"
-      "\t.param .u64 .ptr .global .align 16 k_param_0\n"
-      ")\n"
-      ".reqntid 64, 1, 1\n"
-      "{\n"
-      "\t.reg .b32 %r<2>;\n"
-      "\tmov.b32 \t%r1, %envreg3;\n"
-      "\t{ // a scope block\n"
-      "\t}\n"
-      "\tret;\n"
-      "}\n";
+  const std::string ptx = "// .entry commented_out(\n"
+                          ".version 9.0\n"
+                          ".target sm_90, texmode_independent // %envreg9 in a comment stays\n"
+                          ".address_size 64\n"
+                          "/* .entry also_commented(\n"
+                          "   .param .u64 .ptr .shared .align 4 x ) */\n"
+                          ".visible .entry k(\n"
+                          "\t.param .u64 .ptr .global .align 16 k_param_0\n"
+                          ")\n"
+                          ".reqntid 64, 1, 1\n"
+                          "{\n"
+                          "\t.reg .b32 %r<2>;\n"
+                          "\tmov.b32 \t%r1, %envreg3;\n"
+                          "\t{ // a scope block\n"
+                          "\t}\n"
+                          "\tret;\n"
+                          "}\n";
   const auto kernels = rc::parseKernelSignatures(ptx);
   ASSERT_EQ(kernels.size(), 1u);
   EXPECT_EQ(kernels[0].name, "k");
@@ -453,17 +456,17 @@ TEST(PtxBridge, RewrittenFixturesAssembleWithPtxas) {
 
 // NVIDIA's -cl-nv-verbose build log, as seen on the H100 (driver 580).
 TEST(PtxBridge, RegistersFromTheOpenClBuildLog) {
-  const std::string log =
-      "(): Warning: Function mm_naive is a kernel, so overriding noinline attribute.\n\n"
-      "ptxas info    : 0 bytes gmem\n"
-      "ptxas info    : Compiling entry function 'mm_blocked128_8x8' for 'sm_90a'\n"
-      "ptxas info    : Function properties for mm_blocked128_8x8\n"
-      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-      "ptxas info    : Used 145 registers, used 1 barriers, 16656 bytes smem\n"
-      "ptxas info    : Compile time = 102.728 ms\n"
-      "ptxas info    : Compiling entry function 'mm_naive' for 'sm_90a'\n"
-      "ptxas info    : Used 32 registers, used 0 barriers\n"
-      "ptxas info    : Function properties for _Z3fmafff\n";
-  EXPECT_EQ(rc::ptxasRegistersFromBuildLog(log), (std::map<std::string, int>{{"mm_blocked128_8x8", 145}, {"mm_naive", 32}}));
+  const std::string log = "(): Warning: Function mm_naive is a kernel, so overriding noinline attribute.\n\n"
+                          "ptxas info    : 0 bytes gmem\n"
+                          "ptxas info    : Compiling entry function 'mm_blocked128_8x8' for 'sm_90a'\n"
+                          "ptxas info    : Function properties for mm_blocked128_8x8\n"
+                          "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                          "ptxas info    : Used 145 registers, used 1 barriers, 16656 bytes smem\n"
+                          "ptxas info    : Compile time = 102.728 ms\n"
+                          "ptxas info    : Compiling entry function 'mm_naive' for 'sm_90a'\n"
+                          "ptxas info    : Used 32 registers, used 0 barriers\n"
+                          "ptxas info    : Function properties for _Z3fmafff\n";
+  EXPECT_EQ(rc::ptxasRegistersFromBuildLog(log),
+            (std::map<std::string, int>{{"mm_blocked128_8x8", 145}, {"mm_naive", 32}}));
   EXPECT_TRUE(rc::ptxasRegistersFromBuildLog("").empty());
 }

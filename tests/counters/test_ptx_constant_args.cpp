@@ -53,7 +53,8 @@ TEST(PtxConstantArgs, AParameterUsedOtherThanByLdParamIsRefusedByName) {
     const std::string message = e.what();
     EXPECT_NE(message.find("kernel dot_weights"), std::string::npos) << message;
     EXPECT_NE(message.find("__constant pointer parameter dot_weights_param_0 is used other than by 'ld.param.u64"),
-              std::string::npos) << message;
+              std::string::npos)
+        << message;
   }
 }
 
@@ -64,6 +65,7 @@ TEST(PtxConstantArgs, APointerToPrivateMemoryIsStillRefusedNamingIt) {
     rc::parseKernelSignatures(ptx);
     FAIL() << "parsed";
   } catch (const rc::PtxRewriteError& e) {
-    EXPECT_NE(std::string(e.what()).find("pointer parameter k_param_0 points to .local memory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("pointer parameter k_param_0 points to .local memory"), std::string::npos)
+        << e.what();
   }
 }

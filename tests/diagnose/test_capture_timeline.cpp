@@ -103,10 +103,8 @@ TEST(CaptureTimeline, RanksKernelsByNameAndByLaunch) {
 TEST(CaptureTimeline, OverlappingQueuesAreNotCountedTwice) {
   CaptureLog log;
   log.queues = {CapturedQueue{1, 0, false}, CapturedQueue{2, 0, false}};
-  log.commands = {transfer(0, 1, CapturedCommandKind::write, 1 << 20, 0, 4000),
-                  kernel(1, 2, 7, 1000, 1000, 3000),
-                  transfer(2, 1, CapturedCommandKind::write, 1 << 20, 4000, 8000),
-                  kernel(3, 2, 7, 5000, 5000, 9000)};
+  log.commands = {transfer(0, 1, CapturedCommandKind::write, 1 << 20, 0, 4000), kernel(1, 2, 7, 1000, 1000, 3000),
+                  transfer(2, 1, CapturedCommandKind::write, 1 << 20, 4000, 8000), kernel(3, 2, 7, 5000, 5000, 9000)};
   const CaptureTimeline timeline = analyseCaptureTimeline(log, {});
   EXPECT_DOUBLE_EQ(timeline.span_ns, 9000);
   EXPECT_DOUBLE_EQ(part(timeline, TimelinePart::kernel).exclusive_ns, 6000);
@@ -148,7 +146,8 @@ TEST(CaptureTimeline, TotalsMatchTheEventsOwnSums) {
   for (int i = 0; i < 20; ++i) {
     const std::uint64_t write_ns = 3000 + 97 * i, kernel_ns = 5000 + 131 * i;
     log.commands.push_back(transfer(sequence++, 1 + i % 2, CapturedCommandKind::write, 65536, t, t + write_ns));
-    log.commands.push_back(kernel(sequence++, 1 + i % 2, 1, t + write_ns, t + write_ns + 50, t + write_ns + 50 + kernel_ns));
+    log.commands.push_back(
+        kernel(sequence++, 1 + i % 2, 1, t + write_ns, t + write_ns + 50, t + write_ns + 50 + kernel_ns));
     write_sum += double(write_ns);
     kernel_sum += double(kernel_ns);
     t += write_ns + 40;  // the next chunk's upload starts while this kernel runs

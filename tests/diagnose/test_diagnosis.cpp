@@ -98,9 +98,11 @@ TEST(Diagnosis, CountersOverMutantsWhoseCodeChanged) {
   EXPECT_EQ(d.memory_level, MemoryLevel::l2);
   EXPECT_EQ(d.decided_by, DiagnosisSignal::counters);
   EXPECT_EQ(boundText(d), "memory (L2)");
-  EXPECT_TRUE(anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::mutants, "runs 2.00x as long as the original"))
+  EXPECT_TRUE(
+      anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::mutants, "runs 2.00x as long as the original"))
       << describe(d);
-  EXPECT_TRUE(anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::mutants, "lost vectorisation")) << describe(d);
+  EXPECT_TRUE(anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::mutants, "lost vectorisation"))
+      << describe(d);
   EXPECT_TRUE(anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::roofline, "below 50% of every roof"))
       << describe(d);
   EXPECT_EQ(d.confidence, DiagnosisConfidence::medium);
@@ -112,7 +114,8 @@ TEST(Diagnosis, AGpusSlowerMutantIsExplainedInAGpusTerms) {
   r.roofline["device_counters"] = placed(0.6, RooflineBound::memory, MemoryLevel::dram, IntensitySource::counters);
   r.mutation = verdict(MutationReading::compute_bound, 1e6, 0.5e6, 1.3e6);
   const Diagnosis d = diagnose(r);
-  EXPECT_TRUE(anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::mutants, "on a GPU, typically more registers"))
+  EXPECT_TRUE(
+      anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::mutants, "on a GPU, typically more registers"))
       << describe(d);
   EXPECT_FALSE(anyDisagreement(d, DiagnosisSignal::counters, DiagnosisSignal::mutants, "vectorisation")) << describe(d);
 }
@@ -266,9 +269,10 @@ TEST(Diagnosis, BalancedMutantsInATieFollowTheLowerRoofAtTheKernelsIntensity) {
   EXPECT_EQ(d.bound, DiagnosedBound::memory) << describe(d);
   EXPECT_EQ(d.decided_by, DiagnosisSignal::mutants);
   ASSERT_EQ(d.evidence.back().signal, DiagnosisSignal::mutants);
-  EXPECT_NE(d.evidence.back().says.find("balanced, the two mutants within 10% of the original's time of each other, and "
-                                        "the memory roof is the lower one at its intensity (0.0833, left of the ridge at 7.2), "
-                                        "so memory"),
+  EXPECT_NE(d.evidence.back().says.find(
+                "balanced, the two mutants within 10% of the original's time of each other, and "
+                "the memory roof is the lower one at its intensity (0.0833, left of the ridge at 7.2), "
+                "so memory"),
             std::string::npos)
       << describe(d);
 

@@ -113,7 +113,8 @@ TEST(EndToEndModel, AnOverlappedRunIsPredictedThroughThePipeline) {
   const double up = 2 * 5'000 + double(2ull << 28) / 25 / 4, kernel = 2'000 + 270'000.0 / 4,
                down = 5'000 + double(1ull << 28) / 25 / 4;
   EXPECT_DOUBLE_EQ(overlapped->total_ns, up + kernel + down + 3 * std::max({up, kernel, down}));
-  EXPECT_DOUBLE_EQ(serial->total_ns, 2 * 5'000 + double(2ull << 28) / 25 + 2'000 + 270'000 + 5'000 + double(1ull << 28) / 25);
+  EXPECT_DOUBLE_EQ(serial->total_ns,
+                   2 * 5'000 + double(2ull << 28) / 25 + 2'000 + 270'000 + 5'000 + double(1ull << 28) / 25);
   // Upload-bound: overlapping hides the download and the kernel, not the upload.
   EXPECT_GT(serial->total_ns / overlapped->total_ns, 1.3);
 }
@@ -150,7 +151,8 @@ TEST(EndToEndAnalysis, TheLargestPartNamesTheBoundAndTheFastestVerifiedRunIsTheB
   const EndToEndAnalysis a = analyseEndToEnd(record, EndToEndCeilings{&l, 7'000, 2'000});
 
   EXPECT_EQ(a.runs[0].bound, EndToEndBound::link_up);
-  EXPECT_NE(a.runs[0].bound_text.find("link-bound at 7.67 GB/s host-to-device"), std::string::npos) << a.runs[0].bound_text;
+  EXPECT_NE(a.runs[0].bound_text.find("link-bound at 7.67 GB/s host-to-device"), std::string::npos)
+      << a.runs[0].bound_text;
   EXPECT_TRUE(a.runs[0].predicted);
   EXPECT_FALSE(a.runs[1].predicted);  // failed verification: not judged
   ASSERT_TRUE(a.verdict);
@@ -162,7 +164,8 @@ TEST(EndToEndAnalysis, TheLargestPartNamesTheBoundAndTheFastestVerifiedRunIsTheB
   EXPECT_EQ(a.overlap[0].chunks, 4);
   ASSERT_TRUE(a.overlap[0].measured_gain && a.overlap[0].predicted_gain);
   EXPECT_NEAR(*a.overlap[0].measured_gain, 33.3 / 23, 1e-9);
-  EXPECT_NEAR(*a.overlap[0].predicted_gain, a.overlap[0].predicted_serial_ns / a.overlap[0].predicted_overlapped_ns, 1e-12);
+  EXPECT_NEAR(*a.overlap[0].predicted_gain, a.overlap[0].predicted_serial_ns / a.overlap[0].predicted_overlapped_ns,
+              1e-12);
   EXPECT_TRUE(e.failed());  // the wrong run fails the record
 }
 

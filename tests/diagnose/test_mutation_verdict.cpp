@@ -27,7 +27,8 @@ RunRecord withCounters(RunRecord r, double flops, double sectors) {
   return r;
 }
 std::string verdictOf(double t, double t_mem, double t_comp) {
-  const auto normal = record(t), mem = record(t_mem, RunMode::memory_only), comp = record(t_comp, RunMode::compute_only);
+  const auto normal = record(t), mem = record(t_mem, RunMode::memory_only),
+             comp = record(t_comp, RunMode::compute_only);
   return toString(analyseMutation(normal, &mem, &comp, 1000).verdict);
 }
 }  // namespace
@@ -42,7 +43,8 @@ TEST(MutationVerdict, FollowsTheCoursesReading) {
 }
 
 TEST(MutationVerdict, ImpactEstimates) {
-  const auto normal = record(1e6), mem = record(0.8e6, RunMode::memory_only), comp = record(0.25e6, RunMode::compute_only);
+  const auto normal = record(1e6), mem = record(0.8e6, RunMode::memory_only),
+             comp = record(0.25e6, RunMode::compute_only);
   const MutationVerdict m = analyseMutation(normal, &mem, &comp, 1000);
   EXPECT_DOUBLE_EQ(m.speedup_if_memory_free.value(), 4.0);    // t / t_comp
   EXPECT_DOUBLE_EQ(m.speedup_if_compute_free.value(), 1.25);  // t / t_mem
@@ -52,7 +54,8 @@ TEST(MutationVerdict, ImpactEstimates) {
 // A mutant far slower than the kernel (over 1.5x) is another program: no verdict, which mutant and how
 // much slower as data, and a note in the terms of the device that ran it.
 TEST(MutationVerdict, AMutantFarSlowerThanTheOriginalGivesNoVerdict) {
-  const auto normal = record(0.36e6), mem = record(7.69e6, RunMode::memory_only), comp = record(1.22e6, RunMode::compute_only);
+  const auto normal = record(0.36e6), mem = record(7.69e6, RunMode::memory_only),
+             comp = record(1.22e6, RunMode::compute_only);
   const MutationVerdict cpu = analyseMutation(normal, &mem, &comp, 1000, {}, std::nullopt, std::nullopt, true);
   EXPECT_EQ(cpu.verdict, MutationReading::unknown);
   ASSERT_TRUE(cpu.slower_mutant);
@@ -61,7 +64,8 @@ TEST(MutationVerdict, AMutantFarSlowerThanTheOriginalGivesNoVerdict) {
   ASSERT_FALSE(cpu.notes.empty());
   EXPECT_NE(cpu.notes.back().find("over the 1.5x that removing a part of the kernel can explain"), std::string::npos)
       << cpu.notes.back();
-  EXPECT_NE(cpu.notes.back().find("on a CPU device, typically lost vectorisation"), std::string::npos) << cpu.notes.back();
+  EXPECT_NE(cpu.notes.back().find("on a CPU device, typically lost vectorisation"), std::string::npos)
+      << cpu.notes.back();
   const MutationVerdict gpu = analyseMutation(normal, &mem, &comp, 1000);
   EXPECT_EQ(gpu.verdict, MutationReading::unknown);
   EXPECT_EQ(gpu.notes.back().find("CPU"), std::string::npos) << gpu.notes.back();
@@ -101,8 +105,8 @@ TEST(MutationVerdict, NoOriginalNoVerdict) {
 TEST(MutationVerdict, ReproducesTheVerdictsSavedInTheGoldenRuns) {
   for (const char* run : {"pocl-default", "h100-default"}) {
     SCOPED_TRACE(run);
-    const AnalysedResults d = readResultsFile(std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/report-golden/" + run +
-                                              "/input.json");
+    const AnalysedResults d =
+        readResultsFile(std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/report-golden/" + run + "/input.json");
     ASSERT_TRUE(d.device.has_value());
     int compared = 0, far_slower = 0;
     for (const AnalysedRecord& normal : d.records) {
@@ -112,9 +116,9 @@ TEST(MutationVerdict, ReproducesTheVerdictsSavedInTheGoldenRuns) {
         if (r.family == normal.family && r.variant == normal.variant && r.params == normal.params &&
             r.mode != RunMode::normal)
           mutants[r.mode == RunMode::memory_only ? 0 : 1] = &r;
-      const MutationVerdict again = analyseMutation(normal, mutants[0], mutants[1],
-                                                    static_cast<double>(d.device->timer_resolution_ns), {}, std::nullopt,
-                                                    std::nullopt, d.device->type == "CPU");
+      const MutationVerdict again =
+          analyseMutation(normal, mutants[0], mutants[1], static_cast<double>(d.device->timer_resolution_ns), {},
+                          std::nullopt, std::nullopt, d.device->type == "CPU");
       ++compared;
       // Saved before a mutant over 1.5x the original's time gave no verdict: those now give none.
       if (again.slower_mutant) {
@@ -151,7 +155,8 @@ TEST(MutationVerdict, AComputeOnlyMutantAboveTheComputeRoofHasLostWork) {
   EXPECT_EQ(collapsed.verdict, MutationReading::unknown);
   bool said = false;
   for (const std::string& note : collapsed.notes)
-    said = said || note.find("above the device's compute roof of 5000 GFLOP/s: the compiler removed work") != std::string::npos;
+    said = said ||
+           note.find("above the device's compute roof of 5000 GFLOP/s: the compiler removed work") != std::string::npos;
   EXPECT_TRUE(said);
   // Within the roof the same mutant is used.
   const MutationVerdict kept = analyseMutation(normal, &mem, &comp, 1000, {}, 50000.0);
@@ -220,16 +225,18 @@ TEST(MutationVerdict, AMemoryOnlyMutantFasterThanTheFastestMemoryRoofHasLostTraf
   EXPECT_EQ(collapsed.verdict, MutationReading::unknown);
   bool said = false;
   for (const std::string& note : collapsed.notes)
-    said = said || note.find("the memory-only mutant moves the 4 MB it must move at least (every global access is kept) "
-                             "at 4000 GB/s, over 4x the device's fastest memory roof (local memory, 100 GB/s) and 4x the "
-                             "original's 4 GB/s: the compiler removed traffic") != std::string::npos;
+    said =
+        said || note.find("the memory-only mutant moves the 4 MB it must move at least (every global access is kept) "
+                          "at 4000 GB/s, over 4x the device's fastest memory roof (local memory, 100 GB/s) and 4x the "
+                          "original's 4 GB/s: the compiler removed traffic") != std::string::npos;
   EXPECT_TRUE(said) << collapsed.notes.front();
   // A roof measured below what the original itself achieved (other processes ran meanwhile): a
   // mutant as fast as the original is not judged.
   auto fast = record(4000);  // 4 MB in 4 us: 1000 GB/s
   fast.work.bytes = 4e6;
   auto fast_mem = record(3000, RunMode::memory_only);
-  EXPECT_TRUE(analyseMutation(fast, &fast_mem, &comp, 1000, {}, std::nullopt, roof).validation.memory_only.value().valid);
+  EXPECT_TRUE(
+      analyseMutation(fast, &fast_mem, &comp, 1000, {}, std::nullopt, roof).validation.memory_only.value().valid);
   // A family that declares more bytes than its buffers hold: the buffers the accesses reach decide.
   normal.work.bytes = 4e9;
   MutantSourceCheck reached;
@@ -263,9 +270,10 @@ TEST(MutationVerdict, AnAutomaticComputeOnlyMutantReadsOnlyTheLoadsItKeeps) {
   const auto reads_kept = compute(400, keeps);
   const MutantValidation v = analyseMutation(normal, &mem, &reads_kept, 1000).validation.compute_only.value();
   EXPECT_TRUE(v.valid);
-  EXPECT_NE(v.quantity.find("global load sectors 1000 -> 400 (it keeps 2 of the 6 global loads (270.3 KB of the 536.6 KB "
-                            "their buffers hold"),
-            std::string::npos)
+  EXPECT_NE(
+      v.quantity.find("global load sectors 1000 -> 400 (it keeps 2 of the 6 global loads (270.3 KB of the 536.6 KB "
+                      "their buffers hold"),
+      std::string::npos)
       << v.quantity;
   const auto reads_more = compute(1200, keeps);
   EXPECT_FALSE(analyseMutation(normal, &mem, &reads_more, 1000).validation.compute_only.value().valid);

@@ -30,7 +30,8 @@ RunRecord record(const std::string& variant, double median_ns, int repetitions =
   }
   timings.kernel_ns = summarize(samples_ns);
   if (control_ns > 0)
-    r.drift_control = DriftControlSample{control_ns, std::vector<double>(static_cast<std::size_t>(repetitions), control_ns)};
+    r.drift_control =
+        DriftControlSample{control_ns, std::vector<double>(static_cast<std::size_t>(repetitions), control_ns)};
   return r;
 }
 
@@ -39,7 +40,8 @@ ResultsDocument run(std::vector<RunRecord> records, bool with_controls = false) 
   document.device = DeviceInfo{};
   document.device->name = "cpu";
   document.device->platform = "Portable Computing Language";
-  if (with_controls) document.drift_control = DriftControlSpec{"rooflab_drift_control 16384 x 384 x 2 FMA", 16384, 384, 0};
+  if (with_controls)
+    document.drift_control = DriftControlSpec{"rooflab_drift_control 16384 x 384 x 2 FMA", 16384, 384, 0};
   document.records = std::move(records);
   return document;
 }
@@ -65,8 +67,8 @@ TEST(RunComparison, IdenticalRunsShowNoChange) {
 }
 
 TEST(RunComparison, AClearRegressionGivesTheRegressionOutcome) {
-  const RunComparison comparison =
-      compareRuns(run({record("naive", 4e6), record("tiled16", 1e6)}), run({record("naive", 4e6), record("tiled16", 2e6)}));
+  const RunComparison comparison = compareRuns(run({record("naive", 4e6), record("tiled16", 1e6)}),
+                                               run({record("naive", 4e6), record("tiled16", 2e6)}));
   EXPECT_EQ(comparison.outcome, ComparisonOutcome::regressed);
   EXPECT_EQ(comparison.count(PointVerdict::regressed), 1u);
   const PointComparison& tiled = comparison.matched[1];
@@ -79,8 +81,7 @@ TEST(RunComparison, AClearRegressionGivesTheRegressionOutcome) {
   EXPECT_EQ(comparison.matched[0].verdict, PointVerdict::unchanged_within_noise);
 
   // The same change is an improvement the other way round, and under a larger minimum effect none.
-  const RunComparison faster =
-      compareRuns(run({record("tiled16", 2e6)}), run({record("tiled16", 1e6)}));
+  const RunComparison faster = compareRuns(run({record("tiled16", 2e6)}), run({record("tiled16", 1e6)}));
   EXPECT_EQ(faster.outcome, ComparisonOutcome::no_regression);
   EXPECT_EQ(faster.matched[0].verdict, PointVerdict::improved);
   RunComparisonOptions lenient;
@@ -116,7 +117,8 @@ TEST(RunComparison, TooFewRepetitionsSayHowMany) {
 
 TEST(RunComparison, AHostSlowerThroughoutIsDriftNotARegression) {
   const ResultsDocument old_run = run({record("naive", 2.4e6, 12, 1e6), record("tiled16", 1e6, 12, 1e6)}, true);
-  const ResultsDocument new_run = run({record("naive", 2.4e6 * 1.45, 12, 1.45e6), record("tiled16", 1.45e6, 12, 1.45e6)}, true);
+  const ResultsDocument new_run =
+      run({record("naive", 2.4e6 * 1.45, 12, 1.45e6), record("tiled16", 1.45e6, 12, 1.45e6)}, true);
   const RunComparison comparison = compareRuns(old_run, new_run);
   EXPECT_EQ(comparison.outcome, ComparisonOutcome::no_regression);
   ASSERT_TRUE(comparison.drift.has_value());
@@ -159,8 +161,8 @@ TEST(RunComparison, RunsThatCannotBeComparedAreRefused) {
 TEST(RunComparison, AddedAndRemovedPointsAreKeyedByValue) {
   RunRecord larger = record("tiled16", 1e6);
   larger.params["N"] = 2048;
-  const RunComparison comparison = compareRuns(run({record("naive", 4e6), record("tiled16", 1e6)}),
-                                               run({record("tiled16", 1e6), larger}));
+  const RunComparison comparison =
+      compareRuns(run({record("naive", 4e6), record("tiled16", 1e6)}), run({record("tiled16", 1e6), larger}));
   ASSERT_EQ(comparison.matched.size(), 1u);
   ASSERT_EQ(comparison.added.size(), 1u);
   EXPECT_EQ(comparison.added[0].params.at("N"), 2048);

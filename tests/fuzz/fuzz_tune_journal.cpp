@@ -39,7 +39,8 @@ struct Workspace {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const Workspace workspace;
   const fs::path path = workspace.dir / "tune-journal.jsonl";
-  std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   std::size_t kept = 0;
   {
     rooflab::TuneJournal journal(path, false);

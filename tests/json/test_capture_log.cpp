@@ -11,7 +11,8 @@ using namespace rooflab::testing;
 
 namespace {
 
-const std::string kLog = std::string(R"({"t":"start","format":1,"version":")") + ROOFLAB_VERSION + R"(","mechanism":"layer","pid":1,"host_ns":5}
+const std::string kLog = std::string(R"({"t":"start","format":1,"version":")") + ROOFLAB_VERSION +
+                         R"(","mechanism":"layer","pid":1,"host_ns":5}
 {"t":"device","platform":"P","name":"D"}
 {"t":"queue","id":2,"context":1,"properties":0,"out_of_order":false}
 {"t":"program","id":3,"kind":"source","call":"clCreateProgramWithSource","source":{"name":"abc","bytes":10}}

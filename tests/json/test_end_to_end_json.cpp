@@ -43,7 +43,8 @@ TEST(EndToEndJson, ARecordsRunsRoundTrip) {
   w.predicted_gain = 2;
   w.measured_gain = 1.8;
   concluded.overlap = {w};
-  concluded.verdict = EndToEndVerdict{EndToEndBound::link_up, "link-bound", EndToEndStrategy::overlap, 3, 15.0, EndToEndStrategy::copy, 30.0, "s"};
+  concluded.verdict = EndToEndVerdict{
+      EndToEndBound::link_up, "link-bound", EndToEndStrategy::overlap, 3, 15.0, EndToEndStrategy::copy, 30.0, "s"};
 
   const json written = toJson(record, record);
   const AnalysedRecord back = analysedRecordFromJson(written);

@@ -57,7 +57,8 @@ TEST(JournalFile, TheLastLineOfAnIndexWins) {
   RunRecord concluded = document.records[0];
   concluded.status_reason = "concluded later";
   rooflab::testing::TempDir dir;
-  const fs::path journal = dir.write("journal.jsonl", journalOf(document) + journalLine(0, concluded, document.analysis.records[0]));
+  const fs::path journal =
+      dir.write("journal.jsonl", journalOf(document) + journalLine(0, concluded, document.analysis.records[0]));
   const ReadResults read = readResultsOrJournal(journal);
   ASSERT_EQ(read.document.records.size(), document.records.size());
   EXPECT_EQ(read.document.records[0].status_reason, "concluded later");
@@ -66,21 +67,24 @@ TEST(JournalFile, TheLastLineOfAnIndexWins) {
 TEST(JournalFile, ATornLastLineIsSkippedWithAWarningAtItsLine) {
   const ResultsDocument document = golden();
   const std::string text = journalOf(document);
-  const std::string torn = journalLine(document.records.size(), document.records[0], document.analysis.records[0]).substr(0, 100);
+  const std::string torn =
+      journalLine(document.records.size(), document.records[0], document.analysis.records[0]).substr(0, 100);
   rooflab::testing::TempDir dir;
   const fs::path journal = dir.write("run.log", text + torn);  // told apart by its first line, not its name
   const ReadResults read = readResultsOrJournal(journal);
   EXPECT_EQ(read.document.records.size(), document.records.size());
   ASSERT_EQ(read.warnings.size(), 1u);
   const std::string line = std::to_string(document.records.size() + 2);
-  EXPECT_TRUE(contains(read.warnings[0], journal.string() + ":" + line + ": a torn last line skipped")) << read.warnings[0];
+  EXPECT_TRUE(contains(read.warnings[0], journal.string() + ":" + line + ": a torn last line skipped"))
+      << read.warnings[0];
 }
 
 TEST(JournalFile, ABadLineBeforeTheLastIsAnErrorAtItsLine) {
   const ResultsDocument document = golden();
   rooflab::testing::TempDir dir;
-  const fs::path journal = dir.write("journal.jsonl", journalHeaderLine(document) + "{\"index\":0,\"rec\n" +
-                                                          journalLine(0, document.records[0], document.analysis.records[0]));
+  const fs::path journal =
+      dir.write("journal.jsonl", journalHeaderLine(document) + "{\"index\":0,\"rec\n" +
+                                     journalLine(0, document.records[0], document.analysis.records[0]));
   EXPECT_TRUE(contains(inputError(journal), journal.string() + ":2: not valid JSON, and not the last line"))
       << inputError(journal);
 }
@@ -89,7 +93,8 @@ TEST(JournalFile, AJournalWithoutItsHeaderIsRefusedSayingWhy) {
   const ResultsDocument document = golden();
   rooflab::testing::TempDir dir;
   const fs::path old = dir.write("journal.jsonl", journalLine(0, document.records[0], document.analysis.records[0]));
-  EXPECT_TRUE(contains(inputError(old), old.string() + ":1: a record before the journal's header line")) << inputError(old);
+  EXPECT_TRUE(contains(inputError(old), old.string() + ":1: a record before the journal's header line"))
+      << inputError(old);
   const fs::path empty = dir.write("empty.jsonl", "");
   EXPECT_TRUE(contains(inputError(empty), empty.string() + ": a journal without its header line")) << inputError(empty);
 }

@@ -21,7 +21,6 @@ namespace {
 
 const fs::path kGoldenH100 = fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/report-golden/h100-default/input.json";
 
-
 }  // namespace
 
 TEST(ResultsFile, WritesAGoldenInputBackByteForByte) {

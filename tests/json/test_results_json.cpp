@@ -23,8 +23,6 @@ namespace {
 
 const fs::path kSourceDir = ROOFLAB_SOURCE_DIR;
 
-
-
 void expectByteForByteRoundTrip(const fs::path& path) {
   const std::string text = fileText(path);
   ASSERT_FALSE(text.empty()) << path;
@@ -125,8 +123,13 @@ TEST(ResultsJson, MissingKeysAndNullsTakeDefaults) {
                        {"records",
                         {{{"family", "f"}, {"variant", "v"}, {"mode", "normal"}, {"status", "ok"}},
                          {{"family", "f"}, {"variant", "w"}, {"status", "error"}, {"error", nullptr}},
-                         {{"family", "g"}, {"variant", "v"}, {"timings", nullptr}, {"roofline", {{"device", nullptr}}},
-                          {"counters", nullptr}, {"mutation", nullptr}, {"params", {{"N", 1024}}}}}}};
+                         {{"family", "g"},
+                          {"variant", "v"},
+                          {"timings", nullptr},
+                          {"roofline", {{"device", nullptr}}},
+                          {"counters", nullptr},
+                          {"mutation", nullptr},
+                          {"params", {{"N", 1024}}}}}}};
   const ResultsDocument d = resultsDocumentFromJson(sparse);
   EXPECT_EQ(d.status, BatchStatus::complete);  // as reports have always read a document without one
   EXPECT_FALSE(d.config.has_value());
@@ -371,7 +374,8 @@ TEST(ResultsJson, SeveralDevicesPartsAndMergesRoundTrip) {
   record.variant = "global";
   record.device = "1:0";
   d.records.push_back(record);
-  d.batch = BatchIdentity{"0123456789abcdef", 12, BatchPart{2, 3, "--shard 2/3", {4, 4, 4}, {"vecadd/global  (normal)"}, {5}}};
+  d.batch = BatchIdentity{"0123456789abcdef", 12,
+                          BatchPart{2, 3, "--shard 2/3", {4, 4, 4}, {"vecadd/global  (normal)"}, {5}}};
   d.merge = MergeSummary{3, {{1, "p1/results.json", 4, "pthread-cpu"}}, {2}, {"x (normal)"}, {"y (normal)"}};
 
   const json written = toJson(d);
@@ -386,7 +390,8 @@ TEST(ResultsJson, SeveralDevicesPartsAndMergesRoundTrip) {
   ASSERT_TRUE(read.merge);
   EXPECT_EQ(read.merge->missing_parts, std::vector<std::size_t>{2});
 
-  const ResultsDocument older = resultsDocumentFromJson(json{{"schema", 1}, {"records", json::array({json{{"family", "f"}}})}});
+  const ResultsDocument older =
+      resultsDocumentFromJson(json{{"schema", 1}, {"records", json::array({json{{"family", "f"}}})}});
   EXPECT_FALSE(older.device_mode || older.batch || older.merge || older.records[0].device);
   EXPECT_TRUE(older.device_runs.empty());
 }

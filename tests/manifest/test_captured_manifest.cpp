@@ -180,7 +180,8 @@ TEST(CapturedManifest, AFileOfTheWrongSizeIsAnInputErrorNamingFileKeyBufferAndSi
 TEST(CapturedManifest, ExpectAndOutputsComeTogether) {
   const std::string without_outputs = loadError(replaced(kCaptured, "reference = \"outputs\"", ""));
   EXPECT_TRUE(contains(without_outputs, "family.toml:14: buffers[0].expect: buffer 'a' has an expected output, but "
-                                        "[check] reference is not \"outputs\"")) << without_outputs;
+                                        "[check] reference is not \"outputs\""))
+      << without_outputs;
   const std::string without_expect = loadError(replaced(kCaptured, "expect = \"file:data/expected.bin\"", ""));
   EXPECT_TRUE(contains(without_expect, "check.reference: reference = \"outputs\" but no [[buffers]] entry has expect"))
       << without_expect;
@@ -193,7 +194,8 @@ TEST(CapturedManifest, ExpectAndOutputsComeTogether) {
 }
 
 TEST(CapturedManifest, AFileInitOnAWriteBufferIsRefused) {
-  const std::string e = loadError(replaced(kCaptured, "access = \"write\"", "access = \"write\"\ninit = \"file:data/a.bin\""));
+  const std::string e =
+      loadError(replaced(kCaptured, "access = \"write\"", "access = \"write\"\ninit = \"file:data/a.bin\""));
   EXPECT_TRUE(contains(e, "buffers[1].init: buffer 'b' has access write")) << e;
 }
 
@@ -202,23 +204,26 @@ TEST(CapturedManifest, RepeatMistakesAreInputErrors) {
   EXPECT_TRUE(contains(zero, "variants[0].launches[0].repeat: expression 'STEPS - 50' = 0 must be positive")) << zero;
   const std::string huge = loadError(replaced(kCaptured, "repeat = \"STEPS\"", "repeat = \"1000001\""));
   EXPECT_TRUE(contains(huge, "variants[0].launches[0].repeat: '1000001' makes 1000001 launches in one run of variant "
-                             "'steps'; at most 1000000 are allowed")) << huge;
+                             "'steps'; at most 1000000 are allowed"))
+      << huge;
   const std::string fraction = loadError(replaced(kCaptured, "repeat = \"STEPS\"", "repeat = \"STEPS / 3\""));
   EXPECT_TRUE(contains(fraction, "is not a whole number")) << fraction;
   const std::string no_repeat = loadError(replaced(kCaptured, "repeat = \"STEPS\", ", "index = \"j\", "));
   EXPECT_TRUE(contains(no_repeat, "variants[0].launches[0].index: needs repeat")) << no_repeat;
-  const std::string index_is_param = loadError(replaced(kCaptured, "repeat = \"STEPS\"", "repeat = \"STEPS\", index = \"N\""));
+  const std::string index_is_param =
+      loadError(replaced(kCaptured, "repeat = \"STEPS\"", "repeat = \"STEPS\", index = \"N\""));
   EXPECT_TRUE(contains(index_is_param, "launches[0].index: 'N' is already a parameter or define")) << index_is_param;
   const std::string unknown_index = loadError(replaced(kCaptured, "\"N\", \"i\"]", "\"N\", \"j\"]"));
-  EXPECT_TRUE(contains(unknown_index, "'j' is not a buffer of this family and not a valid expression")) << unknown_index;
+  EXPECT_TRUE(contains(unknown_index, "'j' is not a buffer of this family and not a valid expression"))
+      << unknown_index;
 }
 
 TEST(CapturedManifest, PingpongMistakesAreInputErrors) {
   const std::string unknown = loadError(replaced(kCaptured, "[[\"a\", \"b\"]]", "[[\"a\", \"c\"]]"));
   EXPECT_TRUE(contains(unknown, "launches[0].pingpong: 'c' is not a buffer of this family or variant")) << unknown;
-  const std::string read = loadError(
-      replaced(replaced(kCaptured, "access = \"read_write\"\nexpect = \"file:data/expected.bin\"", ""),
-               "reference = \"outputs\"", ""));
+  const std::string read =
+      loadError(replaced(replaced(kCaptured, "access = \"read_write\"\nexpect = \"file:data/expected.bin\"", ""),
+                         "reference = \"outputs\"", ""));
   EXPECT_TRUE(contains(read, "launches[0].pingpong: buffer 'a' has access read")) << read;
   const std::string twice = loadError(replaced(kCaptured, "[[\"a\", \"b\"]]", "[[\"a\", \"b\"], [\"b\", \"a\"]]"));
   EXPECT_TRUE(contains(twice, "is exchanged twice")) << twice;
@@ -230,7 +235,8 @@ TEST(CapturedManifest, PingpongMistakesAreInputErrors) {
 TEST(CapturedManifest, EveryRepetitionOfAnIndexedLaunchIsChecked) {
   const std::string e = loadError(replaced(kCaptured, "global = [\"N\"], local = [\"64\"]",
                                            "global = [\"N - 256*floor(i/40)\"], local = [\"64\"]"));
-  EXPECT_TRUE(contains(e, "launches[0].global[0]: expression 'N - 256*floor(i/40)' = 0 must be positive (at i = 40)")) << e;
+  EXPECT_TRUE(contains(e, "launches[0].global[0]: expression 'N - 256*floor(i/40)' = 0 must be positive (at i = 40)"))
+      << e;
   const std::string multiple = loadError(replaced(kCaptured, "global = [\"N\"]", "global = [\"N - (i == 37)\"]"));
   EXPECT_TRUE(contains(multiple, "global size 255 is not a multiple of local size 64 (at i = 37)")) << multiple;
 }

@@ -128,26 +128,35 @@ INSTANTIATE_TEST_SUITE_P(
     BadInputs, ManifestErrors,
     ::testing::Values(
         BadManifest{"syntax", "[work]", "[work", "TOML syntax error"},
-        BadManifest{"unknown_type", "type = \"float\"\ncount = \"N\"\n[[buffers]]", "type = \"flot\"\ncount = \"N\"\n[[buffers]]", "unknown element type 'flot'"},
-        BadManifest{"unknown_arg", "args = [\"x\", \"y\", \"N\", \"float:F\"]\nglobal", "args = [\"x\", \"yy\", \"N\", \"float:F\"]\nglobal", "'yy' is not a buffer"},
+        BadManifest{"unknown_type", "type = \"float\"\ncount = \"N\"\n[[buffers]]",
+                    "type = \"flot\"\ncount = \"N\"\n[[buffers]]", "unknown element type 'flot'"},
+        BadManifest{"unknown_arg", "args = [\"x\", \"y\", \"N\", \"float:F\"]\nglobal",
+                    "args = [\"x\", \"yy\", \"N\", \"float:F\"]\nglobal", "'yy' is not a buffer"},
         BadManifest{"bad_expression", "bytes = \"8*N\"", "bytes = \"8*\"", "work.bytes"},
         BadManifest{"division_by_zero", "count = \"N\"\naccess", "count = \"N/0\"\naccess", "not finite"},
         BadManifest{"zero_size", "count = \"N\"\naccess", "count = \"N-N\"\naccess", "must be positive"},
         BadManifest{"negative_size", "count = \"N\"\naccess", "count = \"-N\"\naccess", "must be positive"},
         BadManifest{"geometry_divides", "local = [\"64\"]", "local = [\"100\"]", "not a multiple of local size"},
         BadManifest{"dims_mismatch", "local = [\"64\"]", "local = [\"64\", \"1\"]", "dimensions"},
-        BadManifest{"missing_source", "source = \"k.cl\"\nkernel = \"scale\"", "source = \"nope.cl\"\nkernel = \"scale\"", "not found"},
+        BadManifest{"missing_source", "source = \"k.cl\"\nkernel = \"scale\"",
+                    "source = \"nope.cl\"\nkernel = \"scale\"", "not found"},
         BadManifest{"missing_kernel", "kernel = \"scale\"", "kernel = \"scal\"", "kernel 'scal' is not defined"},
         BadManifest{"duplicate_variant", "name = \"two_pass\"", "name = \"plain\"", "duplicate variant name"},
         BadManifest{"unknown_key", "global_accesses = \"2*N\"", "global_acceses = \"2*N\"", "unknown key"},
-        BadManifest{"bad_reference", "reference = \"variant:plain\"", "reference = \"variant:fancy\"", "does not exist"},
-        BadManifest{"bad_cpu_reference", "reference = \"variant:plain\"", "reference = \"cpu:nothing\"", "no C++ reference"},
+        BadManifest{"bad_reference", "reference = \"variant:plain\"", "reference = \"variant:fancy\"",
+                    "does not exist"},
+        BadManifest{"bad_cpu_reference", "reference = \"variant:plain\"", "reference = \"cpu:nothing\"",
+                    "no C++ reference"},
         BadManifest{"bad_access", "access = \"write\"", "access = \"wrote\"", "unknown access"},
-        BadManifest{"bad_arg_prefix", "\"float:F\"]\nglobal = [\"N\"]\nlocal", "\"half:F\"]\nglobal = [\"N\"]\nlocal", "unknown argument prefix"},
-        BadManifest{"both_forms", "name = \"two_pass\"\n", "name = \"two_pass\"\nkernel = \"scale\"\n", "either kernel"},
+        BadManifest{"bad_arg_prefix", "\"float:F\"]\nglobal = [\"N\"]\nlocal", "\"half:F\"]\nglobal = [\"N\"]\nlocal",
+                    "unknown argument prefix"},
+        BadManifest{"both_forms", "name = \"two_pass\"\n", "name = \"two_pass\"\nkernel = \"scale\"\n",
+                    "either kernel"},
         BadManifest{"no_output", "access = \"write\"", "access = \"read\"", "nothing could be verified"},
-        BadManifest{"vendor_build_option", "global_accesses = \"2*N\"", "global_accesses = \"2*N\"\nbuild_options = \"-cl-nv-maxrregcount=64\"", "vendor options"},
-        BadManifest{"define_in_build_options", "global_accesses = \"2*N\"", "global_accesses = \"2*N\"\nbuild_options = \"-DX=1\"", "belong in `defines`"}),
+        BadManifest{"vendor_build_option", "global_accesses = \"2*N\"",
+                    "global_accesses = \"2*N\"\nbuild_options = \"-cl-nv-maxrregcount=64\"", "vendor options"},
+        BadManifest{"define_in_build_options", "global_accesses = \"2*N\"",
+                    "global_accesses = \"2*N\"\nbuild_options = \"-DX=1\"", "belong in `defines`"}),
     [](const ::testing::TestParamInfo<BadManifest>& info) { return std::string(info.param.name); });
 
 TEST(Manifest, ErrorCarriesTheLineOfTheKey) {
@@ -188,7 +197,8 @@ namespace {
 std::string incFamily(const std::string& source_line, const std::string& extra = "") {
   return rooflab::testing::vecaddFamilyHeader("inc") + "[[variants]]\nname = \"v\"\n" + source_line +
          "\nkernel = \"add\"\nargs = [\"a\", \"b\", \"c\"]\nglobal = [\"N / WPT\"]\nlocal = [\"TS\"]\n"
-         "global_accesses = \"3*N\"\n" + extra;
+         "global_accesses = \"3*N\"\n" +
+         extra;
 }
 const char* kAdd = "kernel void add(global const float* a, global const float* b, global float* c) {\n"
                    "  int i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n";
@@ -203,8 +213,9 @@ TEST(ManifestSources, CommentedOutKernelIsRejected) {
     loadFamilyManifest(path);
     FAIL() << "a commented-out kernel was accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("variants[0].kernel: kernel 'add' is not defined in k.cl or the files they include"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("variants[0].kernel: kernel 'add' is not defined in k.cl or the files they include"),
+        std::string::npos)
         << e.what();
   }
 }
@@ -214,7 +225,8 @@ TEST(ManifestSources, KernelInAnIncludedFileIsAccepted) {
   dir.write("inc/main.cl", "// the kernels live in a header\n#include \"sub/kernels.h\"\n");
   dir.write("inc/sub/kernels.h", "#include \"more.h\"  // beside this header\n");
   dir.write("inc/sub/more.h", std::string("#pragma once\n") + kAdd + "// RL_LOAD is only named in a comment\n");
-  const FamilyManifest f = loadFamilyManifest(dir.write("inc/family.toml", incFamily("source = \"main.cl\"", "defines = { WPT = 1, TS = 64 }\n")));
+  const FamilyManifest f = loadFamilyManifest(
+      dir.write("inc/family.toml", incFamily("source = \"main.cl\"", "defines = { WPT = 1, TS = 64 }\n")));
   EXPECT_FALSE(f.variants[0].annotated);
   EXPECT_EQ(f.variants[0].include_dir, dir.path() / "inc");
 }
@@ -223,8 +235,9 @@ TEST(ManifestSources, SourceMayListSeveralFilesInOrder) {
   TempDir dir;
   dir.write("inc/helpers.cl", "float twice(float v) { return 2 * v; }\n");
   dir.write("inc/kernels/add.cl", kAdd);
-  const FamilyManifest f = loadFamilyManifest(
-      dir.write("inc/family.toml", incFamily("source = [\"helpers.cl\", \"kernels/add.cl\"]", "defines = { WPT = 1, TS = 64 }\n")));
+  const FamilyManifest f =
+      loadFamilyManifest(dir.write("inc/family.toml", incFamily("source = [\"helpers.cl\", \"kernels/add.cl\"]",
+                                                                "defines = { WPT = 1, TS = 64 }\n")));
   ASSERT_EQ(f.variants[0].sources.size(), 2u);
   EXPECT_EQ(f.variants[0].sources[0], dir.path() / "inc/helpers.cl");
   EXPECT_EQ(f.variants[0].sources[1], dir.path() / "inc/kernels/add.cl");
@@ -255,12 +268,13 @@ TEST(ManifestSources, DefinesAreVariablesOfTheVariantsExpressions) {
   // N is 4096 for the family (buffers, [work]) but 8192 in the variant's expressions: the define wins.
   EXPECT_EQ(p.buffers[0].count, 4096u);
   EXPECT_EQ(p.launches[0].geometry.global, (std::vector<std::int64_t>{2048}));  // 8192 / 4
-  EXPECT_EQ(p.launches[0].geometry.local, (std::vector<std::int64_t>{32}));    // 2 * 4096 / 256: defines see params
+  EXPECT_EQ(p.launches[0].geometry.local, (std::vector<std::int64_t>{32}));     // 2 * 4096 / 256: defines see params
   EXPECT_NE(p.program_options.find("-D TS=32"), std::string::npos) << p.program_options;
 
   // A raw define is text for the compiler, not a number.
   try {
-    loadFamilyManifest(dir.write("inc/family.toml", incFamily("source = \"k.cl\"", "defines = { WPT = 1, TS = \"raw:64\" }\n")));
+    loadFamilyManifest(
+        dir.write("inc/family.toml", incFamily("source = \"k.cl\"", "defines = { WPT = 1, TS = \"raw:64\" }\n")));
     ADD_FAILURE() << "a raw define was a variable";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("TS"), std::string::npos) << e.what();
@@ -280,7 +294,8 @@ TEST(ManifestSources, ListedFilesAreJoinedBehindLineDirectives) {
   TempDir dir;
   const auto first = dir.write("fam/a.cl", "int a;");
   const auto second = dir.write("fam/sub/b.cl", "int b;\n");
-  EXPECT_EQ(joinSourceFiles({first, second}, dir.path() / "fam"), "\n#line 1 \"a.cl\"\nint a;\n#line 1 \"sub/b.cl\"\nint b;\n\n");
+  EXPECT_EQ(joinSourceFiles({first, second}, dir.path() / "fam"),
+            "\n#line 1 \"a.cl\"\nint a;\n#line 1 \"sub/b.cl\"\nint b;\n\n");
 }
 
 // A family in a config's folder hides the built-in family of the same name (the built-in folder
@@ -288,9 +303,10 @@ TEST(ManifestSources, ListedFilesAreJoinedBehindLineDirectives) {
 TEST(ManifestSources, AUsersFamilyHidesTheBuiltInOneOfItsName) {
   TempDir dir;
   dir.write("mine/vecadd/k.cl", kAdd);
-  dir.write("mine/vecadd/family.toml", rooflab::testing::vecaddFamilyHeader("vecadd") +
-                                           "[[variants]]\nname = \"mine\"\nsource = \"k.cl\"\nkernel = \"add\"\n"
-                                           "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\nglobal_accesses = \"3*N\"\n");
+  dir.write("mine/vecadd/family.toml",
+            rooflab::testing::vecaddFamilyHeader("vecadd") +
+                "[[variants]]\nname = \"mine\"\nsource = \"k.cl\"\nkernel = \"add\"\n"
+                "args = [\"a\", \"b\", \"c\"]\nglobal = [\"N\"]\nglobal_accesses = \"3*N\"\n");
   RunSettings run;
   run.kernels = {dir.path() / "mine"};
   const FamilyDiscovery found = discoverFamilies(kernelSearchPath(run));

@@ -113,8 +113,8 @@ TEST_F(ResolvedPointTest, EvaluatesSizesGeometryArgumentsAndWork) {
   EXPECT_EQ(r.launches[1].args[2].kind, KernelArgSpec::Kind::local_bytes);
   EXPECT_EQ(r.launches[1].args[2].local_bytes, 128u);
 
-  EXPECT_EQ(r.work.flops, 256);        // the family's
-  EXPECT_EQ(r.work.bytes, 12 * 256);   // the variant's own
+  EXPECT_EQ(r.work.flops, 256);       // the family's
+  EXPECT_EQ(r.work.bytes, 12 * 256);  // the variant's own
   EXPECT_FALSE(r.work.global_accesses.has_value());
   EXPECT_EQ(r.tolerance, 1e-3);
   EXPECT_EQ(r.program_options, "");

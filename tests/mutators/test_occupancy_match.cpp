@@ -33,7 +33,8 @@ KernelOccupancy occupancy(int blocks, std::optional<std::size_t> pad = std::null
   return o;
 }
 
-OccupancyOracle answering(std::vector<KernelOccupancy> answer, std::vector<std::vector<OccupancyQuery>>* asked = nullptr) {
+OccupancyOracle answering(std::vector<KernelOccupancy> answer,
+                          std::vector<std::vector<OccupancyQuery>>* asked = nullptr) {
   return [answer, asked](const std::vector<OccupancyQuery>& queries) {
     if (asked) asked->push_back(queries);
     return answer;
@@ -82,7 +83,7 @@ TEST(OccupancyMatch, TheDriverDecidesWhenItCanTellAndThePaddedMutantIsCheckedBac
   launches[0].dynamic_local_bytes = 100;
   std::vector<std::vector<OccupancyQuery>> original_asked, mutant_asked, padded_asked;
   OccupancyPadPlan m = matchOccupancy(launches, 49152, answering({occupancy(2)}, &original_asked),
-                                    answering({occupancy(4, 5000, 2)}, &mutant_asked));
+                                      answering({occupancy(4, 5000, 2)}, &mutant_asked));
   ASSERT_TRUE(m.byOccupancy());
   ASSERT_EQ(original_asked.size(), 1u);
   EXPECT_EQ(original_asked[0][0].kernel, "k");
@@ -93,7 +94,8 @@ TEST(OccupancyMatch, TheDriverDecidesWhenItCanTellAndThePaddedMutantIsCheckedBac
   EXPECT_EQ(mutant_asked[0][0].pad_to_blocks_per_sm, 2);
   EXPECT_EQ(mutant_asked[0][0].pad_limit_bytes, 49152u - 100u);
   EXPECT_EQ(m.pad_bytes, std::vector<std::size_t>{5000});
-  EXPECT_EQ(describe(m.match.method), "occupancy: work-groups per compute unit from the CUDA driver, through the PTX bridge");
+  EXPECT_EQ(describe(m.match.method),
+            "occupancy: work-groups per compute unit from the CUDA driver, through the PTX bridge");
   EXPECT_EQ(m.match.launches.at(0).original.occupancy.value().work_groups_per_cu, 2);
   EXPECT_EQ(m.match.launches.at(0).mutant.occupancy.value().work_groups_per_cu, 4);
   EXPECT_EQ(m.match.launches.at(0).mutant.occupancy.value().occupancy_pct, 50.0);
@@ -135,7 +137,8 @@ TEST(OccupancyMatch, AFailingDriverFallsBackToLocalMemory) {
   EXPECT_FALSE(m.byOccupancy());
   EXPECT_EQ(m.pad_bytes, std::vector<std::size_t>{3072});
   ASSERT_EQ(m.match.notes.size(), 1u);
-  EXPECT_EQ(m.match.notes[0], "occupancy through the PTX bridge unavailable (no CUDA device); local memory compared instead");
+  EXPECT_EQ(m.match.notes[0],
+            "occupancy through the PTX bridge unavailable (no CUDA device); local memory compared instead");
   confirmPaddedOccupancy(m, {launch("k", 4096, 1024)}, failing);  // not by occupancy: nothing asked
   EXPECT_FALSE(m.match.launches.at(0).padded.has_value());
 

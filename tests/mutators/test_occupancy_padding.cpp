@@ -1,4 +1,5 @@
-// Occupancy padding of mutants (mutators/occupancy_padding.hpp) and the compute-only key beside it; two tests run on PoCL.
+// Occupancy padding of mutants (mutators/occupancy_padding.hpp) and the compute-only key beside it; two tests run on
+// PoCL.
 #include <gtest/gtest.h>
 
 #include "analyzer/diagnose/mutation_verdict.hpp"
@@ -12,7 +13,6 @@ using namespace rooflab;
 
 // ---- Occupancy padding -------------------------------------------------------------------------
 
-
 TEST(OccupancyPadding, AddsTheLocalParameterToTheNamedKernelsOnly) {
   const std::string source = R"(// kernel void commented(int x) { }
 __kernel void first(global float* a, int n) { a[0] = n; }
@@ -25,7 +25,9 @@ const char* text = "kernel void fake(int y) {";
 kernel void untouched(global float* a) { a[2] = 3; }
 )";
   const std::string padded = rooflab::addOccupancyPadParameter(source, {"first", "second", "third", "fourth", "fifth"});
-  EXPECT_NE(padded.find("__kernel void first(global float* a, int n, local uchar* rl_occupancy_pad) {"), std::string::npos) << padded;
+  EXPECT_NE(padded.find("__kernel void first(global float* a, int n, local uchar* rl_occupancy_pad) {"),
+            std::string::npos)
+      << padded;
   EXPECT_NE(padded.find("void second (global float* a, local uchar* rl_occupancy_pad) {"), std::string::npos) << padded;
   EXPECT_NE(padded.find("kernel void third(local uchar* rl_occupancy_pad) {"), std::string::npos) << padded;
   EXPECT_NE(padded.find("kernel void fourth(local uchar* rl_occupancy_pad) {"), std::string::npos) << padded;
@@ -69,9 +71,10 @@ global = ["N"]
 local = ["64"]
 global_accesses = "3*N"
 )");
-  const std::string text = "[run]\ndevice = \"cpu\"\nrepetitions = 2\nwarmup = 1\nmodes = [\"normal\", \"memory-only\", \"compute-only\"]\n"
-                           "ceilings = \"datasheet\"\nkernels = [\"kernels\"]\nout = \"" + (dir.path() / "out").string() +
-                           "\"\nformats = [\"json\"]\n[[study]]\nfamily = \"staged\"\n";
+  const std::string text =
+      "[run]\ndevice = \"cpu\"\nrepetitions = 2\nwarmup = 1\nmodes = [\"normal\", \"memory-only\", \"compute-only\"]\n"
+      "ceilings = \"datasheet\"\nkernels = [\"kernels\"]\nout = \"" +
+      (dir.path() / "out").string() + "\"\nformats = [\"json\"]\n[[study]]\nfamily = \"staged\"\n";
   const rooflab::BatchConfig config = rooflab::parseBatchConfig(text, "cfg.toml", dir.path());
   rooflab::BatchOptions options;
   options.progress = false;
@@ -128,7 +131,8 @@ TEST(OccupancyPadding, TheKeyComesBeforeThePad) {
   const std::string keyed = rooflab::addMutantKeyParameter(source, {"k", "other"});
   const std::string both = rooflab::addOccupancyPadParameter(keyed, {"k"});
   EXPECT_NE(both.find("kernel void k(global float* a, const uint rl_mutant_key, local uchar* rl_occupancy_pad) {"),
-            std::string::npos) << both;
+            std::string::npos)
+      << both;
   EXPECT_NE(both.find("kernel void other(const uint rl_mutant_key) { }"), std::string::npos) << both;
   EXPECT_THROW(rooflab::addMutantKeyParameter(source, {"missing"}), std::invalid_argument);
 }

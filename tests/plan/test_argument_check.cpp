@@ -52,7 +52,8 @@ ArgumentProblems check(std::vector<KernelArgSpec> args) {
 }  // namespace
 
 TEST(ArgumentCheck, RightArgumentsPassAndAnotherElementTypeIsAWarning) {
-  const ArgumentProblems p = check({buffer("a"), buffer("b"), local("1024"), scalar("N"), scalar("F", ScalarKind::f32, "float:")});
+  const ArgumentProblems p =
+      check({buffer("a"), buffer("b"), local("1024"), scalar("N"), scalar("F", ScalarKind::f32, "float:")});
   EXPECT_TRUE(p.errors.empty()) << p.errors.front();
   ASSERT_EQ(p.warnings.size(), 1u);
   EXPECT_EQ(p.warnings[0], "family.toml:7: variants[0].args[1]: variant 'v': argument 1 'b' (parameter 'b' of kernel "
@@ -63,8 +64,9 @@ TEST(ArgumentCheck, RightArgumentsPassAndAnotherElementTypeIsAWarning) {
 TEST(ArgumentCheck, EachMistakeNamesTheArgumentAndTheDeclaration) {
   const ArgumentProblems p = check({scalar("N"), buffer("b"), buffer("a"), local("64"), scalar("F")});
   ASSERT_EQ(p.errors.size(), 4u);
-  EXPECT_EQ(p.errors[0], "family.toml:7: variants[0].args[0]: variant 'v': argument 0 'N' (parameter 'a' of kernel 'k') "
-                         "is a scalar, but the kernel declares `global const float* a` (a __global pointer): give a buffer");
+  EXPECT_EQ(p.errors[0],
+            "family.toml:7: variants[0].args[0]: variant 'v': argument 0 'N' (parameter 'a' of kernel 'k') "
+            "is a scalar, but the kernel declares `global const float* a` (a __global pointer): give a buffer");
   EXPECT_EQ(p.errors[1], "family.toml:7: variants[0].args[2]: variant 'v': argument 2 'a' (parameter 'tile' of kernel "
                          "'k') is a buffer, but the kernel declares `local float* tile` (a __local pointer): give "
                          "local:<bytes>");
@@ -89,7 +91,12 @@ TEST(ArgumentCheck, ALocalSizeForAGlobalPointerAndALongForAnIntAreErrors) {
   const ArgumentProblems p = check({local("64"), buffer("b"), local("64"), scalar("N", ScalarKind::i64, "long:"),
                                     scalar("F", ScalarKind::f64, "double:")});
   ASSERT_EQ(p.errors.size(), 3u);
-  EXPECT_NE(p.errors[0].find("is a __local size, but the kernel declares `global const float* a` (a __global pointer): give a buffer"), std::string::npos);
-  EXPECT_NE(p.errors[1].find("is long (8 bytes), but the kernel declares `int n` (4 bytes): write 'int:N'"), std::string::npos);
-  EXPECT_NE(p.errors[2].find("is double (8 bytes), but the kernel declares `float alpha` (4 bytes): write 'float:F'"), std::string::npos);
+  EXPECT_NE(
+      p.errors[0].find(
+          "is a __local size, but the kernel declares `global const float* a` (a __global pointer): give a buffer"),
+      std::string::npos);
+  EXPECT_NE(p.errors[1].find("is long (8 bytes), but the kernel declares `int n` (4 bytes): write 'int:N'"),
+            std::string::npos);
+  EXPECT_NE(p.errors[2].find("is double (8 bytes), but the kernel declares `float alpha` (4 bytes): write 'float:F'"),
+            std::string::npos);
 }

@@ -26,20 +26,25 @@ const char* const kKernel = "kernel void add(global const float* a, global const
                             "  int i = get_global_id(0);\n  if (i < n) c[i] = a[i] + b[i];\n}\n";
 
 std::string family(const std::string& extra = "", const std::string& c_count = "N") {
-  std::string text = "name = \"e2e\"\n[params]\nN = 4096\nWG = 64\n[work]\nflops = \"N\"\nbytes = \"12*N\"\n"
-                     "[[buffers]]\nname = \"a\"\ntype = \"float\"\ncount = \"N\"\n"
-                     "[[buffers]]\nname = \"b\"\ntype = \"float\"\ncount = \"N\"\n"
-                     "[[buffers]]\nname = \"c\"\ntype = \"float\"\ncount = \"" + c_count + "\"\naccess = \"write\"\n"
-                     "[check]\nreference = \"cpu:vecadd\"\ntolerance = 1e-6\n" + extra +
-                     "[[variants]]\nname = \"add\"\nsource = \"k.cl\"\nkernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\n"
-                     "global = [\"N\"]\nlocal = [\"WG\"]\n";
+  std::string text =
+      "name = \"e2e\"\n[params]\nN = 4096\nWG = 64\n[work]\nflops = \"N\"\nbytes = \"12*N\"\n"
+      "[[buffers]]\nname = \"a\"\ntype = \"float\"\ncount = \"N\"\n"
+      "[[buffers]]\nname = \"b\"\ntype = \"float\"\ncount = \"N\"\n"
+      "[[buffers]]\nname = \"c\"\ntype = \"float\"\ncount = \"" +
+      c_count +
+      "\"\naccess = \"write\"\n"
+      "[check]\nreference = \"cpu:vecadd\"\ntolerance = 1e-6\n" +
+      extra +
+      "[[variants]]\nname = \"add\"\nsource = \"k.cl\"\nkernel = \"add\"\nargs = [\"a\", \"b\", \"c\", \"N\"]\n"
+      "global = [\"N\"]\nlocal = [\"WG\"]\n";
   return text;
 }
 
 const char* const kSplit = "[end_to_end]\nsplit = \"N\"\ngranule = \"WG\"\n";
 
 std::string config(const std::string& study_keys, const std::string& params = "N = 4096") {
-  return std::string(rooflab::testing::kQuickCpuRun) + "[[study]]\nfamily = \"e2e\"\nparams = { " + params + " }\n" + study_keys;
+  return std::string(rooflab::testing::kQuickCpuRun) + "[[study]]\nfamily = \"e2e\"\nparams = { " + params + " }\n" +
+         study_keys;
 }
 
 struct Planned {
@@ -69,10 +74,11 @@ std::string configError(const std::string& study_keys) {
 }  // namespace
 
 TEST(EndToEndConfig, StudyKeysNameStrategiesAndChunkCounts) {
-  const BatchConfig c = parseBatchConfig(config("end_to_end = [\"map\", \"copy\", \"overlap\"]\noverlap_chunks = [2, 3, 2]\n"),
-                                         "c.toml", "/tmp");
+  const BatchConfig c = parseBatchConfig(
+      config("end_to_end = [\"map\", \"copy\", \"overlap\"]\noverlap_chunks = [2, 3, 2]\n"), "c.toml", "/tmp");
   const StudySpec& s = c.studies.front();
-  EXPECT_EQ(s.end_to_end, (std::vector<EndToEndStrategy>{EndToEndStrategy::map, EndToEndStrategy::copy, EndToEndStrategy::overlap}));
+  EXPECT_EQ(s.end_to_end,
+            (std::vector<EndToEndStrategy>{EndToEndStrategy::map, EndToEndStrategy::copy, EndToEndStrategy::overlap}));
   EXPECT_EQ(s.overlap_chunks, (std::vector<int>{2, 3}));
   const BatchConfig all = parseBatchConfig(config("end_to_end = true\noverlap_chunks = 5\n"), "c.toml", "/tmp");
   EXPECT_EQ(all.studies.front().end_to_end.size(), 5u);
@@ -81,7 +87,8 @@ TEST(EndToEndConfig, StudyKeysNameStrategiesAndChunkCounts) {
 }
 
 TEST(EndToEndConfig, MistakesAreInputErrorsAtTheirLine) {
-  EXPECT_TRUE(contains(configError("end_to_end = [\"copy\", \"pinned\"]\n"), "c.toml:14: study[0].end_to_end: unknown strategy 'pinned'"))
+  EXPECT_TRUE(contains(configError("end_to_end = [\"copy\", \"pinned\"]\n"),
+                       "c.toml:14: study[0].end_to_end: unknown strategy 'pinned'"))
       << configError("end_to_end = [\"copy\", \"pinned\"]\n");
   EXPECT_TRUE(contains(configError("end_to_end = []\n"), "must be true or name at least one strategy"));
   EXPECT_TRUE(contains(configError("end_to_end = [\"overlap\"]\noverlap_chunks = [0]\n"), "between 1 and 1024"));
@@ -91,8 +98,8 @@ TEST(EndToEndConfig, MistakesAreInputErrorsAtTheirLine) {
 TEST(EndToEndManifest, BufferLinksAndTheSplitAreRead) {
   TempDir dir;
   dir.write("e2e/k.cl", kKernel);
-  const FamilyManifest f = loadFamilyManifest(dir.write("e2e/family.toml", replaced(family(kSplit), "access = \"write\"\n",
-                                                                                        "access = \"write\"\nlink = \"none\"\n")));
+  const FamilyManifest f = loadFamilyManifest(dir.write(
+      "e2e/family.toml", replaced(family(kSplit), "access = \"write\"\n", "access = \"write\"\nlink = \"none\"\n")));
   EXPECT_EQ(f.buffers[0].crossing(), BufferLink::up);
   EXPECT_EQ(f.buffers[2].crossing(), BufferLink::none);
   ASSERT_TRUE(f.split);
@@ -109,15 +116,18 @@ TEST(EndToEndManifest, BufferLinksAndTheSplitAreRead) {
   };
   EXPECT_TRUE(contains(error(replaced(family(), "access = \"write\"\n", "access = \"write\"\nlink = \"sideways\"\n")),
                        "buffers[2].link: unknown link 'sideways' (expected up, down, both or none)"));
-  EXPECT_TRUE(contains(error(family("[end_to_end]\nsplit = \"M\"\n")), "end_to_end.split: 'M' is not a parameter of the family"));
+  EXPECT_TRUE(contains(error(family("[end_to_end]\nsplit = \"M\"\n")),
+                       "end_to_end.split: 'M' is not a parameter of the family"));
 }
 
 TEST(EndToEndPlan, AnOverlappedRunIsSplitInChunksOfTheGranule) {
-  const Planned p = plan(family(kSplit), config("end_to_end = [\"copy\", \"overlap\"]\noverlap_chunks = [3]\n", "N = 640"));
+  const Planned p =
+      plan(family(kSplit), config("end_to_end = [\"copy\", \"overlap\"]\noverlap_chunks = [3]\n", "N = 640"));
   ASSERT_TRUE(p.errors.empty()) << p.errors;
   const ResolvedPoint& point = *p.plan->points.front().resolved;
   ASSERT_TRUE(point.end_to_end);
-  EXPECT_EQ(point.end_to_end->strategies, (std::vector<EndToEndStrategy>{EndToEndStrategy::copy, EndToEndStrategy::overlap}));
+  EXPECT_EQ(point.end_to_end->strategies,
+            (std::vector<EndToEndStrategy>{EndToEndStrategy::copy, EndToEndStrategy::overlap}));
   ASSERT_EQ(point.end_to_end->splits.size(), 2u);  // the one-chunk run joins the asked one
   const std::vector<ResolvedChunk>& chunks = point.end_to_end->splits[1];
   ASSERT_EQ(chunks.size(), 3u);  // 10 groups of 64: 4, 3, 3
@@ -144,10 +154,12 @@ TEST(EndToEndPlan, OverlapIsRefusedWhereItIsNotShownValid) {
   EXPECT_TRUE(all.errors.empty()) << all.errors;
   EXPECT_EQ(all.plan->points.front().resolved->end_to_end->strategies.size(), 4u);
 
-  const Planned too_small = plan(family(kSplit), config("end_to_end = [\"overlap\"]\noverlap_chunks = [3]\n", "N = 128"));
+  const Planned too_small =
+      plan(family(kSplit), config("end_to_end = [\"overlap\"]\noverlap_chunks = [3]\n", "N = 128"));
   EXPECT_TRUE(contains(too_small.errors, "N = 128 cannot be split in 3 chunks of at least 64")) << too_small.errors;
   const Planned not_proportional = plan(family(kSplit, "4096"), config("end_to_end = [\"overlap\"]\n"));
-  EXPECT_TRUE(contains(not_proportional.errors, "buffer 'c' ('4096') does not grow in proportion to N")) << not_proportional.errors;
+  EXPECT_TRUE(contains(not_proportional.errors, "buffer 'c' ('4096') does not grow in proportion to N"))
+      << not_proportional.errors;
   const Planned no_normal = plan(family(kSplit), config("end_to_end = [\"copy\"]\nmodes = [\"memory-only\"]\n"));
   EXPECT_TRUE(contains(no_normal.errors, "this study runs no normal mode")) << no_normal.errors;
 }

@@ -76,29 +76,34 @@ params = { N = { rule = "fill", waves = 2, min_kernel_us = 50, max = 1e8, sweep_
   EXPECT_EQ(rule.where.line, 17);  // after the 10 lines of the [run] table
 
   EXPECT_TRUE(contains(configError("[[study]]\nfamily = \"x\"\nparams = { N = \"fil\" }\n"), "unknown rule 'fil'"));
-  const std::string bad = configError("[[study]]\nfamily = \"x\"\nparams = { N = { rule = \"fill\", waves = -1, wave = 3, "
-                                      "min = 10, max = 5 } }\n");
+  const std::string bad =
+      configError("[[study]]\nfamily = \"x\"\nparams = { N = { rule = \"fill\", waves = -1, wave = 3, "
+                  "min = 10, max = 5 } }\n");
   EXPECT_TRUE(contains(bad, "rules.toml:3: study[0].params.N.waves: must be a finite number above 0")) << bad;
   EXPECT_TRUE(contains(bad, "study[0].params.N.wave: unknown key")) << bad;
   EXPECT_TRUE(contains(bad, "min (10) must not exceed max (5)")) << bad;
-  EXPECT_TRUE(contains(configError("[[study]]\nfamily = \"x\"\nparams = { N = { waves = 2 } }\n"), "rule")) ;
+  EXPECT_TRUE(contains(configError("[[study]]\nfamily = \"x\"\nparams = { N = { waves = 2 } }\n"), "rule"));
 }
 
 TEST(SizeRules, TheRuleIsPlannedAtTheDefaultAndItsParamMustExist) {
-  BatchPlan plan = planBatch(builtinConfig("[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\nparams = { M = \"fill\" }\n"));
+  BatchPlan plan =
+      planBatch(builtinConfig("[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\nparams = { M = \"fill\" }\n"));
   ASSERT_EQ(plan.input_errors.size(), 1u);
-  EXPECT_TRUE(contains(plan.input_errors[0], "rules.toml:14: study 'vecadd': parameter 'M' is not declared")) << plan.input_errors[0];
+  EXPECT_TRUE(contains(plan.input_errors[0], "rules.toml:14: study 'vecadd': parameter 'M' is not declared"))
+      << plan.input_errors[0];
 
-  plan = planBatch(builtinConfig("[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\nparams = { N = \"fill\" }\n"));
+  plan =
+      planBatch(builtinConfig("[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\nparams = { N = \"fill\" }\n"));
   ASSERT_TRUE(plan.input_errors.empty());
   EXPECT_EQ(plan.points.at(0).run_point.params.at("N"), 1048576);  // the family's default until the device is known
 
   // No size between 1 and 100 suits blocked128 (global 16*ceil(N/128) by local 16 suits every N, but
   // naive_coalesced's local of 32 needs N a multiple of 32): found before any device work.
-  plan = planBatch(builtinConfig(
-      "[[study]]\nfamily = \"matmul\"\nvariants = [\"naive_coalesced\"]\nparams = { N = { rule = \"fill\", max = 30 } }\n"));
+  plan = planBatch(builtinConfig("[[study]]\nfamily = \"matmul\"\nvariants = [\"naive_coalesced\"]\nparams = { N = { "
+                                 "rule = \"fill\", max = 30 } }\n"));
   ASSERT_EQ(plan.input_errors.size(), 1u);
-  EXPECT_TRUE(contains(plan.input_errors[0], "N: no size within the rule's bounds suits every studied variant")) << plan.input_errors[0];
+  EXPECT_TRUE(contains(plan.input_errors[0], "N: no size within the rule's bounds suits every studied variant"))
+      << plan.input_errors[0];
 }
 
 TEST(SizeRules, FillingAGpuTakesWavesOfWorkGroupsOnEveryComputeUnit) {
@@ -108,7 +113,8 @@ TEST(SizeRules, FillingAGpuTakesWavesOfWorkGroupsOnEveryComputeUnit) {
 family = "matmul"
 variants = ["naive_coalesced", "tiled16", "blocked128_8x8"]
 params = { N = "fill" }
-)"), gpu(h100));
+)"),
+                                                 gpu(h100));
   ASSERT_EQ(choices.size(), 1u);
   const SizeChoice& c = choices[0];
   // 4 x 132 = 528 work-groups: blocked128's (N/128)^2 reach it at N = 2941; the first round size
@@ -132,7 +138,8 @@ TEST(SizeRules, AFastMemoryBoundFamilyIsSizedByItsKernelTime) {
 family = "vecadd"
 variants = ["global", "float4"]
 params = { N = { rule = "fill", min_kernel_us = 200, sweep_from = 1048576, sweep_factor = 4 } }
-)"), gpu(h100));
+)"),
+                                                 gpu(h100));
   ASSERT_EQ(choices.size(), 1u);
   const SizeChoice& c = choices[0];
   // 12 N bytes at 3000 GB/s for 200 us: N >= 5e7; the next round size is 6 x 2^23.
@@ -145,7 +152,8 @@ params = { N = { rule = "fill", min_kernel_us = 200, sweep_from = 1048576, sweep
 family = "vecadd"
 variants = ["global", "float4"]
 params = { N = { rule = "fill", min_kernel_us = 200, sweep_from = 1048576, sweep_factor = 4 } }
-)"), choices);
+)"),
+                                            choices);
   EXPECT_TRUE(sized.studies[0].size_rules.empty());
   EXPECT_EQ(planBatch(sized).points.size(), 8u);  // 2 variants x 4 sizes
 }
@@ -154,9 +162,10 @@ TEST(SizeRules, MemoryHoldsTheSizeDownAndSaysTheGoalsAreNotMet) {
   const DeviceModel slow = roofs(100, 1);  // 200 us of vecadd here would need N in the billions
   SizeDevice device = gpu(slow);
   device.info.max_alloc_bytes = 64ull << 20;
-  const std::vector<SizeChoice> choices = choose(builtinConfig(
-      "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\nparams = { N = { rule = \"fill\", min_kernel_us = 1e9 } }\n"),
-      device);
+  const std::vector<SizeChoice> choices =
+      choose(builtinConfig("[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\nparams = { N = { rule = \"fill\", "
+                           "min_kernel_us = 1e9 } }\n"),
+             device);
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_EQ(choices[0].limited_by, SizeLimit::memory);
   EXPECT_EQ(choices[0].value, 16777216);  // 64 MiB of floats: the largest that fits
@@ -167,8 +176,8 @@ TEST(SizeRules, WithoutRoofsTheWavesAloneDecideAndExplicitNumbersWin) {
   SizeDevice cpu = gpu(roofs(1, 1));
   cpu.roofs = nullptr;
   cpu.info.compute_units = 2;
-  BatchConfig config = builtinConfig(
-      "[[study]]\nfamily = \"matmul\"\nvariants = [\"blocked128_8x8\"]\nparams = { N = \"fill\" }\n");
+  BatchConfig config =
+      builtinConfig("[[study]]\nfamily = \"matmul\"\nvariants = [\"blocked128_8x8\"]\nparams = { N = \"fill\" }\n");
   std::vector<SizeChoice> choices = choose(config, cpu);
   ASSERT_EQ(choices.size(), 1u);
   // 4 waves of 2 compute units: 8 work-groups of 128x128 tiles, first at N = 320 (3 x 3 tiles).
@@ -205,7 +214,8 @@ TEST(SizeRules, AMemoryBoundFamilyIsSizedPastTheDevicesCache) {
 family = "vecadd"
 variants = ["global", "local_staged", "float4"]
 params = { N = "fill" }
-)"), cpu);
+)"),
+                                                 cpu);
   ASSERT_EQ(choices.size(), 1u);
   const SizeChoice& c = choices[0];
   EXPECT_GE(c.buffer_bytes, 4.0 * static_cast<double>(cpu.info.global_mem_cache_bytes)) << c.why;
@@ -213,15 +223,17 @@ params = { N = "fill" }
   EXPECT_EQ(c.limited_by, SizeLimit::cache);
   EXPECT_EQ(c.cache_bytes, cpu.info.global_mem_cache_bytes);
   EXPECT_TRUE(contains(c.why, "past the cache: memory-bound at the roofs, so the buffers take at least 4 x the "
-                              "device's 33.6 MB global-memory cache; decided by the cache")) << c.why;
+                              "device's 33.6 MB global-memory cache; decided by the cache"))
+      << c.why;
 }
 
 // matmul is compute-bound at these roofs from small sizes on: the cache does not decide its place.
 TEST(SizeRules, AComputeBoundFamilyIsNotHeldToTheCache) {
   const DeviceModel cpu_roofs = roofs(130, 20);
-  const std::vector<SizeChoice> choices = choose(builtinConfig(
-      "[[study]]\nfamily = \"matmul\"\nvariants = [\"naive_coalesced\"]\nparams = { N = { rule = \"fill\", waves = 2 } }\n"),
-      pocl(cpu_roofs));
+  const std::vector<SizeChoice> choices =
+      choose(builtinConfig("[[study]]\nfamily = \"matmul\"\nvariants = [\"naive_coalesced\"]\nparams = { N = { rule = "
+                           "\"fill\", waves = 2 } }\n"),
+             pocl(cpu_roofs));
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_EQ(choices[0].cache_bytes, 0u) << choices[0].why;
   EXPECT_NE(choices[0].limited_by, SizeLimit::cache) << choices[0].why;

@@ -74,7 +74,8 @@ TEST(WorkerPlan, TheWorkerGetsThePlanWholeAndReadsNoManifest) {
 TEST(WorkerPlan, AReferenceVariantThatCannotRunAtAStudiedPointIsAnInputError) {
   TempDir dir;
   fs::create_directories(dir.path() / "kernels");
-  fs::copy(ROOFLAB_SOURCE_DIR "/tests/fixtures/kernels/daxpy", dir.path() / "kernels" / "daxpy", fs::copy_options::recursive);
+  fs::copy(ROOFLAB_SOURCE_DIR "/tests/fixtures/kernels/daxpy", dir.path() / "kernels" / "daxpy",
+           fs::copy_options::recursive);
   // The studied variant takes 160 elements in groups of 16; the reference needs groups of 64.
   const fs::path manifest = dir.path() / "kernels" / "daxpy" / "family.toml";
   std::string text = fileText(manifest);

@@ -67,9 +67,8 @@ class ScratchDir {
  public:
   ScratchDir() {
     const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("rooflab-reports-" + std::string(test->test_suite_name()) + "-" + test->name() + "-" +
-             std::to_string(::getpid()));
+    path_ = fs::temp_directory_path() / ("rooflab-reports-" + std::string(test->test_suite_name()) + "-" +
+                                         test->name() + "-" + std::to_string(::getpid()));
     fs::remove_all(path_);
     fs::create_directories(path_);
   }

@@ -75,25 +75,25 @@ TEST_P(ChartCraft, NoTwoLabelsOverlapAndAllStayOnTheCanvas) {
   const rooflab::ResultsDocument results = loadResults(kSourceDir / GetParam().path);
   // Also with the mutants' markers on (`--show-mutants`): labels keep off them too.
   for (const bool show_mutants : {false, true})
-  for (const std::string& family : reports::familiesInRunOrder(results)) {
-    const reports::ChartScene scene =
-        reports::layoutRooflineChart(reports::buildRooflineChart(results, family, reports::ChartOptions{show_mutants}));
-    const std::vector<reports::SceneText> texts = textsOf(scene);
-    ASSERT_GT(texts.size(), 10u) << family;
-    std::vector<reports::TextFootprint> footprints;
-    for (const reports::SceneText& text : texts) footprints.push_back(reports::textFootprint(text));
-    for (std::size_t a = 0; a < texts.size(); ++a) {
-      for (const reports::PixelPoint& corner : footprints[a].corners) {
-        EXPECT_TRUE(corner.x_px >= 0 && corner.x_px <= scene.width_px && corner.y_px >= 0 &&
-                    corner.y_px <= scene.height_px)
-            << family << ": " << describe(texts[a]) << " leaves the canvas";
-      }
-      for (std::size_t b = a + 1; b < texts.size(); ++b) {
-        EXPECT_FALSE(reports::footprintsOverlap(footprints[a], footprints[b]))
-            << family << ": " << describe(texts[a]) << " overlaps " << describe(texts[b]);
+    for (const std::string& family : reports::familiesInRunOrder(results)) {
+      const reports::ChartScene scene = reports::layoutRooflineChart(
+          reports::buildRooflineChart(results, family, reports::ChartOptions{show_mutants}));
+      const std::vector<reports::SceneText> texts = textsOf(scene);
+      ASSERT_GT(texts.size(), 10u) << family;
+      std::vector<reports::TextFootprint> footprints;
+      for (const reports::SceneText& text : texts) footprints.push_back(reports::textFootprint(text));
+      for (std::size_t a = 0; a < texts.size(); ++a) {
+        for (const reports::PixelPoint& corner : footprints[a].corners) {
+          EXPECT_TRUE(corner.x_px >= 0 && corner.x_px <= scene.width_px && corner.y_px >= 0 &&
+                      corner.y_px <= scene.height_px)
+              << family << ": " << describe(texts[a]) << " leaves the canvas";
+        }
+        for (std::size_t b = a + 1; b < texts.size(); ++b) {
+          EXPECT_FALSE(reports::footprintsOverlap(footprints[a], footprints[b]))
+              << family << ": " << describe(texts[a]) << " overlaps " << describe(texts[b]);
+        }
       }
     }
-  }
 }
 
 // The device's roofs always keep a label; a reference roof's label is left out where markers and
@@ -143,8 +143,7 @@ INSTANTIATE_TEST_SUITE_P(SavedRuns, ChartCraft, ::testing::ValuesIn(kSavedRuns),
 
 TEST(ChartCraft, EveryMatmulRungHasItsOwnColourAndShape) {
   for (const SavedRun& run : kSavedRuns) {
-    const reports::RooflineChart chart =
-        reports::buildRooflineChart(loadResults(kSourceDir / run.path), "matmul");
+    const reports::RooflineChart chart = reports::buildRooflineChart(loadResults(kSourceDir / run.path), "matmul");
     ASSERT_EQ(chart.series.size(), 10u) << run.name;
     const reports::ChartScene scene = reports::layoutRooflineChart(chart);
     // Per variant, the (colour, shape) of its markers; on a hierarchical chart the shape says the

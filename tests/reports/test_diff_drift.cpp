@@ -31,7 +31,8 @@ RunRecord record(const std::string& variant, double median_ns, double control_ns
     samples.push_back(static_cast<double>(rep.kernel_ns));
   }
   t.kernel_ns = summarize(samples);
-  r.drift_control = DriftControlSample{control_ns, std::vector<double>(static_cast<std::size_t>(repetitions), control_ns)};
+  r.drift_control =
+      DriftControlSample{control_ns, std::vector<double>(static_cast<std::size_t>(repetitions), control_ns)};
   return r;
 }
 

@@ -32,7 +32,8 @@ const fs::path kSourceDir = ROOFLAB_SOURCE_DIR;
 // `rooflab run` of the built-in transpose family on PoCL (tests/fixtures/results/README.md).
 const fs::path kPoclTranspose = kSourceDir / "tests/fixtures/results/pocl-transpose.json";
 // configs/transpose.toml on an H100 with counters (bench/checks-h100.sh whatif).
-const fs::path kH100Transpose = kSourceDir / "bench/results/2026-11-23-h100-levels-whatif/checks-698406e/whatif/results.json.gz";
+const fs::path kH100Transpose =
+    kSourceDir / "bench/results/2026-11-23-h100-levels-whatif/checks-698406e/whatif/results.json.gz";
 
 rooflab::ResultsDocument load(const fs::path& path) {
   if (path.extension() != ".gz") return rooflab::readResultsFile(path);
@@ -64,7 +65,8 @@ void expectLabelsApartAndOnCanvas(const reports::ChartScene& scene) {
   for (std::size_t a = 0; a < texts.size(); ++a) {
     const reports::TextFootprint fa = reports::textFootprint(texts[a]);
     for (const reports::PixelPoint& corner : fa.corners)
-      EXPECT_TRUE(corner.x_px >= 0 && corner.x_px <= scene.width_px && corner.y_px >= 0 && corner.y_px <= scene.height_px)
+      EXPECT_TRUE(corner.x_px >= 0 && corner.x_px <= scene.width_px && corner.y_px >= 0 &&
+                  corner.y_px <= scene.height_px)
           << '"' << texts[a].text << "\" leaves the canvas";
     for (std::size_t b = a + 1; b < texts.size(); ++b)
       EXPECT_FALSE(reports::footprintsOverlap(fa, reports::textFootprint(texts[b])))
@@ -108,8 +110,8 @@ TEST(FamilyCharts, PoclTransposeHasABandwidthChartWithEveryVariant) {
 
   const reports::ChartScene scene = reports::layoutBandwidthChart(chart);
   expectLabelsApartAndOnCanvas(scene);
-  EXPECT_EQ(tooltipHeads(scene), (std::set<std::string>{"transpose / naive", "transpose / tiled",
-                                                        "transpose / tiled_padded"}));
+  EXPECT_EQ(tooltipHeads(scene),
+            (std::set<std::string>{"transpose / naive", "transpose / tiled", "transpose / tiled_padded"}));
 
   // The page: the bandwidth chart with a filter checkbox per variant, and no empty roofline.
   const std::string html = reports::renderHtmlReport(results);
@@ -135,7 +137,8 @@ TEST(FamilyCharts, H100TransposeStandsAtItsWallsOnTheInstructionRoofline) {
     const std::string& variant = chart->series[point.series_index].variant;
     levels_of[variant].insert(point.at.level);
     for (const reports::LevelMarker& level : point.levels) levels_of[variant].insert(level.at.level);
-    for (const reports::AccessMarker& access : point.accesses) x_of[variant][access.kind] = access.at.intensity_flop_per_byte;
+    for (const reports::AccessMarker& access : point.accesses)
+      x_of[variant][access.kind] = access.at.intensity_flop_per_byte;
   }
   using rooflab::MemoryLevel;
   EXPECT_EQ(levels_of["naive"], (std::set<MemoryLevel>{MemoryLevel::l1, MemoryLevel::l2, MemoryLevel::dram}));
@@ -162,9 +165,9 @@ TEST(FamilyCharts, H100TransposeStandsAtItsWallsOnTheInstructionRoofline) {
     })) << wall.label;
   std::set<reports::CeilingKind> slopes;
   for (const reports::Ceiling& ceiling : chart->ceilings) slopes.insert(ceiling.kind);
-  EXPECT_EQ(slopes, (std::set<reports::CeilingKind>{reports::CeilingKind::l1_bandwidth, reports::CeilingKind::l2_bandwidth,
-                                                    reports::CeilingKind::dram_bandwidth,
-                                                    reports::CeilingKind::local_bandwidth}));
+  EXPECT_EQ(slopes, (std::set<reports::CeilingKind>{
+                        reports::CeilingKind::l1_bandwidth, reports::CeilingKind::l2_bandwidth,
+                        reports::CeilingKind::dram_bandwidth, reports::CeilingKind::local_bandwidth}));
 
   // The page shows it beside the family's other charts, with the readings in a table.
   const std::string html = reports::renderHtmlReport(results);
@@ -206,9 +209,8 @@ TEST(FamilyCharts, IntegerWorkTheCountersCountedPutsATransposeOnItsRoofline) {
   EXPECT_EQ(device_peaks, 1u);
   for (const reports::VariantPoint& point : chart.points) {
     EXPECT_EQ(point.at.level, rooflab::MemoryLevel::dram);
-    EXPECT_TRUE(std::any_of(point.details.begin(), point.details.end(), [](const std::string& line) {
-      return line.rfind("integer operations counted", 0) == 0;
-    }));
+    EXPECT_TRUE(std::any_of(point.details.begin(), point.details.end(),
+                            [](const std::string& line) { return line.rfind("integer operations counted", 0) == 0; }));
   }
   expectLabelsApartAndOnCanvas(reports::layoutRooflineChart(chart));
   // The bandwidth chart still shows the traffic; the page draws all three.

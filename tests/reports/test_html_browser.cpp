@@ -79,10 +79,10 @@ TEST_P(HtmlBrowser, RendersWithoutConsoleErrors) {
   const std::string command =
       "timeout 120 " + shellQuoted(kChromium.string()) +
       " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
-      " --disable-component-update --disable-sync --user-data-dir=" + shellQuoted((scratch / "profile").string()) +
-      " --enable-logging=stderr --v=0 --screenshot=" + shellQuoted(screenshot.string()) +
-      " --window-size=1600,1200 " + shellQuoted("file://" + html.string()) + " >" +
-      shellQuoted(browser_log.string()) + " 2>&1";
+      " --disable-component-update --disable-sync --user-data-dir=" +
+      shellQuoted((scratch / "profile").string()) +
+      " --enable-logging=stderr --v=0 --screenshot=" + shellQuoted(screenshot.string()) + " --window-size=1600,1200 " +
+      shellQuoted("file://" + html.string()) + " >" + shellQuoted(browser_log.string()) + " 2>&1";
   const int status = std::system(command.c_str());
   const std::string log = readFile(browser_log);
   EXPECT_EQ(status, 0) << command << "\n" << log;

@@ -5,7 +5,6 @@
 
 #include "reports/reports_test_support.hpp"
 
-
 // ---- diff ----
 
 namespace {
@@ -17,7 +16,8 @@ void slowDown(json& record, double factor) {
   for (json& repetition : timings["repetitions"]) {
     repetition["kernel_ns"] = std::llround(repetition["kernel_ns"].get<double>() * factor);
   }
-  for (const char* key : {"median", "min", "max"}) timings["kernel_ns"][key] = timings["kernel_ns"][key].get<double>() * factor;
+  for (const char* key : {"median", "min", "max"})
+    timings["kernel_ns"][key] = timings["kernel_ns"][key].get<double>() * factor;
   for (const char* key : {"gflops", "gbps"})
     if (timings.contains(key) && timings[key].is_number()) timings[key] = timings[key].get<double>() / factor;
 }
@@ -108,14 +108,18 @@ TEST(ReportDiff, FindsARegressionInADoctoredCopy) {
   EXPECT_NE(tiled_line.find("REGRESSED"), std::string::npos) << text;
   EXPECT_NE(lineWith(text, "matmul/naive N=1024 (normal)").find("unchanged within noise"), std::string::npos) << text;
   EXPECT_NE(text.find("new/old (95% interval)"), std::string::npos) << text;
-  EXPECT_NE(text.find("REGRESSED: 1 of " + std::to_string(diff.matched.size()) + " matched records"), std::string::npos);
-  EXPECT_NE(text.find("(a change counts when p < 0.05 and the median moved by more than 20%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("REGRESSED: 1 of " + std::to_string(diff.matched.size()) + " matched records"),
+            std::string::npos);
+  EXPECT_NE(text.find("(a change counts when p < 0.05 and the median moved by more than 20%)"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("added:   vecadd/global N=33554432, WG=256 (normal)"), std::string::npos);
 
   // A larger minimum effect lets the same change pass; a smaller one catches the 5% too.
   EXPECT_NE(rooflab::compareRuns(typed(old_run), typed(new_run), minEffect(0.30)).outcome,
             rooflab::ComparisonOutcome::regressed);
-  EXPECT_EQ(rooflab::compareRuns(typed(old_run), typed(new_run), minEffect(0.04)).count(rooflab::PointVerdict::regressed), 2u);
+  EXPECT_EQ(
+      rooflab::compareRuns(typed(old_run), typed(new_run), minEffect(0.04)).count(rooflab::PointVerdict::regressed),
+      2u);
 }
 
 TEST(ReportDiff, NewErrorsAndVerificationFailuresRegress) {
@@ -202,8 +206,9 @@ TEST(ReportDiff, RefusesOtherDevicesUnlessAllowedAndRejectsBadSettings) {
   const json gpu = loadFixture(kGpuFixture);
   const rooflab::RunComparison refused = rooflab::compareRuns(typed(cpu), typed(gpu));
   ASSERT_TRUE(refused.refusal.has_value());
-  EXPECT_NE(reports::refusalText(*refused.refusal).find("OLD ran on \"cpu-haswell-Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz\" "
-                                  "(Portable Computing Language), NEW on \"NVIDIA H100 80GB HBM3\" (NVIDIA CUDA)"),
+  EXPECT_NE(reports::refusalText(*refused.refusal)
+                .find("OLD ran on \"cpu-haswell-Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz\" "
+                      "(Portable Computing Language), NEW on \"NVIDIA H100 80GB HBM3\" (NVIDIA CUDA)"),
             std::string::npos)
       << reports::refusalText(*refused.refusal);
   EXPECT_NE(reports::refusalText(*refused.refusal).find("--allow-other-device"), std::string::npos);
@@ -245,16 +250,20 @@ TEST(ReportDiff, NothingMatchedSaysWhy) {
   for (json& record : other_family["records"]) record["family"] = "transpose";
   const rooflab::RunComparison families = rooflab::compareRuns(typed(cpu), typed(other_family));
   ASSERT_TRUE(families.refusal.has_value());
-  EXPECT_EQ(reports::refusalText(*families.refusal), "nothing to compare: no family in common: OLD holds matmul, vecadd, NEW holds transpose")
+  EXPECT_EQ(reports::refusalText(*families.refusal),
+            "nothing to compare: no family in common: OLD holds matmul, vecadd, NEW holds transpose")
       << reports::refusalText(*families.refusal);
 
   json other_size = cpu;
   for (json& record : other_size["records"]) record["params"]["N"] = 12345;
   const rooflab::RunComparison sizes = rooflab::compareRuns(typed(cpu), typed(other_size));
   ASSERT_TRUE(sizes.refusal.has_value());
-  EXPECT_NE(reports::refusalText(*sizes.refusal).find("no record of OLD has the (family, variant, params, mode) of one in NEW"), std::string::npos)
+  EXPECT_NE(reports::refusalText(*sizes.refusal)
+                .find("no record of OLD has the (family, variant, params, mode) of one in NEW"),
+            std::string::npos)
       << reports::refusalText(*sizes.refusal);
-  EXPECT_NE(reports::refusalText(*sizes.refusal).find("N=12345"), std::string::npos) << reports::refusalText(*sizes.refusal);
+  EXPECT_NE(reports::refusalText(*sizes.refusal).find("N=12345"), std::string::npos)
+      << reports::refusalText(*sizes.refusal);
 }
 
 // ---- Noise target: intervals, convergence and the host ----
@@ -273,10 +282,15 @@ json withIntervals() {
     const double median = timings["kernel_ns"]["median"].get<double>();
     const bool converged = !(first_normal && record["mode"] == "normal");
     if (record["mode"] == "normal") first_normal = false;
-    timings["kernel_ns_interval"] = {{"lower", median * 0.9}, {"upper", median * 1.1}, {"confidence", 0.95},
-                                     {"noise", 0.1}, {"converged", converged}};
+    timings["kernel_ns_interval"] = {{"lower", median * 0.9},
+                                     {"upper", median * 1.1},
+                                     {"confidence", 0.95},
+                                     {"noise", 0.1},
+                                     {"converged", converged}};
   }
-  results["host"] = {{"cpu_governor", "powersave"}, {"load_average_1min", 3.5}, {"core_count", 2},
+  results["host"] = {{"cpu_governor", "powersave"},
+                     {"load_average_1min", 3.5},
+                     {"core_count", 2},
                      {"gpu_sm_clock_unavailable", "not an NVIDIA GPU"}};
   results["noisy_host"] = "load average 3.50 on 2 cores";
   return results;
@@ -317,7 +331,8 @@ TEST(ReportNoise, ChartDrawsBarsAndHollowMarkersForMissedTargets) {
   const reports::ChartScene scene = reports::layoutRooflineChart(chart);
   std::size_t hollow_points = 0, legend_texts = 0;
   for (const reports::SceneItem& item : scene.items) {
-    if (const auto* marker = std::get_if<reports::SceneMarker>(&item); marker && marker->hollow && !marker->tooltip.empty())
+    if (const auto* marker = std::get_if<reports::SceneMarker>(&item);
+        marker && marker->hollow && !marker->tooltip.empty())
       ++hollow_points;
     if (const auto* text = std::get_if<reports::SceneText>(&item);
         text && (text->text == "95% interval of median" || text->text == "hollow: noise target missed"))
@@ -368,5 +383,6 @@ TEST(ReportNoise, DiffWarnsOfNoisyHostsAndRecordsThatMissedTheTarget) {
   const rooflab::RunComparison diff = rooflab::compareRuns(typed(loadFixture(kCpuFixture)), noisy);
   ASSERT_EQ(diff.warnings.size(), 2u);
   EXPECT_EQ(reports::warningText(diff.warnings[0]), "NEW ran on a noisy host: load average 3.50 on 2 cores");
-  EXPECT_EQ(reports::warningText(diff.warnings[1]), "1 record of NEW did not meet the noise target: its median is less certain than the others'");
+  EXPECT_EQ(reports::warningText(diff.warnings[1]),
+            "1 record of NEW did not meet the noise target: its median is less certain than the others'");
 }

@@ -134,8 +134,8 @@ TEST(ReportCsv, UnknownValuesOfATypedRecordAreEmptyFields) {
   const auto typed_rows = parseCsv(typed_csv.str());
   EXPECT_EQ(typed_rows, rows);  // the same as through the file
   const std::vector<std::string> header = reports::csvHeader(results);
-  for (const char* column : {"median_ns", "gflops", "gbps", "flops", "bytes", "cgma", "device_intensity",
-                             "device_fraction_of_roof"}) {
+  for (const char* column :
+       {"median_ns", "gflops", "gbps", "flops", "bytes", "cgma", "device_intensity", "device_fraction_of_roof"}) {
     const auto at = std::find(header.begin(), header.end(), column);
     ASSERT_NE(at, header.end()) << column;
     EXPECT_EQ(typed_rows[1][static_cast<std::size_t>(at - header.begin())], "") << column;
@@ -224,12 +224,14 @@ TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
   json slower = results;
   slower["records"][0]["timings"]["kernel_ns"]["median"] = 1234567.0;
   auto renderAll = [&] {
-    std::vector<std::string> outputs = {reports::renderHtmlReport(typed(results)), csvText(results), terminalText(results)};
+    std::vector<std::string> outputs = {reports::renderHtmlReport(typed(results)), csvText(results),
+                                        terminalText(results)};
     std::ostringstream diff;
     reports::printDiff(rooflab::compareRuns(typed(results), typed(slower)), diff);
     outputs.push_back(diff.str());
 #ifdef ROOFLAB_HAVE_CAIRO
-    outputs.push_back(reports::renderPng(reports::layoutRooflineChart(reports::buildRooflineChart(typed(results), "matmul"))));
+    outputs.push_back(
+        reports::renderPng(reports::layoutRooflineChart(reports::buildRooflineChart(typed(results), "matmul"))));
 #endif
     return outputs;
   };
@@ -257,6 +259,7 @@ TEST(ReportLocale, OutputIsTheSameUnderAGermanLocale) {
   std::setlocale(LC_ALL, "C");
 
   ASSERT_EQ(in_c_locale.size(), in_german_locale.size());
-  for (std::size_t i = 0; i < in_c_locale.size(); ++i) EXPECT_TRUE(in_c_locale[i] == in_german_locale[i]) << "output " << i;
+  for (std::size_t i = 0; i < in_c_locale.size(); ++i)
+    EXPECT_TRUE(in_c_locale[i] == in_german_locale[i]) << "output " << i;
   EXPECT_EQ(imbued.str(), in_c_locale[2]);  // the terminal table
 }

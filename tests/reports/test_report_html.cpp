@@ -5,7 +5,6 @@
 
 #include "reports/reports_test_support.hpp"
 
-
 // ---- fixtures ----
 
 TEST(ReportFixtures, FollowTheResultsSchema) {
@@ -222,11 +221,12 @@ TEST(ReportHtml, InterruptedRunSaysSo) {
 
 TEST(ReportHtml, SparseDocumentsStillRender) {
   // An interrupted or hand-made document: no models, no config, records missing most fields.
-  const json sparse = {{"schema", 1},
-                       {"records",
-                        {{{"family", "f"}, {"variant", "v"}, {"mode", "normal"}, {"status", "ok"}},
-                         {{"family", "f"}, {"variant", "w"}, {"status", "error"}, {"error", nullptr}},
-                         {{"family", "g"}, {"variant", "v"}, {"timings", nullptr}, {"roofline", {{"device", nullptr}}}}}}};
+  const json sparse = {
+      {"schema", 1},
+      {"records",
+       {{{"family", "f"}, {"variant", "v"}, {"mode", "normal"}, {"status", "ok"}},
+        {{"family", "f"}, {"variant", "w"}, {"status", "error"}, {"error", nullptr}},
+        {{"family", "g"}, {"variant", "v"}, {"timings", nullptr}, {"roofline", {{"device", nullptr}}}}}}};
   ScratchDir out;
   EXPECT_NO_THROW(reports::writeReports(typed(sparse), out.path(), reports::knownReportFormats()));
   const std::string html = reports::renderHtmlReport(typed(sparse));

@@ -105,10 +105,11 @@ TuningResult search() {
   t.param_order = {"N"};
   t.searcher = TuneSearcher::guided;
   t.dimensions = {{"WG", "param", {64, 128}}, {"VPI", "define", {1, 2}}};
-  t.configurations = {{{64, 1}, ConfigurationOutcome::ok, "", 1, false, 2000.0, 1950.0, 2050.0, 10.0},
-                      {{64, 2}, ConfigurationOutcome::ok, "", 2, true, 1000.0, 990.0, 1010.0, 20.0},
-                      {{128, 1}, ConfigurationOutcome::build_failed, "OpenCL build of k.cl failed: too many registers", 3},
-                      {{128, 2}, ConfigurationOutcome::invalid, "constraint 'WG*VPI <= 128' is false"}};
+  t.configurations = {
+      {{64, 1}, ConfigurationOutcome::ok, "", 1, false, 2000.0, 1950.0, 2050.0, 10.0},
+      {{64, 2}, ConfigurationOutcome::ok, "", 2, true, 1000.0, 990.0, 1010.0, 20.0},
+      {{128, 1}, ConfigurationOutcome::build_failed, "OpenCL build of k.cl failed: too many registers", 3},
+      {{128, 2}, ConfigurationOutcome::invalid, "constraint 'WG*VPI <= 128' is false"}};
   t.valid = 3;
   t.evaluations = 3;
   t.best = 1;
@@ -124,7 +125,8 @@ TuningResult search() {
 TEST(TuningReports, TheSpaceIsDataAChartAndASection) {
   std::ostringstream csv;
   reports::writeTuningCsv(search(), csv);
-  EXPECT_TRUE(contains(csv.str(), "WG,VPI,outcome,order,resumed,median_ns,lower_ns,upper_ns,rate,rate_unit,best,reason\r\n"));
+  EXPECT_TRUE(
+      contains(csv.str(), "WG,VPI,outcome,order,resumed,median_ns,lower_ns,upper_ns,rate,rate_unit,best,reason\r\n"));
   EXPECT_TRUE(contains(csv.str(), "64,2,ok,2,1,1000,990,1010,20,GB/s,1,\r\n")) << csv.str();
   EXPECT_TRUE(contains(csv.str(), "128,2,invalid,,0,,,,,GB/s,0,constraint 'WG*VPI <= 128' is false")) << csv.str();
 

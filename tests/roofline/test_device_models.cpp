@@ -34,7 +34,8 @@ class TempDir {
  public:
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / (std::string("rooflab_models_") + info->name() + "_" + std::to_string(::getpid()));
+    path_ =
+        fs::temp_directory_path() / (std::string("rooflab_models_") + info->name() + "_" + std::to_string(::getpid()));
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -78,12 +79,11 @@ std::string matchedKey(const std::string& device_name) {
   return model ? model->key : "none";
 }
 
-const char* kMinimalModel =
-    "peak_gflops = 100.0\n"
-    "dram_gbps = 10.0\n"
-    "[sources]\n"
-    "peak_gflops = \"test\"\n"
-    "dram_gbps = \"test\"\n";
+const char* kMinimalModel = "peak_gflops = 100.0\n"
+                            "dram_gbps = 10.0\n"
+                            "[sources]\n"
+                            "peak_gflops = \"test\"\n"
+                            "dram_gbps = \"test\"\n";
 
 }  // namespace
 
@@ -101,7 +101,8 @@ TEST(DeviceModels, EveryShippedNumberHasASourceAndIsPositive) {
     EXPECT_FALSE(model.display_name.empty());
     EXPECT_FALSE(model.match_names.empty());
     EXPECT_TRUE(model.local_gbps.has_value());
-    for (const char* field : {"peak_gflops", "dram_gbps", "local_gbps", "local_mem_bytes", "compute_units", "clock_mhz"}) {
+    for (const char* field :
+         {"peak_gflops", "dram_gbps", "local_gbps", "local_mem_bytes", "compute_units", "clock_mhz"}) {
       ASSERT_TRUE(model.sources.count(field)) << field;
       EXPECT_FALSE(model.sources.at(field).empty()) << field;
     }
@@ -269,5 +270,6 @@ TEST(DeviceModels, JsonHasTheSchemaShapeAndRoundTrips) {
   EXPECT_TRUE(json["sources"]["peak_gflops"].is_string());
   EXPECT_TRUE(json["measured"].is_null());
   EXPECT_TRUE(rooflab::toJson(shipped("gtx280"))["last_level_cache_bytes"].is_null());
-  for (const DeviceModel& model : shippedModels()) EXPECT_EQ(rooflab::deviceModelFromJson(rooflab::toJson(model)), model);
+  for (const DeviceModel& model : shippedModels())
+    EXPECT_EQ(rooflab::deviceModelFromJson(rooflab::toJson(model)), model);
 }

@@ -183,8 +183,7 @@ TEST(Roofline, NonFiniteInputNeverReachesJson) {
   const DeviceModel& gtx670 = model("gtx670");
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  for (const RooflineInput& input : {work(nan, 1e6, 1e3), work(1e6, inf, 1e3),
-                                     work(1e6, 1e6, nan), work(1e6, 1e6, inf),
+  for (const RooflineInput& input : {work(nan, 1e6, 1e3), work(1e6, inf, 1e3), work(1e6, 1e6, nan), work(1e6, 1e6, inf),
                                      work(1e6, 1e6, 1e3, nan), work(-1, 1e6, 1e3)}) {
     const RooflinePlacement p = rooflab::placeOnRoofline(gtx670, input);
     expectJsonClean(p);
@@ -241,7 +240,8 @@ TEST(Roofline, LocalRoofOfTheCourseTiledMatmulOnGtx280) {
   EXPECT_NEAR(local_gbps, 1244.16, 0.01);
   RooflineInput one_operand = work(flops, dram_bytes, std::nullopt, one_operand_bytes);
   RooflineInput extra_load = work(flops, dram_bytes, std::nullopt, extra_load_bytes);
-  EXPECT_NEAR(*rooflab::placeOnRoofline(gtx280, one_operand).local_roof_gflops, flops / (one_operand_bytes / local_gbps), 1e-9);
+  EXPECT_NEAR(*rooflab::placeOnRoofline(gtx280, one_operand).local_roof_gflops,
+              flops / (one_operand_bytes / local_gbps), 1e-9);
   EXPECT_NEAR(*rooflab::placeOnRoofline(gtx280, one_operand).local_roof_gflops, 622.08, 0.01);
   EXPECT_NEAR(*rooflab::placeOnRoofline(gtx280, extra_load).local_roof_gflops, 311.04, 0.01);
 
@@ -293,8 +293,8 @@ TEST(Roofline, JsonCarriesTheSchemaValues) {
 TEST(Roofline, PlacementReproducesTheGoldenRuns) {
   for (const char* run : {"pocl-default", "h100-default"}) {
     SCOPED_TRACE(run);
-    rooflab::ResultsDocument d =
-        rooflab::readResultsFile(std::string(ROOFLAB_SOURCE_DIR) + "/tests/fixtures/report-golden/" + run + "/input.json");
+    rooflab::ResultsDocument d = rooflab::readResultsFile(std::string(ROOFLAB_SOURCE_DIR) +
+                                                          "/tests/fixtures/report-golden/" + run + "/input.json");
     const auto& saved = d.models.roofline_models;
     rooflab::RooflineModels models{saved.at("gtx670").model, saved.at("device").model, std::nullopt, d.models.ceilings};
     if (saved.count("datasheet")) models.datasheet = saved.at("datasheet").model;
@@ -393,8 +393,8 @@ rooflab::RunRecord countedRecord(rooflab::Arithmetic declared, double declared_f
   record.timings = timings;
   record.counters.available = true;
   record.counters.not_attempted = false;
-  record.counters.derived = {{"fp32_flops", fp32_flops}, {"integer_ops", integer_ops}, {"dram_bytes", 1e6},
-                             {"l2_bytes", 2e6}};
+  record.counters.derived = {
+      {"fp32_flops", fp32_flops}, {"integer_ops", integer_ops}, {"dram_bytes", 1e6}, {"l2_bytes", 2e6}};
   return record;
 }
 

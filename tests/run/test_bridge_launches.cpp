@@ -67,4 +67,3 @@ TEST(BridgeLaunches, WrittenInputsStartAsOpenclGotThemOutputsPoisonedReadOnlyInp
   EXPECT_EQ(buffers.at("out").count, 3u);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_TRUE(std::isnan(buffers.at("out").scalarAt(i)));
 }
-

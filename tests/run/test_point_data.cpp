@@ -86,10 +86,10 @@ TEST(DataAhead, DataForAKeyTheWorkerSkipsIsDropped) {
   const std::vector<const ResolvedPoint*> points = order(plan);
   ASSERT_EQ(points.size(), 5u);
   DataAhead ahead(points, kSeed);
-  ahead.startAfter(points[0]->inputsKey());  // makes n-body N=2048's
+  ahead.startAfter(points[0]->inputsKey());                      // makes n-body N=2048's
   EXPECT_FALSE(ahead.take(points[4]->inputsKey()).has_value());  // the worker went to vecadd instead
   EXPECT_FALSE(ahead.take(points[2]->inputsKey()).has_value());  // dropped, not kept for later
-  ahead.startAfter(points[2]->inputsKey());                       // and the next one starts again
+  ahead.startAfter(points[2]->inputsKey());                      // and the next one starts again
   EXPECT_TRUE(ahead.take(points[4]->inputsKey()).has_value());
 }
 

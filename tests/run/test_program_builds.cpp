@@ -39,8 +39,8 @@ TEST(ProgramBuilds, BackgroundBuildsComeBackInAnyOrderWithTheirFailures) {
     EXPECT_GT(built->seconds, 0);
     cl::Kernel kernel(built->program, "scale");  // a usable program
   }
-  EXPECT_TRUE(builds.idle());  // every build done: the range profiler may stay enabled between records
-  EXPECT_FALSE(builds.take("p1").has_value());       // taken already
+  EXPECT_TRUE(builds.idle());                   // every build done: the range profiler may stay enabled between records
+  EXPECT_FALSE(builds.take("p1").has_value());  // taken already
   EXPECT_FALSE(builds.take("unknown").has_value());  // never queued
 
   // Builds still queued when the owner goes away are dropped, not waited for forever.

@@ -44,8 +44,8 @@ DriftJudgement judged(double raw, double drift) {
 TEST(Drift, EachTimedRunIsDividedByTheControlBesideIt) {
   EXPECT_EQ(correctedSamples({10, 20}, {2, 4}), (std::vector<double>{5, 5}));
   EXPECT_EQ(correctedSamples({10, 20, 30}, {2}), (std::vector<double>{5}));  // controls beside the first runs only
-  EXPECT_TRUE(correctedSamples({10}, {2, 4}).empty());  // more controls than runs
-  EXPECT_TRUE(correctedSamples({10, 20}, {2, 0}).empty());  // a control that did not run
+  EXPECT_TRUE(correctedSamples({10}, {2, 4}).empty());                       // more controls than runs
+  EXPECT_TRUE(correctedSamples({10, 20}, {2, 0}).empty());                   // a control that did not run
 }
 
 TEST(Drift, AChangeThatOnlyFollowsTheHostIsWithinDrift) {

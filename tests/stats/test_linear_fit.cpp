@@ -24,7 +24,8 @@ TEST(LinearFit, RecoversAnExactLine) {
 TEST(LinearFit, RelativeWeightsKeepTheSmallSizesThatFixTheLatency) {
   // The largest size is 2% slow: unweighted least squares would pull the intercept negative; on
   // relative residuals the small sizes keep it near the 5 us they show.
-  const std::vector<LineSample> samples = {{4096, 5'000 + 4096}, {65536, 5'000 + 65536}, {1 << 24, 1.02 * (5'000 + (1 << 24))}};
+  const std::vector<LineSample> samples = {
+      {4096, 5'000 + 4096}, {65536, 5'000 + 65536}, {1 << 24, 1.02 * (5'000 + (1 << 24))}};
   const LineFit fit = fitLineRelative(samples);
   EXPECT_GT(fit.intercept, 4'000);
   EXPECT_LT(fit.intercept, 6'000);

@@ -141,9 +141,12 @@ TEST(StatsComparison, MedianRatioIntervalGivesThePlainBootstrapsNumbers) {
     return v;
   };
   const std::vector<std::pair<std::vector<double>, std::vector<double>>> cases = {
-      {sample(10, 1000, 50), sample(10, 1030, 50)}, {sample(7, 1000, 3), sample(12, 990, 3)},
-      {{5}, {6}},                                   {sample(3, 10, 1), sample(4, 11, 1)},
-      {sample(1000, 1e6, 1000), sample(999, 1.01e6, 1000)}, {sample(21, 1000, 40), sample(2, 900, 40)}};
+      {sample(10, 1000, 50), sample(10, 1030, 50)},
+      {sample(7, 1000, 3), sample(12, 990, 3)},
+      {{5}, {6}},
+      {sample(3, 10, 1), sample(4, 11, 1)},
+      {sample(1000, 1e6, 1000), sample(999, 1.01e6, 1000)},
+      {sample(21, 1000, 40), sample(2, 900, 40)}};
   for (const auto& [old_run, new_run] : cases) {
     const RatioInterval interval = medianRatioInterval(old_run, new_run);
     const auto [lower, upper] = plainBootstrap(old_run, new_run);

@@ -49,6 +49,4 @@ TEST(EventTimes, StagesOutOfOrderAreClampedToTheNextOne) {
   EXPECT_EQ(no_end.end_ns, 30);
 }
 
-TEST(EventTimes, NoTimesAtAllAreSaid) {
-  EXPECT_FALSE(filledIn(times(0, 0, 0, 0)).reported);
-}
+TEST(EventTimes, NoTimesAtAllAreSaid) { EXPECT_FALSE(filledIn(times(0, 0, 0, 0)).reported); }

@@ -57,8 +57,8 @@ std::vector<FunctionSpan> functionsIn(const std::vector<std::string>& lines) {
   };
   std::vector<FunctionSpan> spans;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (!std::regex_search(lines[i], start) || std::regex_search(lines[i], not_function) || endsWith(code(lines[i]), ';') ||
-        std::regex_search(lines[i], initialised))
+    if (!std::regex_search(lines[i], start) || std::regex_search(lines[i], not_function) ||
+        endsWith(code(lines[i]), ';') || std::regex_search(lines[i], initialised))
       continue;
     std::size_t open = i;
     while (open < lines.size() && !endsWith(lines[open], '{') && !endsWith(lines[open], ';') &&
@@ -79,8 +79,7 @@ TEST(CodeShape, NoSourceFileOfAnalyzerMutatorsOrReportsIsOver500Lines) {
   for (const char* folder : {"analyzer", "mutators", "reports"}) {
     const std::vector<fs::path> files = sourcesUnder(kSource / folder);
     EXPECT_FALSE(files.empty()) << folder << "/ has no .cpp or .hpp file: the check would see nothing";
-    for (const fs::path& file : files)
-      EXPECT_LE(linesOf(file).size(), 500u) << fs::relative(file, kSource).string();
+    for (const fs::path& file : files) EXPECT_LE(linesOf(file).size(), 500u) << fs::relative(file, kSource).string();
   }
 }
 
@@ -98,9 +97,9 @@ TEST(CodeShape, NoFunctionOfAnalyzerMutatorsOrReportsIsOver80Lines) {
 }
 
 TEST(CodeShape, TheFunctionFinderSeesMultiLineSignatures) {
-  const std::vector<std::string> code = {"namespace x {",  "int f(int a,", "      int b) {", "  return a;", "}",
-                                         "struct S {",     "  int g() { return 1; }", "};", "void h();",
-                                         "void k() {",     "}",  "}  // namespace x"};
+  const std::vector<std::string> code = {
+      "namespace x {",           "int f(int a,", "      int b) {", "  return a;", "}", "struct S {",
+      "  int g() { return 1; }", "};",           "void h();",      "void k() {",  "}", "}  // namespace x"};
   const auto spans = functionsIn(code);
   ASSERT_EQ(spans.size(), 2u);
   EXPECT_EQ(spans[0].lines, 4u);
@@ -130,17 +129,18 @@ TEST(CodeShape, TheFunctionFinderSkipsOneLineFunctionsAndConstants) {
 
 // Records and results are typed; reporters never see a JSON node.
 TEST(CodeShape, RecordTypesAndReportersHoldNoJson) {
-  std::vector<fs::path> typed = {kSource / "analyzer/data/run_record.hpp", kSource / "analyzer/data/results_document.hpp",
-                                 kSource / "analyzer/data/counter_set.hpp", kSource / "analyzer/roofline/roofline.hpp",
-                                 kSource / "analyzer/diagnose/mutation_verdict.hpp", kSource / "mutators/occupancy_match.hpp"};
+  std::vector<fs::path> typed = {
+      kSource / "analyzer/data/run_record.hpp",           kSource / "analyzer/data/results_document.hpp",
+      kSource / "analyzer/data/counter_set.hpp",          kSource / "analyzer/roofline/roofline.hpp",
+      kSource / "analyzer/diagnose/mutation_verdict.hpp", kSource / "mutators/occupancy_match.hpp"};
   for (const fs::path& file : sourcesUnder(kSource / "reports")) typed.push_back(file);
   for (const fs::path& file : typed) {
     ASSERT_TRUE(fs::exists(file)) << file;
     std::size_t number = 0;
     for (const std::string& line : linesOf(file)) {
       ++number;
-      if (line.rfind("//", 0) == 0 || line.find_first_not_of(' ') != std::string::npos &&
-                                          line.compare(line.find_first_not_of(' '), 2, "//") == 0)
+      if (line.rfind("//", 0) == 0 ||
+          line.find_first_not_of(' ') != std::string::npos && line.compare(line.find_first_not_of(' '), 2, "//") == 0)
         continue;
       EXPECT_EQ(line.find("nlohmann"), std::string::npos) << fs::relative(file, kSource).string() << ":" << number;
     }

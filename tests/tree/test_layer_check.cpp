@@ -27,8 +27,8 @@ struct ScriptOutcome {
 
 // Runs `cmake -DROOT=<root> -P <script>` and captures what it prints.
 ScriptOutcome runCheck(const fs::path& root, const fs::path& script) {
-  const std::string command = "'" + std::string(ROOFLAB_CMAKE_COMMAND) + "' -DROOT='" + root.string() + "' -P '" +
-                              script.string() + "' 2>&1";
+  const std::string command =
+      "'" + std::string(ROOFLAB_CMAKE_COMMAND) + "' -DROOT='" + root.string() + "' -P '" + script.string() + "' 2>&1";
   ScriptOutcome outcome;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return outcome;
@@ -49,10 +49,9 @@ TEST(LayerCheck, TheSourceTreePasses) {
 TEST(LayerCheck, AnIncludeAgainstThePipelineFailsNamingFileLineAndLayers) {
   TempDir tree;
   fs::copy(kSource / "cmake", tree.path() / "cmake", fs::copy_options::recursive);
-  tree.write("analyzer/data/x.hpp",
-             "#pragma once\n"
-             "#include <string>\n"
-             "#include \"analyzer/batch/batch.hpp\"\n");
+  tree.write("analyzer/data/x.hpp", "#pragma once\n"
+                                    "#include <string>\n"
+                                    "#include \"analyzer/batch/batch.hpp\"\n");
   // Down the pipeline is allowed: batch/ sees data/.
   tree.write("analyzer/batch/y.hpp", "#pragma once\n#include \"analyzer/data/x.hpp\"\n");
 

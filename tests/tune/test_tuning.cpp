@@ -38,7 +38,8 @@ DeviceInfo smallDevice() {
 }
 
 TuningPlan planOf(const TempDir& dir, const DeviceInfo& device, BatchPlan& plan) {
-  const BatchConfig config = parseBatchConfig(std::string(kQuickCpuRun) + "[[study]]\nfamily = \"tadd\"\n", "c.toml", dir.path());
+  const BatchConfig config =
+      parseBatchConfig(std::string(kQuickCpuRun) + "[[study]]\nfamily = \"tadd\"\n", "c.toml", dir.path());
   plan = planBatch(config);
   EXPECT_TRUE(plan.input_errors.empty()) << (plan.input_errors.empty() ? "" : plan.input_errors.front());
   return planTuning(plan, device);
@@ -87,9 +88,11 @@ TEST(TuningSpace, ASpacesMistakesAreInputErrorsAtTheirLines) {
   const FamilyDiscovery found = discoverFamilies({dir.path() / "kernels"});
   std::string errors;
   for (const std::string& e : found.errors) errors += e + "\n";
-  EXPECT_TRUE(contains(errors, ":" + std::to_string(lineOf(manifest, "search = 1")) + ": variants[0].tune.search: unknown key"))
+  EXPECT_TRUE(
+      contains(errors, ":" + std::to_string(lineOf(manifest, "search = 1")) + ": variants[0].tune.search: unknown key"))
       << errors;
-  EXPECT_TRUE(contains(errors, ":" + std::to_string(lineOf(manifest, "FLAW = []")) + ": variants[0].tune.params.FLAW: is an empty array"))
+  EXPECT_TRUE(contains(errors, ":" + std::to_string(lineOf(manifest, "FLAW = []")) +
+                                   ": variants[0].tune.params.FLAW: is an empty array"))
       << errors;
 }
 
@@ -99,9 +102,11 @@ struct Simulated {
   std::function<double(const std::vector<double>&)> time_ns;
 };
 
-Simulated simulated(std::vector<std::vector<double>> values, std::function<double(const std::vector<double>&)> time_ns) {
+Simulated simulated(std::vector<std::vector<double>> values,
+                    std::function<double(const std::vector<double>&)> time_ns) {
   Simulated s{{}, std::move(time_ns)};
-  for (std::size_t d = 0; d < values.size(); ++d) s.space.dimensions.push_back({"P" + std::to_string(d), "define", values[d]});
+  for (std::size_t d = 0; d < values.size(); ++d)
+    s.space.dimensions.push_back({"P" + std::to_string(d), "define", values[d]});
   std::vector<std::vector<double>> all{{}};
   for (const auto& dimension : values) {
     std::vector<std::vector<double>> next;
@@ -117,7 +122,8 @@ Simulated simulated(std::vector<std::vector<double>> values, std::function<doubl
 }
 
 // Runs the searcher to its end or its budget; returns the evaluations and the best time found.
-std::pair<std::size_t, double> search(Simulated s, TuneSearcher kind, std::size_t budget, std::optional<std::size_t> baseline = {}) {
+std::pair<std::size_t, double> search(Simulated s, TuneSearcher kind, std::size_t budget,
+                                      std::optional<std::size_t> baseline = {}) {
   SearcherSetup setup;
   setup.kind = kind;
   for (std::size_t c = 0; c < s.space.configurations.size(); ++c) setup.valid.push_back(c);
@@ -175,8 +181,8 @@ double gpuLike(const std::vector<double>& v, std::uint64_t seed) {
   const double threads = v[0] * v[1];
   if (threads > 512) return INFINITY;  // does not build: too many registers
   double t = 1e6;
-  t *= 1 + 0.8 * std::pow(std::log2(v[0]) - 3, 2) / 9;       // best at 8
-  t *= 1 + 0.5 * std::pow(std::log2(v[1]) - 5, 2) / 25;      // best at 32
+  t *= 1 + 0.8 * std::pow(std::log2(v[0]) - 3, 2) / 9;   // best at 8
+  t *= 1 + 0.5 * std::pow(std::log2(v[1]) - 5, 2) / 25;  // best at 32
   t *= v[2] == 2 ? 0.8 : v[2] == 4 ? 0.75 : v[2] == 8 ? 0.9 : 1.0;
   t *= 1 + 0.3 * std::fabs(std::log2(v[3]) - std::log2(v[1]) + 2) / 4;  // interacts with the second
   t *= v[4] == 1 ? 0.95 : 1.0;
@@ -198,7 +204,8 @@ TEST(Searchers, TheGuidedSearcherFindsWithin3PercentOfTheBestInAQuarterOfTheSpac
 }
 
 TEST(Searchers, TheGuidedSearcherStopsAtTheRoof) {
-  Simulated s = simulated({{1, 2, 4, 8}, {1, 2, 4, 8}}, [](const std::vector<double>& v) { return 100.0 / (v[0] * v[1]); });
+  Simulated s =
+      simulated({{1, 2, 4, 8}, {1, 2, 4, 8}}, [](const std::vector<double>& v) { return 100.0 / (v[0] * v[1]); });
   s.space.roof_rate = 10;
   SearcherSetup setup;
   setup.kind = TuneSearcher::guided;

@@ -24,7 +24,8 @@ family = "tadd"
 )";
 
 inline void writeTunableFamily(const TempDir& dir) {
-  dir.write("kernels/tadd/tadd.cl", R"cl(kernel void tadd(global const float* a, global const float* b, global float* c, int n) {
+  dir.write("kernels/tadd/tadd.cl",
+            R"cl(kernel void tadd(global const float* a, global const float* b, global float* c, int n) {
 #if FLAW == 1
 #error "FLAW = 1 does not build"
 #endif

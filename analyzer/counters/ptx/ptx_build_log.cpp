@@ -19,7 +19,8 @@ std::map<std::string, int> ptxasRegistersFromBuildLog(const std::string& log) {
       continue;
     }
     const std::string used = "Used ";
-    if (const auto at = line.find(used); at != std::string::npos && !kernel.empty() && line.find(" registers") != std::string::npos) {
+    if (const auto at = line.find(used);
+        at != std::string::npos && !kernel.empty() && line.find(" registers") != std::string::npos) {
       try {
         registers[kernel] = std::stoi(line.substr(at + used.size()));
       } catch (const std::exception&) {

@@ -60,17 +60,18 @@ std::string addressRegister(const std::string& operand) {
 
 }  // namespace
 
-std::set<std::string> constantAddressRegisters(const std::vector<SourceLine>& lines, std::size_t first, std::size_t last,
-                                               const std::set<std::string>& params, const std::string& kernel) {
+std::set<std::string> constantAddressRegisters(const std::vector<SourceLine>& lines, std::size_t first,
+                                               std::size_t last, const std::set<std::string>& params,
+                                               const std::string& kernel) {
   std::set<std::string> registers;
   for (std::size_t b = first; b <= last && b < lines.size(); ++b) {
     const Instruction in = readInstruction(lines[b].code);
     for (const std::string& param : params) {
       if (findToken(lines[b].code, param) == std::string::npos) continue;
       if (!startsWith(in.opcode, "ld.param.") || in.operands.size() != 2 || in.operands[1] != "[" + param + "]")
-        fail(kernel, lines[b].number, "__constant pointer parameter " + param +
-                                          " is used other than by 'ld.param.u64 %rdX, [" + param + "];' (" +
-                                          trim(lines[b].code) + "), which the bridge cannot point at a buffer");
+        fail(kernel, lines[b].number,
+             "__constant pointer parameter " + param + " is used other than by 'ld.param.u64 %rdX, [" + param +
+                 "];' (" + trim(lines[b].code) + "), which the bridge cannot point at a buffer");
       registers.insert(in.operands[0]);
     }
   }

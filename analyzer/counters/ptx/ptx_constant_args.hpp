@@ -19,8 +19,9 @@ namespace rooflab::counters::ptx_detail {
 // kernel's __constant pointer parameters): loaded from it by `ld.param`, then through any
 // arithmetic, move or conversion whose sources hold one. Throws PtxRewriteError naming the kernel,
 // the line and the parameter when a parameter is used in any other way than by `ld.param`.
-std::set<std::string> constantAddressRegisters(const std::vector<SourceLine>& lines, std::size_t first, std::size_t last,
-                                               const std::set<std::string>& params, const std::string& kernel);
+std::set<std::string> constantAddressRegisters(const std::vector<SourceLine>& lines, std::size_t first,
+                                               std::size_t last, const std::set<std::string>& params,
+                                               const std::string& kernel);
 
 // `body` with `ld.const` through one of `registers` turned into `ld.global.nc`, and `cvta.const`,
 // `cvta.to.const` of one into their .global forms; the line as it is when it has none.

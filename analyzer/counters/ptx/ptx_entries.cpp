@@ -11,9 +11,8 @@ namespace {
 
 std::optional<std::size_t> scalarTypeBytes(std::string_view type) {
   static const std::map<std::string_view, std::size_t> sizes = {
-      {".u8", 1},  {".s8", 1},  {".b8", 1},  {".u16", 2}, {".s16", 2}, {".b16", 2}, {".f16", 2},
-      {".u32", 4}, {".s32", 4}, {".b32", 4}, {".f32", 4}, {".u64", 8}, {".s64", 8}, {".b64", 8},
-      {".f64", 8}};
+      {".u8", 1},  {".s8", 1},  {".b8", 1},  {".u16", 2}, {".s16", 2}, {".b16", 2}, {".f16", 2}, {".u32", 4},
+      {".s32", 4}, {".b32", 4}, {".f32", 4}, {".u64", 8}, {".s64", 8}, {".b64", 8}, {".f64", 8}};
   const auto it = sizes.find(type);
   if (it == sizes.end()) return std::nullopt;
   return it->second;
@@ -81,8 +80,9 @@ ParsedParam parseParam(const std::string& text, const std::string& kernel, int l
       parsed.param.kind = PtxParamKind::constant_pointer;
     } else {
       // A pointer to a thread's private memory cannot come from the host.
-      fail(kernel, line, "pointer parameter " + name + " points to " + space +
-                             " memory; the PTX bridge launches __global, __constant and __local pointers only");
+      fail(kernel, line,
+           "pointer parameter " + name + " points to " + space +
+               " memory; the PTX bridge launches __global, __constant and __local pointers only");
     }
   } else if (!space.empty()) {
     fail(kernel, line, "state space " + space + " on non-pointer parameter " + name);
@@ -211,8 +211,8 @@ void requirePtx(const std::vector<SourceLine>& lines) {
 using namespace ptx_detail;
 
 std::size_t PtxKernelSignature::localPointerCount() const {
-  return static_cast<std::size_t>(std::count_if(params.begin(), params.end(),
-                                                [](const PtxParam& p) { return p.kind == PtxParamKind::local_pointer; }));
+  return static_cast<std::size_t>(std::count_if(
+      params.begin(), params.end(), [](const PtxParam& p) { return p.kind == PtxParamKind::local_pointer; }));
 }
 
 std::string ptxTextFromProgramBinary(std::string_view binary) {

@@ -22,9 +22,9 @@ struct ParsedParam {
 struct EntryLocation {
   PtxKernelSignature signature;
   std::vector<ParsedParam> params;
-  std::size_t entry_line = 0;   // index into lines
-  std::size_t open_col = 0;     // column of '(' on entry_line
-  std::size_t close_line = 0;   // index of the line holding ')'
+  std::size_t entry_line = 0;  // index into lines
+  std::size_t open_col = 0;    // column of '(' on entry_line
+  std::size_t close_line = 0;  // index of the line holding ')'
   std::size_t close_col = 0;
   std::optional<std::size_t> body_open_line;  // index of the line holding the body's '{' (none: a declaration)
   std::size_t body_close_line = 0;            // index of the line holding the matching '}'

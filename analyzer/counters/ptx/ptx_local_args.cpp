@@ -53,16 +53,17 @@ LocalArgOffsets placeLocalArguments(const std::vector<EntryLocation>& entries,
     std::vector<std::size_t> offsets;
     if (const auto sizes = local_arg_bytes.find(sig.name); sizes != local_arg_bytes.end()) {
       if (sizes->second.size() != count)
-        fail(sig.name, sig.line, std::to_string(count) + " __local arguments, but " +
-                                     std::to_string(sizes->second.size()) + " sizes were given");
+        fail(sig.name, sig.line,
+             std::to_string(count) + " __local arguments, but " + std::to_string(sizes->second.size()) +
+                 " sizes were given");
       DynamicLocalLayout layout = layoutDynamicLocal(sig, sizes->second);
       offsets = layout.offsets_bytes;
       layouts[sig.name] = std::move(layout);
     } else if (count == 1) {
       offsets = {0};
     } else {
-      fail(sig.name, sig.line, std::to_string(count) +
-                                   " __local arguments: their sizes are needed to place them in dynamic shared memory");
+      fail(sig.name, sig.line,
+           std::to_string(count) + " __local arguments: their sizes are needed to place them in dynamic shared memory");
     }
     std::size_t index = 0;
     for (const PtxParam& p : sig.params)
@@ -78,9 +79,9 @@ std::optional<std::string> replaceLocalPointerLoad(const SourceLine& body, const
     if (findToken(body.code, param) == std::string::npos) continue;
     const std::optional<std::string> reg = localPointerLoadTarget(body.code, param);
     if (!reg)
-      fail(kernel, body.number, "__local parameter " + param +
-                                    " is used other than by 'ld.param.u64 %rd, [" + param +
-                                    "];', which the PTX bridge cannot rewrite: '" + trim(body.text) + "'");
+      fail(kernel, body.number,
+           "__local parameter " + param + " is used other than by 'ld.param.u64 %rd, [" + param +
+               "];', which the PTX bridge cannot rewrite: '" + trim(body.text) + "'");
     const std::string indent = leadingWhitespace(body.text);
     std::ostringstream out;
     out << indent << "mov.u64 \t" << *reg << ", " << symbol << ";\n";
@@ -94,7 +95,8 @@ std::optional<std::string> replaceLocalPointerLoad(const SourceLine& body, const
 
 using namespace ptx_detail;
 
-DynamicLocalLayout layoutDynamicLocal(const PtxKernelSignature& kernel, const std::vector<std::size_t>& local_arg_bytes) {
+DynamicLocalLayout layoutDynamicLocal(const PtxKernelSignature& kernel,
+                                      const std::vector<std::size_t>& local_arg_bytes) {
   if (local_arg_bytes.size() != kernel.localPointerCount())
     throw PtxRewriteError("kernel " + kernel.name + ": " + std::to_string(kernel.localPointerCount()) +
                           " __local arguments, but " + std::to_string(local_arg_bytes.size()) + " sizes were given");

@@ -17,7 +17,8 @@ std::optional<std::tuple<std::string, std::size_t, std::size_t>> demotedSharedAr
   if (!(in >> space >> align_kw >> align >> type >> declarator) || (in >> extra)) return std::nullopt;
   if (space != ".shared" || align_kw != ".align" || type != ".b8") return std::nullopt;
   const std::size_t open = declarator.find('[');
-  if (open == std::string::npos || open == 0 || declarator.size() < open + 4 || declarator.substr(declarator.size() - 2) != "];")
+  if (open == std::string::npos || open == 0 || declarator.size() < open + 4 ||
+      declarator.substr(declarator.size() - 2) != "];")
     return std::nullopt;
   const std::string count = declarator.substr(open + 1, declarator.size() - open - 3);
   if (align.empty() || count.empty() || !std::all_of(align.begin(), align.end(), ::isdigit) ||

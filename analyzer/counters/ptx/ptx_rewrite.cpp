@@ -55,10 +55,8 @@ std::string replaceEnvRegisters(const std::string& text, const std::string& code
       const bool whole = end > i + 7 && (end >= code.size() || !isIdentifierChar(code[end]));
       if (whole) {
         const int index = std::stoi(code.substr(i + 7, end - i - 7));
-        if (index <= 5)
-          out += '0';
-        else if (index <= 8)
-          out += std::string("%nctaid.") + "xyz"[index - 6];
+        if (index <= 5) out += '0';
+        else if (index <= 8) out += std::string("%nctaid.") + "xyz"[index - 6];
         else
           throw std::runtime_error("the PTX reads %envreg" + std::to_string(index) +
                                    ", an OpenCL environment register whose meaning the bridge does not know "
@@ -87,8 +85,9 @@ void writeParameterList(std::ostringstream& out, const std::vector<SourceLine>& 
     first = false;
   }
   if (!first) out << '\n';
-  out << ')' << replaceEnvRegisters(lines[entry.close_line].text.substr(entry.close_col + 1),
-                                 lines[entry.close_line].code.substr(entry.close_col + 1))
+  out << ')'
+      << replaceEnvRegisters(lines[entry.close_line].text.substr(entry.close_col + 1),
+                             lines[entry.close_line].code.substr(entry.close_col + 1))
       << '\n';
 }
 
@@ -105,17 +104,18 @@ void writeBody(std::ostringstream& out, const std::vector<SourceLine>& lines, co
   for (const ParsedParam& p : entry.params)
     if (p.param.kind == PtxParamKind::constant_pointer) constant_params.insert(p.param.name);
   const std::set<std::string> constant_registers =
-      constant_params.empty() ? std::set<std::string>{}
-                              : constantAddressRegisters(lines, entry.close_line + 1, entry.body_close_line,
-                                                         constant_params, kernel);
+      constant_params.empty()
+          ? std::set<std::string>{}
+          : constantAddressRegisters(lines, entry.close_line + 1, entry.body_close_line, constant_params, kernel);
   for (std::size_t b = entry.close_line + 1; b <= entry.body_close_line; ++b) {
     const SourceLine& body = lines[b];
     if (static_local) {
       const StaticLocalLayout& layout = static_local->first;
       if (layout.declaration_lines.count(b)) {
         if (b == *layout.declaration_lines.begin())
-          out << leadingWhitespace(body.text) << ".shared .align " << layout.align_bytes << " .b8 " << static_local_symbol << '['
-              << layout.total_bytes << "];  // rooflab: OpenCL's layout of the kernel's __local arrays\n";
+          out << leadingWhitespace(body.text) << ".shared .align " << layout.align_bytes << " .b8 "
+              << static_local_symbol << '[' << layout.total_bytes
+              << "];  // rooflab: OpenCL's layout of the kernel's __local arrays\n";
         continue;
       }
       if (const auto it = static_local->second.find(b); it != static_local->second.end()) {
@@ -131,8 +131,9 @@ void writeBody(std::ostringstream& out, const std::vector<SourceLine>& lines, co
       continue;
     }
     // The code (comments blanked) rewritten alike, so that its columns stay the text's.
-    out << replaceEnvRegisters(globalFormOfConstantAccess(body, constant_registers),
-                               globalFormOfConstantAccess(SourceLine{body.code, body.code, body.number}, constant_registers))
+    out << replaceEnvRegisters(
+               globalFormOfConstantAccess(body, constant_registers),
+               globalFormOfConstantAccess(SourceLine{body.code, body.code, body.number}, constant_registers))
         << '\n';
   }
 }

@@ -25,8 +25,8 @@ enum class PtxParamKind {
   // `.param .u64 .ptr .const .align N` (an OpenCL __constant pointer): becomes a __global one, read
   // through the read-only path (rewrite 6)
   constant_pointer,
-  local_pointer,   // `.param .u64 .ptr .shared .align N` (an OpenCL __local pointer): becomes dynamic shared memory
-  scalar,          // passed by value: .u8 ... .f64, or `.align N .b8 name[size]` for vectors and structs
+  local_pointer,  // `.param .u64 .ptr .shared .align N` (an OpenCL __local pointer): becomes dynamic shared memory
+  scalar,         // passed by value: .u8 ... .f64, or `.align N .b8 name[size]` for vectors and structs
 };
 
 struct PtxParam {
@@ -57,9 +57,9 @@ using LocalArgBytesByKernel = std::map<std::string, std::vector<std::size_t>>;
 
 // The result of rewriteForCuda.
 struct CudaReadyPtx {
-  std::string ptx;                           // NUL-free text for cuModuleLoadDataEx
-  std::vector<PtxKernelSignature> kernels;   // the OpenCL signatures (what the launcher marshals against)
-  std::string dynamic_local_symbol;          // the `.extern .shared` array; empty when no kernel has __local args
+  std::string ptx;                          // NUL-free text for cuModuleLoadDataEx
+  std::vector<PtxKernelSignature> kernels;  // the OpenCL signatures (what the launcher marshals against)
+  std::string dynamic_local_symbol;         // the `.extern .shared` array; empty when no kernel has __local args
   std::map<std::string, DynamicLocalLayout> local_layouts;  // the offsets baked in, per kernel with __local args
   // Per kernel whose __local arrays were laid out as NVIDIA's OpenCL does (rewrite 5): their bytes,
   // reserved bytes included, which is the shared memory OpenCL's ptxas reports for the kernel.
@@ -77,7 +77,8 @@ std::vector<PtxKernelSignature> parseKernelSignatures(std::string_view ptx);
 // Offsets of the __local arguments of one launch: each starts at the sum of the preceding ones' sizes,
 // rounded up to 16 bytes (or to the pointer's `.align` if larger). Throws when the number of sizes is not
 // the kernel's number of local pointer parameters.
-DynamicLocalLayout layoutDynamicLocal(const PtxKernelSignature& kernel, const std::vector<std::size_t>& local_arg_bytes);
+DynamicLocalLayout layoutDynamicLocal(const PtxKernelSignature& kernel,
+                                      const std::vector<std::size_t>& local_arg_bytes);
 
 // The rewrites:
 //  1. drop `, texmode_independent` from `.target`;

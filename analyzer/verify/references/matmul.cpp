@@ -60,10 +60,8 @@ void matmul(ReferenceContext& ctx) {
   float* c = c_buffer.data<float>();
   // Column-major storage of X is row-major storage of X^T, and C^T = B^T A^T: a column-major
   // product is the row-major product of the two storages taken in the other order.
-  if (col_major)
-    rowMajorProduct(b, a, c, n);
-  else
-    rowMajorProduct(a, b, c, n);
+  if (col_major) rowMajorProduct(b, a, c, n);
+  else rowMajorProduct(a, b, c, n);
 }
 
 }  // namespace rooflab::references
