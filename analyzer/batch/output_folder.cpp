@@ -189,15 +189,21 @@ std::optional<std::string> folderHolder(const fs::path& dir) {
   return holder;
 }
 
-void OutputFolder::refuseForeignFilesUnder(const std::vector<fs::path>& subfolders) const {
+void OutputFolder::refuseForeignFilesUnder(const std::vector<fs::path>& paths) const {
   std::vector<std::string> foreign;
   std::error_code ec;
-  for (const fs::path& subfolder : subfolders)
-    for (fs::recursive_directory_iterator it(dir_ / subfolder, ec), end; !ec && it != end; it.increment(ec)) {
+  for (const fs::path& path : paths) {
+    if (fs::is_regular_file(dir_ / path, ec)) {
+      if (std::find(earlier_.begin(), earlier_.end(), path) == earlier_.end())
+        foreign.push_back((dir_ / path).string());
+      continue;
+    }
+    for (fs::recursive_directory_iterator it(dir_ / path, ec), end; !ec && it != end; it.increment(ec)) {
       const fs::path name = it->path().lexically_relative(dir_);
       if (!it->is_directory(ec) && std::find(earlier_.begin(), earlier_.end(), name) == earlier_.end())
         foreign.push_back((dir_ / name).string());
     }
+  }
   if (foreign.empty()) return;
   std::string list;
   for (std::size_t i = 0; i < foreign.size() && i < 5; ++i) list += (i ? ", " : "") + foreign[i];

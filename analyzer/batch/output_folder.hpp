@@ -43,9 +43,10 @@ class OutputFolder {
   // Writes <out>/.rooflab-files: the files this process wrote into the folder and those an earlier
   // run wrote that are still there, for the next run to remove.
   void listWrittenFiles() const;
-  // Throws InputError naming every file under these subfolders of the folder that rooflab did not
-  // write (not in the earlier run's list): a command that writes there overwrites no file of a user's.
-  void refuseForeignFilesUnder(const std::vector<std::filesystem::path>& subfolders) const;
+  // Throws InputError naming every file that rooflab did not write (not in the earlier run's list)
+  // among these paths of the folder: a file itself, or every file under a subfolder. A command that
+  // writes there overwrites no file of a user's.
+  void refuseForeignFilesUnder(const std::vector<std::filesystem::path>& paths) const;
 
  private:
   void readEarlierList();

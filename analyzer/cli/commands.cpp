@@ -14,6 +14,8 @@
 
 #include "analyzer/batch/batch.hpp"
 #include "analyzer/batch/batch_cost.hpp"
+#include "analyzer/batch/output_folder.hpp"
+#include "analyzer/support/atomic_file.hpp"
 #include "analyzer/cli/option_checks.hpp"
 #include "analyzer/cli/run_finish.hpp"
 #include "analyzer/cli/shard_option.hpp"
@@ -381,22 +383,26 @@ int devicesCommand() {
   return 0;
 }
 
-// Where `ceilings --out DIR` writes the model: DIR/kCeilingsModelFile, DIR made when missing. Checked
-// before the measurement, so that a mistaken --out costs no minutes of benchmarks.
-fs::path ceilingsModelPath(const std::string& out) {
+// The folder `ceilings --out DIR` writes the model to (DIR/kCeilingsModelFile), taken as a report
+// takes its folder: made when missing, locked, its list of rooflab's files kept, and a model file
+// rooflab did not write refused. Checked before the measurement, so that a mistaken --out costs no
+// minutes of benchmarks.
+std::optional<OutputFolder> ceilingsFolder(const std::string& out) {
+  if (out.empty()) return std::nullopt;
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw InputError("ceilings --out " + out +
                      ": not a folder (--out names a folder, as in every command; the model "
                      "is written to DIR/" +
                      kCeilingsModelFile + ")");
-  fs::create_directories(out, ec);
-  if (ec) throw IoError("ceilings --out " + out + ": cannot create the folder: " + ec.message());
-  return fs::path(out) / kCeilingsModelFile;
+  std::optional<OutputFolder> folder;
+  folder.emplace(out, OutputFolder::Use::report);
+  folder->refuseForeignFilesUnder({kCeilingsModelFile});
+  return folder;
 }
 
 int ceilingsCommand(const CeilingsCommand& cmd) {
-  const std::optional<fs::path> model_path = cmd.out.empty() ? std::nullopt : std::optional(ceilingsModelPath(cmd.out));
+  const std::optional<OutputFolder> folder = ceilingsFolder(cmd.out);
   const SelectedDevice device = selectDevice(cmd.device);
   const std::vector<DeviceModel> models = loadDeviceModels();
   CeilingsOptions options;
@@ -415,12 +421,13 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
     return static_cast<int>(ExitCode::variant_failed);
   }
   const std::string toml = toToml(*report.model);
-  if (!model_path) {
+  if (!folder) {
     std::cout << "\n" << toml;
   } else {
-    std::ofstream out(*model_path, std::ios::binary);
-    if (!(out << toml)) throw IoError("cannot write the device model to " + model_path->string());
-    std::printf("device model: %s\n", model_path->c_str());
+    const fs::path model_path = folder->dir() / kCeilingsModelFile;
+    writeFileAtomically(model_path, toml);
+    folder->listWrittenFiles();
+    std::printf("device model: %s\n", model_path.c_str());
   }
   return report.complete() ? 0 : static_cast<int>(ExitCode::variant_failed);
 }

@@ -243,6 +243,19 @@ TEST(OptionChecks, CeilingsOutThatIsAFileIsAnInputErrorNamingIt) {
   EXPECT_EQ(fileText(file), "earlier model\n");
 }
 
+// A model file in the folder that rooflab did not write is the user's: refused before any benchmark,
+// and left as it was.
+TEST(OptionChecks, CeilingsOutKeepsAModelFileItDidNotWrite) {
+  TempDir dir;
+  const fs::path mine = dir.write("models/device-model.toml", "my hand-made model\n");
+  const BinaryOutcome o =
+      runRooflab("ceilings --device cpu --out " + mine.parent_path().string(), dir.path(), kTimeLimit);
+  EXPECT_EQ(o.exit_code, 2) << show(o);
+  EXPECT_TRUE(contains(o.err, mine.string() + " was not written by rooflab")) << show(o);
+  EXPECT_FALSE(contains(o.err, "measuring ceilings")) << show(o);
+  EXPECT_EQ(fileText(mine), "my hand-made model\n");
+}
+
 TEST(OptionChecks, SlurmsVariablesThatNameNoPartAreRefusedSayingWhich) {
   TempDir dir;
   writeTunableFamily(dir);
