@@ -387,22 +387,21 @@ int devicesCommand() {
 // takes its folder: made when missing, locked, its list of rooflab's files kept, and a model file
 // rooflab did not write refused. Checked before the measurement, so that a mistaken --out costs no
 // minutes of benchmarks.
-std::optional<OutputFolder> ceilingsFolder(const std::string& out) {
-  if (out.empty()) return std::nullopt;
+void takeCeilingsFolder(const std::string& out, std::optional<OutputFolder>& folder) {
+  if (out.empty()) return;
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw InputError("ceilings --out " + out +
                      ": not a folder (--out names a folder, as in every command; the model "
                      "is written to DIR/" +
                      kCeilingsModelFile + ")");
-  std::optional<OutputFolder> folder;
   folder.emplace(out, OutputFolder::Use::report);
   folder->refuseForeignFilesUnder({kCeilingsModelFile});
-  return folder;
 }
 
 int ceilingsCommand(const CeilingsCommand& cmd) {
-  const std::optional<OutputFolder> folder = ceilingsFolder(cmd.out);
+  std::optional<OutputFolder> folder;
+  takeCeilingsFolder(cmd.out, folder);
   const SelectedDevice device = selectDevice(cmd.device);
   const std::vector<DeviceModel> models = loadDeviceModels();
   CeilingsOptions options;
