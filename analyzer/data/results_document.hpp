@@ -22,8 +22,11 @@
 
 namespace rooflab {
 
-// The schema this rooflab writes and reads.
-inline constexpr int kResultsSchema = 1;
+// The schema this rooflab writes, and the oldest it reads. Schema 2 saves the analysis's findings as
+// data (kinds and figures) where schema 1 saved sentences; an item read from a schema-1 file keeps its
+// sentence, written back under its schema-1 key (docs/results-schema.md, "Schema versions").
+inline constexpr int kResultsSchema = 2;
+inline constexpr int kOldestResultsSchema = 1;
 
 // Where the batch stood when the file was written: it is rewritten after every record.
 enum class BatchStatus {

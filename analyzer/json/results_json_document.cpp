@@ -1,6 +1,7 @@
 // The JSON edge of a whole results file: the document, the device, the config echo, the models and
 // the ceilings report (docs/results-schema.md, top level).
 #include <limits>
+#include <cmath>
 #include <stdexcept>
 #include <string_view>
 
@@ -348,9 +349,9 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
   if (!j.is_object()) throw std::invalid_argument("results: the document is not a JSON object");
   const auto schema = optionalNumber(j, "schema");
   if (!schema) throw std::invalid_argument("results: no \"schema\" number; not a rooflab results file");
-  if (*schema != kResultsSchema)
+  if (*schema < kOldestResultsSchema || *schema > kResultsSchema || *schema != std::floor(*schema))
     throw std::invalid_argument("results: schema " + formatNumber(*schema) + " is not supported (this rooflab reads " +
-                                std::to_string(kResultsSchema) + ")");
+                                std::to_string(kOldestResultsSchema) + " to " + std::to_string(kResultsSchema) + ")");
   const json* records = member(j, "records");
   if (records == nullptr || !records->is_array())
     throw std::invalid_argument("results: \"records\" is missing or not an array");

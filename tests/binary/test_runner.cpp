@@ -129,7 +129,7 @@ TEST(Runner, OneBadVariantNeverCostsTheBatch) {
   const BatchOutcome outcome = runBatch(f.config, options);
   EXPECT_EQ(outcome.exit_code, ExitCode::variant_failed);
   const nlohmann::json results = toJson(outcome.results);
-  EXPECT_EQ(results["schema"], 1);
+  EXPECT_EQ(results["schema"], 2);
   EXPECT_EQ(results["status"], "complete");
   ASSERT_EQ(results["records"].size(), 6u);
 

@@ -185,7 +185,7 @@ TEST(ResultsJson, NumberKindsAreKept) {
 TEST(ResultsJson, ANonResultsDocumentIsRejected) {
   EXPECT_THROW(resultsDocumentFromJson(json::array()), std::invalid_argument);
   EXPECT_THROW(resultsDocumentFromJson(json{{"records", json::array()}}), std::invalid_argument);
-  EXPECT_THROW(resultsDocumentFromJson(json{{"schema", 2}, {"records", json::array()}}), std::invalid_argument);
+  EXPECT_THROW(resultsDocumentFromJson(json{{"schema", 3}, {"records", json::array()}}), std::invalid_argument);
   EXPECT_THROW(resultsDocumentFromJson(json{{"schema", 1}}), std::invalid_argument);
   EXPECT_THROW(resultsDocumentFromJson(json{{"schema", 1}, {"records", {1, 2}}}), std::invalid_argument);
   try {

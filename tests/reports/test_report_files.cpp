@@ -197,7 +197,7 @@ TEST(ReportWriter, UnknownFormatIsNamedAndNothingIsWritten) {
 // The writer gets typed results: what is not schema-1 results is turned away at the JSON edge.
 TEST(ReportWriter, RejectsWhatIsNotSchema1Results) {
   ScratchDir out;
-  EXPECT_THROW(reports::writeReports(typed(json{{"schema", 2}, {"records", json::array()}}), out.path(), {"csv"}),
+  EXPECT_THROW(reports::writeReports(typed(json{{"schema", 3}, {"records", json::array()}}), out.path(), {"csv"}),
                std::invalid_argument);
   EXPECT_THROW(reports::writeReports(typed(json::array()), out.path(), {"csv"}), std::invalid_argument);
 }
