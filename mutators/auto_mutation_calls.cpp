@@ -89,14 +89,20 @@ void Walk::vectorStore(CXCursor c, Role role, bool seed, const std::string& name
                       {literal(name + "(rl_auto_v, "), piece(args[1]), literal(", "), piece(args[2]), literal(")")});
 }
 
-void Walk::mathBuiltin(CXCursor c, bool seed, const std::string& name, const std::string& type,
-                       const std::vector<CXCursor>& args) {
+// A floating-point builtin is counted as an operation; a seed structures the compute-only mutant
+// around it, and the memory-only mutant folds it (whether to fold is what this returns).
+bool Walk::floatBuiltinToFold(CXCursor c, bool seed) {
   tally(c, &SourceCensus::float_ops);
   if (seed) {
     structureOperation(c, true);
-    return;
+    return false;
   }
-  if (!memoryOnly()) return;
+  return memoryOnly();
+}
+
+void Walk::mathBuiltin(CXCursor c, bool seed, const std::string& name, const std::string& type,
+                       const std::vector<CXCursor>& args) {
+  if (!floatBuiltinToFold(c, seed)) return;
   std::vector<FoldOperand> operands;
   for (CXCursor a : args) {
     if (!isFloating(lc().clang_getCursorType(a)))
@@ -108,12 +114,7 @@ void Walk::mathBuiltin(CXCursor c, bool seed, const std::string& name, const std
 
 void Walk::geometricBuiltin(CXCursor c, bool seed, const std::string& name, const std::string& type,
                             const std::vector<CXCursor>& args) {
-  tally(c, &SourceCensus::float_ops);
-  if (seed) {
-    structureOperation(c, true);
-    return;
-  }
-  if (!memoryOnly()) return;
+  if (!floatBuiltinToFold(c, seed)) return;
   // Vector to scalar: the lanes of each operand folded together first.
   if (name == "normalize" || name == "cross") {
     std::vector<FoldOperand> operands;

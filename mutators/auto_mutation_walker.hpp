@@ -244,6 +244,7 @@ class Walk {
   void vectorStore(CXCursor c, Role role, bool seed, const std::string& name, const std::vector<CXCursor>& args);
   // Floating built-ins: memory-only folds their operands into one value. The geometric ones (dot,
   // length, distance, normalize, cross) fold a vector's lanes first where the result is narrower.
+  bool floatBuiltinToFold(CXCursor c, bool seed);
   void mathBuiltin(CXCursor c, bool seed, const std::string& name, const std::string& type,
                    const std::vector<CXCursor>& args);
   void geometricBuiltin(CXCursor c, bool seed, const std::string& name, const std::string& type,

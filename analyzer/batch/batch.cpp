@@ -250,7 +250,7 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
                                                      const BatchDevices& devices,
                                                      const std::vector<MeasuredModels>& models,
                                                      const WorkerSetup& setup, BatchRecords& records,
-                                                     const std::vector<AbSide>& sides) {
+                                                     BatchProgress& progress, const std::vector<AbSide>& sides) {
   const bool shard = devices.mode == DeviceMode::shard;
   // Records that read counters with the profiler kept run by metric set; an A/B run keeps its sides
   // interleaved, and a shard's devices are identical.
@@ -298,7 +298,7 @@ std::vector<std::unique_ptr<DeviceLoop>> deviceLoops(const BatchPlan& plan, cons
     WorkerSetup device_setup = setup;
     device_setup.config.run.device = workerDeviceSelector(info);
     if (devices.mode) share.key = deviceKey(info);
-    loops.push_back(std::make_unique<DeviceLoop>(plan, std::move(share), std::move(device_setup), records));
+    loops.push_back(std::make_unique<DeviceLoop>(plan, std::move(share), std::move(device_setup), records, progress));
   }
   return loops;
 }
@@ -355,11 +355,13 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
 
   const std::size_t records_planned =
       points.size() * (devices.mode == DeviceMode::compare ? devices.devices.size() : 1);
-  BatchRecords records(records_planned, outcome.results, results, host, options.progress, estimator);
+  BatchRecords records(records_planned, outcome.results, results, host);
+  BatchProgress progress(options.progress, estimator);
   // After the ceilings, so that no compile runs while they are measured: a worker starts its
   // background builds when it starts.
-  std::vector<std::unique_ptr<DeviceLoop>> loops = deviceLoops(plan, points, estimator.priorSeconds(), devices, models,
-                                                               WorkerSetup{config, planned, 0, {}}, records, sides);
+  std::vector<std::unique_ptr<DeviceLoop>> loops =
+      deviceLoops(plan, points, estimator.priorSeconds(), devices, models, WorkerSetup{config, planned, 0, {}}, records,
+                  progress, sides);
   const Clock::time_point points_started = Clock::now();
   const bool stopped = runLoops(loops, devices.mode == DeviceMode::shard);
   times.points_seconds = secondsSince(points_started);
@@ -367,14 +369,14 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
     times.worker_start_seconds += loop->workerStartSeconds();
     times.worker_starts += loop->workerStarts();
   }
-  records.rethrowFailure(records_planned);
+  records.rethrowFailure(records_planned, progress);
   bool interrupted = false;
   try {
-    interrupted = records.finish(stopped && stopRequests() > 0, records_planned, times);
+    interrupted = records.finish(stopped && stopRequests() > 0, records_planned, times, progress);
   } catch (const IoError& e) {
     throw IoError(std::string(e.what()) + "; " + results.recoveryHint(records_planned));
   }
-  outcome.exit_code = records.tally().exitCode(interrupted, !plan.input_errors.empty());
+  outcome.exit_code = records.exitCode(interrupted, !plan.input_errors.empty());
   return outcome;
 }
 

@@ -2,25 +2,30 @@
 
 namespace rooflab {
 
-RecordOutcome BatchTally::count(const RunRecord& record) {
-  if (isFault(record.status)) {
-    ++failed_;
-    return RecordOutcome::failed;
-  }
-  if (record.status == RecordStatus::skipped) {
-    ++skipped_;
-    return RecordOutcome::skipped;
-  }
-  if (record.verification.status == VerificationStatus::failed) {
-    ++verification_failed_;
-    return RecordOutcome::verification_failed;
-  }
-  if (record.end_to_end && record.end_to_end->failed()) {
-    ++verification_failed_;
-    return RecordOutcome::end_to_end_failed;
-  }
-  ++ok_;
+RecordOutcome recordOutcome(const RunRecord& record) {
+  if (isFault(record.status)) return RecordOutcome::failed;
+  if (record.status == RecordStatus::skipped) return RecordOutcome::skipped;
+  if (record.verification.status == VerificationStatus::failed) return RecordOutcome::verification_failed;
+  if (record.end_to_end && record.end_to_end->failed()) return RecordOutcome::end_to_end_failed;
   return RecordOutcome::ok;
+}
+
+RecordOutcome BatchTally::count(const RunRecord& record) {
+  const RecordOutcome outcome = recordOutcome(record);
+  switch (outcome) {
+    case RecordOutcome::failed: ++failed_; break;
+    case RecordOutcome::skipped: ++skipped_; break;
+    case RecordOutcome::verification_failed:
+    case RecordOutcome::end_to_end_failed: ++verification_failed_; break;
+    case RecordOutcome::ok: ++ok_; break;
+  }
+  return outcome;
+}
+
+BatchTally tallyRecords(const std::vector<RunRecord>& records, std::size_t points) {
+  BatchTally tally(points);
+  for (const RunRecord& record : records) tally.count(record);
+  return tally;
 }
 
 BatchSummary BatchTally::summary() const {

@@ -1,6 +1,7 @@
 #pragma once
 // Summarising a batch: what became of its records, and the exit code that follows.
 #include <cstddef>
+#include <vector>
 
 #include "analyzer/support/errors.hpp"
 #include "analyzer/data/results_document.hpp"
@@ -11,6 +12,7 @@ namespace rooflab {
 // end_to_end_failed: the kernel run is good, but an end-to-end run failed or computed wrong results
 // (counted with the failed verifications).
 enum class RecordOutcome { ok, failed, verification_failed, skipped, end_to_end_failed };
+RecordOutcome recordOutcome(const RunRecord& record);
 
 class BatchTally {
  public:
@@ -31,5 +33,8 @@ class BatchTally {
   std::size_t points_;
   std::size_t ok_ = 0, failed_ = 0, verification_failed_ = 0, skipped_ = 0;
 };
+
+// The tally of `records`, of a batch of `points` records.
+BatchTally tallyRecords(const std::vector<RunRecord>& records, std::size_t points);
 
 }  // namespace rooflab

@@ -142,8 +142,7 @@ class Merger {
     }
     findMissing(base, merged, summary, outcome.messages);
     merged.analysis = analyse(merged.records, merged, std::move(saved));
-    BatchTally tally(base.batch->points * recordDevices(base).size());
-    for (const RunRecord& record : merged.records) tally.count(record);
+    const BatchTally tally = tallyRecords(merged.records, base.batch->points * recordDevices(base).size());
     merged.summary = tally.finalSummary(merged.records.size());
     const bool complete =
         summary.missing_parts.empty() && summary.missing_points.empty() && merged.summary->not_run == 0;
@@ -210,9 +209,8 @@ class Merger {
                          std::to_string(plan_index.size()) + " points): the file was edited or mixes batches");
       const std::size_t device =
           static_cast<std::size_t>(std::find(devices.begin(), devices.end(), record.device) - devices.begin());
-      sorted.emplace_back(
-          at == plan_index.end() ? i : at->second, device,
-          AnalysedRecord(record, i < d.analysis.records.size() ? d.analysis.records[i] : RecordConclusions{}));
+      sorted.emplace_back(at == plan_index.end() ? i : at->second, device,
+                          AnalysedRecord(record, conclusionsOf(d.analysis, i)));
     }
   }
 

@@ -19,45 +19,37 @@ double secondsSince(Clock::time_point start) { return std::chrono::duration<doub
 
 }  // namespace
 
-BatchRecords::BatchRecords(std::size_t points, ResultsDocument& document, ResultsWriter& results, HostWatch& host,
-                           bool progress, BatchEstimator& estimator)
-    : document_(document),
-      results_(results),
-      host_(host),
-      progress_(progress),
-      tally_(points),
-      estimator_(estimator),
-      estimated_from_(Clock::now()) {}
+BatchProgress::BatchProgress(bool progress, BatchEstimator& estimator)
+    : progress_(progress), estimator_(estimator), estimated_from_(Clock::now()) {}
 
-std::string BatchRecords::remainingText() const {
+std::string BatchProgress::remainingText() const {
   const std::lock_guard<std::mutex> hold(lock_);
   return " (" + formatEstimate(estimator_.remainingSeconds()) + " left)";
 }
 
-void BatchRecords::show(const std::string& line, bool phase) {
+void BatchProgress::show(const std::string& line, bool phase) {
   const std::lock_guard<std::mutex> hold(lock_);
   if (!phase || progress_.tty()) progress_.show(line);
 }
 
-void BatchRecords::add(RunRecord record, bool closes_group, RecordAnalysis& analysis, std::optional<int> build_threads,
-                       std::size_t slot, double wall_seconds) {
+void BatchProgress::recorded(const RunRecord& record, std::size_t slot, double wall_seconds) {
   const std::lock_guard<std::mutex> hold(lock_);
+  sayFailure(record, recordOutcome(record));
   const double timed_seconds = record.phase_seconds.count("run") ? record.phase_seconds.at("run") : 0;
-  host_.sample();
-  if (build_threads) results_.setBuildThreads(*build_threads);
-  report(record, tally_.count(record));
-  const std::size_t index = results_.append(std::move(record));
-  record_slots_.push_back(slot);
-  const std::optional<std::size_t> concluded =
-      analysis.recordAdded(document_.records, document_.analysis, index, closes_group);
-  results_.journal(index);
-  if (concluded && *concluded != index) results_.journal(*concluded);
-  results_.setSummary(tally_.summary());
-  results_.checkpoint();
   estimator_.pointDone(slot, wall_seconds, timed_seconds, secondsSince(estimated_from_));
 }
 
-void BatchRecords::report(const RunRecord& record, RecordOutcome outcome) {
+void BatchProgress::finish() {
+  const std::lock_guard<std::mutex> hold(lock_);
+  progress_.finish();
+}
+
+BatchEstimateTrace BatchProgress::trace() const {
+  const std::lock_guard<std::mutex> hold(lock_);
+  return estimator_.trace();
+}
+
+void BatchProgress::sayFailure(const RunRecord& record, RecordOutcome outcome) {
   const std::string on = record.device ? " (on " + *record.device + ")" : "";
   if (outcome == RecordOutcome::failed) {
     progress_.finish();
@@ -77,16 +69,38 @@ void BatchRecords::report(const RunRecord& record, RecordOutcome outcome) {
   }
 }
 
-bool BatchRecords::finish(bool interrupted, std::size_t points, BatchTimes& times) {
+BatchRecords::BatchRecords(std::size_t points, ResultsDocument& document, ResultsWriter& results, HostWatch& host)
+    : points_(points), document_(document), results_(results), host_(host) {}
+
+void BatchRecords::add(RunRecord record, std::optional<int> build_threads, std::size_t slot,
+                       const ConcludeRecord& conclude) {
+  const std::lock_guard<std::mutex> hold(lock_);
+  host_.sample();
+  if (build_threads) results_.setBuildThreads(*build_threads);
+  const std::size_t index = results_.append(std::move(record));
+  record_slots_.push_back(slot);
+  const std::optional<std::size_t> concluded = conclude(document_.records, document_.analysis, index);
+  results_.journal(index);
+  if (concluded && *concluded != index) results_.journal(*concluded);
+  results_.setSummary(tallyRecords(document_.records, points_).summary());
+  results_.checkpoint();
+}
+
+ExitCode BatchRecords::exitCode(bool interrupted, bool input_errors) const {
+  const std::lock_guard<std::mutex> hold(lock_);
+  return tallyRecords(document_.records, points_).exitCode(interrupted, input_errors);
+}
+
+bool BatchRecords::finish(bool interrupted, std::size_t points, BatchTimes& times, BatchProgress& progress) {
   const std::lock_guard<std::mutex> hold(lock_);
   const Clock::time_point finish_started = Clock::now();
-  progress_.finish();
+  progress.finish();
   interrupted = interrupted || stopRequests() > 0;
   results_.setHost(host_.condition());
   host_.reportAtEnd();
   inSlotOrder();
   RecordAnalysis::batchOver(document_.records, document_.analysis);
-  results_.finish(interrupted, tally_.finalSummary(results_.records()));
+  results_.finish(interrupted, tallyRecords(document_.records, points_).finalSummary(results_.records()));
   // Interrupted before its first record, the batch has nothing to put in the place of the earlier
   // run's results: the folder gives them back their names (OutputFolder) and nothing is written.
   if (interrupted && results_.records() == 0) {
@@ -98,7 +112,7 @@ bool BatchRecords::finish(bool interrupted, std::size_t points, BatchTimes& time
   }
   times.finish_seconds = secondsSince(finish_started);
   document_.cost = batchCost(times, document_.records, document_.build_threads);
-  document_.cost->estimate = estimator_.trace();
+  document_.cost->estimate = progress.trace();
   results_.write();
   // A run killed outright says nothing: this is where a user learns that its journal keeps every record.
   if (interrupted)
@@ -110,11 +124,10 @@ bool BatchRecords::finish(bool interrupted, std::size_t points, BatchTimes& time
   return interrupted;
 }
 
-void BatchRecords::concludeOpenGroups(RecordAnalysis& analysis) noexcept {
+void BatchRecords::concludeOpenGroups(const ConcludeOpenGroups& conclude) noexcept {
   const std::lock_guard<std::mutex> hold(lock_);
   try {
-    for (const std::size_t index : analysis.concludeOpenGroups(document_.records, document_.analysis))
-      results_.journal(index);
+    for (const std::size_t index : conclude(document_.records, document_.analysis)) results_.journal(index);
   } catch (...) {
     // A full disk: the run already stops on it (failed), and its results file is written at the end.
   }
@@ -154,14 +167,14 @@ bool BatchRecords::stopping() const {
 }
 
 // The disk is full (or a file size limit reached): what the earlier writes kept, and how to read it.
-void BatchRecords::rethrowFailure(std::size_t points) {
+void BatchRecords::rethrowFailure(std::size_t points, BatchProgress& progress) {
   if (!failure_) return;
   try {
     std::rethrow_exception(failure_);
   } catch (const IoError& e) {
-    progress_.finish();
+    progress.finish();
     try {
-      results_.finish(true, tally_.finalSummary(results_.records()));
+      results_.finish(true, tallyRecords(document_.records, points_).finalSummary(results_.records()));
       results_.write();
     } catch (const IoError&) {
       // The disk is still full: the hint below says what the earlier writes kept.
@@ -179,13 +192,15 @@ WorkerSetup withPoints(WorkerSetup setup, const std::vector<std::size_t>& points
 
 }  // namespace
 
-DeviceLoop::DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup setup, BatchRecords& records)
+DeviceLoop::DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup setup, BatchRecords& records,
+                       BatchProgress& progress)
     : plan_(plan),
       share_(std::move(share)),
       points_total_(share_.points.size()),
       worker_(withPoints(std::move(setup), share_.prepared.empty() ? share_.points : share_.prepared),
               share_.device.name),
       records_(records),
+      progress_(progress),
       analysis_(DeviceAnalysisInputs{*share_.models, share_.device.type == "CPU"}) {
   group_of_.resize(plan_.points.size());
   for (std::size_t i = 0; i < plan_.points.size(); ++i)
@@ -201,7 +216,10 @@ bool DeviceLoop::run() {
   }
   // Stopped early, a group may lack its last records (its mutants, run after the set's originals):
   // its original gets what the modes that ran can say.
-  if (stopped) records_.concludeOpenGroups(analysis_);
+  if (stopped)
+    records_.concludeOpenGroups([this](const std::vector<RunRecord>& records, Analysis& analysis) {
+      return analysis_.concludeOpenGroups(records, analysis);
+    });
   return stopped;
 }
 
@@ -236,22 +254,27 @@ bool DeviceLoop::runPoint(std::size_t i) {
       (share_.sides ? toString(share_.sides->at(i)) + ": " : std::string()) + point.family->name + "/" +
       point.variant->name + " " + paramsLabel(point.params, point.family->param_order) + " " + modeName(point.mode) +
       (point.what_if ? " " + point.what_if->name : "") + (share_.key ? " on " + *share_.key : "");
-  const std::string eta = records_.remainingText();
-  records_.show(prefix + eta);
+  const std::string eta = progress_.remainingText();
+  progress_.show(prefix + eta);
   const auto started = std::chrono::steady_clock::now();
   const double worker_start_before = worker_.startSeconds();
   RunRecord stub = recordFor(point);
   stub.device = share_.key;
   if (share_.sides) stub.ab_side = share_.sides->at(i);
   std::optional<RunRecord> record = worker_.run(i, std::move(stub), [&](const char* phase, int index, int count) {
-    records_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count) + eta, true);
+    progress_.show(prefix + ": " + phase + " " + std::to_string(index + 1) + "/" + std::to_string(count) + eta, true);
   });
   if (!record) return false;
   // The point's cost as the batch saw it, less a worker's start (a cost of the batch, not of the point).
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
                               (worker_.startSeconds() - worker_start_before);
   const bool closes_group = --group_left_[group_of_[i]] == 0;
-  records_.add(std::move(*record), closes_group, analysis_, worker_.buildThreads(), share_.slots.at(i), wall_seconds);
+  const std::size_t slot = share_.slots.at(i);
+  progress_.recorded(*record, slot, wall_seconds);
+  records_.add(std::move(*record), worker_.buildThreads(), slot,
+               [&](const std::vector<RunRecord>& records, Analysis& analysis, std::size_t index) {
+                 return analysis_.recordAdded(records, analysis, index, closes_group);
+               });
   return true;
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // The points of a batch run and recorded: one DeviceLoop per device runs its share of the points in
-// its own worker process; every loop hands its records to the batch's one BatchRecords, which places,
-// counts, analyses, journals and checkpoints them. A batch sharded over devices runs its loops at
-// once, on threads of their own; the records then merge into one document as they arrive.
+// its own worker process and analyses what it measured; every loop hands its records to the batch's
+// one BatchRecords, which journals and checkpoints them, and shows each to the batch's BatchProgress.
+// A batch sharded over devices runs its loops at once, on threads of their own; the records then
+// merge into one document as they arrive.
 #include <chrono>
 #include <cstddef>
 #include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,51 +28,76 @@
 
 namespace rooflab {
 
-// What every loop of a batch shares, behind one lock.
-class BatchRecords {
+// What the user sees while a batch runs, behind a lock of its own: the progress line, a line on
+// stderr for each record that failed, and the estimate of what is left, which learns each point's
+// cost from its record. It reads the records; it keeps none.
+class BatchProgress {
  public:
-  // `points`: the records the batch is to make (its points, on each device that runs them all).
-  // `estimator`: the batch's estimate, one slot per record (DeviceShare::slots).
-  BatchRecords(std::size_t points, ResultsDocument& document, ResultsWriter& results, HostWatch& host, bool progress,
-               BatchEstimator& estimator);
-
+  BatchProgress(bool progress, BatchEstimator& estimator);
   // The progress line; `phase`: a point's phase, shown on a terminal only (a log keeps a line a point).
   void show(const std::string& line, bool phase = false);
   // What is left of the batch, for the progress line: " (about 25 s left)".
   std::string remainingText() const;
-  // Counts a record as its worker returned it, appends it, lets `analysis` (its device's) add its
-  // conclusions and conclude its group, and journals and checkpoints what changed; then tells the
-  // estimate what the point cost (`slot`, its wall seconds on the batch's side, a worker's start left
-  // out). Throws IoError when a file cannot be written.
-  void add(RunRecord record, bool closes_group, RecordAnalysis& analysis, std::optional<int> build_threads,
-           std::size_t slot, double wall_seconds);
-  // A loop stopped before its end: the groups it began and did not finish are concluded from the
-  // records they have (RecordAnalysis::concludeOpenGroups) and journalled.
-  void concludeOpenGroups(RecordAnalysis& analysis) noexcept;
+  // A point's record as its worker returned it: a failure is said, and the estimate told what the
+  // point cost (`slot`, its wall seconds on the batch's side, a worker's start left out).
+  void recorded(const RunRecord& record, std::size_t slot, double wall_seconds);
+  // Ends the progress line, so that what is printed next starts on a line of its own.
+  void finish();
+  BatchEstimateTrace trace() const;
+
+ private:
+  void sayFailure(const RunRecord& record, RecordOutcome outcome);
+
+  mutable std::mutex lock_;
+  ProgressLine progress_;
+  BatchEstimator& estimator_;
+  std::chrono::steady_clock::time_point estimated_from_;  // when the first estimate was printed
+};
+
+// The analysis's part in recording a point: it adds its conclusions on the record at `index` (and
+// may conclude its group); the index of another record it concluded, if any. Run under the
+// records' lock, since a sharded batch's loops append at once.
+using ConcludeRecord =
+    std::function<std::optional<std::size_t>(const std::vector<RunRecord>&, Analysis&, std::size_t index)>;
+// A loop stopped early: the records whose groups it concluded from what ran.
+using ConcludeOpenGroups = std::function<std::vector<std::size_t>(const std::vector<RunRecord>&, Analysis&)>;
+
+// The batch's records and their files, behind one lock: every device loop hands it the records its
+// worker measured, which it appends, journals and checkpoints. The loops' analyses conclude through
+// it (the document is shared); counting, progress and the estimate read the records.
+class BatchRecords {
+ public:
+  // `points`: the records the batch is to make (its points, on each device that runs them all).
+  BatchRecords(std::size_t points, ResultsDocument& document, ResultsWriter& results, HostWatch& host);
+
+  // Appends a record as its worker returned it, lets `conclude` (its device's analysis) add its
+  // conclusions, journals what changed and checkpoints results.json. `slot`: the record's place in
+  // the plan's order. Throws IoError when a file cannot be written.
+  void add(RunRecord record, std::optional<int> build_threads, std::size_t slot, const ConcludeRecord& conclude);
+  // A loop stopped before its end: `conclude` concludes the groups it began from the records they
+  // have, and they are journalled.
+  void concludeOpenGroups(const ConcludeOpenGroups& conclude) noexcept;
   // Once every loop has ended: the what-ifs, the final summary, the phase table (`times`, its finish
   // measured here) and results.json. Whether the batch was interrupted.
-  bool finish(bool interrupted, std::size_t points, BatchTimes& times);
+  bool finish(bool interrupted, std::size_t points, BatchTimes& times, BatchProgress& progress);
   // A loop's IoError (a full disk): the batch's other loops stop after their point; the error is
   // rethrown, with where the records are, once every loop has ended.
   void failed(std::exception_ptr error);
   bool stopping() const;
-  void rethrowFailure(std::size_t points);
-  const BatchTally& tally() const { return tally_; }
+  void rethrowFailure(std::size_t points, BatchProgress& progress);
+  // The exit code the records call for, counted from them.
+  ExitCode exitCode(bool interrupted, bool input_errors) const;
 
  private:
-  void report(const RunRecord& record, RecordOutcome outcome);
   void inSlotOrder();  // lock held
 
   mutable std::mutex lock_;
+  std::size_t points_;
   ResultsDocument& document_;
   ResultsWriter& results_;
   HostWatch& host_;
-  ProgressLine progress_;
-  BatchTally tally_;
   std::exception_ptr failure_;
-  BatchEstimator& estimator_;
-  std::chrono::steady_clock::time_point estimated_from_;  // when the first estimate was printed
-  std::vector<std::size_t> record_slots_;                 // each appended record's slot, in the order they came
+  std::vector<std::size_t> record_slots_;  // each appended record's slot, in the order they came
 };
 
 // One device's share of a batch: its points, run in order in its own worker process. A group's
@@ -94,7 +121,8 @@ struct DeviceShare {
 class DeviceLoop {
  public:
   // `setup`: the worker's, for this device; its points become the share's.
-  DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup setup, BatchRecords& records);
+  DeviceLoop(const BatchPlan& plan, DeviceShare share, WorkerSetup setup, BatchRecords& records,
+             BatchProgress& progress);
   // Runs the share's points (with a queue, the groups it gives) until they are done, the user asks to
   // stop or another loop failed; whether it stopped before the end. Never throws: a failure goes to
   // BatchRecords.
@@ -117,6 +145,7 @@ class DeviceLoop {
   std::map<std::size_t, std::size_t> group_left_;  // group -> its points expected here and not yet run
   PointWorker worker_;
   BatchRecords& records_;
+  BatchProgress& progress_;
   RecordAnalysis analysis_;
 };
 

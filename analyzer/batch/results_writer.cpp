@@ -83,10 +83,8 @@ std::size_t ResultsWriter::append(RunRecord record) {
 
 void ResultsWriter::journal(std::size_t index) {
   // The header goes with the first record, when the models, the host and the device are known.
-  const std::string line =
-      (journal_header_ ? "" : journalHeaderLine(document_)) +
-      journalLine(index, document_.records[index],
-                  index < document_.analysis.records.size() ? document_.analysis.records[index] : RecordConclusions{});
+  const std::string line = (journal_header_ ? "" : journalHeaderLine(document_)) +
+                           journalLine(index, document_.records[index], conclusionsOf(document_.analysis, index));
   if (std::fwrite(line.data(), 1, line.size(), journal_) != line.size() || std::fflush(journal_) != 0)
     throw IoError("cannot write " + journalPath().string() + ": " + std::strerror(errno));
   journal_header_ = true;

@@ -34,6 +34,12 @@ struct Analysis {
   std::vector<RecordConclusions> records;
 };
 
+// What `analysis` concludes about the record at `index`: nothing yet, when it has not reached it.
+inline const RecordConclusions& conclusionsOf(const Analysis& analysis, std::size_t index) {
+  static const RecordConclusions none;
+  return index < analysis.records.size() ? analysis.records[index] : none;
+}
+
 // A measured record beside what the analysis concludes about it: what reports read.
 struct AnalysedRecord : RunRecord, RecordConclusions {
   AnalysedRecord() = default;

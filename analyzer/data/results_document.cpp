@@ -29,8 +29,7 @@ std::optional<RooflineModelRole> parseRooflineModelRole(std::string_view text) {
 AnalysedResults::AnalysedResults(const ResultsDocument& document) : ResultsHeader(document) {
   records.reserve(document.records.size());
   for (std::size_t i = 0; i < document.records.size(); ++i)
-    records.emplace_back(document.records[i],
-                         i < document.analysis.records.size() ? document.analysis.records[i] : RecordConclusions{});
+    records.emplace_back(document.records[i], conclusionsOf(document.analysis, i));
 }
 
 }  // namespace rooflab

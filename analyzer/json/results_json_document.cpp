@@ -311,8 +311,7 @@ BatchSummary batchSummaryFromJson(const json& j) {
 json toJson(const ResultsDocument& d) {
   json records = json::array();
   for (std::size_t i = 0; i < d.records.size(); ++i)
-    records.push_back(
-        toJson(d.records[i], i < d.analysis.records.size() ? d.analysis.records[i] : RecordConclusions{}));
+    records.push_back(toJson(d.records[i], conclusionsOf(d.analysis, i)));
   json j = {{"schema", d.schema},
             {"tool", {{"name", d.tool.name}, {"version", d.tool.version}}},
             {"status", toString(d.status)},

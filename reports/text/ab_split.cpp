@@ -22,8 +22,7 @@ std::pair<ResultsDocument, ResultsDocument> splitAbRun(const ResultsDocument& ab
     copy.ab_side.reset();
     ResultsDocument& side = sides[*record.ab_side == AbSide::baseline ? 0 : 1];
     side.records.push_back(std::move(copy));
-    side.analysis.records.push_back(i < ab_run.analysis.records.size() ? ab_run.analysis.records[i]
-                                                                       : RecordConclusions{});
+    side.analysis.records.push_back(conclusionsOf(ab_run.analysis, i));
   }
   if (ab_run.ab->candidate_config) sides[1].config = ab_run.ab->candidate_config;
   for (const ResultsDocument& side : sides)

@@ -34,8 +34,8 @@ void expectReportUnchanged(const std::string& name) {
 
   // The inputs are schema 1: re-written, they are the same file at schema 2, each saved sentence under
   // its schema-1 key.
-  const std::string json_expected = std::regex_replace(fileText(golden / "input.json"),
-                                                       std::regex("\n  \"schema\": 1,\n"), "\n  \"schema\": 2,\n");
+  const std::string json_expected =
+      std::regex_replace(fileText(golden / "input.json"), std::regex("\n  \"schema\": 1,\n"), "\n  \"schema\": 2,\n");
   const std::string json_actual = fileText(out / "results.json");
   EXPECT_TRUE(json_expected == json_actual) << "results.json: " << firstDifference(json_expected, json_actual);
   const std::string csv_expected = fileText(golden / "expected-results.csv"),
