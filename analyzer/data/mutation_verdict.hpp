@@ -83,15 +83,48 @@ struct MutantSourceCheck {
   std::string same_as_original;
 };
 
+// A count taken on the original and on its mutant.
+struct CountedPair {
+  double original = 0;
+  double mutant = 0;
+};
+
+// An automatic compute-only mutant's kept global loads (MutantSourceCheck): how many of the
+// original's, and the bytes their buffers hold, each element counted once a launch, when known.
+struct KeptGlobalLoads {
+  int kept = 0;
+  int of = 0;
+  std::optional<double> bytes;     // the buffers the kept loads read
+  std::optional<double> of_bytes;  // the buffers all the original's loads read
+};
+
+// What vouches for a mutant that no counter confirmed (no counters on the device).
+enum class ConstructionBasis {
+  annotations,    // made from the kernel's annotations: every annotated access or operation kept by construction
+  source_counts,  // made by rewriting the source: its rewriter counted the accesses or operations in both sources
+};
+std::string toString(ConstructionBasis basis);  // "annotations" | "source-counts"
+std::optional<ConstructionBasis> parseConstructionBasis(std::string_view text);
+
 // How a mutant was confirmed to do what it should before its time is used.
 struct MutantValidation {
   enum class Method { counters, construction };
   Method by = Method::construction;
-  std::string quantity;            // what was compared ("FP32 FLOPs", ...)
+  // What was compared ("FP32 FLOPs", "global memory sectors (load + store)", ...): a name. A file
+  // written by schema 1 may carry the extra counts below in it as text.
+  std::string quantity;
   std::optional<double> original;  // the quantity on the original (by counters)
   std::optional<double> mutant;    // the quantity on the mutant (by counters)
   bool valid = true;
-  std::optional<std::string> note;  // why construction had to do (by construction)
+  // By counters, compute-only, where the run counted them: FP64 instructions; integer instructions (a
+  // kernel without floating-point work); global load sectors (an automatic mutant, which reads only
+  // the loads it keeps: kept_global_loads says which).
+  std::optional<CountedPair> fp64_instructions;
+  std::optional<CountedPair> integer_instructions;
+  std::optional<CountedPair> global_load_sectors;
+  std::optional<KeptGlobalLoads> kept_global_loads;
+  std::optional<ConstructionBasis> construction;  // by construction: what vouches for the mutant
+  std::optional<std::string> note_as_saved;       // the note as a schema-1 results file wrote it
 };
 
 // A mutant's occupancy padding as the verdict summarises it (the whole story is the mutant's
@@ -107,6 +140,47 @@ template <class T>
 struct PerMutant {
   std::optional<T> memory_only;
   std::optional<T> compute_only;
+};
+
+// What a verdict's note says: why a mutant's time is not used, why there is no verdict, or what to
+// keep in mind reading it.
+enum class MutationNoteKind {
+  original_did_not_run,     // nothing to compare
+  mutant_occupancy,         // quoted: what occupancy padding said about the mutant (its OccupancyMatch)
+  mutant_did_not_run,       // quoted: the mutant record's status reason
+  mutant_same_as_original,  // quoted: why the automatic memory-only mutant is the kernel as written
+  traffic_differs,          // the memory-only mutant failed validation: its time is not used
+  flops_differ,             // the compute-only mutant failed validation: its time is not used
+  above_compute_roof,       // the compute-only mutant runs the kernel's FLOPs above the compute roof: work lost
+  above_memory_roof,        // the memory-only mutant moves its bytes over 4x the fastest roof: traffic lost
+  needs_both_mutants,       // a time is missing: no verdict
+  mutant_slower,            // a mutant over 1.2x the original's time: the reading is doubtful
+  mutant_far_slower,        // a mutant over far_slower x the original's time: no verdict
+  kernel_too_short,         // the original runs under the floor: overhead-dominated
+  no_overlap,               // latency-bound: traffic and computation do not overlap
+};
+std::string toString(MutationNoteKind kind);  // "original-did-not-run", ...
+std::optional<MutationNoteKind> parseMutationNoteKind(std::string_view text);
+
+// One note of a verdict: its kind and the figures and names it quotes (each only for the kinds the
+// comment names); reports/text/mutation_sentences.hpp says it in words.
+struct MutationNote {
+  MutationNoteKind kind = MutationNoteKind::needs_both_mutants;
+  std::string mutant;                        // the mutant it is about, "memory-only" | "compute-only"; empty for none
+  std::string quoted;                        // mutant_occupancy, mutant_did_not_run, mutant_same_as_original
+  std::optional<double> times_original;      // mutant_slower, mutant_far_slower: its median time over the original's
+  std::optional<double> far_slower;          // mutant_far_slower: VerdictMargins::far_slower
+  std::optional<double> flops;               // above_compute_roof: the kernel's FLOPs
+  std::optional<double> mutant_gflops;       // above_compute_roof: those FLOPs in the mutant's time
+  std::optional<double> roof_gflops;         // above_compute_roof: the device's compute roof
+  std::optional<double> bytes;               // above_memory_roof: the bytes it must move at least
+  std::optional<double> mutant_gbps;         // above_memory_roof: those bytes in the mutant's time
+  std::optional<double> roof_gbps;           // above_memory_roof: the device's fastest memory roof
+  std::string roof_level;                    // above_memory_roof: that roof's level ("local memory", "L2", "DRAM")
+  std::optional<double> original_gbps;       // above_memory_roof: those bytes in the original's time
+  std::optional<double> t_ns;                // kernel_too_short: the original's median time
+  std::optional<double> floor_ns;            // kernel_too_short: the time under which overhead dominates
+  std::optional<std::string> text_as_saved;  // the note as a schema-1 results file wrote it
 };
 
 // The "mutation" object of a normal record.
@@ -126,7 +200,7 @@ struct MutationVerdict {
   // The device that ran them is a CPU, whose OpenCL compiler vectorises across work items: what
   // makes a mutant slower than its original there is not what makes it slower on a GPU.
   bool cpu_device = false;
-  std::vector<std::string> notes;
+  std::vector<MutationNote> notes;
 };
 
 }  // namespace rooflab

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "analyzer/diagnose/mutation_text_interim.hpp"
 #include "analyzer/diagnose/mutation_verdict.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/data/results_document.hpp"
@@ -168,8 +169,8 @@ MutantReading readMutants(const MutationVerdict& m, const std::optional<RidgeSid
     const MutantValidation& v = **validation;
     out.invalid = std::string("the ") + name + " mutant failed validation";
     if (v.original && v.mutant)
-      out.invalid += " (" + v.quantity + ": " + formatSignificant(*v.mutant, 4) + " against the original's " +
-                     formatSignificant(*v.original, 4) +
+      out.invalid += " (" + interimValidationQuantityText(v) + ": " + formatSignificant(*v.mutant, 4) +
+                     " against the original's " + formatSignificant(*v.original, 4) +
                      (v.by == MutantValidation::Method::counters ? ", counted" : "") + ")";
   }
   for (const auto& [name, tx] :
@@ -200,7 +201,7 @@ MutantReading readMutants(const MutationVerdict& m, const std::optional<RidgeSid
               ridge->text + ", so " + toString(*out.reading.bound);
   } else {
     says += (says.empty() ? "" : ": ") + std::string("no verdict");
-    if (!m.notes.empty()) says += " (" + m.notes.back() + ")";
+    if (!m.notes.empty()) says += " (" + interimMutationNoteText(m.notes.back(), m.cpu_device) + ")";
   }
   if (!out.invalid.empty()) says += "; " + out.invalid;
   if (!out.doubt.empty()) says += "; " + out.doubt + ", so the reading is doubtful";

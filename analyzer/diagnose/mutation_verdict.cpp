@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <utility>
 
-#include "analyzer/support/format.hpp"
 #include "analyzer/data/counter_metrics.hpp"
 #include "analyzer/data/device_model.hpp"
 #include "analyzer/data/run_record.hpp"
@@ -43,26 +43,16 @@ std::optional<double> rawCounterSum(const RunRecord& record, std::initializer_li
   return sum;
 }
 
-// "270 KB" for notes: bytes as people read them.
-std::string bytesText(double bytes) {
-  const char* units[] = {"bytes", "KB", "MB", "GB", "TB"};
-  int unit = 0;
-  while (bytes >= 1000 && unit < 4) {
-    bytes /= 1000;
-    ++unit;
+// The loads an automatic compute-only mutant keeps, as its validation quotes them.
+KeptGlobalLoads keptGlobalLoads(const MutantSourceCheck& check) {
+  KeptGlobalLoads kept;
+  kept.kept = check.kept_global_loads;
+  kept.of = check.global_loads;
+  if (check.bytes) {
+    kept.bytes = check.bytes->kept_loads;
+    kept.of_bytes = check.bytes->loads;
   }
-  return formatNumber(unit == 0 ? bytes : std::round(bytes * 10) / 10) + " " + units[unit];
-}
-
-// "it keeps 4 of the 6 global loads (270 KB of the 537 KB their buffers hold, ...)": what an automatic
-// compute-only mutant still reads.
-std::string keptLoadsText(const MutantSourceCheck& check) {
-  std::string text = "it keeps " + std::to_string(check.kept_global_loads) + " of the " +
-                     std::to_string(check.global_loads) + " global loads";
-  if (check.bytes)
-    text += " (" + bytesText(check.bytes->kept_loads) + " of the " + bytesText(check.bytes->loads) +
-            " their buffers hold, each element counted once a launch)";
-  return text;
+  return kept;
 }
 
 bool within(double a, double b, double tolerance) {
@@ -101,14 +91,14 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
       const std::initializer_list<const char*> fp64 = {counters::kDadd, counters::kDmul, counters::kDfma};
       const auto fp64_original = rawCounterSum(normal, fp64), fp64_mutant = rawCounterSum(mutant, fp64);
       if (fp64_original && fp64_mutant && (*fp64_original > 0 || *fp64_mutant > 0)) {
-        v.quantity += ", FP64 instructions " + formatNumber(*fp64_original) + " -> " + formatNumber(*fp64_mutant);
+        v.fp64_instructions = CountedPair{*fp64_original, *fp64_mutant};
         v.valid = v.valid && within(*fp64_original, *fp64_mutant, m.counter_tolerance);
       }
       const std::initializer_list<const char*> integer = {counters::kIntegerInstructions};
       const auto int_original = rawCounterSum(normal, integer), int_mutant = rawCounterSum(mutant, integer);
       const bool floating_work = *original > 0 || (fp64_original && *fp64_original > 0);
       if (int_original && int_mutant && *int_original > 0 && !floating_work) {
-        v.quantity += ", integer instructions " + formatNumber(*int_original) + " -> " + formatNumber(*int_mutant);
+        v.integer_instructions = CountedPair{*int_original, *int_mutant};
         v.valid = v.valid && *int_mutant >= (1 - m.counter_tolerance) * *int_original;
       }
       // An automatic mutant reads only the loads it keeps (their values decide addresses, branches,
@@ -119,8 +109,8 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
         const std::initializer_list<const char*> loads = {counters::kGlobalLoadSectors};
         const auto ld_original = rawCounterSum(normal, loads), ld_mutant = rawCounterSum(mutant, loads);
         if (ld_original && ld_mutant) {
-          v.quantity += ", global load sectors " + formatNumber(*ld_original) + " -> " + formatNumber(*ld_mutant) +
-                        (check.kept_global_loads > 0 ? " (" + keptLoadsText(check) + ")" : " (it keeps no load)");
+          v.global_load_sectors = CountedPair{*ld_original, *ld_mutant};
+          v.kept_global_loads = keptGlobalLoads(check);
           const double allowed =
               (check.kept_global_loads > 0 ? 1 + m.counter_tolerance : m.counter_tolerance) * *ld_original;
           v.valid = v.valid && *ld_mutant <= allowed;
@@ -137,18 +127,13 @@ MutantValidation validate(const RunRecord& normal, const RunRecord& mutant, bool
     v.original = check.original;
     v.mutant = check.mutant;
     v.valid = check.original == check.mutant;
-    v.note = "no counters on this device: the automatic mutant keeps every global access (memory-only) or operation "
-             "(compute-only) as written in the source, counted by its rewriter; not confirmed by measurement";
-    if (check.kept_global_loads > 0)
-      *v.note +=
-          "; " + keptLoadsText(check) +
-          ", whose values decide addresses, branches, loop bounds or divisors, so its time includes their traffic";
+    v.construction = ConstructionBasis::source_counts;
+    if (check.kept_global_loads > 0) v.kept_global_loads = keptGlobalLoads(check);
     return v;
   }
   v.quantity = memory_only ? "annotated global loads and stores" : "annotated arithmetic";
   v.valid = true;
-  v.note = "no counters on this device: the mutant keeps every annotated access (memory-only) or operation "
-           "(compute-only) by construction, which the analytic model assumes; not confirmed by measurement";
+  v.construction = ConstructionBasis::annotations;
   return v;
 }
 
@@ -182,18 +167,30 @@ std::optional<double> bytesToMove(const RunRecord& normal, const RunRecord& memo
 // measured while other processes ran can sit below what the original itself achieved), while a
 // compiler that drops the traffic leaves a kernel that runs at launch overhead. A memory-bound
 // kernel's mutant runs about as fast as the original, so it is never judged collapsed.
-std::optional<std::string> memoryCollapse(const RunRecord& normal, const RunRecord& memory_only, double t_ns,
-                                          double t_mem_ns, const MemoryRoof& roof) {
+std::optional<MutationNote> memoryCollapse(const RunRecord& normal, const RunRecord& memory_only, double t_ns,
+                                           double t_mem_ns, const MemoryRoof& roof) {
   constexpr double kAbove = 4;
   const auto bytes = bytesToMove(normal, memory_only);
   if (!bytes || roof.gbps <= 0 || t_mem_ns <= 0 || t_ns <= 0) return std::nullopt;
   const double gbps = *bytes / t_mem_ns, original_gbps = *bytes / t_ns;
   if (gbps <= kAbove * roof.gbps || gbps <= kAbove * original_gbps) return std::nullopt;
-  return "the memory-only mutant moves the " + bytesText(*bytes) +
-         " it must move at least (every global access is kept) at " + formatNumber(std::round(gbps)) +
-         " GB/s, over 4x the device's fastest memory roof (" + roof.level + ", " + formatNumber(std::round(roof.gbps)) +
-         " GB/s) and 4x the original's " + formatNumber(std::round(original_gbps)) +
-         " GB/s: the compiler removed traffic the mutant should keep; its time is not used";
+  MutationNote note;
+  note.kind = MutationNoteKind::above_memory_roof;
+  note.mutant = "memory-only";
+  note.bytes = *bytes;
+  note.mutant_gbps = gbps;
+  note.roof_gbps = roof.gbps;
+  note.roof_level = roof.level;
+  note.original_gbps = original_gbps;
+  return note;
+}
+
+MutationNote noteOf(MutationNoteKind kind, std::string mutant = "", std::string quoted = "") {
+  MutationNote note;
+  note.kind = kind;
+  note.mutant = std::move(mutant);
+  note.quoted = std::move(quoted);
+  return note;
 }
 
 }  // namespace
@@ -229,14 +226,15 @@ void noteMutantRuns(MutationVerdict& out, const RunRecord* memory_only, const Ru
     if (!mutant || !mutant->occupancy_padding) continue;
     *summary = summarise(*mutant->occupancy_padding);
     for (const std::string& note : mutant->occupancy_padding->notes)
-      notes.push_back(std::string("the ") + name + " mutant: " + note);
+      notes.push_back(noteOf(MutationNoteKind::mutant_occupancy, name, note));
   }
   for (const auto& [name, mutant] :
        {std::pair<const char*, const RunRecord*>{"memory-only", memory_only}, {"compute-only", compute_only}})
     if (mutant && mutant->status != RecordStatus::ok && !mutant->status_reason.empty())
-      notes.push_back(std::string("the ") + name + " mutant did not run: " + mutant->status_reason);
+      notes.push_back(noteOf(MutationNoteKind::mutant_did_not_run, name, mutant->status_reason));
   if (memory_only && memory_only->mutant_source_check && !memory_only->mutant_source_check->same_as_original.empty())
-    notes.push_back("the memory-only mutant: " + memory_only->mutant_source_check->same_as_original);
+    notes.push_back(noteOf(MutationNoteKind::mutant_same_as_original, "memory-only",
+                           memory_only->mutant_source_check->same_as_original));
 }
 
 // The mutants' times that can stand in the verdict: each mutant checked against its original's work
@@ -253,15 +251,14 @@ std::pair<std::optional<double>, std::optional<double>> usableMutantTimes(Mutati
   if (memory_only && t_mem) {
     out.validation.memory_only = validate(normal, *memory_only, true, m);
     if (!out.validation.memory_only->valid) {
-      notes.push_back(
-          "the memory-only mutant does not move the same memory traffic as the original; its time is not used");
+      notes.push_back(noteOf(MutationNoteKind::traffic_differs, "memory-only"));
       t_mem.reset();
     }
   }
   if (compute_only && t_comp) {
     out.validation.compute_only = validate(normal, *compute_only, false, m);
     if (!out.validation.compute_only->valid) {
-      notes.push_back("the compute-only mutant does not execute the same FLOPs as the original; its time is not used");
+      notes.push_back(noteOf(MutationNoteKind::flops_differ, "compute-only"));
       t_comp.reset();
     }
   }
@@ -273,10 +270,10 @@ std::pair<std::optional<double>, std::optional<double>> usableMutantTimes(Mutati
   if (t_comp && compute_roof_gflops && *compute_roof_gflops > 0 && normal.work.flops > 0) {
     const double gflops = normal.work.flops / *t_comp;
     if (gflops > kAboveRoof * *compute_roof_gflops) {
-      notes.push_back("the compute-only mutant runs the kernel's " + formatNumber(normal.work.flops) + " FLOPs at " +
-                      formatNumber(std::round(gflops)) + " GFLOP/s, above the device's compute roof of " +
-                      formatNumber(std::round(*compute_roof_gflops)) +
-                      " GFLOP/s: the compiler removed work the mutant should keep; its time is not used");
+      MutationNote& note = notes.emplace_back(noteOf(MutationNoteKind::above_compute_roof, "compute-only"));
+      note.flops = normal.work.flops;
+      note.mutant_gflops = gflops;
+      note.roof_gflops = *compute_roof_gflops;
       out.validation.compute_only->valid = false;
       t_comp.reset();
     }
@@ -302,7 +299,7 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
   auto& notes = out.notes;
   const auto t = medianNs(&normal);
   if (!t || *t <= 0) {
-    notes.push_back("the original did not run, so there is nothing to compare");
+    notes.push_back(noteOf(MutationNoteKind::original_did_not_run));
     return out;
   }
   out.t_ns = *t;
@@ -312,8 +309,7 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
   out.t_mem_ns = t_mem;
   out.t_comp_ns = t_comp;
   if (!t_mem || !t_comp) {
-    notes.push_back(
-        "a verdict needs both mutants (run modes normal, compute-only and memory-only on an annotated kernel)");
+    notes.push_back(noteOf(MutationNoteKind::needs_both_mutants));
     return out;
   }
   out.speedup_if_memory_free = *t / *t_comp;
@@ -323,27 +319,20 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
     const double times = tx / *t;
     if (times > m.far_slower && (!out.slower_mutant || times > out.slower_mutant->times_original))
       out.slower_mutant = SlowerMutant{name, times};
-    else if (times > 1.2)
-      notes.push_back(std::string("the ") + name + " mutant runs " + formatNumber(std::round(times * 100) / 100) +
-                      "x longer than the original: the mutation changed how the compiler shaped the code (" +
-                      slowerMutantCause(cpu_device) + "), so this reading is doubtful");
+    else if (times > 1.2) notes.emplace_back(noteOf(MutationNoteKind::mutant_slower, name)).times_original = times;
   }
   if (out.slower_mutant) {
-    notes.push_back("the " + out.slower_mutant->mode + " mutant runs " +
-                    formatNumber(std::round(out.slower_mutant->times_original * 100) / 100) +
-                    "x longer than the original, over the " + formatNumber(m.far_slower) +
-                    "x that removing a part of the kernel can explain: the mutation changed how the compiler shaped "
-                    "the code (" +
-                    slowerMutantCause(cpu_device) + "), so the mutants give no verdict");
+    MutationNote& note = notes.emplace_back(noteOf(MutationNoteKind::mutant_far_slower, out.slower_mutant->mode));
+    note.times_original = out.slower_mutant->times_original;
+    note.far_slower = m.far_slower;
     return out;
   }
   const double floor_ns = std::max(m.min_kernel_ns, m.min_kernel_ns_per_resolution * timer_resolution_ns);
   if (*t < floor_ns) {
     out.verdict = MutationReading::overhead_dominated;
-    notes.push_back("the kernel runs " + formatNumber(std::round(*t / 100) / 10) + " us, under " +
-                    formatNumber(floor_ns / 1000) +
-                    " us: launch ramp-up, tail and timer resolution dominate all three "
-                    "times; grow the problem size for a meaningful verdict");
+    MutationNote& note = notes.emplace_back(noteOf(MutationNoteKind::kernel_too_short));
+    note.t_ns = *t;
+    note.floor_ns = floor_ns;
     return out;
   }
   // The reading: both ~ total: optimise both; one ~ total: bound by it; total ~ sum:
@@ -355,9 +344,7 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
   else if (std::fabs(*t - (*t_mem + *t_comp)) <= m.sum_tolerance * *t) out.verdict = MutationReading::latency_bound;
   else if (*t_mem >= *t_comp) out.verdict = MutationReading::memory_leaning;
   else out.verdict = MutationReading::compute_leaning;
-  if (out.verdict == MutationReading::latency_bound)
-    notes.push_back("t is close to t_mem + t_comp: memory traffic and computation do not overlap; more parallelism "
-                    "(occupancy, independent work per work item) would hide one behind the other");
+  if (out.verdict == MutationReading::latency_bound) notes.push_back(noteOf(MutationNoteKind::no_overlap));
   return out;
 }
 

@@ -13,13 +13,43 @@ namespace {
 constexpr const char* kMemoryOnly = "memory-only";
 constexpr const char* kComputeOnly = "compute-only";
 
+json toJson(const CountedPair& counts) {
+  return {{"original", countOrReal(counts.original)}, {"mutant", countOrReal(counts.mutant)}};
+}
+
+std::optional<CountedPair> countedPairFromJson(const json& j, std::string_view key) {
+  const json* counts = member(j, key);
+  if (counts == nullptr || !counts->is_object()) return std::nullopt;
+  return CountedPair{numberOr(*counts, "original", 0), numberOr(*counts, "mutant", 0)};
+}
+
+// Loads and bytes as the mutant's source check writes them (kept_global_loads, "How a mutant was made").
+json toJson(const KeptGlobalLoads& kept) {
+  json j = {{"kept", kept.kept}, {"of", kept.of}};
+  if (kept.bytes) j["bytes"] = countOrReal(*kept.bytes);
+  if (kept.of_bytes) j["of_bytes"] = countOrReal(*kept.of_bytes);
+  return j;
+}
+
+std::optional<KeptGlobalLoads> keptGlobalLoadsFromJson(const json& j) {
+  const json* kept = member(j, "kept_global_loads");
+  if (kept == nullptr || !kept->is_object()) return std::nullopt;
+  return KeptGlobalLoads{integerOr<int>(*kept, "kept", 0), integerOr<int>(*kept, "of", 0),
+                         optionalNumber(*kept, "bytes"), optionalNumber(*kept, "of_bytes")};
+}
+
 json toJson(const MutantValidation& v) {
   json j = {{"by", v.by == MutantValidation::Method::counters ? "counters" : "construction"},
             {"quantity", v.quantity},
             {"valid", v.valid}};
   if (v.original) j["original"] = finiteOrNull(*v.original);
   if (v.mutant) j["mutant"] = finiteOrNull(*v.mutant);
-  if (v.note) j["note"] = *v.note;
+  if (v.fp64_instructions) j["fp64_instructions"] = toJson(*v.fp64_instructions);
+  if (v.integer_instructions) j["integer_instructions"] = toJson(*v.integer_instructions);
+  if (v.global_load_sectors) j["global_load_sectors"] = toJson(*v.global_load_sectors);
+  if (v.kept_global_loads) j["kept_global_loads"] = toJson(*v.kept_global_loads);
+  if (v.construction) j["construction"] = toString(*v.construction);
+  if (v.note_as_saved) j["note"] = *v.note_as_saved;
   return j;
 }
 
@@ -30,8 +60,57 @@ MutantValidation mutantValidationFromJson(const json& j) {
   v.original = optionalNumber(j, "original");
   v.mutant = optionalNumber(j, "mutant");
   v.valid = boolOr(j, "valid", false);
-  v.note = optionalText(j, "note");
+  v.fp64_instructions = countedPairFromJson(j, "fp64_instructions");
+  v.integer_instructions = countedPairFromJson(j, "integer_instructions");
+  v.global_load_sectors = countedPairFromJson(j, "global_load_sectors");
+  v.kept_global_loads = keptGlobalLoadsFromJson(j);
+  v.construction = parseConstructionBasis(textOr(j, "construction"));
+  v.note_as_saved = optionalText(j, "note");  // schema 1: why construction had to do, as a sentence
   return v;
+}
+
+// A note's figures, each under its field's name where the note has it.
+const std::pair<const char*, std::optional<double> MutationNote::*> kNoteFigures[] = {
+    {"times_original", &MutationNote::times_original},
+    {"far_slower", &MutationNote::far_slower},
+    {"flops", &MutationNote::flops},
+    {"mutant_gflops", &MutationNote::mutant_gflops},
+    {"roof_gflops", &MutationNote::roof_gflops},
+    {"bytes", &MutationNote::bytes},
+    {"mutant_gbps", &MutationNote::mutant_gbps},
+    {"roof_gbps", &MutationNote::roof_gbps},
+    {"original_gbps", &MutationNote::original_gbps},
+    {"t_ns", &MutationNote::t_ns},
+    {"floor_ns", &MutationNote::floor_ns},
+};
+
+// A note read from a schema-1 file is its sentence, written back as it was.
+json toJson(const MutationNote& note) {
+  if (note.text_as_saved) return *note.text_as_saved;
+  json j = {{"kind", toString(note.kind)}};
+  if (!note.mutant.empty()) j["mutant"] = note.mutant;
+  if (!note.quoted.empty()) j["quoted"] = note.quoted;
+  for (const auto& [key, figure] : kNoteFigures)
+    if (note.*figure) j[key] = finiteOrNull(note.*figure);
+  if (!note.roof_level.empty()) j["roof_level"] = note.roof_level;
+  return j;
+}
+
+std::optional<MutationNote> mutationNoteFromJson(const json& j) {
+  MutationNote note;
+  if (j.is_string()) {
+    note.text_as_saved = j.get<std::string>();
+    return note;
+  }
+  if (!j.is_object()) return std::nullopt;
+  const auto kind = parseMutationNoteKind(textOr(j, "kind"));
+  if (!kind) return std::nullopt;
+  note.kind = *kind;
+  note.mutant = textOr(j, "mutant");
+  note.quoted = textOr(j, "quoted");
+  for (const auto& [key, figure] : kNoteFigures) note.*figure = optionalNumber(j, key);
+  note.roof_level = textOr(j, "roof_level");
+  return note;
 }
 
 // Bytes are whole numbers: written as integers.
@@ -126,7 +205,8 @@ json toJson(const MutationVerdict& v) {
               {"min_kernel_ns", m.min_kernel_ns},
               {"counter_tolerance", m.counter_tolerance}}},
             {"validation", perMutantJson(v.validation)},
-            {"notes", v.notes}};
+            {"notes", json::array()}};
+  for (const MutationNote& note : v.notes) j["notes"].push_back(toJson(note));
   if (v.occupancy) j["occupancy"] = perMutantJson(*v.occupancy);
   if (v.slower_mutant)
     j["slower_mutant"] = {{"mode", v.slower_mutant->mode}, {"times_original", v.slower_mutant->times_original}};
@@ -153,7 +233,9 @@ MutationVerdict mutationVerdictFromJson(const json& j) {
   if (const json* slower = member(j, "slower_mutant"); slower != nullptr && slower->is_object())
     v.slower_mutant = SlowerMutant{textOr(*slower, "mode"), numberOr(*slower, "times_original", 0)};
   if (const json* cpu = member(j, "cpu_device"); cpu != nullptr && cpu->is_boolean()) v.cpu_device = cpu->get<bool>();
-  v.notes = textList(j, "notes");
+  if (const json* notes = member(j, "notes"); notes != nullptr && notes->is_array())
+    for (const json& item : *notes)
+      if (auto note = mutationNoteFromJson(item)) v.notes.push_back(std::move(*note));
   return v;
 }
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "reports/html/html_text.hpp"
+#include "reports/text/mutation_sentences.hpp"
 #include "reports/text/number_format.hpp"
 
 namespace rooflab::reports {
@@ -44,9 +45,10 @@ ReadingGuide readingGuideOf(const AnalysedResults& results) {
     guide.has_mutations = true;
     for (const std::optional<MutantValidation>* check :
          {&mutation.validation.compute_only, &mutation.validation.memory_only}) {
-      if (!*check || !(*check)->note || (*check)->note->empty()) continue;
-      const std::string& note = *(*check)->note;
-      if (note_counts[note]++ == 0) notes_in_order.push_back(note);
+      if (!*check) continue;
+      const std::optional<std::string> note = mutantValidationNoteText(**check);
+      if (!note || note->empty()) continue;
+      if (note_counts[*note]++ == 0) notes_in_order.push_back(*note);
     }
   }
   if (!margins_agree) guide.common_margins.reset();

@@ -7,6 +7,7 @@
 #include "reports/html/html_how_to_read.hpp"
 #include "reports/html/html_text.hpp"
 #include "reports/text/known_value.hpp"
+#include "reports/text/mutation_sentences.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/what_if_text.hpp"
@@ -33,18 +34,19 @@ std::string barHtml(std::string_view label, const std::optional<double>& value_n
 // that "How to read this" states once becomes a link to it.
 std::string validationHtml(const std::string& mode, const MutantValidation& check, const ReadingGuide& guide) {
   std::string text = mode + " mutant";
-  if (!check.quantity.empty()) text += ": " + check.quantity;
+  if (const std::string quantity = mutantValidationQuantityText(check); !quantity.empty()) text += ": " + quantity;
   const auto original = known(check.original);
   const auto mutant = known(check.mutant);
   if (original && mutant) text += " " + formatCount(*original) + " (original) vs " + formatCount(*mutant) + " (mutant)";
   text += std::string(", checked by ") + (check.by == MutantValidation::Method::counters ? "counters" : "construction");
   text += check.valid ? ": valid" : ": NOT valid, its time is not used";
-  if (!check.note || check.note->empty()) return escapeHtml(text);
-  if (const std::size_t number = guide.sharedNoteNumber(*check.note)) {
+  const std::optional<std::string> note = mutantValidationNoteText(check);
+  if (!note || note->empty()) return escapeHtml(text);
+  if (const std::size_t number = guide.sharedNoteNumber(*note)) {
     return escapeHtml(text) + " <a href=\"#" + sharedNoteAnchor(number) + "\">[note " + std::to_string(number) +
            "]</a>";
   }
-  return escapeHtml(text + " (" + *check.note + ")");
+  return escapeHtml(text + " (" + *note + ")");
 }
 
 }  // namespace
@@ -96,7 +98,8 @@ std::string mutationCardHtml(const AnalysedRecord& record, const MutationVerdict
   }
   if (!mutation.notes.empty()) {
     html += "<ul class=\"notes\">";
-    for (const std::string& note : mutation.notes) html += "<li>" + escapeHtml(note) + "</li>";
+    for (const MutationNote& note : mutation.notes)
+      html += "<li>" + escapeHtml(mutationNoteText(note, mutation.cpu_device)) + "</li>";
     html += "</ul>\n";
   }
   html += "</details>\n";

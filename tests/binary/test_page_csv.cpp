@@ -323,7 +323,7 @@ TEST(ReportPage, MarginsThatDifferStayOnTheirCards) {
   for (rooflab::AnalysedRecord& record : results.records) record.mutation = rooflab::MutationVerdict{};
   results.records[1].mutation->margins.near = 0.9;
   rooflab::MutantValidation by_construction;
-  by_construction.note = "a note of its own";
+  by_construction.note_as_saved = "a note of its own";
   results.records[0].mutation->validation.memory_only = by_construction;
   const std::string html = reports::renderHtmlReport(results);
   EXPECT_EQ(occurrences(html, "<p class=\"margins muted\">Margins: "), 2u);

@@ -146,7 +146,10 @@ TEST(Diagnosis, RooflineOverMutantsThatFailedValidation) {
   invalid.mutant = 800;
   invalid.valid = false;
   m.validation.compute_only = invalid;
-  m.notes = {"the compute-only mutant does not execute the same FLOPs as the original; its time is not used"};
+  MutationNote flops_differ;
+  flops_differ.kind = MutationNoteKind::flops_differ;
+  flops_differ.mutant = "compute-only";
+  m.notes = {flops_differ};
   r.mutation = m;
   const Diagnosis d = diagnose(r);
   EXPECT_EQ(d.bound, DiagnosedBound::memory) << describe(d);

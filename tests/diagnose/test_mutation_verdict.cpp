@@ -5,6 +5,7 @@
 #include "analyzer/json/results_json.hpp"
 #include "analyzer/batch/batch.hpp"
 #include "mutators/occupancy_padding.hpp"
+#include "reports/text/mutation_sentences.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;
@@ -26,6 +27,35 @@ RunRecord withCounters(RunRecord r, double flops, double sectors) {
                        {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 0.0}};
   return r;
 }
+// The last note as the reports say it.
+std::string lastNoteText(const MutationVerdict& m) { return reports::mutationNoteText(m.notes.back(), m.cpu_device); }
+
+// Whether any note, as the reports say it, contains `words`.
+bool anyNoteSays(const MutationVerdict& m, const std::string& words) {
+  for (const MutationNote& note : m.notes)
+    if (reports::mutationNoteText(note, m.cpu_device).find(words) != std::string::npos) return true;
+  return false;
+}
+
+// A verdict's JSON as schema 1 wrote it: its notes and validations in words.
+nlohmann::json inSchema1Words(const MutationVerdict& m) {
+  nlohmann::json j = toJson(m);
+  j["notes"] = nlohmann::json::array();
+  for (const MutationNote& note : m.notes) j["notes"].push_back(reports::mutationNoteText(note, m.cpu_device));
+  for (const auto& [mode, validation] :
+       {std::pair<const char*, const std::optional<MutantValidation>*>{"memory-only", &m.validation.memory_only},
+        {"compute-only", &m.validation.compute_only}}) {
+    if (!*validation) continue;
+    nlohmann::json& v = j["validation"][mode];
+    v["quantity"] = reports::mutantValidationQuantityText(**validation);
+    for (const char* key :
+         {"fp64_instructions", "integer_instructions", "global_load_sectors", "kept_global_loads", "construction"})
+      v.erase(key);
+    if (const auto note = reports::mutantValidationNoteText(**validation)) v["note"] = *note;
+  }
+  return j;
+}
+
 std::string verdictOf(double t, double t_mem, double t_comp) {
   const auto normal = record(t), mem = record(t_mem, RunMode::memory_only),
              comp = record(t_comp, RunMode::compute_only);
@@ -62,14 +92,18 @@ TEST(MutationVerdict, AMutantFarSlowerThanTheOriginalGivesNoVerdict) {
   EXPECT_EQ(cpu.slower_mutant->mode, "memory-only");  // the slower of the two
   EXPECT_NEAR(cpu.slower_mutant->times_original, 21.36, 0.01);
   ASSERT_FALSE(cpu.notes.empty());
-  EXPECT_NE(cpu.notes.back().find("over the 1.5x that removing a part of the kernel can explain"), std::string::npos)
-      << cpu.notes.back();
-  EXPECT_NE(cpu.notes.back().find("on a CPU device, typically lost vectorisation"), std::string::npos)
-      << cpu.notes.back();
+  EXPECT_EQ(cpu.notes.back().kind, MutationNoteKind::mutant_far_slower);
+  EXPECT_EQ(cpu.notes.back().mutant, "memory-only");
+  EXPECT_NEAR(cpu.notes.back().times_original.value_or(0), 21.36, 0.01);
+  EXPECT_EQ(cpu.notes.back().far_slower, 1.5);
+  EXPECT_NE(lastNoteText(cpu).find("over the 1.5x that removing a part of the kernel can explain"), std::string::npos)
+      << lastNoteText(cpu);
+  EXPECT_NE(lastNoteText(cpu).find("on a CPU device, typically lost vectorisation"), std::string::npos)
+      << lastNoteText(cpu);
   const MutationVerdict gpu = analyseMutation(normal, &mem, &comp, 1000);
   EXPECT_EQ(gpu.verdict, MutationReading::unknown);
-  EXPECT_EQ(gpu.notes.back().find("CPU"), std::string::npos) << gpu.notes.back();
-  EXPECT_NE(gpu.notes.back().find("on a GPU"), std::string::npos) << gpu.notes.back();
+  EXPECT_EQ(lastNoteText(gpu).find("CPU"), std::string::npos) << lastNoteText(gpu);
+  EXPECT_NE(lastNoteText(gpu).find("on a GPU"), std::string::npos) << lastNoteText(gpu);
   // Through the results JSON and back.
   const MutationVerdict read = mutationVerdictFromJson(toJson(cpu));
   ASSERT_TRUE(read.slower_mutant);
@@ -127,7 +161,7 @@ TEST(MutationVerdict, ReproducesTheVerdictsSavedInTheGoldenRuns) {
         ++far_slower;
         continue;
       }
-      nlohmann::json saved = toJson(*normal.mutation), now = toJson(again);
+      nlohmann::json saved = toJson(*normal.mutation), now = inSchema1Words(again);
       now.erase("cpu_device");
       // Saved when every device's slower mutant was explained by a CPU's vectorisation, a GPU's too.
       const std::string cpu_cause = "on a CPU device, typically lost vectorisation across work items";
@@ -153,11 +187,7 @@ TEST(MutationVerdict, AComputeOnlyMutantAboveTheComputeRoofHasLostWork) {
   const MutationVerdict collapsed = analyseMutation(normal, &mem, &comp, 1000, {}, 5000.0);  // 20000 GFLOP/s > 5000
   EXPECT_FALSE(collapsed.validation.compute_only.value().valid);
   EXPECT_EQ(collapsed.verdict, MutationReading::unknown);
-  bool said = false;
-  for (const std::string& note : collapsed.notes)
-    said = said ||
-           note.find("above the device's compute roof of 5000 GFLOP/s: the compiler removed work") != std::string::npos;
-  EXPECT_TRUE(said);
+  EXPECT_TRUE(anyNoteSays(collapsed, "above the device's compute roof of 5000 GFLOP/s: the compiler removed work"));
   // Within the roof the same mutant is used.
   const MutationVerdict kept = analyseMutation(normal, &mem, &comp, 1000, {}, 50000.0);
   EXPECT_TRUE(kept.validation.compute_only.value().valid);
@@ -186,8 +216,12 @@ TEST(MutationVerdict, Fp64AndIntegerInstructionsExtendTheComputeOnlyValidation) 
   const auto fp64_lost = withInstructions(record(0.5e6, RunMode::compute_only), 0, 2500, 4000);
   const MutationVerdict kept = analyseMutation(fp64_normal, &mem, &fp64_kept, 1000);
   EXPECT_TRUE(kept.validation.compute_only.value().valid);
-  EXPECT_NE(kept.validation.compute_only->quantity.find("FP64 instructions 5000 -> 5000"), std::string::npos)
-      << kept.validation.compute_only->quantity;
+  ASSERT_TRUE(kept.validation.compute_only->fp64_instructions);
+  EXPECT_EQ(kept.validation.compute_only->fp64_instructions->original, 5000);
+  EXPECT_EQ(kept.validation.compute_only->fp64_instructions->mutant, 5000);
+  EXPECT_EQ(kept.validation.compute_only->quantity, "FP32 FLOPs");
+  EXPECT_NE(reports::mutantValidationQuantityText(*kept.validation.compute_only).find("FP64 instructions 5000 -> 5000"),
+            std::string::npos);
   EXPECT_FALSE(analyseMutation(fp64_normal, &mem, &fp64_lost, 1000).validation.compute_only.value().valid);
 }
 
@@ -223,13 +257,11 @@ TEST(MutationVerdict, AMemoryOnlyMutantFasterThanTheFastestMemoryRoofHasLostTraf
   EXPECT_FALSE(collapsed.validation.memory_only.value().valid);
   EXPECT_FALSE(collapsed.t_mem_ns.has_value());
   EXPECT_EQ(collapsed.verdict, MutationReading::unknown);
-  bool said = false;
-  for (const std::string& note : collapsed.notes)
-    said =
-        said || note.find("the memory-only mutant moves the 4 MB it must move at least (every global access is kept) "
+  EXPECT_TRUE(anyNoteSays(collapsed,
+                          "the memory-only mutant moves the 4 MB it must move at least (every global access is kept) "
                           "at 4000 GB/s, over 4x the device's fastest memory roof (local memory, 100 GB/s) and 4x the "
-                          "original's 4 GB/s: the compiler removed traffic") != std::string::npos;
-  EXPECT_TRUE(said) << collapsed.notes.front();
+                          "original's 4 GB/s: the compiler removed traffic"))
+      << reports::mutationNoteText(collapsed.notes.front(), false);
   // A roof measured below what the original itself achieved (other processes ran meanwhile): a
   // mutant as fast as the original is not judged.
   auto fast = record(4000);  // 4 MB in 4 us: 1000 GB/s
@@ -270,11 +302,14 @@ TEST(MutationVerdict, AnAutomaticComputeOnlyMutantReadsOnlyTheLoadsItKeeps) {
   const auto reads_kept = compute(400, keeps);
   const MutantValidation v = analyseMutation(normal, &mem, &reads_kept, 1000).validation.compute_only.value();
   EXPECT_TRUE(v.valid);
-  EXPECT_NE(
-      v.quantity.find("global load sectors 1000 -> 400 (it keeps 2 of the 6 global loads (270.3 KB of the 536.6 KB "
-                      "their buffers hold"),
-      std::string::npos)
-      << v.quantity;
+  ASSERT_TRUE(v.global_load_sectors && v.kept_global_loads);
+  EXPECT_EQ(v.global_load_sectors->mutant, 400);
+  EXPECT_EQ(v.kept_global_loads->kept, 2);
+  EXPECT_NE(reports::mutantValidationQuantityText(v).find(
+                "global load sectors 1000 -> 400 (it keeps 2 of the 6 global loads (270.3 KB of the 536.6 KB "
+                "their buffers hold"),
+            std::string::npos)
+      << reports::mutantValidationQuantityText(v);
   const auto reads_more = compute(1200, keeps);
   EXPECT_FALSE(analyseMutation(normal, &mem, &reads_more, 1000).validation.compute_only.value().valid);
   const auto reads_without_keeping = compute(300, keeps_none);
@@ -286,10 +321,12 @@ TEST(MutationVerdict, AnAutomaticComputeOnlyMutantReadsOnlyTheLoadsItKeeps) {
   plain.mutant_source_check = keeps;
   const auto by_source = analyseMutation(record(1e6), nullptr, &plain, 1000).validation.compute_only.value();
   EXPECT_EQ(by_source.by, MutantValidation::Method::construction);
-  EXPECT_NE(by_source.note.value_or("").find("it keeps 2 of the 6 global loads (270.3 KB of the 536.6 KB their buffers "
-                                             "hold, each element counted once a launch), whose values decide"),
+  EXPECT_EQ(by_source.construction, ConstructionBasis::source_counts);
+  const std::string note = reports::mutantValidationNoteText(by_source).value_or("");
+  EXPECT_NE(note.find("it keeps 2 of the 6 global loads (270.3 KB of the 536.6 KB their buffers "
+                      "hold, each element counted once a launch), whose values decide"),
             std::string::npos)
-      << by_source.note.value_or("");
+      << note;
 }
 
 // A run stopped between a group's original and its last mutant (records run by metric set put every
