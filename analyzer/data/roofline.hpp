@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rooflab {
 
@@ -66,7 +67,68 @@ struct RooflineInput {
   bool timed_on_model_device = true;
 };
 
-// One record's place on one model's roofline; nullopt fields are JSON null, explained in `reason`.
+// Why a placement's fields are null, or what decided its bound (docs/results-schema.md, "reasons").
+enum class PlacementReasonKind {
+  no_level_bandwidth,         // the model has no bandwidth at the placement's level: no roof there
+  no_arithmetic_peak,         // the model has no peak for the work's type (FP64, int32)
+  invalid_work,               // flops or bytes negative or not finite
+  no_work,                    // flops and bytes both 0
+  no_dram_bytes,              // intensity undefined: the work sits on the compute roof
+  no_local_bandwidth,         // the model has no local_gbps: no local roof
+  no_flops_under_local_roof,  // local bytes but no flops: nothing to place under the local roof
+  kernel_time_invalid,        // a kernel time of 0 or not finite: no achieved rate
+  not_timed,                  // no kernel time: no achieved rate
+  fraction_is_bandwidth,      // no flops: fraction_of_roof is achieved DRAM bandwidth over the model's
+  timed_on_other_device,      // the bound is the model's roof for this work, by intensity alone
+  local_memory_bound,         // the local roof is below the roofline and reached
+  below_bound_margin,         // the roof reached by less than the margin: latency
+};
+std::string toString(PlacementReasonKind kind);
+std::optional<PlacementReasonKind> parsePlacementReasonKind(std::string_view text);
+
+// One reason, with the figures and names its finding needs (the others absent).
+struct PlacementReason {
+  PlacementReasonKind kind = PlacementReasonKind::not_timed;
+  std::optional<std::string>
+      model_key;  // no_level_bandwidth, no_arithmetic_peak, no_local_bandwidth, timed_on_other_device
+  std::optional<MemoryLevel> level;         // no_level_bandwidth
+  std::optional<Arithmetic> arithmetic;     // no_arithmetic_peak
+  std::optional<double> local_roof_gflops;  // local_memory_bound
+  std::optional<double> reached_fraction;   // local_memory_bound: of the local roof; below_bound_margin: of the roof
+  std::optional<double> margin_fraction;    // below_bound_margin: kRoofBoundFraction
+};
+
+// Why a point stands above its roof, as far as rooflab can tell (analyzer/place/roof_excess.hpp).
+enum class AboveRoofCauseKind {
+  timed_on_other_device,         // the run was timed on another device than the model describes
+  working_set_in_cache,          // the working set fits in the cache: repetitions read it from there
+  counters_saw_less_dram,        // the counters saw fewer DRAM bytes than the compulsory ones
+  median_near_timer_resolution,  // the median is within the margin of the timer's resolution
+};
+std::string toString(AboveRoofCauseKind kind);
+std::optional<AboveRoofCauseKind> parseAboveRoofCauseKind(std::string_view text);
+
+struct AboveRoofCause {
+  AboveRoofCauseKind kind = AboveRoofCauseKind::timed_on_other_device;
+  std::optional<double> working_set_bytes;    // working_set_in_cache
+  std::optional<double> cache_bytes;          // working_set_in_cache
+  std::optional<double> counter_dram_bytes;   // counters_saw_less_dram
+  std::optional<double> compulsory_bytes;     // counters_saw_less_dram
+  std::optional<double> median_ns;            // median_near_timer_resolution
+  std::optional<double> timer_resolution_ns;  // median_near_timer_resolution
+  std::optional<double> margin;               // median_near_timer_resolution: kTimerResolutionMargin
+};
+
+// A point above its roof: by how much, and why. No cause: none rooflab can tell (the roof's own
+// figure is then the suspect).
+struct AboveRoof {
+  double fraction_of_roof = 0;
+  std::vector<AboveRoofCause> causes;
+  // The sentence a schema-1 results file saved instead: reports show it as written.
+  std::optional<std::string> text_as_saved;
+};
+
+// One record's place on one model's roofline; nullopt fields are JSON null, explained in `reasons`.
 struct RooflinePlacement {
   std::optional<double> intensity;  // FLOP per byte of `level`; nullopt when its bytes are 0
   IntensitySource intensity_source = IntensitySource::analytic;
@@ -84,10 +146,12 @@ struct RooflinePlacement {
   std::optional<std::int64_t> time_at_roof_ns;
   // flops / (local_bytes / local_gbps): the roof set by local-memory bandwidth.
   std::optional<double> local_roof_gflops;
-  std::optional<std::string> reason;  // why fields are null, and what decided the bound
+  std::vector<PlacementReason> reasons;  // why fields are null, and what decided the bound
+  // The reasons as one sentence, as a schema-1 results file saved them: reports show it as written.
+  std::optional<std::string> reason_as_saved;
   // Set when the point stands above its roof (fraction_of_roof > 1): what rooflab can tell of why
   // (analyzer/place/roof_excess.hpp). Absent otherwise, and in results written before it existed.
-  std::optional<std::string> above_roof;
+  std::optional<AboveRoof> above_roof;
   // The compute roof this placement stands under where it is not that of the record's declared work:
   // int32 for integer work the counters counted in a kernel declared (or defaulting) to FP32, whose
   // FLOPs they found none of. Absent otherwise.

@@ -132,6 +132,100 @@ std::vector<std::int64_t> integerList(const json& object, std::string_view key) 
   return out;
 }
 
+// A finding's figure or name, written only where the finding has one.
+void putNumber(json& j, const char* key, const std::optional<double>& value) {
+  if (value) j[key] = finiteOrNull(*value);
+}
+
+json toJson(const PlacementReason& r) {
+  json j = {{"kind", toString(r.kind)}};
+  if (r.model_key) j["model"] = *r.model_key;
+  if (r.level) j["level"] = toString(*r.level);
+  if (r.arithmetic) j["arithmetic"] = toString(*r.arithmetic);
+  putNumber(j, "local_roof_gflops", r.local_roof_gflops);
+  putNumber(j, "reached_fraction", r.reached_fraction);
+  putNumber(j, "margin_fraction", r.margin_fraction);
+  return j;
+}
+
+std::optional<PlacementReason> placementReasonFromJson(const json& j) {
+  const auto kind = parsePlacementReasonKind(textOr(j, "kind"));
+  if (!kind) return std::nullopt;
+  PlacementReason r{*kind};
+  r.model_key = optionalText(j, "model");
+  if (const auto level = optionalText(j, "level")) r.level = parseMemoryLevel(*level);
+  if (const auto arithmetic = optionalText(j, "arithmetic")) r.arithmetic = parseArithmetic(*arithmetic);
+  r.local_roof_gflops = optionalNumber(j, "local_roof_gflops");
+  r.reached_fraction = optionalNumber(j, "reached_fraction");
+  r.margin_fraction = optionalNumber(j, "margin_fraction");
+  return r;
+}
+
+json toJson(const AboveRoofCause& c) {
+  json j = {{"kind", toString(c.kind)}};
+  putNumber(j, "working_set_bytes", c.working_set_bytes);
+  putNumber(j, "cache_bytes", c.cache_bytes);
+  putNumber(j, "counter_dram_bytes", c.counter_dram_bytes);
+  putNumber(j, "compulsory_bytes", c.compulsory_bytes);
+  putNumber(j, "median_ns", c.median_ns);
+  putNumber(j, "timer_resolution_ns", c.timer_resolution_ns);
+  putNumber(j, "margin", c.margin);
+  return j;
+}
+
+std::optional<AboveRoofCause> aboveRoofCauseFromJson(const json& j) {
+  const auto kind = parseAboveRoofCauseKind(textOr(j, "kind"));
+  if (!kind) return std::nullopt;
+  AboveRoofCause c{*kind};
+  c.working_set_bytes = optionalNumber(j, "working_set_bytes");
+  c.cache_bytes = optionalNumber(j, "cache_bytes");
+  c.counter_dram_bytes = optionalNumber(j, "counter_dram_bytes");
+  c.compulsory_bytes = optionalNumber(j, "compulsory_bytes");
+  c.median_ns = optionalNumber(j, "median_ns");
+  c.timer_resolution_ns = optionalNumber(j, "timer_resolution_ns");
+  c.margin = optionalNumber(j, "margin");
+  return c;
+}
+
+// The reasons as data, or, for a placement read from a schema-1 file, its sentence under "reason"
+// (null where it had none, as schema 1 wrote a placement without reasons).
+void writeReasons(json& j, const RooflinePlacement& p) {
+  if (p.reason_as_saved || p.reasons.empty()) {
+    j["reason"] = textOrNull(p.reason_as_saved);
+    return;
+  }
+  json reasons = json::array();
+  for (const PlacementReason& reason : p.reasons) reasons.push_back(toJson(reason));
+  j["reasons"] = reasons;
+}
+
+// Above its roof: the causes as data under "above_roof_causes" (empty: none rooflab can tell), or
+// the sentence a schema-1 file saved under "above_roof".
+void writeAboveRoof(json& j, const RooflinePlacement& p) {
+  if (!p.above_roof) return;
+  if (p.above_roof->text_as_saved) {
+    j["above_roof"] = *p.above_roof->text_as_saved;
+    return;
+  }
+  json causes = json::array();
+  for (const AboveRoofCause& cause : p.above_roof->causes) causes.push_back(toJson(cause));
+  j["above_roof_causes"] = causes;
+}
+
+void readFindings(const json& j, RooflinePlacement& p) {
+  p.reason_as_saved = optionalText(j, "reason");
+  if (const json* reasons = member(j, "reasons"); reasons != nullptr && reasons->is_array())
+    for (const json& element : *reasons)
+      if (const auto reason = placementReasonFromJson(element)) p.reasons.push_back(*reason);
+  if (const auto saved = optionalText(j, "above_roof")) {
+    p.above_roof = AboveRoof{p.fraction_of_roof.value_or(0), {}, saved};
+  } else if (const json* causes = member(j, "above_roof_causes"); causes != nullptr && causes->is_array()) {
+    p.above_roof = AboveRoof{p.fraction_of_roof.value_or(0), {}, std::nullopt};
+    for (const json& element : *causes)
+      if (const auto cause = aboveRoofCauseFromJson(element)) p.above_roof->causes.push_back(*cause);
+  }
+}
+
 }  // namespace
 
 json toJson(const RooflinePlacement& p) {
@@ -145,9 +239,9 @@ json toJson(const RooflinePlacement& p) {
   j["bound"] = toString(p.bound);
   j["time_at_roof_ns"] = p.time_at_roof_ns ? json(*p.time_at_roof_ns) : json(nullptr);
   j["local_roof_gflops"] = finiteOrNull(p.local_roof_gflops);
-  j["reason"] = textOrNull(p.reason);
+  writeReasons(j, p);
   if (p.level != MemoryLevel::dram) j["level"] = toString(p.level);
-  if (p.above_roof) j["above_roof"] = *p.above_roof;
+  writeAboveRoof(j, p);
   if (p.arithmetic) j["arithmetic"] = toString(*p.arithmetic);
   if (p.unplaced) j["unplaced"] = toString(*p.unplaced);
   return j;
@@ -164,9 +258,8 @@ RooflinePlacement rooflinePlacementFromJson(const json& j) {
   p.bound = parseRooflineBound(textOr(j, "bound")).value_or(RooflineBound::unknown);
   p.time_at_roof_ns = optionalInteger<std::int64_t>(j, "time_at_roof_ns");
   p.local_roof_gflops = optionalNumber(j, "local_roof_gflops");
-  p.reason = optionalText(j, "reason");
   p.level = parseMemoryLevel(textOr(j, "level")).value_or(MemoryLevel::dram);
-  p.above_roof = optionalText(j, "above_roof");
+  readFindings(j, p);
   if (const auto arithmetic = optionalText(j, "arithmetic")) p.arithmetic = parseArithmetic(*arithmetic);
   if (const auto unplaced = optionalText(j, "unplaced")) p.unplaced = parseUnplacedReason(*unplaced);
   return p;

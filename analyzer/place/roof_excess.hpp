@@ -21,9 +21,9 @@ inline constexpr double kTimerResolutionMargin = 20.0;
 // nullopt when the placement is not above its roof (fraction_of_roof <= 1). Otherwise why, as far
 // as rooflab can tell: the run was timed on another device than the model; the working set fits in
 // the device's cache (so repetitions read it from there, not from DRAM); the counters saw fewer DRAM
-// bytes than the compulsory ones; the median is near the timer's resolution. With no such cause it
-// says so, and that the roof's own figure is then the suspect.
-std::optional<std::string> explainAboveRoof(const RunRecord& record, const RooflinePlacement& placement,
-                                            const RoofExcessContext& context);
+// bytes than the compulsory ones; the median is near the timer's resolution. No cause: none that
+// rooflab can tell, and the roof's own figure is then the suspect.
+std::optional<AboveRoof> explainAboveRoof(const RunRecord& record, const RooflinePlacement& placement,
+                                          const RoofExcessContext& context);
 
 }  // namespace rooflab

@@ -1,7 +1,6 @@
 #include "analyzer/roofline/roofline.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <vector>
 
@@ -17,30 +16,21 @@ std::optional<double> finiteOrNull(double value) {
   return value;
 }
 
-// One decimal, independent of the C++ locale (reasons end up in JSON and reports).
-std::string oneDecimal(double value) {
-  char buffer[64];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 1);
-  return std::string(buffer, result.ptr);
-}
+PlacementReason reasonOf(PlacementReasonKind kind) { return PlacementReason{kind}; }
 
-std::string percent(double fraction) { return oneDecimal(fraction * 100.0) + "%"; }
-
-std::string gflopsText(double gflops) { return oneDecimal(gflops) + " GFLOP/s"; }
-
-std::string joinReasons(const std::vector<std::string>& reasons) {
-  std::string joined;
-  for (const std::string& reason : reasons) joined += (joined.empty() ? "" : "; ") + reason;
-  return joined;
+PlacementReason reasonNaming(PlacementReasonKind kind, const std::string& model_key) {
+  PlacementReason reason{kind};
+  reason.model_key = model_key;
+  return reason;
 }
 
 // The local-memory roof: the rate at which the kernel's local traffic alone would take its time.
 void placeLocalRoof(const DeviceModel& model, double flops, double local_bytes, RooflinePlacement& placement,
-                    std::vector<std::string>& reasons) {
+                    std::vector<PlacementReason>& reasons) {
   if (!model.local_gbps) {
-    reasons.push_back("local roof: model '" + model.key + "' has no local_gbps");
+    reasons.push_back(reasonNaming(PlacementReasonKind::no_local_bandwidth, model.key));
   } else if (flops == 0) {
-    reasons.push_back("local roof: no flops to place under it");
+    reasons.push_back(reasonOf(PlacementReasonKind::no_flops_under_local_roof));
   } else {
     placement.local_roof_gflops = finiteOrNull(flops / (local_bytes / *model.local_gbps));
   }
@@ -50,24 +40,26 @@ void placeLocalRoof(const DeviceModel& model, double flops, double local_bytes, 
 // where only its intensity says anything), local memory when the local roof is below the roofline
 // and reached, else latency.
 RooflineBound timedBound(const DeviceModel& model, bool timed_on_model_device, RooflineBound roof_side,
-                         const RooflinePlacement& placement, std::vector<std::string>& reasons) {
+                         const RooflinePlacement& placement, std::vector<PlacementReason>& reasons) {
   const double fraction = placement.fraction_of_roof.value_or(0);
   const bool local_roof_limits = placement.local_roof_gflops && *placement.attainable_gflops > 0 &&
                                  *placement.local_roof_gflops < *placement.attainable_gflops;
   if (!timed_on_model_device) {
-    reasons.push_back("timed on another device: bound is the roof that limits this work on '" + model.key +
-                      "', by intensity");
+    reasons.push_back(reasonNaming(PlacementReasonKind::timed_on_other_device, model.key));
     return roof_side;
   }
   if (local_roof_limits && *placement.achieved_gflops >= kRoofBoundFraction * *placement.local_roof_gflops) {
-    reasons.push_back("local-memory bandwidth: the local roof (" + gflopsText(*placement.local_roof_gflops) +
-                      ") is below the DRAM roofline and the kernel reaches " +
-                      percent(*placement.achieved_gflops / *placement.local_roof_gflops) + " of it");
+    PlacementReason reason{PlacementReasonKind::local_memory_bound};
+    reason.local_roof_gflops = *placement.local_roof_gflops;
+    reason.reached_fraction = *placement.achieved_gflops / *placement.local_roof_gflops;
+    reasons.push_back(reason);
     return RooflineBound::memory;
   }
   if (fraction >= kRoofBoundFraction) return roof_side;
-  reasons.push_back("reaches " + percent(fraction) + " of the roof, under the " + percent(kRoofBoundFraction) +
-                    " that marks a saturated resource: latency, too little parallelism or launch overhead");
+  PlacementReason reason{PlacementReasonKind::below_bound_margin};
+  reason.reached_fraction = fraction;
+  reason.margin_fraction = kRoofBoundFraction;
+  reasons.push_back(reason);
   return RooflineBound::latency;
 }
 
@@ -93,8 +85,9 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   if (input.level != MemoryLevel::dram && (!level_gbps || !(*level_gbps > 0))) {
     if (validAmount(input.flops) && input.dram_bytes > 0 && std::isfinite(input.dram_bytes))
       placement.intensity = input.flops / input.dram_bytes;
-    placement.reason =
-        "model '" + model.key + "' has no " + toString(input.level) + " bandwidth: no roof at this level";
+    PlacementReason reason = reasonNaming(PlacementReasonKind::no_level_bandwidth, model.key);
+    reason.level = input.level;
+    placement.reasons.push_back(reason);
     return placement;
   }
   // The compute roof of the work's type: FP32 unless the family computes in double or integers.
@@ -102,21 +95,22 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   if (input.arithmetic != Arithmetic::fp32 && (!compute_peak || !(*compute_peak > 0))) {
     if (validAmount(input.flops) && input.dram_bytes > 0 && std::isfinite(input.dram_bytes))
       placement.intensity = input.flops / input.dram_bytes;
-    placement.reason =
-        "model '" + model.key + "' has no " + toString(input.arithmetic) + " peak: no roof for this work";
+    PlacementReason reason = reasonNaming(PlacementReasonKind::no_arithmetic_peak, model.key);
+    reason.arithmetic = input.arithmetic;
+    placement.reasons.push_back(reason);
     return placement;
   }
   const double peak_gflops = compute_peak.value_or(model.peak_gflops);
   const double bandwidth_gbps = *level_gbps;
   placement.ridge_intensity = peak_gflops / bandwidth_gbps;
-  std::vector<std::string> reasons;
+  std::vector<PlacementReason>& reasons = placement.reasons;
 
   if (!validAmount(input.flops) || !validAmount(input.dram_bytes)) {
-    placement.reason = "flops or bytes are negative or not finite";
+    reasons.push_back(reasonOf(PlacementReasonKind::invalid_work));
     return placement;
   }
   if (input.flops == 0 && input.dram_bytes == 0) {
-    placement.reason = "no work declared: flops and bytes are both 0";
+    reasons.push_back(reasonOf(PlacementReasonKind::no_work));
     return placement;
   }
 
@@ -131,7 +125,7 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
   } else {
     // Infinite intensity: only the compute roof applies.
     placement.attainable_gflops = peak_gflops;
-    reasons.push_back("no DRAM bytes: intensity is undefined, the work sits on the compute roof");
+    reasons.push_back(reasonOf(PlacementReasonKind::no_dram_bytes));
   }
   // GFLOP/s = flop/ns and GB/s = byte/ns, so the roof times come out in ns directly.
   const double time_at_roof_ns = std::max(flops / peak_gflops, bytes / bandwidth_gbps);
@@ -141,9 +135,8 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
 
   const bool timed = input.kernel_ns && std::isfinite(*input.kernel_ns) && *input.kernel_ns > 0;
   if (!timed) {
-    reasons.push_back(input.kernel_ns ? "kernel time is 0 or invalid: no achieved rate"
-                                      : "not timed: no achieved rate");
-    placement.reason = joinReasons(reasons);
+    reasons.push_back(
+        reasonOf(input.kernel_ns ? PlacementReasonKind::kernel_time_invalid : PlacementReasonKind::not_timed));
     return placement;
   }
   const double kernel_ns = *input.kernel_ns;
@@ -152,11 +145,10 @@ RooflinePlacement placeOnRoofline(const DeviceModel& model, const RooflineInput&
     placement.fraction_of_roof = finiteOrNull(*placement.achieved_gflops / *placement.attainable_gflops);
   } else {
     placement.fraction_of_roof = finiteOrNull((bytes / kernel_ns) / bandwidth_gbps);
-    reasons.push_back("no flops: fraction_of_roof is achieved DRAM bandwidth over the model's");
+    reasons.push_back(reasonOf(PlacementReasonKind::fraction_is_bandwidth));
   }
 
   placement.bound = timedBound(model, input.timed_on_model_device, roof_side, placement, reasons);
-  if (!reasons.empty()) placement.reason = joinReasons(reasons);
   return placement;
 }
 

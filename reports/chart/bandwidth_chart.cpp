@@ -9,6 +9,7 @@
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/roofline_sentences.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -100,7 +101,8 @@ std::optional<std::string> aboveRoof(const AnalysedRecord& record, const std::st
   const bool counted_dram = level == MemoryLevel::dram && std::string(bytes.source) == "counters";
   const RooflinePlacement* placement =
       placementOn(record, counted_dram ? model_key + "_counters" : levelPlacementKey(model_key, level));
-  return placement != nullptr ? placement->above_roof : std::nullopt;
+  if (placement == nullptr || !placement->above_roof) return std::nullopt;
+  return aboveRoofText(*placement->above_roof);
 }
 
 std::vector<std::string> dotDetails(const AnalysedRecord& record, const BandwidthColumn& column,

@@ -10,6 +10,7 @@
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/roofline_sentences.hpp"
 
 namespace rooflab::reports::chart_detail {
 namespace {
@@ -113,7 +114,7 @@ std::optional<DataPoint> placeOnChart(const AnalysedResults& results, const Anal
   const std::optional<double> intensity = known(placement->intensity);
   if (!intensity) {
     reason = placement->unplaced ? "unplaced: " + toString(*placement->unplaced)
-                                 : placement->reason.value_or("intensity unknown");
+                                 : placementReasonsText(*placement).value_or("intensity unknown");
     return std::nullopt;
   }
   const double gflops = known(placement->achieved_gflops).value_or(record.achievedGflops().value_or(0.0));
@@ -122,7 +123,7 @@ std::optional<DataPoint> placeOnChart(const AnalysedResults& results, const Anal
                                              : "no floating-point work: not on log axes (see GB/s in the table)";
     return std::nullopt;
   }
-  above_roof = placement->above_roof;
+  if (placement->above_roof) above_roof = aboveRoofText(*placement->above_roof);
   return DataPoint{*intensity, gflops, placement->level};
 }
 
@@ -198,7 +199,7 @@ std::vector<LevelMarker> levelMarkers(const AnalysedRecord& record, const std::s
                              "): " + formatSignificant(*intensity, 3) + per_byte);
     if (const auto fraction = known(placement->fraction_of_roof))
       marker.details.push_back(formatPercent(*fraction) + " of the " + levelDisplayName(level) + " roof");
-    if (placement->above_roof) marker.details.push_back("⚠ " + *placement->above_roof);
+    if (placement->above_roof) marker.details.push_back("⚠ " + aboveRoofText(*placement->above_roof));
     markers.push_back(std::move(marker));
   };
   if (!work.counted) {

@@ -28,6 +28,7 @@
 #include "reports/text/part_text.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/roofline_sentences.hpp"
 #include "reports/chart/roofline_chart.hpp"
 #include "reports/html/svg_chart.hpp"
 #include "reports/html/html_style.hpp"
@@ -280,7 +281,7 @@ class HtmlReport {
             continue;
           }
           if (placement != nullptr && placement->above_roof && known(placement->fraction_of_roof)) {
-            html_ += "<td class=\"num above-roof\" title=\"" + escaped(*placement->above_roof) + "\">" +
+            html_ += "<td class=\"num above-roof\" title=\"" + escaped(aboveRoofText(*placement->above_roof)) + "\">" +
                      escaped(formatPercent(*known(placement->fraction_of_roof))) + " ⚠</td>";
             continue;
           }

@@ -21,6 +21,7 @@
 #include "reports/chart/chart_scene.hpp"
 #include "reports/html/html_report.hpp"
 #include "reports/chart/roofline_chart.hpp"
+#include "reports/text/roofline_sentences.hpp"
 #include "test_support.hpp"
 
 using rooflab::testing::TempDir;
@@ -227,8 +228,9 @@ TEST(LevelRoofline, DeviceModelCarriesAnOptionalL2Roof) {
   EXPECT_DOUBLE_EQ(placed.ridge_intensity, 2.5);
   const rooflab::RooflinePlacement no_roof = rooflab::placeOnRoofline(without, input);
   EXPECT_FALSE(no_roof.attainable_gflops);
-  ASSERT_TRUE(no_roof.intensity && no_roof.reason);
-  EXPECT_NE(no_roof.reason->find("no l2 bandwidth"), std::string::npos) << *no_roof.reason;
+  const std::string why = rooflab::reports::placementReasonsText(no_roof).value_or("");
+  ASSERT_TRUE(no_roof.intensity);
+  EXPECT_NE(why.find("no l2 bandwidth"), std::string::npos) << why;
 }
 
 namespace {
@@ -241,6 +243,15 @@ rooflab::RunRecord timedRecord(double bytes, std::int64_t median_ns) {
   timings.kernel_ns.median = static_cast<double>(median_ns);
   record.timings = timings;
   return record;
+}
+
+// Why a point stands above its roof, as reports write it.
+std::optional<std::string> aboveRoofSentence(const rooflab::RunRecord& record,
+                                             const rooflab::RooflinePlacement& placement,
+                                             const rooflab::RoofExcessContext& context) {
+  const auto above = rooflab::explainAboveRoof(record, placement, context);
+  if (!above) return std::nullopt;
+  return rooflab::reports::aboveRoofText(*above);
 }
 
 rooflab::RooflinePlacement atFraction(double fraction) {
@@ -256,7 +267,7 @@ TEST(LevelRoofline, APointAboveItsRoofSaysWhy) {
   rooflab::RoofExcessContext context{1 << 20, std::nullopt, 1, true};
   const rooflab::RunRecord small = timedRecord(512 * 1024, 100000);  // 0.5 MiB, in a 1 MiB cache
   EXPECT_FALSE(rooflab::explainAboveRoof(small, atFraction(0.9), context));
-  const auto cached = rooflab::explainAboveRoof(small, atFraction(1.59), context);
+  const auto cached = aboveRoofSentence(small, atFraction(1.59), context);
   ASSERT_TRUE(cached);
   EXPECT_NE(cached->find("159.0%"), std::string::npos) << *cached;
   EXPECT_NE(cached->find("fits in the 1.0 MiB cache"), std::string::npos) << *cached;
@@ -264,23 +275,21 @@ TEST(LevelRoofline, APointAboveItsRoofSaysWhy) {
   rooflab::RunRecord counted = timedRecord(64.0 * 1024 * 1024, 100000);  // 64 MiB: no cache holds it
   counted.counters.available = true;
   counted.counters.derived["dram_bytes"] = 16.0 * 1024 * 1024;
-  const auto below_compulsory = rooflab::explainAboveRoof(counted, atFraction(1.2), context);
+  const auto below_compulsory = aboveRoofSentence(counted, atFraction(1.2), context);
   ASSERT_TRUE(below_compulsory);
   EXPECT_NE(below_compulsory->find("counters saw 16.0 MiB"), std::string::npos) << *below_compulsory;
 
   rooflab::RoofExcessContext coarse_timer{0, std::nullopt, 1000, true};
-  const auto timer = rooflab::explainAboveRoof(timedRecord(64.0 * 1024 * 1024, 5000), atFraction(1.1), coarse_timer);
+  const auto timer = aboveRoofSentence(timedRecord(64.0 * 1024 * 1024, 5000), atFraction(1.1), coarse_timer);
   ASSERT_TRUE(timer);
   EXPECT_NE(timer->find("timer resolution (1000 ns)"), std::string::npos) << *timer;
 
-  const auto unknown =
-      rooflab::explainAboveRoof(timedRecord(64.0 * 1024 * 1024, 1000000), atFraction(1.1), coarse_timer);
+  const auto unknown = aboveRoofSentence(timedRecord(64.0 * 1024 * 1024, 1000000), atFraction(1.1), coarse_timer);
   ASSERT_TRUE(unknown);
   EXPECT_NE(unknown->find("no cause rooflab can tell"), std::string::npos) << *unknown;
 
   rooflab::RoofExcessContext reference{0, std::nullopt, 0, false};
-  const auto other_device =
-      rooflab::explainAboveRoof(timedRecord(64.0 * 1024 * 1024, 1000000), atFraction(30), reference);
+  const auto other_device = aboveRoofSentence(timedRecord(64.0 * 1024 * 1024, 1000000), atFraction(30), reference);
   ASSERT_TRUE(other_device);
   EXPECT_NE(other_device->find("another device"), std::string::npos) << *other_device;
 }

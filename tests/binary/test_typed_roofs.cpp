@@ -14,6 +14,7 @@
 #include "analyzer/support/errors.hpp"
 #include "analyzer/manifest/manifest.hpp"
 #include "analyzer/roofline/roofline_models.hpp"
+#include "reports/text/roofline_sentences.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -40,7 +41,8 @@ TEST(TypedRoofs, DoubleWorkStandsUnderTheFp64RoofOfTheCourseModel) {
   // 10 FLOP/B: right of the FP64 ridge (102.5 / 192.3 = 0.53), far left of the FP32 one (12.8).
   const auto dgemm_like = rooflab::placeRecord(recordOf(Arithmetic::fp64, 10e6, 1e6), models);
   const auto& placement = dgemm_like.at("gtx670");
-  ASSERT_TRUE(placement.attainable_gflops.has_value()) << placement.reason.value_or("");
+  ASSERT_TRUE(placement.attainable_gflops.has_value())
+      << rooflab::reports::placementReasonsText(placement).value_or("");
   EXPECT_DOUBLE_EQ(*placement.attainable_gflops, 102.5);
   EXPECT_NEAR(placement.ridge_intensity, 102.5 / 192.3, 1e-12);
 
@@ -62,7 +64,7 @@ TEST(TypedRoofs, AModelWithoutTheTypesPeakSaysSo) {
   const auto placement = rooflab::placeOnRoofline(model, input);
   EXPECT_FALSE(placement.attainable_gflops.has_value());
   EXPECT_DOUBLE_EQ(*placement.intensity, 2.0);
-  EXPECT_EQ(placement.reason, "model 'bare' has no fp64 peak: no roof for this work");
+  EXPECT_EQ(rooflab::reports::placementReasonsText(placement), "model 'bare' has no fp64 peak: no roof for this work");
 }
 
 // Through the binary, as a user runs it: the daxpy fixture (double buffers) on PoCL, ceilings
