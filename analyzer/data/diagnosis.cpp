@@ -67,10 +67,4 @@ std::string summaryText(const Diagnosis& diagnosis) {
   return boundText(diagnosis) + ", " + toString(diagnosis.confidence) + " confidence";
 }
 
-std::string evidenceText(const DiagnosisEvidence& evidence) {
-  std::string text = toString(evidence.signal);
-  if (evidence.level) text += ", " + levelName(*evidence.level) + " level";
-  return text + ": " + evidence.says;
-}
-
 }  // namespace rooflab

@@ -38,6 +38,10 @@ struct DiagnosisEvidence {
   std::optional<MemoryLevel> level;         // the memory level a roofline or counters item is about
   std::optional<DiagnosedBound> points_to;  // nullopt: the item gives no bound (context, or unusable)
   std::string says;                         // what it says, with the figures
+  // A roofline or counters item whose placement stands above its roof: why, as the placement says it
+  // (reports append its sentence to `says`). Absent otherwise, and in schema-1 files, whose `says`
+  // holds that sentence.
+  std::optional<AboveRoof> above_roof;
 };
 
 struct DiagnosisDisagreement {
@@ -69,8 +73,6 @@ struct Diagnosis {
 std::string boundText(const Diagnosis& diagnosis);
 // "memory (DRAM), high confidence".
 std::string summaryText(const Diagnosis& diagnosis);
-// "roofline, DRAM level: ..." for one evidence item.
-std::string evidenceText(const DiagnosisEvidence& evidence);
 std::string levelName(MemoryLevel level);  // "DRAM", "global (CGMA)", "L1", "L2", "local"
 
 }  // namespace rooflab

@@ -1,5 +1,7 @@
 #include "analyzer/device/host_condition.hpp"
 
+#include "analyzer/support/format.hpp"
+
 #include <unistd.h>
 
 #include <charconv>
@@ -54,12 +56,6 @@ std::optional<std::uint64_t> parseCacheSize(std::string text) {
   return *value * scale;
 }
 
-std::string fixedText(double value, int decimals) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
-  return std::string(buffer, result.ptr);
-}
-
 }  // namespace
 
 std::optional<unsigned> countCpuList(const std::string& list) {
@@ -101,8 +97,8 @@ std::optional<std::string> noisyHost(const HostCondition& host, const HostNoiseL
   if (host.load_average_1min && host.core_count && *host.core_count > 0) {
     const double per_core = *host.load_average_1min / double(*host.core_count);
     if (per_core > limits.max_load_per_core)
-      add("load average " + fixedText(*host.load_average_1min, 2) + " on " + std::to_string(*host.core_count) +
-          " cores (" + fixedText(per_core, 2) + " per core, above " + fixedText(limits.max_load_per_core, 2) +
+      add("load average " + formatFixed(*host.load_average_1min, 2) + " on " + std::to_string(*host.core_count) +
+          " cores (" + formatFixed(per_core, 2) + " per core, above " + formatFixed(limits.max_load_per_core, 2) +
           "): other processes share the cores");
   }
   if (host.cpu_governor && *host.cpu_governor != "performance")
@@ -110,9 +106,9 @@ std::optional<std::string> noisyHost(const HostCondition& host, const HostNoiseL
   if (const auto& clock = host.gpu_sm_clock; clock && clock->max_mhz > 0) {
     const double spread = (clock->max_mhz - clock->min_mhz) / clock->max_mhz;
     if (spread > limits.max_gpu_clock_spread)
-      add("GPU SM clock between " + fixedText(clock->min_mhz, 0) + " and " + fixedText(clock->max_mhz, 0) +
-          " MHz during the run (" + fixedText(spread * 100, 1) + "% apart, above " +
-          fixedText(limits.max_gpu_clock_spread * 100, 1) + "%): the GPU changed its clock under the measurement");
+      add("GPU SM clock between " + formatFixed(clock->min_mhz, 0) + " and " + formatFixed(clock->max_mhz, 0) +
+          " MHz during the run (" + formatFixed(spread * 100, 1) + "% apart, above " +
+          formatFixed(limits.max_gpu_clock_spread * 100, 1) + "%): the GPU changed its clock under the measurement");
   }
   if (reasons.empty()) return std::nullopt;
   return reasons;

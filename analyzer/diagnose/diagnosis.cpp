@@ -84,10 +84,7 @@ Reading readPlacements(const AnalysedRecord& record, DiagnosisSignal signal, std
           " at " + formatSignificant(*intensity, 3) +
           (placement.arithmetic.value_or(record.work.arithmetic) == Arithmetic::int32 ? " op/byte" : " FLOP/byte");
     item.says += item.points_to ? " (" + toString(*item.points_to) + ")" : "";
-    // The sentence is the reports' to write (reports::aboveRoofText); until the evidence is data too, a
-    // placement read from a schema-1 file quotes the text it saved.
-    if (placement.above_roof && placement.above_roof->text_as_saved)
-      item.says += "; above its roof: " + *placement.above_roof->text_as_saved;
+    item.above_roof = placement.above_roof;
     evidence.push_back(item);
     if (best_fraction && *fraction <= *best_fraction) continue;
     best_fraction = fraction;

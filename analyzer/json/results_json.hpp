@@ -42,6 +42,10 @@ AnalysedRecord analysedRecordFromJson(const nlohmann::json& json);
 
 // The record.roofline.<key> object. Never NaN or Infinity.
 nlohmann::json toJson(const RooflinePlacement& placement);
+// Why a point stands above its roof, as a diagnosis's evidence item carries it: the fraction and the
+// causes, or the sentence a schema-1 file saved.
+nlohmann::json toJson(const AboveRoof& above);
+std::optional<AboveRoof> aboveRoofFromJson(const nlohmann::json& json);
 RooflinePlacement rooflinePlacementFromJson(const nlohmann::json& json);
 
 nlohmann::json toJson(const MutationVerdict& verdict);

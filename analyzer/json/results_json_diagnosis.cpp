@@ -12,6 +12,7 @@ json toJson(const DiagnosisEvidence& e) {
   json j = {{"signal", toString(e.signal)}, {"says", e.says}};
   j["level"] = e.level ? json(toString(*e.level)) : json(nullptr);
   j["points_to"] = e.points_to ? json(toString(*e.points_to)) : json(nullptr);
+  if (e.above_roof) j["above_roof"] = toJson(*e.above_roof);
   return j;
 }
 
@@ -21,6 +22,7 @@ DiagnosisEvidence diagnosisEvidenceFromJson(const json& j) {
   e.level = parseMemoryLevel(textOr(j, "level"));
   e.points_to = parseDiagnosedBound(textOr(j, "points_to"));
   e.says = textOr(j, "says");
+  if (const json* above = member(j, "above_roof")) e.above_roof = aboveRoofFromJson(*above);
   return e;
 }
 

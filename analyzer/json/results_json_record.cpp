@@ -228,6 +228,23 @@ void readFindings(const json& j, RooflinePlacement& p) {
 
 }  // namespace
 
+json toJson(const AboveRoof& above) {
+  if (above.text_as_saved) return *above.text_as_saved;
+  json causes = json::array();
+  for (const AboveRoofCause& cause : above.causes) causes.push_back(toJson(cause));
+  return {{"fraction_of_roof", above.fraction_of_roof}, {"causes", causes}};
+}
+
+std::optional<AboveRoof> aboveRoofFromJson(const json& j) {
+  if (j.is_string()) return AboveRoof{0, {}, j.get<std::string>()};
+  if (!j.is_object()) return std::nullopt;
+  AboveRoof above{optionalNumber(j, "fraction_of_roof").value_or(0), {}, std::nullopt};
+  if (const json* causes = member(j, "causes"); causes != nullptr && causes->is_array())
+    for (const json& element : *causes)
+      if (const auto cause = aboveRoofCauseFromJson(element)) above.causes.push_back(*cause);
+  return above;
+}
+
 json toJson(const RooflinePlacement& p) {
   json j;
   j["intensity"] = finiteOrNull(p.intensity);

@@ -1,6 +1,7 @@
 #include "reports/html/html_diagnosis.hpp"
 
 #include "reports/html/html_text.hpp"
+#include "reports/text/diagnosis_sentences.hpp"
 
 namespace rooflab::reports {
 

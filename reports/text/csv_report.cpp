@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "analyzer/support/atomic_file.hpp"
+#include "reports/text/diagnosis_sentences.hpp"
 #include "reports/text/known_value.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/profiler_readings.hpp"

@@ -4,9 +4,11 @@
 
 #include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/json/results_json.hpp"
+#include "reports/text/diagnosis_sentences.hpp"
 #include "analyzer/data/run_record.hpp"
 
 using namespace rooflab;
+using rooflab::reports::evidenceText;
 
 namespace {
 

@@ -8,8 +8,10 @@
 #include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/diagnose/end_to_end_analysis.hpp"
 #include "analyzer/json/results_json.hpp"
+#include "reports/text/diagnosis_sentences.hpp"
 
 using namespace rooflab;
+using rooflab::reports::evidenceText;
 
 namespace {
 
