@@ -1,8 +1,7 @@
-// A diagnosis's names, as results files spell them, and its text, as every report says it.
+// A diagnosis's names, as results files spell them.
 #include "analyzer/data/diagnosis.hpp"
 
 #include "analyzer/support/enum_names.hpp"
-#include "analyzer/support/format.hpp"
 
 namespace rooflab {
 
@@ -41,6 +40,35 @@ std::optional<DiagnosisSignal> parseDiagnosisSignal(std::string_view text) {
   return valueOf(kDiagnosisSignalNames, text);
 }
 
+constexpr EnumName<EvidenceKind> kEvidenceKindNames[] = {
+    {EvidenceKind::placement, "placement"},
+    {EvidenceKind::issue_slots, "issue-slots"},
+    {EvidenceKind::mutants, "mutants"},
+    {EvidenceKind::launch_floor, "launch-floor"},
+    {EvidenceKind::failed_verification, "failed-verification"},
+    {EvidenceKind::nothing_to_place, "nothing-to-place"},
+};
+
+std::string toString(EvidenceKind kind) { return nameOf(kEvidenceKindNames, kind); }
+
+std::optional<EvidenceKind> parseEvidenceKind(std::string_view text) { return valueOf(kEvidenceKindNames, text); }
+
+constexpr EnumName<DisagreementCase> kDisagreementCaseNames[] = {
+    {DisagreementCase::mutants_doubtful, "mutants-doubtful"},
+    {DisagreementCase::mutants_over_latency, "mutants-over-latency"},
+    {DisagreementCase::mutants_over_peak, "mutants-over-peak"},
+    {DisagreementCase::counters_over_latency, "counters-over-latency"},
+    {DisagreementCase::counters_over_requested_bytes, "counters-over-requested-bytes"},
+    {DisagreementCase::launch_floor, "launch-floor"},
+    {DisagreementCase::mutant_invalid, "mutant-invalid"},
+};
+
+std::string toString(DisagreementCase disagreement) { return nameOf(kDisagreementCaseNames, disagreement); }
+
+std::optional<DisagreementCase> parseDisagreementCase(std::string_view text) {
+  return valueOf(kDisagreementCaseNames, text);
+}
+
 std::string levelName(MemoryLevel level) {
   switch (level) {
     case MemoryLevel::dram: return "DRAM";
@@ -50,21 +78,6 @@ std::string levelName(MemoryLevel level) {
     case MemoryLevel::local: return "local";
   }
   return "DRAM";
-}
-
-std::string boundText(const Diagnosis& diagnosis) {
-  if (diagnosis.failed_verification) return "failed verification";
-  std::string text = toString(diagnosis.bound);
-  if (diagnosis.bound == DiagnosedBound::memory && diagnosis.memory_level)
-    text += " (" + levelName(*diagnosis.memory_level) + ")";
-  if (diagnosis.bound == DiagnosedBound::launch && diagnosis.launch_floor_ns)
-    text += " (" + formatFixed(*diagnosis.launch_floor_ns / 1000, 1) + " us of launches)";
-  return text;
-}
-
-std::string summaryText(const Diagnosis& diagnosis) {
-  if (diagnosis.failed_verification) return boundText(diagnosis);
-  return boundText(diagnosis) + ", " + toString(diagnosis.confidence) + " confidence";
 }
 
 }  // namespace rooflab

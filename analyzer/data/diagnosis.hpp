@@ -2,12 +2,13 @@
 // One diagnosis per original variant: what bounds it, read from every signal rooflab has (the
 // roofline position at each memory level, the mutants' times, the hardware counters), with the
 // evidence listed and, where two signals point to different bounds, which one is trusted and why.
-// Types and their text; diagnose/diagnosis.hpp decides them (docs/results-schema.md, "Diagnosis").
+// Types and their names; diagnose/diagnosis.hpp decides them (docs/results-schema.md, "Diagnosis").
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "analyzer/data/mutation_verdict.hpp"
 #include "analyzer/data/roofline.hpp"
 
 namespace rooflab {
@@ -33,21 +34,108 @@ enum class DiagnosisSignal { roofline, mutants, counters, launch };
 std::string toString(DiagnosisSignal signal);
 std::optional<DiagnosisSignal> parseDiagnosisSignal(std::string_view text);
 
+// What an evidence item reports. placement: a placement's fraction of a level's roof, at its
+// intensity, with the bound it points to; issue_slots: the share of active cycles the schedulers
+// issued (points to compute at kIssueBound, 80%); mutants: the mutants' times and verdict;
+// launch_floor: the kernel's time against its launches' cost; failed_verification: the output
+// differed from the reference; nothing_to_place: no placement and no mutant verdict.
+enum class EvidenceKind { placement, issue_slots, mutants, launch_floor, failed_verification, nothing_to_place };
+std::string toString(EvidenceKind kind);  // "placement" | "issue-slots" | "mutants" | ...
+std::optional<EvidenceKind> parseEvidenceKind(std::string_view text);
+
+// A mutant that failed validation: which one and what its validation compared.
+struct InvalidMutant {
+  std::string mutant;  // "compute-only" | "memory-only"
+  MutantValidation validation;
+};
+
+// A mutant slower than the whole kernel (over 1.2x its time): it measures another program.
+struct DoubtfulMutant {
+  std::string mutant;         // "compute-only" | "memory-only"
+  double times_original = 0;  // its time over the original's
+};
+
+// Two mutants within tie_share_fraction of the original's time of each other: the roofline's side
+// of the ridge names the bound.
+struct BalancedTie {
+  double tie_share_fraction = 0.1;
+  DiagnosedBound ridge_side = DiagnosedBound::memory;  // memory: left of the ridge; compute: right of it
+  double intensity = 0;                                // the analytic DRAM placement's, FLOP (or op)/byte
+  double ridge_intensity = 0;
+};
+
+// A kernel within bound_multiple of its launches' cost (launches x launch latency).
+struct LaunchFloor {
+  double kernel_ns = 0;
+  double launch_latency_ns = 0;
+  double launches = 1;
+  double bound_multiple = 2;
+};
+
 struct DiagnosisEvidence {
   DiagnosisSignal signal = DiagnosisSignal::roofline;
+  EvidenceKind kind = EvidenceKind::placement;
   std::optional<MemoryLevel> level;         // the memory level a roofline or counters item is about
   std::optional<DiagnosedBound> points_to;  // nullopt: the item gives no bound (context, or unusable)
-  std::string says;                         // what it says, with the figures
+  // placement: its fraction of the level's roof and its intensity, in op/byte when integer.
+  std::optional<double> fraction_of_roof;
+  std::optional<double> intensity;
+  bool integer_ops = false;
+  std::optional<double> issue_slots_busy_pct;  // issue_slots
+  // mutants: the times (each where measured), the verdict (unknown: none), the verdict's last note
+  // where there is none, and what makes the reading unusable or what decided a tie.
+  std::optional<double> t_ns, t_mem_ns, t_comp_ns;
+  MutationReading verdict = MutationReading::unknown;
+  std::optional<MutationNote> last_note;
+  bool cpu_device = false;
+  std::optional<BalancedTie> tie;
+  std::optional<InvalidMutant> invalid;
+  std::optional<DoubtfulMutant> doubt;
+  std::optional<LaunchFloor> launch;  // launch_floor
   // A roofline or counters item whose placement stands above its roof: why, as the placement says it
-  // (reports append its sentence to `says`). Absent otherwise, and in schema-1 files, whose `says`
-  // holds that sentence.
+  // (reports append its sentence). Absent otherwise, and in schema-1 files, whose sentence holds it.
   std::optional<AboveRoof> above_roof;
+  std::optional<std::string> says_as_saved;  // the sentence a schema-1 results file saved
 };
+
+// What one signal concluded, as a disagreement quotes it: a roof fraction at a level, the issue
+// slots' busy share, or a mutant verdict (the first of these that is set).
+struct SignalReading {
+  std::optional<double> fraction_of_roof;
+  std::optional<MemoryLevel> level;
+  std::optional<double> issue_slots_busy_pct;
+  std::optional<MutationReading> verdict;
+};
+
+// Why the trusted signal wins. mutants_doubtful: the overruled mutants run slower than the kernel;
+// mutants_over_latency / mutants_over_peak: trusted mutants against a below-every-roof reading or a
+// peak comparison; counters_over_latency / counters_over_requested_bytes: trusted counters against a
+// below-every-roof reading or the roofline's requested bytes; launch_floor: launches set the time;
+// mutant_invalid: a mutant failed validation.
+enum class DisagreementCase {
+  mutants_doubtful,
+  mutants_over_latency,
+  mutants_over_peak,
+  counters_over_latency,
+  counters_over_requested_bytes,
+  launch_floor,
+  mutant_invalid,
+};
+std::string toString(DisagreementCase disagreement);
+std::optional<DisagreementCase> parseDisagreementCase(std::string_view text);
 
 struct DiagnosisDisagreement {
   DiagnosisSignal trusted = DiagnosisSignal::roofline;
   DiagnosisSignal overruled = DiagnosisSignal::mutants;
-  std::string why;  // one sentence: what each says and why the trusted one is trusted
+  DisagreementCase reason = DisagreementCase::counters_over_requested_bytes;
+  SignalReading trusted_reading;
+  SignalReading overruled_reading;
+  std::optional<DiagnosedBound> overruled_bound;  // launch_floor: the bound the overruled signal named
+  bool cpu_device = false;                        // mutants_doubtful: why a mutant runs slower
+  std::optional<DoubtfulMutant> doubt;            // mutants_doubtful
+  std::optional<InvalidMutant> invalid;           // mutant_invalid
+  std::optional<LaunchFloor> launch;              // launch_floor
+  std::optional<std::string> why_as_saved;        // the sentence a schema-1 results file saved
 };
 
 struct Diagnosis {
@@ -69,10 +157,6 @@ struct Diagnosis {
   bool derived_when_read = false;
 };
 
-// "memory (DRAM)", "compute", "latency", "undetermined", "launch (7.0 us launch latency)".
-std::string boundText(const Diagnosis& diagnosis);
-// "memory (DRAM), high confidence".
-std::string summaryText(const Diagnosis& diagnosis);
 std::string levelName(MemoryLevel level);  // "DRAM", "global (CGMA)", "L1", "L2", "local"
 
 }  // namespace rooflab

@@ -1,13 +1,10 @@
 #include "analyzer/diagnose/diagnosis.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <utility>
 
-#include "analyzer/diagnose/mutation_text_interim.hpp"
 #include "analyzer/diagnose/mutation_verdict.hpp"
-#include "analyzer/support/format.hpp"
 #include "analyzer/data/results_document.hpp"
 #include "analyzer/data/analysis.hpp"
 
@@ -25,22 +22,12 @@ constexpr double kIssueBoundPct = 80;
 // latency is at least a third of the time its point takes.
 constexpr double kLaunchBoundMultiple = 2;
 
-// `digits` significant digits, independent of the locale (diagnoses end up in JSON and reports).
-std::string formatSignificant(double value, int digits) {
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, digits);
-  return std::string(buffer, result.ptr);
-}
-
-std::string percentText(double fraction) { return formatFixed(fraction * 100, 0) + "%"; }
-std::string microseconds(double ns) { return formatFixed(ns / 1000, 1) + " us"; }
-
-// What one signal concludes, with the figure a disagreement sentence quotes.
+// What one signal concludes, with the figure a disagreement quotes.
 struct Reading {
   std::optional<DiagnosedBound> bound;
   std::optional<MemoryLevel> level;
-  std::string figure;  // "46% of the DRAM roof", "compute-bound (t 1.2 ms, ...)"
-  bool weak = false;   // a leaning or overhead-dominated mutant reading
+  SignalReading figure;  // a roof fraction, the issue slots' busy share or the mutant verdict
+  bool weak = false;     // a leaning or overhead-dominated mutant reading
 };
 
 std::optional<DiagnosedBound> fromRoofline(RooflineBound bound) {
@@ -77,43 +64,46 @@ Reading readPlacements(const AnalysedRecord& record, DiagnosisSignal signal, std
     const RooflinePlacement& placement = found->second;
     const std::optional<double> fraction = finiteValue(placement.fraction_of_roof);
     if (!fraction) continue;
-    DiagnosisEvidence item{signal, level, fromRoofline(placement.bound),
-                           percentText(*fraction) + " of the " + levelName(level) + " roof"};
-    if (const auto intensity = finiteValue(placement.intensity))
-      item.says +=
-          " at " + formatSignificant(*intensity, 3) +
-          (placement.arithmetic.value_or(record.work.arithmetic) == Arithmetic::int32 ? " op/byte" : " FLOP/byte");
-    item.says += item.points_to ? " (" + toString(*item.points_to) + ")" : "";
+    DiagnosisEvidence item;
+    item.signal = signal;
+    item.level = level;
+    item.points_to = fromRoofline(placement.bound);
+    item.fraction_of_roof = fraction;
+    item.intensity = finiteValue(placement.intensity);
+    item.integer_ops = placement.arithmetic.value_or(record.work.arithmetic) == Arithmetic::int32;
     item.above_roof = placement.above_roof;
     evidence.push_back(item);
     if (best_fraction && *fraction <= *best_fraction) continue;
     best_fraction = fraction;
     reading.bound = item.points_to;
     reading.level = level == MemoryLevel::global ? MemoryLevel::dram : level;
-    reading.figure = percentText(*fraction) + " of the " + levelName(level) + " roof";
+    reading.figure = SignalReading{fraction, level, std::nullopt, std::nullopt};
   }
   if (signal != DiagnosisSignal::counters || !record.counters.available) return reading;
   const auto issue = record.counters.derived.find("issue_slots_busy_pct");
   if (issue == record.counters.derived.end() || !finiteValue(issue->second)) return reading;
   const double busy_pct = *issue->second;
   const bool issue_bound = busy_pct >= kIssueBoundPct;
-  evidence.push_back({signal, std::nullopt, issue_bound ? std::optional(DiagnosedBound::compute) : std::nullopt,
-                      "issue slots busy " + formatFixed(busy_pct, 0) + "% of active cycles" +
-                          (issue_bound ? " (instruction issue is the limit)" : "")});
+  DiagnosisEvidence item;
+  item.signal = signal;
+  item.kind = EvidenceKind::issue_slots;
+  item.points_to = issue_bound ? std::optional(DiagnosedBound::compute) : std::nullopt;
+  item.issue_slots_busy_pct = busy_pct;
+  evidence.push_back(item);
   if (issue_bound && reading.bound != DiagnosedBound::memory) {
     reading.bound = DiagnosedBound::compute;
-    reading.figure = "issue slots busy " + formatFixed(busy_pct, 0) + "% of the time";
+    reading.figure = SignalReading{std::nullopt, std::nullopt, busy_pct, std::nullopt};
   }
   return reading;
 }
 
+// Two mutants this close to each other (a share of the original's time) are a tie: which is the
+// slower is noise (a CPU's timings vary 2-4x between runs), so the slower one names no bound.
+constexpr double kBalancedTie = 0.1;
+
 // Which roof is the lower one at the kernel's intensity on the device that ran it (memory left of the
-// ridge, compute right of it), with the sentence that says so; nullopt without an analytic placement.
-struct RidgeSide {
-  DiagnosedBound bound;
-  std::string text;
-};
-std::optional<RidgeSide> ridgeSide(const AnalysedRecord& record) {
+// ridge, compute right of it), with the intensities that say so; nullopt without an analytic placement.
+std::optional<BalancedTie> ridgeSide(const AnalysedRecord& record) {
   const auto found = record.roofline.find("device");
   if (found == record.roofline.end() || found->second.intensity_source != IntensitySource::analytic)
     return std::nullopt;
@@ -121,16 +111,9 @@ std::optional<RidgeSide> ridgeSide(const AnalysedRecord& record) {
   const auto intensity = finiteValue(placement.intensity);
   if (!intensity || !(placement.ridge_intensity > 0) || !std::isfinite(placement.ridge_intensity)) return std::nullopt;
   const bool memory = *intensity < placement.ridge_intensity;
-  return RidgeSide{memory ? DiagnosedBound::memory : DiagnosedBound::compute,
-                   std::string(memory ? "the memory roof" : "the compute roof") +
-                       " is the lower one at its intensity (" + formatSignificant(*intensity, 3) +
-                       (memory ? ", left of the ridge at " : ", right of the ridge at ") +
-                       formatSignificant(placement.ridge_intensity, 3) + ")"};
+  return BalancedTie{kBalancedTie, memory ? DiagnosedBound::memory : DiagnosedBound::compute, *intensity,
+                     placement.ridge_intensity};
 }
-
-// Two mutants this close to each other (a share of the original's time) are a tie: which is the
-// slower is noise (a CPU's timings vary 2-4x between runs), so the slower one names no bound.
-constexpr double kBalancedTie = 0.1;
 
 bool balancedTie(const MutationVerdict& m) {
   return m.verdict == MutationReading::balanced && m.t_ns && m.t_mem_ns && m.t_comp_ns &&
@@ -155,69 +138,47 @@ std::optional<DiagnosedBound> fromVerdict(const MutationVerdict& m) {
 
 struct MutantReading {
   Reading reading;
-  std::string doubt;    // why the mutants' times do not measure this kernel (a mutant slower than it)
-  std::string invalid;  // why a mutant's time was not used (it failed validation)
+  std::optional<DoubtfulMutant> doubt;   // a mutant slower than the kernel: its times do not measure it
+  std::optional<InvalidMutant> invalid;  // a mutant that failed validation: its time was not used
 };
 
-MutantReading readMutants(const MutationVerdict& m, const std::optional<RidgeSide>& ridge,
+MutantReading readMutants(const MutationVerdict& m, const std::optional<BalancedTie>& ridge,
                           std::vector<DiagnosisEvidence>& evidence) {
   MutantReading out;
   for (const auto& [name, validation] :
        {std::pair<const char*, const std::optional<MutantValidation>*>{"compute-only", &m.validation.compute_only},
-        {"memory-only", &m.validation.memory_only}}) {
-    if (!*validation || (*validation)->valid || !out.invalid.empty()) continue;
-    const MutantValidation& v = **validation;
-    out.invalid = std::string("the ") + name + " mutant failed validation";
-    if (v.original && v.mutant)
-      out.invalid += " (" + interimValidationQuantityText(v) + ": " + formatSignificant(*v.mutant, 4) +
-                     " against the original's " + formatSignificant(*v.original, 4) +
-                     (v.by == MutantValidation::Method::counters ? ", counted" : "") + ")";
-  }
+        {"memory-only", &m.validation.memory_only}})
+    if (*validation && !(*validation)->valid && !out.invalid) out.invalid = InvalidMutant{name, **validation};
   for (const auto& [name, tx] :
        {std::pair<const char*, std::optional<double>>{"compute-only", m.t_comp_ns}, {"memory-only", m.t_mem_ns}})
-    if (m.t_ns && tx && *tx > kMutantSlowerThanOriginal * *m.t_ns && out.doubt.empty())
-      out.doubt =
-          std::string("the ") + name + " mutant runs " + formatFixed(*tx / *m.t_ns, 2) + "x as long as the original";
+    if (m.t_ns && tx && *tx > kMutantSlowerThanOriginal * *m.t_ns && !out.doubt)
+      out.doubt = DoubtfulMutant{name, *tx / *m.t_ns};
 
-  std::string says;
-  if (m.t_ns) says = "t " + microseconds(*m.t_ns);
-  if (m.t_ns && m.t_mem_ns)
-    says += ", memory-only " + microseconds(*m.t_mem_ns) + " (" + percentText(*m.t_mem_ns / *m.t_ns) + ")";
-  if (m.t_ns && m.t_comp_ns)
-    says += ", compute-only " + microseconds(*m.t_comp_ns) + " (" + percentText(*m.t_comp_ns / *m.t_ns) + ")";
-  const std::string verdict = toString(m.verdict);
+  DiagnosisEvidence item;
+  item.signal = DiagnosisSignal::mutants;
+  item.kind = EvidenceKind::mutants;
+  item.t_ns = m.t_ns;
+  item.t_mem_ns = m.t_mem_ns;
+  item.t_comp_ns = m.t_comp_ns;
+  item.verdict = m.verdict;
+  item.cpu_device = m.cpu_device;
   out.reading.bound = fromVerdict(m);
   // Both mutants about as long as the whole and as each other: neither part alone sets the time, and
   // the roofline says which limit the kernel meets first.
-  const bool tie = balancedTie(m) && ridge;
-  if (tie) out.reading.bound = ridge->bound;
+  if (balancedTie(m) && ridge) {
+    out.reading.bound = ridge->ridge_side;
+    item.tie = ridge;
+  }
   out.reading.weak = m.verdict == MutationReading::memory_leaning || m.verdict == MutationReading::compute_leaning ||
                      m.verdict == MutationReading::overhead_dominated;
-  out.reading.figure = "verdict " + verdict;
-  if (out.reading.bound) {
-    says += (says.empty() ? "" : ": ") + verdict;
-    if (tie)
-      says += ", the two mutants within " + percentText(kBalancedTie) + " of the original's time of each other, and " +
-              ridge->text + ", so " + toString(*out.reading.bound);
-  } else {
-    says += (says.empty() ? "" : ": ") + std::string("no verdict");
-    if (!m.notes.empty()) says += " (" + interimMutationNoteText(m.notes.back(), m.cpu_device) + ")";
-  }
-  if (!out.invalid.empty()) says += "; " + out.invalid;
-  if (!out.doubt.empty()) says += "; " + out.doubt + ", so the reading is doubtful";
-  const bool usable = out.doubt.empty() && out.invalid.empty();
-  evidence.push_back({DiagnosisSignal::mutants, std::nullopt, usable ? out.reading.bound : std::nullopt, says});
+  out.reading.figure.verdict = m.verdict;
+  if (!out.reading.bound && !m.notes.empty()) item.last_note = m.notes.back();
+  item.invalid = out.invalid;
+  item.doubt = out.doubt;
+  const bool usable = !out.doubt && !out.invalid;
+  item.points_to = usable ? out.reading.bound : std::nullopt;
+  evidence.push_back(item);
   return out;
-}
-
-std::string signalName(DiagnosisSignal signal) {
-  switch (signal) {
-    case DiagnosisSignal::roofline: return "the roofline";
-    case DiagnosisSignal::mutants: return "the mutants";
-    case DiagnosisSignal::launch: return "the launch latency";
-    case DiagnosisSignal::counters: break;
-  }
-  return "the counters";
 }
 
 // A kernel within kLaunchBoundMultiple of its launches' cost is launch-bound, whatever its own work's
@@ -228,18 +189,22 @@ void applyLaunchFloor(const RunRecord& original, double launch_latency_ns, Diagn
   const double launches = static_cast<double>(std::max<std::size_t>(1, original.geometry.size()));
   const double floor_ns = launches * launch_latency_ns;
   if (*kernel_ns > kLaunchBoundMultiple * floor_ns) return;
-  const std::string figure = "the kernel runs " + microseconds(*kernel_ns) + ", " +
-                             formatFixed(*kernel_ns / floor_ns, 2) + "x the " + microseconds(launch_latency_ns) +
-                             " launch latency" +
-                             (launches > 1 ? " times its " + formatFixed(launches, 0) + " launches" : "");
-  d.evidence.push_back({DiagnosisSignal::launch, std::nullopt, DiagnosedBound::launch,
-                        figure + " (within " + formatFixed(kLaunchBoundMultiple, 0) + "x: launch-bound)"});
-  if (d.decided_by && d.bound != DiagnosedBound::undetermined && d.bound != DiagnosedBound::latency)
-    d.disagreements.push_back({DiagnosisSignal::launch, *d.decided_by,
-                               signalName(*d.decided_by) + " (" + toString(d.bound) +
-                                   ") reads the kernel's own work; " + figure +
-                                   ", so launches, not that work, set this point's time: a larger problem per "
-                                   "launch or fewer launches is what would help"});
+  const LaunchFloor launch{*kernel_ns, launch_latency_ns, launches, kLaunchBoundMultiple};
+  DiagnosisEvidence item;
+  item.signal = DiagnosisSignal::launch;
+  item.kind = EvidenceKind::launch_floor;
+  item.points_to = DiagnosedBound::launch;
+  item.launch = launch;
+  d.evidence.push_back(item);
+  if (d.decided_by && d.bound != DiagnosedBound::undetermined && d.bound != DiagnosedBound::latency) {
+    DiagnosisDisagreement disagreement;
+    disagreement.trusted = DiagnosisSignal::launch;
+    disagreement.overruled = *d.decided_by;
+    disagreement.reason = DisagreementCase::launch_floor;
+    disagreement.overruled_bound = d.bound;
+    disagreement.launch = launch;
+    d.disagreements.push_back(disagreement);
+  }
   d.bound = DiagnosedBound::launch;
   d.memory_level = std::nullopt;
   d.decided_by = DiagnosisSignal::launch;
@@ -247,34 +212,26 @@ void applyLaunchFloor(const RunRecord& original, double launch_latency_ns, Diagn
   d.confidence = *kernel_ns <= floor_ns ? DiagnosisConfidence::high : DiagnosisConfidence::medium;
 }
 
-// One sentence: `overruled` says `other`, the diagnosis follows `trusted`, and why.
-std::string whyTrusted(DiagnosisSignal trusted, const Reading& trusted_reading, DiagnosisSignal overruled,
-                       const Reading& other, const std::string& doubt, bool cpu_device) {
-  const std::string trusted_says = signalName(trusted) + " (" + trusted_reading.figure + ")" +
-                                   (trusted == DiagnosisSignal::roofline ? " is" : " are");
-  if (overruled == DiagnosisSignal::mutants)
-    return doubt + ": the mutation changed the code the compiler made (" + slowerMutantCause(cpu_device) +
-           "), so the mutants' " + other.figure + " does not measure this kernel; " + trusted_says + " trusted";
-  const std::string other_says = signalName(overruled) + " (" + other.figure + ")";
-  if (trusted == DiagnosisSignal::mutants) {
-    if (other.bound == DiagnosedBound::latency)
-      return other_says + " places it below " + percentText(kRoofBoundFraction) +
-             " of every roof, which cannot tell "
-             "latency from a bound no roof shows; the mutants' times measure what removing the traffic or the "
-             "arithmetic saves, so their " +
-             trusted_reading.figure + " is trusted";
-    return other_says +
-           " compares it with the device's peak, which this kernel's mix of work need not be able to "
-           "reach; the mutants' times measure this kernel directly, so their " +
-           trusted_reading.figure + " is trusted";
+// `overruled` says `other`, the diagnosis follows `trusted`: which of the reasons applies.
+DiagnosisDisagreement disagreementOf(DiagnosisSignal trusted, const Reading& trusted_reading, DiagnosisSignal overruled,
+                                     const Reading& other, const MutantReading& mutants, bool cpu_device) {
+  DiagnosisDisagreement out;
+  out.trusted = trusted;
+  out.overruled = overruled;
+  out.trusted_reading = trusted_reading.figure;
+  out.overruled_reading = other.figure;
+  const bool other_latency = other.bound == DiagnosedBound::latency;
+  if (overruled == DiagnosisSignal::mutants) {
+    out.reason = DisagreementCase::mutants_doubtful;
+    out.cpu_device = cpu_device;
+    out.doubt = mutants.doubt;
+  } else if (trusted == DiagnosisSignal::mutants) {
+    out.reason = other_latency ? DisagreementCase::mutants_over_latency : DisagreementCase::mutants_over_peak;
+  } else {
+    out.reason =
+        other_latency ? DisagreementCase::counters_over_latency : DisagreementCase::counters_over_requested_bytes;
   }
-  if (other.bound == DiagnosedBound::latency)
-    return other_says + " places it below " + percentText(kRoofBoundFraction) +
-           " of every roof, which cannot tell "
-           "latency from a bound no roof shows; " +
-           trusted_says + " measured on the hardware and trusted";
-  return other_says + " counts the bytes the code asks for; the counters count what each level really served, so " +
-         trusted_says + " trusted";
+  return out;
 }
 
 DiagnosisConfidence confidenceOf(const Diagnosis& d, int agreeing, int disagreeing, bool trusted_weak) {
@@ -301,16 +258,16 @@ Diagnosis diagnoseSignals(const AnalysedRecord& original) {
   Diagnosis d;
   if (original.verification.status == VerificationStatus::failed) {
     d.failed_verification = true;
-    d.evidence.push_back({DiagnosisSignal::roofline, std::nullopt, std::nullopt,
-                          "the output differs from the reference: the time is of a wrong computation, so neither the "
-                          "roofline nor the mutants say what bounds the variant; fix it first"});
+    DiagnosisEvidence item;
+    item.kind = EvidenceKind::failed_verification;
+    d.evidence.push_back(item);
     return d;
   }
   const Reading roofline = readPlacements(original, DiagnosisSignal::roofline, d.evidence);
   const Reading counters = readPlacements(original, DiagnosisSignal::counters, d.evidence);
   MutantReading mutants;
   if (original.mutation) mutants = readMutants(*original.mutation, ridgeSide(original), d.evidence);
-  const bool mutants_usable = mutants.reading.bound && mutants.doubt.empty() && mutants.invalid.empty();
+  const bool mutants_usable = mutants.reading.bound && !mutants.doubt && !mutants.invalid;
 
   // Mutants first: they time this kernel without one of its parts. Then the counters (the traffic the
   // hardware saw at each level), then the analytic roofline.
@@ -326,9 +283,11 @@ Diagnosis diagnoseSignals(const AnalysedRecord& original) {
     trusted = &roofline;
   }
   if (trusted == nullptr) {
-    if (d.evidence.empty())
-      d.evidence.push_back({DiagnosisSignal::roofline, std::nullopt, std::nullopt,
-                            "no placement on the device that ran and no mutant verdict"});
+    if (d.evidence.empty()) {
+      DiagnosisEvidence item;
+      item.kind = EvidenceKind::nothing_to_place;
+      d.evidence.push_back(item);
+    }
     return d;
   }
   d.bound = *trusted->bound;
@@ -345,23 +304,24 @@ Diagnosis diagnoseSignals(const AnalysedRecord& original) {
                                                                 {DiagnosisSignal::counters, &counters},
                                                                 {DiagnosisSignal::mutants, &mutants.reading}};
   for (const auto& [signal, reading] : signals) {
-    if (!reading->bound || (signal == DiagnosisSignal::mutants && !mutants.invalid.empty())) continue;
+    if (!reading->bound || (signal == DiagnosisSignal::mutants && mutants.invalid)) continue;
     if (*reading->bound == d.bound) {
       agreeing += signal != DiagnosisSignal::mutants || mutants_usable ? 1 : 0;
       continue;
     }
     ++disagreeing;
-    d.disagreements.push_back({*d.decided_by, signal,
-                               whyTrusted(*d.decided_by, *trusted, signal, *reading, mutants.doubt,
-                                          original.mutation && original.mutation->cpu_device)});
+    d.disagreements.push_back(disagreementOf(*d.decided_by, *trusted, signal, *reading, mutants,
+                                             original.mutation && original.mutation->cpu_device));
   }
-  if (!mutants.invalid.empty() && d.decided_by != DiagnosisSignal::mutants)
-    d.disagreements.push_back({*d.decided_by, DiagnosisSignal::mutants,
-                               mutants.invalid +
-                                   ": it does not do the original's work, so the mutants give no "
-                                   "verdict; " +
-                                   signalName(*d.decided_by) + " (" + trusted->figure + ")" +
-                                   (d.decided_by == DiagnosisSignal::roofline ? " is" : " are") + " trusted"});
+  if (mutants.invalid && d.decided_by != DiagnosisSignal::mutants) {
+    DiagnosisDisagreement disagreement;
+    disagreement.trusted = *d.decided_by;
+    disagreement.overruled = DiagnosisSignal::mutants;
+    disagreement.reason = DisagreementCase::mutant_invalid;
+    disagreement.trusted_reading = trusted->figure;
+    disagreement.invalid = mutants.invalid;
+    d.disagreements.push_back(disagreement);
+  }
   d.confidence = confidenceOf(d, agreeing, disagreeing, trusted->weak);
   return d;
 }

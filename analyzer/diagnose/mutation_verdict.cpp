@@ -195,12 +195,6 @@ MutationNote noteOf(MutationNoteKind kind, std::string mutant = "", std::string 
 
 }  // namespace
 
-std::string slowerMutantCause(bool cpu_device) {
-  return cpu_device ? "on a CPU device, typically lost vectorisation across work items"
-                    : "on a GPU, typically more registers per work item and so fewer in flight, or memory requests "
-                      "that no longer coalesce";
-}
-
 std::optional<MemoryRoof> fastestMemoryRoof(const DeviceModel& model) {
   std::optional<MemoryRoof> fastest;
   for (const auto& [gbps, level] : {std::pair<std::optional<double>, const char*>{model.dram_gbps, "DRAM"},

@@ -36,8 +36,4 @@ MutationVerdict analyseMutation(const RunRecord& normal, const RunRecord* memory
                                 std::optional<double> compute_roof_gflops = std::nullopt,
                                 std::optional<MemoryRoof> memory_roof = std::nullopt, bool cpu_device = false);
 
-// Why a mutant's code runs slower than its original on this kind of device, for notes and diagnoses:
-// "on a CPU device, typically lost vectorisation across work items", or the GPU's reasons.
-std::string slowerMutantCause(bool cpu_device);
-
 }  // namespace rooflab

@@ -50,6 +50,11 @@ RooflinePlacement rooflinePlacementFromJson(const nlohmann::json& json);
 
 nlohmann::json toJson(const MutationVerdict& verdict);
 MutationVerdict mutationVerdictFromJson(const nlohmann::json& json);
+// A verdict's mutant validation and note, also quoted by a diagnosis's evidence.
+nlohmann::json toJson(const MutantValidation& validation);
+MutantValidation mutantValidationFromJson(const nlohmann::json& json);
+nlohmann::json toJson(const MutationNote& note);
+std::optional<MutationNote> mutationNoteFromJson(const nlohmann::json& json);
 
 // The record.mutant_source_check object (automatic mutants only).
 nlohmann::json toJson(const MutantSourceCheck& check);

@@ -38,6 +38,8 @@ std::optional<KeptGlobalLoads> keptGlobalLoadsFromJson(const json& j) {
                          optionalNumber(*kept, "bytes"), optionalNumber(*kept, "of_bytes")};
 }
 
+}  // namespace
+
 json toJson(const MutantValidation& v) {
   json j = {{"by", v.by == MutantValidation::Method::counters ? "counters" : "construction"},
             {"quantity", v.quantity},
@@ -69,6 +71,8 @@ MutantValidation mutantValidationFromJson(const json& j) {
   return v;
 }
 
+namespace {
+
 // A note's figures, each under its field's name where the note has it.
 const std::pair<const char*, std::optional<double> MutationNote::*> kNoteFigures[] = {
     {"times_original", &MutationNote::times_original},
@@ -83,6 +87,8 @@ const std::pair<const char*, std::optional<double> MutationNote::*> kNoteFigures
     {"t_ns", &MutationNote::t_ns},
     {"floor_ns", &MutationNote::floor_ns},
 };
+
+}  // namespace
 
 // A note read from a schema-1 file is its sentence, written back as it was.
 json toJson(const MutationNote& note) {
@@ -112,6 +118,8 @@ std::optional<MutationNote> mutationNoteFromJson(const json& j) {
   note.roof_level = textOr(j, "roof_level");
   return note;
 }
+
+namespace {
 
 // Bytes are whole numbers: written as integers.
 json bytesJson(const TrafficBytes& b, bool with_kernel) {

@@ -6,6 +6,7 @@
 
 #include "reports/chart/roofline_chart_parts.hpp"
 #include "reports/text/known_value.hpp"
+#include "reports/text/diagnosis_sentences.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"

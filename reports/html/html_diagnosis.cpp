@@ -9,7 +9,7 @@ std::string diagnosisDetailsText(const Diagnosis& diagnosis) {
   std::string text;
   for (const DiagnosisEvidence& item : diagnosis.evidence) text += (text.empty() ? "" : "\n") + evidenceText(item);
   for (const DiagnosisDisagreement& item : diagnosis.disagreements)
-    text += (text.empty() ? "" : "\n") + std::string("disagreement: ") + item.why;
+    text += (text.empty() ? "" : "\n") + std::string("disagreement: ") + disagreementText(item);
   return text;
 }
 

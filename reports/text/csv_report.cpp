@@ -68,7 +68,7 @@ void appendDiagnosisFields(const AnalysedRecord& record, std::vector<std::string
   for (const DiagnosisEvidence& item : diagnosis.evidence)
     evidence += (evidence.empty() ? "" : " | ") + evidenceText(item);
   for (const DiagnosisDisagreement& item : diagnosis.disagreements)
-    evidence += (evidence.empty() ? "" : " | ") + std::string("disagreement: ") + item.why;
+    evidence += (evidence.empty() ? "" : " | ") + std::string("disagreement: ") + disagreementText(item);
   row.insert(row.end(), {boundText(diagnosis), toString(diagnosis.confidence), evidence});
 }
 

@@ -1,4 +1,5 @@
 #include "reports/text/device_comparison.hpp"
+#include "reports/text/diagnosis_sentences.hpp"
 
 #include <algorithm>
 

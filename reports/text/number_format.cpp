@@ -24,6 +24,10 @@ std::string formatFixed(double value, int decimals) {
   return toChars(withoutNegativeZero(value), std::chars_format::fixed, decimals);
 }
 
+std::string formatGeneral(double value, int significant_digits) {
+  return toChars(value, std::chars_format::general, significant_digits);
+}
+
 std::string formatSignificant(double value, int significant_digits) {
   if (!std::isfinite(value)) return "–";
   if (value == 0.0) return "0";

@@ -14,6 +14,10 @@ std::string formatFixed(double value, int decimals);
 // `significant_digits` digits, never in exponent form between 1e-6 and 1e9 ("1.23", "1230", "0.00123").
 std::string formatSignificant(double value, int significant_digits);
 
+// std::to_chars's general form with `significant_digits` digits, exponent form where it is shorter
+// ("0.25", "1.23e+04"): the form the diagnosis's intensities and counts have always been written in.
+std::string formatGeneral(double value, int significant_digits);
+
 // A rate for people: 20413 -> "20413", 231.63 -> "231.6", 7.219 -> "7.22", 0.0123 -> "0.0123".
 std::string formatRate(double value);
 

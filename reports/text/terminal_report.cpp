@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "reports/text/device_comparison.hpp"
+#include "reports/text/diagnosis_sentences.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/part_text.hpp"
 #include "reports/text/record_text.hpp"

@@ -8,7 +8,10 @@
 #include "analyzer/data/run_record.hpp"
 
 using namespace rooflab;
+using rooflab::reports::boundText;
+using rooflab::reports::disagreementText;
 using rooflab::reports::evidenceText;
+using rooflab::reports::summaryText;
 
 namespace {
 
@@ -41,14 +44,16 @@ AnalysedRecord original() {
 
 bool anyDisagreement(const Diagnosis& d, DiagnosisSignal trusted, DiagnosisSignal overruled, const std::string& says) {
   for (const DiagnosisDisagreement& item : d.disagreements)
-    if (item.trusted == trusted && item.overruled == overruled && item.why.find(says) != std::string::npos) return true;
+    if (item.trusted == trusted && item.overruled == overruled &&
+        disagreementText(item).find(says) != std::string::npos)
+      return true;
   return false;
 }
 
 std::string describe(const Diagnosis& d) {
   std::string text = summaryText(d) + "\n";
   for (const DiagnosisEvidence& item : d.evidence) text += "  " + evidenceText(item) + "\n";
-  for (const DiagnosisDisagreement& item : d.disagreements) text += "  disagreement: " + item.why + "\n";
+  for (const DiagnosisDisagreement& item : d.disagreements) text += "  disagreement: " + disagreementText(item) + "\n";
   return text;
 }
 
@@ -66,7 +71,7 @@ TEST(Diagnosis, SignalsThatAgreeGiveHighConfidenceAndTheirEvidence) {
   ASSERT_EQ(d.evidence.size(), 2u);
   EXPECT_EQ(evidenceText(d.evidence[0]), "roofline, DRAM level: 80% of the DRAM roof at 0.25 FLOP/byte (memory)");
   EXPECT_EQ(d.evidence[1].signal, DiagnosisSignal::mutants);
-  EXPECT_NE(d.evidence[1].says.find("memory-only 950.0 us (95%)"), std::string::npos) << describe(d);
+  EXPECT_NE(evidenceText(d.evidence[1]).find("memory-only 950.0 us (95%)"), std::string::npos) << describe(d);
   EXPECT_EQ(summaryText(d), "memory (DRAM), high confidence");
 }
 
@@ -274,10 +279,10 @@ TEST(Diagnosis, BalancedMutantsInATieFollowTheLowerRoofAtTheKernelsIntensity) {
   EXPECT_EQ(d.bound, DiagnosedBound::memory) << describe(d);
   EXPECT_EQ(d.decided_by, DiagnosisSignal::mutants);
   ASSERT_EQ(d.evidence.back().signal, DiagnosisSignal::mutants);
-  EXPECT_NE(d.evidence.back().says.find(
-                "balanced, the two mutants within 10% of the original's time of each other, and "
-                "the memory roof is the lower one at its intensity (0.0833, left of the ridge at 7.2), "
-                "so memory"),
+  EXPECT_NE(evidenceText(d.evidence.back())
+                .find("balanced, the two mutants within 10% of the original's time of each other, and "
+                      "the memory roof is the lower one at its intensity (0.0833, left of the ridge at 7.2), "
+                      "so memory"),
             std::string::npos)
       << describe(d);
 

@@ -11,6 +11,7 @@
 #include "reports/text/diagnosis_sentences.hpp"
 
 using namespace rooflab;
+using rooflab::reports::boundText;
 using rooflab::reports::evidenceText;
 
 namespace {

@@ -168,7 +168,7 @@ TEST(MutationVerdict, ReproducesTheVerdictsSavedInTheGoldenRuns) {
       for (auto& note : saved["notes"]) {
         std::string text = note.get<std::string>();
         if (const auto at = text.find(cpu_cause); at != std::string::npos)
-          text.replace(at, cpu_cause.size(), slowerMutantCause(d.device->type == "CPU"));
+          text.replace(at, cpu_cause.size(), rooflab::reports::slowerMutantCauseText(d.device->type == "CPU"));
         note = text;
       }
       EXPECT_EQ(now, saved) << normal.label();
