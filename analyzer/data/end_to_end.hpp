@@ -86,9 +86,6 @@ struct EndToEndRun {
   std::optional<std::string> error;  // the run failed: no timings, the others still ran
 };
 
-// What the analysis concludes of one end-to-end run (EndToEndAnalysis::runs, in the order of the
-// measured runs): each part as the link and launch ceilings predict it, the kernel as the point's
-// own kernel-alone median, host copies at the host's memcpy speed (in gaps_ns); and what bounds it.
 // Where a run's prediction came from, or why it has none.
 enum class EndToEndPredictionBasis {
   not_judged,        // the run failed or computed wrong results: not predicted
@@ -124,6 +121,10 @@ struct EndToEndPredictionInputs {
   std::optional<int> queues;  // overlap: on this many queues
 };
 
+// What the analysis concludes of one end-to-end run (EndToEndAnalysis::runs, in the order of the
+// measured runs): each part as the link and launch ceilings predict it, the kernel as the point's
+// own kernel-alone median, host copies at the host's memcpy speed (in gaps_ns); and what bounds it.
+// reports/text/end_to_end_sentences.hpp says its basis and bound in words.
 struct EndToEndRunPrediction {
   std::optional<EndToEndParts> predicted;
   EndToEndPredictionBasis basis = EndToEndPredictionBasis::not_judged;
