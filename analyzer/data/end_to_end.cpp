@@ -37,6 +37,19 @@ constexpr EnumName<EndToEndBound> kEndToEndBoundNames[] = {
 std::string toString(EndToEndBound bound) { return nameOf(kEndToEndBoundNames, bound); }
 std::optional<EndToEndBound> parseEndToEndBound(std::string_view text) { return valueOf(kEndToEndBoundNames, text); }
 
+constexpr EnumName<EndToEndPredictionBasis> kEndToEndPredictionBasisNames[] = {
+    {EndToEndPredictionBasis::not_judged, "not-judged"},
+    {EndToEndPredictionBasis::ceilings, "ceilings"},
+    {EndToEndPredictionBasis::missing_ceiling, "missing-ceiling"},
+    {EndToEndPredictionBasis::no_link_ceilings, "no-link-ceilings"},
+    {EndToEndPredictionBasis::no_kernel_median, "no-kernel-median"},
+};
+
+std::string toString(EndToEndPredictionBasis basis) { return nameOf(kEndToEndPredictionBasisNames, basis); }
+std::optional<EndToEndPredictionBasis> parseEndToEndPredictionBasis(std::string_view text) {
+  return valueOf(kEndToEndPredictionBasisNames, text);
+}
+
 bool EndToEndResult::failed() const {
   for (const EndToEndRun& run : runs)
     if (run.error || run.verification.status == VerificationStatus::failed) return true;

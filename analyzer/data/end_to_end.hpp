@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzer/data/link_ceilings.hpp"
 #include "analyzer/data/verification_result.hpp"
 
 namespace rooflab {
@@ -54,6 +55,14 @@ enum class EndToEndBound { link_up, link_down, launch, kernel, host, undetermine
 std::string toString(EndToEndBound bound);  // "link-up" | "link-down" | "launch" | "kernel" | "host" | "undetermined"
 std::optional<EndToEndBound> parseEndToEndBound(std::string_view text);
 
+// The figures a bound quotes, taken from the run's medians: each only for the bounds its comment names.
+struct EndToEndBoundFigures {
+  double time_fraction = 0;         // the largest part over the run's total, at most 1
+  std::optional<double> link_gbps;  // link_up, link_down: the run's bytes that way over their part's time
+  std::optional<int> launches;      // launch: kernel launches per run
+  std::optional<double> launch_ns;  // launch: the launch part's time
+};
+
 // One strategy run end to end: from the application's host arrays to its host arrays.
 struct EndToEndRun {
   EndToEndStrategy strategy = EndToEndStrategy::copy;
@@ -77,14 +86,53 @@ struct EndToEndRun {
   std::optional<std::string> error;  // the run failed: no timings, the others still ran
 };
 
+// Where a run's prediction came from, or why it has none.
+enum class EndToEndPredictionBasis {
+  not_judged,        // the run failed or computed wrong results: not predicted
+  ceilings,          // predicted from the link and launch ceilings (EndToEndPredictionInputs)
+  missing_ceiling,   // the ceilings lack the launch time or a link ceiling this strategy needs
+  no_link_ceilings,  // the run measured no link ceilings ([run] ceilings = "datasheet")
+  no_kernel_median,  // the kernel run has no median time
+};
+std::string toString(EndToEndPredictionBasis basis);  // "not-judged" | "ceilings" | "missing-ceiling" | ...
+std::optional<EndToEndPredictionBasis> parseEndToEndPredictionBasis(std::string_view text);
+
+// A link ceiling as a prediction used it: its figures and the buffers it timed.
+struct UsedLinkCeiling {
+  LinkStrategy strategy = LinkStrategy::copy;
+  bool zero_copy = false;
+  std::optional<double> gbps;
+  double latency_ns = 0;  // a buffer (0 where the ceiling has none)
+  int buffers = 0;
+};
+
+// What a prediction from the ceilings rests on, each figure as the model used it.
+struct EndToEndPredictionInputs {
+  std::optional<UsedLinkCeiling> upload;  // where the strategy has a host-to-device ceiling
+  double launch_ns = 0;                   // one launch
+  bool back_to_back = false;              // overlap: launches queued behind other commands
+  int launches = 0;
+  double kernel_ns = 0;                     // the kernel run's median, for the whole run
+  std::optional<UsedLinkCeiling> download;  // where the strategy has a device-to-host ceiling
+  // Host copies at the host's memcpy speed, where the run copies on the host and memcpy was measured.
+  std::optional<std::uint64_t> host_copy_bytes;
+  std::optional<double> host_memcpy_gbps;
+  std::optional<int> chunks;  // overlap: the chunks through the pipeline
+  std::optional<int> queues;  // overlap: on this many queues
+};
+
 // What the analysis concludes of one end-to-end run (EndToEndAnalysis::runs, in the order of the
 // measured runs): each part as the link and launch ceilings predict it, the kernel as the point's
 // own kernel-alone median, host copies at the host's memcpy speed (in gaps_ns); and what bounds it.
+// reports/text/end_to_end_sentences.hpp says its basis and bound in words.
 struct EndToEndRunPrediction {
   std::optional<EndToEndParts> predicted;
-  std::string predicted_from;  // the ceilings each part came from, with their figures
+  EndToEndPredictionBasis basis = EndToEndPredictionBasis::not_judged;
+  std::optional<EndToEndPredictionInputs> inputs;      // basis ceilings: the ceilings and counts each part came from
+  std::optional<std::string> predicted_from_as_saved;  // the basis as a schema-1 results file wrote it
   EndToEndBound bound = EndToEndBound::undetermined;
-  std::string bound_text;  // "link-bound at 7.5 GB/s host-to-device"
+  EndToEndBoundFigures bound_figures;
+  std::optional<std::string> bound_text_as_saved;  // the bound as a schema-1 results file wrote it
 };
 
 // The overlap what-if of one chunk count: the pipeline's predicted time (its longest stage once per
@@ -106,14 +154,17 @@ struct OverlapWhatIf {
 // What the end-to-end runs of one point conclude.
 struct EndToEndVerdict {
   EndToEndBound bound = EndToEndBound::undetermined;  // of the best strategy's run
-  std::string bound_text;
-  std::optional<EndToEndStrategy> best;  // the fastest verified run
+  EndToEndBoundFigures bound_figures;                 // of the best strategy's run
+  std::optional<std::string> bound_text_as_saved;     // the bound as a schema-1 results file wrote it
+  std::optional<EndToEndStrategy> best;               // the fastest verified run
   int best_chunks = 1;
   std::optional<double> best_ns;
   // The slowest verified blocking run, and how much faster the best is: what choosing the strategy wins.
   std::optional<EndToEndStrategy> worst;
   std::optional<double> worst_ns;
-  std::string summary;  // "overlap (4 chunks) 12.3 ms, 2.10x faster than copy (25.8 ms)"
+  // The summary as a schema-1 results file wrote it; the reports otherwise say it from best and worst
+  // ("overlap (4 chunks) 12.30 ms, 2.10x faster than copy (25.80 ms)").
+  std::optional<std::string> summary_as_saved;
 };
 
 // What a point's end-to-end runs measured.

@@ -76,8 +76,7 @@ std::optional<double> predictedTransfersNs(const TimelineTransferPattern& patter
   if (strategy == EndToEndStrategy::map || strategy == EndToEndStrategy::alloc_host_ptr) run.host_copy_bytes = bytes;
   EndToEndCeilings without_launch = ceilings;
   without_launch.launch_ns = 0.0;
-  std::string from;
-  const std::optional<EndToEndParts> parts = predictRun(run, 0, without_launch, from);
+  const std::optional<EndToEndParts> parts = predictRun(run, 0, without_launch);
   if (!parts) return std::nullopt;
   return parts->total_ns;
 }
@@ -211,8 +210,7 @@ void addApplicationWhatIfs(const EndToEndCeilings& ceilings, CaptureTimeline& ti
       what_if.chunks = chunks;
       what_if.chunk_elements.assign(std::size_t(chunks), 1);
     }
-    std::string from;
-    if (const std::optional<EndToEndParts> parts = predictRun(what_if, kernel->sum_ns, with_launch, from))
+    if (const std::optional<EndToEndParts> parts = predictRun(what_if, kernel->sum_ns, with_launch))
       timeline.application_what_ifs.push_back(
           {strategy, what_if.chunks, parts->total_ns, measured_ns - parts->total_ns});
   }

@@ -2,22 +2,8 @@
 
 #include <algorithm>
 
-#include "analyzer/support/format.hpp"
-
 namespace rooflab {
 namespace {
-
-std::string timeText(double ns) {
-  if (ns >= 1e6) return formatFixed(ns / 1e6, 2) + " ms";
-  return formatFixed(ns / 1e3, 1) + " us";
-}
-
-std::string runName(const EndToEndRun& run) {
-  std::string name = toString(run.strategy);
-  if (run.strategy == EndToEndStrategy::overlap)
-    name += " (" + std::to_string(run.chunks) + " chunk" + (run.chunks == 1 ? "" : "s") + ")";
-  return name;
-}
 
 bool usable(const EndToEndRun& run) {
   return !run.error && !run.repetitions.empty() && run.verification.status != VerificationStatus::failed;
@@ -39,25 +25,13 @@ void judgeBound(const EndToEndRun& run, EndToEndRunPrediction& judged) {
       *std::max_element(std::begin(parts), std::end(parts), [](const Part& a, const Part& b) { return a.ns < b.ns; });
   if (!(largest.ns > 0) || !(m.total_ns > 0)) return;
   judged.bound = largest.bound;
-  const std::string share = formatFixed(100 * std::min(1.0, largest.ns / m.total_ns), 0) + "% of the time";
-  switch (largest.bound) {
-    case EndToEndBound::link_up:
-      judged.bound_text = "link-bound at " + formatFixed(double(run.upload_bytes) / m.upload_ns, 2) +
-                          " GB/s host-to-device (" + share + ")";
-      break;
-    case EndToEndBound::link_down:
-      judged.bound_text = "link-bound at " + formatFixed(double(run.download_bytes) / m.download_ns, 2) +
-                          " GB/s device-to-host (" + share + ")";
-      break;
-    case EndToEndBound::launch:
-      judged.bound_text = "launch-bound (" + std::to_string(run.launches) + " launch" +
-                          (run.launches == 1 ? "" : "es") + ", " + timeText(m.launch_ns) + ", " + share + ")";
-      break;
-    case EndToEndBound::kernel: judged.bound_text = "kernel-bound (" + share + ")"; break;
-    case EndToEndBound::host:
-      judged.bound_text = "host-bound: " + share + " is between commands (host copies, driver work)";
-      break;
-    case EndToEndBound::undetermined: break;
+  EndToEndBoundFigures& figures = judged.bound_figures;
+  figures.time_fraction = std::min(1.0, largest.ns / m.total_ns);
+  if (largest.bound == EndToEndBound::link_up) figures.link_gbps = double(run.upload_bytes) / m.upload_ns;
+  if (largest.bound == EndToEndBound::link_down) figures.link_gbps = double(run.download_bytes) / m.download_ns;
+  if (largest.bound == EndToEndBound::launch) {
+    figures.launches = run.launches;
+    figures.launch_ns = m.launch_ns;
   }
 }
 
@@ -112,23 +86,15 @@ EndToEndVerdict verdictOf(const EndToEndResult& result, const std::vector<EndToE
     if (run.strategy != EndToEndStrategy::overlap && (!worst || run.median.total_ns > worst->median.total_ns))
       worst = &run;
   }
-  if (!best) {
-    verdict.summary = "no end-to-end run was verified";
-    return verdict;
-  }
+  if (!best) return verdict;
   verdict.bound = best_judged->bound;
-  verdict.bound_text = best_judged->bound_text;
+  verdict.bound_figures = best_judged->bound_figures;
   verdict.best = best->strategy;
   verdict.best_chunks = best->chunks;
   verdict.best_ns = best->median.total_ns;
-  verdict.summary = runName(*best) + " " + timeText(best->median.total_ns);
   if (worst && worst != best) {
     verdict.worst = worst->strategy;
     verdict.worst_ns = worst->median.total_ns;
-    verdict.summary += ", " + formatFixed(worst->median.total_ns / best->median.total_ns, 2) + "x faster than " +
-                       runName(*worst) + " (" + timeText(worst->median.total_ns) + ")";
-  } else {
-    verdict.summary += ", the fastest";
   }
   return verdict;
 }
@@ -143,14 +109,14 @@ EndToEndAnalysis analyseEndToEnd(const RunRecord& record, const EndToEndCeilings
     EndToEndRunPrediction& judged = analysis.runs.emplace_back();
     if (!usable(run)) continue;
     judgeBound(run, judged);
-    std::string from;
-    if (kernel_ns) judged.predicted = predictRun(run, *kernel_ns, ceilings, from);
-    judged.predicted_from = judged.predicted ? from
-                            : kernel_ns
-                                ? "no prediction: the run measured no " +
-                                      std::string(ceilings.link ? "launch or link ceiling this strategy needs"
-                                                                : "link ceilings ([run] ceilings = \"datasheet\")")
-                                : "no prediction: the kernel run has no median time";
+    if (!kernel_ns) judged.basis = EndToEndPredictionBasis::no_kernel_median;
+    else if (!ceilings.link) judged.basis = EndToEndPredictionBasis::no_link_ceilings;
+    else if ((judged.predicted = predictRun(run, *kernel_ns, ceilings))) {
+      judged.basis = EndToEndPredictionBasis::ceilings;
+      judged.inputs = predictionInputs(run, *kernel_ns, ceilings);
+    } else {
+      judged.basis = EndToEndPredictionBasis::missing_ceiling;
+    }
   }
   analysis.overlap = overlapWhatIfs(result, analysis.runs, kernel_ns.value_or(0), ceilings);
   analysis.verdict = verdictOf(result, analysis.runs);

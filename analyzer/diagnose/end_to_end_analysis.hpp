@@ -8,7 +8,7 @@
 namespace rooflab {
 
 // The predictions, bounds, overlap what-ifs and verdict of a record's end-to-end runs (`record` has
-// end_to_end). Runs whose ceilings are missing get no prediction and say so in predicted_from.
+// end_to_end). Runs whose ceilings are missing get no prediction, and their basis says why.
 EndToEndAnalysis analyseEndToEnd(const RunRecord& record, const EndToEndCeilings& ceilings);
 
 }  // namespace rooflab

@@ -3,25 +3,16 @@
 #include <algorithm>
 #include <numeric>
 
-#include "analyzer/support/format.hpp"
-
 namespace rooflab {
 namespace {
-
-std::string usText(double ns) {
-  return ns >= 1e6 ? formatFixed(ns / 1e6, 2) + " ms" : formatFixed(ns / 1e3, 1) + " us";
-}
 
 // The time of `buffers` transfers of `bytes` in all by `ceiling`: a latency each, the bytes at its bandwidth.
 double transferNs(const LinkCeiling& ceiling, int buffers, double bytes) {
   return buffers * ceiling.latency_ns.value_or(0) + (ceiling.gbps && *ceiling.gbps > 0 ? bytes / *ceiling.gbps : 0.0);
 }
 
-std::string ceilingText(const LinkCeiling& ceiling) {
-  const std::string latency = usText(ceiling.latency_ns.value_or(0));
-  if (ceiling.zero_copy) return toString(ceiling.strategy) + " zero-copy, " + latency + " a buffer";
-  return toString(ceiling.strategy) + " " + (ceiling.gbps ? formatFixed(*ceiling.gbps, 2) + " GB/s" : "-") + " + " +
-         latency + " a buffer";
+UsedLinkCeiling usedCeiling(const LinkCeiling& ceiling, int buffers) {
+  return {ceiling.strategy, ceiling.zero_copy, ceiling.gbps, ceiling.latency_ns.value_or(0), buffers};
 }
 
 // Each chunk's share of the run's elements.
@@ -99,8 +90,7 @@ double pipelineNs(const std::vector<PipelineStage>& chunks, int queues) {
   return chunks.empty() ? 0.0 : down_end.back();
 }
 
-std::optional<EndToEndParts> predictRun(const EndToEndRun& run, double kernel_ns, const EndToEndCeilings& ceilings,
-                                        std::string& from) {
+std::optional<EndToEndParts> predictRun(const EndToEndRun& run, double kernel_ns, const EndToEndCeilings& ceilings) {
   const std::optional<RunCeilings> found = ceilingsOf(run, ceilings);
   if (!found) return std::nullopt;
   const std::vector<PipelineStage> stages = stagesOf(run, kernel_ns, ceilings, *found);
@@ -111,26 +101,35 @@ std::optional<EndToEndParts> predictRun(const EndToEndRun& run, double kernel_ns
   }
   parts.launch_ns = run.launches * launchNs(run, ceilings);
   parts.kernel_ns = kernel_ns;
-  from = "";
-  if (found->up) from += "upload: " + ceilingText(*found->up) + " x " + std::to_string(run.upload_buffers) + "; ";
-  from += "launch: " + usText(launchNs(run, ceilings)) +
-          (run.strategy == EndToEndStrategy::overlap && ceilings.queued_launch_ns ? " (back to back)" : "") + " x " +
-          std::to_string(run.launches) + "; kernel: the kernel run's median " + usText(kernel_ns);
-  if (found->down) from += "; download: " + ceilingText(*found->down) + " x " + std::to_string(run.download_buffers);
+  const LinkCeiling* memcpy_ceiling = ceilings.link->host_memcpy ? &*ceilings.link->host_memcpy : nullptr;
+  if (run.host_copy_bytes > 0 && memcpy_ceiling && memcpy_ceiling->gbps)
+    parts.gaps_ns = double(run.host_copy_bytes) / *memcpy_ceiling->gbps;
+  if (run.strategy == EndToEndStrategy::overlap) parts.total_ns = pipelineNs(stages, run.queues) + parts.gaps_ns;
+  else parts.total_ns = parts.upload_ns + parts.launch_ns + parts.kernel_ns + parts.download_ns + parts.gaps_ns;
+  return parts;
+}
+
+std::optional<EndToEndPredictionInputs> predictionInputs(const EndToEndRun& run, double kernel_ns,
+                                                         const EndToEndCeilings& ceilings) {
+  const std::optional<RunCeilings> found = ceilingsOf(run, ceilings);
+  if (!found) return std::nullopt;
+  EndToEndPredictionInputs inputs;
+  if (found->up) inputs.upload = usedCeiling(*found->up, run.upload_buffers);
+  inputs.launch_ns = launchNs(run, ceilings);
+  inputs.back_to_back = run.strategy == EndToEndStrategy::overlap && ceilings.queued_launch_ns.has_value();
+  inputs.launches = run.launches;
+  inputs.kernel_ns = kernel_ns;
+  if (found->down) inputs.download = usedCeiling(*found->down, run.download_buffers);
   const LinkCeiling* memcpy_ceiling = ceilings.link->host_memcpy ? &*ceilings.link->host_memcpy : nullptr;
   if (run.host_copy_bytes > 0 && memcpy_ceiling && memcpy_ceiling->gbps) {
-    parts.gaps_ns = double(run.host_copy_bytes) / *memcpy_ceiling->gbps;
-    from += "; host copies: " + formatNumber(double(run.host_copy_bytes) / (1024.0 * 1024.0)) + " MiB at " +
-            formatFixed(*memcpy_ceiling->gbps, 2) + " GB/s (memcpy)";
+    inputs.host_copy_bytes = run.host_copy_bytes;
+    inputs.host_memcpy_gbps = memcpy_ceiling->gbps;
   }
   if (run.strategy == EndToEndStrategy::overlap) {
-    parts.total_ns = pipelineNs(stages, run.queues) + parts.gaps_ns;
-    from += "; " + std::to_string(stages.size()) + " chunk" + (stages.size() == 1 ? "" : "s") +
-            " through the pipeline on " + std::to_string(run.queues) + " queue" + (run.queues == 1 ? "" : "s");
-  } else {
-    parts.total_ns = parts.upload_ns + parts.launch_ns + parts.kernel_ns + parts.download_ns + parts.gaps_ns;
+    inputs.chunks = int(chunkShares(run).size());
+    inputs.queues = run.queues;
   }
-  return parts;
+  return inputs;
 }
 
 std::optional<PipelineStage> largestChunkStages(const EndToEndRun& run, double kernel_ns,

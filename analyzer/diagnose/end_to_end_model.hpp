@@ -3,7 +3,6 @@
 // ceilings, and how long chunks take through the overlapped pipeline. Pure arithmetic, tested on
 // figures alone.
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "analyzer/data/end_to_end.hpp"
@@ -39,10 +38,13 @@ double pipelineNs(const std::vector<PipelineStage>& chunks, int queues);
 
 // The prediction of a run from its ceilings and the kernel-alone median `kernel_ns` (the kernels of one
 // whole run): each part as the ceilings time it, host copies at the host's memcpy speed in gaps_ns,
-// an overlapped run's total through pipelineNs. nullopt when a ceiling it needs is missing; `from`
-// gets the figures used.
-std::optional<EndToEndParts> predictRun(const EndToEndRun& run, double kernel_ns, const EndToEndCeilings& ceilings,
-                                        std::string& from);
+// an overlapped run's total through pipelineNs. nullopt when a ceiling it needs is missing.
+std::optional<EndToEndParts> predictRun(const EndToEndRun& run, double kernel_ns, const EndToEndCeilings& ceilings);
+
+// The ceilings and counts predictRun uses for `run`, as the reports quote them; nullopt where it
+// gives no prediction.
+std::optional<EndToEndPredictionInputs> predictionInputs(const EndToEndRun& run, double kernel_ns,
+                                                         const EndToEndCeilings& ceilings);
 
 // The stages of an overlapped run's largest chunk, predicted as predictRun does.
 std::optional<PipelineStage> largestChunkStages(const EndToEndRun& run, double kernel_ns,

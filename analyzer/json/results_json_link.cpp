@@ -91,30 +91,117 @@ EndToEndParts partsFromJson(const json& j) {
   return parts;
 }
 
+// A schema-1 sentence: present when the file has its key, "" where it wrote null (so it is written
+// back as null); nullopt in a schema-2 file, which has the data instead.
+std::optional<std::string> savedSentence(const json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key)) return std::nullopt;
+  return textOr(j, key);
+}
+
+json toJson(const UsedLinkCeiling& ceiling) {
+  return {{"strategy", toString(ceiling.strategy)},
+          {"zero_copy", ceiling.zero_copy},
+          {"gbps", finiteOrNull(ceiling.gbps)},
+          {"latency_ns", finiteOrNull(ceiling.latency_ns)},
+          {"buffers", ceiling.buffers}};
+}
+
+UsedLinkCeiling usedLinkCeilingFromJson(const json& j) {
+  UsedLinkCeiling ceiling;
+  ceiling.strategy = parseLinkStrategy(textOr(j, "strategy")).value_or(LinkStrategy::copy);
+  ceiling.zero_copy = boolOr(j, "zero_copy", false);
+  ceiling.gbps = optionalNumber(j, "gbps");
+  ceiling.latency_ns = numberOrNaN(j, "latency_ns");
+  ceiling.buffers = integerOr<int>(j, "buffers", 0);
+  return ceiling;
+}
+
+json toJson(const EndToEndPredictionInputs& inputs) {
+  json j = {{"upload", inputs.upload ? toJson(*inputs.upload) : json(nullptr)},
+            {"launch_ns", finiteOrNull(inputs.launch_ns)},
+            {"back_to_back", inputs.back_to_back},
+            {"launches", inputs.launches},
+            {"kernel_ns", finiteOrNull(inputs.kernel_ns)},
+            {"download", inputs.download ? toJson(*inputs.download) : json(nullptr)}};
+  if (inputs.host_copy_bytes) j["host_copy_bytes"] = *inputs.host_copy_bytes;
+  if (inputs.host_memcpy_gbps) j["host_memcpy_gbps"] = finiteOrNull(inputs.host_memcpy_gbps);
+  if (inputs.chunks) j["chunks"] = *inputs.chunks;
+  if (inputs.queues) j["queues"] = *inputs.queues;
+  return j;
+}
+
+EndToEndPredictionInputs predictionInputsFromJson(const json& j) {
+  EndToEndPredictionInputs inputs;
+  if (const json* upload = member(j, "upload"); upload != nullptr && upload->is_object())
+    inputs.upload = usedLinkCeilingFromJson(*upload);
+  inputs.launch_ns = numberOrNaN(j, "launch_ns");
+  inputs.back_to_back = boolOr(j, "back_to_back", false);
+  inputs.launches = integerOr<int>(j, "launches", 0);
+  inputs.kernel_ns = numberOrNaN(j, "kernel_ns");
+  if (const json* download = member(j, "download"); download != nullptr && download->is_object())
+    inputs.download = usedLinkCeilingFromJson(*download);
+  inputs.host_copy_bytes = optionalInteger<std::uint64_t>(j, "host_copy_bytes");
+  inputs.host_memcpy_gbps = optionalNumber(j, "host_memcpy_gbps");
+  inputs.chunks = optionalInteger<int>(j, "chunks");
+  inputs.queues = optionalInteger<int>(j, "queues");
+  return inputs;
+}
+
+// The figures of a determined bound; null for an undetermined one.
+json toJson(EndToEndBound bound, const EndToEndBoundFigures& figures) {
+  if (bound == EndToEndBound::undetermined) return nullptr;
+  json j = {{"time_fraction", finiteOrNull(figures.time_fraction)}};
+  if (figures.link_gbps) j["link_gbps"] = finiteOrNull(figures.link_gbps);
+  if (figures.launches) j["launches"] = *figures.launches;
+  if (figures.launch_ns) j["launch_ns"] = finiteOrNull(figures.launch_ns);
+  return j;
+}
+
+EndToEndBoundFigures boundFiguresFromJson(const json& j) {
+  EndToEndBoundFigures figures;
+  figures.time_fraction = numberOrNaN(j, "time_fraction");
+  figures.link_gbps = optionalNumber(j, "link_gbps");
+  figures.launches = optionalInteger<int>(j, "launches");
+  figures.launch_ns = optionalNumber(j, "launch_ns");
+  return figures;
+}
+
+// A run's prediction and bound: the data, or the sentences a schema-1 file saved under their keys.
+void addPrediction(json& j, const EndToEndRunPrediction& judged) {
+  j["predicted"] = judged.predicted ? toJson(*judged.predicted) : json(nullptr);
+  if (judged.predicted_from_as_saved) {
+    j["predicted_from"] = textOrNull(*judged.predicted_from_as_saved);
+  } else {
+    j["prediction_basis"] = toString(judged.basis);
+    j["prediction_inputs"] = judged.inputs ? toJson(*judged.inputs) : json(nullptr);
+  }
+  j["bound"] = toString(judged.bound);
+  if (judged.bound_text_as_saved) j["bound_text"] = textOrNull(*judged.bound_text_as_saved);
+  else j["bound_figures"] = toJson(judged.bound, judged.bound_figures);
+}
+
 json toJson(const EndToEndRun& run, const EndToEndRunPrediction& judged) {
   json repetitions = json::array();
   for (const EndToEndParts& parts : run.repetitions) repetitions.push_back(toJson(parts));
-  return {{"strategy", toString(run.strategy)},
-          {"chunks", run.chunks},
-          {"queues", run.queues},
-          {"chunk_elements", run.chunk_elements},
-          {"upload_bytes", run.upload_bytes},
-          {"download_bytes", run.download_bytes},
-          {"upload_buffers", run.upload_buffers},
-          {"download_buffers", run.download_buffers},
-          {"host_copy_bytes", run.host_copy_bytes},
-          {"launches", run.launches},
-          {"warmup", run.warmup},
-          {"repetitions", repetitions},
-          {"median", toJson(run.median)},
-          {"total_noise", finiteOrNull(run.total_noise)},
-          {"converged", run.converged},
-          {"verification", verificationJson(run.verification)},
-          {"error", textOrNull(run.error)},
-          {"predicted", judged.predicted ? toJson(*judged.predicted) : json(nullptr)},
-          {"predicted_from", textOrNull(judged.predicted_from)},
-          {"bound", toString(judged.bound)},
-          {"bound_text", textOrNull(judged.bound_text)}};
+  json j = {{"strategy", toString(run.strategy)},
+            {"chunks", run.chunks},
+            {"queues", run.queues},
+            {"chunk_elements", run.chunk_elements},
+            {"upload_bytes", run.upload_bytes},
+            {"download_bytes", run.download_bytes},
+            {"upload_buffers", run.upload_buffers},
+            {"download_buffers", run.download_buffers},
+            {"host_copy_bytes", run.host_copy_bytes},
+            {"launches", run.launches},
+            {"warmup", run.warmup},
+            {"repetitions", repetitions},
+            {"median", toJson(run.median)},
+            {"total_noise", finiteOrNull(run.total_noise)},
+            {"converged", run.converged},
+            {"verification", verificationJson(run.verification)},
+            {"error", textOrNull(run.error)}};
+  addPrediction(j, judged);
+  return j;
 }
 
 EndToEndRun runFromJson(const json& j) {
@@ -147,9 +234,14 @@ EndToEndRunPrediction runPredictionFromJson(const json& j) {
   EndToEndRunPrediction judged;
   if (const json* predicted = member(j, "predicted"); predicted != nullptr && predicted->is_object())
     judged.predicted = partsFromJson(*predicted);
-  judged.predicted_from = textOr(j, "predicted_from");
+  judged.predicted_from_as_saved = savedSentence(j, "predicted_from");
+  judged.basis =
+      parseEndToEndPredictionBasis(textOr(j, "prediction_basis")).value_or(EndToEndPredictionBasis::not_judged);
+  if (const json* inputs = member(j, "prediction_inputs"); inputs != nullptr && inputs->is_object())
+    judged.inputs = predictionInputsFromJson(*inputs);
   judged.bound = parseEndToEndBound(textOr(j, "bound")).value_or(EndToEndBound::undetermined);
-  judged.bound_text = textOr(j, "bound_text");
+  judged.bound_text_as_saved = savedSentence(j, "bound_text");
+  judged.bound_figures = boundFiguresFromJson(objectOrEmpty(j, "bound_figures"));
   return judged;
 }
 
@@ -181,27 +273,31 @@ OverlapWhatIf overlapFromJson(const json& j) {
   return w;
 }
 
+// The summary is said from best and worst; a schema-1 file's sentences go back under their keys.
 json toJson(const EndToEndVerdict& v) {
-  return {{"bound", toString(v.bound)},
-          {"bound_text", textOrNull(v.bound_text)},
-          {"best", v.best ? json(toString(*v.best)) : json(nullptr)},
-          {"best_chunks", v.best_chunks},
-          {"best_ns", finiteOrNull(v.best_ns)},
-          {"worst", v.worst ? json(toString(*v.worst)) : json(nullptr)},
-          {"worst_ns", finiteOrNull(v.worst_ns)},
-          {"summary", textOrNull(v.summary)}};
+  json j = {{"bound", toString(v.bound)},
+            {"best", v.best ? json(toString(*v.best)) : json(nullptr)},
+            {"best_chunks", v.best_chunks},
+            {"best_ns", finiteOrNull(v.best_ns)},
+            {"worst", v.worst ? json(toString(*v.worst)) : json(nullptr)},
+            {"worst_ns", finiteOrNull(v.worst_ns)}};
+  if (v.bound_text_as_saved) j["bound_text"] = textOrNull(*v.bound_text_as_saved);
+  else j["bound_figures"] = toJson(v.bound, v.bound_figures);
+  if (v.summary_as_saved) j["summary"] = textOrNull(*v.summary_as_saved);
+  return j;
 }
 
 EndToEndVerdict verdictFromJson(const json& j) {
   EndToEndVerdict v;
   v.bound = parseEndToEndBound(textOr(j, "bound")).value_or(EndToEndBound::undetermined);
-  v.bound_text = textOr(j, "bound_text");
+  v.bound_text_as_saved = savedSentence(j, "bound_text");
+  v.bound_figures = boundFiguresFromJson(objectOrEmpty(j, "bound_figures"));
   v.best = parseEndToEndStrategy(textOr(j, "best"));
   v.best_chunks = integerOr<int>(j, "best_chunks", 1);
   v.best_ns = optionalNumber(j, "best_ns");
   v.worst = parseEndToEndStrategy(textOr(j, "worst"));
   v.worst_ns = optionalNumber(j, "worst_ns");
-  v.summary = textOr(j, "summary");
+  v.summary_as_saved = savedSentence(j, "summary");
   return v;
 }
 

@@ -5,6 +5,7 @@
 
 #include "reports/chart/end_to_end_chart.hpp"
 #include "reports/html/html_text.hpp"
+#include "reports/text/end_to_end_sentences.hpp"
 #include "reports/text/end_to_end_text.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
@@ -81,19 +82,20 @@ std::string recordHtml(const AnalysedRecord& record) {
     }
     html += barHtml(run, judged, longest_ns) + tdText(formatDurationNs(run.median.total_ns), "num");
     html += judged.predicted
-                ? td("<span title=\"" + escapeHtml(judged.predicted_from) + "\">" +
+                ? td("<span title=\"" + escapeHtml(endToEndPredictedFromText(judged)) + "\">" +
                          escapeHtml(formatDurationNs(judged.predicted->total_ns)) + "</span>",
                      "num")
-                : td("<span class=\"muted\" title=\"" + escapeHtml(judged.predicted_from) + "\">–</span>", "num");
+                : td("<span class=\"muted\" title=\"" + escapeHtml(endToEndPredictedFromText(judged)) + "\">–</span>",
+                     "num");
     const bool wrong = run.verification.status == VerificationStatus::failed;
     html += td(wrong ? "<span class=\"bad\">failed: " + escapeHtml(run.verification.detail) + "</span>"
                      : escapeHtml(toString(run.verification.status)));
-    html += tdText(judged.bound_text) + "</tr>\n";
+    html += tdText(endToEndBoundText(judged)) + "</tr>\n";
   }
   html += "</tbody>\n</table>\n";
   if (const auto& verdict = concluded.verdict)
-    html +=
-        "<p><strong>Best:</strong> " + escapeHtml(verdict->summary) + ". " + escapeHtml(verdict->bound_text) + "</p>\n";
+    html += "<p><strong>Best:</strong> " + escapeHtml(endToEndSummaryText(*verdict)) + ". " +
+            escapeHtml(endToEndBoundText(*verdict)) + "</p>\n";
   for (const OverlapWhatIf& w : concluded.overlap)
     html += "<p><strong>Overlap what-if</strong>, " + escapeHtml(overlapWhatIfText(w)) + ".</p>\n";
   return html;

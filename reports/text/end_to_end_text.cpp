@@ -5,6 +5,7 @@
 
 #include "analyzer/support/atomic_file.hpp"
 #include "reports/text/csv_report.hpp"
+#include "reports/text/end_to_end_sentences.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 
@@ -102,21 +103,16 @@ std::vector<std::string> endToEndCsvRow(const AnalysedRecord& record, std::size_
           std::to_string(run.host_copy_bytes),
           std::to_string(run.launches),
           toString(judged.bound),
-          judged.bound_text,
+          endToEndBoundText(judged),
           w ? number(w->predicted_gain) : "",
           w ? number(w->measured_gain) : "",
           best ? "yes" : "",
-          judged.predicted_from};
+          endToEndPredictedFromText(judged)};
 }
 
 }  // namespace
 
-std::string endToEndRunName(const EndToEndRun& run) {
-  std::string name = toString(run.strategy);
-  if (run.strategy == EndToEndStrategy::overlap)
-    name += " (" + std::to_string(run.chunks) + " chunk" + (run.chunks == 1 ? "" : "s") + ")";
-  return name;
-}
+std::string endToEndRunName(const EndToEndRun& run) { return endToEndStrategyName(run.strategy, run.chunks); }
 
 std::string endToEndTextBar(const EndToEndParts& parts, std::size_t width) {
   const double values[] = {parts.upload_ns, parts.launch_ns, parts.kernel_ns, parts.download_ns, parts.gaps_ns};
@@ -135,7 +131,10 @@ std::string endToEndTextBar(const EndToEndParts& parts, std::size_t width) {
 }
 
 std::string predictionText(const EndToEndRun& run, const EndToEndRunPrediction& judged) {
-  if (!judged.predicted) return judged.predicted_from.empty() ? "no prediction" : judged.predicted_from;
+  if (!judged.predicted) {
+    const std::string from = endToEndPredictedFromText(judged);
+    return from.empty() ? "no prediction" : from;
+  }
   std::string text = "predicted " + formatDurationNs(judged.predicted->total_ns);
   if (run.median.total_ns > 0 && judged.predicted->total_ns > 0) {
     const double off = run.median.total_ns / judged.predicted->total_ns - 1;
@@ -183,11 +182,13 @@ void printEndToEnd(const AnalysedResults& results, std::ostream& out) {
       }
       line += "[" + endToEndTextBar(run.median, kBarWidth) + "] " + formatDurationNs(run.median.total_ns);
       line += ", " + predictionText(run, judged) + "; " + verificationWord(run);
-      if (!judged.bound_text.empty()) line += "; " + judged.bound_text;
+      if (const std::string bound = endToEndBoundText(judged); !bound.empty()) line += "; " + bound;
       out << line << '\n';
     }
-    if (const auto& verdict = concluded.verdict)
-      out << "  best: " << verdict->summary << (verdict->bound_text.empty() ? "" : "; " + verdict->bound_text) << '\n';
+    if (const auto& verdict = concluded.verdict) {
+      const std::string bound = endToEndBoundText(*verdict);
+      out << "  best: " << endToEndSummaryText(*verdict) << (bound.empty() ? "" : "; " + bound) << '\n';
+    }
     for (const OverlapWhatIf& w : concluded.overlap) out << "  overlap what-if, " << overlapWhatIfText(w) << '\n';
   }
 }

@@ -9,9 +9,13 @@
 #include "analyzer/diagnose/end_to_end_analysis.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "reports/text/diagnosis_sentences.hpp"
+#include "reports/text/end_to_end_sentences.hpp"
 
 using namespace rooflab;
 using rooflab::reports::boundText;
+using rooflab::reports::endToEndBoundText;
+using rooflab::reports::endToEndPredictedFromText;
+using rooflab::reports::endToEndSummaryText;
 using rooflab::reports::evidenceText;
 
 namespace {
@@ -86,8 +90,7 @@ TEST(EndToEndModel, UnevenChunksFollowTheRecurrence) {
 TEST(EndToEndModel, ABlockingRunIsPredictedPartByPartFromItsCeilings) {
   const LinkCeilings l = link();
   const EndToEndCeilings ceilings{&l, 7'000, 2'000};
-  std::string from;
-  const auto predicted = predictRun(run(EndToEndStrategy::copy), 270'000, ceilings, from);
+  const auto predicted = predictRun(run(EndToEndStrategy::copy), 270'000, ceilings);
   ASSERT_TRUE(predicted);
   EXPECT_DOUBLE_EQ(predicted->upload_ns, 2 * 10'000 + double(2ull << 28) / 8);
   EXPECT_DOUBLE_EQ(predicted->launch_ns, 7'000);
@@ -95,12 +98,18 @@ TEST(EndToEndModel, ABlockingRunIsPredictedPartByPartFromItsCeilings) {
   EXPECT_DOUBLE_EQ(predicted->download_ns, 10'000 + double(1ull << 28) / 10);
   EXPECT_DOUBLE_EQ(predicted->gaps_ns, 0);
   EXPECT_DOUBLE_EQ(predicted->total_ns, predicted->upload_ns + 7'000 + 270'000 + predicted->download_ns);
+  EndToEndRunPrediction judged;
+  judged.basis = EndToEndPredictionBasis::ceilings;
+  judged.inputs = predictionInputs(run(EndToEndStrategy::copy), 270'000, ceilings);
+  ASSERT_TRUE(judged.inputs && judged.inputs->upload);
+  EXPECT_EQ(judged.inputs->upload->gbps, 8);
+  const std::string from = endToEndPredictedFromText(judged);
   EXPECT_NE(from.find("copy 8.00 GB/s"), std::string::npos) << from;
 
   // A zero-copy map moves nothing: its latency a buffer, and the host's copies at memcpy speed.
   EndToEndRun mapped = run(EndToEndStrategy::alloc_host_ptr);
   mapped.host_copy_bytes = 3ull << 28;
-  const auto zero_copy = predictRun(mapped, 270'000, ceilings, from);
+  const auto zero_copy = predictRun(mapped, 270'000, ceilings);
   ASSERT_TRUE(zero_copy);
   EXPECT_DOUBLE_EQ(zero_copy->upload_ns, 2 * 2'000);
   EXPECT_DOUBLE_EQ(zero_copy->gaps_ns, double(3ull << 28) / 20);
@@ -109,9 +118,8 @@ TEST(EndToEndModel, ABlockingRunIsPredictedPartByPartFromItsCeilings) {
 TEST(EndToEndModel, AnOverlappedRunIsPredictedThroughThePipeline) {
   const LinkCeilings l = link();
   const EndToEndCeilings ceilings{&l, 7'000, 2'000};
-  std::string from;
-  const auto serial = predictRun(run(EndToEndStrategy::overlap, 1), 270'000, ceilings, from);
-  const auto overlapped = predictRun(run(EndToEndStrategy::overlap, 4), 270'000, ceilings, from);
+  const auto serial = predictRun(run(EndToEndStrategy::overlap, 1), 270'000, ceilings);
+  const auto overlapped = predictRun(run(EndToEndStrategy::overlap, 4), 270'000, ceilings);
   ASSERT_TRUE(serial && overlapped);
   const double up = 2 * 5'000 + double(2ull << 28) / 25 / 4, kernel = 2'000 + 270'000.0 / 4,
                down = 5'000 + double(1ull << 28) / 25 / 4;
@@ -123,10 +131,10 @@ TEST(EndToEndModel, AnOverlappedRunIsPredictedThroughThePipeline) {
 }
 
 TEST(EndToEndModel, WithoutCeilingsThereIsNoPrediction) {
-  std::string from;
-  EXPECT_FALSE(predictRun(run(EndToEndStrategy::copy), 1e5, EndToEndCeilings{}, from));
+  EXPECT_FALSE(predictRun(run(EndToEndStrategy::copy), 1e5, EndToEndCeilings{}));
   const LinkCeilings l = link();
-  EXPECT_FALSE(predictRun(run(EndToEndStrategy::map), 1e5, EndToEndCeilings{&l, 7'000, {}}, from));  // no map ceiling
+  EXPECT_FALSE(predictRun(run(EndToEndStrategy::map), 1e5, EndToEndCeilings{&l, 7'000, {}}));  // no map ceiling
+  EXPECT_FALSE(predictionInputs(run(EndToEndStrategy::map), 1e5, EndToEndCeilings{&l, 7'000, {}}));
 }
 
 TEST(EndToEndAnalysis, TheLargestPartNamesTheBoundAndTheFastestVerifiedRunIsTheBest) {
@@ -154,15 +162,17 @@ TEST(EndToEndAnalysis, TheLargestPartNamesTheBoundAndTheFastestVerifiedRunIsTheB
   const EndToEndAnalysis a = analyseEndToEnd(record, EndToEndCeilings{&l, 7'000, 2'000});
 
   EXPECT_EQ(a.runs[0].bound, EndToEndBound::link_up);
-  EXPECT_NE(a.runs[0].bound_text.find("link-bound at 7.67 GB/s host-to-device"), std::string::npos)
-      << a.runs[0].bound_text;
+  EXPECT_NE(endToEndBoundText(a.runs[0]).find("link-bound at 7.67 GB/s host-to-device"), std::string::npos)
+      << endToEndBoundText(a.runs[0]);
+  EXPECT_EQ(a.runs[0].basis, EndToEndPredictionBasis::ceilings);
   EXPECT_TRUE(a.runs[0].predicted);
   EXPECT_FALSE(a.runs[1].predicted);  // failed verification: not judged
   ASSERT_TRUE(a.verdict);
   EXPECT_EQ(a.verdict->best, EndToEndStrategy::overlap);
   EXPECT_EQ(a.verdict->best_chunks, 4);
   EXPECT_EQ(a.verdict->worst, EndToEndStrategy::copy);
-  EXPECT_NE(a.verdict->summary.find("4.27x faster than copy"), std::string::npos) << a.verdict->summary;
+  EXPECT_NE(endToEndSummaryText(*a.verdict).find("4.27x faster than copy"), std::string::npos)
+      << endToEndSummaryText(*a.verdict);
   ASSERT_EQ(a.overlap.size(), 1u);
   EXPECT_EQ(a.overlap[0].chunks, 4);
   ASSERT_TRUE(a.overlap[0].measured_gain && a.overlap[0].predicted_gain);

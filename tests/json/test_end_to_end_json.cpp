@@ -31,9 +31,19 @@ TEST(EndToEndJson, ARecordsRunsRoundTrip) {
   run.converged = true;
   run.verification.status = VerificationStatus::passed;
   judged.predicted = EndToEndParts{1, 2, 3, 4, 0, 9};
-  judged.predicted_from = "upload: copy-async ...";
+  judged.basis = EndToEndPredictionBasis::ceilings;
+  EndToEndPredictionInputs& inputs = judged.inputs.emplace();
+  inputs.upload = UsedLinkCeiling{LinkStrategy::copy_async, false, 25.0, 5000, 2};
+  inputs.launch_ns = 2000;
+  inputs.back_to_back = true;
+  inputs.launches = 3;
+  inputs.kernel_ns = 3;
+  inputs.download = UsedLinkCeiling{LinkStrategy::copy_async, false, std::nullopt, 5000, 1};
+  inputs.chunks = 3;
+  inputs.queues = 2;
   judged.bound = EndToEndBound::link_up;
-  judged.bound_text = "link-bound at 1.00 GB/s host-to-device";
+  judged.bound_figures.time_fraction = 0.0667;
+  judged.bound_figures.link_gbps = 1.0;
   e.runs = {run};
   concluded.runs = {judged};
   OverlapWhatIf w;
@@ -43,8 +53,15 @@ TEST(EndToEndJson, ARecordsRunsRoundTrip) {
   w.predicted_gain = 2;
   w.measured_gain = 1.8;
   concluded.overlap = {w};
-  concluded.verdict = EndToEndVerdict{
-      EndToEndBound::link_up, "link-bound", EndToEndStrategy::overlap, 3, 15.0, EndToEndStrategy::copy, 30.0, "s"};
+  concluded.verdict = EndToEndVerdict{EndToEndBound::link_up,
+                                      judged.bound_figures,
+                                      std::nullopt,
+                                      EndToEndStrategy::overlap,
+                                      3,
+                                      15.0,
+                                      EndToEndStrategy::copy,
+                                      30.0,
+                                      std::nullopt};
 
   const json written = toJson(record, record);
   const AnalysedRecord back = analysedRecordFromJson(written);
@@ -52,6 +69,8 @@ TEST(EndToEndJson, ARecordsRunsRoundTrip) {
   EXPECT_EQ(toJson(back, back), written);
   EXPECT_EQ(back.end_to_end->runs[0].chunk_elements, run.chunk_elements);
   EXPECT_EQ(back.endToEnd().verdict->best, EndToEndStrategy::overlap);
+  EXPECT_EQ(back.endToEndPrediction(0).inputs->download->gbps, std::nullopt);
+  EXPECT_EQ(back.endToEndPrediction(0).bound_figures.link_gbps, 1.0);
   // A record without runs writes no key: older files re-write unchanged.
   record.end_to_end.reset();
   EXPECT_FALSE(toJson(record).contains("end_to_end"));
