@@ -72,12 +72,13 @@ bool needsLinkCeilings(const BatchPlan& plan) {
 }  // namespace
 
 MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             const BatchPlan& plan, bool measure_link) {
+                             const HostNoiseText& host_noise_text, const BatchPlan& plan, bool measure_link) {
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
   const bool counters_possible = countersPossible(settings, device.info);
-  MeasuredModels measured{prepareRooflineModels(settings, device, log, typedPeaksOf(plan, counters_possible),
-                                                counters_possible, measure_link || needsLinkCeilings(plan)),
+  MeasuredModels measured{prepareRooflineModels(settings, device, log, host_noise_text,
+                                                typedPeaksOf(plan, counters_possible), counters_possible,
+                                                measure_link || needsLinkCeilings(plan)),
                           0};
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (show_log) std::fputs(log.str().c_str(), stderr);
@@ -199,14 +200,16 @@ bool runLoops(std::vector<std::unique_ptr<DeviceLoop>>& loops, bool at_once) {
 
 // Each device's models, measured before any point runs (so the journal's header has them all):
 // compare measures each device's own ceilings; shard (identical devices) and one device, the first's.
-std::vector<MeasuredModels> measureEveryDevice(const BatchConfig& config, const BatchDevices& devices, bool show_log,
-                                               const BatchPlan& plan) {
+std::vector<MeasuredModels> measureEveryDevice(const BatchConfig& config, const BatchDevices& devices,
+                                               const BatchOptions& options, const BatchPlan& plan) {
+  const bool show_log = options.progress;
   std::vector<MeasuredModels> measured;
   for (const SelectedDevice& device : devices.devices) {
     if (!measured.empty() && devices.mode != DeviceMode::compare) break;
     if (devices.devices.size() > 1 && show_log)
       std::fprintf(stderr, "rooflab: ceilings of %s\n", deviceLine(device.info).c_str());
-    measured.push_back(measureModels(config.run, device, show_log, plan, config.capture.has_value()));
+    measured.push_back(
+        measureModels(config.run, device, show_log, options.host_noise_text, plan, config.capture.has_value()));
   }
   return measured;
 }
@@ -326,12 +329,12 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
   // the one worth sampling, wherever it stands in the list.
   const auto gpu = std::find_if(devices.devices.begin(), devices.devices.end(),
                                 [](const SelectedDevice& device) { return device.info.isGpu(); });
-  HostWatch host(gpu != devices.devices.end() ? gpu->info : first.info);
+  HostWatch host(gpu != devices.devices.end() ? gpu->info : first.info, options.host_noise_text);
   results.setHost(host.condition());
   BatchTimes times;
   times.startup_seconds = secondsSince(options.command_started);
   const Clock::time_point ceilings_started = Clock::now();
-  const std::vector<MeasuredModels> models = measureEveryDevice(config, devices, options.progress, *planned);
+  const std::vector<MeasuredModels> models = measureEveryDevice(config, devices, options, *planned);
   times.ceilings_seconds = secondsSince(ceilings_started);
   times.ceilings_measured = config.run.ceilings == CeilingsSource::measure;
   results.setModels(models.front().models, models.front().seconds);

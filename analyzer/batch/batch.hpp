@@ -35,6 +35,9 @@ struct BatchOptions {
   std::vector<std::string> only;
   // When the command started: the phase table's start-up counts from here.
   std::chrono::steady_clock::time_point command_started = std::chrono::steady_clock::now();
+  // How the warnings say why the host is noisy (reports::hostNoiseText, from the command line, as
+  // analyzer/ does not write sentences); empty, they are left out.
+  HostNoiseText host_noise_text;
 };
 
 struct BatchOutcome {
@@ -57,7 +60,7 @@ struct MeasuredModels {
   double seconds = 0;
 };
 MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             const BatchPlan& plan, bool measure_link = false);
+                             const HostNoiseText& host_noise_text, const BatchPlan& plan, bool measure_link = false);
 // the plan again with the sizes that its size rules choose on this device (printed and kept in the
 // results), or `plan` itself when no study gives a rule; with `datasheet_roofs`, from the device's
 // datasheet model rather than its measured ceilings (so that the parts of a batch choose alike).

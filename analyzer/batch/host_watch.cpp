@@ -3,16 +3,19 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "analyzer/device/host_condition.hpp"
 
 namespace rooflab {
 
-HostWatch::HostWatch(const DeviceInfo& device) : host_(readHostCondition()), gpu_clock_(device) {
+HostWatch::HostWatch(const DeviceInfo& device, HostNoiseText noise_text)
+    : host_(readHostCondition()), gpu_clock_(device), noise_text_(std::move(noise_text)) {
   host_.gpu_sm_clock_unavailable = gpu_clock_.unavailableReason().empty()
                                        ? std::nullopt
                                        : std::optional<std::string>(gpu_clock_.unavailableReason());
-  if (const auto noisy = noisyHost(host_)) std::fprintf(stderr, "rooflab: warning: noisy host: %s\n", noisy->c_str());
+  if (const auto noisy = noisyHost(host_); noisy && noise_text_)
+    std::fprintf(stderr, "rooflab: warning: noisy host: %s\n", noise_text_(*noisy).c_str());
 }
 
 HostCondition HostWatch::condition() const {
@@ -26,9 +29,9 @@ void HostWatch::reportAtEnd() const {
   if (host.gpu_sm_clock)
     std::fprintf(stderr, "rooflab: GPU SM clock %.0f-%.0f MHz over %zu samples\n", host.gpu_sm_clock->min_mhz,
                  host.gpu_sm_clock->max_mhz, host.gpu_sm_clock->count);
-  if (const auto noisy = noisyHost(host))
+  if (const auto noisy = noisyHost(host); noisy && noise_text_)
     std::fprintf(stderr, "rooflab: warning: this batch ran on a noisy host (%s); compare its timings with care\n",
-                 noisy->c_str());
+                 noise_text_(*noisy).c_str());
 }
 
 }  // namespace rooflab

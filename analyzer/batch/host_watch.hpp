@@ -9,7 +9,8 @@ namespace rooflab {
 
 class HostWatch {
  public:
-  explicit HostWatch(const DeviceInfo& device);
+  // `noise_text` says why the host is noisy in the warnings; empty, they are left out.
+  HostWatch(const DeviceInfo& device, HostNoiseText noise_text);
   void sample() { gpu_clock_.sample(); }
   HostCondition condition() const;
   void reportAtEnd() const;
@@ -17,6 +18,7 @@ class HostWatch {
  private:
   HostCondition host_;
   GpuClockSampler gpu_clock_;
+  HostNoiseText noise_text_;
 };
 
 }  // namespace rooflab

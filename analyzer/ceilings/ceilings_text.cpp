@@ -132,7 +132,8 @@ void writeCandidates(std::ostringstream& out, const CeilingsReport& report, cons
 
 }  // namespace
 
-std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet) {
+std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet,
+                                 const HostNoiseText& host_noise_text) {
   // The link and launch alone (datasheet roofs): no roof table to show.
   if (report.dram_copy.name.empty() && report.fp32_fma.name.empty()) return formatLinkCeilings(report);
   std::ostringstream out;
@@ -158,8 +159,8 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
   if (!noisy.empty() && report.repetition_rule)
     out << "\nStill noisier than ±" << percentText(report.repetition_rule->max_noise) << " when their "
         << formatNumber(report.repetition_rule->max_time_s) << " s were spent: " << noisy << ".\n";
-  if (report.noisy_host)
-    out << "\nWarning: noisy host: " << *report.noisy_host << ". The figures may vary between runs.\n";
+  if (report.noisy_host && host_noise_text)
+    out << "\nWarning: noisy host: " << host_noise_text(*report.noisy_host) << ". The figures may vary between runs.\n";
 
   if (!datasheet) {
     out << "\nNo datasheet model in configs/devices matches '" << info.name << "': measured figures only.\n";

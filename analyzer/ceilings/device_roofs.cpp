@@ -9,8 +9,8 @@
 namespace rooflab {
 
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
-                                     const std::vector<Arithmetic>& typed_peaks, bool warp_issue_rate,
-                                     bool link_and_launch) {
+                                     const HostNoiseText& host_noise_text, const std::vector<Arithmetic>& typed_peaks,
+                                     bool warp_issue_rate, bool link_and_launch) {
   const std::vector<DeviceModel> models = loadDeviceModels();
   auto reference = findDeviceModel(models, settings.reference_model);
   if (!reference)
@@ -26,7 +26,7 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
     options.warp_issue_rate = warp_issue_rate;
     options.link_and_launch = link_and_launch;
     out.ceilings = measureCeilings(device, options);
-    log << formatCeilingsReport(*out.ceilings, out.datasheet);
+    log << formatCeilingsReport(*out.ceilings, out.datasheet, host_noise_text);
     if (out.ceilings->model) {
       out.device = out.ceilings->model;
       out.device->key = "device";

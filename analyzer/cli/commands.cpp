@@ -41,6 +41,7 @@
 #include "reports/text/cost_text.hpp"
 #include "reports/text/diff_report.hpp"
 #include "reports/text/diff_text.hpp"
+#include "reports/text/host_sentences.hpp"
 #include "reports/report_writer.hpp"
 #include "reports/text/terminal_report.hpp"
 #include "reports/text/tuning_text.hpp"
@@ -50,8 +51,7 @@ namespace fs = std::filesystem;
 namespace rooflab {
 namespace {
 
-// The environment variables (docs/using.md), read here once, so that nothing below the command line
-// reads the environment.
+// The environment variables (docs/using.md), read here once: nothing below the command line reads them.
 EnvironmentSettings readEnvironmentSettings(bool counters_possible) {
   EnvironmentSettings env;
   if (const char* threads = std::getenv("ROOFLAB_BUILD_THREADS")) env.build_threads = parseBuildThreads(threads);
@@ -92,8 +92,7 @@ void checkCountersFlags(const RunCommand& cmd, InputErrorList& errors) {
     errors.add("--cupti-library '': names no file: give libcupti's path, or a name the loader finds");
 }
 
-// A results file or a journal (a run killed outright leaves its records there); a torn last line of
-// a journal is skipped with a warning.
+// A results file or a journal (a run killed outright leaves its records there; a torn last line warns).
 ResultsDocument readResults(const std::string& path) {
   ReadResults read = readResultsOrJournal(path);
   for (const std::string& warning : read.warnings)
@@ -158,6 +157,7 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   options.progress = !cmd.quiet;
   options.keep_binaries = cmd.keep_binaries;
   options.only = cmd.only;
+  options.host_noise_text = reports::hostNoiseText;
   const CountersSetting counters = options.counters_override.value_or(config.run.counters);
   config.run.environment = readEnvironmentSettings(counters != CountersSetting::off);
   settleCountersSources(cmd, config.run);
@@ -255,6 +255,7 @@ int tuneCommand(const TuneCommand& cmd) {
   if (cmd.run.no_counters) options.batch.counters_override = CountersSetting::off;
   options.batch.formats_override = cmd.run.formats;
   options.batch.progress = !cmd.run.quiet;
+  options.batch.host_noise_text = reports::hostNoiseText;
   options.searcher = *searcher;
   options.budget = cmd.budget;
   options.time_budget_s = cmd.time_budget_s;
@@ -414,7 +415,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
                device.info.platform.c_str(),
                options.datasheet ? (" (datasheet model: " + options.datasheet->key + ")").c_str() : "");
   const CeilingsReport report = measureCeilings(device, options);
-  std::cout << formatCeilingsReport(report, options.datasheet);
+  std::cout << formatCeilingsReport(report, options.datasheet, reports::hostNoiseText);
   if (!report.model) {
     std::fprintf(stderr, "rooflab: no model: the FP32 or both DRAM benchmarks failed\n");
     return static_cast<int>(ExitCode::variant_failed);

@@ -68,8 +68,8 @@ struct CeilingsReport {
   // roof is the best of copy, read and write (dramCeiling()).
   std::optional<CeilingBenchmark> dram_write;
   std::vector<CeilingBenchmark> candidates;
-  std::optional<HostCondition> host;      // read just before the benchmarks
-  std::optional<std::string> noisy_host;  // noisyHost(host): why the figures may vary between runs
+  std::optional<HostCondition> host;    // read just before the benchmarks
+  std::optional<HostNoise> noisy_host;  // noisyHost(host): why the figures may vary between runs
   // How every benchmark was repeated (from CeilingsOptions), so that a spread's `stopped` can be
   // read against it; absent in reports of older rooflab, which took a fixed best of `repetitions`.
   std::optional<NoiseTarget> repetition_rule;

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -22,5 +23,31 @@ struct HostCondition {
   std::optional<GpuClockSamples> gpu_sm_clock;
   std::optional<std::string> gpu_sm_clock_unavailable;
 };
+
+// Why timings taken on a host may be noisy (noisyHost, analyzer/device/host_condition.hpp): each
+// reading that is past its limit, with its figures and the limit; absent, the reading was quiet.
+struct HostLoadNoise {  // other processes share the cores
+  double load_average_1min = 0;
+  unsigned core_count = 0;
+  double load_per_core = 0;
+  double max_load_per_core = 0;
+};
+struct GpuClockNoise {  // the GPU changed its SM clock under the measurement
+  double min_mhz = 0;
+  double max_mhz = 0;
+  double spread_fraction = 0;  // (max - min) / max
+  double max_spread_fraction = 0;
+};
+struct HostNoise {
+  std::optional<HostLoadNoise> load;
+  std::optional<std::string> cpu_governor;  // a governor other than "performance": clocks may change
+  std::optional<GpuClockNoise> gpu_clock;
+  // The sentence a schema-1 results file saved (its figures were not): reports show it as written.
+  std::optional<std::string> text_as_saved;
+};
+
+// How the analysis layers that print a host's noise (the batch's warnings, the ceilings' table) get
+// its sentence: reports/text writes it, and the command line passes it down.
+using HostNoiseText = std::function<std::string(const HostNoise&)>;
 
 }  // namespace rooflab

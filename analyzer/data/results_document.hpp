@@ -105,7 +105,7 @@ struct ResultsHeader {
   // The host while the batch ran (load and governor at its start, the GPU clock sampled after each
   // point) and, beside it, why its timings may be noisy; absent in results written before.
   std::optional<HostCondition> host;
-  std::optional<std::string> noisy_host;
+  std::optional<HostNoise> noisy_host;
   // Where the run's time went and its estimate (docs/cost.md); absent in results written before.
   std::optional<BatchCost> cost;
   // The control kernel timed beside every record, for `rooflab diff` to measure the run's drift.

@@ -158,7 +158,7 @@ struct LargeDrift {
 };
 struct NoisyHost {
   RunSide side = RunSide::old_run;
-  std::string condition;  // the run's own words: "load average 3.50 on 2 cores"
+  HostNoise condition;  // what the run found noisy
 };
 // Points whose repetitions did not meet the noise target.
 struct MissedNoiseTarget {

@@ -1,7 +1,5 @@
 #include "analyzer/device/host_condition.hpp"
 
-#include "analyzer/support/format.hpp"
-
 #include <unistd.h>
 
 #include <charconv>
@@ -91,27 +89,21 @@ HostCondition readHostCondition(const HostPaths& paths) {
   return host;
 }
 
-std::optional<std::string> noisyHost(const HostCondition& host, const HostNoiseLimits& limits) {
-  std::string reasons;
-  auto add = [&reasons](const std::string& reason) { reasons += (reasons.empty() ? "" : "; ") + reason; };
+std::optional<HostNoise> noisyHost(const HostCondition& host, const HostNoiseLimits& limits) {
+  HostNoise noise;
   if (host.load_average_1min && host.core_count && *host.core_count > 0) {
     const double per_core = *host.load_average_1min / double(*host.core_count);
     if (per_core > limits.max_load_per_core)
-      add("load average " + formatFixed(*host.load_average_1min, 2) + " on " + std::to_string(*host.core_count) +
-          " cores (" + formatFixed(per_core, 2) + " per core, above " + formatFixed(limits.max_load_per_core, 2) +
-          "): other processes share the cores");
+      noise.load = HostLoadNoise{*host.load_average_1min, *host.core_count, per_core, limits.max_load_per_core};
   }
-  if (host.cpu_governor && *host.cpu_governor != "performance")
-    add("CPU frequency governor '" + *host.cpu_governor + "', not 'performance': clocks may change during the run");
+  if (host.cpu_governor && *host.cpu_governor != "performance") noise.cpu_governor = host.cpu_governor;
   if (const auto& clock = host.gpu_sm_clock; clock && clock->max_mhz > 0) {
     const double spread = (clock->max_mhz - clock->min_mhz) / clock->max_mhz;
     if (spread > limits.max_gpu_clock_spread)
-      add("GPU SM clock between " + formatFixed(clock->min_mhz, 0) + " and " + formatFixed(clock->max_mhz, 0) +
-          " MHz during the run (" + formatFixed(spread * 100, 1) + "% apart, above " +
-          formatFixed(limits.max_gpu_clock_spread * 100, 1) + "%): the GPU changed its clock under the measurement");
+      noise.gpu_clock = GpuClockNoise{clock->min_mhz, clock->max_mhz, spread, limits.max_gpu_clock_spread};
   }
-  if (reasons.empty()) return std::nullopt;
-  return reasons;
+  if (!noise.load && !noise.cpu_governor && !noise.gpu_clock) return std::nullopt;
+  return noise;
 }
 
 std::optional<std::uint64_t> readLastLevelCacheBytes(const HostPaths& paths) {

@@ -32,7 +32,7 @@ struct HostNoiseLimits {
 // above the limit (other processes share the cores), a CPU governor other than "performance"
 // (clocks change under the measurement; google/benchmark warns of "CPU scaling" the same way), or a
 // GPU SM clock that moved by more than the limit during the batch.
-std::optional<std::string> noisyHost(const HostCondition& host, const HostNoiseLimits& limits = {});
+std::optional<HostNoise> noisyHost(const HostCondition& host, const HostNoiseLimits& limits = {});
 
 // The host CPU's last-level cache in bytes, summed over its instances (an L3 per chiplet or per
 // socket): the size of the highest-level data or unified cache under `cpu0_caches`

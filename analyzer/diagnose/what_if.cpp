@@ -1,8 +1,8 @@
 #include "analyzer/diagnose/what_if.hpp"
 
 #include <cmath>
+#include <utility>
 
-#include "analyzer/support/format.hpp"
 #include "analyzer/data/run_record.hpp"
 
 namespace rooflab {
@@ -19,29 +19,30 @@ std::optional<double> derivedCounter(const RunRecord& record, const std::string&
   return *it->second;
 }
 
-std::string counterUnavailable(const RunRecord& record, const std::string& key, const std::string& which) {
-  if (!record.counters.available) return "no counters on the " + which + ": " + record.counters.reason;
-  const auto reason = record.counters.derived_reasons.find(key);
-  return "no " + key + " on the " + which +
-         (reason == record.counters.derived_reasons.end() ? std::string() : ": " + reason->second);
+// The record has no `key`: no counters at all, or not this one; why, in the counters' own words.
+void counterUnavailable(const RunRecord& record, const std::string& key, WhatIfRecordRole role, WhatIfOutcome& w) {
+  w.check_record = role;
+  if (!record.counters.available) {
+    w.check_basis = WhatIfCheckBasis::no_counters;
+    w.check_reason = record.counters.reason;
+    return;
+  }
+  w.check_basis = WhatIfCheckBasis::counter_missing;
+  if (const auto reason = record.counters.derived_reasons.find(key); reason != record.counters.derived_reasons.end())
+    w.check_reason = reason->second;
 }
 
 void checkExpectation(const RunRecord& original, const RunRecord& what_if, const WhatIfRun& run, WhatIfOutcome& w) {
   if (!run.expectation) {
-    w.check_detail = "the manifest states no expected counter change";
+    w.check_basis = WhatIfCheckBasis::no_expectation;
     return;
   }
   const WhatIfExpectation& e = *run.expectation;
   w.counter_original = derivedCounter(original, e.counter);
   w.counter_what_if = derivedCounter(what_if, e.counter);
-  if (!w.counter_what_if) {
-    w.check_detail = counterUnavailable(what_if, e.counter, "what-if");
-    return;
-  }
-  if (!w.counter_original && e.comparison != WhatIfComparison::below) {
-    w.check_detail = counterUnavailable(original, e.counter, "original");
-    return;
-  }
+  if (!w.counter_what_if) return counterUnavailable(what_if, e.counter, WhatIfRecordRole::what_if, w);
+  if (!w.counter_original && e.comparison != WhatIfComparison::below)
+    return counterUnavailable(original, e.counter, WhatIfRecordRole::original, w);
   const double after = *w.counter_what_if;
   bool met = false;
   switch (e.comparison) {
@@ -49,15 +50,14 @@ void checkExpectation(const RunRecord& original, const RunRecord& what_if, const
     case WhatIfComparison::below: met = after < e.value; break;
     case WhatIfComparison::ratio_below:
       if (*w.counter_original == 0) {
-        w.check_detail = e.counter + " is 0 on the original: no ratio to compare";
+        w.check_basis = WhatIfCheckBasis::original_counter_zero;
         return;
       }
       met = after / *w.counter_original < e.value;
       break;
   }
   w.check = met ? WhatIfCheck::met : WhatIfCheck::failed;
-  w.check_detail = e.counter + " " + (w.counter_original ? formatNumber(*w.counter_original) : std::string("?")) +
-                   " (original) -> " + formatNumber(after) + " (what-if); expected " + describe(e);
+  w.check_basis = WhatIfCheckBasis::counters_compared;
 }
 
 const RunRecord* normalRecord(const std::vector<RunRecord>& records, const RunRecord& like,
@@ -81,31 +81,35 @@ std::string reasonOf(const RunRecord& record) {
   return reason;
 }
 
-std::string statusText(RecordStatus status) {
-  switch (status) {
-    case RecordStatus::ok: return "ran";
-    case RecordStatus::error: return "failed with an error";
-    case RecordStatus::skipped: return "was skipped";
-    case RecordStatus::crashed: return "crashed";
-    case RecordStatus::timed_out: return "timed out";
+// Why a normal record's time cannot stand in a gain (`role`, `variant`: which record it is); nothing
+// when it can: it ran, has a median, and verified (or is the family's reference).
+std::optional<WhatIfGainWithheld> unusableBecause(const RunRecord* record, WhatIfRecordRole role,
+                                                  const std::string& variant) {
+  WhatIfGainWithheld withheld{role, variant, WhatIfGainBlock::not_run, RecordStatus::ok, std::nullopt, std::nullopt};
+  if (record == nullptr) return withheld;
+  if (record->status != RecordStatus::ok) {
+    withheld.because = WhatIfGainBlock::run_ended;
+    withheld.status = record->status;
+    if (std::string reason = reasonOf(*record); !reason.empty()) withheld.reason = std::move(reason);
+    return withheld;
   }
-  return "did not run";
+  withheld.because = WhatIfGainBlock::no_median;
+  if (!record->medianKernelNs()) return withheld;
+  const VerificationResult& v = record->verification;
+  if (v.status == VerificationStatus::passed || v.status == VerificationStatus::reference) return std::nullopt;
+  if (!v.detail.empty()) withheld.reason = firstLine(v.detail);
+  withheld.because =
+      v.status == VerificationStatus::failed ? WhatIfGainBlock::verification_failed : WhatIfGainBlock::not_verified;
+  return withheld;
 }
 
-// Why a normal record's time cannot stand in a gain, with `who` it is ("the original (tiled)",
-// "tiled_padded"); "" when it can: it ran, has a median, and verified (or is the family's reference).
-std::string unusableBecause(const RunRecord* record, const std::string& who) {
-  if (record == nullptr) return who + " did not run at these parameters (study it in normal mode)";
-  if (record->status != RecordStatus::ok) {
-    const std::string reason = reasonOf(*record);
-    return who + " " + statusText(record->status) + (reason.empty() ? "" : ": " + reason);
-  }
-  if (!record->medianKernelNs()) return who + " has no median time";
-  const VerificationResult& v = record->verification;
-  if (v.status == VerificationStatus::passed || v.status == VerificationStatus::reference) return "";
-  const std::string detail = v.detail.empty() ? "" : " (" + firstLine(v.detail) + ")";
-  if (v.status == VerificationStatus::failed) return who + " failed verification" + detail;
-  return who + " was not verified" + detail;
+// The what-if's own time stands in the gain when it ran and has a median.
+std::optional<WhatIfGainWithheld> whatIfUnusable(const RunRecord& record) {
+  if (record.status == RecordStatus::ok && record.medianKernelNs()) return std::nullopt;
+  WhatIfGainWithheld withheld{
+      WhatIfRecordRole::what_if, "", WhatIfGainBlock::run_ended, record.status, std::nullopt, std::nullopt};
+  if (!record.status_reason.empty()) withheld.reason = reasonOf(record);
+  return withheld;
 }
 
 std::optional<double> gain(const std::optional<double>& t_ns, const std::optional<double>& faster_ns) {
@@ -121,28 +125,26 @@ WhatIfOutcome whatIfOutcome(const std::vector<RunRecord>& records, const RunReco
   const RunRecord* original = normalRecord(records, record, record.variant);
   // A gain compares two times, and is shown only when both records ran and (normal ones) verified:
   // a wrong result's time says nothing of what an optimisation wins.
-  const std::string original_unusable = unusableBecause(original, "the original (" + record.variant + ")");
-  std::string what_if_unusable;
-  if (record.status != RecordStatus::ok || !record.medianKernelNs())
-    what_if_unusable =
-        "the what-if " + statusText(record.status) + (record.status_reason.empty() ? "" : ": " + reasonOf(record));
-  w.t_what_if_ns = what_if_unusable.empty() ? record.medianKernelNs() : std::nullopt;
-  w.t_ns = original_unusable.empty() ? original->medianKernelNs() : std::nullopt;
+  const auto original_unusable = unusableBecause(original, WhatIfRecordRole::original, record.variant);
+  const auto what_if_unusable = whatIfUnusable(record);
+  w.t_what_if_ns = what_if_unusable ? std::nullopt : record.medianKernelNs();
+  w.t_ns = original_unusable ? std::nullopt : original->medianKernelNs();
   w.predicted_gain = gain(w.t_ns, w.t_what_if_ns);
-  w.predicted_gain_unavailable = !original_unusable.empty() ? original_unusable : what_if_unusable;
+  w.predicted_gain_unavailable = original_unusable ? original_unusable : what_if_unusable;
   if (record.status != RecordStatus::ok) {
-    w.check_detail = "the what-if did not run: " + record.status_reason;
+    w.check_basis = WhatIfCheckBasis::what_if_did_not_run;
+    w.check_reason = record.status_reason;
   } else if (!original) {
-    w.check_detail = "the original (normal mode) did not run at these parameters";
+    w.check_basis = WhatIfCheckBasis::original_missing;
   } else {
     checkExpectation(*original, record, run, w);
   }
   if (run.realised_by.empty()) return w;
   const RunRecord* realised = normalRecord(records, record, run.realised_by);
-  const std::string realised_unusable = unusableBecause(realised, run.realised_by);
-  w.t_realised_ns = realised_unusable.empty() ? realised->medianKernelNs() : std::nullopt;
+  const auto realised_unusable = unusableBecause(realised, WhatIfRecordRole::realisation, run.realised_by);
+  w.t_realised_ns = realised_unusable ? std::nullopt : realised->medianKernelNs();
   w.realised_gain = gain(w.t_ns, w.t_realised_ns);
-  w.realised_gain_unavailable = !original_unusable.empty() ? original_unusable : realised_unusable;
+  w.realised_gain_unavailable = original_unusable ? original_unusable : realised_unusable;
   return w;
 }
 

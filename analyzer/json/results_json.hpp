@@ -60,6 +60,11 @@ std::optional<MutationNote> mutationNoteFromJson(const nlohmann::json& json);
 nlohmann::json toJson(const MutantSourceCheck& check);
 MutantSourceCheck mutantSourceCheckFromJson(const nlohmann::json& json);
 
+// A noisy host beside its host condition, into the object `j` (a results file's top level, a
+// ceilings report): "host_noise" as data, or "noisy_host" as a schema-1 file saved it.
+void writeHostNoise(nlohmann::json& j, const std::optional<HostCondition>& host, const std::optional<HostNoise>& noise);
+std::optional<HostNoise> hostNoiseFromJson(const nlohmann::json& j);
+
 // The record.what_if object (what-if records only): what ran, and its outcome.
 nlohmann::json toJson(const WhatIfRun& run, const WhatIfOutcome& outcome);
 WhatIfRun whatIfRunFromJson(const nlohmann::json& json);

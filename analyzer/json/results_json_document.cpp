@@ -213,8 +213,8 @@ json toJson(const CeilingsReport& report) {
     j["candidates"] = candidates;
   }
   if (report.host) j["host"] = toJson(*report.host);
-  // Beside the host it was judged from: null there says the host looked quiet.
-  if (report.host || report.noisy_host) j["noisy_host"] = textOrNull(report.noisy_host);
+  // Beside the host it was judged from: "noisy_host": null there says the host looked quiet.
+  writeHostNoise(j, report.host, report.noisy_host);
   if (report.repetition_rule) j["repetition_rule"] = toJson(*report.repetition_rule);
   // The L2 and typed-peak fields, likewise only when measured (or, for the L2, when it says why not).
   if (report.l2_read) j["l2_read"] = toJson(*report.l2_read);
@@ -249,7 +249,7 @@ CeilingsReport ceilingsReportFromJson(const json& j) {
       if (candidate.is_object()) report.candidates.push_back(ceilingBenchmarkFromJson(candidate));
   if (const json* host = member(j, "host"); host != nullptr && host->is_object())
     report.host = hostConditionFromJson(*host);
-  report.noisy_host = optionalText(j, "noisy_host");
+  report.noisy_host = hostNoiseFromJson(j);
   if (const json* rule = member(j, "repetition_rule"); rule != nullptr && rule->is_object())
     report.repetition_rule = noiseTargetFromJson(*rule);
   for (auto [key, slot] : {std::pair{"l2_read", &report.l2_read}, std::pair{"fp64_fma", &report.fp64_fma},
@@ -326,7 +326,7 @@ json toJson(const ResultsDocument& d) {
   if (d.ceilings_seconds) j["ceilings_seconds"] = *d.ceilings_seconds;
   if (d.build_threads) j["build_threads"] = *d.build_threads;
   if (d.host) j["host"] = toJson(*d.host);
-  if (d.host || d.noisy_host) j["noisy_host"] = textOrNull(d.noisy_host);
+  writeHostNoise(j, d.host, d.noisy_host);
   if (d.cost) j["cost"] = toJson(*d.cost);
   if (d.drift_control) j["drift_control"] = toJson(*d.drift_control);
   if (d.ab) j["ab"] = toJson(*d.ab);
@@ -383,7 +383,7 @@ ResultsDocument resultsDocumentFromJson(const json& j) {
   d.ceilings_seconds = optionalNumber(j, "ceilings_seconds");
   d.build_threads = optionalInteger<int>(j, "build_threads");
   if (const json* host = member(j, "host"); host != nullptr && host->is_object()) d.host = hostConditionFromJson(*host);
-  d.noisy_host = optionalText(j, "noisy_host");
+  d.noisy_host = hostNoiseFromJson(j);
   if (const json* cost = member(j, "cost"); cost != nullptr && cost->is_object()) d.cost = batchCostFromJson(*cost);
   if (const json* drift = member(j, "drift_control"); drift != nullptr && drift->is_object())
     d.drift_control = driftControlSpecFromJson(*drift);

@@ -338,7 +338,8 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
   outcome.out_dir = outcome.folder->dir();
   ResultsWriter results(outcome.results, *outcome.folder);
   results.start(config, device.info, {});
-  const MeasuredModels measured = measureModels(config.run, device, options.batch.progress, *planned);
+  const MeasuredModels measured =
+      measureModels(config.run, device, options.batch.progress, options.batch.host_noise_text, *planned);
   const RooflineModels& models = measured.models;
   results.setModels(models, measured.seconds);
   planned = planForDevice(config, planned, device, models, results);

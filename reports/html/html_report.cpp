@@ -23,6 +23,7 @@
 #include "reports/html/html_tuning.hpp"
 #include "reports/html/html_text.hpp"
 #include "reports/text/device_comparison.hpp"
+#include "reports/text/host_sentences.hpp"
 #include "reports/text/known_value.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/part_text.hpp"
@@ -133,7 +134,8 @@ class HtmlReport {
       html_ += "</ul></div>\n";
     }
     if (results_.noisy_host) {
-      html_ += "<p class=\"banner\">This batch ran on a <strong>noisy host</strong>: " + escaped(*results_.noisy_host) +
+      html_ += "<p class=\"banner\">This batch ran on a <strong>noisy host</strong>: " +
+               escaped(hostNoiseText(*results_.noisy_host)) +
                ". Its timings may differ from a quiet run's more than their intervals say.</p>\n";
     }
     if (results_.host && results_.host->gpu_sm_clock) {

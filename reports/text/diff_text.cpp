@@ -3,6 +3,7 @@
 
 #include <variant>
 
+#include "reports/text/host_sentences.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 
@@ -103,7 +104,7 @@ std::string warningText(const ComparisonWarning& warning) {
            pointKeyText(duplicate->key) + " twice; the first is compared";
   if (const auto* drift = std::get_if<LargeDrift>(&warning)) return driftText(drift->drift);
   if (const auto* noisy = std::get_if<NoisyHost>(&warning))
-    return toString(noisy->side) + " ran on a noisy host: " + noisy->condition;
+    return toString(noisy->side) + " ran on a noisy host: " + hostNoiseText(noisy->condition);
   return missedTargetText(std::get<MissedNoiseTarget>(warning));
 }
 

@@ -8,6 +8,7 @@
 #include "analyzer/manifest/manifest.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "analyzer/diagnose/what_if.hpp"
+#include "reports/text/what_if_sentences.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;
@@ -176,7 +177,7 @@ TEST(WhatIfAnalysis, CountersShowTheConflictsGoneAndBothGainsStandSideBySide) {
   setCounter(records[0], "shared_bank_conflicts", 1e6);
   setCounter(records[1], "shared_bank_conflicts", 120);  // within 1% of the original's 1 M: "to 0"
   const WhatIfOutcome w = whatIfOutcome(records, records[1]);
-  EXPECT_EQ(w.check, WhatIfCheck::met) << w.check_detail;
+  EXPECT_EQ(w.check, WhatIfCheck::met) << reports::whatIfCheckDetailText(*records[1].what_if, w);
   EXPECT_EQ(*w.counter_original, 1e6);
   EXPECT_EQ(*w.counter_what_if, 120);
   EXPECT_DOUBLE_EQ(*w.predicted_gain, 2.0);
@@ -191,7 +192,10 @@ TEST(WhatIfAnalysis, AnExpectationTheCountersContradictFails) {
   setCounter(records[1], "shared_bank_conflicts", 5e5);
   const WhatIfOutcome w = whatIfOutcome(records, records[1]);
   EXPECT_EQ(w.check, WhatIfCheck::failed);
-  EXPECT_TRUE(contains(w.check_detail, "expected shared_bank_conflicts below 0.1 x the original's")) << w.check_detail;
+  EXPECT_EQ(w.check_basis, WhatIfCheckBasis::counters_compared);
+  EXPECT_EQ(reports::whatIfCheckDetailText(*records[1].what_if, w),
+            "shared_bank_conflicts 1000000 (original) -> 500000 (what-if); expected shared_bank_conflicts below 0.1 x "
+            "the original's");
 }
 
 TEST(WhatIfAnalysis, WithoutCountersTheExpectationIsNotCheckedAndSaysWhy) {
@@ -200,7 +204,10 @@ TEST(WhatIfAnalysis, WithoutCountersTheExpectationIsNotCheckedAndSaysWhy) {
   records[1].counters = counters::CounterSet::notAttempted("counters unavailable: not an NVIDIA device");
   const WhatIfOutcome w = whatIfOutcome(records, records[1]);
   EXPECT_EQ(w.check, WhatIfCheck::not_checked);
-  EXPECT_EQ(w.check_detail, "no counters on the what-if: counters unavailable: not an NVIDIA device");
+  EXPECT_EQ(w.check_basis, WhatIfCheckBasis::no_counters);
+  EXPECT_EQ(w.check_record, WhatIfRecordRole::what_if);
+  EXPECT_EQ(reports::whatIfCheckDetailText(*records[1].what_if, w),
+            "no counters on the what-if: counters unavailable: not an NVIDIA device");
   EXPECT_DOUBLE_EQ(*w.predicted_gain, 0.8);  // slower: the report says "none"
   EXPECT_FALSE(w.realised_gain);             // tiled_padded did not run
 }
@@ -284,4 +291,39 @@ TEST(WhatIfRun, AConfigModeNamesWhatIf) {
   EXPECT_EQ(o.exit_code, 2) << rooflab::testing::show(o);
   EXPECT_TRUE(contains(o.err, "unknown mode 'what-ifs' (expected normal, compute-only, memory-only or what-if)"))
       << o.err;
+}
+
+// A gain withheld names the record in the way and its state, in the words the analysis wrote
+// before it kept them as data.
+TEST(WhatIfAnalysis, AWithheldGainSaysWhichRecordAndItsState) {
+  std::vector<RunRecord> records = {timedRecord("tiled", RunMode::normal, 2000),
+                                    whatIfRecord(1000, WhatIfComparison::to, 0),
+                                    timedRecord("tiled_padded", RunMode::normal, 1250)};
+  records[2].verification.status = VerificationStatus::failed;
+  records[2].verification.detail = "rel. L2 error 0.5 above 1e-06\nfirst wrong element 3";
+  WhatIfOutcome w = whatIfOutcome(records, records[1]);
+  ASSERT_TRUE(w.realised_gain_unavailable.has_value());
+  EXPECT_EQ(w.realised_gain_unavailable->because, WhatIfGainBlock::verification_failed);
+  EXPECT_EQ(reports::whatIfGainWithheldText(*w.realised_gain_unavailable),
+            "tiled_padded failed verification (rel. L2 error 0.5 above 1e-06)");
+  EXPECT_FALSE(w.predicted_gain_unavailable.has_value());
+
+  records[0].status = RecordStatus::crashed;
+  records[0].status_reason = records[0].label() + " on cpu: killed by signal 11\ncore dumped";
+  w = whatIfOutcome(records, records[1]);
+  ASSERT_TRUE(w.predicted_gain_unavailable.has_value());
+  EXPECT_EQ(reports::whatIfGainWithheldText(*w.predicted_gain_unavailable),
+            "the original (tiled) crashed: killed by signal 11");
+  EXPECT_EQ(reports::whatIfGainWithheldText(*w.realised_gain_unavailable),
+            "the original (tiled) crashed: killed by signal 11");
+
+  records.erase(records.begin());  // no original at all; the what-if timed out
+  records[0].status = RecordStatus::timed_out;
+  records[0].status_reason = "the point ran past its time limit";
+  w = whatIfOutcome(records, records[0]);
+  EXPECT_EQ(reports::whatIfGainWithheldText(*w.predicted_gain_unavailable),
+            "the original (tiled) did not run at these parameters (study it in normal mode)");
+  EXPECT_EQ(w.check_basis, WhatIfCheckBasis::what_if_did_not_run);
+  EXPECT_EQ(reports::whatIfCheckDetailText(*records[0].what_if, w),
+            "the what-if did not run: the point ran past its time limit");
 }

@@ -77,7 +77,11 @@ TEST(WhatIfGains, ARealisedByVariantThatFailsVerificationShowsNoGain) {
   const nlohmann::json what_if = w.whatIf();
   ASSERT_TRUE(what_if.is_object()) << show(o);
   EXPECT_TRUE(what_if["realised_gain"].is_null()) << what_if.dump(1);
-  EXPECT_TRUE(contains(what_if.value("realised_gain_unavailable", ""), "fast failed verification")) << what_if.dump(1);
+  EXPECT_FALSE(what_if.contains("realised_gain_unavailable")) << "schema 2 saves the reason as data";
+  const nlohmann::json realised = what_if.value("realised_gain_withheld", nlohmann::json());
+  EXPECT_EQ(realised.value("record", ""), "realisation") << what_if.dump(1);
+  EXPECT_EQ(realised.value("variant", ""), "fast") << what_if.dump(1);
+  EXPECT_EQ(realised.value("because", ""), "verification_failed") << what_if.dump(1);
   // The prediction compares the original with the what-if, both of which ran: it stands.
   EXPECT_TRUE(what_if["predicted_gain"].is_number()) << what_if.dump(1);
 }
@@ -98,6 +102,9 @@ TEST(WhatIfGains, AWhatIfOfAVariantThatCrashedSaysItCrashed) {
   ASSERT_TRUE(what_if.is_object()) << show(o);
   EXPECT_TRUE(what_if["predicted_gain"].is_null()) << what_if.dump(1);
   EXPECT_TRUE(what_if["realised_gain"].is_null()) << what_if.dump(1);
-  EXPECT_TRUE(contains(what_if.value("predicted_gain_unavailable", ""), "the original (slow) crashed"))
-      << what_if.dump(1);
+  const nlohmann::json predicted = what_if.value("predicted_gain_withheld", nlohmann::json());
+  EXPECT_EQ(predicted.value("record", ""), "original") << what_if.dump(1);
+  EXPECT_EQ(predicted.value("variant", ""), "slow") << what_if.dump(1);
+  EXPECT_EQ(predicted.value("because", ""), "run_ended") << what_if.dump(1);
+  EXPECT_EQ(predicted.value("status", ""), "crashed") << what_if.dump(1);
 }

@@ -3,6 +3,7 @@
 
 #include "analyzer/device/gpu_clock.hpp"
 #include "analyzer/device/host_condition.hpp"
+#include "reports/text/host_sentences.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;
@@ -68,8 +69,12 @@ TEST(HostCondition, NoisyWhenLoadedOrClocksFloat) {
   host.load_average_1min = 5.89;
   host.core_count = 2;
   auto reason = noisyHost(host);
-  ASSERT_TRUE(reason.has_value());
-  EXPECT_NE(reason->find("load average 5.89 on 2 cores (2.94 per core, above 0.50)"), std::string::npos) << *reason;
+  ASSERT_TRUE(reason && reason->load);
+  EXPECT_EQ(reason->load->core_count, 2u);
+  EXPECT_DOUBLE_EQ(reason->load->load_per_core, 2.945);
+  EXPECT_NE(reports::hostNoiseText(*reason).find("load average 5.89 on 2 cores (2.94 per core, above 0.50)"),
+            std::string::npos)
+      << reports::hostNoiseText(*reason);
 
   host.load_average_1min = 0.9;  // 0.45 per core
   EXPECT_FALSE(noisyHost(host).has_value());
@@ -78,7 +83,8 @@ TEST(HostCondition, NoisyWhenLoadedOrClocksFloat) {
   host.cpu_governor = "powersave";
   reason = noisyHost(host);
   ASSERT_TRUE(reason.has_value());
-  EXPECT_NE(reason->find("governor 'powersave'"), std::string::npos) << *reason;
+  EXPECT_EQ(reason->cpu_governor, std::optional<std::string>("powersave"));
+  EXPECT_NE(reports::hostNoiseText(*reason).find("governor 'powersave'"), std::string::npos);
 }
 
 TEST(HostCondition, LastLevelCacheSumsItsInstances) {
@@ -106,8 +112,9 @@ TEST(HostCondition, NoisyWhenTheGpuClockMoved) {
   EXPECT_FALSE(noisyHost(host).has_value());
   host.gpu_sm_clock = GpuClockSamples{1410, 1980, 12};
   const auto reason = noisyHost(host);
-  ASSERT_TRUE(reason.has_value());
-  EXPECT_NE(reason->find("GPU SM clock between 1410 and 1980 MHz"), std::string::npos) << *reason;
+  ASSERT_TRUE(reason && reason->gpu_clock);
+  EXPECT_EQ(reason->gpu_clock->min_mhz, 1410);
+  EXPECT_NE(reports::hostNoiseText(*reason).find("GPU SM clock between 1410 and 1980 MHz"), std::string::npos);
 }
 
 // Off NVIDIA, the sampler says why it has no clock and sampling is harmless.

@@ -278,8 +278,25 @@ TEST(ResultsJson, CeilingsSpreadCandidatesAndHostRoundTrip) {
   EXPECT_EQ(back.repetition_rule->max_time_s, 0.2);
   EXPECT_EQ(toJson(back), j);
 
-  report.noisy_host = "load average 9.0 on 2 cores";
-  EXPECT_EQ(ceilingsReportFromJson(toJson(report)).noisy_host, report.noisy_host);
+  // A noisy host as data under "host_noise"; a schema-1 file's sentence kept under "noisy_host".
+  report.noisy_host = HostNoise{HostLoadNoise{9.0, 2, 4.5, 0.5}, "powersave", std::nullopt, std::nullopt};
+  const json noisy = toJson(report);
+  EXPECT_FALSE(noisy.contains("noisy_host"));
+  EXPECT_EQ(noisy["host_noise"]["load"]["core_count"], 2);
+  EXPECT_EQ(noisy["host_noise"]["cpu_governor"], "powersave");
+  const auto noise = ceilingsReportFromJson(noisy).noisy_host;
+  ASSERT_TRUE(noise && noise->load);
+  EXPECT_EQ(noise->load->load_average_1min, 9.0);
+  EXPECT_EQ(noise->load->load_per_core, 4.5);
+  EXPECT_EQ(noise->cpu_governor, std::optional<std::string>("powersave"));
+  EXPECT_FALSE(noise->gpu_clock || noise->text_as_saved);
+  EXPECT_EQ(toJson(ceilingsReportFromJson(noisy)), noisy);
+  json saved = j;
+  saved["noisy_host"] = "load average 9.0 on 2 cores";
+  const auto saved_noise = ceilingsReportFromJson(saved).noisy_host;
+  ASSERT_TRUE(saved_noise.has_value());
+  EXPECT_EQ(saved_noise->text_as_saved, std::optional<std::string>("load average 9.0 on 2 cores"));
+  EXPECT_EQ(toJson(ceilingsReportFromJson(saved)), saved);
 }
 
 // What a run cost and its drift control (docs/cost.md) survive a write and a read, and an A/B run's
