@@ -146,3 +146,32 @@ TEST(CodeShape, RecordTypesAndReportersHoldNoJson) {
     }
   }
 }
+
+// The analysis concludes data (enums and figures); reports/ writes its sentences and numbers. The
+// analysis's folders and the types of its findings format no number for a reader: no fixed or
+// significant-digit text, no output streams. Names built from a value (a point's parameters as
+// "N=1024") use formatNumber, which stays allowed.
+TEST(CodeShape, TheAnalysisFormatsNoNumberForAReader) {
+  std::vector<fs::path> analysis = {kSource / "analyzer/roofline/roofline.cpp",
+                                    kSource / "analyzer/device/host_condition.cpp"};
+  for (const char* folder : {"analyzer/diagnose", "analyzer/place"})
+    for (const fs::path& file : sourcesUnder(kSource / folder)) analysis.push_back(file);
+  for (const char* finding : {"diagnosis", "mutation_verdict", "roofline", "what_if", "end_to_end", "host_condition"})
+    for (const char* extension : {".hpp", ".cpp"})
+      if (fs::exists(kSource / "analyzer/data" / (std::string(finding) + extension)))
+        analysis.push_back(kSource / "analyzer/data" / (std::string(finding) + extension));
+  const char* formatters[] = {"formatFixed",   "formatSignificant", "to_chars",    "snprintf",
+                              "ostringstream", "std::to_string",    "percentText", "oneDecimal"};
+  for (const fs::path& file : analysis) {
+    ASSERT_TRUE(fs::exists(file)) << file;
+    std::size_t number = 0;
+    for (const std::string& line : linesOf(file)) {
+      ++number;
+      const std::size_t start = line.find_first_not_of(' ');
+      if (start == std::string::npos || line.compare(start, 2, "//") == 0) continue;
+      for (const char* formatter : formatters)
+        EXPECT_EQ(line.find(formatter), std::string::npos)
+            << fs::relative(file, kSource).string() << ":" << number << " formats a number (" << formatter << ")";
+    }
+  }
+}
