@@ -80,10 +80,6 @@ cl_mem recordMemory(cl_mem mem, std::size_t bytes, cl_mem_flags flags, bool host
   return mem;
 }
 
-void failWith(cl_int* errcode_ret, cl_int code) {
-  if (errcode_ret != nullptr) *errcode_ret = code;
-}
-
 }  // namespace
 
 CAPTURE_EXPORT cl_context CL_API_CALL clCreateContext(

@@ -8,10 +8,6 @@ using namespace rooflab_capture;
 
 namespace {
 
-void failWith(cl_int* errcode_ret, cl_int code) {
-  if (errcode_ret != nullptr) *errcode_ret = code;
-}
-
 cl_program recordProgram(cl_program program, const char* kind, const std::string& source, const char* call) {
   std::lock_guard<std::mutex> lock(state().mutex);
   countCall();

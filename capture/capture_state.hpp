@@ -45,6 +45,10 @@ class JsonLine {
 std::string jsonQuoted(std::string_view text);
 std::string jsonNumbers(const std::size_t* values, std::size_t count);
 std::string hexBytes(const void* data, std::size_t bytes);
+// Sets the application's error code, where it asked for one.
+inline void failWith(cl_int* errcode_ret, cl_int code) {
+  if (errcode_ret != nullptr) *errcode_ret = code;
+}
 
 struct ArgumentInfo {
   std::string type_name, name, address_space;

@@ -32,6 +32,7 @@
 #include "analyzer/support/format.hpp"
 #include "analyzer/support/stop_flag.hpp"
 #include "analyzer/support/terminal_text.hpp"
+#include "analyzer/support/wall_clock.hpp"
 
 namespace rooflab {
 
@@ -118,8 +119,6 @@ std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::s
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Whether a variant runs at three sizes or more of a param (every other param the same): the report
 // then draws its rate against that size, over the launch floor.

@@ -8,14 +8,13 @@
 #include "analyzer/plan/plan_parts.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/stop_flag.hpp"
+#include "analyzer/support/wall_clock.hpp"
 
 namespace rooflab {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 }  // namespace
 

@@ -20,6 +20,7 @@
 #include "analyzer/counters/l2_flush.hpp"
 #include "analyzer/counters/ptx/ptx_rewrite.hpp"
 #include "analyzer/counters/range_profiler.hpp"
+#include "analyzer/support/wall_clock.hpp"
 
 namespace rooflab::counters {
 
@@ -176,8 +177,6 @@ std::int64_t medianNs(std::vector<std::int64_t> samples) {
 }
 
 using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // The program's PTX as the CUDA driver takes it, one text per module the launches need, with each
 // launch's plan. Throws BridgeError or PtxRewriteError.

@@ -21,7 +21,7 @@ void loadSymbol(void* library, Fn& fn, std::initializer_list<const char*> names,
   missing += (missing.empty() ? "" : ", ") + std::string(*names.begin());
 }
 
-CudaDriver load() {
+CudaDriver loadDriver() {
   CudaDriver d;
   void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
   if (!library) {
@@ -105,7 +105,7 @@ std::string CudaDriver::errorText(CUresult result) const {
 }
 
 const CudaDriver& cudaDriver() {
-  static const CudaDriver driver = load();
+  static const CudaDriver driver = loadDriver();
   return driver;
 }
 

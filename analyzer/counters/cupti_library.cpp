@@ -63,7 +63,7 @@ void preloadPerfworksBeside(void* cupti) {
     dlopen((std::string(origin) + "/" + name).c_str(), RTLD_NOW | RTLD_GLOBAL);
 }
 
-CuptiLibrary load() {
+CuptiLibrary loadCupti() {
   CuptiLibrary c;
   if (!cudaDriver().usable()) {
     c.unavailable_reason = cudaDriver().unavailable_reason;
@@ -148,7 +148,7 @@ std::string CuptiLibrary::errorText(CUptiResult result) const {
 }
 
 const CuptiLibrary& cuptiLibrary() {
-  static const CuptiLibrary library = load();
+  static const CuptiLibrary library = loadCupti();
   return library;
 }
 

@@ -1,4 +1,5 @@
 #include "analyzer/counters/profiler_session.hpp"
+#include "analyzer/support/wall_clock.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,8 +10,6 @@ namespace rooflab::counters {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // No metric table needs this many passes; more means the replay loop is not converging.
 constexpr int kMaxPasses = 64;

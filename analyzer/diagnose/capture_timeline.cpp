@@ -8,9 +8,7 @@
 namespace rooflab {
 namespace {
 
-constexpr std::uint64_t kUseHostPtr = 1u << 3;    // CL_MEM_USE_HOST_PTR
-constexpr std::uint64_t kAllocHostPtr = 1u << 4;  // CL_MEM_ALLOC_HOST_PTR
-constexpr std::uint64_t kCopyHostPtr = 1u << 5;   // CL_MEM_COPY_HOST_PTR
+constexpr std::uint64_t kCopyHostPtr = 1u << 5;  // CL_MEM_COPY_HOST_PTR
 
 TimelinePart partOf(CapturedCommandKind kind) {
   switch (kind) {
@@ -34,13 +32,11 @@ double queuedNs(const CapturedEventTimes& times) {
   return times.queued_ns > 0 && times.queued_ns <= times.start_ns ? double(times.queued_ns) : double(times.start_ns);
 }
 
-bool timed(const CapturedCommand& command) { return command.times && command.times->end_ns >= command.times->start_ns; }
-
 // The first instant of the span: the earliest queued time of a timed command.
 double originNs(const CaptureLog& log) {
   double origin = std::numeric_limits<double>::infinity();
   for (const CapturedCommand& command : log.commands)
-    if (timed(command)) origin = std::min(origin, queuedNs(*command.times));
+    if (isTimed(command)) origin = std::min(origin, queuedNs(*command.times));
   return std::isinf(origin) ? 0.0 : origin;
 }
 
@@ -57,7 +53,7 @@ void placeBoxes(const CaptureLog& log, CaptureTimeline& timeline) {
   std::stable_sort(ordered.begin(), ordered.end(),
                    [](const CapturedCommand* a, const CapturedCommand* b) { return a->sequence < b->sequence; });
   for (const CapturedCommand* command : ordered) {
-    if (!timed(*command)) {
+    if (!isTimed(*command)) {
       ++timeline.untimed_commands;
       continue;
     }
@@ -97,7 +93,7 @@ void splitSpan(const CaptureLog& log, CaptureTimeline& timeline) {
     TimelinePartTime& time = parts[partOf(command.kind)];
     ++time.commands;
     if (command.kind == CapturedCommandKind::kernel) ++parts[TimelinePart::launch].commands;  // a launch each
-    if (!timed(command)) continue;
+    if (!isTimed(command)) continue;
     ++time.timed_commands;
     time.bytes += command.bytes;
     time.sum_ns += double(command.times->end_ns - command.times->start_ns);
@@ -126,7 +122,7 @@ void addQueues(const CaptureLog& log, CaptureTimeline& timeline) {
   for (const CapturedCommand& command : log.commands) {
     queues[command.queue_id].id = command.queue_id;
     ++queues[command.queue_id].commands;
-    if (timed(command)) ++queues[command.queue_id].timed_commands;
+    if (isTimed(command)) ++queues[command.queue_id].timed_commands;
   }
   for (const TimelineBox& box : timeline.boxes) busy[box.queue_id].push_back({box.start_ns, box.end_ns});
   for (auto& [id, queue] : queues) {

@@ -29,6 +29,15 @@ double coveredNs(const std::vector<TimeInterval>& merged);
 // The time two lists of merged intervals cover together.
 double sharedNs(const std::vector<TimeInterval>& a, const std::vector<TimeInterval>& b);
 
+// Buffer flags as OpenCL numbers them, without OpenCL's headers.
+constexpr std::uint64_t kUseHostPtr = 1u << 3;    // CL_MEM_USE_HOST_PTR
+constexpr std::uint64_t kAllocHostPtr = 1u << 4;  // CL_MEM_ALLOC_HOST_PTR
+
+// Whether the command's profiling events give it a start and an end in order.
+inline bool isTimed(const CapturedCommand& command) {
+  return command.times && command.times->end_ns >= command.times->start_ns;
+}
+
 // The transfer patterns, kernels and launches of `log` into `timeline` (capture_timeline_work.cpp).
 void addTransferPatterns(const CaptureLog& log, const EndToEndCeilings& ceilings, CaptureTimeline& timeline);
 void addHotspots(const CaptureLog& log, CaptureTimeline& timeline);

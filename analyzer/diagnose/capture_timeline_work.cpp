@@ -9,11 +9,8 @@
 namespace rooflab {
 namespace {
 
-constexpr std::uint64_t kUseHostPtr = 1u << 3;    // CL_MEM_USE_HOST_PTR
-constexpr std::uint64_t kAllocHostPtr = 1u << 4;  // CL_MEM_ALLOC_HOST_PTR
-constexpr std::uint64_t kMapRead = 1u << 0;       // CL_MAP_READ
+constexpr std::uint64_t kMapRead = 1u << 0;  // CL_MAP_READ
 
-bool timed(const CapturedCommand& command) { return command.times && command.times->end_ns >= command.times->start_ns; }
 double ownNs(const CapturedCommand& command) { return double(command.times->end_ns - command.times->start_ns); }
 
 // Which way a transfer crosses the link, and which ceiling times it. A map that reads brings data
@@ -117,7 +114,7 @@ void addTransferPatterns(const CaptureLog& log, const EndToEndCeilings& ceilings
     pattern.direction = way.direction;
     pattern.strategy = way.strategy;
     ++pattern.commands;
-    if (!timed(command)) continue;
+    if (!isTimed(command)) continue;
     ++pattern.timed_commands;
     pattern.sum_ns += ownNs(command);
   }
@@ -153,11 +150,11 @@ void addHotspots(const CaptureLog& log, CaptureTimeline& timeline) {
       spot.local_size = launch->local_size;
       spots.push_back(&spot);
     }
-    const double ns = timed(command) ? ownNs(command) : 0;
+    const double ns = isTimed(command) ? ownNs(command) : 0;
     kernels_ns += ns;
     for (TimelineHotspot* spot : spots) {
       ++spot->commands;
-      spot->timed_commands += timed(command) ? 1 : 0;
+      spot->timed_commands += isTimed(command) ? 1 : 0;
       spot->sum_ns += ns;
     }
   }

@@ -20,6 +20,10 @@ using nlohmann::json;
 // A measured quantity: always a double (538624.0, never 538624), null when not finite.
 inline json finiteOrNull(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 inline json finiteOrNull(const std::optional<double>& value) { return value ? finiteOrNull(*value) : json(nullptr); }
+// Writes `key` only when there is a value (null when it is not finite).
+inline void putNumber(json& j, const char* key, const std::optional<double>& value) {
+  if (value) j[key] = finiteOrNull(*value);
+}
 
 // A counter value: counts are integers and are written as such (16777216, not 1.6777216e7); other
 // values are doubles; null when not finite.

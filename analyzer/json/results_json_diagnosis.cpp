@@ -10,10 +10,6 @@ using namespace json_fields;
 
 namespace {
 
-void putNumber(json& j, const char* key, const std::optional<double>& value) {
-  if (value) j[key] = finiteOrNull(*value);
-}
-
 json toJson(const InvalidMutant& invalid) {
   return {{"mutant", invalid.mutant}, {"validation", toJson(invalid.validation)}};
 }

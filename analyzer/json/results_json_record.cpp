@@ -133,10 +133,6 @@ std::vector<std::int64_t> integerList(const json& object, std::string_view key) 
 }
 
 // A finding's figure or name, written only where the finding has one.
-void putNumber(json& j, const char* key, const std::optional<double>& value) {
-  if (value) j[key] = finiteOrNull(*value);
-}
-
 json toJson(const PlacementReason& r) {
   json j = {{"kind", toString(r.kind)}};
   if (r.model_key) j["model"] = *r.model_key;

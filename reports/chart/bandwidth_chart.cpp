@@ -18,13 +18,6 @@ namespace {
 // Room above the highest dot, so that its marker stays inside the frame.
 constexpr double kHeadroom = 1.1;
 
-std::optional<double> derived(const AnalysedRecord& record, const char* key) {
-  const counters::CounterSet& c = record.counters;
-  if (!c.available || c.not_attempted) return std::nullopt;
-  const auto found = c.derived.find(key);
-  return found == c.derived.end() ? std::nullopt : known(found->second);
-}
-
 // A level's bytes for one record, and where they came from.
 struct LevelBytes {
   double bytes = 0;
@@ -49,12 +42,14 @@ std::optional<LevelBytes> bytesAt(const AnalysedRecord& record, MemoryLevel leve
   switch (level) {
     case MemoryLevel::global: return some(record.work.globalBytes(), "declared global accesses");
     case MemoryLevel::dram:
-      if (const auto counted = derived(record, "dram_bytes"); counted && *counted > 0) return some(counted, "counters");
+      if (const auto counted = chart_detail::derivedCounter(record, "dram_bytes"); counted && *counted > 0)
+        return some(counted, "counters");
       return some(known(record.work.bytes), "compulsory bytes (manifest)");
-    case MemoryLevel::l2: return some(derived(record, "l2_bytes"), "counters");
-    case MemoryLevel::l1: return some(derived(record, "l1_global_bytes"), "counters: global sectors x 32");
+    case MemoryLevel::l2: return some(chart_detail::derivedCounter(record, "l2_bytes"), "counters");
+    case MemoryLevel::l1:
+      return some(chart_detail::derivedCounter(record, "l1_global_bytes"), "counters: global sectors x 32");
     case MemoryLevel::local:
-      if (const auto counted = derived(record, "shared_bytes"); counted && *counted > 0)
+      if (const auto counted = chart_detail::derivedCounter(record, "shared_bytes"); counted && *counted > 0)
         return some(counted, "counters: shared wavefronts x 128");
       if (record.work.local_accesses) return some(*record.work.local_accesses * 4.0, "declared local accesses x 4");
       return std::nullopt;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "reports/chart/chart_style.hpp"
 #include "reports/text/capture_timeline_text.hpp"
 #include "reports/text/number_format.hpp"
 
@@ -12,24 +13,16 @@ namespace {
 
 constexpr double kLanePx = 56;
 constexpr double kBoxPx = 34;
-constexpr double kLabelPx = 190;  // left of the lanes: the queue's name
+constexpr double kQueueLabelPx = 190;  // left of the lanes: the queue's name
 constexpr double kRightPx = 40;
-constexpr Rgb kBlack{0x1a, 0x1a, 0x1a};
-constexpr Rgb kMuted{0x66, 0x66, 0x66};
 constexpr Rgb kLaneFill{0xf4, 0xf4, 0xf4};
 
 constexpr CapturedCommandKind kLegendKinds[] = {
     CapturedCommandKind::kernel, CapturedCommandKind::write, CapturedCommandKind::read,  CapturedCommandKind::copy,
     CapturedCommandKind::fill,   CapturedCommandKind::map,   CapturedCommandKind::unmap, CapturedCommandKind::other};
 
-// A round step for the time axis: 1, 2 or 5 times a power of ten, about a sixth of `span`.
-double tickStep(double span) {
-  const double raw = span / 6;
-  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double factor : {1.0, 2.0, 5.0})
-    if (factor * decade >= raw) return factor * decade;
-  return 10 * decade;
-}
+// A round step for the time axis, about a sixth of `span`.
+double timelineTickStep(double span) { return roundTickStep(span, 6); }
 
 }  // namespace
 
@@ -54,8 +47,8 @@ std::optional<ChartScene> layoutCaptureTimelineChart(const CaptureTimeline& time
   for (const TimelineQueue& queue : timeline.queues)
     if (queue.timed_commands > 0) lane_of.emplace(queue.id, lane_of.size());
   for (const TimelineBox& box : timeline.boxes) lane_of.emplace(box.queue_id, lane_of.size());
-  const double font = style.legend_font_px, top = 130, left = kLabelPx;
-  const double width = style.width_px - kLabelPx - kRightPx;
+  const double font = style.legend_font_px, top = 130, left = kQueueLabelPx;
+  const double width = style.width_px - kQueueLabelPx - kRightPx;
   ChartScene scene;
   scene.width_px = style.width_px;
   scene.height_px = top + double(lane_of.size()) * kLanePx + 90;
@@ -64,11 +57,11 @@ std::optional<ChartScene> layoutCaptureTimelineChart(const CaptureTimeline& time
     scene.items.push_back(SceneText{std::move(content), at, size, bold, align, 0, color, std::nullopt});
   };
   scene.items.push_back(SceneRect{{0, 0}, scene.width_px, scene.height_px, Rgb{0xff, 0xff, 0xff}, std::nullopt, 1});
-  text(scene.title, {scene.width_px / 2, 44}, style.title_font_px, TextAlign::middle, kBlack, true);
+  text(scene.title, {scene.width_px / 2, 44}, style.title_font_px, TextAlign::middle, kInk, true);
   double legend_x = left;
   auto legend = [&](const std::string& name, Rgb color) {
-    scene.items.push_back(SceneRect{{legend_x, 72}, 26, 20, color, kBlack, 1});
-    text(name, {legend_x + 34, 89}, font, TextAlign::start, kBlack);
+    scene.items.push_back(SceneRect{{legend_x, 72}, 26, 20, color, kInk, 1});
+    text(name, {legend_x + 34, 89}, font, TextAlign::start, kInk);
     legend_x += 56 + estimatedTextWidthPx(name, font);
   };
   for (CapturedCommandKind kind : kLegendKinds) legend(toString(kind), timelineKindColor(kind));
@@ -78,7 +71,7 @@ std::optional<ChartScene> layoutCaptureTimelineChart(const CaptureTimeline& time
   for (const auto& [queue, lane] : lane_of) {
     const double y = top + double(lane) * kLanePx;
     scene.items.push_back(SceneRect{{left, y}, width, kBoxPx, kLaneFill, std::nullopt, 1});
-    text("queue " + std::to_string(queue), {left - 14, y + kBoxPx * 0.7}, font, TextAlign::end, kBlack);
+    text("queue " + std::to_string(queue), {left - 14, y + kBoxPx * 0.7}, font, TextAlign::end, kInk);
   }
   for (const TimelineBox& box : timeline.boxes) {
     const double y = top + double(lane_of[box.queue_id]) * kLanePx;
@@ -98,12 +91,11 @@ std::optional<ChartScene> layoutCaptureTimelineChart(const CaptureTimeline& time
                                     1});
   }
   const double axis_y = top + double(lane_of.size()) * kLanePx;
-  scene.items.push_back(
-      SceneLine{{left, axis_y}, {left + width, axis_y}, kBlack, 1.5, StrokeDash::solid, std::nullopt});
-  const double step = tickStep(timeline.span_ns);
+  scene.items.push_back(SceneLine{{left, axis_y}, {left + width, axis_y}, kInk, 1.5, StrokeDash::solid, std::nullopt});
+  const double step = timelineTickStep(timeline.span_ns);
   for (double t = 0; t <= timeline.span_ns * 1.0001; t += step) {
     const double px = left + t * scale;
-    scene.items.push_back(SceneLine{{px, axis_y}, {px, axis_y + 8}, kBlack, 1.5, StrokeDash::solid, std::nullopt});
+    scene.items.push_back(SceneLine{{px, axis_y}, {px, axis_y + 8}, kInk, 1.5, StrokeDash::solid, std::nullopt});
     text(t == 0 ? "0" : formatDurationNs(t), {px, axis_y + 8 + font}, font * 0.9, TextAlign::middle, kMuted);
   }
   text("device time from the first command queued", {left + width / 2, axis_y + 16 + 2 * font}, font * 0.9,

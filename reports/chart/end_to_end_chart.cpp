@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "reports/chart/chart_style.hpp"
 #include "reports/text/end_to_end_text.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
@@ -13,10 +14,8 @@ namespace {
 
 constexpr double kRowPx = 46;
 constexpr double kBarPx = 26;
-constexpr double kLabelPx = 430;   // left of the bars: the run's name
-constexpr double kFigurePx = 470;  // right of the bars: measured and predicted time
-constexpr Rgb kBlack{0x1a, 0x1a, 0x1a};
-constexpr Rgb kMuted{0x66, 0x66, 0x66};
+constexpr double kRunLabelPx = 430;  // left of the bars: the run's name
+constexpr double kFigurePx = 470;    // right of the bars: measured and predicted time
 
 double partNs(const EndToEndParts& parts, int part) {
   const double values[] = {parts.upload_ns, parts.launch_ns, parts.kernel_ns, parts.download_ns, parts.gaps_ns};
@@ -30,14 +29,8 @@ std::vector<const AnalysedRecord*> recordsWithRuns(const AnalysedResults& result
   return out;
 }
 
-// A round step for the time axis: 1, 2 or 5 times a power of ten, about a fifth of `span`.
-double tickStep(double span) {
-  const double raw = span / 5;
-  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double factor : {1.0, 2.0, 5.0})
-    if (factor * decade >= raw) return factor * decade;
-  return 10 * decade;
-}
+// A round step for the time axis, about a fifth of `span`.
+double strategyTickStep(double span) { return roundTickStep(span, 5); }
 
 // The longest time a bar or a prediction's tick reaches: the chart's full width (1 ns when none is timed).
 double longestTimeNs(const std::vector<const AnalysedRecord*>& records) {
@@ -72,7 +65,7 @@ std::optional<ChartScene> layoutEndToEndChart(const AnalysedResults& results, co
   std::size_t rows = 0;
   for (const AnalysedRecord* record : records) rows += 1 + record->end_to_end->runs.size();
   const double font = style.legend_font_px;
-  const double top = 130, left = kLabelPx, width = style.width_px - kLabelPx - kFigurePx;
+  const double top = 130, left = kRunLabelPx, width = style.width_px - kRunLabelPx - kFigurePx;
   ChartScene scene;
   scene.width_px = style.width_px;
   scene.height_px = top + double(rows) * kRowPx + 90;
@@ -81,26 +74,25 @@ std::optional<ChartScene> layoutEndToEndChart(const AnalysedResults& results, co
     scene.items.push_back(SceneText{std::move(content), at, size, bold, align, 0, color, std::nullopt});
   };
   scene.items.push_back(SceneRect{{0, 0}, scene.width_px, scene.height_px, Rgb{0xff, 0xff, 0xff}, std::nullopt, 1});
-  text(scene.title, {scene.width_px / 2, 44}, style.title_font_px, TextAlign::middle, kBlack, true);
+  text(scene.title, {scene.width_px / 2, 44}, style.title_font_px, TextAlign::middle, kInk, true);
   double legend_x = left;
   for (int part = 0; part < kEndToEndParts; ++part) {
-    scene.items.push_back(SceneRect{{legend_x, 72}, 26, 20, endToEndPartColor(part), kBlack, 1});
-    text(endToEndPartName(part), {legend_x + 34, 89}, font, TextAlign::start, kBlack);
+    scene.items.push_back(SceneRect{{legend_x, 72}, 26, 20, endToEndPartColor(part), kInk, 1});
+    text(endToEndPartName(part), {legend_x + 34, 89}, font, TextAlign::start, kInk);
     legend_x += 60 + estimatedTextWidthPx(endToEndPartName(part), font);
   }
-  scene.items.push_back(SceneLine{{legend_x, 70}, {legend_x, 96}, kBlack, 3, StrokeDash::solid, std::nullopt});
-  text("predicted from the ceilings", {legend_x + 10, 89}, font, TextAlign::start, kBlack);
+  scene.items.push_back(SceneLine{{legend_x, 70}, {legend_x, 96}, kInk, 3, StrokeDash::solid, std::nullopt});
+  text("predicted from the ceilings", {legend_x + 10, 89}, font, TextAlign::start, kInk);
 
   const double scale = width / longest_ns;
   double y = top;
   for (const AnalysedRecord* record : records) {
-    text(record->variant + " " + recordParamsText(*record), {20, y + kRowPx * 0.6}, font, TextAlign::start, kBlack,
-         true);
+    text(record->variant + " " + recordParamsText(*record), {20, y + kRowPx * 0.6}, font, TextAlign::start, kInk, true);
     y += kRowPx;
     for (std::size_t i = 0; i < record->end_to_end->runs.size(); ++i) {
       const EndToEndRun& run = record->end_to_end->runs[i];
       const std::optional<EndToEndParts>& predicted = record->endToEndPrediction(i).predicted;
-      text(endToEndRunName(run), {left - 14, y + kBarPx * 0.8}, font, TextAlign::end, kBlack);
+      text(endToEndRunName(run), {left - 14, y + kBarPx * 0.8}, font, TextAlign::end, kInk);
       if (run.error || run.repetitions.empty()) {
         text("error: " + run.error.value_or("not run"), {left, y + kBarPx * 0.8}, font * 0.9, TextAlign::start, kMuted);
         y += kRowPx;
@@ -116,26 +108,25 @@ std::optional<ChartScene> layoutEndToEndChart(const AnalysedResults& results, co
         if (w > 0) scene.items.push_back(SceneRect{{x, y}, w, kBarPx, endToEndPartColor(part), std::nullopt, 1});
         x += w;
       }
-      scene.items.push_back(SceneRect{{left, y}, bar_px, kBarPx, std::nullopt, kBlack, 1});
+      scene.items.push_back(SceneRect{{left, y}, bar_px, kBarPx, std::nullopt, kInk, 1});
       std::string figure = formatDurationNs(run.median.total_ns);
       if (predicted) {
         const double px = left + predicted->total_ns * scale;
-        scene.items.push_back(SceneLine{{px, y - 6}, {px, y + kBarPx + 6}, kBlack, 3, StrokeDash::solid, std::nullopt});
+        scene.items.push_back(SceneLine{{px, y - 6}, {px, y + kBarPx + 6}, kInk, 3, StrokeDash::solid, std::nullopt});
         figure += ", predicted " + formatDurationNs(predicted->total_ns);
       }
       if (run.verification.status == VerificationStatus::failed) figure += ", WRONG RESULTS";
-      text(figure, {left + width + 16, y + kBarPx * 0.8}, font * 0.9, TextAlign::start, kBlack);
+      text(figure, {left + width + 16, y + kBarPx * 0.8}, font * 0.9, TextAlign::start, kInk);
       y += kRowPx;
     }
   }
   // The time axis under the bars.
   const double axis_y = y + 10;
-  scene.items.push_back(
-      SceneLine{{left, axis_y}, {left + width, axis_y}, kBlack, 1.5, StrokeDash::solid, std::nullopt});
-  const double step = tickStep(longest_ns);
+  scene.items.push_back(SceneLine{{left, axis_y}, {left + width, axis_y}, kInk, 1.5, StrokeDash::solid, std::nullopt});
+  const double step = strategyTickStep(longest_ns);
   for (double t = 0; t <= longest_ns * 1.0001; t += step) {
     const double px = left + t * scale;
-    scene.items.push_back(SceneLine{{px, axis_y}, {px, axis_y + 8}, kBlack, 1.5, StrokeDash::solid, std::nullopt});
+    scene.items.push_back(SceneLine{{px, axis_y}, {px, axis_y + 8}, kInk, 1.5, StrokeDash::solid, std::nullopt});
     text(t == 0 ? "0" : formatDurationNs(t), {px, axis_y + 8 + font}, font * 0.9, TextAlign::middle, kMuted);
   }
   return scene;

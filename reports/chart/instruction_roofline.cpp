@@ -18,29 +18,22 @@ namespace {
 
 using namespace chart_detail;
 
-constexpr double kMaximumSpanDecades = 8.0;
+constexpr double kInstructionSpanMaxDecades = 8.0;
 constexpr double kRidgeRoomFactor = 4.0;  // each level's ridge and some of its flat part stay in view
-
-std::optional<double> derived(const AnalysedRecord& record, const char* key) {
-  const counters::CounterSet& c = record.counters;
-  if (!c.available || c.not_attempted) return std::nullopt;
-  const auto found = c.derived.find(key);
-  return found == c.derived.end() ? std::nullopt : known(found->second);
-}
 
 // Instructions per transaction from transactions per request: one load or store instruction is one request.
 std::optional<double> inverse(std::optional<double> per_request) {
   return per_request && *per_request > 0 ? std::optional<double>(1 / *per_request) : std::nullopt;
 }
 
-struct LevelRoof {
+struct InstructionLevelRoof {
   MemoryLevel level;
   CeilingKind kind;
   const char* name;
   double transaction_bytes;
   const char* x_key;  // the derived value of the level's instructions per transaction
 };
-const LevelRoof kLevels[] = {
+const InstructionLevelRoof kInstructionLevels[] = {
     {MemoryLevel::l1, CeilingKind::l1_bandwidth, "L1", counters::kDramSectorBytes,
      "warp_instructions_per_l1_transaction"},
     {MemoryLevel::l2, CeilingKind::l2_bandwidth, "L2", counters::kDramSectorBytes,
@@ -53,7 +46,7 @@ const LevelRoof kLevels[] = {
 
 // A level's transaction rate on the model (GTXN/s = GB/s / bytes per transaction): the rooflab roof
 // each level's placements stand under (L1 and shared under the local-memory bandwidth).
-std::optional<double> transactionRate(const DeviceModel& model, const LevelRoof& roof) {
+std::optional<double> transactionRate(const DeviceModel& model, const InstructionLevelRoof& roof) {
   std::optional<double> gbps;
   switch (roof.level) {
     case MemoryLevel::dram:
@@ -87,7 +80,7 @@ const ChartWall kWalls[] = {
 };
 
 // The model the chart's roofs come from: the device that ran, else its datasheet.
-std::optional<std::string> roofModelKey(const AnalysedResults& results) {
+std::optional<std::string> instructionRoofModelKey(const AnalysedResults& results) {
   for (const char* key : {"device", "datasheet"})
     if (results.models.roofline_models.count(key) != 0) return std::string(key);
   return std::nullopt;
@@ -99,8 +92,8 @@ VariantPoint pointOf(const AnalysedRecord& record, double warp_gips, std::size_t
   point.series_index = series_index;
   point.short_label = label;
   bool first = true;
-  for (const LevelRoof& roof : kLevels) {
-    const std::optional<double> x = derived(record, roof.x_key);
+  for (const InstructionLevelRoof& roof : kInstructionLevels) {
+    const std::optional<double> x = derivedCounter(record, roof.x_key);
     if (!x || !(*x > 0)) continue;
     const DataPoint at{*x, warp_gips, roof.level};
     std::vector<std::string> details{record.family + " / " + record.variant, std::string(roof.name) + ": " +
@@ -114,8 +107,8 @@ VariantPoint pointOf(const AnalysedRecord& record, double warp_gips, std::size_t
     }
   }
   for (const AccessReading& reading : kAccesses) {
-    const std::optional<double> per_request = derived(record, reading.per_request_key);
-    const std::optional<double> gips = derived(record, reading.gips_key);
+    const std::optional<double> per_request = derivedCounter(record, reading.per_request_key);
+    const std::optional<double> gips = derivedCounter(record, reading.gips_key);
     const std::optional<double> x = inverse(per_request);
     if (!x || !gips || !(*gips > 0)) continue;
     point.accesses.push_back(AccessMarker{reading.kind,
@@ -133,11 +126,11 @@ std::vector<std::string> pointLines(const AnalysedRecord& record, double warp_gi
   std::vector<std::string> lines{record.family + " / " + record.variant};
   if (const std::string params = recordParamsText(record); !params.empty()) lines.push_back(params);
   lines.push_back(formatSignificant(warp_gips, 4) + " warp GIPS (counters, bridged time)");
-  for (const LevelRoof& roof : kLevels)
-    if (const auto x = derived(record, roof.x_key))
+  for (const InstructionLevelRoof& roof : kInstructionLevels)
+    if (const auto x = derivedCounter(record, roof.x_key))
       lines.push_back(std::string(roof.name) + ": " + formatSignificant(*x, 3) + " instructions per transaction");
   for (const AccessMarker& access : point.accesses) lines.push_back(access.details[1]);
-  if (const auto busy = derived(record, "issue_slots_busy_pct"))
+  if (const auto busy = derivedCounter(record, "issue_slots_busy_pct"))
     lines.push_back("issue slots busy " + formatFixed(*busy, 0) + "%");
   if (record.diagnosis) lines.push_back("diagnosis: " + summaryText(*record.diagnosis));
   lines.push_back("verification: " + verificationText(record));
@@ -149,7 +142,7 @@ void placeInstructionPoints(RooflineChart& chart, const std::vector<const Analys
                             LogExtent& extent) {
   const std::vector<std::string> varying_names = varyingParamNames(normal_records);
   for (const AnalysedRecord* record : normal_records) {
-    const std::optional<double> gips = derived(*record, "warp_gips");
+    const std::optional<double> gips = derivedCounter(*record, "warp_gips");
     if (record->status != RecordStatus::ok || !gips || !(*gips > 0)) {
       const std::string why = record->status != RecordStatus::ok
                                   ? toString(record->status) + ": " + firstLine(record->status_reason)
@@ -182,7 +175,7 @@ void placeInstructionPoints(RooflineChart& chart, const std::vector<const Analys
 }
 
 // The roofs: each level's transaction rate, a slope up to the issue rate, and the issue rate, flat.
-void addInstructionRoofs(RooflineChart& chart, const std::vector<std::pair<const LevelRoof*, double>>& rates,
+void addInstructionRoofs(RooflineChart& chart, const std::vector<std::pair<const InstructionLevelRoof*, double>>& rates,
                          std::optional<double> issue_gips) {
   const double top = issue_gips.value_or(chart.y_axis.max_value);
   for (const auto& [roof, rate] : rates) {
@@ -231,7 +224,7 @@ std::optional<RooflineChart> buildInstructionRoofline(const AnalysedResults& res
   for (const AnalysedRecord* record : recordsOfFamily(results, family))
     if (record->mode == RunMode::normal) normal_records.push_back(record);
   if (std::none_of(normal_records.begin(), normal_records.end(),
-                   [](const AnalysedRecord* r) { return derived(*r, "warp_gips").has_value(); }))
+                   [](const AnalysedRecord* r) { return derivedCounter(*r, "warp_gips").has_value(); }))
     return std::nullopt;
 
   RooflineChart chart;
@@ -253,14 +246,14 @@ std::optional<RooflineChart> buildInstructionRoofline(const AnalysedResults& res
 
   // The roofs: the model's issue rate, flat, and each level's transaction rate, a slope up to it.
   std::optional<double> issue_gips;
-  std::vector<std::pair<const LevelRoof*, double>> rates;
-  if (const auto key = roofModelKey(results)) {
+  std::vector<std::pair<const InstructionLevelRoof*, double>> rates;
+  if (const auto key = instructionRoofModelKey(results)) {
     const DeviceModel& model = results.models.roofline_models.at(*key).model;
     chart.models.push_back(ChartModel{*key, modelShortName(results, *key),
                                       *key == "device" ? ModelRole::measured_device : ModelRole::other,
                                       *key == "device" ? "device that ran" : "datasheet model"});
     issue_gips = model.warp_issue_gips && *model.warp_issue_gips > 0 ? model.warp_issue_gips : std::nullopt;
-    for (const LevelRoof& roof : kLevels)
+    for (const InstructionLevelRoof& roof : kInstructionLevels)
       if (const auto rate = transactionRate(model, roof)) rates.emplace_back(&roof, *rate);
   }
   for (const ChartWall& wall : chart.walls) extent.includeX(wall.x);
@@ -270,7 +263,7 @@ std::optional<RooflineChart> buildInstructionRoofline(const AnalysedResults& res
   }
   if (!std::isfinite(extent.min_y)) extent.min_y = 0, extent.max_y = 3;
   setLogRange(chart.x_axis, extent.min_x - kAxisPaddingDecades, extent.max_x + kAxisPaddingDecades);
-  extent.min_y = std::max(extent.min_y, extent.max_y - kMaximumSpanDecades);
+  extent.min_y = std::max(extent.min_y, extent.max_y - kInstructionSpanMaxDecades);
   setLogRange(chart.y_axis, extent.min_y - kAxisPaddingDecades, extent.max_y + kAxisPaddingDecades);
 
   addInstructionRoofs(chart, rates, issue_gips);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "reports/chart/roofline_chart.hpp"
+#include "reports/text/known_value.hpp"
 
 namespace rooflab::reports::chart_detail {
 
@@ -37,6 +38,14 @@ struct LogExtent {
 void setLogRange(LogAxis& axis, double min_log10, double max_log10);
 // "192.3", "2460", "66900": 4 significant digits, but no ".0" tail on round numbers.
 std::string compactValueText(double value);
+
+// A record's derived counter `key` ("dram_bytes"), where its counters were read and know it.
+inline std::optional<double> derivedCounter(const AnalysedRecord& record, const char* key) {
+  const counters::CounterSet& c = record.counters;
+  if (!c.available || c.not_attempted) return std::nullopt;
+  const auto found = c.derived.find(key);
+  return found == c.derived.end() ? std::nullopt : known(found->second);
+}
 
 // The params that take more than one value among the family's records: what tells points apart.
 std::vector<std::string> varyingParamNames(const std::vector<const AnalysedRecord*>& records);

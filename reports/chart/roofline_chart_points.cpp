@@ -16,14 +16,6 @@
 namespace rooflab::reports::chart_detail {
 namespace {
 
-// A counters' derived value the results hold as a number.
-std::optional<double> derived(const AnalysedRecord& record, const char* key) {
-  const counters::CounterSet& c = record.counters;
-  if (!c.available || c.not_attempted) return std::nullopt;
-  const auto found = c.derived.find(key);
-  return found == c.derived.end() ? std::nullopt : known(found->second);
-}
-
 // The counted-integer placements of a record: under the int32 roof, from the counters.
 bool countedInteger(const RooflinePlacement& placement, const AnalysedRecord& record) {
   return placement.intensity_source == IntensitySource::counters &&
@@ -154,7 +146,8 @@ std::vector<std::string> pointDetails(const AnalysedResults& results, const Anal
     }
   }
   // Integer work counted by the hardware beside the manifest's count, as FLOPs are checked.
-  if (const auto integer_ops = derived(record, "integer_ops"); integer_ops && work.arithmetic == Arithmetic::int32) {
+  if (const auto integer_ops = derivedCounter(record, "integer_ops");
+      integer_ops && work.arithmetic == Arithmetic::int32) {
     const auto declared = known(record.work.flops);
     lines.push_back("integer operations counted " + formatCount(*integer_ops) + ", manifest " +
                     (declared && *declared > 0 ? formatCount(*declared) : std::string("none")));

@@ -6,18 +6,18 @@
 #include <cmath>
 
 #include "analyzer/support/format.hpp"
+#include "reports/chart/chart_style.hpp"
 #include "reports/text/number_format.hpp"
 
 namespace rooflab::reports {
 namespace {
 
-const Rgb kInk{0x1a, 0x1a, 0x1a};
 const Rgb kGrid{0xdd, 0xdd, 0xdd};
 const Rgb kPoint{0x00, 0x72, 0xb2};
 const Rgb kBest{0xd5, 0x5e, 0x00};
 const Rgb kBaseline{0x00, 0x9e, 0x73};
 const Rgb kFailed{0xc0, 0x1c, 0x1c};
-const Rgb kWhite{0xff, 0xff, 0xff};
+const Rgb kTuningBackground{0xff, 0xff, 0xff};
 
 struct Panel {
   double left = 0, top = 0, width = 0, height = 0;
@@ -70,7 +70,7 @@ class TuningSceneBuilder {
     const double title_h = style_.title_font_px * 3.2, panel_h = style_.height_px * 0.42;
     scene_.height_px = title_h + static_cast<double>(rows) * panel_h + style_.tick_font_px;
     scene_.title = "Tuning " + result_.family + "/" + result_.variant;
-    scene_.items.push_back(SceneRect{{0, 0}, scene_.width_px, scene_.height_px, kWhite, std::nullopt, 0});
+    scene_.items.push_back(SceneRect{{0, 0}, scene_.width_px, scene_.height_px, kTuningBackground, std::nullopt, 0});
     // Short enough for a long variant name at the chart's width; what a dot is goes on the line below.
     text(scene_.title + ": " + result_.rate_unit + " against each parameter",
          {style_.tick_font_px, style_.title_font_px * 1.4}, style_.title_font_px, TextAlign::start, true);

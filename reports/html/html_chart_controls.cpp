@@ -4,19 +4,10 @@
 
 #include "reports/chart/chart_scene.hpp"
 #include "reports/html/html_text.hpp"
+#include "reports/html/svg_chart.hpp"
 
 namespace rooflab::reports {
 namespace {
-
-std::string hexColor(Rgb color) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string text = "#";
-  for (std::uint8_t channel : {color.red, color.green, color.blue}) {
-    text += kDigits[channel >> 4];
-    text += kDigits[channel & 0xF];
-  }
-  return text;
-}
 
 constexpr std::string_view kControlsStyle = R"css(
 .chart-controls { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; align-items: flex-start; margin: 0.4em 0; }

@@ -18,16 +18,6 @@ std::string px(double value) {
   return text;
 }
 
-std::string hexColor(Rgb color) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string text = "#";
-  for (std::uint8_t channel : {color.red, color.green, color.blue}) {
-    text += kDigits[channel >> 4];
-    text += kDigits[channel & 0xF];
-  }
-  return text;
-}
-
 std::string dashAttribute(StrokeDash dash, double width_px) {
   switch (dash) {
     case StrokeDash::solid: return "";
@@ -118,6 +108,16 @@ class SvgWriter {
 };
 
 }  // namespace
+
+std::string hexColor(Rgb color) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string text = "#";
+  for (std::uint8_t channel : {color.red, color.green, color.blue}) {
+    text += kDigits[channel >> 4];
+    text += kDigits[channel & 0xF];
+  }
+  return text;
+}
 
 std::string renderSvgChart(const ChartScene& scene, const std::string& family, const std::string& kind) {
   std::string svg = "<svg class=\"roofline\" data-family=\"" + escapeHtml(family) + "\"" +

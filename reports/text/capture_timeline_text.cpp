@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reports/text/number_format.hpp"
+#include "reports/text/text_layout.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -11,7 +12,7 @@ std::string plural(std::uint64_t count, const std::string& one, const std::strin
   return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
-std::string sizesText(const std::vector<std::uint64_t>& sizes) {
+std::string bracketedSizes(const std::vector<std::uint64_t>& sizes) {
   std::string text = "[";
   for (std::size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
   return text + "]";
@@ -109,8 +110,8 @@ std::string transferWhatIfText(const TimelineTransferPattern& pattern) {
 std::string hotspotName(const TimelineHotspot& spot) {
   std::string text = spot.kernel.empty() ? std::string("(unnamed kernel)") : spot.kernel;
   if (!spot.launch_id) return text;
-  text += " global " + sizesText(spot.global_size);
-  text += spot.local_size ? " local " + sizesText(*spot.local_size) : " local chosen by the driver";
+  text += " global " + bracketedSizes(spot.global_size);
+  text += spot.local_size ? " local " + bracketedSizes(*spot.local_size) : " local chosen by the driver";
   return text;
 }
 
@@ -138,17 +139,6 @@ std::vector<std::string> captureNotes(const CaptureTimeline& timeline) {
 }
 
 namespace {
-
-// Columns padded by characters on screen, not bytes: "µs" is one more byte than it shows.
-std::size_t screenWidth(const std::string& text) {
-  return std::size_t(
-      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-std::string padded(const std::string& text, std::size_t width, bool right) {
-  const std::string padding(width > screenWidth(text) ? width - screenWidth(text) : 0, ' ');
-  return right ? padding + text : text + padding;
-}
 
 void printParts(const CaptureTimeline& timeline, std::ostream& out) {
   out << "  " << padded("part", 24, false) << padded("time", 10, true) << padded("share", 9, true)

@@ -7,6 +7,7 @@
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/text_layout.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -37,18 +38,6 @@ DeviceCell cellOf(const AnalysedRecord& record, bool rate_is_flops) {
   if (record.diagnosis) cell.diagnosis = summaryText(*record.diagnosis);
   cell.verification_failed = record.verification.status == VerificationStatus::failed;
   return cell;
-}
-
-std::size_t displayWidth(const std::string& text) {
-  std::size_t shown = 0;
-  for (unsigned char byte : text) shown += (byte & 0xC0) != 0x80;
-  return shown;
-}
-
-std::string padded(const std::string& text, std::size_t width, bool right) {
-  const std::size_t shown = displayWidth(text);
-  const std::string padding(width > shown ? width - shown : 0, ' ');
-  return right ? padding + text : text + padding;
 }
 
 }  // namespace
@@ -141,7 +130,7 @@ void printDeviceComparison(const AnalysedResults& results, std::ostream& out) {
   const std::size_t device_columns = 4 * comparison.devices.size();
   std::vector<std::size_t> widths(header.size(), 0);
   for (const auto& cells : rows)
-    for (std::size_t i = 0; i < cells.size(); ++i) widths[i] = std::max(widths[i], displayWidth(cells[i]));
+    for (std::size_t i = 0; i < cells.size(); ++i) widths[i] = std::max(widths[i], screenColumns(cells[i]));
   out << "Devices side by side (each on its own roof; speedup: the first device's time over the other's):\n";
   for (const auto& cells : rows) {
     std::string line;

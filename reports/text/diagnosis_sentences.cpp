@@ -10,8 +10,8 @@ namespace {
 
 // The diagnosis's own number forms: whole percents, microseconds to one decimal, intensities and
 // validation counts in std::to_chars's general form.
-std::string percentText(double fraction) { return rooflab::formatFixed(fraction * 100, 0) + "%"; }
-std::string microseconds(double ns) { return rooflab::formatFixed(ns / 1000, 1) + " us"; }
+std::string percentText(double fraction) { return formatFixedAsWritten(fraction * 100, 0) + "%"; }
+std::string microseconds(double ns) { return formatFixedAsWritten(ns / 1000, 1) + " us"; }
 
 std::string placementText(const DiagnosisEvidence& e) {
   std::string text;
@@ -23,7 +23,7 @@ std::string placementText(const DiagnosisEvidence& e) {
 }
 
 std::string issueSlotsText(const DiagnosisEvidence& e) {
-  return "issue slots busy " + rooflab::formatFixed(e.issue_slots_busy_pct.value_or(0), 0) + "% of active cycles" +
+  return "issue slots busy " + formatFixedAsWritten(e.issue_slots_busy_pct.value_or(0), 0) + "% of active cycles" +
          (e.points_to == DiagnosedBound::compute ? " (instruction issue is the limit)" : "");
 }
 
@@ -38,7 +38,7 @@ std::string invalidMutantText(const InvalidMutant& invalid) {
 }
 
 std::string doubtfulMutantText(const DoubtfulMutant& doubt) {
-  return "the " + doubt.mutant + " mutant runs " + rooflab::formatFixed(doubt.times_original, 2) +
+  return "the " + doubt.mutant + " mutant runs " + formatFixedAsWritten(doubt.times_original, 2) +
          "x as long as the original";
 }
 
@@ -74,14 +74,14 @@ std::string mutantsText(const DiagnosisEvidence& e) {
 std::string launchFigureText(const LaunchFloor& launch) {
   const double floor_ns = launch.launches * launch.launch_latency_ns;
   return "the kernel runs " + microseconds(launch.kernel_ns) + ", " +
-         rooflab::formatFixed(launch.kernel_ns / floor_ns, 2) + "x the " + microseconds(launch.launch_latency_ns) +
+         formatFixedAsWritten(launch.kernel_ns / floor_ns, 2) + "x the " + microseconds(launch.launch_latency_ns) +
          " launch latency" +
-         (launch.launches > 1 ? " times its " + rooflab::formatFixed(launch.launches, 0) + " launches" : "");
+         (launch.launches > 1 ? " times its " + formatFixedAsWritten(launch.launches, 0) + " launches" : "");
 }
 
 std::string launchFloorText(const DiagnosisEvidence& e) {
   if (!e.launch) return "";
-  return launchFigureText(*e.launch) + " (within " + rooflab::formatFixed(e.launch->bound_multiple, 0) +
+  return launchFigureText(*e.launch) + " (within " + formatFixedAsWritten(e.launch->bound_multiple, 0) +
          "x: launch-bound)";
 }
 
@@ -114,7 +114,7 @@ std::string signalName(DiagnosisSignal signal) {
 std::string readingText(const SignalReading& reading) {
   if (reading.verdict) return "verdict " + toString(*reading.verdict);
   if (reading.issue_slots_busy_pct)
-    return "issue slots busy " + rooflab::formatFixed(*reading.issue_slots_busy_pct, 0) + "% of the time";
+    return "issue slots busy " + formatFixedAsWritten(*reading.issue_slots_busy_pct, 0) + "% of the time";
   if (reading.fraction_of_roof && reading.level)
     return percentText(*reading.fraction_of_roof) + " of the " + levelName(*reading.level) + " roof";
   return "";
@@ -135,7 +135,7 @@ std::string boundText(const Diagnosis& diagnosis) {
   if (diagnosis.bound == DiagnosedBound::memory && diagnosis.memory_level)
     text += " (" + levelName(*diagnosis.memory_level) + ")";
   if (diagnosis.bound == DiagnosedBound::launch && diagnosis.launch_floor_ns)
-    text += " (" + rooflab::formatFixed(*diagnosis.launch_floor_ns / 1000, 1) + " us of launches)";
+    text += " (" + formatFixedAsWritten(*diagnosis.launch_floor_ns / 1000, 1) + " us of launches)";
   return text;
 }
 

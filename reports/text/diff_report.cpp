@@ -12,7 +12,7 @@
 namespace rooflab::reports {
 namespace {
 
-std::string optionalText(const std::optional<double>& value, std::string (*format)(double)) {
+std::string optionalFigure(const std::optional<double>& value, std::string (*format)(double)) {
   return value ? format(*value) : "-";
 }
 
@@ -91,8 +91,8 @@ std::vector<Row> tableRows(const RunComparison& comparison) {
       p_text = pValueText(point.comparison->p_value);
     }
     const std::string reason = reasonText(point, comparison.options);
-    rows.push_back({pointKeyText(point.key), optionalText(point.old_median_ns, &formatDurationNs),
-                    optionalText(point.new_median_ns, &formatDurationNs), change_text, ratio_text, p_text,
+    rows.push_back({pointKeyText(point.key), optionalFigure(point.old_median_ns, &formatDurationNs),
+                    optionalFigure(point.new_median_ns, &formatDurationNs), change_text, ratio_text, p_text,
                     toString(point.verdict) + (reason.empty() ? "" : ": " + reason)});
     if (comparison.drift)
       rows.back().insert(rows.back().end() - 1, point.drift ? signedPercent(point.drift->drift - 1) : "-");

@@ -5,14 +5,10 @@
 namespace rooflab::reports {
 namespace {
 
-// The analysis wrote these figures with the shared fixed formatter (rooflab::formatFixed, which keeps
-// "-0.0" and "inf" as std::to_chars writes them); the sentences keep its form.
-std::string fixedText(double value, int decimals) { return rooflab::formatFixed(value, decimals); }
-
 // "270.0 us", "98.30 ms".
 std::string timeText(double ns) {
-  if (ns >= 1e6) return fixedText(ns / 1e6, 2) + " ms";
-  return fixedText(ns / 1e3, 1) + " us";
+  if (ns >= 1e6) return formatFixedAsWritten(ns / 1e6, 2) + " ms";
+  return formatFixedAsWritten(ns / 1e3, 1) + " us";
 }
 
 std::string plural(int count, const char* one, const char* many) {
@@ -23,8 +19,8 @@ std::string plural(int count, const char* one, const char* many) {
 std::string ceilingText(const UsedLinkCeiling& ceiling) {
   const std::string latency = timeText(ceiling.latency_ns);
   if (ceiling.zero_copy) return toString(ceiling.strategy) + " zero-copy, " + latency + " a buffer";
-  return toString(ceiling.strategy) + " " + (ceiling.gbps ? fixedText(*ceiling.gbps, 2) + " GB/s" : "-") + " + " +
-         latency + " a buffer";
+  return toString(ceiling.strategy) + " " + (ceiling.gbps ? formatFixedAsWritten(*ceiling.gbps, 2) + " GB/s" : "-") +
+         " + " + latency + " a buffer";
 }
 
 std::string inputsText(const EndToEndPredictionInputs& inputs) {
@@ -37,7 +33,7 @@ std::string inputsText(const EndToEndPredictionInputs& inputs) {
     text += "; download: " + ceilingText(*inputs.download) + " x " + std::to_string(inputs.download->buffers);
   if (inputs.host_copy_bytes && inputs.host_memcpy_gbps)
     text += "; host copies: " + formatNumber(double(*inputs.host_copy_bytes) / (1024.0 * 1024.0)) + " MiB at " +
-            fixedText(*inputs.host_memcpy_gbps, 2) + " GB/s (memcpy)";
+            formatFixedAsWritten(*inputs.host_memcpy_gbps, 2) + " GB/s (memcpy)";
   if (inputs.chunks)
     text += "; " + plural(*inputs.chunks, "chunk", "chunks") + " through the pipeline on " +
             plural(inputs.queues.value_or(1), "queue", "queues");
@@ -45,12 +41,14 @@ std::string inputsText(const EndToEndPredictionInputs& inputs) {
 }
 
 std::string boundText(EndToEndBound bound, const EndToEndBoundFigures& figures) {
-  const std::string share = fixedText(100 * figures.time_fraction, 0) + "% of the time";
+  const std::string share = formatFixedAsWritten(100 * figures.time_fraction, 0) + "% of the time";
   switch (bound) {
     case EndToEndBound::link_up:
-      return "link-bound at " + fixedText(figures.link_gbps.value_or(0), 2) + " GB/s host-to-device (" + share + ")";
+      return "link-bound at " + formatFixedAsWritten(figures.link_gbps.value_or(0), 2) + " GB/s host-to-device (" +
+             share + ")";
     case EndToEndBound::link_down:
-      return "link-bound at " + fixedText(figures.link_gbps.value_or(0), 2) + " GB/s device-to-host (" + share + ")";
+      return "link-bound at " + formatFixedAsWritten(figures.link_gbps.value_or(0), 2) + " GB/s device-to-host (" +
+             share + ")";
     case EndToEndBound::launch:
       return "launch-bound (" + plural(figures.launches.value_or(0), "launch", "launches") + ", " +
              timeText(figures.launch_ns.value_or(0)) + ", " + share + ")";
@@ -99,8 +97,8 @@ std::string endToEndSummaryText(const EndToEndVerdict& verdict) {
   const double best_ns = verdict.best_ns.value_or(0);
   std::string text = endToEndStrategyName(*verdict.best, verdict.best_chunks) + " " + timeText(best_ns);
   if (!verdict.worst || !verdict.worst_ns) return text + ", the fastest";
-  return text + ", " + fixedText(*verdict.worst_ns / best_ns, 2) + "x faster than " + toString(*verdict.worst) + " (" +
-         timeText(*verdict.worst_ns) + ")";
+  return text + ", " + formatFixedAsWritten(*verdict.worst_ns / best_ns, 2) + "x faster than " +
+         toString(*verdict.worst) + " (" + timeText(*verdict.worst_ns) + ")";
 }
 
 }  // namespace rooflab::reports

@@ -13,7 +13,7 @@ namespace rooflab::reports {
 namespace {
 
 constexpr std::size_t kBarWidth = 24;
-constexpr const char* kLineEnd = "\r\n";
+constexpr const char* kCsvLineEnd = "\r\n";
 
 std::string verificationWord(const EndToEndRun& run) {
   if (run.error) return "error";
@@ -24,7 +24,7 @@ std::string number(double value) { return std::isfinite(value) ? formatRoundTrip
 std::string number(const std::optional<double>& value) { return value ? number(*value) : ""; }
 
 // "2.10× faster", "1.56× slower".
-std::string gainText(double gain) {
+std::string strategyGainText(double gain) {
   return gain >= 1 ? formatSpeedup(gain) + " faster" : formatSpeedup(1 / gain) + " slower";
 }
 
@@ -147,12 +147,12 @@ std::string overlapWhatIfText(const OverlapWhatIf& w) {
   std::string text = std::to_string(w.chunks) + " chunks: ";
   if (w.predicted_gain)
     text += "the pipeline predicts " + formatDurationNs(w.predicted_overlapped_ns) + ", " +
-            gainText(*w.predicted_gain) + " than the same transfers one after the other (" +
+            strategyGainText(*w.predicted_gain) + " than the same transfers one after the other (" +
             formatDurationNs(w.predicted_serial_ns) + ")";
   else text += "no prediction (no link ceilings)";
   if (w.measured_gain)
-    text += "; measured " + formatDurationNs(*w.measured_overlapped_ns) + ", " + gainText(*w.measured_gain) + " (" +
-            formatDurationNs(*w.measured_serial_ns) + " in one chunk)";
+    text += "; measured " + formatDurationNs(*w.measured_overlapped_ns) + ", " + strategyGainText(*w.measured_gain) +
+            " (" + formatDurationNs(*w.measured_serial_ns) + " in one chunk)";
   text += "; largest chunk's stages: upload " + formatDurationNs(w.upload_stage_ns) + ", kernel " +
           formatDurationNs(w.kernel_stage_ns) + ", download " + formatDurationNs(w.download_stage_ns);
   return text;
@@ -197,7 +197,7 @@ void writeEndToEndCsv(const AnalysedResults& results, std::ostream& out) {
   auto writeRow = [&](const std::vector<std::string>& fields) {
     std::string line;
     for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csvField(fields[i]);
-    out << line << kLineEnd;
+    out << line << kCsvLineEnd;
   };
   writeRow(kEndToEndCsvHeader);
   for (const AnalysedRecord& record : results.records)

@@ -5,19 +5,18 @@
 namespace rooflab::reports {
 namespace {
 
-// The analysis's own fixed-point form (rooflab::formatFixed), which the sentences have always used.
-std::string fixedText(double value, int decimals) { return rooflab::formatFixed(value, decimals); }
-
 std::string loadText(const HostLoadNoise& load) {
-  return "load average " + fixedText(load.load_average_1min, 2) + " on " + std::to_string(load.core_count) +
-         " cores (" + fixedText(load.load_per_core, 2) + " per core, above " + fixedText(load.max_load_per_core, 2) +
-         "): other processes share the cores";
+  return "load average " + formatFixedAsWritten(load.load_average_1min, 2) + " on " + std::to_string(load.core_count) +
+         " cores (" + formatFixedAsWritten(load.load_per_core, 2) + " per core, above " +
+         formatFixedAsWritten(load.max_load_per_core, 2) + "): other processes share the cores";
 }
 
 std::string gpuClockText(const GpuClockNoise& clock) {
-  return "GPU SM clock between " + fixedText(clock.min_mhz, 0) + " and " + fixedText(clock.max_mhz, 0) +
-         " MHz during the run (" + fixedText(clock.spread_fraction * 100, 1) + "% apart, above " +
-         fixedText(clock.max_spread_fraction * 100, 1) + "%): the GPU changed its clock under the measurement";
+  return "GPU SM clock between " + formatFixedAsWritten(clock.min_mhz, 0) + " and " +
+         formatFixedAsWritten(clock.max_mhz, 0) + " MHz during the run (" +
+         formatFixedAsWritten(clock.spread_fraction * 100, 1) + "% apart, above " +
+         formatFixedAsWritten(clock.max_spread_fraction * 100, 1) +
+         "%): the GPU changed its clock under the measurement";
 }
 
 }  // namespace

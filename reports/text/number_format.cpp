@@ -24,6 +24,10 @@ std::string formatFixed(double value, int decimals) {
   return toChars(withoutNegativeZero(value), std::chars_format::fixed, decimals);
 }
 
+std::string formatFixedAsWritten(double value, int decimals) {
+  return toChars(value, std::chars_format::fixed, decimals);
+}
+
 std::string formatGeneral(double value, int significant_digits) {
   return toChars(value, std::chars_format::general, significant_digits);
 }

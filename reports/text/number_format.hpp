@@ -11,6 +11,10 @@ namespace rooflab::reports {
 
 std::string formatFixed(double value, int decimals);
 
+// std::to_chars's fixed form as it is ("-0.0", "inf"): the form the analysis's findings were written
+// in when they were sentences, which the sentences that replaced them keep.
+std::string formatFixedAsWritten(double value, int decimals);
+
 // `significant_digits` digits, never in exponent form between 1e-6 and 1e9 ("1.23", "1230", "0.00123").
 std::string formatSignificant(double value, int significant_digits);
 

@@ -14,6 +14,7 @@
 #include "reports/text/device_comparison.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/text_layout.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -100,13 +101,6 @@ void findPlateau(SizeSeries& s) {
   }
   const std::size_t n = s.points.size();
   s.still_rising = n >= 2 && s.points[n - 1].rate > kStillRising * s.points[n - 2].rate;
-}
-
-std::string fileSafe(const std::string& text) {
-  std::string out = text;
-  for (char& c : out)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
-  return out;
 }
 
 }  // namespace

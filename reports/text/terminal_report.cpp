@@ -14,6 +14,7 @@
 #include "reports/text/capture_timeline_text.hpp"
 #include "reports/text/end_to_end_text.hpp"
 #include "reports/text/what_if_text.hpp"
+#include "reports/text/text_layout.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -21,16 +22,8 @@ namespace {
 // An error message can be a whole build log; the table keeps one line of it.
 constexpr std::size_t kMaxErrorColumnChars = 56;
 
-std::size_t displayWidth(const std::string& text) {
-  std::size_t code_points = 0;
-  for (unsigned char byte : text) {
-    if ((byte & 0xC0) != 0x80) ++code_points;
-  }
-  return code_points;
-}
-
 std::string shortened(const std::string& text, std::size_t max_chars) {
-  if (displayWidth(text) <= max_chars) return text;
+  if (screenColumns(text) <= max_chars) return text;
   std::string result;
   std::size_t code_points = 0;
   for (unsigned char byte : text) {
@@ -110,14 +103,14 @@ void printTerminalSummary(const AnalysedResults& results, std::ostream& out) {
   }
 
   std::vector<std::size_t> widths;
-  for (const Column& column : columns) widths.push_back(displayWidth(column.title));
+  for (const Column& column : columns) widths.push_back(screenColumns(column.title));
   for (const auto& row : rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], displayWidth(row[i]));
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], screenColumns(row[i]));
   }
   auto printRow = [&](const std::vector<std::string>& cells) {
     std::string line;
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      const std::string padding(widths[i] - displayWidth(cells[i]), ' ');
+      const std::string padding(widths[i] - screenColumns(cells[i]), ' ');
       const bool last = i + 1 == cells.size();
       line += columns[i].align == Align::right ? padding + cells[i] : cells[i] + (last ? "" : padding);
       if (!last) line += "  ";

@@ -8,16 +8,10 @@
 #include "analyzer/support/format.hpp"
 #include "reports/text/csv_report.hpp"
 #include "reports/text/number_format.hpp"
+#include "reports/text/text_layout.hpp"
 
 namespace rooflab::reports {
 namespace {
-
-std::string fileSafe(const std::string& text) {
-  std::string out = text;
-  for (char& c : out)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
-  return out;
-}
 
 std::string configurationText(const TuningResult& result, std::size_t c) {
   std::string text;

@@ -64,7 +64,7 @@ family = "slowdown"
 params = { N = [512] }
 )";
 
-struct Outcome {
+struct PinnedOutcome {
   int exit_code = -1;
   std::string out;  // stdout and stderr
 };
@@ -80,7 +80,7 @@ std::string pinnedToOneCpu() {
   return "";
 }
 
-Outcome runRooflab(const std::string& args, const fs::path& cwd) {
+PinnedOutcome runPinnedRooflab(const std::string& args, const fs::path& cwd) {
   const fs::path log = cwd / ("rooflab-" + std::to_string(std::hash<std::string>{}(args)) + ".log");
   const std::string command = "cd '" + cwd.string() + "' && " + pinnedToOneCpu() + "'" + std::string(ROOFLAB_BINARY) +
                               "' " + args + " > '" + log.string() + "' 2>&1";
@@ -125,7 +125,7 @@ fs::path workspace(const TempDir& dir, const std::string& name, int slowdown_per
 }
 
 std::string runConfig(const fs::path& root, const std::string& out) {
-  const Outcome o = runRooflab("run cfg.toml --quiet --out " + out, root);
+  const PinnedOutcome o = runPinnedRooflab("run cfg.toml --quiet --out " + out, root);
   EXPECT_EQ(o.exit_code, 0) << o.out;
   return o.exit_code == 0 ? (root / out / "results.json").string() : std::string();
 }
@@ -185,7 +185,7 @@ TEST(DiffNoise, TwentyPairsOfSeparateIdenticalRunsUnderLoadShowNoRegression) {
     const std::string old_results = runConfig(same, "old" + std::to_string(trial));
     const std::string new_results = runConfig(same, "new" + std::to_string(trial));
     ASSERT_FALSE(old_results.empty() || new_results.empty());
-    const Outcome diff = runRooflab("diff " + old_results + " " + new_results, dir.path());
+    const PinnedOutcome diff = runPinnedRooflab("diff " + old_results + " " + new_results, dir.path());
     std::cout << "[ same ] trial " << trial << ": " << lineWith(diff.out, kRecord) << '\n';
     // 0, or 3 when the drift leaves the record inconclusive; never 1.
     EXPECT_TRUE(diff.exit_code == 0 || diff.exit_code == 3) << "trial " << trial << ", " << hostNote() << ":\n"
@@ -205,7 +205,7 @@ TEST(DiffNoise, AVariantSlowedByHalfIsFlaggedTenOfTenTimesUnderLoad) {
     const std::string old_results = runConfig(before, "run" + std::to_string(trial));
     const std::string new_results = runConfig(after, "run" + std::to_string(trial));
     ASSERT_FALSE(old_results.empty() || new_results.empty());
-    const Outcome diff = runRooflab("diff " + old_results + " " + new_results, dir.path());
+    const PinnedOutcome diff = runPinnedRooflab("diff " + old_results + " " + new_results, dir.path());
     const std::string line = lineWith(diff.out, kRecord);
     std::cout << "[ slow ] trial " << trial << ": " << line << '\n';
     EXPECT_EQ(diff.exit_code, 1) << "trial " << trial << ", " << hostNote() << ":\n" << diff.out;
@@ -221,8 +221,8 @@ TEST(DiffNoise, AnABRunFindsTheSlowedVariantInOneBatch) {
   const fs::path root = workspace(dir, "ab", 100);
   writeFamily(root / "slowed", 150);
   const CpuLoad load;
-  const Outcome ab =
-      runRooflab("ab cfg.toml --baseline-kernels kernels --candidate-kernels slowed --quiet --out ab", root);
+  const PinnedOutcome ab =
+      runPinnedRooflab("ab cfg.toml --baseline-kernels kernels --candidate-kernels slowed --quiet --out ab", root);
   const std::string line = lineWith(ab.out, kRecord);
   std::cout << "[ a/b ] " << line << '\n';
   EXPECT_EQ(ab.exit_code, 1) << hostNote() << ":\n" << ab.out;
@@ -231,7 +231,7 @@ TEST(DiffNoise, AnABRunFindsTheSlowedVariantInOneBatch) {
   // Each side is a run of its own, and the A/B results diff again to the same verdict.
   EXPECT_TRUE(fs::exists(root / "ab" / "baseline" / "results.json"));
   EXPECT_TRUE(fs::exists(root / "ab" / "candidate" / "results.json"));
-  const Outcome again = runRooflab("diff " + (root / "ab" / "results.json").string(), dir.path());
+  const PinnedOutcome again = runPinnedRooflab("diff " + (root / "ab" / "results.json").string(), dir.path());
   EXPECT_EQ(again.exit_code, 1) << again.out;
   EXPECT_NE(lineWith(again.out, kRecord).find("REGRESSED"), std::string::npos) << again.out;
 }

@@ -22,7 +22,7 @@ using rooflab::testing::TempDir;
 namespace {
 
 // Datasheet roofs: only the host link and the launch are measured, as end-to-end runs need them.
-const char* const kConfig = R"([run]
+const char* const kEndToEndConfig = R"([run]
 device = "cpu"
 repetitions = 2
 warmup = 1
@@ -55,7 +55,7 @@ std::string runName(const json& run) {
 TEST(EndToEndRuns, EveryStrategyIsVerifiedAndTheOverlapIsRightWithSeveralChunkCounts) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
   TempDir dir;
-  dir.write("e2e.toml", kConfig);
+  dir.write("e2e.toml", kEndToEndConfig);
   const auto o = runRooflab("run e2e.toml", dir.path());
   ASSERT_EQ(o.exit_code, 0) << show(o);
   const json results = json::parse(fileText(dir.path() / "out" / "results.json"));

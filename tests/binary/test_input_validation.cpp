@@ -23,14 +23,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kSource = R"(
+const char* kAdderSource = R"(
 kernel void add(global const float* a, global const float* b, global float* c, int n) {
   int i = get_global_id(0);
   if (i < n) c[i] = a[i] + b[i];
 }
 )";
 
-const std::string kFamily = rooflab::testing::vecaddFamilyHeader("adder", "c = a + b") + R"([[variants]]
+const std::string kValidationFamily = rooflab::testing::vecaddFamilyHeader("adder", "c = a + b") + R"([[variants]]
 name = "good"
 source = "add.cl"
 kernel = "add"
@@ -39,20 +39,20 @@ global = ["N"]
 local = ["64"]
 )";
 
-const char* const kRun = rooflab::testing::kQuickCpuRun;
+const char* const kValidationRun = rooflab::testing::kQuickCpuRun;
 
-std::string study(const std::string& extra = "", const std::string& family = "adder") {
+std::string validationStudy(const std::string& extra = "", const std::string& family = "adder") {
   return "[[study]]\nfamily = \"" + family + "\"\n" + extra;
 }
 
-struct Workspace {
+struct ValidationWorkspace {
   TempDir dir;
   fs::path manifest;
   std::string manifest_text;
 
-  explicit Workspace(const std::string& family_toml = kFamily,
-                     const std::string& config = std::string(kRun) + study()) {
-    dir.write("kernels/adder/add.cl", kSource);
+  explicit ValidationWorkspace(const std::string& family_toml = kValidationFamily,
+                               const std::string& config = std::string(kValidationRun) + validationStudy()) {
+    dir.write("kernels/adder/add.cl", kAdderSource);
     manifest_text = family_toml;
     manifest = dir.write("kernels/adder/family.toml", family_toml);
     dir.write("cfg.toml", config);
@@ -66,7 +66,7 @@ struct Workspace {
 };
 
 // An input error: exit 2, the message, and nothing measured or written (no output folder at all).
-void expectRefusedBeforeDeviceWork(const Workspace& w, const std::string& message) {
+void expectRefusedBeforeDeviceWork(const ValidationWorkspace& w, const std::string& message) {
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(o.err, message)) << "expected: " << message << "\n" << show(o);
@@ -81,13 +81,13 @@ void expectRefusedBeforeDeviceWork(const Workspace& w, const std::string& messag
 // Tolerances: inf would pass garbage, nan would fail a correct kernel
 
 TEST(InputValidation, ToleranceNanIsAnInputError) {
-  Workspace w(replaced(kFamily, "tolerance = 1e-6", "tolerance = nan"));
+  ValidationWorkspace w(replaced(kValidationFamily, "tolerance = 1e-6", "tolerance = nan"));
   expectRefusedBeforeDeviceWork(w, "rooflab: " + w.at("tolerance = nan") +
                                        "check.tolerance: must be a finite number (got nan)");
 }
 
 TEST(InputValidation, VariantToleranceInfIsAnInputError) {
-  Workspace w(kFamily + "tolerance = inf\n");
+  ValidationWorkspace w(kValidationFamily + "tolerance = inf\n");
   expectRefusedBeforeDeviceWork(w, "rooflab: " + w.at("tolerance = inf") +
                                        "variants[0].tolerance: must be a finite number (got inf)");
 }
@@ -96,15 +96,15 @@ TEST(InputValidation, VariantToleranceInfIsAnInputError) {
 // Parameters: finite, and whole where they size buffers or geometry
 
 TEST(InputValidation, ParamNanIsAnInputError) {
-  const std::string config = std::string(kRun) + study("params = { N = [4096, nan] }\n");
-  Workspace w(kFamily, config);
+  const std::string config = std::string(kValidationRun) + validationStudy("params = { N = [4096, nan] }\n");
+  ValidationWorkspace w(kValidationFamily, config);
   expectRefusedBeforeDeviceWork(w, "rooflab: cfg.toml:" + std::to_string(lineOf(config, "params =")) +
                                        ": study[0].params.N: must be a finite number (got nan)");
 }
 
 TEST(InputValidation, FractionalParamThatSizesABufferIsAnInputError) {
-  const std::string config = std::string(kRun) + study("params = { N = [4096, 100.5] }\n");
-  Workspace w(kFamily, config);
+  const std::string config = std::string(kValidationRun) + validationStudy("params = { N = [4096, 100.5] }\n");
+  ValidationWorkspace w(kValidationFamily, config);
   // Names the config's study, the manifest's file, line and key, the variant and the value.
   expectRefusedBeforeDeviceWork(w, "rooflab: cfg.toml:" + std::to_string(lineOf(config, "[[study]]")) +
                                        ": study 'adder' at N=100.5: " + w.at("count = \"N\"") +
@@ -113,15 +113,15 @@ TEST(InputValidation, FractionalParamThatSizesABufferIsAnInputError) {
 }
 
 TEST(InputValidation, FractionalManifestDefaultThatSizesABufferIsAnInputError) {
-  Workspace w(replaced(kFamily, "N = 4096", "N = 100.5"));
+  ValidationWorkspace w(replaced(kValidationFamily, "N = 4096", "N = 100.5"));
   expectRefusedBeforeDeviceWork(w, "parameter N = 100.5 must be a whole number");
 }
 
 // A fraction where nothing is sized (a scale factor) is fine.
 TEST(InputValidation, FractionalParamThatSizesNothingRuns) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  Workspace w(replaced(kFamily, "N = 4096", "N = 4096\nF = 0.5"),
-              std::string(kRun) + study("params = { F = [0.25] }\n"));
+  ValidationWorkspace w(replaced(kValidationFamily, "N = 4096", "N = 4096\nF = 0.5"),
+                        std::string(kValidationRun) + validationStudy("params = { F = [0.25] }\n"));
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 0) << show(o);
 }
@@ -130,8 +130,9 @@ TEST(InputValidation, FractionalParamThatSizesNothingRuns) {
 // All errors at once, each misspelt name with the nearest valid one
 
 TEST(InputValidation, EveryInputErrorIsReportedWithSuggestions) {
-  Workspace w(kFamily, std::string(kRun) + study("", "addr") + study("variants = [\"goood\"]\n") +
-                           study("params = { NN = [64] }\n"));
+  ValidationWorkspace w(kValidationFamily, std::string(kValidationRun) + validationStudy("", "addr") +
+                                               validationStudy("variants = [\"goood\"]\n") +
+                                               validationStudy("params = { NN = [64] }\n"));
   const Outcome o = w.run();
   EXPECT_EQ(o.exit_code, 2) << show(o);
   EXPECT_TRUE(contains(o.err, "study 'addr': no family of that name in the kernel search path (did you mean 'adder'?)"))
@@ -145,7 +146,9 @@ TEST(InputValidation, EveryInputErrorIsReportedWithSuggestions) {
 }
 
 TEST(InputValidation, MisspeltReferenceModelGetsASuggestion) {
-  Workspace w(kFamily, replaced(std::string(kRun), "[run]\n", "[run]\nreference_model = \"gtx760\"\n") + study());
+  ValidationWorkspace w(kValidationFamily,
+                        replaced(std::string(kValidationRun), "[run]\n", "[run]\nreference_model = \"gtx760\"\n") +
+                            validationStudy());
   expectRefusedBeforeDeviceWork(w, "reference_model 'gtx760' not found in");
   EXPECT_TRUE(contains(w.run().err, "(did you mean 'gtx670'?)"));
 }
@@ -153,7 +156,7 @@ TEST(InputValidation, MisspeltReferenceModelGetsASuggestion) {
 // A device selector that matches nothing names the nearest keyword or name and the devices there are.
 TEST(InputValidation, MisspeltDeviceSelectorGetsASuggestionAndTheDevices) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  Workspace w;
+  ValidationWorkspace w;
   const Outcome o = runRooflab("run cfg.toml --quiet --device gpuu", w.dir.path());
   EXPECT_EQ(o.exit_code, 3) << show(o);
   EXPECT_TRUE(contains(o.err, "device selector 'gpuu' matches no platform or device name (did you mean 'gpu'?)"))
@@ -173,7 +176,7 @@ TEST(InputValidation, NoSuggestionForANameNearNothing) {
 
 TEST(InputValidation, SymlinkLoopInAKernelsFolderIsSkippedWithAWarning) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  Workspace w;
+  ValidationWorkspace w;
   fs::create_directory_symlink("loop", w.dir.path() / "kernels" / "loop");  // kernels/loop -> itself
   fs::create_directories(w.dir.path() / "kernels" / "inner");
   fs::create_symlink("family.toml", w.dir.path() / "kernels" / "inner" / "family.toml");  // a file loop
@@ -190,7 +193,7 @@ TEST(InputValidation, SymlinkLoopInAKernelsFolderIsSkippedWithAWarning) {
 }
 
 TEST(InputValidation, ListSkipsASymlinkLoopWithAWarning) {
-  Workspace w;
+  ValidationWorkspace w;
   fs::create_directory_symlink("loop", w.dir.path() / "kernels" / "loop");
   const Outcome o = runRooflab("list --kernels kernels", w.dir.path());
   EXPECT_EQ(o.exit_code, 0) << show(o);
@@ -203,9 +206,9 @@ TEST(InputValidation, ListSkipsASymlinkLoopWithAWarning) {
 
 TEST(InputValidation, OneFamilyConfigSaysOneFamily) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  Workspace w;
-  w.dir.write("kernels/other/add.cl", kSource);
-  w.dir.write("kernels/other/family.toml", replaced(kFamily, "name = \"adder\"", "name = \"other\""));
+  ValidationWorkspace w;
+  w.dir.write("kernels/other/add.cl", kAdderSource);
+  w.dir.write("kernels/other/family.toml", replaced(kValidationFamily, "name = \"adder\"", "name = \"other\""));
   const Outcome o = runRooflab("run cfg.toml", w.dir.path());
   EXPECT_EQ(o.exit_code, 0) << show(o);
   EXPECT_TRUE(contains(o.err, "rooflab: 1 points (1 family) on ")) << show(o);
@@ -230,7 +233,7 @@ TEST(InputValidation, ReportAndDiffOnAFolderExit2) {
 
 TEST(InputValidation, DiffAgainstAnEmptyRunExits2AndSaysWhy) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  Workspace w;
+  ValidationWorkspace w;
   const Outcome run = w.run();
   ASSERT_EQ(run.exit_code, 0) << show(run);
   nlohmann::json empty = rooflab::readJsonFile(w.out() / "results.json");
@@ -256,14 +259,15 @@ TEST(InputValidation, DiffAgainstAnEmptyRunExits2AndSaysWhy) {
 
 TEST(InputValidation, AReferenceThatWritesNanIsBlamedNotTheVariant) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  Workspace w(replaced(kFamily, "reference = \"cpu:vecadd\"", "reference = \"variant:nanref\"") + R"([[variants]]
+  ValidationWorkspace w(replaced(kValidationFamily, "reference = \"cpu:vecadd\"", "reference = \"variant:nanref\"") +
+                            R"([[variants]]
 name = "nanref"
 source = "nanref.cl"
 kernel = "nanref"
 args = ["a", "b", "c", "N"]
 global = ["N"]
 )",
-              std::string(kRun) + study("variants = [\"good\"]\n"));
+                        std::string(kValidationRun) + validationStudy("variants = [\"good\"]\n"));
   w.dir.write("kernels/adder/nanref.cl", R"(
 kernel void nanref(global const float* a, global const float* b, global float* c, int n) {
   int i = get_global_id(0);
@@ -285,7 +289,7 @@ kernel void nanref(global const float* a, global const float* b, global float* c
 
 TEST(InputValidation, AFailingVariantWithAtomicsAtToleranceZeroGetsANote) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  Workspace w(kFamily + R"([[variants]]
+  ValidationWorkspace w(kValidationFamily + R"([[variants]]
 name = "swapped"
 source = "swapped.cl"
 kernel = "swapped"
@@ -293,7 +297,7 @@ args = ["a", "b", "c", "N"]
 global = ["N"]
 tolerance = 0
 )",
-              std::string(kRun) + study("variants = [\"swapped\"]\n"));
+                        std::string(kValidationRun) + validationStudy("variants = [\"swapped\"]\n"));
   // Wrong on purpose (a - b), written through an atomic exchange.
   w.dir.write("kernels/adder/swapped.cl", R"(
 kernel void swapped(global const float* a, global const float* b, global float* c, int n) {
@@ -320,6 +324,7 @@ TEST(InputValidation, ASwapOfTwoLettersIsOneEdit) {
 TEST(InputValidation, ASweepOfBadPointsIsSummarised) {
   std::string values;
   for (int n = 100; n < 125; ++n) values += (values.empty() ? "" : ", ") + std::to_string(n);
-  Workspace w(kFamily, std::string(kRun) + study("params = { N = [" + values + "] }\n"));
+  ValidationWorkspace w(kValidationFamily,
+                        std::string(kValidationRun) + validationStudy("params = { N = [" + values + "] }\n"));
   expectRefusedBeforeDeviceWork(w, "rooflab: ... and 5 more\nrooflab: 25 input errors; nothing was run");
 }

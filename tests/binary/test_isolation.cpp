@@ -94,7 +94,7 @@ Finished runToEnd(const std::vector<std::string>& args, const fs::path& log, dou
   return f;
 }
 
-nlohmann::json recordOf(const nlohmann::json& results, const std::string& variant) {
+nlohmann::json isolatedRecordOf(const nlohmann::json& results, const std::string& variant) {
   for (const auto& r : results["records"])
     if (r["variant"] == variant) return r;
   return nullptr;
@@ -139,10 +139,10 @@ TEST(Isolation, OutOfBoundsKernelCostsOneRecord) {
   EXPECT_EQ(r["status"], "complete");
   ASSERT_EQ(r["records"].size(), 3u) << f.output;
   for (const char* good : {"good_before", "good_after"}) {
-    EXPECT_EQ(recordOf(r, good)["status"], "ok") << good;
-    EXPECT_EQ(recordOf(r, good)["verification"]["status"], "passed") << good;
+    EXPECT_EQ(isolatedRecordOf(r, good)["status"], "ok") << good;
+    EXPECT_EQ(isolatedRecordOf(r, good)["verification"]["status"], "passed") << good;
   }
-  const nlohmann::json crashed = recordOf(r, "out_of_bounds");
+  const nlohmann::json crashed = isolatedRecordOf(r, "out_of_bounds");
   EXPECT_EQ(crashed["status"], "crashed");
   const std::string error = crashed["error"].get<std::string>();
   EXPECT_TRUE(contains(error, "faults/out_of_bounds N=4096 (normal) on ")) << error;
@@ -176,13 +176,13 @@ TEST(Isolation, InfiniteLoopTimesOutAtTheConfiguredLimit) {
   const nlohmann::json r = readJsonFile(out / "results.json");
   EXPECT_EQ(r["status"], "complete");
   ASSERT_EQ(r["records"].size(), 3u) << f.output;
-  const nlohmann::json hung = recordOf(r, "spin_forever");
+  const nlohmann::json hung = isolatedRecordOf(r, "spin_forever");
   EXPECT_EQ(hung["status"], "timed_out");
   EXPECT_TRUE(contains(hung["error"].get<std::string>(), "no result within variant_time_limit_s = 6 s"))
       << hung["error"];
   EXPECT_TRUE(contains(f.output, "rooflab: timed_out: faults/spin_forever")) << f.output;
-  EXPECT_EQ(recordOf(r, "good_after")["status"], "ok");
-  EXPECT_EQ(recordOf(r, "good_before")["status"], "ok");
+  EXPECT_EQ(isolatedRecordOf(r, "good_after")["status"], "ok");
+  EXPECT_EQ(isolatedRecordOf(r, "good_before")["status"], "ok");
   EXPECT_TRUE(fs::exists(out / "report.html"));
 }
 

@@ -17,13 +17,13 @@ namespace {
 
 const fs::path kLibraryStyle = fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/kernels/library_style";
 
-struct Outcome {
+struct StyleOutcome {
   int exit_code;
   std::string output;
 };
 
 // Runs `rooflab <args>` in `cwd`, stdout and stderr together.
-Outcome runRooflab(const std::string& args, const fs::path& cwd) {
+StyleOutcome runStyledRooflab(const std::string& args, const fs::path& cwd) {
   const fs::path log = cwd / "cli.log";
   const std::string command =
       "cd '" + cwd.string() + "' && " + std::string(ROOFLAB_BINARY) + " " + args + " > '" + log.string() + "' 2>&1";
@@ -56,7 +56,7 @@ TEST(LibraryStyle, FamiliesBuildRunAndVerifyThroughTheBinary) {
                                                         "[[study]]\nfamily = \"axpy\"\n"
                                                         "[[study]]\nfamily = \"gemm\"\n"
                                                         "[[study]]\nfamily = \"sum\"\n");
-  const Outcome o = runRooflab("run " + config.string() + " --quiet", dir.path());
+  const StyleOutcome o = runStyledRooflab("run " + config.string() + " --quiet", dir.path());
   ASSERT_EQ(o.exit_code, 0) << o.output;
   const nlohmann::json results = resultsIn(out);
   const std::pair<const char*, const char*> variants[] = {
@@ -102,7 +102,7 @@ TEST(LibraryStyle, BuildErrorsNameTheFileAndLineOfEachSource) {
   const fs::path out = dir.path() / "out";
   const fs::path config =
       dir.write("c.toml", quickRun(out, "kernels = [\"kernels\"]\n") + "[[study]]\nfamily = \"split\"\n");
-  const Outcome o = runRooflab("run " + config.string() + " --quiet", dir.path());
+  const StyleOutcome o = runStyledRooflab("run " + config.string() + " --quiet", dir.path());
   EXPECT_EQ(o.exit_code, 1) << o.output;
   const nlohmann::json results = resultsIn(out);
   const nlohmann::json* r = recordOf(results, "split", "v");
@@ -127,7 +127,7 @@ TEST(LibraryStyle, KernelRemovedByThePreprocessorIsNamedInTheError) {
   const fs::path out = dir.path() / "out";
   const fs::path config =
       dir.write("c.toml", quickRun(out, "kernels = [\"kernels\"]\n") + "[[study]]\nfamily = \"gone\"\n");
-  const Outcome o = runRooflab("run " + config.string() + " --quiet", dir.path());
+  const StyleOutcome o = runStyledRooflab("run " + config.string() + " --quiet", dir.path());
   EXPECT_EQ(o.exit_code, 1) << o.output;
   const nlohmann::json results = resultsIn(out);
   const nlohmann::json* r = recordOf(results, "gone", "v");
@@ -154,7 +154,7 @@ TEST(LibraryStyle, KernelInAnIncludedHeaderBuildsFromAFolderWithASpace) {
   const fs::path out = dir.path() / "out";
   const fs::path config =
       dir.write("c.toml", quickRun(out, "kernels = [\"my kernels\"]\n") + "[[study]]\nfamily = \"inc\"\n");
-  const Outcome o = runRooflab("run '" + config.string() + "' --quiet", dir.path());
+  const StyleOutcome o = runStyledRooflab("run '" + config.string() + "' --quiet", dir.path());
   ASSERT_EQ(o.exit_code, 0) << o.output;
   const nlohmann::json results = resultsIn(out);
   const nlohmann::json& record = *recordOf(results, "inc", "v");
@@ -176,7 +176,7 @@ TEST(LibraryStyle, ConfigOutsideTheProjectStudiesBuiltInFamilies) {
   const fs::path out = dir.path() / "out";
   const std::string vecadd = "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\nparams = { N = [4096] }\n";
   const fs::path config = dir.write("elsewhere/study.toml", quickRun(out) + vecadd);
-  const Outcome o = runRooflab("run " + config.string() + " --quiet", dir.path());
+  const StyleOutcome o = runStyledRooflab("run " + config.string() + " --quiet", dir.path());
   ASSERT_EQ(o.exit_code, 0) << o.output;
   const nlohmann::json results = resultsIn(out);
   ASSERT_NE(recordOf(results, "vecadd", "global"), nullptr);
@@ -185,7 +185,7 @@ TEST(LibraryStyle, ConfigOutsideTheProjectStudiesBuiltInFamilies) {
   const fs::path mixed =
       dir.write("elsewhere/mixed.toml", quickRun(out, "kernels = [\"" + kLibraryStyle.string() + "\"]\n") + vecadd +
                                             "[[study]]\nfamily = \"axpy\"\nvariants = [\"scalar\"]\n");
-  const Outcome both = runRooflab("run " + mixed.string() + " --quiet", dir.path());
+  const StyleOutcome both = runStyledRooflab("run " + mixed.string() + " --quiet", dir.path());
   ASSERT_EQ(both.exit_code, 0) << both.output;
   const nlohmann::json mixed_results = resultsIn(out);
   EXPECT_NE(recordOf(mixed_results, "vecadd", "global"), nullptr);
@@ -199,18 +199,19 @@ TEST(LibraryStyle, SetOverridesStudyParamsAndRejectsUnknownNames) {
   const fs::path config =
       dir.write("c.toml", quickRun(out) + "[[study]]\nfamily = \"vecadd\"\nvariants = [\"global\"]\n"
                                           "params = { N = [1048576] }\n");
-  const Outcome o = runRooflab("run --set N=4096,8192 " + config.string() + " --quiet", dir.path());
+  const StyleOutcome o = runStyledRooflab("run --set N=4096,8192 " + config.string() + " --quiet", dir.path());
   ASSERT_EQ(o.exit_code, 0) << o.output;
   const nlohmann::json results = resultsIn(out);
   ASSERT_EQ(results["records"].size(), 2u);
   EXPECT_EQ(results["records"][0]["params"]["N"], 4096);
   EXPECT_EQ(results["records"][1]["params"]["N"], 8192);
 
-  const Outcome unknown = runRooflab("run " + config.string() + " --quiet --set N=4096 --set NN=4096", dir.path());
+  const StyleOutcome unknown =
+      runStyledRooflab("run " + config.string() + " --quiet --set N=4096 --set NN=4096", dir.path());
   EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
   EXPECT_NE(unknown.output.find("--set NN: no studied family declares a parameter of that name"), std::string::npos)
       << unknown.output;
-  const Outcome malformed = runRooflab("run " + config.string() + " --quiet --set N=lots", dir.path());
+  const StyleOutcome malformed = runStyledRooflab("run " + config.string() + " --quiet --set N=lots", dir.path());
   EXPECT_EQ(malformed.exit_code, 2) << malformed.output;
   EXPECT_NE(malformed.output.find("--set N=lots: 'lots' is not a number"), std::string::npos) << malformed.output;
 }

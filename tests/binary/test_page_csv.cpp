@@ -25,7 +25,7 @@ namespace {
 
 const fs::path kGoldenDir = fs::path(ROOFLAB_SOURCE_DIR) / "tests/fixtures/report-golden";
 
-std::size_t occurrences(const std::string& text, const std::string& needle) {
+std::size_t csvOccurrences(const std::string& text, const std::string& needle) {
   std::size_t count = 0;
   for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
   return count;
@@ -212,15 +212,15 @@ std::string configBlock(const std::string& html) {
 TEST(ReportPage, H100RunSaysEachExplanationOnceAndFoldsTheCards) {
   const RenderedReport report = reportOf("h100-default");
   const std::string& html = report.html;
-  EXPECT_EQ(occurrences(html, "<h2>How to read this</h2>"), 1u);
-  EXPECT_EQ(occurrences(html, "compute-only keeps the arithmetic and fakes the loads"), 1u);
-  EXPECT_EQ(occurrences(html, "one folded card per variant"), 1u);
-  EXPECT_EQ(occurrences(html, "counter_tolerance 0.05"), 1u);  // the margins: the same for every verdict
-  EXPECT_EQ(occurrences(html, "Margins:"), 0u);
+  EXPECT_EQ(csvOccurrences(html, "<h2>How to read this</h2>"), 1u);
+  EXPECT_EQ(csvOccurrences(html, "compute-only keeps the arithmetic and fakes the loads"), 1u);
+  EXPECT_EQ(csvOccurrences(html, "one folded card per variant"), 1u);
+  EXPECT_EQ(csvOccurrences(html, "counter_tolerance 0.05"), 1u);  // the margins: the same for every verdict
+  EXPECT_EQ(csvOccurrences(html, "Margins:"), 0u);
   // 28 originals ran with both mutants on the H100: a card each, all folded (no "open").
-  EXPECT_EQ(occurrences(html, "<details class=\"mutation\">"), 28u);
-  EXPECT_EQ(occurrences(html, "<details class=\"mutation\" open"), 0u);
-  EXPECT_EQ(occurrences(html, "<div class=\"mutation\">"), 0u);
+  EXPECT_EQ(csvOccurrences(html, "<details class=\"mutation\">"), 28u);
+  EXPECT_EQ(csvOccurrences(html, "<details class=\"mutation\" open"), 0u);
+  EXPECT_EQ(csvOccurrences(html, "<div class=\"mutation\">"), 0u);
   EXPECT_TRUE(contains(
       html, "<summary><h4>naive_coalesced <span class=\"muted\">COL_MAJOR=0, N=256</span> <span class=\"verdict"));
   EXPECT_TRUE(contains(html, "<a href=\"#how-to-read\">"));
@@ -231,11 +231,11 @@ TEST(ReportPage, H100RunSaysEachExplanationOnceAndFoldsTheCards) {
 TEST(ReportPage, PoclRunStatesTheSharedValidationNoteOnce) {
   const std::string html = reportOf("pocl-default").html;
   const std::string note = "no counters on this device: the mutant keeps every annotated access";
-  EXPECT_EQ(occurrences(html, note), 1u);
+  EXPECT_EQ(csvOccurrences(html, note), 1u);
   EXPECT_TRUE(contains(html, "<li id=\"reading-note-1\">" + std::string(note)));
-  EXPECT_EQ(occurrences(html, "checked by construction: valid <a href=\"#reading-note-1\">[note 1]</a>"), 56u);
-  EXPECT_EQ(occurrences(html, "compute-only keeps the arithmetic and fakes the loads"), 1u);
-  EXPECT_EQ(occurrences(html, "counter_tolerance 0.05"), 1u);
+  EXPECT_EQ(csvOccurrences(html, "checked by construction: valid <a href=\"#reading-note-1\">[note 1]</a>"), 56u);
+  EXPECT_EQ(csvOccurrences(html, "compute-only keeps the arithmetic and fakes the loads"), 1u);
+  EXPECT_EQ(csvOccurrences(html, "counter_tolerance 0.05"), 1u);
 }
 
 TEST(ReportPage, ConfigIsShownAsTomlKeyValueLines) {
@@ -248,7 +248,7 @@ TEST(ReportPage, ConfigIsShownAsTomlKeyValueLines) {
         "\nvariants = [ \"*\" ]\n"}) {
     EXPECT_TRUE(contains(toml, line)) << "no line " << line << " in\n" << toml;
   }
-  EXPECT_EQ(occurrences(toml, "[[study]]"), 4u);
+  EXPECT_EQ(csvOccurrences(toml, "[[study]]"), 4u);
   EXPECT_FALSE(contains(toml, "{\n")) << "the JSON echo, not TOML";
   // The file as given, comments and all, folded below.
   EXPECT_TRUE(contains(html, "<details class=\"config-text\"><summary>The file as given</summary>"));
@@ -326,7 +326,7 @@ TEST(ReportPage, MarginsThatDifferStayOnTheirCards) {
   by_construction.note_as_saved = "a note of its own";
   results.records[0].mutation->validation.memory_only = by_construction;
   const std::string html = reports::renderHtmlReport(results);
-  EXPECT_EQ(occurrences(html, "<p class=\"margins muted\">Margins: "), 2u);
+  EXPECT_EQ(csvOccurrences(html, "<p class=\"margins muted\">Margins: "), 2u);
   EXPECT_TRUE(contains(html, "near 0.9 · sum_tolerance"));
   EXPECT_FALSE(contains(html, "<li class=\"margins\">"));
   EXPECT_TRUE(contains(html, "checked by construction: valid (a note of its own)"));

@@ -12,7 +12,7 @@ using namespace rooflab;
 
 namespace {
 
-std::optional<SelectedDevice> cpuDevice() {
+std::optional<SelectedDevice> linkCpuDevice() {
   for (const SelectedDevice& device : discoverDevices())
     if (device.info.type == "CPU") return device;
   return std::nullopt;
@@ -21,7 +21,7 @@ std::optional<SelectedDevice> cpuDevice() {
 }  // namespace
 
 TEST(LinkCeilings, HostMemoryStrategiesAreZeroCopyOnPoclAndCopiesAreNot) {
-  const std::optional<SelectedDevice> device = cpuDevice();
+  const std::optional<SelectedDevice> device = linkCpuDevice();
   if (!device) GTEST_SKIP() << "no CPU OpenCL device (install pocl-opencl-icd)";
   NoiseTarget target;
   target.min_repetitions = 5;

@@ -20,7 +20,7 @@ std::function<const char*(const char*)> environment(std::map<std::string, std::s
   };
 }
 
-std::string errorOf(const std::string& text, const std::map<std::string, std::string>& variables = {}) {
+std::string shardErrorOf(const std::string& text, const std::map<std::string, std::string>& variables = {}) {
   try {
     parseShardOption(text, environment(variables));
   } catch (const InputError& e) {
@@ -37,7 +37,7 @@ TEST(ShardOption, IOfNAsGiven) {
   EXPECT_EQ(part.count, 5u);
   EXPECT_EQ(part.source, "--shard 2/5");
   for (const char* bad : {"0/3", "4/3", "3", "a/b", "1/0", "1/2/3", "-1/2", ""})
-    EXPECT_NE(errorOf(bad).find("expected I/N"), std::string::npos) << bad << ": " << errorOf(bad);
+    EXPECT_NE(shardErrorOf(bad).find("expected I/N"), std::string::npos) << bad << ": " << shardErrorOf(bad);
 }
 
 // A job array numbered from 10 in steps of 5 (--array=10-20:5): task 15 is the second of three.
@@ -52,10 +52,10 @@ TEST(ShardOption, AJobArraysTaskCountsFromItsFirstInItsSteps) {
   EXPECT_EQ(part.count, 3u);
   EXPECT_EQ(part.source,
             "SLURM_ARRAY_TASK_ID=15 (SLURM_ARRAY_TASK_MIN=10, SLURM_ARRAY_TASK_STEP=5), SLURM_ARRAY_TASK_COUNT=3");
-  EXPECT_NE(errorOf("slurm", {{"SLURM_ARRAY_TASK_ID", "12"},
-                              {"SLURM_ARRAY_TASK_MIN", "10"},
-                              {"SLURM_ARRAY_TASK_STEP", "5"},
-                              {"SLURM_ARRAY_TASK_COUNT", "3"}})
+  EXPECT_NE(shardErrorOf("slurm", {{"SLURM_ARRAY_TASK_ID", "12"},
+                                   {"SLURM_ARRAY_TASK_MIN", "10"},
+                                   {"SLURM_ARRAY_TASK_STEP", "5"},
+                                   {"SLURM_ARRAY_TASK_COUNT", "3"}})
                 .find("do not name a task of it"),
             std::string::npos);
 }
@@ -66,7 +66,7 @@ TEST(ShardOption, AStepsTaskWithoutAnArray) {
   EXPECT_EQ(part.index, 4u);
   EXPECT_EQ(part.count, 4u);
   EXPECT_EQ(part.source, "SLURM_PROCID=3, SLURM_NTASKS=4");
-  EXPECT_NE(errorOf("slurm").find("neither SLURM_ARRAY_TASK_ID"), std::string::npos) << errorOf("slurm");
+  EXPECT_NE(shardErrorOf("slurm").find("neither SLURM_ARRAY_TASK_ID"), std::string::npos) << shardErrorOf("slurm");
 }
 
 // An evenly spaced array names its parts with or without its count (from its first, last and step);
@@ -79,16 +79,16 @@ TEST(ShardOption, AnArrayMustBeEvenlySpacedToNameItsParts) {
   EXPECT_EQ(counted.index, 3u);
   EXPECT_EQ(counted.count, 4u);
   for (const char* task : {"1", "3", "7"})
-    EXPECT_NE(errorOf("slurm", {{"SLURM_ARRAY_TASK_ID", task},
-                                {"SLURM_ARRAY_TASK_MIN", "1"},
-                                {"SLURM_ARRAY_TASK_MAX", "7"},
-                                {"SLURM_ARRAY_TASK_STEP", "1"},
-                                {"SLURM_ARRAY_TASK_COUNT", "3"}})
+    EXPECT_NE(shardErrorOf("slurm", {{"SLURM_ARRAY_TASK_ID", task},
+                                     {"SLURM_ARRAY_TASK_MIN", "1"},
+                                     {"SLURM_ARRAY_TASK_MAX", "7"},
+                                     {"SLURM_ARRAY_TASK_STEP", "1"},
+                                     {"SLURM_ARRAY_TASK_COUNT", "3"}})
                   .find("the job array is not evenly spaced: 3 tasks from 1 to 7 by 1"),
               std::string::npos)
         << task;
-  EXPECT_NE(errorOf("").find("--shard '': expected I/N"), std::string::npos) << errorOf("");
-  EXPECT_NE(errorOf("slurm", {{"SLURM_PROCID", "1"}}).find("SLURM_PROCID=1 is set, but not SLURM_NTASKS"),
+  EXPECT_NE(shardErrorOf("").find("--shard '': expected I/N"), std::string::npos) << shardErrorOf("");
+  EXPECT_NE(shardErrorOf("slurm", {{"SLURM_PROCID", "1"}}).find("SLURM_PROCID=1 is set, but not SLURM_NTASKS"),
             std::string::npos)
-      << errorOf("slurm", {{"SLURM_PROCID", "1"}});
+      << shardErrorOf("slurm", {{"SLURM_PROCID", "1"}});
 }

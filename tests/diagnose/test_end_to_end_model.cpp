@@ -11,36 +11,31 @@
 #include "reports/text/diagnosis_sentences.hpp"
 #include "reports/text/end_to_end_sentences.hpp"
 
+// The link ceilings fixtures are shared with the sentence tests.
+#include "reports/end_to_end_cases.hpp"
+
 using namespace rooflab;
 using rooflab::reports::boundText;
 using rooflab::reports::endToEndBoundText;
 using rooflab::reports::endToEndPredictedFromText;
 using rooflab::reports::endToEndSummaryText;
 using rooflab::reports::evidenceText;
+using rooflab::testing::endToEndCeiling;
 
 namespace {
-
-LinkCeiling ceiling(LinkStrategy strategy, LinkDirection direction, double latency_ns, std::optional<double> gbps) {
-  LinkCeiling c;
-  c.strategy = strategy;
-  c.direction = direction;
-  c.latency_ns = latency_ns;
-  c.gbps = gbps;
-  return c;
-}
 
 // copy at 8 GB/s up and 10 GB/s down, 10 us a transfer; copy-async (pinned) at 25 / 25 GB/s, 5 us;
 // alloc-host-ptr zero-copy; the host's memcpy at 20 GB/s.
 LinkCeilings link() {
   LinkCeilings l;
-  l.transfers = {ceiling(LinkStrategy::copy, LinkDirection::host_to_device, 10'000, 8),
-                 ceiling(LinkStrategy::copy, LinkDirection::device_to_host, 10'000, 10),
-                 ceiling(LinkStrategy::copy_async, LinkDirection::host_to_device, 5'000, 25),
-                 ceiling(LinkStrategy::copy_async, LinkDirection::device_to_host, 5'000, 25),
-                 ceiling(LinkStrategy::alloc_host_ptr, LinkDirection::host_to_device, 2'000, std::nullopt),
-                 ceiling(LinkStrategy::alloc_host_ptr, LinkDirection::device_to_host, 2'000, std::nullopt)};
+  l.transfers = {endToEndCeiling(LinkStrategy::copy, LinkDirection::host_to_device, 10'000, 8),
+                 endToEndCeiling(LinkStrategy::copy, LinkDirection::device_to_host, 10'000, 10),
+                 endToEndCeiling(LinkStrategy::copy_async, LinkDirection::host_to_device, 5'000, 25),
+                 endToEndCeiling(LinkStrategy::copy_async, LinkDirection::device_to_host, 5'000, 25),
+                 endToEndCeiling(LinkStrategy::alloc_host_ptr, LinkDirection::host_to_device, 2'000, std::nullopt),
+                 endToEndCeiling(LinkStrategy::alloc_host_ptr, LinkDirection::device_to_host, 2'000, std::nullopt)};
   l.transfers[4].zero_copy = l.transfers[5].zero_copy = true;
-  l.host_memcpy = ceiling(LinkStrategy::host_memcpy, LinkDirection::host_to_device, 0, 20);
+  l.host_memcpy = endToEndCeiling(LinkStrategy::host_memcpy, LinkDirection::host_to_device, 0, 20);
   return l;
 }
 

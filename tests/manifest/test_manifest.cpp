@@ -10,11 +10,12 @@
 #include "test_support.hpp"
 
 using namespace rooflab;
+using rooflab::testing::replaced;
 using rooflab::testing::TempDir;
 
 namespace {
 
-const char* kKernel = R"(
+const char* kManifestKernel = R"(
 kernel void scale(global const float* x, global float* y, int n, float f) {
   int i = get_global_id(0);
   if (i < n) RL_STORE(float, y, i, RL_MUL(RL_LOAD(float, x, i), f));
@@ -63,7 +64,7 @@ launches = [
 
 std::string manifestError(const std::string& text) {
   TempDir dir;
-  dir.write("scale/k.cl", kKernel);
+  dir.write("scale/k.cl", kManifestKernel);
   const auto path = dir.write("scale/family.toml", text);
   try {
     loadFamilyManifest(path);
@@ -73,18 +74,11 @@ std::string manifestError(const std::string& text) {
   return "";
 }
 
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
-
 }  // namespace
 
 TEST(Manifest, LoadsAGoodManifest) {
   TempDir dir;
-  dir.write("scale/k.cl", kKernel);
+  dir.write("scale/k.cl", kManifestKernel);
   const FamilyManifest f = loadFamilyManifest(dir.write("scale/family.toml", kGood));
   EXPECT_EQ(f.name, "scale");
   EXPECT_EQ(f.params.at("N"), 1024);
@@ -167,7 +161,7 @@ TEST(Manifest, ErrorCarriesTheLineOfTheKey) {
 
 TEST(Manifest, ValidateForParamsChecksEachPoint) {
   TempDir dir;
-  dir.write("scale/k.cl", kKernel);
+  dir.write("scale/k.cl", kManifestKernel);
   const FamilyManifest f = loadFamilyManifest(dir.write("scale/family.toml", kGood));
   EXPECT_NO_THROW(validateForParams(f, f.variants[0], {{"N", 128}, {"F", 1}}));
   EXPECT_THROW(validateForParams(f, f.variants[0], {{"N", 100}, {"F", 1}}), InputError);  // 100 % 64
@@ -176,9 +170,9 @@ TEST(Manifest, ValidateForParamsChecksEachPoint) {
 
 TEST(Manifest, DiscoveryReportsBrokenManifestsAndLoadsTheRest) {
   TempDir dir;
-  dir.write("scale/k.cl", kKernel);
+  dir.write("scale/k.cl", kManifestKernel);
   dir.write("scale/family.toml", kGood);
-  dir.write("bad/k.cl", kKernel);
+  dir.write("bad/k.cl", kManifestKernel);
   dir.write("bad/family.toml", "name = \"bad\"\n[work\n");
   const FamilyDiscovery found = discoverFamilies({dir.path(), dir.path() / "missing"});
   ASSERT_EQ(found.families.size(), 1u);

@@ -13,7 +13,7 @@ using rooflab::testing::TempDir;
 
 namespace {
 
-const char* kKernel = R"(
+const char* kResolvedKernel = R"(
 kernel void scale(global const float* x, global float* y, int n, float f) {
   int i = get_global_id(0);
   if (i < n) RL_STORE(float, y, i, RL_MUL(RL_LOAD(float, x, i), f));
@@ -65,7 +65,7 @@ launches = [
 class ResolvedPointTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_.write("scale/k.cl", kKernel);
+    dir_.write("scale/k.cl", kResolvedKernel);
     family_ = loadFamilyManifest(dir_.write("scale/family.toml", kFamily));
   }
   RunPoint point(const std::string& variant, double n) const {

@@ -22,10 +22,11 @@ using rooflab::testing::TempDir;
 
 namespace {
 
-const char* const kKernel = "kernel void add(global const float* a, global const float* b, global float* c, int n) {\n"
-                            "  int i = get_global_id(0);\n  if (i < n) c[i] = a[i] + b[i];\n}\n";
+const char* const kPlanKernel =
+    "kernel void add(global const float* a, global const float* b, global float* c, int n) {\n"
+    "  int i = get_global_id(0);\n  if (i < n) c[i] = a[i] + b[i];\n}\n";
 
-std::string family(const std::string& extra = "", const std::string& c_count = "N") {
+std::string planFamily(const std::string& extra = "", const std::string& c_count = "N") {
   std::string text =
       "name = \"e2e\"\n[params]\nN = 4096\nWG = 64\n[work]\nflops = \"N\"\nbytes = \"12*N\"\n"
       "[[buffers]]\nname = \"a\"\ntype = \"float\"\ncount = \"N\"\n"
@@ -54,7 +55,7 @@ struct Planned {
 
 Planned plan(const std::string& family_text, const std::string& config_text) {
   TempDir dir;
-  dir.write("kernels/e2e/k.cl", kKernel);
+  dir.write("kernels/e2e/k.cl", kPlanKernel);
   dir.write("kernels/e2e/family.toml", family_text);
   Planned out;
   out.plan = std::make_shared<const BatchPlan>(planBatch(parseBatchConfig(config_text, "c.toml", dir.path())));
@@ -97,9 +98,10 @@ TEST(EndToEndConfig, MistakesAreInputErrorsAtTheirLine) {
 
 TEST(EndToEndManifest, BufferLinksAndTheSplitAreRead) {
   TempDir dir;
-  dir.write("e2e/k.cl", kKernel);
-  const FamilyManifest f = loadFamilyManifest(dir.write(
-      "e2e/family.toml", replaced(family(kSplit), "access = \"write\"\n", "access = \"write\"\nlink = \"none\"\n")));
+  dir.write("e2e/k.cl", kPlanKernel);
+  const FamilyManifest f =
+      loadFamilyManifest(dir.write("e2e/family.toml", replaced(planFamily(kSplit), "access = \"write\"\n",
+                                                               "access = \"write\"\nlink = \"none\"\n")));
   EXPECT_EQ(f.buffers[0].crossing(), BufferLink::up);
   EXPECT_EQ(f.buffers[2].crossing(), BufferLink::none);
   ASSERT_TRUE(f.split);
@@ -114,15 +116,16 @@ TEST(EndToEndManifest, BufferLinksAndTheSplitAreRead) {
     }
     return std::string();
   };
-  EXPECT_TRUE(contains(error(replaced(family(), "access = \"write\"\n", "access = \"write\"\nlink = \"sideways\"\n")),
-                       "buffers[2].link: unknown link 'sideways' (expected up, down, both or none)"));
-  EXPECT_TRUE(contains(error(family("[end_to_end]\nsplit = \"M\"\n")),
+  EXPECT_TRUE(
+      contains(error(replaced(planFamily(), "access = \"write\"\n", "access = \"write\"\nlink = \"sideways\"\n")),
+               "buffers[2].link: unknown link 'sideways' (expected up, down, both or none)"));
+  EXPECT_TRUE(contains(error(planFamily("[end_to_end]\nsplit = \"M\"\n")),
                        "end_to_end.split: 'M' is not a parameter of the family"));
 }
 
 TEST(EndToEndPlan, AnOverlappedRunIsSplitInChunksOfTheGranule) {
   const Planned p =
-      plan(family(kSplit), config("end_to_end = [\"copy\", \"overlap\"]\noverlap_chunks = [3]\n", "N = 640"));
+      plan(planFamily(kSplit), config("end_to_end = [\"copy\", \"overlap\"]\noverlap_chunks = [3]\n", "N = 640"));
   ASSERT_TRUE(p.errors.empty()) << p.errors;
   const ResolvedPoint& point = *p.plan->points.front().resolved;
   ASSERT_TRUE(point.end_to_end);
@@ -147,19 +150,19 @@ TEST(EndToEndPlan, AnOverlappedRunIsSplitInChunksOfTheGranule) {
 }
 
 TEST(EndToEndPlan, OverlapIsRefusedWhereItIsNotShownValid) {
-  const Planned no_split = plan(family(), config("end_to_end = [\"overlap\"]\n"));
+  const Planned no_split = plan(planFamily(), config("end_to_end = [\"overlap\"]\n"));
   EXPECT_TRUE(contains(no_split.errors, "declares no [end_to_end] split")) << no_split.errors;
   // end_to_end = true takes overlap only where the family can be split.
-  const Planned all = plan(family(), config("end_to_end = true\n"));
+  const Planned all = plan(planFamily(), config("end_to_end = true\n"));
   EXPECT_TRUE(all.errors.empty()) << all.errors;
   EXPECT_EQ(all.plan->points.front().resolved->end_to_end->strategies.size(), 4u);
 
   const Planned too_small =
-      plan(family(kSplit), config("end_to_end = [\"overlap\"]\noverlap_chunks = [3]\n", "N = 128"));
+      plan(planFamily(kSplit), config("end_to_end = [\"overlap\"]\noverlap_chunks = [3]\n", "N = 128"));
   EXPECT_TRUE(contains(too_small.errors, "N = 128 cannot be split in 3 chunks of at least 64")) << too_small.errors;
-  const Planned not_proportional = plan(family(kSplit, "4096"), config("end_to_end = [\"overlap\"]\n"));
+  const Planned not_proportional = plan(planFamily(kSplit, "4096"), config("end_to_end = [\"overlap\"]\n"));
   EXPECT_TRUE(contains(not_proportional.errors, "buffer 'c' ('4096') does not grow in proportion to N"))
       << not_proportional.errors;
-  const Planned no_normal = plan(family(kSplit), config("end_to_end = [\"copy\"]\nmodes = [\"memory-only\"]\n"));
+  const Planned no_normal = plan(planFamily(kSplit), config("end_to_end = [\"copy\"]\nmodes = [\"memory-only\"]\n"));
   EXPECT_TRUE(contains(no_normal.errors, "this study runs no normal mode")) << no_normal.errors;
 }

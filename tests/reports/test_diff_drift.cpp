@@ -36,7 +36,7 @@ RunRecord record(const std::string& variant, double median_ns, double control_ns
   return r;
 }
 
-ResultsDocument run(std::vector<RunRecord> records) {
+ResultsDocument driftRun(std::vector<RunRecord> records) {
   ResultsDocument d;
   d.device = DeviceInfo{};
   d.device->name = "cpu";
@@ -54,9 +54,9 @@ std::string text(const rooflab::RunComparison& diff) {
 }  // namespace
 
 TEST(DiffDrift, ARunWhoseHostRanSlowerThroughoutRegressesNothing) {
-  const ResultsDocument old_run = run({record("work", 2.4e6, 1e6), record("other", 1e6, 1e6)});
+  const ResultsDocument old_run = driftRun({record("work", 2.4e6, 1e6), record("other", 1e6, 1e6)});
   // The new run's host was loaded: every record and the control 45% slower.
-  const ResultsDocument new_run = run({record("work", 2.4e6 * 1.45, 1.45e6), record("other", 1.45e6, 1.45e6)});
+  const ResultsDocument new_run = driftRun({record("work", 2.4e6 * 1.45, 1.45e6), record("other", 1.45e6, 1.45e6)});
   const rooflab::RunComparison diff = rooflab::compareRuns(old_run, new_run);
   EXPECT_FALSE(diff.outcome == rooflab::ComparisonOutcome::regressed);
   EXPECT_FALSE(diff.outcome == rooflab::ComparisonOutcome::inconclusive);
@@ -71,9 +71,9 @@ TEST(DiffDrift, ARunWhoseHostRanSlowerThroughoutRegressesNothing) {
 }
 
 TEST(DiffDrift, ARecordSlowedBeyondTheDriftRegresses) {
-  const ResultsDocument old_run = run({record("work", 2.4e6, 1e6), record("other", 1e6, 1e6)});
+  const ResultsDocument old_run = driftRun({record("work", 2.4e6, 1e6), record("other", 1e6, 1e6)});
   // 1.5 times the work, on a host 30% slower throughout.
-  const ResultsDocument new_run = run({record("work", 2.4e6 * 1.5 * 1.3, 1.3e6), record("other", 1.3e6, 1.3e6)});
+  const ResultsDocument new_run = driftRun({record("work", 2.4e6 * 1.5 * 1.3, 1.3e6), record("other", 1.3e6, 1.3e6)});
   const rooflab::RunComparison diff = rooflab::compareRuns(old_run, new_run);
   EXPECT_TRUE(diff.outcome == rooflab::ComparisonOutcome::regressed);
   ASSERT_EQ(diff.count(rooflab::PointVerdict::regressed), 1u);
@@ -87,8 +87,8 @@ TEST(DiffDrift, ARecordSlowedBeyondTheDriftRegresses) {
 
 TEST(DiffDrift, ARegressionTheDriftHidesIsInconclusiveNotClean) {
   // The old run's host was 35% slower; the record now does 1.5 times the work and measures the same.
-  const ResultsDocument old_run = run({record("work", 2.4e6, 1.35e6)});
-  const ResultsDocument new_run = run({record("work", 2.4e6 * 1.01, 1e6)});
+  const ResultsDocument old_run = driftRun({record("work", 2.4e6, 1.35e6)});
+  const ResultsDocument new_run = driftRun({record("work", 2.4e6 * 1.01, 1e6)});
   const rooflab::RunComparison diff = rooflab::compareRuns(old_run, new_run);
   EXPECT_FALSE(diff.outcome == rooflab::ComparisonOutcome::regressed);
   EXPECT_TRUE(diff.outcome == rooflab::ComparisonOutcome::inconclusive);
@@ -99,7 +99,8 @@ TEST(DiffDrift, ARegressionTheDriftHidesIsInconclusiveNotClean) {
 }
 
 TEST(DiffDrift, RunsWithoutControlsAreComparedAsBefore) {
-  ResultsDocument old_run = run({record("work", 2.4e6, 1e6)}), new_run = run({record("work", 2.4e6 * 1.5, 1.5e6)});
+  ResultsDocument old_run = driftRun({record("work", 2.4e6, 1e6)}),
+                  new_run = driftRun({record("work", 2.4e6 * 1.5, 1.5e6)});
   old_run.drift_control.reset();
   const rooflab::RunComparison diff = rooflab::compareRuns(old_run, new_run);
   EXPECT_FALSE(diff.drift.has_value());
@@ -111,7 +112,7 @@ TEST(DiffDrift, AnABRunsSidesAreTwoRuns) {
   RunRecord baseline = record("work", 2.4e6, 1e6), candidate = record("work", 3.6e6, 1e6);
   baseline.ab_side = AbSide::baseline;
   candidate.ab_side = AbSide::candidate;
-  ResultsDocument ab = run({baseline, candidate});
+  ResultsDocument ab = driftRun({baseline, candidate});
   EXPECT_THROW(reports::splitAbRun(ab), std::invalid_argument);  // no "ab": not an A/B run's results
   ab.ab = AbRun{"a.toml", "b.toml", std::nullopt};
   const auto [old_run, new_run] = reports::splitAbRun(ab);

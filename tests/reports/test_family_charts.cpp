@@ -28,12 +28,12 @@ using rooflab::testing::TempDir;
 
 namespace {
 
-const fs::path kSourceDir = ROOFLAB_SOURCE_DIR;
+const fs::path kChartsSourceDir = ROOFLAB_SOURCE_DIR;
 // `rooflab run` of the built-in transpose family on PoCL (tests/fixtures/results/README.md).
-const fs::path kPoclTranspose = kSourceDir / "tests/fixtures/results/pocl-transpose.json";
+const fs::path kPoclTranspose = kChartsSourceDir / "tests/fixtures/results/pocl-transpose.json";
 // configs/transpose.toml on an H100 with counters (bench/checks-h100.sh whatif).
 const fs::path kH100Transpose =
-    kSourceDir / "bench/results/2026-11-23-h100-levels-whatif/checks-698406e/whatif/results.json.gz";
+    kChartsSourceDir / "bench/results/2026-11-23-h100-levels-whatif/checks-698406e/whatif/results.json.gz";
 
 rooflab::ResultsDocument load(const fs::path& path) {
   if (path.extension() != ".gz") return rooflab::readResultsFile(path);
@@ -52,7 +52,7 @@ rooflab::ResultsDocument h100TransposeDerivedNow() {
   return results;
 }
 
-std::vector<reports::SceneText> textsOf(const reports::ChartScene& scene) {
+std::vector<reports::SceneText> chartTextsOf(const reports::ChartScene& scene) {
   std::vector<reports::SceneText> texts;
   for (const reports::SceneItem& item : scene.items)
     if (const auto* text = std::get_if<reports::SceneText>(&item)) texts.push_back(*text);
@@ -61,7 +61,7 @@ std::vector<reports::SceneText> textsOf(const reports::ChartScene& scene) {
 
 // No two labels overlap and every one stays on the canvas.
 void expectLabelsApartAndOnCanvas(const reports::ChartScene& scene) {
-  const std::vector<reports::SceneText> texts = textsOf(scene);
+  const std::vector<reports::SceneText> texts = chartTextsOf(scene);
   for (std::size_t a = 0; a < texts.size(); ++a) {
     const reports::TextFootprint fa = reports::textFootprint(texts[a]);
     for (const reports::PixelPoint& corner : fa.corners)
@@ -158,7 +158,7 @@ TEST(FamilyCharts, H100TransposeStandsAtItsWallsOnTheInstructionRoofline) {
   EXPECT_EQ(walls, (std::vector<double>{1.0, 0.25, 1.0 / 32}));
   const reports::ChartScene scene = reports::layoutRooflineChart(*chart);
   expectLabelsApartAndOnCanvas(scene);
-  const std::vector<reports::SceneText> texts = textsOf(scene);
+  const std::vector<reports::SceneText> texts = chartTextsOf(scene);
   for (const reports::ChartWall& wall : chart->walls)
     EXPECT_TRUE(std::any_of(texts.begin(), texts.end(), [&](const reports::SceneText& t) {
       return t.text == wall.label || t.text == wall.short_label;
@@ -221,8 +221,8 @@ TEST(FamilyCharts, IntegerWorkTheCountersCountedPutsATransposeOnItsRoofline) {
 // The default config's families on an H100 (10 matmul rungs among them), their counters derived as
 // this rooflab derives them: every record on its instruction roofline, no label over another.
 TEST(FamilyCharts, EveryFamilyOfAnH100RunHasAnInstructionRooflineWithLabelsApart) {
-  rooflab::ResultsDocument results =
-      load(kSourceDir / "bench/results/2026-11-23-h100-faults-levels-libclang/final-e4cf105/levels/results.json.gz");
+  rooflab::ResultsDocument results = load(
+      kChartsSourceDir / "bench/results/2026-11-23-h100-faults-levels-libclang/final-e4cf105/levels/results.json.gz");
   for (rooflab::RunRecord& record : results.records)
     if (record.counters.available) rooflab::counters::deriveCounterValues(record.counters);
   for (const char* family : {"vecadd", "matmul", "reduce", "nbody"}) {
@@ -237,7 +237,8 @@ TEST(FamilyCharts, EveryFamilyOfAnH100RunHasAnInstructionRooflineWithLabelsApart
 // A results file without instruction counts (written before them, or without counters) draws no
 // instruction roofline, and the families with FLOPs keep their roofline alone.
 TEST(FamilyCharts, OlderAndFloatingPointRunsKeepTheirOneChart) {
-  const rooflab::ResultsDocument results = load(kSourceDir / "tests/fixtures/report-golden/h100-default/input.json");
+  const rooflab::ResultsDocument results =
+      load(kChartsSourceDir / "tests/fixtures/report-golden/h100-default/input.json");
   for (const char* family : {"matmul", "vecadd"}) {
     const reports::FamilyCharts charts = reports::buildFamilyCharts(results, family);
     EXPECT_TRUE(charts.roofline.has_value()) << family;

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kChromium = "/usr/bin/chromium";
-const fs::path kFixtureDir = ROOFLAB_SOURCE_DIR "/tests/fixtures/results";
+const fs::path kBrowserFixtureDir = ROOFLAB_SOURCE_DIR "/tests/fixtures/results";
 
 std::string readFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -68,7 +68,7 @@ TEST_P(HtmlBrowser, RendersWithoutConsoleErrors) {
                                                         fs::path(GetParam()).stem().string());
   fs::remove_all(scratch);
   fs::create_directories(scratch);
-  std::ifstream in(kFixtureDir / GetParam());
+  std::ifstream in(kBrowserFixtureDir / GetParam());
   ASSERT_TRUE(in) << GetParam();
   const fs::path html = scratch / "report.html";
   rooflab::reports::writeHtmlReport(rooflab::resultsDocumentFromJson(nlohmann::json::parse(in)), html);

@@ -30,16 +30,16 @@ const DeviceModel& shipped(const std::string& key) {
 }
 
 // A scratch folder per test, removed afterwards.
-class TempDir {
+class ModelsTempDir {
  public:
-  TempDir() {
+  ModelsTempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     path_ =
         fs::temp_directory_path() / (std::string("rooflab_models_") + info->name() + "_" + std::to_string(::getpid()));
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
-  ~TempDir() { fs::remove_all(path_); }
+  ~ModelsTempDir() { fs::remove_all(path_); }
   fs::path write(const std::string& name, const std::string& text) const {
     std::ofstream(path_ / name) << text;
     return path_ / name;
@@ -52,7 +52,7 @@ class TempDir {
 
 // Loading `text` must fail with a message naming the file, `key` and `line`.
 void expectLoadError(const std::string& text, const std::string& key, int line) {
-  TempDir dir;
+  ModelsTempDir dir;
   const fs::path file = dir.write("broken.toml", text);
   try {
     rooflab::loadDeviceModel(file);
@@ -193,7 +193,7 @@ TEST(DeviceModels, FindsAModelByKey) {
 }
 
 TEST(DeviceModels, KeyIsTheFileStem) {
-  TempDir dir;
+  ModelsTempDir dir;
   const DeviceModel model = rooflab::loadDeviceModel(dir.write("my-box.toml", kMinimalModel));
   EXPECT_EQ(model.key, "my-box");
   EXPECT_EQ(model.display_name, "my-box");  // defaults to the key

@@ -11,13 +11,13 @@ namespace {
 
 const char* kSource = "kernel void scale(global float* x) { x[get_global_id(0)] *= FACTOR; }\n";
 
-SelectedDevice cpuDevice() { return selectDevice("cpu"); }
+SelectedDevice buildCpuDevice() { return selectDevice("cpu"); }
 
 }  // namespace
 
 TEST(ProgramBuilds, BackgroundBuildsComeBackInAnyOrderWithTheirFailures) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  const SelectedDevice device = cpuDevice();
+  const SelectedDevice device = buildCpuDevice();
   cl::Context context(device.device);
   ProgramBuilds builds(context, device.device, 2);
   ASSERT_EQ(builds.threads(), 2);
@@ -49,7 +49,7 @@ TEST(ProgramBuilds, BackgroundBuildsComeBackInAnyOrderWithTheirFailures) {
 
 TEST(ProgramBuilds, NoThreadsMeansEverythingIsBuiltByTheCaller) {
   ROOFLAB_REQUIRE_CPU_DEVICE();
-  const SelectedDevice device = cpuDevice();
+  const SelectedDevice device = buildCpuDevice();
   cl::Context context(device.device);
   ProgramBuilds builds(context, device.device, 0);
   builds.enqueue("p", kSource, "-D FACTOR=2");
