@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "reports/text/number_format.hpp"
+#include "reports/text/text_layout.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -13,10 +14,6 @@ std::string sizesText(const std::vector<std::uint64_t>& sizes) {
   std::string out;
   for (std::size_t i = 0; i < sizes.size(); ++i) out += (i ? "x" : "") + std::to_string(sizes[i]);
   return out;
-}
-
-std::string plural(std::size_t count, const char* one, const char* many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
 }  // namespace

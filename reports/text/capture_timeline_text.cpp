@@ -8,10 +8,6 @@
 namespace rooflab::reports {
 namespace {
 
-std::string plural(std::uint64_t count, const std::string& one, const std::string& many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
-}
-
 std::string bracketedSizes(const std::vector<std::uint64_t>& sizes) {
   std::string text = "[";
   for (std::size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);

@@ -1,6 +1,7 @@
 #include "reports/text/end_to_end_sentences.hpp"
 
 #include "reports/text/number_format.hpp"
+#include "reports/text/text_layout.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -9,10 +10,6 @@ namespace {
 std::string timeText(double ns) {
   if (ns >= 1e6) return formatFixedAsWritten(ns / 1e6, 2) + " ms";
   return formatFixedAsWritten(ns / 1e3, 1) + " us";
-}
-
-std::string plural(int count, const char* one, const char* many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
 // "copy 8.00 GB/s + 10.0 us a buffer", "alloc-host-ptr zero-copy, 2.0 us a buffer".

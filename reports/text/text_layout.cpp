@@ -16,6 +16,10 @@ std::string padded(const std::string& text, std::size_t width, bool right) {
   return right ? padding + text : text + padding;
 }
 
+std::string plural(std::uint64_t count, const std::string& one, const std::string& many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
 std::string fileSafe(const std::string& text) {
   std::string out = text;
   for (char& c : out)
