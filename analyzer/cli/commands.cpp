@@ -1,16 +1,14 @@
 #include "analyzer/cli/commands.hpp"
 
 #include <algorithm>
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
-#include <tuple>
-
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <tuple>
+#include <unistd.h>
 
 #include "analyzer/batch/batch.hpp"
 #include "analyzer/batch/batch_cost.hpp"
@@ -396,8 +394,7 @@ void takeCeilingsFolder(const std::string& out, std::optional<OutputFolder>& fol
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw InputError("ceilings --out " + out +
-                     ": not a folder (--out names a folder, as in every command; the model "
-                     "is written to DIR/" +
+                     ": not a folder (--out names a folder, as in every command; the model is written to DIR/" +
                      kCeilingsModelFile + ")");
   folder.emplace(out, OutputFolder::Use::report);
   folder->refuseForeignFilesUnder({kCeilingsModelFile});
