@@ -51,16 +51,4 @@ struct CeilingsOptions {
 // be made; errors of single benchmarks are recorded in their CeilingBenchmark.
 CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptions& options = {});
 
-// Terminal table: each measured figure with its noise and the kernel that set it, beside the
-// matched datasheet model's and their ratio; then every kernel measured, the figures still noisy
-// when their time ran out, and a noisy host. The header says how the benchmarks were repeated.
-// Measured figures above the datasheet (boost clocks) are shown as they are, never clamped.
-// `host_noise_text` says the noisy host (reports::hostNoiseText); empty, the warning is left out.
-std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet,
-                                 const HostNoiseText& host_noise_text);
-
-// The host-link and launch part of that table (empty when they were not measured): each strategy and
-// direction with its fitted bandwidth and latency, or "zero-copy" and why; the launch figures.
-std::string formatLinkCeilings(const CeilingsReport& report);
-
 }  // namespace rooflab

@@ -9,7 +9,7 @@
 namespace rooflab {
 
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
-                                     const HostNoiseText& host_noise_text, const std::vector<Arithmetic>& typed_peaks,
+                                     const CeilingsText& ceilings_text, const std::vector<Arithmetic>& typed_peaks,
                                      bool warp_issue_rate, bool link_and_launch) {
   const std::vector<DeviceModel> models = loadDeviceModels();
   auto reference = findDeviceModel(models, settings.reference_model);
@@ -26,7 +26,7 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
     options.warp_issue_rate = warp_issue_rate;
     options.link_and_launch = link_and_launch;
     out.ceilings = measureCeilings(device, options);
-    log << formatCeilingsReport(*out.ceilings, out.datasheet, host_noise_text);
+    if (ceilings_text) log << ceilings_text(*out.ceilings, out.datasheet);
     if (out.ceilings->model) {
       out.device = out.ceilings->model;
       out.device->key = "device";
@@ -39,7 +39,7 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
     options.roofs = false;
     options.link_and_launch = true;
     out.ceilings = measureCeilings(device, options);
-    log << formatLinkCeilings(*out.ceilings);
+    if (ceilings_text) log << ceilings_text(*out.ceilings, out.datasheet);
   }
   if (!out.device && out.datasheet) {
     out.device = out.datasheet;

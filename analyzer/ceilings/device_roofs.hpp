@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "analyzer/data/batch_config.hpp"
-#include "analyzer/data/host_condition.hpp"
+#include "analyzer/data/ceilings_report.hpp"
 #include "analyzer/device/device.hpp"
 #include "analyzer/roofline/roofline_models.hpp"
 
@@ -14,9 +14,8 @@ namespace rooflab {
 // beside FP32 that the studied families' work needs (their [work] type), measured with the others;
 // `warp_issue_rate`: the issue rate too (the instruction roofline's roof, for records with counters);
 // `link_and_launch`: the host link and the launch too (a study asks for end-to-end runs).
-// `host_noise_text` says a noisy host in the ceilings' table written to `log`.
+// `ceilings_text` writes the table of the ceilings measured to `log`; empty, nothing is written.
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
-                                     const HostNoiseText& host_noise_text,
-                                     const std::vector<Arithmetic>& typed_peaks = {}, bool warp_issue_rate = false,
-                                     bool link_and_launch = false);
+                                     const CeilingsText& ceilings_text, const std::vector<Arithmetic>& typed_peaks = {},
+                                     bool warp_issue_rate = false, bool link_and_launch = false);
 }  // namespace rooflab

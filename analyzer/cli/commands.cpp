@@ -1,16 +1,14 @@
 #include "analyzer/cli/commands.hpp"
 
 #include <algorithm>
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
-#include <tuple>
-
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <tuple>
+#include <unistd.h>
 
 #include "analyzer/batch/batch.hpp"
 #include "analyzer/batch/batch_cost.hpp"
@@ -38,6 +36,7 @@
 #include "analyzer/run/variant_programs.hpp"
 #include "analyzer/support/stop_flag.hpp"
 #include "reports/text/ab_split.hpp"
+#include "reports/text/ceilings_table.hpp"
 #include "reports/text/cost_text.hpp"
 #include "reports/text/diff_report.hpp"
 #include "reports/text/diff_text.hpp"
@@ -158,6 +157,7 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   options.keep_binaries = cmd.keep_binaries;
   options.only = cmd.only;
   options.host_noise_text = reports::hostNoiseText;
+  options.ceilings_text = reports::ceilingsTable;
   const CountersSetting counters = options.counters_override.value_or(config.run.counters);
   config.run.environment = readEnvironmentSettings(counters != CountersSetting::off);
   settleCountersSources(cmd, config.run);
@@ -256,6 +256,7 @@ int tuneCommand(const TuneCommand& cmd) {
   options.batch.formats_override = cmd.run.formats;
   options.batch.progress = !cmd.run.quiet;
   options.batch.host_noise_text = reports::hostNoiseText;
+  options.batch.ceilings_text = reports::ceilingsTable;
   options.searcher = *searcher;
   options.budget = cmd.budget;
   options.time_budget_s = cmd.time_budget_s;
@@ -393,8 +394,7 @@ void takeCeilingsFolder(const std::string& out, std::optional<OutputFolder>& fol
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))
     throw InputError("ceilings --out " + out +
-                     ": not a folder (--out names a folder, as in every command; the model "
-                     "is written to DIR/" +
+                     ": not a folder (--out names a folder, as in every command; the model is written to DIR/" +
                      kCeilingsModelFile + ")");
   folder.emplace(out, OutputFolder::Use::report);
   folder->refuseForeignFilesUnder({kCeilingsModelFile});
@@ -415,7 +415,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
                device.info.platform.c_str(),
                options.datasheet ? (" (datasheet model: " + options.datasheet->key + ")").c_str() : "");
   const CeilingsReport report = measureCeilings(device, options);
-  std::cout << formatCeilingsReport(report, options.datasheet, reports::hostNoiseText);
+  std::cout << reports::ceilingsTable(report, options.datasheet);
   if (!report.model) {
     std::fprintf(stderr, "rooflab: no model: the FP32 or both DRAM benchmarks failed\n");
     return static_cast<int>(ExitCode::variant_failed);

@@ -2,6 +2,7 @@
 // What `rooflab ceilings` and a run's ceilings measured, as typed values: each benchmark with its
 // spread, and the measured device model. ceilings/ measures them.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,5 +95,10 @@ struct CeilingsReport {
   // The DRAM benchmark with the highest best_rate among copy, read and write; null when all failed.
   const CeilingBenchmark* dramCeiling() const;
 };
+
+// How the analysis layers that log the ceilings' table (a batch measuring them at its start) get it:
+// reports/text writes it (reports::ceilingsTable), and the command line passes it down. The datasheet
+// is the model matched to the device, whose figures the table sets beside the measured ones.
+using CeilingsText = std::function<std::string(const CeilingsReport&, const std::optional<DeviceModel>& datasheet)>;
 
 }  // namespace rooflab

@@ -12,7 +12,7 @@
 #include "analyzer/device/device.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "embedded_ceilings_local_bandwidth.hpp"
-#include "reports/text/host_sentences.hpp"
+#include "reports/text/ceilings_table.hpp"
 
 using rooflab::CeilingBenchmark;
 using rooflab::CeilingsReport;
@@ -78,7 +78,7 @@ TEST(Ceilings, TinyRunOnPoclGivesPositiveFiniteFigures) {
 
   const std::string json = rooflab::toJson(report).dump();
   EXPECT_EQ(json.find("NaN"), std::string::npos);
-  const std::string text = rooflab::formatCeilingsReport(report, std::nullopt, rooflab::reports::hostNoiseText);
+  const std::string text = rooflab::reports::ceilingsTable(report, std::nullopt);
   EXPECT_NE(text.find(device->info.name), std::string::npos) << text;
   EXPECT_NE(text.find("GFLOP/s"), std::string::npos) << text;
 }
@@ -98,7 +98,7 @@ TEST(Ceilings, ReportShowsMeasuredAboveDatasheetUnclamped) {
 
   const auto datasheet = rooflab::findDeviceModel(rooflab::loadDeviceModels(), "h100-sxm");
   ASSERT_TRUE(datasheet.has_value());
-  const std::string text = rooflab::formatCeilingsReport(report, datasheet, rooflab::reports::hostNoiseText);
+  const std::string text = rooflab::reports::ceilingsTable(report, datasheet);
   EXPECT_NE(text.find("70250.0 GFLOP/s"), std::string::npos) << text;
   EXPECT_NE(text.find("66908.2 GFLOP/s"), std::string::npos) << text;
   EXPECT_NE(text.find("1.05 (above datasheet)"), std::string::npos) << text;
@@ -169,7 +169,7 @@ TEST(Ceilings, ReportShowsNoiseKernelsWriteRowAndNoisyHost) {
   report.repetition_rule = rooflab::NoiseTarget{5, 1000, 0.01, 0.95, 0, 0.2};
   report.noisy_host = rooflab::HostNoise{rooflab::HostLoadNoise{5.54, 2, 2.77, 0.5}, {}, {}, {}};
 
-  const std::string text = rooflab::formatCeilingsReport(report, std::nullopt, rooflab::reports::hostNoiseText);
+  const std::string text = rooflab::reports::ceilingsTable(report, std::nullopt);
   EXPECT_NE(text.find("at least 5 timed runs, until its median is known to ±1% (95% interval) or 0.2 s"),
             std::string::npos)
       << text;
@@ -183,9 +183,7 @@ TEST(Ceilings, ReportShowsNoiseKernelsWriteRowAndNoisyHost) {
   // A report without the rule (older rooflab) says what it did then.
   report.repetition_rule.reset();
   report.fp32_fma.repetitions = 5;
-  EXPECT_NE(
-      rooflab::formatCeilingsReport(report, std::nullopt, rooflab::reports::hostNoiseText).find("best of 5 timed runs"),
-      std::string::npos);
+  EXPECT_NE(rooflab::reports::ceilingsTable(report, std::nullopt).find("best of 5 timed runs"), std::string::npos);
 }
 
 // The L2 ceiling beside DRAM, and the FP64 and int32 roofs and the warp-instruction issue rate when asked. On PoCL the
@@ -242,7 +240,7 @@ TEST(Ceilings, L2AndTypedPeaksOnPocl) {
   ASSERT_TRUE(again.warp_issue.has_value());
   EXPECT_EQ(again.warp_issue->unit, "warp GIPS");
   EXPECT_EQ(again.warp_issue->best_rate, report.warp_issue->best_rate);
-  const std::string text = rooflab::formatCeilingsReport(report, std::nullopt, rooflab::reports::hostNoiseText);
+  const std::string text = rooflab::reports::ceilingsTable(report, std::nullopt);
   EXPECT_NE(text.find("warp instruction issue"), std::string::npos) << text;
   EXPECT_NE(text.find("L2 read"), std::string::npos) << text;
   EXPECT_NE(text.find("FP64 multiply-add"), std::string::npos) << text;
@@ -258,8 +256,7 @@ TEST(Ceilings, L2NotMeasuredSaysWhy) {
   EXPECT_EQ(j.at("l2_not_measured"), *report.l2_not_measured);
   EXPECT_FALSE(j.contains("l2_read"));
   EXPECT_EQ(rooflab::ceilingsReportFromJson(j).l2_not_measured, report.l2_not_measured);
-  EXPECT_NE(rooflab::formatCeilingsReport(report, std::nullopt, rooflab::reports::hostNoiseText)
-                .find("L2 not measured: the device reports"),
+  EXPECT_NE(rooflab::reports::ceilingsTable(report, std::nullopt).find("L2 not measured: the device reports"),
             std::string::npos);
   const auto older = rooflab::toJson(CeilingsReport{});
   EXPECT_FALSE(older.contains("l2_not_measured") || older.contains("fp64_fma") || older.contains("int32_mad") ||

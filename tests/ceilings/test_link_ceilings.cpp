@@ -7,6 +7,7 @@
 
 #include "analyzer/ceilings/ceilings_kinds.hpp"
 #include "analyzer/device/device.hpp"
+#include "reports/text/ceilings_table.hpp"
 
 using namespace rooflab;
 
@@ -67,7 +68,7 @@ TEST(LinkCeilings, HostMemoryStrategiesAreZeroCopyOnPoclAndCopiesAreNot) {
   ASSERT_TRUE(report.link->host_memcpy);
   EXPECT_TRUE(report.link->host_memcpy->gbps);
 
-  const std::string text = formatLinkCeilings(report);
+  const std::string text = reports::linkCeilingsTable(report);
   EXPECT_NE(text.find("zero-copy: its commands take"), std::string::npos) << text;
   EXPECT_NE(text.find("queued -> start"), std::string::npos) << text;
 

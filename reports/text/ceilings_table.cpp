@@ -1,16 +1,21 @@
-// `rooflab ceilings`' terminal table (formatCeilingsReport): it reads only the report.
+// `rooflab ceilings`' terminal table (ceilingsTable): it reads only the report.
+#include "reports/text/ceilings_table.hpp"
+
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "analyzer/ceilings/ceilings.hpp"
 #include "analyzer/support/format.hpp"
+#include "reports/text/host_sentences.hpp"
 
-namespace rooflab {
+namespace rooflab::reports {
 namespace {
 
+// The analysis's own fixed-point form (rooflab::formatFixed), which the table has always used.
+std::string ceilingsFixed(double value, int decimals) { return rooflab::formatFixed(value, decimals); }
+
 // Pads to `width` columns; a UTF-8 sequence (the table's ±) takes one.
-std::string padRight(std::string text, std::size_t width) {
+std::string ceilingsPadRight(std::string text, std::size_t width) {
   std::size_t columns = 0;
   for (unsigned char c : text)
     if ((c & 0xC0) != 0x80) ++columns;
@@ -18,50 +23,51 @@ std::string padRight(std::string text, std::size_t width) {
   return text;
 }
 
-std::string rateText(const std::optional<double>& rate, const std::string& unit) {
-  return rate ? formatFixed(*rate, 1) + " " + unit : "-";
+std::string ceilingsRateText(const std::optional<double>& rate, const std::string& unit) {
+  return rate ? ceilingsFixed(*rate, 1) + " " + unit : "-";
 }
 
 // "±0.3%": the relative half-width of the median's 95% interval; "-" with too few runs to say.
-std::string noiseText(const CeilingBenchmark& benchmark) {
+std::string ceilingsNoiseText(const CeilingBenchmark& benchmark) {
   if (!benchmark.spread || !benchmark.spread->noise) return "-";
-  return "±" + formatFixed(100 * *benchmark.spread->noise, 1) + "%";
+  return "±" + ceilingsFixed(100 * *benchmark.spread->noise, 1) + "%";
 }
 
-std::string percentText(double fraction) { return formatNumber(100 * fraction) + "%"; }
+std::string ceilingsPercentText(double fraction) { return formatNumber(100 * fraction) + "%"; }
 
 // How the benchmarks were repeated, as measureCeilings applied it (analyzer/stats/stopping_rule.hpp).
-std::string repetitionText(const CeilingsReport& report) {
+std::string ceilingsRepetitionText(const CeilingsReport& report) {
   if (!report.repetition_rule)
     return "best of " + std::to_string(report.fp32_fma.repetitions) + " timed runs per benchmark";
   const NoiseTarget& rule = *report.repetition_rule;
   std::string text = "each benchmark: one warm-up, then at least " + std::to_string(rule.min_repetitions) +
-                     " timed runs, until its median is known to ±" + percentText(rule.max_noise) + " (" +
-                     percentText(rule.confidence) + " interval) or " + formatNumber(rule.max_time_s) + " s is spent";
+                     " timed runs, until its median is known to ±" + ceilingsPercentText(rule.max_noise) + " (" +
+                     ceilingsPercentText(rule.confidence) + " interval) or " + formatNumber(rule.max_time_s) +
+                     " s is spent";
   if (rule.max_repetitions > 0) text += " (at most " + std::to_string(rule.max_repetitions) + " runs)";
   return text + "; the best run is reported";
 }
 
 // Whether the benchmark stopped with its median still less certain than the target.
-bool stoppedNoisy(const CeilingBenchmark& benchmark) {
+bool ceilingStoppedNoisy(const CeilingBenchmark& benchmark) {
   return benchmark.spread && benchmark.spread->stopped == StopDecision::budget_exhausted;
 }
 
-struct Row {
+struct CeilingsRow {
   const CeilingBenchmark& benchmark;
   const char* label;
   std::optional<double> datasheet_rate;
 };
 
-std::vector<Row> ceilingRows(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet) {
+std::vector<CeilingsRow> ceilingsRows(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet) {
   std::optional<double> sheet_dram, sheet_peak, sheet_local;
   if (datasheet) {
     sheet_dram = datasheet->dram_gbps;
     sheet_peak = datasheet->peak_gflops;
     sheet_local = datasheet->local_gbps;
   }
-  std::vector<Row> rows = {{report.dram_copy, "DRAM copy (read+write)", sheet_dram},
-                           {report.dram_read, "DRAM read", sheet_dram}};
+  std::vector<CeilingsRow> rows = {{report.dram_copy, "DRAM copy (read+write)", sheet_dram},
+                                   {report.dram_read, "DRAM read", sheet_dram}};
   if (report.dram_write) rows.push_back({*report.dram_write, "DRAM write", sheet_dram});
   rows.push_back({report.fp32_fma, "FP32 multiply-add", sheet_peak});
   rows.push_back({report.local_read, "local memory read", sheet_local});
@@ -78,89 +84,91 @@ std::vector<Row> ceilingRows(const CeilingsReport& report, const std::optional<D
 
 // The table of roofs, then each one's geometry and median. Returns whether a roof beat its datasheet
 // figure, which the closing lines then explain.
-bool writeRoofTable(std::ostringstream& out, const std::vector<Row>& rows,
-                    const std::optional<DeviceModel>& datasheet) {
+bool writeCeilingsRoofTable(std::ostringstream& out, const std::vector<CeilingsRow>& rows,
+                            const std::optional<DeviceModel>& datasheet) {
   const std::string sheet_header = datasheet ? "datasheet (" + datasheet->key + ")" : "datasheet";
-  out << padRight("benchmark", 24) << padRight("measured", 20) << padRight("±noise", 9) << padRight(sheet_header, 24)
-      << padRight("measured/datasheet", 24) << "kernel\n";
+  out << ceilingsPadRight("benchmark", 24) << ceilingsPadRight("measured", 20) << ceilingsPadRight("±noise", 9)
+      << ceilingsPadRight(sheet_header, 24) << ceilingsPadRight("measured/datasheet", 24) << "kernel\n";
   bool above_datasheet = false;
-  for (const Row& row : rows) {
+  for (const CeilingsRow& row : rows) {
     std::string ratio = "-";
     if (row.benchmark.best_rate && row.datasheet_rate && *row.datasheet_rate > 0) {
       const double value = *row.benchmark.best_rate / *row.datasheet_rate;
-      ratio = formatFixed(value, 2);
+      ratio = ceilingsFixed(value, 2);
       if (value > 1.0) {
         ratio += " (above datasheet)";
         above_datasheet = true;
       }
     }
-    out << padRight(row.label, 24) << padRight(rateText(row.benchmark.best_rate, row.benchmark.unit), 20)
-        << padRight(noiseText(row.benchmark), 9) << padRight(rateText(row.datasheet_rate, row.benchmark.unit), 24)
-        << padRight(ratio, 24) << (row.benchmark.kernel.empty() ? "-" : row.benchmark.kernel) << "\n";
+    out << ceilingsPadRight(row.label, 24)
+        << ceilingsPadRight(ceilingsRateText(row.benchmark.best_rate, row.benchmark.unit), 20)
+        << ceilingsPadRight(ceilingsNoiseText(row.benchmark), 9)
+        << ceilingsPadRight(ceilingsRateText(row.datasheet_rate, row.benchmark.unit), 24) << ceilingsPadRight(ratio, 24)
+        << (row.benchmark.kernel.empty() ? "-" : row.benchmark.kernel) << "\n";
   }
   out << "\n";
-  for (const Row& row : rows) {
+  for (const CeilingsRow& row : rows) {
     const CeilingBenchmark& benchmark = row.benchmark;
-    out << "  " << padRight(benchmark.name, 11) << " ";
+    out << "  " << ceilingsPadRight(benchmark.name, 11) << " ";
     if (benchmark.error) {
       out << "FAILED: " << *benchmark.error;
     } else {
-      out << benchmark.geometry << "; median " << rateText(benchmark.median_rate, benchmark.unit);
+      out << benchmark.geometry << "; median " << ceilingsRateText(benchmark.median_rate, benchmark.unit);
       if (benchmark.spread)
         out << " of " << benchmark.repetitions << " runs, " << toString(benchmark.spread->stopped) << " after "
-            << formatFixed(benchmark.spread->measured_seconds, 3) << " s";
+            << ceilingsFixed(benchmark.spread->measured_seconds, 3) << " s";
     }
     out << "\n";
   }
   return above_datasheet;
 }
 
-void writeCandidates(std::ostringstream& out, const CeilingsReport& report, const std::vector<Row>& rows) {
+void writeCeilingsCandidates(std::ostringstream& out, const CeilingsReport& report,
+                             const std::vector<CeilingsRow>& rows) {
   if (report.candidates.empty()) return;
   out << "\nEvery kernel measured (* set its row's figure):\n";
   for (const CeilingBenchmark& candidate : report.candidates) {
     bool winner = false;
-    for (const Row& row : rows)
+    for (const CeilingsRow& row : rows)
       winner = winner || (row.benchmark.name == candidate.name && row.benchmark.kernel == candidate.kernel);
-    out << (winner ? " * " : "   ") << padRight(candidate.kernel, 38);
+    out << (winner ? " * " : "   ") << ceilingsPadRight(candidate.kernel, 38);
     if (candidate.error) out << "FAILED: " << *candidate.error << "\n";
     else
-      out << padRight(rateText(candidate.best_rate, candidate.unit), 20) << padRight(noiseText(candidate), 9)
-          << candidate.repetitions << " runs\n";
+      out << ceilingsPadRight(ceilingsRateText(candidate.best_rate, candidate.unit), 20)
+          << ceilingsPadRight(ceilingsNoiseText(candidate), 9) << candidate.repetitions << " runs\n";
   }
 }
 
 }  // namespace
 
-std::string formatCeilingsReport(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet,
-                                 const HostNoiseText& host_noise_text) {
+std::string ceilingsTable(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet) {
   // The link and launch alone (datasheet roofs): no roof table to show.
-  if (report.dram_copy.name.empty() && report.fp32_fma.name.empty()) return formatLinkCeilings(report);
+  if (report.dram_copy.name.empty() && report.fp32_fma.name.empty()) return linkCeilingsTable(report);
   std::ostringstream out;
   const DeviceInfo& info = report.device;
   out << "Ceilings of " << info.name << " (" << info.platform << ", driver " << info.driver_version << "), measured "
       << report.measured_at << "\n";
-  out << repetitionText(report) << ", timed with OpenCL profiling events\n\n";
+  out << ceilingsRepetitionText(report) << ", timed with OpenCL profiling events\n\n";
 
-  const std::vector<Row> rows = ceilingRows(report, datasheet);
-  const bool above_datasheet = writeRoofTable(out, rows, datasheet);
+  const std::vector<CeilingsRow> rows = ceilingsRows(report, datasheet);
+  const bool above_datasheet = writeCeilingsRoofTable(out, rows, datasheet);
   if (const CeilingBenchmark* dram = report.dramCeiling(); dram && report.dram_write)
     out << "\nDRAM roof: " << dram->name << (dram->kernel.empty() ? "" : " (" + dram->kernel + ")")
         << ", the best of copy, read and write.\n";
 
   if (report.l2_not_measured) out << "\nL2 not measured: " << *report.l2_not_measured << ".\n";
 
-  writeCandidates(out, report, rows);
+  writeCeilingsCandidates(out, report, rows);
 
   std::string noisy;
-  for (const Row& row : rows)
-    if (stoppedNoisy(row.benchmark))
-      noisy += (noisy.empty() ? "" : ", ") + row.benchmark.name + " (" + noiseText(row.benchmark) + ")";
+  for (const CeilingsRow& row : rows)
+    if (ceilingStoppedNoisy(row.benchmark))
+      noisy += (noisy.empty() ? "" : ", ") + row.benchmark.name + " (" + ceilingsNoiseText(row.benchmark) + ")";
   if (!noisy.empty() && report.repetition_rule)
-    out << "\nStill noisier than ±" << percentText(report.repetition_rule->max_noise) << " when their "
+    out << "\nStill noisier than ±" << ceilingsPercentText(report.repetition_rule->max_noise) << " when their "
         << formatNumber(report.repetition_rule->max_time_s) << " s were spent: " << noisy << ".\n";
-  if (report.noisy_host && host_noise_text)
-    out << "\nWarning: noisy host: " << host_noise_text(*report.noisy_host) << ". The figures may vary between runs.\n";
+  if (report.noisy_host)
+    out << "\nWarning: noisy host: " << hostNoiseText(*report.noisy_host) << ". The figures may vary between runs.\n";
 
   if (!datasheet) {
     out << "\nNo datasheet model in configs/devices matches '" << info.name << "': measured figures only.\n";
@@ -171,8 +179,8 @@ std::string formatCeilingsReport(const CeilingsReport& report, const std::option
              "datasheet figure assumes.\n";
   }
   if (!report.model) out << "No device model: the FP32 benchmark or every DRAM benchmark failed.\n";
-  out << formatLinkCeilings(report);
+  out << linkCeilingsTable(report);
   return out.str();
 }
 
-}  // namespace rooflab
+}  // namespace rooflab::reports
