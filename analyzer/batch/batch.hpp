@@ -38,6 +38,8 @@ struct BatchOptions {
   // How the warnings say why the host is noisy (reports::hostNoiseText, from the command line, as
   // analyzer/ does not write sentences); empty, they are left out.
   HostNoiseText host_noise_text;
+  // How the start line and the progress line say the estimate (reports::estimateText).
+  EstimateText estimate_text;
 };
 
 struct BatchOutcome {
