@@ -54,15 +54,15 @@ TEST(CostText, WritesEachPhasesDetailFromItsCounts) {
 }
 
 TEST(CostText, APhaseSavedAsTextIsSaidAndWrittenBackAsSaved) {
-  const nlohmann::json saved = nlohmann::json::parse(R"({"wall_seconds": 2.0, "phases": [
+  const nlohmann::json saved = nlohmann::json::parse(R"json({"wall_seconds": 2.0, "phases": [
       {"name": "worker start", "seconds": 0.5, "detail": "1 worker process"},
       {"name": "records: build (waiting)", "seconds": 1.0, "detail": "4 programs, 2.0 s of compiler time"},
       {"name": "records: prepare", "seconds": 0.5}]
-})");
+})json");
   const BatchCost read = batchCostFromJson(saved);
-ASSERT_EQ(read.phases.size(), 3u);
-EXPECT_EQ(reports::phaseDetailText(read.phases[0]), "1 worker process");
-EXPECT_EQ(reports::phaseDetailText(read.phases[1]), "4 programs, 2.0 s of compiler time");
-EXPECT_EQ(reports::phaseDetailText(read.phases[2]), "");
-EXPECT_EQ(toJson(read), saved);
+  ASSERT_EQ(read.phases.size(), 3u);
+  EXPECT_EQ(reports::phaseDetailText(read.phases[0]), "1 worker process");
+  EXPECT_EQ(reports::phaseDetailText(read.phases[1]), "4 programs, 2.0 s of compiler time");
+  EXPECT_EQ(reports::phaseDetailText(read.phases[2]), "");
+  EXPECT_EQ(toJson(read), saved);
 }
