@@ -154,15 +154,15 @@ void refuseCountersThatCannotBeRead(const RunSettings& settings, const DeviceInf
                     " (counters = \"auto\" runs with timings alone)");
 }
 
-void announce(std::size_t points, const BatchPlan& plan, const BatchConfig& config, double estimate_seconds,
+void announce(std::size_t points, const BatchPlan& plan, const BatchConfig& config, const std::string& estimate,
               const ResultsWriter& results, const std::string& devices_text) {
   const std::size_t families = plan.studiedFamilyCount();
   std::fprintf(stderr,
                "rooflab: %zu points (%zu %s) on %s; %d warm-up + at least %d timed runs each, to ±%g%% noise "
-               "within %g s; estimated %s; results in %s\n",
+               "within %g s; %sresults in %s\n",
                points, families, families == 1 ? "family" : "families", devices_text.c_str(), config.run.warmup,
-               config.run.repetitions, config.run.max_noise * 100, config.run.max_time_s,
-               formatEstimate(estimate_seconds).c_str(), results.path().c_str());
+               config.run.repetitions, config.run.max_noise * 100, config.run.max_time_s, estimate.c_str(),
+               results.path().c_str());
 }
 
 // The part of the batch this run makes (--shard I/N), with what a merge needs to know of it.
@@ -353,12 +353,14 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
   BatchEstimator estimator =
       BatchEstimator::forPlan(plan, estimateSlots(points, devices), models.front().models, config.run, first.info,
                               devices.mode == DeviceMode::shard ? static_cast<int>(devices.devices.size()) : 1);
-  announce(points.size(), plan, config, estimator.initialSeconds(), results, devicesText(devices, points.size()));
+  const std::string estimate =
+      options.estimate_text ? "estimated " + options.estimate_text(estimator.initialSeconds()) + "; " : "";
+  announce(points.size(), plan, config, estimate, results, devicesText(devices, points.size()));
 
   const std::size_t records_planned =
       points.size() * (devices.mode == DeviceMode::compare ? devices.devices.size() : 1);
   BatchRecords records(records_planned, outcome.results, results, host);
-  BatchProgress progress(options.progress, estimator);
+  BatchProgress progress(options.progress, estimator, options.estimate_text);
   // After the ceilings, so that no compile runs while they are measured: a worker starts its
   // background builds when it starts.
   std::vector<std::unique_ptr<DeviceLoop>> loops =

@@ -41,6 +41,8 @@ struct BatchOptions {
   // How the ceilings measured at the start are logged (reports::ceilingsTable, from the command line,
   // for the same reason); empty, they are not.
   CeilingsText ceilings_text;
+  // How the start line and the progress line say the estimate (reports::estimateText).
+  EstimateText estimate_text;
 };
 
 struct BatchOutcome {

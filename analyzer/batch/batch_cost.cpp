@@ -4,8 +4,6 @@
 #include <map>
 #include <string>
 
-#include "analyzer/support/format.hpp"
-
 namespace rooflab {
 namespace {
 
@@ -26,9 +24,8 @@ constexpr RecordPhase kRecordPhases[] = {
     {"release", "records: release"},
 };
 
-std::string seconds(double s) { return formatFixed(s, 1) + " s"; }
-
-std::string buildDetail(const std::vector<RunRecord>& records, std::optional<int> build_threads) {
+// The build phase's counts: the programs the records compiled and the compiler time they took.
+void countBatchBuilds(const std::vector<RunRecord>& records, std::optional<int> build_threads, PhaseCost& phase) {
   double own = 0;
   std::size_t built = 0;
   for (const RunRecord& r : records)
@@ -36,13 +33,13 @@ std::string buildDetail(const std::vector<RunRecord>& records, std::optional<int
       own += r.build_seconds;
       ++built;
     }
-  std::string detail = std::to_string(built) + " programs, " + seconds(own) + " of compiler time";
-  if (build_threads && *build_threads > 0)
-    detail += " on " + std::to_string(*build_threads) + " background threads while earlier records ran";
-  return detail;
+  phase.programs_built = built;
+  phase.compiler_seconds = own;
+  if (build_threads && *build_threads > 0) phase.build_threads = *build_threads;
 }
 
-std::string countersDetail(const std::vector<RunRecord>& records) {
+// The counters phase's counts, over the records that read counters; none when no record did.
+void countBatchCounters(const std::vector<RunRecord>& records, PhaseCost& phase) {
   std::size_t measured = 0, passes = 0, reused = 0;
   double total = 0;
   for (const RunRecord& r : records) {
@@ -52,22 +49,29 @@ std::string countersDetail(const std::vector<RunRecord>& records) {
     passes += r.counters.cost->pass_seconds.size();
     reused += r.counters.cost->session_reused ? 1 : 0;
   }
-  if (measured == 0) return "";
-  return std::to_string(measured) + " records, " + formatFixed(total / double(measured), 3) + " s and " +
-         formatFixed(double(passes) / double(measured), 1) +
-         " profiling passes a record; metric set configuration reused by " + std::to_string(reused);
+  if (measured == 0) return;
+  phase.records = measured;
+  phase.counters_mean_seconds = total / double(measured);
+  phase.counters_passes_per_record = double(passes) / double(measured);
+  phase.counters_reused = reused;
+}
+
+PhaseCost batchPhase(const std::string& name, double seconds) {
+  PhaseCost phase;
+  phase.name = name;
+  phase.seconds = seconds;
+  return phase;
 }
 
 }  // namespace
 
 BatchCost batchCost(const BatchTimes& times, const std::vector<RunRecord>& records, std::optional<int> build_threads) {
   BatchCost cost;
-  cost.phases.push_back({"start-up", times.startup_seconds, "config, plan, device, output folder"});
-  cost.phases.push_back({"ceilings", times.ceilings_seconds,
-                         times.ceilings_measured ? "measured at the start" : "from the datasheet: not measured"});
-  cost.phases.push_back(
-      {"worker start", times.worker_start_seconds,
-       std::to_string(times.worker_starts) + (times.worker_starts == 1 ? " worker process" : " worker processes")});
+  cost.phases.push_back(batchPhase("start-up", times.startup_seconds));
+  cost.phases.push_back(batchPhase("ceilings", times.ceilings_seconds));
+  cost.phases.back().ceilings_measured = times.ceilings_measured;
+  cost.phases.push_back(batchPhase("worker start", times.worker_start_seconds));
+  cost.phases.back().worker_starts = times.worker_starts;
   std::map<std::string, double> sums;
   for (const RunRecord& r : records)
     for (const auto& [key, s] : r.phase_seconds) sums[key] += s;
@@ -75,15 +79,14 @@ BatchCost batchCost(const BatchTimes& times, const std::vector<RunRecord>& recor
   for (const RecordPhase& phase : kRecordPhases) {
     const double s = sums.count(phase.key) ? sums.at(phase.key) : 0;
     in_records += s;
-    std::string detail;
-    if (std::string(phase.key) == "build") detail = buildDetail(records, build_threads);
-    if (std::string(phase.key) == "counters") detail = countersDetail(records);
-    cost.phases.push_back({phase.name, s, detail});
+    cost.phases.push_back(batchPhase(phase.name, s));
+    if (std::string(phase.key) == "build") countBatchBuilds(records, build_threads, cost.phases.back());
+    if (std::string(phase.key) == "counters") countBatchCounters(records, cost.phases.back());
   }
-  cost.phases.push_back(
-      {"records: bookkeeping", std::max(0.0, times.points_seconds - times.worker_start_seconds - in_records),
-       std::to_string(records.size()) + " records: worker messages, placement, journal, checkpoints"});
-  cost.phases.push_back({"finish", times.finish_seconds, "analysis, results file"});
+  cost.phases.push_back(batchPhase("records: bookkeeping",
+                                   std::max(0.0, times.points_seconds - times.worker_start_seconds - in_records)));
+  cost.phases.back().records = records.size();
+  cost.phases.push_back(batchPhase("finish", times.finish_seconds));
   for (const PhaseCost& phase : cost.phases) cost.wall_seconds += phase.seconds;
   return cost;
 }
@@ -94,9 +97,8 @@ void closeBatchCost(BatchCost& cost, double reports_seconds, double wall_seconds
                     cost.phases.end());
   double accounted = 0;
   for (const PhaseCost& phase : cost.phases) accounted += phase.seconds;
-  cost.phases.push_back({"reports", reports_seconds, "every format asked for"});
-  cost.phases.push_back(
-      {"other", std::max(0.0, wall_seconds - accounted - reports_seconds), "process start and exit, terminal summary"});
+  cost.phases.push_back(batchPhase("reports", reports_seconds));
+  cost.phases.push_back(batchPhase("other", std::max(0.0, wall_seconds - accounted - reports_seconds)));
   cost.wall_seconds = wall_seconds;
   // The first estimate was printed once the start-up and the ceilings were over.
   if (cost.estimate) {

@@ -6,7 +6,6 @@
 #include <thread>
 
 #include "analyzer/run/point_data.hpp"
-#include "analyzer/support/format.hpp"
 
 namespace rooflab {
 namespace {
@@ -230,12 +229,6 @@ double BatchEstimator::remainingSeconds() const {
     points += std::max(0.0, fixed) + std::max(0.0, tally.prior_timed_left) * timed_scale;
   }
   return points / parallel_ + tail_seconds_;
-}
-
-std::string formatEstimate(double seconds) {
-  if (seconds < 90) return "about " + formatFixed(std::max(seconds, 1.0), 0) + " s";
-  if (seconds < 5400) return "about " + formatFixed(seconds / 60, 1) + " min";
-  return "about " + formatFixed(seconds / 3600, 1) + " h";
 }
 
 }  // namespace rooflab

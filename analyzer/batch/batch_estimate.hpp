@@ -73,7 +73,4 @@ class BatchEstimator {
   BatchEstimateTrace trace_;
 };
 
-// "about 40 s", "about 3.5 min", "about 2.1 h".
-std::string formatEstimate(double seconds);
-
 }  // namespace rooflab

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
+#include <utility>
 
 #include "analyzer/manifest/resolve_point.hpp"
 #include "analyzer/plan/plan_parts.hpp"
@@ -18,12 +19,16 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-BatchProgress::BatchProgress(bool progress, BatchEstimator& estimator)
-    : progress_(progress), estimator_(estimator), estimated_from_(Clock::now()) {}
+BatchProgress::BatchProgress(bool progress, BatchEstimator& estimator, EstimateText estimate_text)
+    : progress_(progress),
+      estimator_(estimator),
+      estimate_text_(std::move(estimate_text)),
+      estimated_from_(Clock::now()) {}
 
 std::string BatchProgress::remainingText() const {
   const std::lock_guard<std::mutex> hold(lock_);
-  return " (" + formatEstimate(estimator_.remainingSeconds()) + " left)";
+  if (!estimate_text_) return "";
+  return " (" + estimate_text_(estimator_.remainingSeconds()) + " left)";
 }
 
 void BatchProgress::show(const std::string& line, bool phase) {

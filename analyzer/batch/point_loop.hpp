@@ -33,7 +33,8 @@ namespace rooflab {
 // cost from its record. It reads the records; it keeps none.
 class BatchProgress {
  public:
-  BatchProgress(bool progress, BatchEstimator& estimator);
+  // `estimate_text` says the seconds left; empty, the progress line leaves them out.
+  BatchProgress(bool progress, BatchEstimator& estimator, EstimateText estimate_text);
   // The progress line; `phase`: a point's phase, shown on a terminal only (a log keeps a line a point).
   void show(const std::string& line, bool phase = false);
   // What is left of the batch, for the progress line: " (about 25 s left)".
@@ -51,6 +52,7 @@ class BatchProgress {
   mutable std::mutex lock_;
   ProgressLine progress_;
   BatchEstimator& estimator_;
+  EstimateText estimate_text_;
   std::chrono::steady_clock::time_point estimated_from_;  // when the first estimate was printed
 };
 

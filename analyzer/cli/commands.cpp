@@ -156,8 +156,7 @@ BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config) {
   options.progress = !cmd.quiet;
   options.keep_binaries = cmd.keep_binaries;
   options.only = cmd.only;
-  options.host_noise_text = reports::hostNoiseText;
-  options.ceilings_text = reports::ceilingsTable;
+  giveBatchTheReportsWords(options);
   const CountersSetting counters = options.counters_override.value_or(config.run.counters);
   config.run.environment = readEnvironmentSettings(counters != CountersSetting::off);
   settleCountersSources(cmd, config.run);
@@ -255,8 +254,7 @@ int tuneCommand(const TuneCommand& cmd) {
   if (cmd.run.no_counters) options.batch.counters_override = CountersSetting::off;
   options.batch.formats_override = cmd.run.formats;
   options.batch.progress = !cmd.run.quiet;
-  options.batch.host_noise_text = reports::hostNoiseText;
-  options.batch.ceilings_text = reports::ceilingsTable;
+  giveBatchTheReportsWords(options.batch);
   options.searcher = *searcher;
   options.budget = cmd.budget;
   options.time_budget_s = cmd.time_budget_s;

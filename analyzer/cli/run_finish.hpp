@@ -22,6 +22,10 @@ void checkFormats(const std::vector<std::string>& formats);
 // The batch's options from the command's; reads the environment into config.run.environment.
 BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config);
 
+// The sentences the batch says while it runs, written by reports/ (analyzer/ writes no sentence): the
+// noisy host's, the estimate's, the ceilings' table.
+void giveBatchTheReportsWords(BatchOptions& options);
+
 // Adds the reports and the rest of the command to the results' phase table, rewrites results.json
 // with it, and prints the table when asked.
 void closeRunCost(BatchOutcome& outcome, double reports_seconds, std::chrono::steady_clock::time_point command_started,

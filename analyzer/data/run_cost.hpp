@@ -4,6 +4,7 @@
 // beside, from which `rooflab diff` measures how far a whole run drifted. Types only.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,11 +14,22 @@
 
 namespace rooflab {
 
-// One line of a batch's phase table: a phase, its wall seconds and what it holds.
+// One line of a batch's phase table: a phase, its wall seconds and what it holds, as counts that the
+// table's detail (reports/text/cost_text.cpp) is written from; each is absent where the phase has none.
 struct PhaseCost {
-  std::string name;  // "start-up", "ceilings", "records: build", ..., "reports", "other"
+  std::string name;  // "start-up", "ceilings", "records: build (waiting)", ..., "reports", "other"
   double seconds = 0;
-  std::string detail;  // e.g. "84 records", "on 8 background threads: 118.3 s of their own time"
+  std::optional<bool> ceilings_measured;        // "ceilings": measured, or the datasheet's
+  std::optional<std::size_t> worker_starts;     // "worker start": worker processes started
+  std::optional<std::size_t> programs_built;    // "records: build (waiting)": programs compiled
+  std::optional<double> compiler_seconds;       // their compiler time, summed
+  std::optional<int> build_threads;             // the background threads they were built on
+  std::optional<std::size_t> records;           // "records: counters" (those with counters), "records: bookkeeping"
+  std::optional<double> counters_mean_seconds;  // "records: counters": a record's mean
+  std::optional<double> counters_passes_per_record;  // profiling passes, the mean
+  std::optional<std::size_t> counters_reused;        // records that reused the metric set configuration
+  // The detail as a results file written before these counts saved it, said as saved.
+  std::optional<std::string> detail_as_saved;
 };
 
 // The estimate as it stood after a number of points: what remained of the batch, in seconds.
@@ -35,6 +47,10 @@ struct BatchEstimateTrace {
   std::vector<EstimateUpdate> updates;
   std::optional<double> actual_seconds;  // what it took; absent until the reports are written
 };
+
+// How the batch says an estimate's seconds (reports::estimateText, from the command line, as analyzer/
+// writes no sentence); empty, the estimate is left out of what it prints.
+using EstimateText = std::function<std::string(double seconds)>;
 
 // Where a batch's wall time went: its phases, in order, summing to wall_seconds.
 struct BatchCost {

@@ -17,15 +17,47 @@ std::vector<double> numberList(const json& object, std::string_view key) {
   return values;
 }
 
+// A phase's counts under their own keys; the detail text only as an older file saved it.
+json phaseCostJson(const PhaseCost& phase) {
+  json p = {{"name", phase.name}, {"seconds", finiteOrNull(phase.seconds)}};
+  if (phase.ceilings_measured) p["ceilings_measured"] = *phase.ceilings_measured;
+  if (phase.worker_starts) p["worker_starts"] = *phase.worker_starts;
+  if (phase.programs_built) p["programs_built"] = *phase.programs_built;
+  if (phase.compiler_seconds) p["compiler_seconds"] = finiteOrNull(*phase.compiler_seconds);
+  if (phase.build_threads) p["build_threads"] = *phase.build_threads;
+  if (phase.records) p["records"] = *phase.records;
+  if (phase.counters_mean_seconds) p["counters_mean_seconds"] = finiteOrNull(*phase.counters_mean_seconds);
+  if (phase.counters_passes_per_record)
+    p["counters_passes_per_record"] = finiteOrNull(*phase.counters_passes_per_record);
+  if (phase.counters_reused) p["counters_reused"] = *phase.counters_reused;
+  if (phase.detail_as_saved) p["detail"] = *phase.detail_as_saved;
+  return p;
+}
+
+PhaseCost phaseCostFromJson(const json& p) {
+  PhaseCost phase;
+  phase.name = textOr(p, "name");
+  phase.seconds = numberOr(p, "seconds", 0);
+  if (const json* measured = member(p, "ceilings_measured"); measured != nullptr && measured->is_boolean())
+    phase.ceilings_measured = measured->get<bool>();
+  phase.worker_starts = optionalInteger<std::size_t>(p, "worker_starts");
+  phase.programs_built = optionalInteger<std::size_t>(p, "programs_built");
+  phase.compiler_seconds = optionalNumber(p, "compiler_seconds");
+  phase.build_threads = optionalInteger<int>(p, "build_threads");
+  phase.records = optionalInteger<std::size_t>(p, "records");
+  phase.counters_mean_seconds = optionalNumber(p, "counters_mean_seconds");
+  phase.counters_passes_per_record = optionalNumber(p, "counters_passes_per_record");
+  phase.counters_reused = optionalInteger<std::size_t>(p, "counters_reused");
+  // Written before the counts were saved: the text is all there is, said and written back as saved.
+  phase.detail_as_saved = optionalText(p, "detail");
+  return phase;
+}
+
 }  // namespace
 
 json toJson(const BatchCost& cost) {
   json phases = json::array();
-  for (const PhaseCost& phase : cost.phases) {
-    json p = {{"name", phase.name}, {"seconds", finiteOrNull(phase.seconds)}};
-    if (!phase.detail.empty()) p["detail"] = phase.detail;
-    phases.push_back(p);
-  }
+  for (const PhaseCost& phase : cost.phases) phases.push_back(phaseCostJson(phase));
   json j = {{"wall_seconds", finiteOrNull(cost.wall_seconds)}, {"phases", phases}};
   if (cost.estimate) {
     json updates = json::array();
@@ -44,7 +76,7 @@ BatchCost batchCostFromJson(const json& j) {
   cost.wall_seconds = numberOr(j, "wall_seconds", 0);
   if (const json* phases = member(j, "phases"); phases != nullptr && phases->is_array())
     for (const json& p : *phases)
-      if (p.is_object()) cost.phases.push_back({textOr(p, "name"), numberOr(p, "seconds", 0), textOr(p, "detail")});
+      if (p.is_object()) cost.phases.push_back(phaseCostFromJson(p));
   if (const json* estimate = member(j, "estimate"); estimate != nullptr && estimate->is_object()) {
     BatchEstimateTrace& trace = cost.estimate.emplace();
     trace.initial_seconds = numberOr(*estimate, "initial_seconds", 0);

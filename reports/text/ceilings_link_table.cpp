@@ -5,19 +5,17 @@
 
 #include "analyzer/support/format.hpp"
 #include "reports/text/ceilings_table.hpp"
+#include "reports/text/number_format.hpp"
 
 namespace rooflab::reports {
 namespace {
-
-// The analysis's own fixed-point form (rooflab::formatFixed), which the table has always used.
-std::string linkCeilingsFixed(double value, int decimals) { return rooflab::formatFixed(value, decimals); }
 
 std::string linkCeilingsPad(std::string text, std::size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
   return text;
 }
 
-std::string linkCeilingsUsText(double ns) { return linkCeilingsFixed(ns / 1000, ns < 10'000 ? 2 : 1) + " us"; }
+std::string linkCeilingsUsText(double ns) { return formatFixedAsWritten(ns / 1000, ns < 10'000 ? 2 : 1) + " us"; }
 
 std::string linkCeilingsSizeText(std::uint64_t bytes) {
   constexpr double kMiB = 1024.0 * 1024.0;
@@ -28,7 +26,7 @@ std::string linkCeilingsSizeText(std::uint64_t bytes) {
 std::string linkCeilingsFigureText(const LatencyFigure& figure) {
   if (!figure.median_ns) return "-";
   std::string text = linkCeilingsUsText(*figure.median_ns);
-  if (figure.noise) text += " (±" + linkCeilingsFixed(100 * *figure.noise, 1) + "%)";
+  if (figure.noise) text += " (±" + formatFixedAsWritten(100 * *figure.noise, 1) + "%)";
   return text;
 }
 
@@ -39,11 +37,12 @@ void writeLinkCeiling(std::ostringstream& out, const LinkCeiling& ceiling) {
     return;
   }
   std::string bandwidth = ceiling.zero_copy ? "zero-copy"
-                          : ceiling.gbps    ? linkCeilingsFixed(*ceiling.gbps, 2) + " GB/s"
+                          : ceiling.gbps    ? formatFixedAsWritten(*ceiling.gbps, 2) + " GB/s"
                                             : "-";
   out << linkCeilingsPad(bandwidth, 14)
       << linkCeilingsPad(ceiling.latency_ns ? linkCeilingsUsText(*ceiling.latency_ns) : "-", 12)
-      << linkCeilingsPad(linkCeilingsFixed(100 * ceiling.max_relative_residual, 0) + "%", 7) << ceiling.calls << "\n";
+      << linkCeilingsPad(formatFixedAsWritten(100 * ceiling.max_relative_residual, 0) + "%", 7) << ceiling.calls
+      << "\n";
   if (ceiling.zero_copy) out << "  " << linkCeilingsPad("", 32) << "zero-copy: " << ceiling.zero_copy_evidence << "\n";
   if (ceiling.error) out << "  " << linkCeilingsPad("", 32) << "stopped early: " << *ceiling.error << "\n";
 }
@@ -70,7 +69,7 @@ std::string linkCeilingsTable(const CeilingsReport& report) {
     if (link.host_memcpy) writeLinkCeiling(out, *link.host_memcpy);
     for (LinkDirection direction : {LinkDirection::host_to_device, LinkDirection::device_to_host})
       if (const LinkCeiling* fastest = link.fastestLink(direction))
-        out << "Link " << toString(direction) << ": " << linkCeilingsFixed(*fastest->gbps, 2) << " GB/s ("
+        out << "Link " << toString(direction) << ": " << formatFixedAsWritten(*fastest->gbps, 2) << " GB/s ("
             << toString(fastest->strategy) << "), the fastest strategy that moves data.\n";
     out << "A zero-copy strategy moves no data: its time is the map's own, not a link speed.\n";
   }

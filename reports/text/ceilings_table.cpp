@@ -7,12 +7,10 @@
 
 #include "analyzer/support/format.hpp"
 #include "reports/text/host_sentences.hpp"
+#include "reports/text/number_format.hpp"
 
 namespace rooflab::reports {
 namespace {
-
-// The analysis's own fixed-point form (rooflab::formatFixed), which the table has always used.
-std::string ceilingsFixed(double value, int decimals) { return rooflab::formatFixed(value, decimals); }
 
 // Pads to `width` columns; a UTF-8 sequence (the table's ±) takes one.
 std::string ceilingsPadRight(std::string text, std::size_t width) {
@@ -24,13 +22,13 @@ std::string ceilingsPadRight(std::string text, std::size_t width) {
 }
 
 std::string ceilingsRateText(const std::optional<double>& rate, const std::string& unit) {
-  return rate ? ceilingsFixed(*rate, 1) + " " + unit : "-";
+  return rate ? formatFixedAsWritten(*rate, 1) + " " + unit : "-";
 }
 
 // "±0.3%": the relative half-width of the median's 95% interval; "-" with too few runs to say.
 std::string ceilingsNoiseText(const CeilingBenchmark& benchmark) {
   if (!benchmark.spread || !benchmark.spread->noise) return "-";
-  return "±" + ceilingsFixed(100 * *benchmark.spread->noise, 1) + "%";
+  return "±" + formatFixedAsWritten(100 * *benchmark.spread->noise, 1) + "%";
 }
 
 std::string ceilingsPercentText(double fraction) { return formatNumber(100 * fraction) + "%"; }
@@ -94,7 +92,7 @@ bool writeCeilingsRoofTable(std::ostringstream& out, const std::vector<CeilingsR
     std::string ratio = "-";
     if (row.benchmark.best_rate && row.datasheet_rate && *row.datasheet_rate > 0) {
       const double value = *row.benchmark.best_rate / *row.datasheet_rate;
-      ratio = ceilingsFixed(value, 2);
+      ratio = formatFixedAsWritten(value, 2);
       if (value > 1.0) {
         ratio += " (above datasheet)";
         above_datasheet = true;
@@ -116,7 +114,7 @@ bool writeCeilingsRoofTable(std::ostringstream& out, const std::vector<CeilingsR
       out << benchmark.geometry << "; median " << ceilingsRateText(benchmark.median_rate, benchmark.unit);
       if (benchmark.spread)
         out << " of " << benchmark.repetitions << " runs, " << toString(benchmark.spread->stopped) << " after "
-            << ceilingsFixed(benchmark.spread->measured_seconds, 3) << " s";
+            << formatFixedAsWritten(benchmark.spread->measured_seconds, 3) << " s";
     }
     out << "\n";
   }

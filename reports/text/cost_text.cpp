@@ -64,6 +64,15 @@ void printCountersCost(const ResultsDocument& results, std::ostream& out) {
   }
 }
 
+// The fixed details of the phases whose detail holds no count.
+const char* fixedPhaseDetail(const std::string& name) {
+  if (name == "start-up") return "config, plan, device, output folder";
+  if (name == "finish") return "analysis, results file";
+  if (name == "reports") return "every format asked for";
+  if (name == "other") return "process start and exit, terminal summary";
+  return "";
+}
+
 void printEstimate(const BatchEstimateTrace& estimate, std::ostream& out) {
   out << "\nestimate: " << formatFixed(estimate.initial_seconds, 1) << " s before the first point";
   // The updated estimate at a tenth, a quarter and half of the points: elapsed plus what remained.
@@ -89,6 +98,29 @@ void printEstimate(const BatchEstimateTrace& estimate, std::ostream& out) {
 
 }  // namespace
 
+std::string phaseDetailText(const PhaseCost& phase) {
+  if (phase.detail_as_saved) return *phase.detail_as_saved;
+  if (phase.ceilings_measured)
+    return *phase.ceilings_measured ? "measured at the start" : "from the datasheet: not measured";
+  if (phase.worker_starts)
+    return std::to_string(*phase.worker_starts) + (*phase.worker_starts == 1 ? " worker process" : " worker processes");
+  if (phase.programs_built) {
+    std::string detail = std::to_string(*phase.programs_built) + " programs, " +
+                         formatFixed(phase.compiler_seconds.value_or(0), 1) + " s of compiler time";
+    if (phase.build_threads)
+      detail += " on " + std::to_string(*phase.build_threads) + " background threads while earlier records ran";
+    return detail;
+  }
+  if (phase.records && phase.counters_mean_seconds)
+    return std::to_string(*phase.records) + " records, " + formatFixed(*phase.counters_mean_seconds, 3) + " s and " +
+           formatFixed(phase.counters_passes_per_record.value_or(0), 1) +
+           " profiling passes a record; metric set configuration reused by " +
+           std::to_string(phase.counters_reused.value_or(0));
+  if (phase.records)
+    return std::to_string(*phase.records) + " records: worker messages, placement, journal, checkpoints";
+  return fixedPhaseDetail(phase.name);
+}
+
 void printPhaseTable(const ResultsDocument& results, std::ostream& out) {
   if (!results.cost) {
     out << "phases: not recorded (results written before rooflab measured its own phases)\n";
@@ -99,7 +131,9 @@ void printPhaseTable(const ResultsDocument& results, std::ostream& out) {
   for (const PhaseCost& phase : cost.phases) {
     const double share = cost.wall_seconds > 0 ? phase.seconds / cost.wall_seconds : 0;
     out << "  " << padRight(phase.name, 26) << padLeft(formatFixed(phase.seconds, 2) + " s", 10)
-        << padLeft(formatFixed(share * 100, 0) + "%", 6) << (phase.detail.empty() ? "" : "  " + phase.detail) << "\n";
+        << padLeft(formatFixed(share * 100, 0) + "%", 6);
+    const std::string detail = phaseDetailText(phase);
+    out << (detail.empty() ? "" : "  " + detail) << "\n";
   }
   printCountersCost(results, out);
   if (cost.estimate) printEstimate(*cost.estimate, out);

@@ -305,7 +305,10 @@ TEST(ResultsJson, CostDriftControlAndAbSidesRoundTrip) {
   ResultsDocument document;
   BatchCost& cost = document.cost.emplace();
   cost.wall_seconds = 14.5;
-  cost.phases = {{"start-up", 0.5, "config, plan"}, {"other", 0.25, ""}};
+  cost.phases.resize(2);
+  cost.phases[0] = {"start-up", 0.5};
+  cost.phases[0].detail_as_saved = "config, plan";
+  cost.phases[1] = {"other", 0.25};
   cost.estimate = BatchEstimateTrace{12, {{1, 0.5, 11.25}}, 13.0};
   document.drift_control = DriftControlSpec{"rooflab_drift_control 16384 x 256 x 2 FMA", 16384, 256, 5};
   document.ab = AbRun{"a.toml", "b.toml", std::nullopt};
@@ -325,7 +328,7 @@ TEST(ResultsJson, CostDriftControlAndAbSidesRoundTrip) {
   const ResultsDocument read = resultsDocumentFromJson(toJson(document));
   ASSERT_TRUE(read.cost.has_value());
   EXPECT_EQ(read.cost->phases.size(), 2u);
-  EXPECT_EQ(read.cost->phases[0].detail, "config, plan");
+  EXPECT_EQ(read.cost->phases[0].detail_as_saved, std::optional<std::string>("config, plan"));
   ASSERT_TRUE(read.cost->estimate.has_value());
   EXPECT_EQ(read.cost->estimate->updates[0].points_done, 1u);
   EXPECT_EQ(read.cost->estimate->actual_seconds, 13.0);

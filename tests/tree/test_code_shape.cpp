@@ -149,12 +149,14 @@ TEST(CodeShape, RecordTypesAndReportersHoldNoJson) {
 }
 
 // The analysis concludes data (enums and figures); reports/ writes its sentences and numbers. The
-// analysis's folders and the types of its findings format no number for a reader: no fixed or
-// significant-digit text, no output streams. Names built from a value (a point's parameters as
-// "N=1024") use formatNumber, which stays allowed.
+// analysis's folders, the types of its findings and the batch's cost and estimate format no number
+// for a reader: no fixed or significant-digit text, no output streams. Names built from a value (a point's parameters
+// as "N=1024") use formatNumber, which stays allowed.
 TEST(CodeShape, TheAnalysisFormatsNoNumberForAReader) {
-  std::vector<fs::path> analysis = {kSource / "analyzer/roofline/roofline.cpp",
-                                    kSource / "analyzer/device/host_condition.cpp"};
+  std::vector<fs::path> analysis = {
+      kSource / "analyzer/roofline/roofline.cpp", kSource / "analyzer/device/host_condition.cpp",
+      kSource / "analyzer/batch/batch_cost.cpp", kSource / "analyzer/batch/batch_estimate.cpp",
+      kSource / "analyzer/data/run_cost.hpp"};
   for (const char* folder : {"analyzer/diagnose", "analyzer/place"})
     for (const fs::path& file : sourcesUnder(kSource / folder)) analysis.push_back(file);
   // The ceilings' files that still write their measurements' own text, kept as data in the results
