@@ -73,11 +73,11 @@ bool needsLinkCeilings(const BatchPlan& plan) {
 }  // namespace
 
 MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             const CeilingsText& ceilings_text, const BatchPlan& plan, bool measure_link) {
+                             const CeilingsWords& ceilings_words, const BatchPlan& plan, bool measure_link) {
   std::ostringstream log;
   const auto started = std::chrono::steady_clock::now();
   const bool counters_possible = countersPossible(settings, device.info);
-  MeasuredModels measured{prepareRooflineModels(settings, device, log, ceilings_text,
+  MeasuredModels measured{prepareRooflineModels(settings, device, log, ceilings_words,
                                                 typedPeaksOf(plan, counters_possible), counters_possible,
                                                 measure_link || needsLinkCeilings(plan)),
                           0};
@@ -208,7 +208,7 @@ std::vector<MeasuredModels> measureEveryDevice(const BatchConfig& config, const 
     if (devices.devices.size() > 1 && show_log)
       std::fprintf(stderr, "rooflab: ceilings of %s\n", deviceLine(device.info).c_str());
     measured.push_back(
-        measureModels(config.run, device, show_log, options.ceilings_text, plan, config.capture.has_value()));
+        measureModels(config.run, device, show_log, options.ceilings_words, plan, config.capture.has_value()));
   }
   return measured;
 }

@@ -38,9 +38,10 @@ struct BatchOptions {
   // How the warnings say why the host is noisy (reports::hostNoiseText, from the command line, as
   // analyzer/ does not write sentences); empty, they are left out.
   HostNoiseText host_noise_text;
-  // How the ceilings measured at the start are logged (reports::ceilingsTable, from the command line,
-  // for the same reason); empty, they are not.
-  CeilingsText ceilings_text;
+  // How the ceilings measured at the start are logged (reports::ceilingsTable) and how each measured
+  // roof's source note reads (reports::measuredRoofSource), from the command line for the same
+  // reason; empty, they are left out.
+  CeilingsWords ceilings_words;
   // How the start line and the progress line say the estimate (reports::estimateText).
   EstimateText estimate_text;
 };
@@ -65,7 +66,7 @@ struct MeasuredModels {
   double seconds = 0;
 };
 MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
-                             const CeilingsText& ceilings_text, const BatchPlan& plan, bool measure_link = false);
+                             const CeilingsWords& ceilings_words, const BatchPlan& plan, bool measure_link = false);
 // the plan again with the sizes that its size rules choose on this device (printed and kept in the
 // results), or `plan` itself when no study gives a rule; with `datasheet_roofs`, from the device's
 // datasheet model rather than its measured ceilings (so that the parts of a batch choose alike).

@@ -61,8 +61,6 @@ CeilingBenchmark namedBenchmark(const char* name, const char* unit) {
   return benchmark;
 }
 
-std::string mibText(std::uint64_t bytes) { return formatFixed(double(bytes) / kMiB, 1) + " MiB"; }
-
 std::string utcNow() {
   std::time_t now = std::time(nullptr);
   std::tm utc{};
@@ -141,9 +139,8 @@ LocalPlan localPlan(const Bench& bench) {
 
 cl::Program buildLocalProgram(Bench& bench, const LocalPlan& plan) {
   return buildProgram(bench, embedded::ceilings_local_bandwidth,
-                      "-D RL_VECTOR_WIDTH=" + std::to_string(plan.width) +
-                          " -D RL_TILE_VECTORS=" + std::to_string(plan.tile_vectors) +
-                          " -D RL_GROUP_SIZE=" + std::to_string(plan.group_size) + "u",
+                      "-D RL_VECTOR_WIDTH=" + formatNumber(plan.width) + " -D RL_TILE_VECTORS=" +
+                          formatNumber(plan.tile_vectors) + " -D RL_GROUP_SIZE=" + formatNumber(plan.group_size) + "u",
                       "local_bandwidth.cl");
 }
 
@@ -168,7 +165,7 @@ struct ProgramsInFlight {
       });
     for (int width : fp32Widths(bench))
       fp32[width] = start([&bench, width] {
-        return buildProgram(bench, embedded::ceilings_fp32_peak, "-D RL_VECTOR_WIDTH=" + std::to_string(width),
+        return buildProgram(bench, embedded::ceilings_fp32_peak, "-D RL_VECTOR_WIDTH=" + formatNumber(width),
                             "fp32_peak.cl");
       });
     local = start([&bench, local_plan] { return buildLocalProgram(bench, local_plan); });
@@ -267,12 +264,13 @@ void measureDram(Bench& bench, const ProgramsInFlight& builds, const CeilingsOpt
       const std::size_t global = resident ? dram.resident_global : static_cast<std::size_t>(elements);
       const auto per_item = static_cast<std::uint32_t>(elements / global);
       const std::string type = floatType(width);
-      const std::string geometry = "global " + std::to_string(global) + " x local " + std::to_string(dram.local) +
-                                   ", " +
-                                   (resident ? std::to_string(per_item) + " " + type + " per work-item" +
-                                                   (bench.cpu ? " (contiguous chunks)" : " (interleaved)")
-                                             : "one " + type + " per work-item") +
-                                   ", buffers of " + mibText(dram.buffer_bytes);
+      BenchmarkShape shape;
+      shape.global_items = global;
+      shape.local_items = dram.local;
+      shape.element_type = type;
+      shape.buffer_bytes = dram.buffer_bytes;
+      shape.elements_per_item = resident ? per_item : 0;
+      shape.contiguous_chunks = resident && bench.cpu;
       for (const char* kind : {"read", "copy", "write"}) {
         CeilingBenchmark candidate = namedBenchmark(("dram_" + std::string(kind)).c_str(), "GB/s");
         const std::string function = candidate.name + "_" + type;
@@ -280,7 +278,8 @@ void measureDram(Bench& bench, const ProgramsInFlight& builds, const CeilingsOpt
         candidate.kernel = function + (resident ? "" : ", one per work-item");
         candidate.vector_width = width;
         const bool copy = candidate.name == "dram_copy";
-        candidate.geometry = (copy ? "2 buffers; " : "") + geometry;
+        candidate.shape = shape;
+        candidate.shape.buffers = copy ? 2 : 1;
         runGuarded(bench, candidate, [&] {
           cl::Kernel kernel(dram.programs.at(width), function.c_str());
           setDramArgs(kernel, candidate.name, dram, per_item);
@@ -318,12 +317,12 @@ void measureFp32(Bench& bench, const ProgramsInFlight& builds, CeilingsReport& r
     for (int chain_groups : {1, 2, 4}) {
       const int chains = chain_groups * kFmaChainsPerGroup;
       CeilingBenchmark result = namedBenchmark("fp32_fma", "GFLOP/s");
-      result.kernel = "fp32_fma_chains " + std::to_string(chains) + " x " + floatType(width);
+      result.kernel = "fp32_fma_chains " + formatNumber(chains) + " x " + floatType(width);
       result.vector_width = width;
       result.error = setup.error;
       if (!setup.error)
         runGuarded(bench, result, [&] {
-          cl::Kernel kernel(program, ("fp32_fma_chains_" + std::to_string(chains)).c_str());
+          cl::Kernel kernel(program, ("fp32_fma_chains_" + formatNumber(chains)).c_str());
           const std::size_t local =
               fitGroupSize(kernel, bench.device.device, std::min(shape.local_size, info.max_work_group_size));
           const std::size_t global = local * shape.groups_per_cu * std::max<std::uint32_t>(1, info.compute_units);
@@ -333,10 +332,12 @@ void measureFp32(Bench& bench, const ProgramsInFlight& builds, CeilingsReport& r
           const std::uint32_t iterations = calibrateIterations(bench, kernel, 3, global, local);
           kernel.setArg(3, static_cast<cl_uint>(iterations));
           const double flops = double(global) * iterations * chains * kFmaStepsPerIteration * width * 2.0;
-          result.geometry = "global " + std::to_string(global) + " x local " + std::to_string(local) + ", " +
-                            std::to_string(chains) + " chains of float" + (width > 1 ? std::to_string(width) : "") +
-                            ", " + std::to_string(iterations) + " iterations x " +
-                            std::to_string(kFmaStepsPerIteration) + " multiply-adds per chain";
+          result.shape.global_items = global;
+          result.shape.local_items = local;
+          result.shape.element_type = floatType(width);
+          result.shape.chains = chains;
+          result.shape.iterations = iterations;
+          result.shape.steps_per_iteration = kFmaStepsPerIteration;
           timeRepetitions(bench, kernel, global, local, flops, result, Warmed::by_calibration);
         });
       report.candidates.push_back(result);
@@ -372,10 +373,12 @@ void measureLocal(Bench& bench, const ProgramsInFlight& builds, const LocalPlan&
     const std::uint32_t iterations = calibrateIterations(bench, kernel, 1, global, local);
     kernel.setArg(1, static_cast<cl_uint>(iterations));
     const double bytes = double(global) * iterations * kLocalReadsPerIteration * double(vector_bytes);
-    result.geometry = "global " + std::to_string(global) + " x local " + std::to_string(local) + ", tile " +
-                      std::to_string(tile_vectors * vector_bytes) + " bytes, " + std::to_string(iterations) +
-                      " iterations x " + std::to_string(kLocalReadsPerIteration) + " float" + std::to_string(width) +
-                      " reads";
+    result.shape.global_items = global;
+    result.shape.local_items = local;
+    result.shape.element_type = floatType(width);
+    result.shape.tile_bytes = tile_vectors * vector_bytes;
+    result.shape.iterations = iterations;
+    result.shape.steps_per_iteration = kLocalReadsPerIteration;
     timeRepetitions(bench, kernel, global, local, bytes, result, Warmed::by_calibration);
   });
 }
@@ -432,7 +435,7 @@ CeilingsReport measureCeilings(const SelectedDevice& device, const CeilingsOptio
     measureLaunch(bench, report);
     measureLink(bench, options.link_max_bytes, report);
   }
-  if (options.roofs) report.model = measuredModel(report, datasheet);
+  if (options.roofs) report.model = measuredModel(report, datasheet, options.roof_source);
   return report;
 }
 

@@ -45,6 +45,9 @@ struct CeilingsOptions {
   // false: the link and launch alone (a run on datasheet roofs whose studies ask for end-to-end
   // timing); the report then has no roof figures and no model.
   bool roofs = true;
+  // Writes each measured roof's source note in the model (reports::measuredRoofSource); empty, each
+  // says only when rooflab ceilings measured it.
+  RoofSourceText roof_source;
 };
 
 // Runs the benchmarks on `device`. Throws DeviceError when no context or profiling queue can

@@ -36,9 +36,11 @@ void measureWarpIssue(Bench& bench, CeilingsReport& report) {
     const std::uint32_t iterations = calibrateIterations(bench, kernel, 3, global, local);
     kernel.setArg(3, static_cast<cl_uint>(iterations));
     const double warp_instructions = double(global) * iterations * kInstructionsPerIteration / kWarpWorkItems;
-    result.geometry = "global " + std::to_string(global) + " x local " + std::to_string(local) + ", " +
-                      std::to_string(iterations) + " iterations x " + std::to_string(kInstructionsPerIteration) +
-                      " instructions per work-item, a warp instruction per 32 work-items";
+    result.shape.global_items = global;
+    result.shape.local_items = local;
+    result.shape.iterations = iterations;
+    result.shape.steps_per_iteration = kInstructionsPerIteration;
+    result.shape.warp_items = static_cast<std::uint32_t>(kWarpWorkItems);
     timeRepetitions(bench, kernel, global, local, warp_instructions, result, Warmed::by_calibration);
   });
   report.candidates.push_back(result);

@@ -27,12 +27,19 @@ void measureWarpIssue(Bench& bench, CeilingsReport& report);
 void measureLink(Bench& bench, std::uint64_t max_bytes, CeilingsReport& report);
 
 // The measured model's link and launch roofs (host_to_device_gbps, device_to_host_gbps,
-// launch_latency_ns) from report.link and report.launch, with their sources.
-void addLinkRoofs(const CeilingsReport& report, DeviceModel& model);
+// launch_latency_ns) from report.link and report.launch, with their sources (roof_source's words,
+// or the measurement's stamp alone).
+void addLinkRoofs(const CeilingsReport& report, DeviceModel& model, const RoofSourceText& roof_source);
+
+// The source note of the measured roof `key`: roof_source's words, or without them the measurement's
+// stamp alone (a device model names a source for every figure).
+std::string measuredRoofSourceOr(const RoofSourceText& roof_source, const CeilingsReport& report, const char* key);
 
 // The device model the report's roofs make (nullopt without an FP32 and a DRAM roof); the datasheet
-// model, if any, gives what no benchmark measures (the last-level cache).
-std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet);
+// model, if any, gives what no benchmark measures (the last-level cache). Each measured roof's
+// source note is measuredRoofSourceOr(roof_source, ...).
+std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet,
+                                         const RoofSourceText& roof_source);
 
 // Sets report.launch: an empty kernel's queued -> start, submitted -> end and back-to-back launch
 // time (analyzer/ceilings/ceilings_launch.cpp).

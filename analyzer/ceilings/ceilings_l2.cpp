@@ -24,7 +24,8 @@ constexpr std::uint32_t kLoadsPerIteration = 8;
 
 struct CacheSize {
   std::uint64_t bytes = 0;
-  std::string source;
+  CacheSizeSource source = CacheSizeSource::none;
+  std::uint64_t device_bytes = 0;  // what the device reports, where the datasheet's figure is used
 };
 
 // "cache size : 1024 KB" of /proc/cpuinfo: a virtual machine often has no sysfs cache entries.
@@ -51,12 +52,11 @@ std::uint64_t cpuinfoCacheBytes() {
 CacheSize cacheSize(const Bench& bench, std::uint64_t datasheet_cache_bytes) {
   const DeviceInfo& info = bench.device.info;
   if (!bench.cpu && datasheet_cache_bytes > info.global_mem_cache_bytes)
-    return {datasheet_cache_bytes, "the datasheet model's last_level_cache_bytes; CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is " +
-                                       formatFixed(double(info.global_mem_cache_bytes) / 1024.0, 0) + " KiB"};
-  if (info.global_mem_cache_bytes > 0) return {info.global_mem_cache_bytes, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE"};
+    return {datasheet_cache_bytes, CacheSizeSource::datasheet, info.global_mem_cache_bytes};
+  if (info.global_mem_cache_bytes > 0) return {info.global_mem_cache_bytes, CacheSizeSource::device};
   if (!bench.cpu) return {};
-  if (const auto host_cache = readLastLevelCacheBytes()) return {*host_cache, "the host's last-level cache (sysfs)"};
-  if (const std::uint64_t bytes = cpuinfoCacheBytes()) return {bytes, "the host's cache size (/proc/cpuinfo)"};
+  if (const auto host_cache = readLastLevelCacheBytes()) return {*host_cache, CacheSizeSource::host_sysfs};
+  if (const std::uint64_t bytes = cpuinfoCacheBytes()) return {bytes, CacheSizeSource::host_cpuinfo};
   return {};
 }
 
@@ -67,7 +67,7 @@ std::vector<int> l2Widths(const Bench& bench) {
   return widths;
 }
 
-std::string floatTypeOf(int width) { return width == 1 ? "float" : "float" + std::to_string(width); }
+std::string floatTypeOf(int width) { return width == 1 ? "float" : "float" + formatNumber(width); }
 
 CeilingBenchmark measureWidth(Bench& bench, int width, std::uint64_t buffer_bytes, const CacheSize& cache,
                               const cl::Buffer& src, const cl::Buffer& sink) {
@@ -81,7 +81,7 @@ CeilingBenchmark measureWidth(Bench& bench, int width, std::uint64_t buffer_byte
     cl::Program program = buildProgram(bench, embedded::ceilings_l2_bandwidth,
                                        std::string(bench.cpu ? "-D RL_CONTIGUOUS_CHUNKS " : "") +
                                            "-cl-fast-relaxed-math -D RL_L2_TYPE=" + floatTypeOf(width) +
-                                           " -D RL_L2_WIDTH=" + std::to_string(width),
+                                           " -D RL_L2_WIDTH=" + formatNumber(width),
                                        "l2_bandwidth.cl");
     cl::Kernel kernel(program, "l2_read");
     const std::size_t vector_bytes = std::size_t(width) * sizeof(float);
@@ -106,11 +106,17 @@ CeilingBenchmark measureWidth(Bench& bench, int width, std::uint64_t buffer_byte
     launchNs(bench, kernel, global, local);
     const std::uint32_t passes = calibrateIterations(bench, kernel, 3, global, local);
     kernel.setArg(3, static_cast<cl_uint>(passes));
-    result.geometry = "global " + std::to_string(global) + " x local " + std::to_string(local) + ", buffer of " +
-                      formatFixed(double(buffer_bytes) / 1024.0, 0) + " KiB (a power of two within half of " +
-                      formatFixed(double(cache.bytes) / 1024.0, 0) + " KiB, " + cache.source + "), " +
-                      std::to_string(passes) + " passes of " + std::to_string(per_item) + " " + floatTypeOf(width) +
-                      " per work-item";
+    BenchmarkShape& shape = result.shape;
+    shape.global_items = global;
+    shape.local_items = local;
+    shape.element_type = floatTypeOf(width);
+    shape.buffers = 1;
+    shape.buffer_bytes = buffer_bytes;
+    shape.elements_per_item = per_item;
+    shape.iterations = passes;
+    shape.cache_bytes = cache.bytes;
+    shape.cache_source = cache.source;
+    shape.device_cache_bytes = cache.device_bytes;
     timeRepetitions(bench, kernel, global, local, double(passes) * double(elements * vector_bytes), result,
                     Warmed::by_calibration);
   });

@@ -51,11 +51,10 @@ std::int64_t commandNs(const cl::Event& event) {
   return times.end_ns - times.queued_ns;
 }
 
+// A size for an error message.
 std::string kibText(std::uint64_t bytes) {
   return bytes >= kMiB ? formatNumber(double(bytes) / kMiB) + " MiB" : formatNumber(double(bytes) / kKiB) + " KiB";
 }
-
-std::string usText(double ns) { return formatFixed(ns / 1000, 1) + " us"; }
 
 // The buffers and host arrays of every strategy, of the sweep's largest size, made once.
 struct LinkBuffers {
@@ -174,25 +173,23 @@ void judge(LinkCeiling& ceiling, const void* own_array, const std::vector<const 
   }
   const LineSample& first = samples.front();
   const LineSample& last = samples.back();
-  const std::string span = "its commands take " + usText(first.y) + " at " + kibText(std::uint64_t(first.x)) + " and " +
-                           usText(last.y) + " at " + kibText(std::uint64_t(last.x));
+  ZeroCopyEvidence evidence{ZeroCopyReason::time_flat, std::uint64_t(first.x), first.y, std::uint64_t(last.x), last.y};
   if (!ceiling.gbps && samples.size() > 1) {
     ceiling.zero_copy = true;
-    ceiling.zero_copy_evidence = span + ": the time does not grow with the size";
   } else if (ceiling.gbps && *ceiling.gbps > kImplausibleGbps) {
     ceiling.zero_copy = true;
-    ceiling.zero_copy_evidence = span + ": the time grows as at " + formatFixed(*ceiling.gbps, 0) +
-                                 " GB/s, beyond any host link: it does not grow with the data";
+    evidence.reason = ZeroCopyReason::beyond_any_link;
+    evidence.gbps = ceiling.gbps;
   } else if (isMap(ceiling.strategy) && ceiling.gbps && copy_gbps && *ceiling.gbps > kMapOverCopyFactor * *copy_gbps) {
     ceiling.zero_copy = true;
-    ceiling.zero_copy_evidence = span + ": the time grows as at " + formatFixed(*ceiling.gbps, 0) + " GB/s, " +
-                                 formatFixed(*ceiling.gbps / *copy_gbps, 1) + "x the device's fastest copy (" +
-                                 formatFixed(*copy_gbps, 1) +
-                                 " GB/s), which a map that moved the data could not outrun";
+    evidence.reason = ZeroCopyReason::faster_than_copy;
+    evidence.gbps = ceiling.gbps;
+    evidence.copy_gbps = copy_gbps;
   }
-  if (ceiling.zero_copy && ceiling.maps_host_pointer && *ceiling.maps_host_pointer)
-    ceiling.zero_copy_evidence += own_array ? "; the mapped pointer is the application's own array"
-                                            : "; every map returned the same pointer, the buffer's own memory";
+  if (!ceiling.zero_copy) return;
+  if (ceiling.maps_host_pointer && *ceiling.maps_host_pointer)
+    evidence.pointer = own_array ? MappedPointer::own_array : MappedPointer::same_every_map;
+  ceiling.zero_copy_evidence = evidence;
 }
 
 LinkCeiling measureOne(Bench& bench, LinkBuffers& buffers, LinkStrategy strategy, LinkDirection direction,
@@ -223,23 +220,19 @@ LinkCeiling measureOne(Bench& bench, LinkBuffers& buffers, LinkStrategy strategy
 }  // namespace
 
 // The host link's fastest transfer that moves data in each direction, and the launch latency.
-void addLinkRoofs(const CeilingsReport& report, DeviceModel& model) {
-  const std::string at = "rooflab ceilings " + report.measured_at + ": ";
+void addLinkRoofs(const CeilingsReport& report, DeviceModel& model, const RoofSourceText& roof_source) {
+  auto measured = [&](const char* key) { model.sources[key] = measuredRoofSourceOr(roof_source, report, key); };
   if (report.link)
     for (const auto& [direction, slot, key] :
          {std::tuple{LinkDirection::host_to_device, &DeviceModel::host_to_device_gbps, "host_to_device_gbps"},
           std::tuple{LinkDirection::device_to_host, &DeviceModel::device_to_host_gbps, "device_to_host_gbps"}})
       if (const LinkCeiling* link = report.link->fastestLink(direction)) {
         model.*slot = *link->gbps;
-        model.sources[key] = at + toString(link->strategy) + " " + toString(direction) + ", " + link->calls +
-                             ": latency + bytes / bandwidth fitted over " + std::to_string(link->sizes.size()) +
-                             " sizes (OpenCL profiling events); the fastest strategy that moves data";
+        measured(key);
       }
   if (report.launch && report.launch->latencyNs()) {
     model.launch_latency_ns = *report.launch->latencyNs();
-    model.sources["launch_latency_ns"] = at + "an empty kernel enqueued on an idle queue, queued -> start, median of " +
-                                         std::to_string(report.launch->queued_to_start.repetitions) +
-                                         " launches (OpenCL profiling events)";
+    measured("launch_latency_ns");
   }
 }
 

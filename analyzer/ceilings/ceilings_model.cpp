@@ -4,42 +4,30 @@
 #include <string>
 
 #include "analyzer/ceilings/ceilings_kinds.hpp"
-#include "analyzer/support/format.hpp"
 
 namespace rooflab::ceiling_bench {
-namespace {
-
-std::string benchmarkSource(const std::string& at, const CeilingBenchmark& benchmark) {
-  std::string noise;
-  if (benchmark.spread && benchmark.spread->noise)
-    noise = ", median known to +-" + formatFixed(100 * *benchmark.spread->noise, 1) + "% (95%)";
-  return "rooflab ceilings " + at + ": " + benchmark.name +
-         (benchmark.kernel.empty() ? "" : " (" + benchmark.kernel + ")") + ", best of " +
-         std::to_string(benchmark.repetitions) + noise + " (OpenCL profiling events); " + benchmark.geometry;
+std::string measuredRoofSourceOr(const RoofSourceText& roof_source, const CeilingsReport& report, const char* key) {
+  return roof_source ? roof_source(report, key) : "rooflab ceilings " + report.measured_at;
 }
 
-}  // namespace
-
-std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet) {
+std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std::optional<DeviceModel>& datasheet,
+                                         const RoofSourceText& roof_source) {
   const CeilingBenchmark* dram = report.dramCeiling();
   if (!report.fp32_fma.best_rate || !dram) return std::nullopt;
   const DeviceInfo& info = report.device;
-  const std::string at = report.measured_at;
   DeviceModel model;
   model.key = "measured";
   model.display_name = info.name + " (measured)";
   model.match_names = {info.name};
-  model.measured = MeasurementStamp{at, info.name, info.driver_version};
+  model.measured = MeasurementStamp{report.measured_at, info.name, info.driver_version};
+  auto measured = [&](const char* key) { model.sources[key] = measuredRoofSourceOr(roof_source, report, key); };
   model.peak_gflops = *report.fp32_fma.best_rate;
-  model.sources["peak_gflops"] = benchmarkSource(at, report.fp32_fma) +
-                                 "; the best of 8, 16 and 32 chains at two vector widths; 2 flops per multiply-add";
+  measured("peak_gflops");
   model.dram_gbps = *dram->best_rate;
-  model.sources["dram_gbps"] = benchmarkSource(at, *dram) +
-                               "; the best of dram_copy (read + write bytes), dram_read and dram_write over "
-                               "vector widths and geometries";
+  measured("dram_gbps");
   if (report.local_read.best_rate) {
     model.local_gbps = *report.local_read.best_rate;
-    model.sources["local_gbps"] = benchmarkSource(at, report.local_read);
+    measured("local_gbps");
   }
   struct OptionalRoof {
     const std::optional<CeilingBenchmark>& benchmark;
@@ -53,9 +41,9 @@ std::optional<DeviceModel> measuredModel(const CeilingsReport& report, const std
         OptionalRoof{report.warp_issue, &DeviceModel::warp_issue_gips, "warp_issue_gips"}})
     if (optional.benchmark && optional.benchmark->best_rate) {
       model.*optional.roof = *optional.benchmark->best_rate;
-      model.sources[optional.key] = benchmarkSource(at, *optional.benchmark);
+      measured(optional.key);
     }
-  addLinkRoofs(report, model);
+  addLinkRoofs(report, model, roof_source);
   if (info.local_mem_bytes > 0) {
     model.local_mem_bytes = info.local_mem_bytes;
     model.sources["local_mem_bytes"] = "CL_DEVICE_LOCAL_MEM_SIZE (what one work-group may use)";

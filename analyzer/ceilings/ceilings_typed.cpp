@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analyzer/ceilings/ceilings_kinds.hpp"
+#include "analyzer/support/format.hpp"
 #include "embedded_ceilings_typed_peak.hpp"
 
 namespace rooflab::ceiling_bench {
@@ -38,17 +39,16 @@ void measureTypedPeak(Bench& bench, Arithmetic arithmetic, CeilingsReport& repor
   result.unit = fp64 ? "GFLOP/s" : "GOP/s";
   const int width = vectorWidth(bench, arithmetic);
   const std::string scalar = fp64 ? "double" : "uint";
-  const std::string type = width == 1 ? scalar : scalar + std::to_string(width);
-  result.kernel = "typed_mad_chains " + std::to_string(kChains) + " x " + type;
+  const std::string type = width == 1 ? scalar : scalar + formatNumber(width);
+  result.kernel = "typed_mad_chains " + formatNumber(kChains) + " x " + type;
   result.vector_width = width;
   runGuarded(bench, result, [&] {
     if (fp64 && !hasFp64(bench.device.device))
       throw std::runtime_error("the device does not support cl_khr_fp64: no double arithmetic to measure");
     const DeviceInfo& info = bench.device.info;
-    cl::Program program =
-        buildProgram(bench, embedded::ceilings_typed_peak,
-                     std::string(fp64 ? "-D RL_TYPED_DOUBLE " : "") + "-D RL_VECTOR_WIDTH=" + std::to_string(width),
-                     "typed_peak.cl");
+    cl::Program program = buildProgram(
+        bench, embedded::ceilings_typed_peak,
+        std::string(fp64 ? "-D RL_TYPED_DOUBLE " : "") + "-D RL_VECTOR_WIDTH=" + formatNumber(width), "typed_peak.cl");
     cl::Kernel kernel(program, "typed_mad_chains_16");
     const std::size_t local = fitGroupSize(kernel, bench.device.device,
                                            std::min<std::size_t>(bench.cpu ? 16 : 256, info.max_work_group_size));
@@ -66,9 +66,12 @@ void measureTypedPeak(Bench& bench, Arithmetic arithmetic, CeilingsReport& repor
     const std::uint32_t iterations = calibrateIterations(bench, kernel, 3, global, local);
     kernel.setArg(3, static_cast<cl_uint>(iterations));
     const double operations = double(global) * iterations * kChains * kStepsPerIteration * width * 2.0;
-    result.geometry = "global " + std::to_string(global) + " x local " + std::to_string(local) + ", " +
-                      std::to_string(kChains) + " chains of " + type + ", " + std::to_string(iterations) +
-                      " iterations x " + std::to_string(kStepsPerIteration) + " multiply-adds per chain";
+    result.shape.global_items = global;
+    result.shape.local_items = local;
+    result.shape.element_type = type;
+    result.shape.chains = kChains;
+    result.shape.iterations = iterations;
+    result.shape.steps_per_iteration = kStepsPerIteration;
     timeRepetitions(bench, kernel, global, local, operations, result, Warmed::by_calibration);
   });
   report.candidates.push_back(result);

@@ -9,7 +9,7 @@
 namespace rooflab {
 
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
-                                     const CeilingsText& ceilings_text, const std::vector<Arithmetic>& typed_peaks,
+                                     const CeilingsWords& words, const std::vector<Arithmetic>& typed_peaks,
                                      bool warp_issue_rate, bool link_and_launch) {
   const std::vector<DeviceModel> models = loadDeviceModels();
   auto reference = findDeviceModel(models, settings.reference_model);
@@ -25,8 +25,9 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
     options.typed_peaks = typed_peaks;
     options.warp_issue_rate = warp_issue_rate;
     options.link_and_launch = link_and_launch;
+    options.roof_source = words.roof_source;
     out.ceilings = measureCeilings(device, options);
-    if (ceilings_text) log << ceilings_text(*out.ceilings, out.datasheet);
+    if (words.table) log << words.table(*out.ceilings, out.datasheet);
     if (out.ceilings->model) {
       out.device = out.ceilings->model;
       out.device->key = "device";
@@ -39,7 +40,7 @@ RooflineModels prepareRooflineModels(const RunSettings& settings, const Selected
     options.roofs = false;
     options.link_and_launch = true;
     out.ceilings = measureCeilings(device, options);
-    if (ceilings_text) log << ceilings_text(*out.ceilings, out.datasheet);
+    if (words.table) log << words.table(*out.ceilings, out.datasheet);
   }
   if (!out.device && out.datasheet) {
     out.device = out.datasheet;

@@ -14,8 +14,9 @@ namespace rooflab {
 // beside FP32 that the studied families' work needs (their [work] type), measured with the others;
 // `warp_issue_rate`: the issue rate too (the instruction roofline's roof, for records with counters);
 // `link_and_launch`: the host link and the launch too (a study asks for end-to-end runs).
-// `ceilings_text` writes the table of the ceilings measured to `log`; empty, nothing is written.
+// `words.table` writes the table of the ceilings measured to `log` (empty, nothing is written), and
+// `words.roof_source` each measured roof's source note in the device model.
 RooflineModels prepareRooflineModels(const RunSettings& settings, const SelectedDevice& device, std::ostream& log,
-                                     const CeilingsText& ceilings_text, const std::vector<Arithmetic>& typed_peaks = {},
+                                     const CeilingsWords& words, const std::vector<Arithmetic>& typed_peaks = {},
                                      bool warp_issue_rate = false, bool link_and_launch = false);
 }  // namespace rooflab

@@ -1,4 +1,5 @@
 #include "analyzer/cli/run_finish.hpp"
+#include "reports/text/ceilings_sentences.hpp"
 #include "reports/text/ceilings_table.hpp"
 #include "reports/text/host_sentences.hpp"
 #include "reports/text/progress_text.hpp"
@@ -8,7 +9,7 @@ namespace rooflab {
 void giveBatchTheReportsWords(BatchOptions& options) {
   options.host_noise_text = reports::hostNoiseText;
   options.estimate_text = reports::estimateText;
-  options.ceilings_text = reports::ceilingsTable;
+  options.ceilings_words = {reports::ceilingsTable, reports::measuredRoofSource};
 }
 
 }  // namespace rooflab

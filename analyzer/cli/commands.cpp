@@ -36,6 +36,7 @@
 #include "analyzer/run/variant_programs.hpp"
 #include "analyzer/support/stop_flag.hpp"
 #include "reports/text/ab_split.hpp"
+#include "reports/text/ceilings_sentences.hpp"
 #include "reports/text/ceilings_table.hpp"
 #include "reports/text/cost_text.hpp"
 #include "reports/text/diff_report.hpp"
@@ -409,6 +410,7 @@ int ceilingsCommand(const CeilingsCommand& cmd) {
   options.typed_peaks = {Arithmetic::fp64, Arithmetic::int32};
   options.warp_issue_rate = true;
   options.link_and_launch = true;  // and the host link and the launch
+  options.roof_source = reports::measuredRoofSource;
   std::fprintf(stderr, "rooflab: measuring ceilings on %s [%s]%s\n", device.info.name.c_str(),
                device.info.platform.c_str(),
                options.datasheet ? (" (datasheet model: " + options.datasheet->key + ")").c_str() : "");

@@ -1,6 +1,21 @@
 #include "analyzer/data/ceilings_report.hpp"
 
+#include "analyzer/support/enum_names.hpp"
+
 namespace rooflab {
+
+constexpr EnumName<CacheSizeSource> kCacheSizeSourceNames[] = {
+    {CacheSizeSource::none, "none"},
+    {CacheSizeSource::device, "device"},
+    {CacheSizeSource::datasheet, "datasheet"},
+    {CacheSizeSource::host_sysfs, "host-sysfs"},
+    {CacheSizeSource::host_cpuinfo, "host-cpuinfo"},
+};
+
+std::string toString(CacheSizeSource source) { return nameOf(kCacheSizeSourceNames, source); }
+std::optional<CacheSizeSource> parseCacheSizeSource(std::string_view text) {
+  return valueOf(kCacheSizeSourceNames, text);
+}
 
 const CeilingBenchmark* CeilingsReport::dramCeiling() const {
   const CeilingBenchmark* best = nullptr;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/data/device_info.hpp"
@@ -31,6 +32,42 @@ struct CeilingSpread {
   double measured_seconds = 0;                      // spent on timed repetitions
 };
 
+// Where the L2 benchmark took the cache size that sized its buffer.
+enum class CacheSizeSource {
+  none,
+  device,        // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
+  datasheet,     // the datasheet model's last_level_cache_bytes, larger than the device's figure
+  host_sysfs,    // a CPU device: the host's last-level cache from sysfs
+  host_cpuinfo,  // a CPU device: the host's cache size from /proc/cpuinfo
+};
+
+// What one benchmark launched, in counts; reports/ words it, the benchmark's name choosing the words.
+// A zero field does not apply to that benchmark.
+struct BenchmarkShape {
+  std::uint64_t global_items = 0;
+  std::uint64_t local_items = 0;
+  std::string element_type;  // "float4", "double2", "uint"
+  // DRAM and L2: the buffers read or written and the bytes of each; the elements each work-item
+  // moves (0: one element per work-item), as contiguous chunks (a CPU) or interleaved (a GPU).
+  int buffers = 0;
+  std::uint64_t buffer_bytes = 0;
+  std::uint64_t elements_per_item = 0;
+  bool contiguous_chunks = false;
+  // Arithmetic, local memory, L2 and issue: the calibrated iterations (the L2's passes) and what
+  // one iteration does per chain or per work-item.
+  int chains = 0;
+  std::uint64_t iterations = 0;
+  int steps_per_iteration = 0;
+  std::uint64_t tile_bytes = 0;   // local_read: the work-group's tile
+  std::uint32_t warp_items = 0;   // warp_issue: work-items per warp instruction
+  std::uint64_t cache_bytes = 0;  // l2_read: the cache size the buffer was chosen within half of
+  CacheSizeSource cache_source = CacheSizeSource::none;
+  std::uint64_t device_cache_bytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, where the datasheet's was used
+};
+
+std::string toString(CacheSizeSource source);  // "none" | "device" | "datasheet" | "host-sysfs" | "host-cpuinfo"
+std::optional<CacheSizeSource> parseCacheSizeSource(std::string_view text);
+
 // One micro-benchmark's outcome. A failing benchmark keeps its error and the others still run.
 struct CeilingBenchmark {
   std::string
@@ -41,7 +78,9 @@ struct CeilingBenchmark {
   std::int64_t best_kernel_ns = 0;
   int repetitions = 0;
   double work_per_run = 0;  // bytes (read + written for the copy) or flops
-  std::string geometry;     // launch and sizes, for the report
+  BenchmarkShape shape;     // launch and sizes
+  // The launch and sizes as a file of an older rooflab wrote them (a sentence); shape is then empty.
+  std::optional<std::string> geometry_as_saved;
   std::optional<std::string> error;
   // Which kernel this is: the kernel function with its element type, e.g.
   // "dram_read_float4" ("dram_read_float4, one per work-item" in a GPU's second launch shape), or
@@ -100,5 +139,16 @@ struct CeilingsReport {
 // reports/text writes it (reports::ceilingsTable), and the command line passes it down. The datasheet
 // is the model matched to the device, whose figures the table sets beside the measured ones.
 using CeilingsText = std::function<std::string(const CeilingsReport&, const std::optional<DeviceModel>& datasheet)>;
+
+// The source note of one measured roof (`roof_key`, a DeviceModel field such as "peak_gflops"): which
+// benchmark set it, how it was repeated and how noisy it was. reports/text writes it
+// (reports::measuredRoofSource), and the measured model keeps it among its sources.
+using RoofSourceText = std::function<std::string(const CeilingsReport&, const std::string& roof_key)>;
+
+// The words a measurement of ceilings takes from reports/.
+struct CeilingsWords {
+  CeilingsText table;
+  RoofSourceText roof_source;
+};
 
 }  // namespace rooflab

@@ -25,6 +25,24 @@ constexpr EnumName<LinkDirection> kLinkDirectionNames[] = {
 std::string toString(LinkDirection direction) { return nameOf(kLinkDirectionNames, direction); }
 std::optional<LinkDirection> parseLinkDirection(std::string_view text) { return valueOf(kLinkDirectionNames, text); }
 
+constexpr EnumName<ZeroCopyReason> kZeroCopyReasonNames[] = {
+    {ZeroCopyReason::time_flat, "time-flat"},
+    {ZeroCopyReason::beyond_any_link, "beyond-any-link"},
+    {ZeroCopyReason::faster_than_copy, "faster-than-copy"},
+};
+
+std::string toString(ZeroCopyReason reason) { return nameOf(kZeroCopyReasonNames, reason); }
+std::optional<ZeroCopyReason> parseZeroCopyReason(std::string_view text) { return valueOf(kZeroCopyReasonNames, text); }
+
+constexpr EnumName<MappedPointer> kMappedPointerNames[] = {
+    {MappedPointer::not_checked, "not-checked"},
+    {MappedPointer::own_array, "own-array"},
+    {MappedPointer::same_every_map, "same-every-map"},
+};
+
+std::string toString(MappedPointer pointer) { return nameOf(kMappedPointerNames, pointer); }
+std::optional<MappedPointer> parseMappedPointer(std::string_view text) { return valueOf(kMappedPointerNames, text); }
+
 std::optional<double> LinkCeiling::predictNs(double bytes) const {
   if (!latency_ns) return std::nullopt;
   return *latency_ns + (gbps && *gbps > 0 ? bytes / *gbps : 0.0);

@@ -49,6 +49,34 @@ struct LinkSize {
   LatencyFigure time;
 };
 
+// Why a strategy was found to move no data.
+enum class ZeroCopyReason {
+  time_flat,         // the time does not grow with the size
+  beyond_any_link,   // it grows as at a rate no host link carries
+  faster_than_copy,  // a map strategy that outruns the device's fastest copy
+};
+
+// Which host pointer a zero-copy map returned, where the maps were checked.
+enum class MappedPointer { not_checked, own_array, same_every_map };
+
+// The figures behind a zero-copy finding: the sweep's smallest and largest timed sizes, the fitted
+// rate and the copy it was held against.
+struct ZeroCopyEvidence {
+  ZeroCopyReason reason = ZeroCopyReason::time_flat;
+  std::uint64_t first_bytes = 0;
+  double first_ns = 0;
+  std::uint64_t last_bytes = 0;
+  double last_ns = 0;
+  std::optional<double> gbps;       // the fitted rate (beyond_any_link, faster_than_copy)
+  std::optional<double> copy_gbps;  // the device's fastest copy (faster_than_copy)
+  MappedPointer pointer = MappedPointer::not_checked;
+};
+
+std::string toString(ZeroCopyReason reason);  // "time-flat" | "beyond-any-link" | "faster-than-copy"
+std::optional<ZeroCopyReason> parseZeroCopyReason(std::string_view text);
+std::string toString(MappedPointer pointer);  // "not-checked" | "own-array" | "same-every-map"
+std::optional<MappedPointer> parseMappedPointer(std::string_view text);
+
 // One strategy in one direction over a sweep of sizes.
 struct LinkCeiling {
   LinkStrategy strategy = LinkStrategy::copy;
@@ -63,7 +91,9 @@ struct LinkCeiling {
   // No data moved: the time does not grow with the size, or grows far faster than any link could
   // carry (then it is no link speed); zero_copy_evidence says which, with the figures.
   bool zero_copy = false;
-  std::string zero_copy_evidence;
+  std::optional<ZeroCopyEvidence> zero_copy_evidence;
+  // The evidence as a file of an older rooflab wrote it (a sentence).
+  std::optional<std::string> zero_copy_evidence_as_saved;
   // Map strategies: the mapped pointer was the buffer's own host array (use-host-ptr) or stayed the
   // same from map to map (alloc-host-ptr, map); absent for copies.
   std::optional<bool> maps_host_pointer;

@@ -95,6 +95,50 @@ HostCondition hostConditionFromJson(const json& j) {
   return host;
 }
 
+// A benchmark's launch and sizes, each count written only where it applies to the benchmark.
+json toJson(const BenchmarkShape& shape) {
+  json j = json::object();
+  const auto put = [&j](const char* key, std::uint64_t value) {
+    if (value > 0) j[key] = value;
+  };
+  put("global_items", shape.global_items);
+  put("local_items", shape.local_items);
+  if (!shape.element_type.empty()) j["element_type"] = shape.element_type;
+  put("buffers", std::uint64_t(shape.buffers));
+  put("buffer_bytes", shape.buffer_bytes);
+  put("elements_per_item", shape.elements_per_item);
+  if (shape.contiguous_chunks) j["contiguous_chunks"] = true;
+  put("chains", std::uint64_t(shape.chains));
+  put("iterations", shape.iterations);
+  put("steps_per_iteration", std::uint64_t(shape.steps_per_iteration));
+  put("tile_bytes", shape.tile_bytes);
+  put("warp_items", shape.warp_items);
+  put("cache_bytes", shape.cache_bytes);
+  if (shape.cache_source != CacheSizeSource::none) j["cache_source"] = toString(shape.cache_source);
+  put("device_cache_bytes", shape.device_cache_bytes);
+  return j;
+}
+
+BenchmarkShape benchmarkShapeFromJson(const json& j) {
+  BenchmarkShape shape;
+  shape.global_items = integerOr<std::uint64_t>(j, "global_items", 0);
+  shape.local_items = integerOr<std::uint64_t>(j, "local_items", 0);
+  shape.element_type = textOr(j, "element_type");
+  shape.buffers = integerOr<int>(j, "buffers", 0);
+  shape.buffer_bytes = integerOr<std::uint64_t>(j, "buffer_bytes", 0);
+  shape.elements_per_item = integerOr<std::uint64_t>(j, "elements_per_item", 0);
+  shape.contiguous_chunks = boolOr(j, "contiguous_chunks", false);
+  shape.chains = integerOr<int>(j, "chains", 0);
+  shape.iterations = integerOr<std::uint64_t>(j, "iterations", 0);
+  shape.steps_per_iteration = integerOr<int>(j, "steps_per_iteration", 0);
+  shape.tile_bytes = integerOr<std::uint64_t>(j, "tile_bytes", 0);
+  shape.warp_items = integerOr<std::uint32_t>(j, "warp_items", 0);
+  shape.cache_bytes = integerOr<std::uint64_t>(j, "cache_bytes", 0);
+  shape.cache_source = parseCacheSizeSource(textOr(j, "cache_source")).value_or(CacheSizeSource::none);
+  shape.device_cache_bytes = integerOr<std::uint64_t>(j, "device_cache_bytes", 0);
+  return shape;
+}
+
 CeilingBenchmark ceilingBenchmarkFromJson(const json& j) {
   CeilingBenchmark b;
   b.name = textOr(j, "name");
@@ -107,7 +151,11 @@ CeilingBenchmark ceilingBenchmarkFromJson(const json& j) {
   b.best_kernel_ns = integerOr<std::int64_t>(j, "best_kernel_ns", 0);
   b.repetitions = integerOr<int>(j, "repetitions", 0);
   b.work_per_run = numberOr(j, bandwidth ? "bytes_per_run" : "flops_per_run", 0);
-  b.geometry = textOr(j, "geometry");
+  // An older file wrote the launch as a sentence; it is kept as written.
+  if (const json* geometry = member(j, "geometry"); geometry != nullptr) {
+    if (geometry->is_string()) b.geometry_as_saved = geometry->get<std::string>();
+    if (geometry->is_object()) b.shape = benchmarkShapeFromJson(*geometry);
+  }
   b.error = optionalText(j, "error");
   b.kernel = textOr(j, "kernel");
   b.vector_width = integerOr<int>(j, "vector_width", 0);
@@ -183,7 +231,7 @@ json toJson(const CeilingBenchmark& benchmark) {
             {"best_kernel_ns", benchmark.best_kernel_ns},
             {"repetitions", benchmark.repetitions},
             {bandwidth ? "bytes_per_run" : "flops_per_run", benchmark.work_per_run},
-            {"geometry", benchmark.geometry},
+            {"geometry", benchmark.geometry_as_saved ? json(*benchmark.geometry_as_saved) : toJson(benchmark.shape)},
             {"error", textOrNull(benchmark.error)}};
   // The ceilings-spread fields, written only when measured, so that older files re-write unchanged.
   if (!benchmark.kernel.empty()) j["kernel"] = benchmark.kernel;

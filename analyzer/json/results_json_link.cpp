@@ -33,6 +33,39 @@ LatencyFigure latencyFigureFromJson(const json& j) {
   return figure;
 }
 
+json toJson(const ZeroCopyEvidence& evidence) {
+  json j = {{"reason", toString(evidence.reason)},
+            {"first_bytes", evidence.first_bytes},
+            {"first_ns", finiteOrNull(evidence.first_ns)},
+            {"last_bytes", evidence.last_bytes},
+            {"last_ns", finiteOrNull(evidence.last_ns)}};
+  if (evidence.gbps) j["gbps"] = finiteOrNull(evidence.gbps);
+  if (evidence.copy_gbps) j["copy_gbps"] = finiteOrNull(evidence.copy_gbps);
+  if (evidence.pointer != MappedPointer::not_checked) j["mapped_pointer"] = toString(evidence.pointer);
+  return j;
+}
+
+std::optional<ZeroCopyEvidence> zeroCopyEvidenceFromJson(const json& j) {
+  const std::optional<ZeroCopyReason> reason = parseZeroCopyReason(textOr(j, "reason"));
+  if (!reason) return std::nullopt;
+  ZeroCopyEvidence evidence;
+  evidence.reason = *reason;
+  evidence.first_bytes = integerOr<std::uint64_t>(j, "first_bytes", 0);
+  evidence.first_ns = numberOr(j, "first_ns", 0);
+  evidence.last_bytes = integerOr<std::uint64_t>(j, "last_bytes", 0);
+  evidence.last_ns = numberOr(j, "last_ns", 0);
+  evidence.gbps = optionalNumber(j, "gbps");
+  evidence.copy_gbps = optionalNumber(j, "copy_gbps");
+  evidence.pointer = parseMappedPointer(textOr(j, "mapped_pointer")).value_or(MappedPointer::not_checked);
+  return evidence;
+}
+
+// The evidence as data, or an older file's sentence as it was written (null when there was none).
+json zeroCopyEvidenceJson(const LinkCeiling& ceiling) {
+  if (ceiling.zero_copy_evidence_as_saved) return textOrNull(*ceiling.zero_copy_evidence_as_saved);
+  return ceiling.zero_copy_evidence ? toJson(*ceiling.zero_copy_evidence) : json(nullptr);
+}
+
 json toJson(const LinkCeiling& ceiling) {
   json sizes = json::array();
   for (const LinkSize& size : ceiling.sizes) {
@@ -48,7 +81,7 @@ json toJson(const LinkCeiling& ceiling) {
             {"gbps", finiteOrNull(ceiling.gbps)},
             {"max_relative_residual", finiteOrNull(ceiling.max_relative_residual)},
             {"zero_copy", ceiling.zero_copy},
-            {"zero_copy_evidence", textOrNull(ceiling.zero_copy_evidence)},
+            {"zero_copy_evidence", zeroCopyEvidenceJson(ceiling)},
             {"error", textOrNull(ceiling.error)}};
   if (ceiling.maps_host_pointer) j["maps_host_pointer"] = *ceiling.maps_host_pointer;
   return j;
@@ -67,7 +100,10 @@ LinkCeiling linkCeilingFromJson(const json& j) {
   ceiling.gbps = optionalNumber(j, "gbps");
   ceiling.max_relative_residual = numberOr(j, "max_relative_residual", 0);
   ceiling.zero_copy = boolOr(j, "zero_copy", false);
-  ceiling.zero_copy_evidence = textOr(j, "zero_copy_evidence");
+  if (const json* evidence = member(j, "zero_copy_evidence"); evidence != nullptr) {
+    if (evidence->is_string()) ceiling.zero_copy_evidence_as_saved = evidence->get<std::string>();
+    if (evidence->is_object()) ceiling.zero_copy_evidence = zeroCopyEvidenceFromJson(*evidence);
+  }
   if (const json* maps = member(j, "maps_host_pointer"); maps != nullptr && maps->is_boolean())
     ceiling.maps_host_pointer = maps->get<bool>();
   ceiling.error = optionalText(j, "error");

@@ -28,10 +28,4 @@ std::string formatRoundTrip(double value) {
   return shortest(value == 0.0 ? 0.0 : value);  // -0 prints as "-0"; nobody wants to read that
 }
 
-std::string formatFixed(double value, int decimals) {
-  char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
-  return std::string(buffer, end);
-}
-
 }  // namespace rooflab

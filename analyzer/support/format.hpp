@@ -14,8 +14,4 @@ std::string formatNumber(double value);
 // "0.1"); "" for NaN and infinities (an empty CSV field), "0" for -0. For report fields.
 std::string formatRoundTrip(double value);
 
-// `decimals` digits after the point, rounded ("2969.0", "0.83"): for tables and messages only, since
-// it does not read back exactly.
-std::string formatFixed(double value, int decimals);
-
 }  // namespace rooflab

@@ -339,7 +339,7 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
   ResultsWriter results(outcome.results, *outcome.folder);
   results.start(config, device.info, {});
   const MeasuredModels measured =
-      measureModels(config.run, device, options.batch.progress, options.batch.ceilings_text, *planned);
+      measureModels(config.run, device, options.batch.progress, options.batch.ceilings_words, *planned);
   const RooflineModels& models = measured.models;
   results.setModels(models, measured.seconds);
   planned = planForDevice(config, planned, device, models, results);

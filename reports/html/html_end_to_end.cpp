@@ -9,6 +9,7 @@
 #include "reports/text/end_to_end_text.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
+#include "reports/text/ceilings_sentences.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -132,7 +133,7 @@ std::string linkCeilingsHtml(const AnalysedResults& results) {
     for (const LinkCeiling* c : rows) {
       std::string bandwidth = c->zero_copy ? "zero-copy" : c->gbps ? formatRate(*c->gbps) + " GB/s" : "–";
       html += "<tr>" + tdText(toString(c->strategy)) + tdText(toString(c->direction));
-      html += c->zero_copy ? td("<span title=\"" + escapeHtml(c->zero_copy_evidence) + "\">zero-copy</span>")
+      html += c->zero_copy ? td("<span title=\"" + escapeHtml(zeroCopyEvidenceText(*c)) + "\">zero-copy</span>")
                            : tdText(bandwidth, "num");
       html += tdText(c->latency_ns ? formatDurationNs(*c->latency_ns) : "–", "num");
       html += c->error ? td("<span class=\"bad\">" + escapeHtml(*c->error) + "</span>") : tdText(c->calls);

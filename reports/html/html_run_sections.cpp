@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "reports/text/ceilings_sentences.hpp"
 #include "reports/text/config_text.hpp"
 #include "reports/html/html_text.hpp"
 #include "reports/text/known_value.hpp"
@@ -103,7 +104,8 @@ std::string measuredCeilingsHtml(const AnalysedResults& results) {
             td(median ? escapeHtml(formatRate(*median) + unit) : "–", "num") +
             tdText(std::to_string(benchmark->repetitions), "num");
     const std::string error = benchmark->error.value_or("");
-    html += error.empty() ? tdText(benchmark->geometry) : td("<span class=\"bad\">" + escapeHtml(error) + "</span>");
+    html += error.empty() ? tdText(benchmarkGeometryText(*benchmark))
+                          : td("<span class=\"bad\">" + escapeHtml(error) + "</span>");
     html += "</tr>\n";
   }
   return html + "</tbody>\n</table>\n</section>\n";

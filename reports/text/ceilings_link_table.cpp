@@ -6,6 +6,7 @@
 #include "analyzer/support/format.hpp"
 #include "reports/text/ceilings_table.hpp"
 #include "reports/text/number_format.hpp"
+#include "reports/text/ceilings_sentences.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -43,7 +44,8 @@ void writeLinkCeiling(std::ostringstream& out, const LinkCeiling& ceiling) {
       << linkCeilingsPad(ceiling.latency_ns ? linkCeilingsUsText(*ceiling.latency_ns) : "-", 12)
       << linkCeilingsPad(formatFixedAsWritten(100 * ceiling.max_relative_residual, 0) + "%", 7) << ceiling.calls
       << "\n";
-  if (ceiling.zero_copy) out << "  " << linkCeilingsPad("", 32) << "zero-copy: " << ceiling.zero_copy_evidence << "\n";
+  if (ceiling.zero_copy)
+    out << "  " << linkCeilingsPad("", 32) << "zero-copy: " << zeroCopyEvidenceText(ceiling) << "\n";
   if (ceiling.error) out << "  " << linkCeilingsPad("", 32) << "stopped early: " << *ceiling.error << "\n";
 }
 

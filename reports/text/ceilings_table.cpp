@@ -8,6 +8,7 @@
 #include "analyzer/support/format.hpp"
 #include "reports/text/host_sentences.hpp"
 #include "reports/text/number_format.hpp"
+#include "reports/text/ceilings_sentences.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -111,7 +112,7 @@ bool writeCeilingsRoofTable(std::ostringstream& out, const std::vector<CeilingsR
     if (benchmark.error) {
       out << "FAILED: " << *benchmark.error;
     } else {
-      out << benchmark.geometry << "; median " << ceilingsRateText(benchmark.median_rate, benchmark.unit);
+      out << benchmarkGeometryText(benchmark) << "; median " << ceilingsRateText(benchmark.median_rate, benchmark.unit);
       if (benchmark.spread)
         out << " of " << benchmark.repetitions << " runs, " << toString(benchmark.spread->stopped) << " after "
             << formatFixedAsWritten(benchmark.spread->measured_seconds, 3) << " s";

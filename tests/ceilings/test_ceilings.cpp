@@ -12,6 +12,7 @@
 #include "analyzer/device/device.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "embedded_ceilings_local_bandwidth.hpp"
+#include "reports/text/ceilings_sentences.hpp"
 #include "reports/text/ceilings_table.hpp"
 
 using rooflab::CeilingBenchmark;
@@ -32,7 +33,8 @@ CeilingBenchmark figure(const char* name, const char* unit, double rate) {
   benchmark.unit = unit;
   benchmark.best_rate = benchmark.median_rate = rate;
   benchmark.repetitions = 5;
-  benchmark.geometry = "synthetic";
+  benchmark.shape.global_items = 1024;
+  benchmark.shape.local_items = 64;
   return benchmark;
 }
 
@@ -56,7 +58,10 @@ TEST(Ceilings, TinyRunOnPoclGivesPositiveFiniteFigures) {
     EXPECT_GT(*benchmark->best_rate, 0.0);
     EXPECT_GT(benchmark->best_kernel_ns, 0);
     EXPECT_GE(benchmark->repetitions, 2);  // at least the minimum; more until the noise target
-    EXPECT_FALSE(benchmark->geometry.empty());
+    EXPECT_GT(benchmark->shape.global_items, 0u);
+    EXPECT_GT(benchmark->shape.local_items, 0u);
+    EXPECT_NE(rooflab::reports::benchmarkGeometryText(*benchmark).find("global "), std::string::npos)
+        << rooflab::reports::benchmarkGeometryText(*benchmark);
   }
   EXPECT_TRUE(report.complete());
 
@@ -200,6 +205,7 @@ TEST(Ceilings, L2AndTypedPeaksOnPocl) {
   options.max_seconds_per_benchmark = 0.1;
   options.typed_peaks = {rooflab::Arithmetic::fp64, rooflab::Arithmetic::int32};
   options.warp_issue_rate = true;
+  options.roof_source = rooflab::reports::measuredRoofSource;
   const CeilingsReport report = rooflab::measureCeilings(*device, options);
 
   ASSERT_TRUE(report.l2_read.has_value()) << report.l2_not_measured.value_or("");
@@ -209,7 +215,10 @@ TEST(Ceilings, L2AndTypedPeaksOnPocl) {
   EXPECT_TRUE(std::isfinite(*l2.best_rate));
   EXPECT_GT(*l2.best_rate, 0.0);
   EXPECT_EQ(l2.kernel.rfind("l2_read_float", 0), 0u) << l2.kernel;
-  EXPECT_NE(l2.geometry.find("passes"), std::string::npos) << l2.geometry;
+  EXPECT_GT(l2.shape.iterations, 0u);
+  EXPECT_NE(l2.shape.cache_source, rooflab::CacheSizeSource::none);
+  EXPECT_NE(rooflab::reports::benchmarkGeometryText(l2).find("passes"), std::string::npos)
+      << rooflab::reports::benchmarkGeometryText(l2);
   ASSERT_NE(report.dramCeiling(), nullptr);
 
   for (const auto* typed : {&report.fp64_fma, &report.int32_mad, &report.warp_issue}) {
@@ -222,7 +231,8 @@ TEST(Ceilings, L2AndTypedPeaksOnPocl) {
   }
   EXPECT_EQ(report.int32_mad->unit, "GOP/s");
   EXPECT_EQ(report.warp_issue->unit, "warp GIPS");
-  EXPECT_NE(report.warp_issue->geometry.find("a warp instruction per 32 work-items"), std::string::npos);
+  EXPECT_NE(rooflab::reports::benchmarkGeometryText(*report.warp_issue).find("a warp instruction per 32 work-items"),
+            std::string::npos);
 
   ASSERT_TRUE(report.model.has_value());
   EXPECT_EQ(report.model->warp_issue_gips, report.warp_issue->best_rate);

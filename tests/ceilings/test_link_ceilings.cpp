@@ -7,6 +7,7 @@
 
 #include "analyzer/ceilings/ceilings_kinds.hpp"
 #include "analyzer/device/device.hpp"
+#include "reports/text/ceilings_sentences.hpp"
 #include "reports/text/ceilings_table.hpp"
 
 using namespace rooflab;
@@ -51,12 +52,14 @@ TEST(LinkCeilings, HostMemoryStrategiesAreZeroCopyOnPoclAndCopiesAreNot) {
     ASSERT_TRUE(ceiling.latency_ns) << what;
     if (ceiling.strategy == LinkStrategy::alloc_host_ptr || ceiling.strategy == LinkStrategy::use_host_ptr) {
       EXPECT_TRUE(ceiling.zero_copy) << what << " on a CPU device maps host memory in place";
-      EXPECT_FALSE(ceiling.zero_copy_evidence.empty()) << what;
+      ASSERT_TRUE(ceiling.zero_copy_evidence) << what;
+      EXPECT_NE(ceiling.zero_copy_evidence->pointer, MappedPointer::not_checked) << what;
+      EXPECT_EQ(reports::zeroCopyEvidenceText(ceiling).rfind("its commands take ", 0), 0u) << what;
       ASSERT_TRUE(ceiling.maps_host_pointer) << what;
       EXPECT_TRUE(*ceiling.maps_host_pointer) << what;
     }
     if (ceiling.strategy == LinkStrategy::copy) {
-      EXPECT_FALSE(ceiling.zero_copy) << what << ": " << ceiling.zero_copy_evidence;
+      EXPECT_FALSE(ceiling.zero_copy) << what << ": " << reports::zeroCopyEvidenceText(ceiling);
       ASSERT_TRUE(ceiling.gbps) << what;
       EXPECT_TRUE(std::isfinite(*ceiling.gbps) && *ceiling.gbps > 0) << what;
     }
@@ -73,7 +76,10 @@ TEST(LinkCeilings, HostMemoryStrategiesAreZeroCopyOnPoclAndCopiesAreNot) {
   EXPECT_NE(text.find("queued -> start"), std::string::npos) << text;
 
   DeviceModel model;
-  ceiling_bench::addLinkRoofs(report, model);
+  ceiling_bench::addLinkRoofs(report, model, reports::measuredRoofSource);
   EXPECT_TRUE(model.host_to_device_gbps && model.device_to_host_gbps && model.launch_latency_ns);
-  EXPECT_TRUE(model.sources.count("launch_latency_ns"));
+  ASSERT_TRUE(model.sources.count("launch_latency_ns"));
+  EXPECT_NE(model.sources.at("launch_latency_ns").find("queued -> start, median of "), std::string::npos);
+  ASSERT_TRUE(model.sources.count("host_to_device_gbps"));
+  EXPECT_NE(model.sources.at("host_to_device_gbps").find("fitted over 7 sizes"), std::string::npos);
 }

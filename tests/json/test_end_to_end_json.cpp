@@ -86,7 +86,8 @@ TEST(EndToEndJson, LinkAndLaunchCeilingsRoundTrip) {
   c.sizes = {{4096, LatencyFigure{400.0, 390.0, 380, 420, 0.01, 12, StopDecision::converged, 0.01}}};
   c.latency_ns = 400;
   c.zero_copy = true;
-  c.zero_copy_evidence = "size-independent";
+  c.zero_copy_evidence = ZeroCopyEvidence{ZeroCopyReason::time_flat, 4096, 400, 16 << 20, 410};
+  c.zero_copy_evidence->pointer = MappedPointer::own_array;
   c.maps_host_pointer = true;
   link.transfers = {c};
   report.launch.emplace().queued_to_start.median_ns = 7000;

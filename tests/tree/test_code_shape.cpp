@@ -159,14 +159,9 @@ TEST(CodeShape, TheAnalysisFormatsNoNumberForAReader) {
       kSource / "analyzer/data/run_cost.hpp"};
   for (const char* folder : {"analyzer/diagnose", "analyzer/place"})
     for (const fs::path& file : sourcesUnder(kSource / folder)) analysis.push_back(file);
-  // The ceilings' files that still write their measurements' own text, kept as data in the results
-  // and the measured model (the results JSON's schema): each benchmark's kernel, build options and
-  // geometry, the L2's cache-size source, the zero-copy evidence, the model's sources.
-  const std::set<std::string> ceilings_saving_text = {"ceilings.cpp",      "ceilings_issue.cpp", "ceilings_l2.cpp",
-                                                      "ceilings_link.cpp", "ceilings_model.cpp", "ceilings_typed.cpp"};
-  for (const fs::path& file : sourcesUnder(kSource / "analyzer/ceilings"))
-    if (!ceilings_saving_text.count(file.filename().string())) analysis.push_back(file);
-  for (const char* finding : {"diagnosis", "mutation_verdict", "roofline", "what_if", "end_to_end", "host_condition"})
+  for (const fs::path& file : sourcesUnder(kSource / "analyzer/ceilings")) analysis.push_back(file);
+  for (const char* finding : {"diagnosis", "mutation_verdict", "roofline", "what_if", "end_to_end", "host_condition",
+                              "ceilings_report", "link_ceilings"})
     for (const char* extension : {".hpp", ".cpp"})
       if (fs::exists(kSource / "analyzer/data" / (std::string(finding) + extension)))
         analysis.push_back(kSource / "analyzer/data" / (std::string(finding) + extension));
