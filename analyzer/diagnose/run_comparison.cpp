@@ -6,28 +6,41 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
 
 #include "analyzer/stats/stats.hpp"
-#include "analyzer/support/format.hpp"
 #include "analyzer/support/parallel_for.hpp"
 
 namespace rooflab {
 namespace {
 
-// Params compare as the text of their values in name order: two runs that write N=1024 match
-// whatever the manifest's order of names.
-using MatchKey = std::tuple<std::string, std::string, RunMode, std::string>;
+// A point's identity across two runs: params compare by value in name order, so that two runs that
+// set N=1024 match whatever the manifest's order of names; every value that is not a finite number
+// is the same missing value. A variant's what-ifs share one mode, and a batch on several devices
+// has the device in the key.
+struct MatchKey {
+  std::string family;
+  std::string variant;
+  RunMode mode = RunMode::normal;
+  std::map<std::string, std::optional<double>> params;
+  std::optional<std::string> what_if;
+  std::optional<std::string> device;
+
+  bool operator<(const MatchKey& other) const {
+    return std::tie(family, variant, mode, params, what_if, device) <
+           std::tie(other.family, other.variant, other.mode, other.params, other.what_if, other.device);
+  }
+};
 
 MatchKey matchKeyOf(const RunRecord& record) {
-  std::string params;
+  MatchKey key{record.family, record.variant, record.mode, {}, std::nullopt, record.device};
   for (const auto& [name, value] : record.params)
-    params += name + "=" + (std::isfinite(value) ? formatNumber(value) : "") + "\n";
-  if (record.what_if) params += "what-if=" + record.what_if->name + "\n";  // a variant's what-ifs share one mode
-  if (record.device) params += "device=" + *record.device + "\n";          // a batch on several devices
-  return {record.family, record.variant, record.mode, params};
+    key.params[name] = std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
+  if (record.what_if) key.what_if = record.what_if->name;
+  return key;
 }
 
 PointKey pointKeyOf(const RunRecord& record) {
