@@ -99,7 +99,8 @@ std::string joinedInputErrors(const std::vector<std::string>& errors) {
 
 std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::shared_ptr<const BatchPlan> plan,
                                                const SelectedDevice& device, const RooflineModels& models,
-                                               ResultsWriter& results, bool datasheet_roofs) {
+                                               ResultsWriter& results, bool datasheet_roofs,
+                                               const SizeChoiceText& size_choice_text) {
   if (!hasSizeRules(config)) return plan;
   SizeDevice size_device{device.info, nullptr, ""};
   const std::optional<DeviceModel>& roofs = datasheet_roofs ? models.datasheet : models.device;
@@ -108,8 +109,10 @@ std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::s
     size_device.roofs_name = !datasheet_roofs && models.ceilings && models.ceilings->model ? "measured" : "datasheet";
   }
   const std::vector<SizeChoice> choices = chooseSizes(config, *plan, size_device);
-  for (const SizeChoice& choice : choices)
-    std::fprintf(stderr, "rooflab: %s: %s\n", terminalText(choice.family).c_str(), choice.why.c_str());
+  if (size_choice_text)
+    for (const SizeChoice& choice : choices)
+      std::fprintf(stderr, "rooflab: %s: %s\n", terminalText(choice.family).c_str(),
+                   terminalText(size_choice_text(choice)).c_str());
   results.setSizeChoices(choices);
   auto sized = std::make_shared<const BatchPlan>(planBatch(withChosenSizes(config, choices)));
   if (!sized->input_errors.empty()) throw InputError(joinedInputErrors(sized->input_errors));
@@ -154,15 +157,20 @@ void refuseCountersThatCannotBeRead(const RunSettings& settings, const DeviceInf
                     " (counters = \"auto\" runs with timings alone)");
 }
 
-void announce(std::size_t points, const BatchPlan& plan, const BatchConfig& config, const std::string& estimate,
-              const ResultsWriter& results, const std::string& devices_text) {
-  const std::size_t families = plan.studiedFamilyCount();
-  std::fprintf(stderr,
-               "rooflab: %zu points (%zu %s) on %s; %d warm-up + at least %d timed runs each, to ±%g%% noise "
-               "within %g s; %sresults in %s\n",
-               points, families, families == 1 ? "family" : "families", devices_text.c_str(), config.run.warmup,
-               config.run.repetitions, config.run.max_noise * 100, config.run.max_time_s, estimate.c_str(),
-               results.path().c_str());
+void announce(std::size_t points, const BatchPlan& plan, const BatchConfig& config,
+              std::optional<double> estimate_seconds, const ResultsWriter& results, const std::string& devices_text,
+              const BatchStartText& start_text) {
+  if (!start_text) return;
+  const BatchStart start{points,
+                         plan.studiedFamilyCount(),
+                         devices_text,
+                         config.run.warmup,
+                         config.run.repetitions,
+                         config.run.max_noise,
+                         config.run.max_time_s,
+                         estimate_seconds,
+                         results.path().string()};
+  std::fprintf(stderr, "%s\n", start_text(start).c_str());
 }
 
 // The part of the batch this run makes (--shard I/N), with what a merge needs to know of it.
@@ -328,7 +336,8 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
   // the one worth sampling, wherever it stands in the list.
   const auto gpu = std::find_if(devices.devices.begin(), devices.devices.end(),
                                 [](const SelectedDevice& device) { return device.info.isGpu(); });
-  HostWatch host(gpu != devices.devices.end() ? gpu->info : first.info, options.host_noise_text);
+  HostWatch host(gpu != devices.devices.end() ? gpu->info : first.info, options.host_noise_text,
+                 options.gpu_clock_text);
   results.setHost(host.condition());
   BatchTimes times;
   times.startup_seconds = secondsSince(options.command_started);
@@ -342,7 +351,8 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
   // Sizes are chosen on the first device; the parts of a batch, each on its own machine, choose them
   // from its datasheet, so that every part chooses alike. (An A/B run's plan is its two configs'.)
   if (sides.empty())
-    planned = planForDevice(config, planned, first, models.front().models, results, options.part.has_value());
+    planned = planForDevice(config, planned, first, models.front().models, results, options.part.has_value(),
+                            options.size_choice_text);
   const BatchPlan& plan = *planned;
   std::optional<BatchPart> part = options.part;
   const std::vector<std::size_t> points = pointsToRun(plan, part);
@@ -353,9 +363,8 @@ BatchOutcome runPlanned(BatchConfig config, std::shared_ptr<const BatchPlan> pla
   BatchEstimator estimator =
       BatchEstimator::forPlan(plan, estimateSlots(points, devices), models.front().models, config.run, first.info,
                               devices.mode == DeviceMode::shard ? static_cast<int>(devices.devices.size()) : 1);
-  const std::string estimate =
-      options.estimate_text ? "estimated " + options.estimate_text(estimator.initialSeconds()) + "; " : "";
-  announce(points.size(), plan, config, estimate, results, devicesText(devices, points.size()));
+  announce(points.size(), plan, config, estimator.initialSeconds(), results, devicesText(devices, points.size()),
+           options.start_text);
 
   const std::size_t records_planned =
       points.size() * (devices.mode == DeviceMode::compare ? devices.devices.size() : 1);

@@ -44,6 +44,11 @@ struct BatchOptions {
   CeilingsWords ceilings_words;
   // How the start line and the progress line say the estimate (reports::estimateText).
   EstimateText estimate_text;
+  // The start line (reports::batchStartText), the GPU clock sampled (reports::gpuClockText) and the
+  // sizes a family's size rules chose (reports::sizeChoiceText); empty, each is left out.
+  BatchStartText start_text;
+  GpuClockText gpu_clock_text;
+  SizeChoiceText size_choice_text;
 };
 
 struct BatchOutcome {
@@ -67,13 +72,14 @@ struct MeasuredModels {
 };
 MeasuredModels measureModels(const RunSettings& settings, const SelectedDevice& device, bool show_log,
                              const CeilingsWords& ceilings_words, const BatchPlan& plan, bool measure_link = false);
-// the plan again with the sizes that its size rules choose on this device (printed and kept in the
-// results), or `plan` itself when no study gives a rule; with `datasheet_roofs`, from the device's
+// the plan again with the sizes that its size rules choose on this device (said by size_choice_text
+// and kept in the results), or `plan` itself when no study gives a rule; with `datasheet_roofs`, from the device's
 // datasheet model rather than its measured ceilings (so that the parts of a batch choose alike).
 // Throws InputError when a rule cannot be met.
 std::shared_ptr<const BatchPlan> planForDevice(const BatchConfig& config, std::shared_ptr<const BatchPlan> plan,
                                                const SelectedDevice& device, const RooflineModels& models,
-                                               ResultsWriter& results, bool datasheet_roofs = false);
+                                               ResultsWriter& results, bool datasheet_roofs = false,
+                                               const SizeChoiceText& size_choice_text = {});
 
 // Measures the device's ceilings (unless [run] ceilings = "datasheet"), runs every point in a worker
 // process, places each record on the roofline models, appends it to <out>/journal.jsonl and writes

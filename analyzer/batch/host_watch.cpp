@@ -9,8 +9,11 @@
 
 namespace rooflab {
 
-HostWatch::HostWatch(const DeviceInfo& device, HostNoiseText noise_text)
-    : host_(readHostCondition()), gpu_clock_(device), noise_text_(std::move(noise_text)) {
+HostWatch::HostWatch(const DeviceInfo& device, HostNoiseText noise_text, GpuClockText clock_text)
+    : host_(readHostCondition()),
+      gpu_clock_(device),
+      noise_text_(std::move(noise_text)),
+      clock_text_(std::move(clock_text)) {
   host_.gpu_sm_clock_unavailable = gpu_clock_.unavailableReason().empty()
                                        ? std::nullopt
                                        : std::optional<std::string>(gpu_clock_.unavailableReason());
@@ -26,9 +29,7 @@ HostCondition HostWatch::condition() const {
 
 void HostWatch::reportAtEnd() const {
   const HostCondition host = condition();
-  if (host.gpu_sm_clock)
-    std::fprintf(stderr, "rooflab: GPU SM clock %.0f-%.0f MHz over %zu samples\n", host.gpu_sm_clock->min_mhz,
-                 host.gpu_sm_clock->max_mhz, host.gpu_sm_clock->count);
+  if (host.gpu_sm_clock && clock_text_) std::fprintf(stderr, "rooflab: %s\n", clock_text_(*host.gpu_sm_clock).c_str());
   if (const auto noisy = noisyHost(host); noisy && noise_text_)
     std::fprintf(stderr, "rooflab: warning: this batch ran on a noisy host (%s); compare its timings with care\n",
                  noise_text_(*noisy).c_str());

@@ -9,8 +9,9 @@ namespace rooflab {
 
 class HostWatch {
  public:
-  // `noise_text` says why the host is noisy in the warnings; empty, they are left out.
-  HostWatch(const DeviceInfo& device, HostNoiseText noise_text);
+  // `noise_text` says why the host is noisy in the warnings, `clock_text` the GPU clock sampled, at
+  // the end; empty, each is left out.
+  HostWatch(const DeviceInfo& device, HostNoiseText noise_text, GpuClockText clock_text);
   void sample() { gpu_clock_.sample(); }
   HostCondition condition() const;
   void reportAtEnd() const;
@@ -19,6 +20,7 @@ class HostWatch {
   HostCondition host_;
   GpuClockSampler gpu_clock_;
   HostNoiseText noise_text_;
+  GpuClockText clock_text_;
 };
 
 }  // namespace rooflab

@@ -39,6 +39,7 @@
 #include "reports/text/ceilings_sentences.hpp"
 #include "reports/text/ceilings_table.hpp"
 #include "reports/text/cost_text.hpp"
+#include "reports/text/device_list_text.hpp"
 #include "reports/text/diff_report.hpp"
 #include "reports/text/diff_text.hpp"
 #include "reports/text/host_sentences.hpp"
@@ -255,7 +256,7 @@ int tuneCommand(const TuneCommand& cmd) {
   if (cmd.run.no_counters) options.batch.counters_override = CountersSetting::off;
   options.batch.formats_override = cmd.run.formats;
   options.batch.progress = !cmd.run.quiet;
-  giveBatchTheReportsWords(options.batch);
+  giveTuneTheReportsWords(options);
   options.searcher = *searcher;
   options.budget = cmd.budget;
   options.time_budget_s = cmd.time_budget_s;
@@ -352,35 +353,9 @@ int devicesCommand() {
     return static_cast<int>(ExitCode::no_device);
   }
   const std::vector<DeviceModel> models = loadDeviceModels();
-  std::string platform;
-  for (const auto& d : devices) {
-    const DeviceInfo& i = d.info;
-    if (i.platform != platform) {
-      platform = i.platform;
-      std::printf("platform %d: %s\n", i.platform_index, i.platform.c_str());
-    }
-    std::printf("  %d:%d  %s  [%s, %s]\n", i.platform_index, i.device_index, i.name.c_str(), i.type.c_str(),
-                i.vendor.c_str());
-    std::printf("        %s, driver %s\n", i.opencl_version.c_str(), i.driver_version.c_str());
-    std::printf(
-        "        %u compute units at %u MHz; global memory %.2f GiB (max allocation %.2f GiB); local memory %llu KiB\n",
-        i.compute_units, i.clock_mhz, i.global_mem_bytes / 1073741824.0, i.max_alloc_bytes / 1073741824.0,
-        static_cast<unsigned long long>(i.local_mem_bytes / 1024));
-    std::string sizes;
-    for (auto s : i.max_work_item_sizes) sizes += (sizes.empty() ? "" : "x") + std::to_string(s);
-    std::printf("        max work-group %zu (per dimension %s); profiling timer resolution %llu ns\n",
-                i.max_work_group_size, sizes.c_str(), static_cast<unsigned long long>(i.timer_resolution_ns));
-    if (i.pci_location)
-      std::printf("        PCI %s (the CUDA device at this location is the one its counters are read on)\n",
-                  toString(*i.pci_location).c_str());
-    if (auto model = matchDeviceModel(i, models))
-      std::printf("        device model: %s (%s): %.0f GFLOP/s FP32, %.1f GB/s DRAM\n", model->key.c_str(),
-                  model->display_name.c_str(), model->peak_gflops, model->dram_gbps);
-    else
-      std::printf("        device model: none in configs/devices; `rooflab run` measures one (`rooflab ceilings "
-                  "--device %d:%d` saves it)\n",
-                  i.platform_index, i.device_index);
-  }
+  std::vector<reports::ListedDevice> listed;
+  for (const auto& device : devices) listed.push_back({device.info, matchDeviceModel(device.info, models)});
+  std::fputs(reports::deviceListText(listed).c_str(), stdout);
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "analyzer/batch/batch.hpp"
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/data/run_comparison.hpp"
+#include "analyzer/tune/tune.hpp"
 
 namespace rooflab {
 
@@ -23,8 +24,10 @@ void checkFormats(const std::vector<std::string>& formats);
 BatchOptions batchOptionsOf(const RunCommand& cmd, BatchConfig& config);
 
 // The sentences the batch says while it runs, written by reports/ (analyzer/ writes no sentence): the
-// noisy host's, the estimate's, the ceilings' table.
+// start line, the estimate, the ceilings' table and their roofs' sources, the sizes chosen, the noisy
+// host and the GPU clock; a tuning search's also its line per evaluation.
 void giveBatchTheReportsWords(BatchOptions& options);
+void giveTuneTheReportsWords(TuneOptions& options);
 
 // Adds the reports and the rest of the command to the results' phase table, rewrites results.json
 // with it, and prints the table when asked.

@@ -50,4 +50,7 @@ struct HostNoise {
 // its sentence: reports/text writes it, and the command line passes it down.
 using HostNoiseText = std::function<std::string(const HostNoise&)>;
 
+// How the batch says the GPU clock it sampled (reports::gpuClockText), for the same reason.
+using GpuClockText = std::function<std::string(const GpuClockSamples&)>;
+
 }  // namespace rooflab

@@ -52,6 +52,23 @@ struct BatchEstimateTrace {
 // writes no sentence); empty, the estimate is left out of what it prints.
 using EstimateText = std::function<std::string(double seconds)>;
 
+// What a batch says as it starts: its points, families and devices, how each point is measured, the
+// estimate and where its results go.
+struct BatchStart {
+  std::size_t points = 0;
+  std::size_t families = 0;
+  std::string devices;  // the device, or the devices and how they share the points
+  int warmup = 0;
+  int repetitions = 0;    // at least this many timed runs
+  double max_noise = 0;   // until the median is known to this fraction
+  double max_time_s = 0;  // or this many seconds of timed runs
+  std::optional<double> estimate_seconds;
+  std::string results_path;
+};
+
+// How the batch says it (reports::batchStartText), for the same reason as EstimateText.
+using BatchStartText = std::function<std::string(const BatchStart&)>;
+
 // Where a batch's wall time went: its phases, in order, summing to wall_seconds.
 struct BatchCost {
   double wall_seconds = 0;  // the command, from its start to the end of the reports

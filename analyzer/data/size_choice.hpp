@@ -4,6 +4,7 @@
 // shown in the report. Types only; plan/size_rules.hpp chooses.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@ enum class SizeLimit {
 };
 std::string toString(SizeLimit limit);  // "waves", "kernel_time", "cache", "smallest", "memory", "max"
 std::optional<SizeLimit> parseSizeLimit(const std::string& text);
+
+// Where a family is memory-bound at the roofs, its buffers take at least this many times the device's
+// global-memory cache, so that the cache does not serve what DRAM should.
+constexpr double kSizeRulePastCacheFactor = 4;
 
 struct SizeChoice {
   std::string family;
@@ -48,7 +53,13 @@ struct SizeChoice {
   // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, where the family is memory-bound at the roofs and its buffers were
   // sized past it; 0 where that goal did not apply (compute-bound, no roofs, cache size unknown).
   std::uint64_t cache_bytes = 0;
-  std::string why;  // one sentence, as printed
+  // The choice as a file of an older rooflab wrote it (one sentence); the figures above are then what
+  // it was written from.
+  std::optional<std::string> why_as_saved;
 };
+
+// How the batch says a choice (reports::sizeChoiceText), from the command line as analyzer/ writes
+// no sentence.
+using SizeChoiceText = std::function<std::string(const SizeChoice&)>;
 
 }  // namespace rooflab

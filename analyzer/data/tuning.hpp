@@ -4,6 +4,7 @@
 // with what became of it, the best one with its interval, and a manifest snippet that keeps it.
 // Types only; analyzer/tune/ searches.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <map>
 #include <string>
@@ -86,5 +87,10 @@ struct TuneJournalEntry {
   std::map<std::string, std::string> identity;
   RunRecord record;
 };
+
+// The line a search prints after each evaluation: the configuration `configuration` of `result`, the
+// evaluations made of `budget`, and its time and rate (reports::tuneProgressText).
+using TuneProgressText =
+    std::function<std::string(const TuningResult& result, std::size_t configuration, std::size_t budget)>;
 
 }  // namespace rooflab

@@ -50,8 +50,9 @@ json toJson(const SizeChoice& c) {
             {"buffer_bytes", c.buffer_bytes},
             {"largest_buffer_bytes", c.largest_buffer_bytes},
             {"max_alloc_bytes", c.max_alloc_bytes},
-            {"cache_bytes", c.cache_bytes},
-            {"why", c.why}};
+            {"cache_bytes", c.cache_bytes}};
+  // An older file's sentence, written back as it was; a newer file has the figures alone.
+  if (c.why_as_saved) j["why"] = *c.why_as_saved;
   if (c.work_unmeasured) j["work_unmeasured"] = true;  // written only then: older results re-write unchanged
   return j;
 }
@@ -77,7 +78,7 @@ SizeChoice sizeChoiceFromJson(const json& j) {
   c.largest_buffer_bytes = numberOr(j, "largest_buffer_bytes", 0);
   c.max_alloc_bytes = integerOr<std::uint64_t>(j, "max_alloc_bytes", 0);
   c.cache_bytes = integerOr<std::uint64_t>(j, "cache_bytes", 0);
-  c.why = textOr(j, "why");
+  c.why_as_saved = optionalText(j, "why");
   return c;
 }
 

@@ -19,7 +19,6 @@ constexpr double kLargestCandidate = 9007199254740992.0;  // 2^53: every size ab
 // cache: streamed through a cache of a quarter of their size, at most a quarter of them can still be
 // there when a repetition comes back to them (less with the cache's other tenants), so the run
 // measures DRAM, not the cache, while the size stays within a few times the cache.
-constexpr double kPastCacheFactor = 4;
 
 // What the studied variants make of one size.
 struct SizeEvaluation {
@@ -187,7 +186,7 @@ bool memoryBoundAt(const SizeRuleStudy& study, double value, const WorkRoofs& ro
 bool pastCache(const SizeRuleStudy& study, double value, const WorkRoofs& roofs, std::uint64_t cache_bytes) {
   if (!memoryBoundAt(study, value, roofs)) return true;
   double largest = 0;
-  return bufferBytesAt(study, value, largest) >= kPastCacheFactor * static_cast<double>(cache_bytes);
+  return bufferBytesAt(study, value, largest) >= kSizeRulePastCacheFactor * static_cast<double>(cache_bytes);
 }
 
 // The first of candidates[0, past) that meets a goal met by every larger one; `past` when none does.
@@ -200,53 +199,6 @@ std::size_t firstMeeting(std::size_t past, const Goal& met) {
     else first = middle + 1;
   }
   return first;
-}
-
-std::string bytesText(double bytes) {
-  char text[32];
-  if (bytes >= 1e9) std::snprintf(text, sizeof text, "%.3g GB", bytes / 1e9);
-  else if (bytes >= 1e6) std::snprintf(text, sizeof text, "%.3g MB", bytes / 1e6);
-  else std::snprintf(text, sizeof text, "%.3g kB", bytes / 1e3);
-  return text;
-}
-
-std::string microsecondsText(double us) {
-  char text[32];
-  if (us >= 1000) std::snprintf(text, sizeof text, "%.3g ms", us / 1000);
-  else std::snprintf(text, sizeof text, "%.3g µs", us);
-  return text;
-}
-
-std::string why(const SizeChoice& c) {
-  std::string text = c.rule.param + " = " + formatNumber(c.value) + " (size rule \"fill\"): ";
-  text += "waves: " + formatNumber(c.rule.waves) + " x " + std::to_string(c.compute_units) +
-          " compute units = " + formatNumber(c.work_groups_needed) + " work-groups";
-  if (c.fewest_work_groups)
-    text += " (" + c.fewest_variant + " has the fewest: " + formatNumber(*c.fewest_work_groups) + ")";
-  text += "; kernel time: ";
-  text += c.estimated_kernel_us ? microsecondsText(*c.estimated_kernel_us) + " at the " + c.roofs +
-                                      " roofs (at least " + microsecondsText(c.rule.min_kernel_us) + ")"
-          : c.work_unmeasured ? "not estimated (the family's work is not measured: the waves goal alone)"
-                              : "not estimated (no roofs known for this device)";
-  text += "; buffers " + bytesText(c.buffer_bytes) + ", the largest " + bytesText(c.largest_buffer_bytes) +
-          " (max allocation " + bytesText(static_cast<double>(c.max_alloc_bytes)) + ")";
-  if (c.cache_bytes > 0)
-    text += "; past the cache: memory-bound at the roofs, so the buffers take at least " +
-            formatNumber(kPastCacheFactor) + " x the device's " + bytesText(static_cast<double>(c.cache_bytes)) +
-            " global-memory cache";
-  switch (c.limited_by) {
-    case SizeLimit::waves: text += "; decided by the waves"; break;
-    case SizeLimit::kernel_time: text += "; decided by the kernel time"; break;
-    case SizeLimit::cache: text += "; decided by the cache"; break;
-    case SizeLimit::smallest: text += "; both met at the smallest size every variant accepts"; break;
-    case SizeLimit::memory: text += "; held lower by the device's memory: the goals are not met"; break;
-    case SizeLimit::max: text += "; held at the rule's max: the goals are not met"; break;
-  }
-  if (c.values.size() > 1) {
-    text += "; swept over";
-    for (double v : c.values) text += " " + formatNumber(v);
-  }
-  return text;
 }
 
 // The first accepted size at or after candidates[from], up to `last`; npos when none.
@@ -417,7 +369,6 @@ SizeChoice chooseRuleSize(const SizeRuleStudy& study, const SizeDevice& device) 
   if (roofs && device.info.global_mem_cache_bytes > 0 && memoryBoundAt(study, c.value, *roofs))
     c.cache_bytes = device.info.global_mem_cache_bytes;
   c.values = sweepValues(study, candidates, c.value, max_wg);
-  c.why = why(c);
   return c;
 }
 

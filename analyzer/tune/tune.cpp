@@ -52,19 +52,6 @@ ConfigurationOutcome outcomeOf(const RunRecord& record) {
   return ConfigurationOutcome::failed;
 }
 
-std::string durationText(double ns) {
-  char text[32];
-  std::snprintf(text, sizeof text, ns >= 1e6 ? "%.4g ms" : "%.4g us", ns >= 1e6 ? ns / 1e6 : ns / 1e3);
-  return text;
-}
-
-std::string configurationText(const TuningResult& result, std::size_t c) {
-  std::string text;
-  for (std::size_t d = 0; d < result.dimensions.size(); ++d)
-    text += (d ? " " : "") + result.dimensions[d].name + "=" + formatNumber(result.configurations[c].values[d]);
-  return text;
-}
-
 // The family's rate unit on this device, and the roof at the point's intensity: GB/s against DRAM
 // for work below the device's ridge, GFLOP/s against min(peak, intensity x DRAM) above it.
 // Without a model of the device, the reference model's ridge picks the unit, and there is no roof.
@@ -195,19 +182,8 @@ class SearchRun {
   }
 
   void report(std::size_t c) const {
-    const TuningResult& result = search_.result;
-    const TunedConfiguration& t = result.configurations[c];
-    std::string line = "rooflab: tune " + result.family + "/" + result.variant + " [" +
-                       std::to_string(result.evaluations) + "/" + std::to_string(budget_) + "] " +
-                       configurationText(result, c) + ": ";
-    if (t.outcome == ConfigurationOutcome::ok && t.median_ns) {
-      line += durationText(*t.median_ns);
-      if (t.rate) line += ", " + formatNumber(std::round(*t.rate * 10) / 10) + " " + result.rate_unit;
-    } else {
-      line += toString(t.outcome);
-    }
-    if (t.resumed) line += " (from the journal)";
-    std::fprintf(stderr, "%s\n", terminalText(line).c_str());
+    if (options_.progress_text)
+      std::fprintf(stderr, "%s\n", terminalText(options_.progress_text(search_.result, c, budget_)).c_str());
   }
 
   void chooseBest() {
@@ -342,7 +318,7 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
       measureModels(config.run, device, options.batch.progress, options.batch.ceilings_words, *planned);
   const RooflineModels& models = measured.models;
   results.setModels(models, measured.seconds);
-  planned = planForDevice(config, planned, device, models, results);
+  planned = planForDevice(config, planned, device, models, results, false, options.batch.size_choice_text);
   TuningPlan tuning = planTuning(*planned, device.info);
   TuneJournal journal(outcome.out_dir / "tune-journal.jsonl", options.fresh);
   for (const std::string& warning : journal.warnings()) std::fprintf(stderr, "rooflab: warning: %s\n", warning.c_str());

@@ -23,6 +23,9 @@ struct TuneOptions {
   std::optional<double> time_budget_s;  // seconds per search
   std::optional<std::uint64_t> seed;    // the random and guided searchers'; default: [run] seed
   bool fresh = false;                   // ignore and empty the journal
+  // The line each evaluation prints (reports::tuneProgressText, from the command line, as analyzer/
+  // writes no sentence); empty, none is printed.
+  TuneProgressText progress_text;
 };
 
 struct TuneOutcome {

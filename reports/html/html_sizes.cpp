@@ -6,6 +6,7 @@
 #include "reports/html/html_text.hpp"
 #include "reports/html/svg_chart.hpp"
 #include "reports/text/number_format.hpp"
+#include "reports/text/size_choice_text.hpp"
 #include "reports/text/size_response.hpp"
 
 namespace rooflab::reports {
@@ -14,7 +15,7 @@ std::string sizeChoicesHtml(const AnalysedResults& results, const std::string& f
   std::string html;
   for (const SizeChoice& choice : results.size_choices) {
     if (choice.family != family) continue;
-    html += "<li>" + escapeHtml(choice.why) + "</li>";
+    html += "<li>" + escapeHtml(sizeChoiceText(choice)) + "</li>";
   }
   if (html.empty()) return "";
   return "<div class=\"size-choices\"><p class=\"meta\">Sizes chosen for this device:</p><ul class=\"meta\">" + html +

@@ -8,18 +8,18 @@ namespace {
 constexpr double kKiB = 1024;
 constexpr double kMiB = 1024 * kKiB;
 
-std::string count(std::uint64_t value) { return std::to_string(value); }
+std::string countText(std::uint64_t value) { return std::to_string(value); }
 
 std::string launchText(const BenchmarkShape& shape) {
-  return "global " + count(shape.global_items) + " x local " + count(shape.local_items);
+  return "global " + countText(shape.global_items) + " x local " + countText(shape.local_items);
 }
 
 std::string dramGeometry(const BenchmarkShape& shape) {
   const std::string per_item = shape.elements_per_item > 0
-                                   ? count(shape.elements_per_item) + " " + shape.element_type + " per work-item" +
+                                   ? countText(shape.elements_per_item) + " " + shape.element_type + " per work-item" +
                                          (shape.contiguous_chunks ? " (contiguous chunks)" : " (interleaved)")
                                    : "one " + shape.element_type + " per work-item";
-  return (shape.buffers > 1 ? count(shape.buffers) + " buffers; " : "") + launchText(shape) + ", " + per_item +
+  return (shape.buffers > 1 ? countText(shape.buffers) + " buffers; " : "") + launchText(shape) + ", " + per_item +
          ", buffers of " + formatFixedAsWritten(double(shape.buffer_bytes) / kMiB, 1) + " MiB";
 }
 
@@ -39,23 +39,25 @@ std::string cacheSourceText(const BenchmarkShape& shape) {
 std::string l2Geometry(const BenchmarkShape& shape) {
   return launchText(shape) + ", buffer of " + formatFixedAsWritten(double(shape.buffer_bytes) / kKiB, 0) +
          " KiB (a power of two within half of " + formatFixedAsWritten(double(shape.cache_bytes) / kKiB, 0) + " KiB, " +
-         cacheSourceText(shape) + "), " + count(shape.iterations) + " passes of " + count(shape.elements_per_item) +
-         " " + shape.element_type + " per work-item";
+         cacheSourceText(shape) + "), " + countText(shape.iterations) + " passes of " +
+         countText(shape.elements_per_item) + " " + shape.element_type + " per work-item";
 }
 
 std::string chainsGeometry(const BenchmarkShape& shape) {
-  return launchText(shape) + ", " + count(shape.chains) + " chains of " + shape.element_type + ", " +
-         count(shape.iterations) + " iterations x " + count(shape.steps_per_iteration) + " multiply-adds per chain";
+  return launchText(shape) + ", " + countText(shape.chains) + " chains of " + shape.element_type + ", " +
+         countText(shape.iterations) + " iterations x " + countText(shape.steps_per_iteration) +
+         " multiply-adds per chain";
 }
 
 std::string localGeometry(const BenchmarkShape& shape) {
-  return launchText(shape) + ", tile " + count(shape.tile_bytes) + " bytes, " + count(shape.iterations) +
-         " iterations x " + count(shape.steps_per_iteration) + " " + shape.element_type + " reads";
+  return launchText(shape) + ", tile " + countText(shape.tile_bytes) + " bytes, " + countText(shape.iterations) +
+         " iterations x " + countText(shape.steps_per_iteration) + " " + shape.element_type + " reads";
 }
 
 std::string issueGeometry(const BenchmarkShape& shape) {
-  return launchText(shape) + ", " + count(shape.iterations) + " iterations x " + count(shape.steps_per_iteration) +
-         " instructions per work-item, a warp instruction per " + count(shape.warp_items) + " work-items";
+  return launchText(shape) + ", " + countText(shape.iterations) + " iterations x " +
+         countText(shape.steps_per_iteration) + " instructions per work-item, a warp instruction per " +
+         countText(shape.warp_items) + " work-items";
 }
 
 std::string usText(double ns) { return formatFixedAsWritten(ns / 1000, 1) + " us"; }

@@ -32,4 +32,9 @@ std::string hostNoiseText(const HostNoise& noise) {
   return text;
 }
 
+std::string gpuClockText(const GpuClockSamples& clock) {
+  return "GPU SM clock " + formatFixedAsWritten(clock.min_mhz, 0) + "-" + formatFixedAsWritten(clock.max_mhz, 0) +
+         " MHz over " + std::to_string(clock.count) + " samples";
+}
+
 }  // namespace rooflab::reports

@@ -11,4 +11,7 @@ namespace rooflab::reports {
 // each noisy reading's clause joined by "; ".
 std::string hostNoiseText(const HostNoise& noise);
 
+// "GPU SM clock 1755-1980 MHz over 84 samples": the clock a batch sampled after its points.
+std::string gpuClockText(const GpuClockSamples& clock);
+
 }  // namespace rooflab::reports

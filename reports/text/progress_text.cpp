@@ -13,4 +13,15 @@ std::string estimateText(double seconds) {
   return "about " + formatFixed(seconds / 3600, 1) + " h";
 }
 
+std::string batchStartText(const BatchStart& start) {
+  // The settings as printf's %g wrote them when the batch wrote this line.
+  return "rooflab: " + std::to_string(start.points) + " points (" + std::to_string(start.families) +
+         (start.families == 1 ? " family" : " families") + ") on " + start.devices + "; " +
+         std::to_string(start.warmup) + " warm-up + at least " + std::to_string(start.repetitions) +
+         " timed runs each, to ±" + formatGeneral(start.max_noise * 100, 6) + "% noise within " +
+         formatGeneral(start.max_time_s, 6) + " s; " +
+         (start.estimate_seconds ? "estimated " + estimateText(*start.estimate_seconds) + "; " : "") + "results in " +
+         start.results_path;
+}
+
 }  // namespace rooflab::reports

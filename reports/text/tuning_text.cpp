@@ -2,6 +2,7 @@
 #include "reports/text/tuning_text.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <sstream>
 
 #include "analyzer/support/atomic_file.hpp"
@@ -21,6 +22,11 @@ std::string configurationText(const TuningResult& result, std::size_t c) {
 }
 
 std::string optionalNumber(const std::optional<double>& value) { return value ? formatRoundTrip(*value) : ""; }
+
+// Four significant digits, as printf's %.4g wrote them when the search wrote this line.
+std::string durationText(double ns) {
+  return ns >= 1e6 ? formatGeneral(ns / 1e6, 4) + " ms" : formatGeneral(ns / 1e3, 4) + " us";
+}
 
 }  // namespace
 
@@ -94,6 +100,21 @@ std::vector<std::filesystem::path> writeTuningCsvReports(const AnalysedResults& 
     writeFileAtomically(files.back(), text.str());
   }
   return files;
+}
+
+std::string tuneProgressText(const TuningResult& result, std::size_t c, std::size_t budget) {
+  const TunedConfiguration& t = result.configurations[c];
+  std::string line = "rooflab: tune " + result.family + "/" + result.variant + " [" +
+                     std::to_string(result.evaluations) + "/" + std::to_string(budget) + "] " +
+                     configurationText(result, c) + ": ";
+  if (t.outcome == ConfigurationOutcome::ok && t.median_ns) {
+    line += durationText(*t.median_ns);
+    if (t.rate) line += ", " + formatNumber(std::round(*t.rate * 10) / 10) + " " + result.rate_unit;
+  } else {
+    line += toString(t.outcome);
+  }
+  if (t.resumed) line += " (from the journal)";
+  return line;
 }
 
 }  // namespace rooflab::reports

@@ -19,6 +19,10 @@ void printTuningSummary(const TuningResult& result, std::ostream& out);
 // The best configuration as "A=1 B=2"; "" when the search found none.
 std::string bestConfigurationText(const TuningResult& result);
 
+// The line a search prints after each evaluation (TuneProgressText): "rooflab: tune matmul/tiled [3/12]
+// TILE=16: 1.234 ms, 2750.1 GFLOP/s".
+std::string tuneProgressText(const TuningResult& result, std::size_t configuration, std::size_t budget);
+
 // A column per dimension, then outcome, order, resumed, median_ns, lower_ns, upper_ns, rate,
 // rate_unit, best, reason: every configuration of the space, invalid ones included.
 void writeTuningCsv(const TuningResult& result, std::ostream& out);

@@ -9,6 +9,7 @@
 #include "analyzer/config/config.hpp"
 #include "analyzer/plan/batch_plan.hpp"
 #include "analyzer/support/errors.hpp"
+#include "reports/text/size_choice_text.hpp"
 #include "test_support.hpp"
 
 namespace rooflab::testing {
@@ -127,8 +128,8 @@ params = { N = "fill" }
   EXPECT_EQ(c.fewest_work_groups, 576);
   ASSERT_TRUE(c.estimated_kernel_us);
   EXPECT_NEAR(*c.estimated_kernel_us, 2.0 * 3072 * 3072 * 3072 / 50000e9 * 1e6, 1);
-  EXPECT_TRUE(contains(c.why, "N = 3072 (size rule \"fill\")")) << c.why;
-  EXPECT_TRUE(contains(c.why, "decided by the waves")) << c.why;
+  EXPECT_TRUE(contains(reports::sizeChoiceText(c), "N = 3072 (size rule \"fill\")")) << reports::sizeChoiceText(c);
+  EXPECT_TRUE(contains(reports::sizeChoiceText(c), "decided by the waves")) << reports::sizeChoiceText(c);
 }
 
 TEST(SizeRules, AFastMemoryBoundFamilyIsSizedByItsKernelTime) {
@@ -169,7 +170,8 @@ TEST(SizeRules, MemoryHoldsTheSizeDownAndSaysTheGoalsAreNotMet) {
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_EQ(choices[0].limited_by, SizeLimit::memory);
   EXPECT_EQ(choices[0].value, 16777216);  // 64 MiB of floats: the largest that fits
-  EXPECT_TRUE(contains(choices[0].why, "the goals are not met")) << choices[0].why;
+  EXPECT_TRUE(contains(reports::sizeChoiceText(choices[0]), "the goals are not met"))
+      << reports::sizeChoiceText(choices[0]);
 }
 
 TEST(SizeRules, WithoutRoofsTheWavesAloneDecideAndExplicitNumbersWin) {
@@ -184,7 +186,8 @@ TEST(SizeRules, WithoutRoofsTheWavesAloneDecideAndExplicitNumbersWin) {
   EXPECT_EQ(choices[0].value, 320);
   EXPECT_EQ(choices[0].limited_by, SizeLimit::waves);
   EXPECT_FALSE(choices[0].estimated_kernel_us);
-  EXPECT_TRUE(contains(choices[0].why, "not estimated (no roofs known for this device)")) << choices[0].why;
+  EXPECT_TRUE(contains(reports::sizeChoiceText(choices[0]), "not estimated (no roofs known for this device)"))
+      << reports::sizeChoiceText(choices[0]);
   config.param_overrides.push_back(parseParamOverride("N=512"));
   EXPECT_TRUE(choose(config, cpu).empty());
   EXPECT_EQ(planBatch(config).points.at(0).run_point.params.at("N"), 512);
@@ -218,13 +221,14 @@ params = { N = "fill" }
                                                  cpu);
   ASSERT_EQ(choices.size(), 1u);
   const SizeChoice& c = choices[0];
-  EXPECT_GE(c.buffer_bytes, 4.0 * static_cast<double>(cpu.info.global_mem_cache_bytes)) << c.why;
+  EXPECT_GE(c.buffer_bytes, 4.0 * static_cast<double>(cpu.info.global_mem_cache_bytes)) << reports::sizeChoiceText(c);
   EXPECT_EQ(c.value, 3 * 4194304);  // 12 N bytes >= 128 MiB: N >= 11184811, the next round size
   EXPECT_EQ(c.limited_by, SizeLimit::cache);
   EXPECT_EQ(c.cache_bytes, cpu.info.global_mem_cache_bytes);
-  EXPECT_TRUE(contains(c.why, "past the cache: memory-bound at the roofs, so the buffers take at least 4 x the "
-                              "device's 33.6 MB global-memory cache; decided by the cache"))
-      << c.why;
+  EXPECT_TRUE(contains(reports::sizeChoiceText(c),
+                       "past the cache: memory-bound at the roofs, so the buffers take at least 4 x the "
+                       "device's 33.6 MB global-memory cache; decided by the cache"))
+      << reports::sizeChoiceText(c);
 }
 
 // matmul is compute-bound at these roofs from small sizes on: the cache does not decide its place.
@@ -235,9 +239,9 @@ TEST(SizeRules, AComputeBoundFamilyIsNotHeldToTheCache) {
                            "\"fill\", waves = 2 } }\n"),
              pocl(cpu_roofs));
   ASSERT_EQ(choices.size(), 1u);
-  EXPECT_EQ(choices[0].cache_bytes, 0u) << choices[0].why;
-  EXPECT_NE(choices[0].limited_by, SizeLimit::cache) << choices[0].why;
-  EXPECT_LT(choices[0].buffer_bytes, 32.0 * 1024 * 1024) << choices[0].why;
+  EXPECT_EQ(choices[0].cache_bytes, 0u) << reports::sizeChoiceText(choices[0]);
+  EXPECT_NE(choices[0].limited_by, SizeLimit::cache) << reports::sizeChoiceText(choices[0]);
+  EXPECT_LT(choices[0].buffer_bytes, 32.0 * 1024 * 1024) << reports::sizeChoiceText(choices[0]);
 }
 
 }  // namespace

@@ -6,7 +6,10 @@
 #include "analyzer/batch/batch_cost.hpp"
 #include "analyzer/json/results_json.hpp"
 #include "reports/text/cost_text.hpp"
+#include "reports/text/device_list_text.hpp"
+#include "reports/text/host_sentences.hpp"
 #include "reports/text/progress_text.hpp"
+#include "reports/text/tuning_text.hpp"
 
 using namespace rooflab;
 
@@ -65,4 +68,82 @@ TEST(CostText, APhaseSavedAsTextIsSaidAndWrittenBackAsSaved) {
   EXPECT_EQ(reports::phaseDetailText(read.phases[1]), "4 programs, 2.0 s of compiler time");
   EXPECT_EQ(reports::phaseDetailText(read.phases[2]), "");
   EXPECT_EQ(toJson(read), saved);
+}
+
+// The lines a batch and a search print as they run, and `rooflab devices`, written by reports/ from
+// the batch's figures; each as the batch and the command once wrote it with printf.
+TEST(ProgressText, SaysHowTheBatchStarts) {
+  BatchStart start{84, 5, "cpu [PoCL]", 1, 5, 0.02, 1, 49.2, "out/results.json"};
+  EXPECT_EQ(reports::batchStartText(start),
+            "rooflab: 84 points (5 families) on cpu [PoCL]; 1 warm-up + at least 5 timed runs each, to ±2% noise "
+            "within 1 s; estimated about 49 s; results in out/results.json");
+  start.families = 1;
+  start.max_noise = 0.005;
+  start.max_time_s = 0.25;
+  start.estimate_seconds.reset();
+  EXPECT_EQ(reports::batchStartText(start),
+            "rooflab: 84 points (1 family) on cpu [PoCL]; 1 warm-up + at least 5 timed runs each, to ±0.5% noise "
+            "within 0.25 s; results in out/results.json");
+}
+
+TEST(ProgressText, SaysTheGpuClockAndEachTuningEvaluation) {
+  EXPECT_EQ(reports::gpuClockText(GpuClockSamples{1755.4, 1980.0, 84}), "GPU SM clock 1755-1980 MHz over 84 samples");
+
+  TuningResult search;
+  search.family = "matmul";
+  search.variant = "tiled";
+  search.rate_unit = "GFLOP/s";
+  search.dimensions = {{"TILE", "define", {8, 16}}};
+  search.configurations.resize(2);
+  search.configurations[1].values = {16};
+  search.configurations[1].outcome = ConfigurationOutcome::ok;
+  search.configurations[1].median_ns = 1234567;
+  search.configurations[1].rate = 2750.06;
+  search.evaluations = 3;
+  EXPECT_EQ(reports::tuneProgressText(search, 1, 12),
+            "rooflab: tune matmul/tiled [3/12] TILE=16: 1.235 ms, 2750.1 GFLOP/s");
+  search.configurations[1].median_ns = 81234;
+  search.configurations[1].resumed = true;
+  EXPECT_EQ(reports::tuneProgressText(search, 1, 12),
+            "rooflab: tune matmul/tiled [3/12] TILE=16: 81.23 us, 2750.1 GFLOP/s (from the journal)");
+}
+
+TEST(ProgressText, ListsTheDevicesWithTheirModels) {
+  reports::ListedDevice cpu;
+  cpu.info.platform = "Portable Computing Language";
+  cpu.info.name = "cpu";
+  cpu.info.type = "CPU";
+  cpu.info.vendor = "AuthenticAMD";
+  cpu.info.opencl_version = "OpenCL 3.0 PoCL";
+  cpu.info.driver_version = "3.1";
+  cpu.info.compute_units = 2;
+  cpu.info.clock_mhz = 2596;
+  cpu.info.global_mem_bytes = 15128842240ull;
+  cpu.info.max_alloc_bytes = 4294967296ull;
+  cpu.info.local_mem_bytes = 1048576;
+  cpu.info.max_work_group_size = 4096;
+  cpu.info.max_work_item_sizes = {4096, 4096, 4096};
+  cpu.info.timer_resolution_ns = 1;
+  reports::ListedDevice gpu = cpu;
+  gpu.info.device_index = 1;
+  gpu.model.emplace();
+  gpu.model->key = "h100";
+  gpu.model->display_name = "NVIDIA H100 SXM";
+  gpu.model->peak_gflops = 66900.4;
+  gpu.model->dram_gbps = 3352.96;
+  EXPECT_EQ(reports::deviceListText({cpu, gpu}),
+            "platform 0: Portable Computing Language\n"
+            "  0:0  cpu  [CPU, AuthenticAMD]\n"
+            "        OpenCL 3.0 PoCL, driver 3.1\n"
+            "        2 compute units at 2596 MHz; global memory 14.09 GiB (max allocation 4.00 GiB); local memory "
+            "1024 KiB\n"
+            "        max work-group 4096 (per dimension 4096x4096x4096); profiling timer resolution 1 ns\n"
+            "        device model: none in configs/devices; `rooflab run` measures one (`rooflab ceilings --device "
+            "0:0` saves it)\n"
+            "  0:1  cpu  [CPU, AuthenticAMD]\n"
+            "        OpenCL 3.0 PoCL, driver 3.1\n"
+            "        2 compute units at 2596 MHz; global memory 14.09 GiB (max allocation 4.00 GiB); local memory "
+            "1024 KiB\n"
+            "        max work-group 4096 (per dimension 4096x4096x4096); profiling timer resolution 1 ns\n"
+            "        device model: h100 (NVIDIA H100 SXM): 66900 GFLOP/s FP32, 3353.0 GB/s DRAM\n");
 }

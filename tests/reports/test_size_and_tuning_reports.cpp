@@ -10,6 +10,7 @@
 #include "reports/chart/rate_vs_size_chart.hpp"
 #include "reports/chart/tuning_chart.hpp"
 #include "reports/html/html_report.hpp"
+#include "reports/text/size_choice_text.hpp"
 #include "reports/text/size_response.hpp"
 #include "reports/text/tuning_text.hpp"
 #include "test_support.hpp"
@@ -168,8 +169,10 @@ TEST(TuningReports, SizeChoicesTuningAndTheLaunchFloorRoundTripThroughJson) {
   choice.values = {1024, 2048, 3072};
   choice.limited_by = SizeLimit::kernel_time;
   choice.estimated_kernel_us = 250;
-  choice.why = "N = 3072 ...";
   d.size_choices.push_back(choice);
+  SizeChoice saved = choice;  // as an older rooflab wrote it: with its sentence
+  saved.why_as_saved = "N = 3072 (size rule \"fill\"): as written";
+  d.size_choices.push_back(saved);
   BatchConfig config;
   config.studies.push_back(StudySpec{});
   config.studies[0].family = "f";
@@ -178,8 +181,13 @@ TEST(TuningReports, SizeChoicesTuningAndTheLaunchFloorRoundTripThroughJson) {
   const nlohmann::json written = toJson(d);
   const ResultsDocument read = resultsDocumentFromJson(written);
   EXPECT_EQ(toJson(read), written);
-  ASSERT_EQ(read.size_choices.size(), 1u);
+  ASSERT_EQ(read.size_choices.size(), 2u);
   EXPECT_EQ(read.size_choices[0].limited_by, SizeLimit::kernel_time);
+  EXPECT_FALSE(written.at("size_choices").at(0).contains("why"));  // the figures say it
+  EXPECT_EQ(reports::sizeChoiceText(read.size_choices[0]), reports::sizeChoiceText(choice));
+  EXPECT_NE(reports::sizeChoiceText(choice).find("kernel time: 250 µs"), std::string::npos)
+      << reports::sizeChoiceText(choice);
+  EXPECT_EQ(reports::sizeChoiceText(read.size_choices[1]), "N = 3072 (size rule \"fill\"): as written");
   ASSERT_EQ(read.tuning.size(), 1u);
   EXPECT_EQ(read.tuning[0].configurations[2].outcome, ConfigurationOutcome::build_failed);
   EXPECT_EQ(read.config->studies[0].size_rules.at(0).sweep_from, 1024);

@@ -155,8 +155,10 @@ TEST(CodeShape, RecordTypesAndReportersHoldNoJson) {
 TEST(CodeShape, TheAnalysisFormatsNoNumberForAReader) {
   std::vector<fs::path> analysis = {
       kSource / "analyzer/roofline/roofline.cpp", kSource / "analyzer/device/host_condition.cpp",
-      kSource / "analyzer/batch/batch_cost.cpp", kSource / "analyzer/batch/batch_estimate.cpp",
-      kSource / "analyzer/data/run_cost.hpp"};
+      kSource / "analyzer/batch/batch_cost.cpp",  kSource / "analyzer/batch/batch_estimate.cpp",
+      kSource / "analyzer/data/run_cost.hpp",     kSource / "analyzer/plan/size_rules.cpp",
+      kSource / "analyzer/batch/host_watch.cpp",  kSource / "analyzer/data/size_choice.hpp",
+      kSource / "analyzer/data/tuning.hpp"};
   for (const char* folder : {"analyzer/diagnose", "analyzer/place"})
     for (const fs::path& file : sourcesUnder(kSource / folder)) analysis.push_back(file);
   for (const fs::path& file : sourcesUnder(kSource / "analyzer/ceilings")) analysis.push_back(file);
