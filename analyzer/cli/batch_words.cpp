@@ -4,6 +4,7 @@
 #include "reports/text/host_sentences.hpp"
 #include "reports/text/progress_text.hpp"
 #include "reports/text/size_choice_text.hpp"
+#include "reports/text/tuned_variant_toml.hpp"
 #include "reports/text/tuning_text.hpp"
 
 namespace rooflab {
@@ -20,6 +21,7 @@ void giveBatchTheReportsWords(BatchOptions& options) {
 void giveTuneTheReportsWords(TuneOptions& options) {
   giveBatchTheReportsWords(options.batch);
   options.progress_text = reports::tuneProgressText;
+  options.tuned_variant_text = reports::manifestSnippet;
 }
 
 }  // namespace rooflab

@@ -90,6 +90,14 @@ struct TuneJournalEntry {
 
 // The line a search prints after each evaluation: the configuration `configuration` of `result`, the
 // evaluations made of `budget`, and its time and rate (reports::tuneProgressText).
+struct VariantSpec;
+
+// The manifest entry that keeps the best configuration as a variant of its own: `best` of `result`,
+// on the base variant's entry, named `name`, found on `device` (reports::manifestSnippet).
+using TunedVariantText =
+    std::function<std::string(const VariantSpec& base, const TuningResult& result, std::size_t best,
+                              const std::string& name, const std::string& device)>;
+
 using TuneProgressText =
     std::function<std::string(const TuningResult& result, std::size_t configuration, std::size_t budget)>;
 

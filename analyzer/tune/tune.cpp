@@ -17,7 +17,6 @@
 #include "analyzer/support/terminal_text.hpp"
 #include "analyzer/tune/searchers.hpp"
 #include "analyzer/tune/tune_journal.hpp"
-#include "analyzer/tune/tune_snippet.hpp"
 #include "analyzer/tune/tuning_plan.hpp"
 
 namespace fs = std::filesystem;
@@ -361,12 +360,14 @@ TuneOutcome runTune(const BatchConfig& config_in, const TuneOptions& options) {
     } else {
       result.tuned_variant = tunedName(family, result.variant);
       records.add(*run.record(*result.best), result.tuned_variant);
-      result.manifest_snippet = manifestSnippet(*family.findVariant(result.variant), result, *result.best,
-                                                result.tuned_variant, device.info.name);
-      const fs::path file =
-          outcome.out_dir / ("tuned-" + fileSafe(result.family) + "-" + fileSafe(result.variant) + ".toml");
-      writeFileAtomically(file, result.manifest_snippet);
-      outcome.snippets.push_back(file);
+      if (options.tuned_variant_text) {
+        result.manifest_snippet = options.tuned_variant_text(*family.findVariant(result.variant), result, *result.best,
+                                                             result.tuned_variant, device.info.name);
+        const fs::path file =
+            outcome.out_dir / ("tuned-" + fileSafe(result.family) + "-" + fileSafe(result.variant) + ".toml");
+        writeFileAtomically(file, result.manifest_snippet);
+        outcome.snippets.push_back(file);
+      }
     }
     outcome.results.tuning.push_back(result);
     results.checkpoint();

@@ -26,6 +26,9 @@ struct TuneOptions {
   // The line each evaluation prints (reports::tuneProgressText, from the command line, as analyzer/
   // writes no sentence); empty, none is printed.
   TuneProgressText progress_text;
+  // The manifest entry the best configuration is written as (reports::manifestSnippet), for the same
+  // reason; empty, none is written.
+  TunedVariantText tuned_variant_text;
 };
 
 struct TuneOutcome {

@@ -15,7 +15,7 @@
 #include "analyzer/support/errors.hpp"
 #include "analyzer/tune/searchers.hpp"
 #include "analyzer/tune/tune.hpp"
-#include "analyzer/tune/tune_snippet.hpp"
+#include "reports/text/tuned_variant_toml.hpp"
 #include "analyzer/tune/tuning_plan.hpp"
 #include "test_support.hpp"
 #include "tune/tunable_family.hpp"
@@ -237,7 +237,7 @@ TEST(TuningSpace, TheSnippetKeepsTheBestConfigurationAsAVariantTheManifestReads)
   r.best = best;
   r.configurations[best].median_ns = 1000;
   const FamilyManifest& family = tuning.plan->families.front();
-  const std::string snippet = manifestSnippet(*family.findVariant("add"), r, best, "add_tuned", "test device");
+  const std::string snippet = reports::manifestSnippet(*family.findVariant("add"), r, best, "add_tuned", "test device");
   EXPECT_TRUE(contains(snippet, "name = \"add_tuned\"")) << snippet;
   EXPECT_TRUE(contains(snippet, "WG = ")) << snippet;
   dir.write("kernels/tadd/family.toml", fileText(dir.path() / "kernels/tadd/family.toml") + "\n" + snippet);

@@ -1,13 +1,12 @@
 // A tuned configuration written back as a manifest entry: every key of the base variant as the
 // manifest reader takes it, the tuned values in its defines.
-#include "analyzer/tune/tune_snippet.hpp"
+#include "reports/text/tuned_variant_toml.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
-#include "analyzer/support/format.hpp"
+#include "reports/text/number_format.hpp"
 
-namespace rooflab {
+namespace rooflab::reports {
 namespace {
 
 std::string tomlString(const std::string& text) {
@@ -78,11 +77,8 @@ std::string optionalExpression(const char* key, const std::optional<ManifestExpr
   return e ? std::string(key) + " = " + tomlString(e->text) + "\n" : "";
 }
 
-std::string microseconds(double ns) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g µs", ns / 1000);
-  return text;
-}
+// Four significant digits, as printf's %.4g wrote them when the search wrote this comment.
+std::string microseconds(double ns) { return formatGeneral(ns / 1000, 4) + " µs"; }
 
 }  // namespace
 
@@ -136,4 +132,4 @@ std::string manifestSnippet(const VariantSpec& base, const TuningResult& result,
   return text;
 }
 
-}  // namespace rooflab
+}  // namespace rooflab::reports

@@ -6,11 +6,11 @@
 #include "analyzer/data/family_manifest.hpp"
 #include "analyzer/data/tuning.hpp"
 
-namespace rooflab {
+namespace rooflab::reports {
 
 // `[[variants]]` for result.configurations[best] of `base`, named `name`, with a comment saying how
-// it was found and on which device.
+// it was found, on which device and how fast (TunedVariantText).
 std::string manifestSnippet(const VariantSpec& base, const TuningResult& result, std::size_t best,
                             const std::string& name, const std::string& device);
 
-}  // namespace rooflab
+}  // namespace rooflab::reports
