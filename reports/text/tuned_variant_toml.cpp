@@ -78,7 +78,7 @@ std::string optionalExpression(const char* key, const std::optional<ManifestExpr
 }
 
 // Four significant digits, as printf's %.4g wrote them when the search wrote this comment.
-std::string microseconds(double ns) { return formatGeneral(ns / 1000, 4) + " µs"; }
+std::string snippetMicroseconds(double ns) { return formatGeneral(ns / 1000, 4) + " µs"; }
 
 }  // namespace
 
@@ -90,9 +90,10 @@ std::string manifestSnippet(const VariantSpec& base, const TuningResult& result,
                      " valid configurations run) on " + device + " at";
   for (const std::string& param : result.param_order)
     if (result.params.count(param)) text += " " + param + "=" + formatNumber(result.params.at(param));
-  if (tuned.median_ns) text += ": " + microseconds(*tuned.median_ns) + " median";
+  if (tuned.median_ns) text += ": " + snippetMicroseconds(*tuned.median_ns) + " median";
   if (result.baseline && result.configurations[*result.baseline].median_ns)
-    text += " (" + base.name + " as written: " + microseconds(*result.configurations[*result.baseline].median_ns) + ")";
+    text += " (" + base.name +
+            " as written: " + snippetMicroseconds(*result.configurations[*result.baseline].median_ns) + ")";
   text += ".\n";
   for (const TuningDimension& d : result.dimensions)
     if (d.kind == "param")
