@@ -17,6 +17,7 @@
 #include "analyzer/data/verification_result.hpp"
 #include "analyzer/data/what_if.hpp"
 #include "analyzer/data/end_to_end.hpp"
+#include "analyzer/data/source_lines.hpp"
 
 namespace rooflab {
 
@@ -139,6 +140,12 @@ struct RunRecord {
   // Normal records of a study that asks for end-to-end runs ([[study]] end_to_end): each strategy's
   // run from host arrays to host arrays.
   std::optional<EndToEndResult> end_to_end;
+  // Originals (normal mode) only: the program's files as the user wrote them, for the source view.
+  std::vector<SourceFileText> source_files;
+  // Originals only: warp samples per source line over the bridged launches (NVIDIA), or why none.
+  std::optional<LineSampling> line_sampling;
+  // Mutants only: the lines of the original the mutant changed, and how (empty: none known).
+  std::vector<MutantLineChange> mutant_line_changes;
 
   std::string label() const;  // "matmul/tiled16 N=512 (normal)", "... (what-if no-bank-conflicts)"
   // nullopt when the record has no timings or the value is not finite.
