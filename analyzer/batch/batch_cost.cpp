@@ -13,15 +13,11 @@ struct RecordPhase {
   const char* name;  // the table's
 };
 constexpr RecordPhase kRecordPhases[] = {
-    {"build", "records: build (waiting)"},
-    {"prepare", "records: prepare"},
-    {"warmup", "records: warm-up runs"},
-    {"run", "records: timed runs"},
-    {"drift_control", "records: drift control"},
-    {"verify", "records: verify"},
-    {"counters", "records: counters"},
-    {"end-to-end", "records: end to end"},
-    {"release", "records: release"},
+    {"build", "records: build (waiting)"},       {"prepare", "records: prepare"},
+    {"warmup", "records: warm-up runs"},         {"run", "records: timed runs"},
+    {"drift_control", "records: drift control"}, {"verify", "records: verify"},
+    {"counters", "records: counters"},           {"line_sampling", "records: line sampling"},
+    {"end-to-end", "records: end to end"},       {"release", "records: release"},
 };
 
 // The build phase's counts: the programs the records compiled and the compiler time they took.

@@ -123,9 +123,26 @@ void parseCountersSources(const TomlReader& r, RunSettings& run, InputErrorList&
 // Every key is read on its own: a config with three mistakes says all three.
 void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir, InputErrorList& errors) {
   errors.attempt([&] {
-    r.rejectUnknownKeys({"device", "repetitions", "warmup", "modes", "counters", "reference_model", "out", "formats",
-                         "kernels", "variant_time_limit_s", "seed", "ceilings", "max_noise", "min_time", "max_time",
-                         "max_points", "device_mode", "extra_metrics", "cupti_library"});
+    r.rejectUnknownKeys({"device",
+                         "repetitions",
+                         "warmup",
+                         "modes",
+                         "counters",
+                         "line_sampling",
+                         "reference_model",
+                         "out",
+                         "formats",
+                         "kernels",
+                         "variant_time_limit_s",
+                         "seed",
+                         "ceilings",
+                         "max_noise",
+                         "min_time",
+                         "max_time",
+                         "max_points",
+                         "device_mode",
+                         "extra_metrics",
+                         "cupti_library"});
   });
   errors.attempt([&] { readDevices(r, run); });
   // What a batch on several devices does with them.
@@ -151,6 +168,13 @@ void parseRun(const TomlReader& r, RunSettings& run, const fs::path& base_dir, I
       const auto setting = parseCountersSetting(*counters);
       if (!setting) r.fail("counters", "must be auto, on or off");
       run.counters = *setting;
+    }
+  });
+  errors.attempt([&] {
+    if (const auto sampling = r.optionalString("line_sampling")) {
+      const auto setting = parseLineSamplingSetting(*sampling);
+      if (!setting) r.fail("line_sampling", "must be originals, all or off");
+      run.line_sampling = *setting;
     }
   });
   parseCountersSources(r, run, errors);

@@ -18,6 +18,7 @@
 #include "analyzer/counters/counters.hpp"
 #include "analyzer/counters/cuda_driver.hpp"
 #include "analyzer/counters/l2_flush.hpp"
+#include "analyzer/counters/pc_sampling.hpp"
 #include "analyzer/counters/ptx/ptx_rewrite.hpp"
 #include "analyzer/counters/range_profiler.hpp"
 #include "analyzer/support/wall_clock.hpp"
@@ -281,6 +282,14 @@ void profile(CUcontext context, int ordinal, CUdevice device, const BridgeOption
   }
 }
 
+void launchAll(std::vector<PreparedLaunch>& prepared) {
+  for (PreparedLaunch& p : prepared)
+    checkCuda(driver().launchKernel(p.function, p.plan.grid[0], p.plan.grid[1], p.plan.grid[2], p.plan.block[0],
+                                    p.plan.block[1], p.plan.block[2], p.dynamic_shared_bytes, nullptr,
+                                    p.params.empty() ? nullptr : p.params.data(), nullptr),
+              p.call);
+}
+
 // The limits are checked here because cuLaunchKernel's refusal would not say which one was passed.
 PreparedLaunch prepareLaunch(std::size_t index, const BridgeLaunch& launch, const LaunchPlan& plan,
                              const LoadedModule& module, CUdevice device, int shared_optin_bytes,
@@ -329,6 +338,49 @@ PreparedLaunch prepareLaunch(std::size_t index, const BridgeLaunch& launch, cons
   return p;
 }
 
+// The sampling pass: the program compiled again, the same way, with line info (its cubins caught as
+// the driver loads them), the launches prepared against it, and one run from restored inputs under
+// PC sampling. The kept profiler is off first: neither a module load nor PC sampling meets it.
+struct SamplingSetup {
+  CUcontext context = nullptr;
+  CUdevice device = 0;
+  int shared_optin_bytes = 0;
+};
+PcSampling sampleLines(const BridgedProgram& program, const std::vector<BridgeLaunch>& launches,
+                       const SamplingSetup& setup, const DeviceBuffers& device_buffers,
+                       const std::function<void()>& restore, CounterSet& m) {
+  PcSampling sampling;
+  try {
+    disableKeptProfilers();
+    waitForModuleCompiles();
+    const JitMode mode = candidateJitModes(false, m.jit_mode).front();
+    std::vector<std::unique_ptr<LoadedModule>> modules;
+    std::vector<std::string> cubins;
+    {
+      CubinCapture capture;
+      for (const std::string& module_ptx : program.module_ptx)
+        modules.push_back(std::make_unique<LoadedModule>(module_ptx, mode, /*line_info=*/true));
+      cubins = capture.cubins();
+    }
+    const auto resources = m.kernels;  // the timed modules' resources stay the record's
+    std::vector<PreparedLaunch> prepared;
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+      const LaunchPlan& plan = program.plans[i];
+      prepared.push_back(prepareLaunch(i, launches[i], plan, *modules[plan.module_index], setup.device,
+                                       setup.shared_optin_bytes, device_buffers, m));
+    }
+    m.kernels = resources;
+    restore();
+    sampling = samplePcs(setup.context, cubins, [&] { launchAll(prepared); });
+  } catch (const CudaError&) {
+    throw;  // the work failed: the context is to be reset
+  } catch (const std::exception& e) {
+    sampling.available = false;
+    sampling.reason = std::string("CUPTI PC sampling: ") + e.what();
+  }
+  return sampling;
+}
+
 void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& buffers,
              const std::vector<BridgeLaunch>& launches, int timing_repetitions, const BridgeOptions& options,
              CounterSet& m) {
@@ -375,13 +427,7 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
   checkCuda(driver().ctxSynchronize(), "cuCtxSynchronize (after the uploads)");
   cost.setup_seconds = secondsSince(setup_started);
 
-  auto runSequence = [&] {
-    for (PreparedLaunch& p : prepared)
-      checkCuda(driver().launchKernel(p.function, p.plan.grid[0], p.plan.grid[1], p.plan.grid[2], p.plan.block[0],
-                                      p.plan.block[1], p.plan.block[2], p.dynamic_shared_bytes, nullptr,
-                                      p.params.empty() ? nullptr : p.params.data(), nullptr),
-                p.call);
-  };
+  auto runSequence = [&] { launchAll(prepared); };
 
   // A mutant's counters validate it: it needs neither the bridged time nor the bridged results.
   const Clock::time_point timing_started = Clock::now();
@@ -396,6 +442,9 @@ void measure(const std::string& opencl_ptx, std::map<std::string, HostBuffer>& b
     return;
   }
   profile(context.get(), ordinal, device, options, restore, runSequence, m);
+  if (options.line_samples)
+    *options.line_samples =
+        sampleLines(program, launches, {context.get(), device, shared_optin_bytes}, device_buffers, restore, m);
 }
 
 }  // namespace

@@ -9,11 +9,15 @@
 
 namespace rooflab::counters::bridge_detail {
 
-LoadedModule::LoadedModule(const std::string& ptx, JitMode mode) {
+LoadedModule::LoadedModule(const std::string& ptx, JitMode mode, bool line_info) {
   std::vector<char> error_log(1 << 16, '\0');
-  std::array<CUjit_option, 2> options = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  std::array<void*, 2> values = {error_log.data(),
-                                 reinterpret_cast<void*>(static_cast<std::uintptr_t>(error_log.size()))};
+  std::vector<CUjit_option> options = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  std::vector<void*> values = {error_log.data(),
+                               reinterpret_cast<void*>(static_cast<std::uintptr_t>(error_log.size()))};
+  if (line_info) {
+    options.push_back(CU_JIT_GENERATE_LINE_INFO);
+    values.push_back(reinterpret_cast<void*>(static_cast<std::uintptr_t>(1)));
+  }
   auto fail = [&](const char* call, CUresult r) {
     std::string log(error_log.data());
     throw CudaError(std::string(call) + " (the rewritten PTX): " + driver().errorText(r) +

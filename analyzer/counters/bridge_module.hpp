@@ -26,7 +26,9 @@ class LoadedModule {
   // loads, as under NVIDIA's OpenCL (H100: 28 LDS.128 in whole-program mm_tiled, none under OpenCL,
   // and the tiled matmuls ran up to 20% faster bridged). But relocatable code also allocates registers
   // differently elsewhere (volkov_64x16: 56 registers linked, 122 whole-program, 132 under OpenCL).
-  LoadedModule(const std::string& ptx, JitMode mode);
+  // line_info: the SASS keeps the PTX's `.loc` lines (CU_JIT_GENERATE_LINE_INFO), for PC sampling;
+  // the code is the same.
+  LoadedModule(const std::string& ptx, JitMode mode, bool line_info = false);
   ~LoadedModule() { driver().moduleUnload(module_); }
   LoadedModule(const LoadedModule&) = delete;
   LoadedModule& operator=(const LoadedModule&) = delete;

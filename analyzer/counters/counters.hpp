@@ -71,6 +71,27 @@ struct BridgeLaunch {
   std::vector<std::size_t> local;   // same dimensions as global (the bridge needs an explicit work-group size)
 };
 
+// The warp samples at one line, as the bridged module's line info names it (the file as the OpenCL
+// compiler saw it: a `#line` name or an included header's path).
+struct SampledLine {
+  std::string file;  // "" for instructions without line info
+  int line = 0;
+  std::int64_t samples = 0;
+  std::map<std::string, std::int64_t> stalls;  // by CUPTI's reason name, without its common prefix
+  int pcs = 0;                                 // distinct SASS instructions sampled
+};
+
+// One run of the launch sequence under CUPTI's PC sampling (docs/source-lines.md).
+struct PcSampling {
+  bool available = false;
+  std::string reason;  // why not, when !available
+  int period_log2 = 0;
+  std::int64_t total_samples = 0;
+  std::int64_t dropped_samples = 0;
+  std::vector<SampledLine> lines;  // by file and line
+  double seconds = 0;
+};
+
 struct BridgeOptions {
   // The OpenCL device the bridge counts for: the CUDA device at its PCI location, else the only one of
   // its name (device_match.hpp); no name: CUDA device 0.
@@ -109,6 +130,10 @@ struct BridgeOptions {
   // the same metric set (it saves the first pass's start, 0.1-0.2 s a record on the H100). No module
   // is unloaded while it is enabled (retainWhileProfiling).
   bool keep_profiler_enabled = false;
+  // When set: after the counters, one more run of the sequence from restored inputs, from a module
+  // compiled with line info, under CUPTI's PC sampling; its samples per source line land here. The
+  // PTX must carry line info (NVIDIA's OpenCL built with -nv-line-info).
+  PcSampling* line_samples = nullptr;
 };
 
 // "" when counters may work for this device (NVIDIA, CUDA built in, libcuda and libcupti load, a CUDA

@@ -117,6 +117,20 @@ CuptiLibrary loadCupti() {
   loadSymbol(library, c.rangeGetCounterDataInfo, "cuptiRangeProfilerGetCounterDataInfo", missing);
   if (!missing.empty())
     c.unavailable_reason = c.path + " lacks " + missing + " (the range profiler needs CUPTI from CUDA 12.6 or later)";
+  loadSymbol(library, c.subscribe, "cuptiSubscribe", c.pc_sampling_missing);
+  loadSymbol(library, c.unsubscribe, "cuptiUnsubscribe", c.pc_sampling_missing);
+  loadSymbol(library, c.enableCallback, "cuptiEnableCallback", c.pc_sampling_missing);
+  loadSymbol(library, c.pcSamplingGetNumStallReasons, "cuptiPCSamplingGetNumStallReasons", c.pc_sampling_missing);
+  loadSymbol(library, c.pcSamplingGetStallReasons, "cuptiPCSamplingGetStallReasons", c.pc_sampling_missing);
+  loadSymbol(library, c.pcSamplingSetConfigurationAttribute, "cuptiPCSamplingSetConfigurationAttribute",
+             c.pc_sampling_missing);
+  loadSymbol(library, c.pcSamplingEnable, "cuptiPCSamplingEnable", c.pc_sampling_missing);
+  loadSymbol(library, c.pcSamplingDisable, "cuptiPCSamplingDisable", c.pc_sampling_missing);
+  loadSymbol(library, c.pcSamplingStart, "cuptiPCSamplingStart", c.pc_sampling_missing);
+  loadSymbol(library, c.pcSamplingStop, "cuptiPCSamplingStop", c.pc_sampling_missing);
+  loadSymbol(library, c.pcSamplingGetData, "cuptiPCSamplingGetData", c.pc_sampling_missing);
+  loadSymbol(library, c.getSassToSourceCorrelation, "cuptiGetSassToSourceCorrelation", c.pc_sampling_missing);
+  loadSymbol(library, c.getCubinCrc, "cuptiGetCubinCrc", c.pc_sampling_missing);
   return c;
 }
 

@@ -11,6 +11,8 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
+#include <cupti_callbacks.h>
+#include <cupti_pcsampling.h>
 #endif
 
 #include <stdexcept>
@@ -47,6 +49,22 @@ struct CuptiLibrary {
   decltype(&::cuptiRangeProfilerPopRange) rangePopRange = nullptr;
   decltype(&::cuptiRangeProfilerDecodeData) rangeDecodeData = nullptr;
   decltype(&::cuptiRangeProfilerGetCounterDataInfo) rangeGetCounterDataInfo = nullptr;
+  // PC sampling and the module-load callback that hands over a module's cubin (pc_sampling.hpp).
+  // Their absence leaves the counters usable: pc_sampling_missing says which are missing.
+  std::string pc_sampling_missing;
+  decltype(&::cuptiSubscribe) subscribe = nullptr;
+  decltype(&::cuptiUnsubscribe) unsubscribe = nullptr;
+  decltype(&::cuptiEnableCallback) enableCallback = nullptr;
+  decltype(&::cuptiPCSamplingGetNumStallReasons) pcSamplingGetNumStallReasons = nullptr;
+  decltype(&::cuptiPCSamplingGetStallReasons) pcSamplingGetStallReasons = nullptr;
+  decltype(&::cuptiPCSamplingSetConfigurationAttribute) pcSamplingSetConfigurationAttribute = nullptr;
+  decltype(&::cuptiPCSamplingEnable) pcSamplingEnable = nullptr;
+  decltype(&::cuptiPCSamplingDisable) pcSamplingDisable = nullptr;
+  decltype(&::cuptiPCSamplingStart) pcSamplingStart = nullptr;
+  decltype(&::cuptiPCSamplingStop) pcSamplingStop = nullptr;
+  decltype(&::cuptiPCSamplingGetData) pcSamplingGetData = nullptr;
+  decltype(&::cuptiGetSassToSourceCorrelation) getSassToSourceCorrelation = nullptr;
+  decltype(&::cuptiGetCubinCrc) getCubinCrc = nullptr;
 #endif
 
   bool usable() const { return unavailable_reason.empty(); }

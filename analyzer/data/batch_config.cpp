@@ -37,6 +37,18 @@ std::string toString(CeilingsSource source) { return nameOf(kCeilingsSourceNames
 
 std::optional<CeilingsSource> parseCeilingsSource(std::string_view text) { return valueOf(kCeilingsSourceNames, text); }
 
+constexpr EnumName<LineSamplingSetting> kLineSamplingSettingNames[] = {
+    {LineSamplingSetting::originals, "originals"},
+    {LineSamplingSetting::all, "all"},
+    {LineSamplingSetting::off, "off"},
+};
+
+std::string toString(LineSamplingSetting setting) { return nameOf(kLineSamplingSettingNames, setting); }
+
+std::optional<LineSamplingSetting> parseLineSamplingSetting(std::string_view text) {
+  return valueOf(kLineSamplingSettingNames, text);
+}
+
 constexpr EnumName<DeviceMode> kDeviceModeNames[] = {
     {DeviceMode::compare, "compare"},
     {DeviceMode::shard, "shard"},

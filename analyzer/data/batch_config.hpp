@@ -34,6 +34,12 @@ enum class CeilingsSource { measure, datasheet };
 std::string toString(CeilingsSource source);  // "measure" | "datasheet"
 std::optional<CeilingsSource> parseCeilingsSource(std::string_view text);
 
+// [run] line_sampling: which records get the PC-sampling pass on NVIDIA (docs/source-lines.md): the
+// originals (normal mode), every record that reads counters (mutants and what-ifs too), or none.
+enum class LineSamplingSetting { originals, all, off };
+std::string toString(LineSamplingSetting setting);  // "originals" | "all" | "off"
+std::optional<LineSamplingSetting> parseLineSamplingSetting(std::string_view text);
+
 // [run] device_mode: what a batch does with the several devices [run] device lists.
 enum class DeviceMode {
   compare,  // every point on each device, each device placed against its own ceilings
@@ -78,6 +84,7 @@ struct RunSettings {
   int warmup = 2;
   std::vector<RunMode> modes{RunMode::normal};
   CountersSetting counters = CountersSetting::automatic;
+  LineSamplingSetting line_sampling = LineSamplingSetting::originals;
   std::string reference_model = "gtx670";
   CeilingsSource ceilings = CeilingsSource::measure;
   std::string out = "rooflab-out";

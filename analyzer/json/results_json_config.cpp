@@ -62,6 +62,7 @@ json toJson(const BatchConfig& config) {
               {"seed", r.seed}};
   // Only when not the default, so that older results re-write unchanged.
   if (r.device_mode != DeviceMode::compare) run["device_mode"] = toString(r.device_mode);
+  if (r.line_sampling != LineSamplingSetting::originals) run["line_sampling"] = toString(r.line_sampling);
   if (r.noise_target_known) {
     run["max_noise"] = r.max_noise;
     run["min_time"] = r.min_time_s;
@@ -85,6 +86,8 @@ BatchConfig batchConfigFromJson(const json& j) {
   r.warmup = integerOr<int>(run, "warmup", r.warmup);
   if (member(run, "modes") != nullptr) r.modes = modesFromJson(run, "modes");
   r.counters = parseCountersSetting(textOr(run, "counters", toString(r.counters))).value_or(r.counters);
+  r.line_sampling =
+      parseLineSamplingSetting(textOr(run, "line_sampling", toString(r.line_sampling))).value_or(r.line_sampling);
   r.reference_model = textOr(run, "reference_model", r.reference_model);
   r.ceilings = parseCeilingsSource(textOr(run, "ceilings", toString(r.ceilings))).value_or(r.ceilings);
   r.out = textOr(run, "out", r.out);

@@ -69,8 +69,9 @@ std::vector<std::pair<std::string, int>> quotedIncludes(const std::string& text)
 }
 
 void appendWithIncludes(const fs::path& file, const fs::path& include_folder, std::set<fs::path>& seen,
-                        std::string& out) {
+                        std::string& out, std::vector<fs::path>* visited = nullptr) {
   if (!seen.insert(file).second) return;  // include guards make a second copy empty; cycles end here
+  if (visited) visited->push_back(file);
   const std::string text = withoutComments(readText(file));
   out += text;
   out += '\n';
@@ -82,7 +83,7 @@ void appendWithIncludes(const fs::path& file, const fs::path& include_folder, st
       requireReadableSource(candidate,
                             file.filename().string() + ":" + std::to_string(line) + ": #include \"" + name + "\": ");
       if (fs::is_regular_file(candidate, ec)) {
-        appendWithIncludes(candidate, include_folder, seen, out);
+        appendWithIncludes(candidate, include_folder, seen, out, visited);
         break;
       }
     }
@@ -177,6 +178,14 @@ std::string sourceTextWithIncludes(const std::vector<fs::path>& files, const fs:
   std::string out;
   for (const fs::path& file : files) appendWithIncludes(file, include_folder, seen, out);
   return out;
+}
+
+std::vector<fs::path> sourceFilesWithIncludes(const std::vector<fs::path>& files, const fs::path& include_folder) {
+  std::set<fs::path> seen;
+  std::string text;
+  std::vector<fs::path> visited;
+  for (const fs::path& file : files) appendWithIncludes(file, include_folder, seen, text, &visited);
+  return visited;
 }
 
 // A plain scan: std::regex recursed once per character here and overflowed the stack on a 35 KB

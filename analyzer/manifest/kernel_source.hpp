@@ -28,6 +28,11 @@ std::string withoutComments(const std::string& text);
 std::string sourceTextWithIncludes(const std::vector<std::filesystem::path>& files,
                                    const std::filesystem::path& include_folder);
 
+// The files sourceTextWithIncludes reads, in the order it reads them: each listed file, then what it
+// includes. Throws as it does.
+std::vector<std::filesystem::path> sourceFilesWithIncludes(const std::vector<std::filesystem::path>& files,
+                                                           const std::filesystem::path& include_folder);
+
 // Whether `source` (comments removed) defines a kernel called `kernel`: a "kernel" or "__kernel"
 // token, then, before the next ';', '{' or '}', the name followed by '('.
 bool sourceDefinesKernel(const std::string& source, const std::string& kernel);

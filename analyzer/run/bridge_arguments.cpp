@@ -126,6 +126,7 @@ CounterSet measurePointCounters(const std::string& ptx, const ResolvedPoint& poi
   bridge.read_only_inputs = &inputs;
   bridge.read_only_inputs_key = options.inputs_key;
   bridge.keep_profiler_enabled = options.keep_profiler_enabled;
+  bridge.line_samples = options.line_samples;
   CounterSet out =
       measureBridged(ptx, buffers, bridged, selection.timing ? std::max(3, options.timing_repetitions) : 0, bridge);
   out.metric_set = selection.description;

@@ -37,6 +37,7 @@ struct PointCounterOptions {
   std::string original_jit_mode;       // a mutant's: how its original's bridged PTX was compiled (CounterSet::jit_mode)
   std::string inputs_key;              // what `inputs` hold (BridgeOptions::read_only_inputs_key)
   bool keep_profiler_enabled = false;  // BridgeOptions::keep_profiler_enabled
+  PcSampling* line_samples = nullptr;  // the records [run] line_sampling names: BridgeOptions::line_samples
 };
 
 // What the record needs of the bridge (metric_selection.hpp): an original's or what-if's whole table,

@@ -11,9 +11,10 @@
 
 namespace rooflab::nvidia {
 
-// " -cl-nv-verbose" on NVIDIA, else "". NVIDIA's compiler then logs each kernel's registers and
-// shared memory ("ptxas info"); it changes no code (H100: same times with and without). The PTX
-// bridge compares its own compile with those registers.
+// " -cl-nv-verbose -nv-line-info" on NVIDIA, else "". NVIDIA's compiler then logs each kernel's
+// registers and shared memory ("ptxas info"); it changes no code (H100: same times with and without).
+// The PTX bridge compares its own compile with those registers. With -nv-line-info the PTX carries
+// the source lines, which the bridge's PC sampling maps its samples through.
 std::string verboseBuildOption(const DeviceInfo& device);
 
 // The program's PTX: NVIDIA's program binary is PTX text, NUL-terminated inside the binary.

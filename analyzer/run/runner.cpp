@@ -10,6 +10,7 @@
 #include "analyzer/support/errors.hpp"
 #include "analyzer/support/format.hpp"
 #include "analyzer/run/nvidia_build.hpp"
+#include "analyzer/run/source_line_samples.hpp"
 #include "analyzer/verify/references.hpp"
 #include "analyzer/support/memory_limit.hpp"
 #include "analyzer/verify/verification.hpp"
@@ -279,9 +280,10 @@ VariantRunner::CounterPlan VariantRunner::counterPlan(const PreparedPoint& prepa
 }
 
 counters::CounterSet VariantRunner::measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
-                                                    const RunRecord& record) {
-  const CounterPlan plan = counterPlan(prepared, record);
+                                                    const RunRecord& record, counters::PcSampling* line_samples) {
+  CounterPlan plan = counterPlan(prepared, record);
   if (!plan.not_attempted.empty()) return counters::CounterSet::notAttempted(plan.not_attempted);
+  plan.options.line_samples = line_samples;
   counters::CounterSet measured = counters::measurePointCounters(
       plan.ptx, *prepared.resolved, prepared.launches, *prepared.inputs, opencl_outputs, record.timings, plan.options);
   if (record.mode == RunMode::normal && !measured.jit_mode.empty())
@@ -355,8 +357,14 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   verify(point, outputs, record);
   endPhase("verify");
   if (progress) progress("counters", 0, 1);
-  record.counters = measureCounters(*prepared, outputs, record);
+  const bool original = point.run_point.mode == RunMode::normal;
+  const LineSamplingSetting sampling = settings_.line_sampling;
+  const bool sampled = sampling == LineSamplingSetting::all || (original && sampling == LineSamplingSetting::originals);
+  counters::PcSampling line_samples;
+  record.counters = measureCounters(*prepared, outputs, record, sampled ? &line_samples : nullptr);
   endPhase("counters");
+  if (original) record.source_files = variantSourceFiles(*point.run_point.variant);
+  if (sampled) lineSampling(*point.run_point.variant, prepared->program, line_samples, record);
   if (point.end_to_end) {
     if (progress) progress("end-to-end", 0, 1);
     record.end_to_end = runEndToEnd(*prepared, outputs, progress);
@@ -366,6 +374,31 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   prepared.reset();
   outputs.clear();
   endPhase("release");
+}
+
+void VariantRunner::lineSampling(const VariantSpec& variant, const cl::Program& program,
+                                 const counters::PcSampling& line_samples, RunRecord& record) const {
+  if (record.counters.not_attempted) {
+    record.line_sampling = lineSamplingUnavailable(
+        "per-line sampling needs an NVIDIA GPU with counters on (the PTX bridge and CUPTI); here: " +
+        record.counters.reason);
+    return;
+  }
+  if (!line_samples.available && line_samples.reason.empty()) {
+    record.line_sampling = lineSamplingUnavailable("not sampled: the bridge stopped first: " + record.counters.reason);
+    return;
+  }
+  std::string program_text;
+  try {
+    program_text = program.getInfo<CL_PROGRAM_SOURCE>();
+  } catch (const cl::Error&) {
+  }
+  // A mutant's samples land on the original's files: those are what the user reads.
+  record.line_sampling = lineSamplingFrom(
+      line_samples, record.source_files.empty() ? variantSourceFiles(variant) : record.source_files, program_text);
+  // The sampling pass ran inside the counters phase: the phase table shows it apart.
+  record.phase_seconds["counters"] = std::max(0.0, record.phase_seconds["counters"] - line_samples.seconds);
+  record.phase_seconds["line_sampling"] = line_samples.seconds;
 }
 
 EndToEndResult VariantRunner::runEndToEnd(const PreparedPoint& prepared, const Buffers& kernel_outputs,

@@ -83,8 +83,12 @@ class VariantRunner {
   // The point's end-to-end runs ([[study]] end_to_end), after its kernel runs and counters.
   EndToEndResult runEndToEnd(const PreparedPoint& prepared, const Buffers& kernel_outputs,
                              const RepetitionProgress& progress);
+  // line_samples: an original's, where the bridge samples its lines (BridgeOptions::line_samples).
   counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
-                                       const RunRecord& record);
+                                       const RunRecord& record, counters::PcSampling* line_samples);
+  // The record's samples per line (or why none), placed on the variant's files.
+  void lineSampling(const VariantSpec& variant, const cl::Program& program, const counters::PcSampling& line_samples,
+                    RunRecord& record) const;
   // A build the record waits for, its wall time added to the record's "build" phase.
   cl::Program timedBuild(RunRecord& record, const std::function<cl::Program()>& build);
   std::optional<double> timeDriftControl();  // one run of the control; nullopt when it cannot run

@@ -49,6 +49,7 @@ toml::table runTable(const RunSettings& run) {
                     {"seed", static_cast<std::int64_t>(run.seed)}};
   // As the results' echo: only when not the default, so that earlier reports render unchanged.
   if (run.device_mode != DeviceMode::compare) table.insert("device_mode", toString(run.device_mode));
+  if (run.line_sampling != LineSamplingSetting::originals) table.insert("line_sampling", toString(run.line_sampling));
   if (run.noise_target_known) {
     table.insert("max_noise", run.max_noise);
     table.insert("min_time", run.min_time_s);

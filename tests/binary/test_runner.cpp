@@ -422,3 +422,28 @@ global = ["N"]
   // The driver reported the kernel running: the record does not blame the compiler.
   EXPECT_EQ(error.find("compiled"), std::string::npos) << error;
 }
+
+// The source view's start on PoCL: an original keeps its file as written, and says that per-line
+// sampling needs an NVIDIA GPU, with no figure.
+TEST(Runner, OriginalsKeepTheirSourceAndSayWhyNoLineWasSampled) {
+  ROOFLAB_REQUIRE_CPU_DEVICE();
+  BatchFixture f;
+  f.config.studies[0].variants = {"good"};
+  BatchOptions options;
+  options.progress = false;
+  const ResultsDocument results = runBatch(f.config, options).results;
+  ASSERT_EQ(results.records.size(), 1u);
+  const RunRecord& record = results.records[0];
+  ASSERT_EQ(record.status, RecordStatus::ok) << record.status_reason;
+  ASSERT_EQ(record.source_files.size(), 1u);
+  EXPECT_EQ(record.source_files[0].path, "k.cl");
+  ASSERT_GE(record.source_files[0].lines.size(), 13u);
+  EXPECT_EQ(record.source_files[0].lines[12],
+            "  if (i < n) RL_STORE(float, c, i, RL_ADD(RL_LOAD(float, a, i), RL_LOAD(float, b, i)));");
+  ASSERT_TRUE(record.line_sampling);
+  EXPECT_FALSE(record.line_sampling->available);
+  EXPECT_NE(record.line_sampling->reason.find("per-line sampling needs an NVIDIA GPU"), std::string::npos)
+      << record.line_sampling->reason;
+  EXPECT_TRUE(record.line_sampling->lines.empty());
+  EXPECT_EQ(record.line_sampling->total_samples, 0);
+}

@@ -172,6 +172,20 @@ TEST(Config, SeveralDevicesAndTheirMode) {
       << listed_list;
 }
 
+// [run] line_sampling names the records that get the PC-sampling pass: the originals unless it says
+// otherwise; a value it does not know is an error at its line, and the config as run is written back
+// with it only when it is not the default.
+TEST(Config, LineSamplingNamesTheRecordsThatAreSampled) {
+  const std::string study = "[[study]]\nfamily = \"vecadd\"\n";
+  EXPECT_EQ(parseBatchConfig(study, "t.toml", "/base").run.line_sampling, LineSamplingSetting::originals);
+  const BatchConfig all = parseBatchConfig("[run]\nline_sampling = \"all\"\n" + study, "t.toml", "/base");
+  EXPECT_EQ(all.run.line_sampling, LineSamplingSetting::all);
+  EXPECT_EQ(parseBatchConfig("[run]\nline_sampling = \"off\"\n" + study, "t.toml", "/base").run.line_sampling,
+            LineSamplingSetting::off);
+  const std::string bad = configError("[run]\nline_sampling = \"mutants\"\n" + study);
+  EXPECT_NE(bad.find("test.toml:2: run.line_sampling: must be originals, all or off"), std::string::npos) << bad;
+}
+
 // [capture] folder names the capture's folder relative to the config; an unknown key or a folder
 // that is not there is an error at its line.
 TEST(Config, CaptureFolderIsReadRelativeToTheConfig) {

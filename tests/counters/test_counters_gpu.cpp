@@ -294,3 +294,47 @@ TEST(CountersGpu, TheBridgeRunsOnTheCudaDeviceAtTheOpenClDevicesPciLocation) {
   EXPECT_NE(missing.reason.find("no CUDA device is at the OpenCL device's PCI location ffff:ff:1f"), std::string::npos)
       << missing.reason;
 }
+
+// The sampling pass: the fixture given the line directives of a -nv-line-info build (the loads on line
+// 3, the arithmetic on 4 and 5, the store on 5), sampled over one run. Every sample lands on one of
+// those lines of ops.cl, and the counters stay as they were.
+TEST(CountersGpu, PcSamplingPlacesEverySampleOnTheKernelsLines) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  std::string ptx = readPtxFixture("fp32-ops.ptx");
+  auto insertBefore = [&](const std::string& at, const std::string& text) {
+    const std::size_t pos = ptx.find(at);
+    ASSERT_NE(pos, std::string::npos) << at;
+    ptx.insert(pos, text);
+  };
+  insertBefore("\t// .globl", "\t.file\t1 \"/tmp/rooflab-test/ops.cl\"\n");
+  insertBefore("\tld.param.u64 \t%rd1", "\t.loc\t1 2 0\n");
+  insertBefore("\tmul.wide.s32", "\t.loc\t1 3 0\n");
+  insertBefore("\tfma.rn.f32", "\t.loc\t1 4 0\n");
+  insertBefore("\tadd.rn.f32", "\t.loc\t1 5 0\n");
+  const std::size_t n = std::size_t{1} << 24;
+  std::map<std::string, HostBuffer> buffers;
+  addBuffer(buffers, "x", kFloat, n);
+  addBuffer(buffers, "y", kFloat, n);
+  const std::vector<rc::BridgeLaunch> launches = {
+      {"fp32_ops",
+       {rc::BridgeArg::buffer("x"), rc::BridgeArg::buffer("y"), rc::BridgeArg::scalarOf(1.5f)},
+       {n},
+       {256}}};
+  rc::PcSampling sampled;
+  rc::BridgeOptions options;
+  options.line_samples = &sampled;
+  const rc::CounterSet m = rc::measureBridged(ptx, buffers, launches, 3, options);
+  SKIP_WITHOUT_COUNTERS(m);
+  ASSERT_TRUE(sampled.available) << sampled.reason;
+  EXPECT_GT(sampled.total_samples, 0);
+  std::int64_t on_lines = 0;
+  for (const rc::SampledLine& line : sampled.lines) {
+    if (line.line == 0) continue;
+    EXPECT_NE(line.file.find("ops.cl"), std::string::npos) << line.file;
+    EXPECT_GE(line.line, 2);
+    EXPECT_LE(line.line, 5);
+    on_lines += line.samples;
+  }
+  EXPECT_GT(on_lines, 0);
+  EXPECT_EQ(m.values.at(kFfma), static_cast<double>(n)) << "the sampling pass comes after the counters";
+}

@@ -470,3 +470,16 @@ TEST(PtxBridge, RegistersFromTheOpenClBuildLog) {
             (std::map<std::string, int>{{"mm_blocked128_8x8", 145}, {"mm_naive", 32}}));
   EXPECT_TRUE(rc::ptxasRegistersFromBuildLog("").empty());
 }
+
+// Built with -nv-line-info, NVIDIA's OpenCL PTX names its file and puts a `.loc` before each
+// statement's instructions; the bridge's PC sampling reads the lines through them, so the rewrite must
+// leave them where they are.
+TEST(PtxBridge, KeepsTheLineInfoOfANvLineInfoBuild) {
+  std::string original = readPtxFixture(kNvidiaSample);
+  original = replaceAll(original, ".address_size 64\n", ".address_size 64\n\t.file\t1 \"/tmp/mm.cl\"\n");
+  original = replaceAll(original, "\tfma.rn.f32 \t%f56,", "\t.loc\t1 42 0\n\tfma.rn.f32 \t%f56,");
+  ASSERT_EQ(countOf(original, ".loc\t1 42 0"), 1u);
+  const std::string ptx = rc::rewriteForCuda(original).ptx;
+  EXPECT_EQ(countOf(ptx, "\t.file\t1 \"/tmp/mm.cl\"\n"), 1u) << ptx;
+  EXPECT_NE(ptx.find("\t.loc\t1 42 0\n\tfma.rn.f32 \t%f56, %f54, %f53, %f52;"), std::string::npos) << ptx;
+}
