@@ -275,7 +275,12 @@ AutoMutant mutateAutomatically(const AutoMutationRequest& request, const Preproc
                                                            request.kernel_buffers, {kPreludePath, kAutoPreludePath});
   out.mutant = mutant_walk.census;
   out.reason = censusMismatch(request.kind, walk, mutant_walk, name);
-  if (out.reason.empty()) out.source = rewritten;
+  if (!out.reason.empty()) return out;
+  out.source = rewritten;
+  // An edit's begin is its line: the accesses and operations inside a longer edit (the value of a
+  // guarded store) are edits or kept loads of their own, at their own lines.
+  out.line_changes = lineChangesOfOffsets(expanded.text, walk.changes,
+                                          joinedProgramNaming(request.source_text, request.source_folder));
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/data/source_lines.hpp"
 #include "mutators/opencl_preprocess.hpp"
 
 namespace rooflab {
@@ -37,8 +38,9 @@ struct SourceCensus {
 };
 
 struct AutoMutationRequest {
-  std::string source_text;  // the variant's program, as joined for the compiler
-  std::string source_path;  // its first file's path: names it in messages; its folder is on the include path
+  std::string source_text;    // the variant's program, as joined for the compiler
+  std::string source_path;    // its first file's path: names it in messages; its folder is on the include path
+  std::string source_folder;  // the family folder: the mutant's changed lines name headers under it relative to it
   std::vector<std::string>
       build_options;                 // the point's compiler options; -D, -U, -I and -cl-std reach the preprocessor
   std::vector<std::string> kernels;  // the kernels the variant launches (empty: every function)
@@ -73,6 +75,10 @@ struct AutoMutant {
   // through a pointer that is not traced to a kernel argument.
   std::map<std::string, KernelArgumentTraffic> traffic;
   std::string traffic_untraced;  // "file:line: ..." of the first access not traced
+  // The lines of the user's files the mutant changes, and how (empty when there is no mutant):
+  // each edit's kind at the line its begin maps to through the preprocessed program's line
+  // directives, named as SourceFileText names files (mutators/mutant_lines.hpp).
+  std::vector<MutantLineChange> line_changes;
 };
 
 // The options the preprocessor gets for a request: its build options with rooflab's RL_MODE define

@@ -35,7 +35,8 @@ void Walk::call(CXCursor c, Role role, bool seed) {
   }
   if (name == "prefetch") {
     for (CXCursor a : args) visit(a, Role::value, true);
-    if (computeOnly()) edit(c, {literal("((void)0)")});  // a hint that moves global data: dropped
+    if (computeOnly())
+      edit(c, {literal("((void)0)")}, {MutantLineChangeKind::removed});  // a hint that moves global data: dropped
     return;
   }
   if (name.rfind("read_image", 0) == 0 || name.rfind("write_image", 0) == 0) {
@@ -71,9 +72,11 @@ void Walk::vectorLoad(CXCursor c, bool seed, const std::string& lanes, const std
   const std::string type = openclTypeName(lc().clang_getCursorType(c));
   if (!hasFake(type)) return problem(c, "a vload of type '" + type + "' has no register stand-in");
   // The address computed in the prelude: no operation of the mutant's own that the original lacks.
-  return edit(c, fakeLoad(type, {literal("rl_auto_seed_vector((ulong)("), piece(args[1]), literal("), (ulong)("),
-                                 piece(args[0]), literal("), " + lanes + "u, (uint)sizeof(*("), piece(args[1]),
-                                 literal(")))")}));
+  return edit(
+      c,
+      fakeLoad(type, {literal("rl_auto_seed_vector((ulong)("), piece(args[1]), literal("), (ulong)("), piece(args[0]),
+                      literal("), " + lanes + "u, (uint)sizeof(*("), piece(args[1]), literal(")))")}),
+      {MutantLineChangeKind::made_up});
 }
 
 void Walk::vectorStore(CXCursor c, Role role, bool seed, const std::string& name, const std::vector<CXCursor>& args) {
@@ -157,8 +160,10 @@ void Walk::atomic(CXCursor c, Role role, bool seed, const std::string& name, con
     return guardedStore(c, role, type, {piece(args.back())}, call);
   }
   // atomic_inc(p): no operand to compute; kept behind a condition the compiler cannot decide.
-  edit(c, {literal(std::string("do { if (rl_auto_bits_uint((uint)get_global_id(0)) == ") + kMutantKeyParameter + ") "),
-           piece(c), literal("; } while (0)")});
+  edit(c,
+       {literal(std::string("do { if (rl_auto_bits_uint((uint)get_global_id(0)) == ") + kMutantKeyParameter + ") "),
+        piece(c), literal("; } while (0)")},
+       {MutantLineChangeKind::guarded});
 }
 
 // async_work_group_copy(dst, src, n, event): global to local is a load, local to global a store.
@@ -176,9 +181,11 @@ void Walk::asyncCopy(CXCursor c, Role role, bool seed, const std::vector<CXCurso
     if (!hasBits(type))
       return problem(c, "'async_work_group_copy' of '" + type + "' to global memory is not rewritten");
     if (type.rfind("double", 0) == 0) result.double_helpers = true;
-    return edit(c, {literal("rl_auto_async_out_" + type + "("), piece(args[0]), literal(", "), piece(args[1]),
-                    literal(", (size_t)("), piece(args[2]), literal("), "), piece(args[3]),
-                    literal(std::string(", ") + kMutantKeyParameter + ")")});
+    return edit(c,
+                {literal("rl_auto_async_out_" + type + "("), piece(args[0]), literal(", "), piece(args[1]),
+                 literal(", (size_t)("), piece(args[2]), literal("), "), piece(args[3]),
+                 literal(std::string(", ") + kMutantKeyParameter + ")")},
+                {MutantLineChangeKind::guarded});
   }
   tally(c, &SourceCensus::global_loads);
   const auto local_root = rootOf(args[0]);
@@ -194,10 +201,12 @@ void Walk::asyncCopy(CXCursor c, Role role, bool seed, const std::vector<CXCurso
   const std::string type = openclTypeName(pointee);
   if (!hasFake(type)) return problem(c, "'async_work_group_copy' of '" + type + "' has no register stand-in");
   if (type.rfind("double", 0) == 0) result.double_helpers = true;
-  edit(c, {literal("(rl_auto_fill_local_" + type + "("), piece(args[0]), literal(", (ulong)("), piece(args[1]),
-           literal("), (size_t)("), piece(args[2]),
-           literal(std::string("), ") + kMutantKeyParameter + "), rl_auto_async_none_" + type + "("), piece(args[0]),
-           literal(", "), piece(args[1]), literal(", "), piece(args[3]), literal("))")});
+  edit(c,
+       {literal("(rl_auto_fill_local_" + type + "("), piece(args[0]), literal(", (ulong)("), piece(args[1]),
+        literal("), (size_t)("), piece(args[2]),
+        literal(std::string("), ") + kMutantKeyParameter + "), rl_auto_async_none_" + type + "("), piece(args[0]),
+        literal(", "), piece(args[1]), literal(", "), piece(args[3]), literal("))")},
+       {MutantLineChangeKind::made_up});
 }
 
 }  // namespace rooflab::auto_mutation

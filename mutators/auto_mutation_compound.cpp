@@ -51,13 +51,13 @@ void Walk::compoundStore(CXCursor c, Role role, CXCursor lhs, CXCursor rhs, cons
   if (!addressedOnce(target)) {
     std::vector<SourceEdit::Piece> value = fakeLoad(stored, seedOf(target));
     value.insert(value.end(), {literal(operation), piece(rhs), literal(")")});
-    return guardedStore(c, role, stored, value, {piece(lhs), literal(" = rl_auto_v")});
+    return guardedStore(c, role, stored, value, {piece(lhs), literal(" = rl_auto_v")}, {}, true);
   }
   const auto once = addressOnce(target);
   if (!once) return;
   std::vector<SourceEdit::Piece> value = fakeLoad(stored, once->seed);
   value.insert(value.end(), {literal(operation), piece(rhs), literal(")")});
-  guardedStore(c, role, stored, value, {literal(once->access + " = rl_auto_v")}, once->declaration);
+  guardedStore(c, role, stored, value, {literal(once->access + " = rl_auto_v")}, once->declaration, true);
 }
 
 void Walk::incrementStore(CXCursor c, Role role, CXCursor target, bool decrement) {
@@ -75,10 +75,10 @@ void Walk::incrementStore(CXCursor c, Role role, CXCursor target, bool decrement
     return value;
   };
   if (!addressedOnce(target))
-    return guardedStore(c, role, type, stepped(seedOf(target)), {piece(target), literal(" = rl_auto_v")});
+    return guardedStore(c, role, type, stepped(seedOf(target)), {piece(target), literal(" = rl_auto_v")}, {}, true);
   const auto once = addressOnce(target);
   if (!once) return;
-  guardedStore(c, role, type, stepped(once->seed), {literal(once->access + " = rl_auto_v")}, once->declaration);
+  guardedStore(c, role, type, stepped(once->seed), {literal(once->access + " = rl_auto_v")}, once->declaration, true);
 }
 
 void Walk::compoundFold(CXCursor c, Role role, CXCursor lhs, CXCursor rhs, const std::string& type) {

@@ -40,12 +40,12 @@ void Walk::access(CXCursor c, Role role, bool seed) {
   if (!hasFake(name))
     return problem(c,
                    "a global load of type '" + text(lc().clang_getTypeSpelling(type)) + "' has no register stand-in");
-  edit(c, fakeLoad(name, seedOf(c)));
+  edit(c, fakeLoad(name, seedOf(c)), {MutantLineChangeKind::made_up});
 }
 
 // A compute-only global store: computed, then kept behind a condition that is false at run time.
 void Walk::guardedStore(CXCursor c, Role role, const std::string& type, std::vector<SourceEdit::Piece> value,
-                        std::vector<SourceEdit::Piece> store, std::vector<SourceEdit::Piece> before) {
+                        std::vector<SourceEdit::Piece> store, std::vector<SourceEdit::Piece> before, bool made_up) {
   if (role != Role::statement) return problem(c, "a global store used inside an expression is not rewritten");
   if (!hasBits(type)) return problem(c, "a global store of type '" + type + "' is not rewritten");
   if (type.rfind("double", 0) == 0) result.double_helpers = true;
@@ -56,7 +56,8 @@ void Walk::guardedStore(CXCursor c, Role role, const std::string& type, std::vec
   p.push_back(literal("); if (rl_auto_bits_" + type + "(rl_auto_v) == " + kMutantKeyParameter + ") "));
   p.insert(p.end(), store.begin(), store.end());
   p.push_back(literal("; } while (0)"));
-  edit(c, std::move(p));
+  if (made_up) return edit(c, std::move(p), {MutantLineChangeKind::made_up, MutantLineChangeKind::guarded});
+  edit(c, std::move(p), {MutantLineChangeKind::guarded});
 }
 
 Walk::FoldOperand Walk::operand(CXCursor c, std::vector<SourceEdit::Piece> pieces) const {
@@ -88,7 +89,7 @@ void Walk::fold(CXCursor c, const std::string& type, std::vector<FoldOperand> op
     p.push_back(literal("(" + type + ")("));
     p.insert(p.end(), operands[0].pieces.begin(), operands[0].pieces.end());
     p.push_back(literal(")"));
-    return edit(c, std::move(p));
+    return edit(c, std::move(p), {MutantLineChangeKind::folded});
   }
   if (type.rfind("double", 0) == 0) result.double_helpers = true;
   std::vector<SourceEdit::Piece> acc = {literal("(" + type + ")(")};
@@ -109,7 +110,7 @@ void Walk::fold(CXCursor c, const std::string& type, std::vector<FoldOperand> op
     acc = std::move(next);
   }
   p.insert(p.end(), acc.begin(), acc.end());
-  edit(c, std::move(p));
+  edit(c, std::move(p), {MutantLineChangeKind::folded});
 }
 
 // Whether evaluating `c` twice could differ from once: an assignment, ++/-- or a call inside it.

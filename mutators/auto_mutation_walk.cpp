@@ -76,7 +76,7 @@ SourceEdit::Piece Walk::piece(CXCursor c) const {
   return p;
 }
 
-void Walk::edit(CXCursor c, std::vector<SourceEdit::Piece> pieces) {
+void Walk::edit(CXCursor c, std::vector<SourceEdit::Piece> pieces, std::initializer_list<MutantLineChangeKind> kinds) {
   if (analysing_ || !kind_) return;
   SourceEdit e;
   if (!range(c, e.begin, e.end)) {
@@ -89,6 +89,7 @@ void Walk::edit(CXCursor c, std::vector<SourceEdit::Piece> pieces) {
       return;
     }
   e.pieces = std::move(pieces);
+  for (const MutantLineChangeKind kind : kinds) result.changes.push_back({e.begin, kind});
   result.edits.push_back(std::move(e));
 }
 
@@ -219,6 +220,9 @@ std::vector<SourceEdit::Piece> Walk::fakeLoad(const std::string& type, std::vect
 void Walk::structureLoad(CXCursor c) {
   tally(c, &SourceCensus::structure_loads);
   if (!analysing_ && result.first_structure_load.empty()) result.first_structure_load = where(c);
+  // The compute-only mutant keeps it as it is: no edit says so, the line's change does.
+  unsigned begin = 0, end = 0;
+  if (computeOnly() && range(c, begin, end)) result.changes.push_back({begin, MutantLineChangeKind::kept});
 }
 
 void Walk::structureOperation(CXCursor c, bool floating) {

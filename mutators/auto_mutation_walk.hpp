@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mutators/auto_mutation.hpp"
+#include "mutators/mutant_lines.hpp"
 
 namespace rooflab::auto_mutation {
 
@@ -29,7 +30,11 @@ struct SourceEdit {
 
 struct WalkResult {
   SourceCensus census;
-  std::vector<SourceEdit> edits;         // empty unless a kind was asked for
+  std::vector<SourceEdit> edits;  // empty unless a kind was asked for
+  // What the edits do, each at its edit's begin, and the compute-only loads kept (which no edit
+  // touches): the mutant's changed lines (mutant_lines.hpp). The key's threading is no change of
+  // the user's code and has none.
+  std::vector<OffsetChange> changes;
   std::vector<std::string> problems;     // why the asked-for mutant cannot be made ("file:line: ...")
   bool double_helpers = false;           // the edits call the prelude's double helpers
   std::string first_structure_load;      // file:line of the first global load the structure keeps

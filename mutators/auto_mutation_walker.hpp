@@ -6,6 +6,7 @@
 // stores), auto_mutation_calls.cpp (built-in and user calls).
 #include "mutators/auto_mutation_walk.hpp"
 
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -122,7 +123,8 @@ class Walk {
   SourceEdit::Piece piece(CXCursor c) const;
   static SourceEdit::Piece literal(std::string s) { return {std::move(s), 0, 0}; }
 
-  void edit(CXCursor c, std::vector<SourceEdit::Piece> pieces);
+  // Replaces `c`'s text by `pieces`; the change is of `kinds` at `c`'s first line.
+  void edit(CXCursor c, std::vector<SourceEdit::Piece> pieces, std::initializer_list<MutantLineChangeKind> kinds);
 
   std::vector<std::pair<std::string, unsigned>> tokens(CXCursor c) const;
 
@@ -186,8 +188,10 @@ class Walk {
 
   // A compute-only global store: computed, then kept behind a condition that is false at run time.
   // `before` opens the statement (a pointer declaration the value and the store read).
+  // `made_up`: the value reads the target's made-up old value (a read-modify-write).
   void guardedStore(CXCursor c, Role role, const std::string& type, std::vector<SourceEdit::Piece> value,
-                    std::vector<SourceEdit::Piece> store, std::vector<SourceEdit::Piece> before = {});
+                    std::vector<SourceEdit::Piece> store, std::vector<SourceEdit::Piece> before = {},
+                    bool made_up = false);
 
   // A read-modify-write's target reached through one pointer (auto_mutation_compound.cpp): the
   // declaration of rl_auto_p, the text that reads or writes the target through it, and the seed of

@@ -7,6 +7,7 @@
 #include "analyzer/support/atomic_file.hpp"
 #include "analyzer/support/errors.hpp"
 #include "analyzer/manifest/kernel_source.hpp"
+#include "analyzer/run/annotated_lines.hpp"
 #include "analyzer/run/nvidia_build.hpp"
 #include "mutators/occupancy_padding.hpp"
 #include "embedded_kernel_prelude.hpp"
@@ -127,6 +128,7 @@ AutoMutationRequest automaticMutationRequest(const VariantSpec& v, RunMode mode,
   // Several files are rewritten as the one program they build into (joined behind #line directives).
   request.source_text = joinSourceFiles(v.sources, v.include_dir);
   request.source_path = v.source.string();
+  request.source_folder = v.include_dir.string();
   request.build_options = splitBuildOptions(options);
   for (const LaunchSpec& launch : v.launches) {
     request.kernels.push_back(launch.kernel);
@@ -230,6 +232,9 @@ cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedP
   if (automatic) {
     record.mutant_source_check = sourceCheck(*automatic, point.mode);
     if (resolved) addTrafficBytes(*automatic, *resolved, *record.mutant_source_check);
+    record.mutant_line_changes = automatic->line_changes;
+  } else if (isMutantMode(point.mode)) {
+    record.mutant_line_changes = annotatedLines(point);
   }
   std::string program_key = key(point, options);
   for (const std::string& k : pad_kernels) program_key += "\npad:" + k;
@@ -258,6 +263,16 @@ cl::Program VariantPrograms::buildProgram(const RunPoint& point, const ResolvedP
   if (automatic && !binaries_dir_.empty()) keepMutantSource(programText(point, automatic, pad_kernels), point, options);
   programs_.emplace(program_key, program);
   return program;
+}
+
+// Read once per variant's files and mode: every point of a sweep shares them.
+const std::vector<MutantLineChange>& VariantPrograms::annotatedLines(const RunPoint& point) {
+  const std::string lines_key = sourcesKey(*point.variant) + "\nmode:" + modeName(point.mode);
+  auto it = annotated_lines_.find(lines_key);
+  if (it == annotated_lines_.end())
+    it = annotated_lines_.emplace(lines_key, annotatedLineChanges(annotatedSourceFiles(*point.variant), point.mode))
+             .first;
+  return it->second;
 }
 
 // An automatic mutant's program, as built, so that a user can read what each mode kept and dropped.

@@ -70,6 +70,8 @@ class VariantPrograms {
   static std::string key(const RunPoint& point, const std::string& options);
   // The point's automatic mutant, made once per (source, options); throws MutantUnavailable.
   const AutoMutant& automaticMutant(const RunPoint& point, const std::string& options);
+  // An annotated mutant's changed lines (annotated_lines.hpp), found once per files and mode.
+  const std::vector<MutantLineChange>& annotatedLines(const RunPoint& point);
   cl::Program buildProgram(const RunPoint& point, const ResolvedPoint* resolved, const std::string& options,
                            RunRecord& record, const std::set<std::string>& pad_kernels);
   void keepMutantSource(const std::string& program, const RunPoint& point, const std::string& options) const;
@@ -82,6 +84,7 @@ class VariantPrograms {
   std::map<std::string, cl::Program> programs_;
   std::map<std::string, PreprocessedSource> expansions_;  // by sources and preprocessor options
   std::map<std::string, AutoMutant> automatic_mutants_;
+  std::map<std::string, std::vector<MutantLineChange>> annotated_lines_;  // by sources and mode
   nvidia::RegisterLog registers_;
   std::unique_ptr<ProgramBuilds> builds_;  // declared last: destroyed (threads joined) first
 };
