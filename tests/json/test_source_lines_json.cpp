@@ -10,7 +10,7 @@ using namespace rooflab;
 
 namespace {
 
-RunRecord sampledOriginal() {
+RunRecord originalWithSourceLines() {
   RunRecord r;
   r.family = "matmul";
   r.variant = "naive";
@@ -31,7 +31,7 @@ RunRecord sampledOriginal() {
 }  // namespace
 
 TEST(SourceLinesJson, AnOriginalsFilesAndSamplesRoundTrip) {
-  const RunRecord written = sampledOriginal();
+  const RunRecord written = originalWithSourceLines();
   const json j = toJson(written);
   ASSERT_TRUE(j.contains("source_files"));
   EXPECT_EQ(j["source_files"][0]["path"], "matmul.cl");
