@@ -134,3 +134,17 @@ TEST(SourceLinesJson, TheDiagnosissHotLineRoundTripsAndIsAbsentWithoutOne) {
   EXPECT_FALSE(toJson(d).contains("hot_line"));
   EXPECT_FALSE(diagnosisFromJson(toJson(d)).hot_line.has_value());
 }
+
+TEST(SourceLinesJson, NegativeSampleCountsAreProblemsOfTheFile) {
+  ResultsDocument document;
+  document.records.push_back(originalWithSourceLines());
+  json j = toJson(document);
+  EXPECT_TRUE(resultsProblems(j, resultsDocumentFromJson(j)).empty());
+  j["records"][0]["line_sampling"]["lines"][0]["stalls"][1]["samples"] = -5;
+  j["records"][0]["line_sampling"]["dropped_samples"] = -1;
+  const std::vector<std::string> problems = resultsProblems(j, resultsDocumentFromJson(j));
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_NE(problems[0].find("line_sampling.dropped_samples: -1 is negative"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[1].find("line_sampling.lines[0].stalls[1].samples: -5 is negative"), std::string::npos)
+      << problems[1];
+}
