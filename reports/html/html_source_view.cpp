@@ -175,8 +175,14 @@ std::string sourceFileHtml(const FileView& view) {
       }
   const double attributed = view.sampling != nullptr ? static_cast<double>(attributedSamples(*view.sampling)) : 0;
   const bool bars = hottest_samples > 0 && attributed > 0;
-  std::string html = "<details class=\"source-file\" open><summary><code>" + escapeHtml(view.file->path) +
-                     "</code> <span class=\"muted\">" + std::to_string(view.file->lines.size()) +
+  // A file with nothing to show beside its lines is folded: a family's variants often share one long file.
+  const bool changed = std::any_of(view.mutants->begin(), view.mutants->end(), [&](const MutantLines& mutant) {
+    return std::any_of(mutant.changes.begin(), mutant.changes.end(),
+                       [&](const auto& change) { return change.first.file == view.file->path; });
+  });
+  std::string html = std::string("<details class=\"source-file\"") + (bars || changed ? " open" : "") +
+                     "><summary><code>" + escapeHtml(view.file->path) + "</code> <span class=\"muted\">" +
+                     std::to_string(view.file->lines.size()) +
                      " lines</span></summary>\n<table class=\"source\"><tbody>\n";
   for (std::size_t index = 0; index < view.file->lines.size(); ++index) {
     const SourceLine where{view.file->path, static_cast<int>(index + 1)};
@@ -196,8 +202,10 @@ std::string mutantMapSummaryHtml(const std::vector<MutantLines>& mutants) {
   std::string text = "Beside each line, what the mutants changed there:";
   bool first = true;
   for (const MutantLines& mutant : mutants) {
-    text += std::string(first ? " " : ", ") + mutant.mode + " at " + std::to_string(mutant.changes.size()) +
-            (mutant.changes.size() == 1 ? " line" : " lines");
+    const std::size_t count = mutant.changes.size();
+    text += std::string(first ? " " : ", ") + mutant.mode +
+            (count == 0 ? " (no changed line recorded)"
+                        : " at " + std::to_string(count) + (count == 1 ? " line" : " lines"));
     first = false;
   }
   return "<p class=\"muted\">" + escapeHtml(text) +
