@@ -69,6 +69,26 @@ std::optional<DisagreementCase> parseDisagreementCase(std::string_view text) {
   return valueOf(kDisagreementCaseNames, text);
 }
 
+constexpr EnumName<HotLineCause> kHotLineCauseNames[] = {
+    {HotLineCause::memory, "memory"},
+    {HotLineCause::dependency, "dependency"},
+    {HotLineCause::synchronisation, "synchronisation"},
+};
+
+std::string toString(HotLineCause cause) { return nameOf(kHotLineCauseNames, cause); }
+
+std::optional<HotLineCause> parseHotLineCause(std::string_view text) { return valueOf(kHotLineCauseNames, text); }
+
+constexpr EnumName<HotLineCause> kStallCauses[] = {
+    {HotLineCause::memory, "long_scoreboard"}, {HotLineCause::memory, "lg_throttle"},
+    {HotLineCause::memory, "tex_throttle"},    {HotLineCause::memory, "mio_throttle"},
+    {HotLineCause::memory, "drain"},           {HotLineCause::dependency, "short_scoreboard"},
+    {HotLineCause::dependency, "wait"},        {HotLineCause::synchronisation, "barrier"},
+    {HotLineCause::synchronisation, "membar"},
+};
+
+std::optional<HotLineCause> causeOfStall(std::string_view stall_reason) { return valueOf(kStallCauses, stall_reason); }
+
 std::string levelName(MemoryLevel level) {
   switch (level) {
     case MemoryLevel::dram: return "DRAM";

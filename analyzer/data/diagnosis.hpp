@@ -3,6 +3,7 @@
 // roofline position at each memory level, the mutants' times, the hardware counters), with the
 // evidence listed and, where two signals point to different bounds, which one is trusted and why.
 // Types and their names; diagnose/diagnosis.hpp decides them (docs/results-schema.md, "Diagnosis").
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 
 #include "analyzer/data/mutation_verdict.hpp"
 #include "analyzer/data/roofline.hpp"
+#include "analyzer/data/source_lines.hpp"
 
 namespace rooflab {
 
@@ -138,6 +140,30 @@ struct DiagnosisDisagreement {
   std::optional<std::string> why_as_saved;        // the sentence a schema-1 results file saved
 };
 
+// What the warps sampled at a hot line wait for, by the line's most sampled stall reason (CUPTI's
+// name): memory (long_scoreboard, lg_throttle, tex_throttle, mio_throttle, drain: a load's data or a
+// memory pipeline's queue), dependency (short_scoreboard, wait: a result of a shared-memory,
+// special-function or fixed-latency instruction) or synchronisation (barrier, membar: the other warps
+// of the work-group, or a memory fence).
+enum class HotLineCause { memory, dependency, synchronisation };
+std::string toString(HotLineCause cause);  // "memory" | "dependency" | "synchronisation"
+std::optional<HotLineCause> parseHotLineCause(std::string_view text);
+// The cause a stall reason names, by the table above; nullopt for the others (selected, not_selected,
+// math_pipe_throttle, ...), which no hot line is named for.
+std::optional<HotLineCause> causeOfStall(std::string_view stall_reason);
+
+// The one source line of an original where most of its warp samples gather, when the stall they show
+// most waits on memory, a dependency or synchronisation (diagnose/hot_line.hpp has the rule).
+struct HotLine {
+  SourceLine where;
+  std::int64_t samples = 0;             // warp samples at the line
+  std::int64_t attributed_samples = 0;  // warp samples at every line of the program's files
+  double share_of_samples = 0;          // samples / attributed_samples, a fraction
+  std::string stall_reason;             // the line's most sampled stall reason, as CUPTI names it
+  std::int64_t stall_samples = 0;       // the line's samples with that reason
+  HotLineCause cause = HotLineCause::memory;
+};
+
 struct Diagnosis {
   DiagnosedBound bound = DiagnosedBound::undetermined;
   // With a memory bound: the level whose roof the kernel is closest to (DRAM for the global level,
@@ -152,6 +178,8 @@ struct Diagnosis {
   bool failed_verification = false;
   // A launch bound's floor: the launch latency times the variant's launches.
   std::optional<double> launch_floor_ns;
+  // Where the original's warp samples gather, when one line holds most of them (NVIDIA, sampled).
+  std::optional<HotLine> hot_line;
   // Made by `rooflab report` for a record saved before diagnoses existed: shown in the reports, never
   // written back, so that an old results file is re-written byte for byte.
   bool derived_when_read = false;

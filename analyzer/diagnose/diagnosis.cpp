@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "analyzer/diagnose/hot_line.hpp"
 #include "analyzer/diagnose/mutation_verdict.hpp"
 #include "analyzer/data/results_document.hpp"
 #include "analyzer/data/analysis.hpp"
@@ -251,6 +252,8 @@ Diagnosis diagnoseSignals(const AnalysedRecord& original);
 Diagnosis diagnose(const AnalysedRecord& original, std::optional<double> launch_latency_ns) {
   Diagnosis d = diagnoseSignals(original);
   if (launch_latency_ns) applyLaunchFloor(original, *launch_latency_ns, d);
+  // The samples of a wrong computation say where it spends its time, not where the right one would.
+  if (original.line_sampling && !d.failed_verification) d.hot_line = hotLineOf(*original.line_sampling);
   return d;
 }
 

@@ -15,7 +15,8 @@ struct AnalysedRecord;
 // The placements read are those on the device model ("device", "device_<level>",
 // "device_counters"): placements on the reference model are decided by intensity alone. With the
 // device's launch latency (measured by the ceilings), a kernel that runs within 2x of its launches'
-// cost is diagnosed launch-bound.
+// cost is diagnosed launch-bound. With the record's line sampling, the hot line (hot_line.hpp), unless
+// the variant failed verification.
 Diagnosis diagnose(const AnalysedRecord& original, std::optional<double> launch_latency_ns = std::nullopt);
 // The diagnosis from the roofline, counters and mutants alone, without the launch floor.
 Diagnosis diagnoseSignals(const AnalysedRecord& original);

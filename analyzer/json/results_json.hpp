@@ -77,6 +77,15 @@ Diagnosis diagnosisFromJson(const nlohmann::json& json);
 nlohmann::json verificationJson(const VerificationResult& verification);
 VerificationResult verificationFromJson(const nlohmann::json& json);
 
+// A record's source lines (results_json_source_lines.cpp): "source_files", "line_sampling" and
+// "mutant_line_changes", each written only when the record holds it.
+void writeSourceLines(const RunRecord& record, nlohmann::json& out);
+void readSourceLines(const nlohmann::json& in, RunRecord& record);
+// The record.line_sampling object: {"available": false, "reason"} when none was taken, else the
+// figures and the lines.
+nlohmann::json toJson(const LineSampling& sampling);
+LineSampling lineSamplingFromJson(const nlohmann::json& json);
+
 // The record.end_to_end object (results_json_link.cpp): the runs, each with its prediction, then
 // what they conclude.
 nlohmann::json toJson(const EndToEndResult& result, const std::optional<EndToEndAnalysis>& analysis);

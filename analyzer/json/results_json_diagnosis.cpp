@@ -171,6 +171,29 @@ DiagnosisDisagreement diagnosisDisagreementFromJson(const json& j) {
   return d;
 }
 
+json hotLineJson(const HotLine& hot) {
+  return {{"file", hot.where.file},
+          {"line", hot.where.line},
+          {"samples", hot.samples},
+          {"attributed_samples", hot.attributed_samples},
+          {"share_of_samples", finiteOrNull(hot.share_of_samples)},
+          {"stall_reason", hot.stall_reason},
+          {"stall_samples", hot.stall_samples},
+          {"cause", toString(hot.cause)}};
+}
+
+HotLine hotLineFromJson(const json& j) {
+  HotLine hot;
+  hot.where = {textOr(j, "file"), integerOr<int>(j, "line", 0)};
+  hot.samples = integerOr<std::int64_t>(j, "samples", 0);
+  hot.attributed_samples = integerOr<std::int64_t>(j, "attributed_samples", 0);
+  hot.share_of_samples = numberOr(j, "share_of_samples", 0);
+  hot.stall_reason = textOr(j, "stall_reason");
+  hot.stall_samples = integerOr<std::int64_t>(j, "stall_samples", 0);
+  hot.cause = parseHotLineCause(textOr(j, "cause")).value_or(HotLineCause::memory);
+  return hot;
+}
+
 }  // namespace
 
 json toJson(const Diagnosis& d) {
@@ -185,6 +208,7 @@ json toJson(const Diagnosis& d) {
             {"disagreements", disagreements}};
   if (d.failed_verification) j["failed_verification"] = true;  // only then: older files re-render byte for byte
   if (d.launch_floor_ns) j["launch_floor_ns"] = finiteOrNull(*d.launch_floor_ns);  // launch-bound only
+  if (d.hot_line) j["hot_line"] = hotLineJson(*d.hot_line);                        // sampled originals only
   return j;
 }
 
@@ -196,6 +220,7 @@ Diagnosis diagnosisFromJson(const json& j) {
   d.decided_by = parseDiagnosisSignal(textOr(j, "decided_by"));
   d.failed_verification = boolOr(j, "failed_verification", false);
   d.launch_floor_ns = optionalNumber(j, "launch_floor_ns");
+  if (const json* hot = member(j, "hot_line"); hot != nullptr && hot->is_object()) d.hot_line = hotLineFromJson(*hot);
   if (const json* evidence = member(j, "evidence"); evidence != nullptr && evidence->is_array())
     for (const json& item : *evidence)
       if (item.is_object()) d.evidence.push_back(diagnosisEvidenceFromJson(item));

@@ -331,6 +331,7 @@ json toJson(const RunRecord& r, const RecordConclusions& c) {
   if (r.end_to_end)
     j["end_to_end"] = toJson(*r.end_to_end, c.end_to_end_analysis);  // studies that ask for end-to-end runs
   if (r.device) j["device"] = *r.device;                             // batches on several devices only
+  writeSourceLines(r, j);
   return j;
 }
 
@@ -392,6 +393,7 @@ RunRecord runRecordFromJson(const json& j) {
   if (const json* end_to_end = member(j, "end_to_end"); end_to_end != nullptr && end_to_end->is_object())
     r.end_to_end = endToEndResultFromJson(*end_to_end);
   r.device = optionalText(j, "device");
+  readSourceLines(j, r);
   return r;
 }
 

@@ -86,6 +86,22 @@ void checkTimings(RecordCheck& check, const json& timings) {
   check.number(interval, "confidence", "timings.kernel_ns_interval.confidence", Range::fraction);
 }
 
+// Counts of warp samples, lines and the pass's seconds: a negative one would draw a negative bar.
+void checkLineSampling(RecordCheck& check, const json& sampling) {
+  check.numbers(sampling,
+                {"sampling_period_log2", "total_samples", "dropped_samples", "unattributed_samples", "seconds"},
+                "line_sampling", Range::non_negative);
+  const json* lines = member(sampling, "lines");
+  if (lines == nullptr || !lines->is_array()) return;
+  for (std::size_t i = 0; i < lines->size(); ++i) {
+    const std::string at = "line_sampling.lines[" + std::to_string(i) + "]";
+    check.numbers((*lines)[i], {"line", "samples", "sampled_instructions"}, at, Range::non_negative);
+    if (const json* stalls = member((*lines)[i], "stalls"); stalls != nullptr && stalls->is_array())
+      for (std::size_t j = 0; j < stalls->size(); ++j)
+        check.number((*stalls)[j], "samples", at + ".stalls[" + std::to_string(j) + "].samples", Range::non_negative);
+  }
+}
+
 // "<field>: <why>" for each value of the record that cannot be a measurement.
 std::vector<std::string> recordProblems(const json& record) {
   std::vector<std::string> problems;
@@ -110,6 +126,8 @@ std::vector<std::string> recordProblems(const json& record) {
   check.numbers(objectOrEmpty(record, "what_if"),
                 {"t_ns", "t_what_if_ns", "t_realised_ns", "predicted_gain", "realised_gain"}, "what_if",
                 Range::non_negative);
+  if (const json* sampling = member(record, "line_sampling"); sampling != nullptr && sampling->is_object())
+    checkLineSampling(check, *sampling);
   return problems;
 }
 

@@ -11,6 +11,7 @@
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
 #include "reports/text/roofline_sentences.hpp"
+#include "reports/text/source_lines_text.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -113,6 +114,8 @@ std::vector<std::string> dotDetails(const AnalysedRecord& record, const Bandwidt
   lines.push_back(formatBytes(bytes.bytes) + " (" + bytes.source + ") in " + formatDurationNs(median_ns) + " (median)");
   if (const std::string noise = noiseText(record); !noise.empty()) lines.push_back("median time " + noise);
   if (record.diagnosis) lines.push_back("diagnosis: " + summaryText(*record.diagnosis));
+  if (record.diagnosis && record.diagnosis->hot_line)
+    lines.push_back("hot line: " + hotLineText(*record.diagnosis->hot_line));
   lines.push_back("verification: " + verificationText(record));
   return lines;
 }

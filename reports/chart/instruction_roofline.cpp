@@ -12,6 +12,7 @@
 #include "reports/text/number_format.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/source_lines_text.hpp"
 
 namespace rooflab::reports {
 namespace {
@@ -133,6 +134,8 @@ std::vector<std::string> pointLines(const AnalysedRecord& record, double warp_gi
   if (const auto busy = derivedCounter(record, "issue_slots_busy_pct"))
     lines.push_back("issue slots busy " + formatFixed(*busy, 0) + "%");
   if (record.diagnosis) lines.push_back("diagnosis: " + summaryText(*record.diagnosis));
+  if (record.diagnosis && record.diagnosis->hot_line)
+    lines.push_back("hot line: " + hotLineText(*record.diagnosis->hot_line));
   lines.push_back("verification: " + verificationText(record));
   return lines;
 }

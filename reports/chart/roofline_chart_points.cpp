@@ -12,6 +12,7 @@
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
 #include "reports/text/roofline_sentences.hpp"
+#include "reports/text/source_lines_text.hpp"
 
 namespace rooflab::reports::chart_detail {
 namespace {
@@ -161,6 +162,8 @@ std::vector<std::string> pointDetails(const AnalysedResults& results, const Anal
   }
   if (const std::string noise = noiseText(record); !noise.empty()) lines.push_back("median time " + noise);
   if (record.diagnosis) lines.push_back("diagnosis: " + summaryText(*record.diagnosis));
+  if (record.diagnosis && record.diagnosis->hot_line)
+    lines.push_back("hot line: " + hotLineText(*record.diagnosis->hot_line));
   lines.push_back("verification: " + verificationText(record));
   return lines;
 }

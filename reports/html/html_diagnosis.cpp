@@ -2,6 +2,7 @@
 
 #include "reports/html/html_text.hpp"
 #include "reports/text/diagnosis_sentences.hpp"
+#include "reports/text/source_lines_text.hpp"
 
 namespace rooflab::reports {
 
@@ -10,6 +11,8 @@ std::string diagnosisDetailsText(const Diagnosis& diagnosis) {
   for (const DiagnosisEvidence& item : diagnosis.evidence) text += (text.empty() ? "" : "\n") + evidenceText(item);
   for (const DiagnosisDisagreement& item : diagnosis.disagreements)
     text += (text.empty() ? "" : "\n") + std::string("disagreement: ") + disagreementText(item);
+  if (diagnosis.hot_line)
+    text += (text.empty() ? "" : "\n") + std::string("hot line: ") + hotLineText(*diagnosis.hot_line);
   return text;
 }
 
@@ -23,6 +26,9 @@ std::string diagnosisCellHtml(const AnalysedRecord& record) {
           escapeHtml(boundText(diagnosis)) + "</span> <span class=\"muted\">" +
           escapeHtml(toString(diagnosis.confidence)) + " confidence</span>";
   if (!diagnosis.disagreements.empty()) html += " <span class=\"disagreement\">signals disagree</span>";
+  // Where the time goes, in the source: the line a reader opens first.
+  if (diagnosis.hot_line)
+    html += "<br><span class=\"hot-line\">hot line: " + escapeHtml(hotLineText(*diagnosis.hot_line)) + "</span>";
   return html + "</td>";
 }
 

@@ -20,6 +20,7 @@
 #include "reports/html/html_capture_timeline.hpp"
 #include "reports/html/html_run_sections.hpp"
 #include "reports/html/html_sizes.hpp"
+#include "reports/html/html_source_view.hpp"
 #include "reports/html/html_tuning.hpp"
 #include "reports/html/html_text.hpp"
 #include "reports/text/device_comparison.hpp"
@@ -86,7 +87,8 @@ class HtmlReport {
     html_ += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     html_ += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     html_ += "<title>rooflab report: " + escaped(device_name) + "</title>\n";
-    html_ += "<style>" + std::string(reportStyleSheet()) + "</style>\n</head>\n<body>\n";
+    html_ += "<style>" + std::string(reportStyleSheet()) +
+             std::string(needsSourceViewStyle(results_) ? sourceViewStyleSheet() : "") + "</style>\n</head>\n<body>\n";
     renderHeader(device_name);
     if (comparesDevices(results_)) {
       // Each device's part reads as a run of its own, after the table that sets them side by side.
@@ -226,6 +228,7 @@ class HtmlReport {
     html_ += tuningSectionHtml(results_, family, chart_style_);
     if (!mutant_records.empty()) renderMutantsTable(mutant_records, normal_records);
     renderMutations(normal_records);
+    html_ += sourceViewSectionHtml(normal_records, mutant_records);
     html_ += profilerReadingsTableHtml(normal_records) + endToEndSectionHtml(normal_records);
     if (!what_if_records.empty()) html_ += whatIfSectionHtml(what_if_records);
     renderCounters(records);

@@ -6,6 +6,7 @@
 
 #include "analyzer/support/atomic_file.hpp"
 #include "reports/text/diagnosis_sentences.hpp"
+#include "reports/text/source_lines_text.hpp"
 #include "reports/text/known_value.hpp"
 #include "reports/text/number_format.hpp"
 #include "reports/text/profiler_readings.hpp"
@@ -69,6 +70,8 @@ void appendDiagnosisFields(const AnalysedRecord& record, std::vector<std::string
     evidence += (evidence.empty() ? "" : " | ") + evidenceText(item);
   for (const DiagnosisDisagreement& item : diagnosis.disagreements)
     evidence += (evidence.empty() ? "" : " | ") + std::string("disagreement: ") + disagreementText(item);
+  if (diagnosis.hot_line)
+    evidence += (evidence.empty() ? "" : " | ") + std::string("hot line: ") + hotLineText(*diagnosis.hot_line);
   row.insert(row.end(), {boundText(diagnosis), toString(diagnosis.confidence), evidence});
 }
 

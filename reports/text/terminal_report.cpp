@@ -11,6 +11,7 @@
 #include "reports/text/part_text.hpp"
 #include "reports/text/record_text.hpp"
 #include "reports/text/results_order.hpp"
+#include "reports/text/source_lines_text.hpp"
 #include "reports/text/capture_timeline_text.hpp"
 #include "reports/text/end_to_end_text.hpp"
 #include "reports/text/what_if_text.hpp"
@@ -129,6 +130,7 @@ void printTerminalSummary(const AnalysedResults& results, std::ostream& out) {
              std::to_string(errors) + " error, " + std::to_string(skipped) + " skipped, " +
              std::to_string(verification_failed) + " failed verification\n";
   if (const std::string part = batchPartText(results); !part.empty()) out << terminalText(part) << '\n';
+  printHottestLines(results, out);
   printWhatIfs(results, out);
   printEndToEnd(results, out);
   if (results.capture_timeline) printCaptureTimeline(*results.capture_timeline, out);

@@ -101,7 +101,11 @@ TEST_P(HtmlBrowser, RendersWithoutConsoleErrors) {
   fs::remove_all(scratch, ignored);
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, HtmlBrowser, ::testing::Values("cpu-pocl-small.json", "gpu-h100-modes.json"),
+// The test names, by index: a brace list would split the macro's arguments at its commas.
+const char* const kBrowserRunNames[] = {"CpuRun", "GpuRun", "SourceViewRun"};
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, HtmlBrowser,
+                         ::testing::Values("cpu-pocl-small.json", "gpu-h100-modes.json", "source-view-sampled.json"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
-                           return std::string(info.index == 0 ? "CpuRun" : "GpuRun");
+                           return std::string(kBrowserRunNames[info.index]);
                          });
