@@ -5,19 +5,21 @@ import json
 import sys
 
 
-def main(path):
+def main(path, all_modes=False):
     doc = json.load(open(path))
+    originals = {(r["family"], r["variant"]): r["source_files"] for r in doc.get("records", []) if r.get("source_files")}
     print("| variant | line | share | samples | top stalls | source |")
     print("|---|---|---|---|---|---|")
     for r in doc.get("records", []):
-        if r.get("mode") != "normal":
+        if r.get("mode") != "normal" and not all_modes:
             continue
         name = f'{r["family"]}/{r["variant"]} ' + " ".join(f"{k}={v:g}" for k, v in r.get("params", {}).items())
+        name += f' ({r.get("mode")})' if all_modes else ""
         sampling = r.get("line_sampling")
         if not sampling or not sampling.get("available"):
             print(f"| {name} | - | - | - | {(sampling or {}).get('reason', 'no line_sampling')} | |")
             continue
-        files = {f["path"]: f["lines"] for f in r.get("source_files", [])}
+        files = {f["path"]: f["lines"] for f in originals.get((r["family"], r["variant"]), r.get("source_files", []))}
         attributed = sum(l["samples"] for l in sampling["lines"]) or 1
         for line in sampling["lines"][:3]:
             stalls = ", ".join(f'{s["reason"]} {100 * s["samples"] / line["samples"]:.0f}%' for s in line["stalls"][:3])
@@ -30,4 +32,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], "--all-modes" in sys.argv[2:])
