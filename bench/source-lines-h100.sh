@@ -13,7 +13,6 @@ mkdir -p "$W"
 bash scripts/gpu-setup.sh -DROOFLAB_BUILD_TESTS=OFF 2>&1 | tail -1
 export LD_LIBRARY_PATH=$PWD/.deps/prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$W/nvidia-smi.txt"
-git log -1 --format='%H %s' > "$W/commit.txt" 2>/dev/null
 start=$(date +%s.%N)
 ./build-gpu/rooflab run "$config" --device gpu --keep-binaries --out "$W/run" > "$W/run.log" 2>&1
 echo "rooflab run $config -> rc=$?, $(python3 -c "print(round($(date +%s.%N) - $start, 1))") s wall" | tee "$W/summary.txt"
@@ -34,6 +33,6 @@ fi
 # The bridge's GPU tests, the PC-sampling one among them.
 cmake -S . -B build-gpu -DROOFLAB_BUILD_TESTS=ON >> build-gpu.log 2>&1
 cmake --build build-gpu --target rooflab_gpu_tests -j16 >> build-gpu.log 2>&1
-./build-gpu/tests/rooflab_gpu_tests --gtest_filter='CountersGpu.*' > "$W/gpu-tests.log" 2>&1
+./build-gpu/rooflab_gpu_tests --gtest_filter='CountersGpu.*' > "$W/gpu-tests.log" 2>&1
 echo "CountersGpu tests: rc=$?; $(grep -c '^\[       OK' "$W/gpu-tests.log") passed" | tee -a "$W/summary.txt"
 tar -czf "$OUT/$tag.tar.gz" -C "$OUT" "$tag" && rm -rf "$W"

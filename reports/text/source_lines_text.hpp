@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/data/analysis.hpp"
+#include "analyzer/data/results_document.hpp"
 
 namespace rooflab::reports {
 
