@@ -357,14 +357,11 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   verify(point, outputs, record);
   endPhase("verify");
   if (progress) progress("counters", 0, 1);
-  const bool original = point.run_point.mode == RunMode::normal;
-  const LineSamplingSetting sampling = settings_.line_sampling;
-  const bool sampled = sampling == LineSamplingSetting::all || (original && sampling == LineSamplingSetting::originals);
+  const bool sampled = linesSampled(settings_.line_sampling, record.mode);
   counters::PcSampling line_samples;
   record.counters = measureCounters(*prepared, outputs, record, sampled ? &line_samples : nullptr);
   endPhase("counters");
-  if (original) record.source_files = variantSourceFiles(*point.run_point.variant);
-  if (sampled) lineSampling(*point.run_point.variant, prepared->program, line_samples, record);
+  sourceView(*point.run_point.variant, prepared->program, sampled ? &line_samples : nullptr, record);
   if (point.end_to_end) {
     if (progress) progress("end-to-end", 0, 1);
     record.end_to_end = runEndToEnd(*prepared, outputs, progress);
@@ -376,8 +373,11 @@ void VariantRunner::measure(const ResolvedPoint& point, RunRecord& record, Clock
   endPhase("release");
 }
 
-void VariantRunner::lineSampling(const VariantSpec& variant, const cl::Program& program,
-                                 const counters::PcSampling& line_samples, RunRecord& record) const {
+void VariantRunner::sourceView(const VariantSpec& variant, const cl::Program& program,
+                               const counters::PcSampling* sampled, RunRecord& record) const {
+  if (record.mode == RunMode::normal) record.source_files = variantSourceFiles(variant);
+  if (!sampled) return;
+  const counters::PcSampling& line_samples = *sampled;
   if (record.counters.not_attempted) {
     record.line_sampling = lineSamplingUnavailable(
         "per-line sampling needs an NVIDIA GPU with counters on (the PTX bridge and CUPTI); here: " +

@@ -86,9 +86,10 @@ class VariantRunner {
   // line_samples: an original's, where the bridge samples its lines (BridgeOptions::line_samples).
   counters::CounterSet measureCounters(const PreparedPoint& prepared, const Buffers& opencl_outputs,
                                        const RunRecord& record, counters::PcSampling* line_samples);
-  // The record's samples per line (or why none), placed on the variant's files.
-  void lineSampling(const VariantSpec& variant, const cl::Program& program, const counters::PcSampling& line_samples,
-                    RunRecord& record) const;
+  // An original's files, and the record's samples per line (`sampled`: the pass's, when the record was
+  // to be sampled), placed on them, or why there are none.
+  void sourceView(const VariantSpec& variant, const cl::Program& program, const counters::PcSampling* sampled,
+                  RunRecord& record) const;
   // A build the record waits for, its wall time added to the record's "build" phase.
   cl::Program timedBuild(RunRecord& record, const std::function<cl::Program()>& build);
   std::optional<double> timeDriftControl();  // one run of the control; nullopt when it cannot run

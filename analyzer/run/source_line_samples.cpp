@@ -133,6 +133,10 @@ LineSampling lineSamplingFrom(const counters::PcSampling& sampled, const std::ve
   return out;
 }
 
+bool linesSampled(LineSamplingSetting setting, RunMode mode) {
+  return setting == LineSamplingSetting::all || (setting == LineSamplingSetting::originals && mode == RunMode::normal);
+}
+
 LineSampling lineSamplingUnavailable(std::string reason) {
   LineSampling out;
   out.reason = std::move(reason);

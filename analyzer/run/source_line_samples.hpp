@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analyzer/counters/counters.hpp"
+#include "analyzer/data/batch_config.hpp"
 #include "analyzer/data/family_manifest.hpp"
 #include "analyzer/data/source_lines.hpp"
 
@@ -23,6 +24,9 @@ std::vector<SourceFileText> variantSourceFiles(const VariantSpec& variant);
 // compiler's headers) and at instructions without a line are unattributed.
 LineSampling lineSamplingFrom(const counters::PcSampling& sampled, const std::vector<SourceFileText>& files,
                               const std::string& program_text);
+
+// Whether a record of `mode` gets the PC-sampling pass under [run] line_sampling.
+bool linesSampled(LineSamplingSetting setting, RunMode mode);
 
 // A record's sampling where there is none, and why.
 LineSampling lineSamplingUnavailable(std::string reason);

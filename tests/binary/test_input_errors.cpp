@@ -97,7 +97,7 @@ TEST(InputErrorsAtOnce, AConfigWithThreeErrorsReportsAllThree) {
           at("colour =") + "run.colour: unknown key (expected one of: device, repetitions, warmup, modes, "
                            "counters, reference_model, out, formats, kernels, variant_time_limit_s, seed, "
                            "ceilings, max_noise, min_time, max_time, max_points, device_mode, extra_metrics, "
-                           "cupti_library)"});
+                           "cupti_library, line_sampling)"});
 }
 
 // A FIFO (or a device) would block the run or never end: a listed source and an included header
