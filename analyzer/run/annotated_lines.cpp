@@ -8,12 +8,8 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <optional>
-#include <set>
 #include <sstream>
-#include <system_error>
 
 #include "analyzer/manifest/kernel_source.hpp"
 #include "mutators/mutant_lines.hpp"
@@ -218,69 +214,7 @@ void scanAnnotatedFile(const SourceFileText& file, RunMode mode, std::vector<Lin
   }
 }
 
-std::vector<std::string> readSourceLines(const std::filesystem::path& path, bool& read) {
-  std::ifstream in(path, std::ios::binary);
-  read = static_cast<bool>(in);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(line);
-  }
-  return lines;
-}
-
-// The files `#include "x"` names in `file`'s text (comments skipped), found beside it or in `folder`.
-std::vector<std::filesystem::path> includedHeaders(const std::filesystem::path& file, const SourceFileText& text,
-                                                   const std::filesystem::path& folder) {
-  std::string joined;
-  for (const std::string& line : text.lines) joined += line + "\n";
-  std::istringstream lines(withoutComments(joined));
-  std::vector<std::filesystem::path> headers;
-  for (std::string line; std::getline(lines, line);) {
-    const std::size_t hash = line.find_first_not_of(" \t");
-    if (hash == std::string::npos || line[hash] != '#') continue;
-    const std::size_t word = line.find_first_not_of(" \t", hash + 1);
-    if (word == std::string::npos || line.compare(word, 7, "include") != 0) continue;
-    const std::size_t open = line.find('"', word), close = open == std::string::npos ? open : line.find('"', open + 1);
-    if (close == std::string::npos) continue;
-    const std::string name = line.substr(open + 1, close - open - 1);
-    for (const std::filesystem::path& dir : {file.parent_path(), folder}) {
-      std::error_code ec;
-      const std::filesystem::path candidate = (dir / name).lexically_normal();
-      if (std::filesystem::is_regular_file(candidate, ec)) {
-        headers.push_back(candidate);
-        break;
-      }
-    }
-  }
-  return headers;
-}
-
 }  // namespace
-
-std::vector<SourceFileText> annotatedSourceFiles(const VariantSpec& variant) {
-  std::vector<SourceFileText> files;
-  std::set<std::filesystem::path> seen;
-  const std::set<std::filesystem::path> listed(variant.sources.begin(), variant.sources.end());
-  std::vector<std::filesystem::path> pending(variant.sources.rbegin(), variant.sources.rend());
-  while (!pending.empty()) {
-    const std::filesystem::path file = pending.back();
-    pending.pop_back();
-    if (!seen.insert(file).second) continue;
-    SourceFileText text;
-    const std::filesystem::path relative = file.lexically_relative(variant.include_dir);
-    // A listed file as joinSourceFiles names it in its #line, a header outside the folder by its name.
-    const bool outside = relative.empty() || (!listed.count(file) && *relative.begin() == "..");
-    text.path = outside ? (listed.count(file) ? file.string() : file.filename().string()) : relative.string();
-    bool read = false;
-    text.lines = readSourceLines(file, read);
-    if (!read) continue;
-    const std::vector<std::filesystem::path> headers = includedHeaders(file, text, variant.include_dir);
-    files.push_back(std::move(text));
-    pending.insert(pending.end(), headers.rbegin(), headers.rend());
-  }
-  return files;
-}
 
 std::vector<MutantLineChange> annotatedLineChanges(const std::vector<SourceFileText>& files, RunMode mode) {
   if (!isMutantMode(mode)) return {};

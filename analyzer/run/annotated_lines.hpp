@@ -11,14 +11,9 @@
 
 namespace rooflab {
 
-// The variant's files as SourceFileText names them: the listed files by their paths relative to the
-// family folder (as joinSourceFiles writes them), then the headers they include with `#include "x"`,
-// found beside the including file or in the family folder, relative to it (else by file name), each
-// once. A file that cannot be read is left out: the build says why.
-std::vector<SourceFileText> annotatedSourceFiles(const VariantSpec& variant);
-
 // The changed lines of the mutant of `mode` (compute-only or memory-only; none for any other), each
-// line once and sorted, from the files' text with comments skipped.
+// line once and sorted, from the files' text (variantSourceFiles, source_line_samples.hpp) with comments
+// skipped.
 std::vector<MutantLineChange> annotatedLineChanges(const std::vector<SourceFileText>& files, RunMode mode);
 
 }  // namespace rooflab

@@ -13,9 +13,11 @@ namespace fs = std::filesystem;
 namespace rooflab {
 namespace {
 
-// Relative to the family folder, as the manifest names files; else the file name.
-std::string shownPath(const fs::path& file, const fs::path& folder) {
+// A listed file as joinSourceFiles names it in its `#line` (relative to the family folder, also when
+// that climbs out of it); a header by its path relative to the family folder, else by its file name.
+std::string shownPath(const fs::path& file, const fs::path& folder, bool listed) {
   const fs::path relative = file.lexically_normal().lexically_relative(folder.lexically_normal());
+  if (listed) return relative.empty() ? file.string() : relative.string();
   if (!relative.empty() && *relative.begin() != "..") return relative.generic_string();
   return file.filename().string();
 }
@@ -84,7 +86,8 @@ std::vector<SourceFileText> variantSourceFiles(const VariantSpec& variant) {
   for (const fs::path& path : paths) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) continue;
-    files.push_back({shownPath(path, variant.include_dir), fileLines(path)});
+    const bool listed = std::find(variant.sources.begin(), variant.sources.end(), path) != variant.sources.end();
+    files.push_back({shownPath(path, variant.include_dir, listed), fileLines(path)});
   }
   return files;
 }

@@ -11,8 +11,11 @@
 
 namespace rooflab {
 
-// The variant's listed files, then the headers they include with `#include "x"`, each once. A file
-// that cannot be read is left out (the build has said why by then).
+// The variant's listed files, then the headers they include with `#include "x"` (found beside the
+// including file, else in the family folder), each once, named as SourceFileText says: a listed file
+// as its `#line` names it, a header relative to the family folder, else by its file name. The source
+// view and the annotated mutants' changed lines both read them, so that their names agree. A file that
+// cannot be read is left out (the build has said why by then).
 std::vector<SourceFileText> variantSourceFiles(const VariantSpec& variant);
 
 // The bridge's samples, each line named by the file of `files` the line info names: the same path, or

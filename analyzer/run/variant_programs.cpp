@@ -8,6 +8,7 @@
 #include "analyzer/support/errors.hpp"
 #include "analyzer/manifest/kernel_source.hpp"
 #include "analyzer/run/annotated_lines.hpp"
+#include "analyzer/run/source_line_samples.hpp"
 #include "analyzer/run/nvidia_build.hpp"
 #include "mutators/occupancy_padding.hpp"
 #include "embedded_kernel_prelude.hpp"
@@ -270,8 +271,8 @@ const std::vector<MutantLineChange>& VariantPrograms::annotatedLines(const RunPo
   const std::string lines_key = sourcesKey(*point.variant) + "\nmode:" + modeName(point.mode);
   auto it = annotated_lines_.find(lines_key);
   if (it == annotated_lines_.end())
-    it = annotated_lines_.emplace(lines_key, annotatedLineChanges(annotatedSourceFiles(*point.variant), point.mode))
-             .first;
+    it =
+        annotated_lines_.emplace(lines_key, annotatedLineChanges(variantSourceFiles(*point.variant), point.mode)).first;
   return it->second;
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analyzer/run/annotated_lines.hpp"
+#include "analyzer/run/source_line_samples.hpp"
 #include "test_support.hpp"
 
 using namespace rooflab;
@@ -80,7 +81,7 @@ TEST(AnnotatedLines, TheVariantsFilesAndTheHeadersTheyIncludeAreRead) {
   VariantSpec variant;
   variant.sources = {k};
   variant.include_dir = dir.path() / "fam";
-  const std::vector<SourceFileText> files = annotatedSourceFiles(variant);
+  const std::vector<SourceFileText> files = variantSourceFiles(variant);
   ASSERT_EQ(files.size(), 2u);
   EXPECT_EQ(files[0].path, "src/k.cl");
   EXPECT_EQ(files[0].lines, (std::vector<std::string>{"#include \"common.h\"", "float f;"}));

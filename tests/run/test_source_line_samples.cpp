@@ -44,6 +44,22 @@ TEST(SourceLineSamples, ReadsTheListedFilesAndTheHeadersTheyInclude) {
   EXPECT_EQ(files[1].lines, std::vector<std::string>{"#define TILE 16"});
 }
 
+// A listed file outside the family folder keeps the name its #line gives it, which the compiler's
+// line info and the mutants' changed lines use too; a header there is named by its file name.
+TEST(SourceLineSamples, AListedFileOutsideTheFamilyFolderKeepsItsLineDirectiveName) {
+  TempDir dir;
+  dir.write("shared/k.cl", "#include \"util.h\"\nkernel void k() {}\n");
+  dir.write("shared/util.h", "#define TWICE(x) (2 * (x))\n");
+  dir.write("fam/family.toml", "");
+  VariantSpec variant;
+  variant.include_dir = dir.path() / "fam";
+  variant.sources = {dir.path() / "shared" / "k.cl"};
+  const std::vector<SourceFileText> files = variantSourceFiles(variant);
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].path, "../shared/k.cl");
+  EXPECT_EQ(files[1].path, "util.h");
+}
+
 TEST(SourceLineSamples, PlacesSamplesOnTheFilesTheLineInfoNames) {
   counters::PcSampling pcs;
   pcs.available = true;
